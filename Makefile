@@ -1,0 +1,32 @@
+# Two commands do all the set-up (README): `make demo` and `make test`. Both install only what is
+# missing (system packages, the .venv), so a second run takes seconds.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: setup system demo test bench clean
+
+setup: system $(STAMP)
+
+system:
+	@bash scripts/setup-system.sh
+
+# Re-installs only when pyproject.toml changed (or the venv is missing / broken).
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python && $(BIN)/python -c 'import sys' 2>/dev/null || { \
+	    echo "setup: creating $(VENV) with $(PYTHON)"; rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
+	@echo "setup: installing attention-explainer (editable) and its test extras into $(VENV)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+demo: setup
+	@echo "demo: the scenes are not built yet; here is the numeric walk-through of the default example"
+	$(BIN)/attn-explain numbers zao-shang-hao
+
+test: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf renders/*/ media/ .pytest_cache

@@ -1,0 +1,39 @@
+"""attention_core: self-attention in plain NumPy, with every intermediate kept for explaining.
+
+Pure NumPy, no Manim. Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks are boolean
+with True = may attend, as PyTorch's boolean ``attn_mask``.
+"""
+
+from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
+from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
+from .geometry import (
+    PairPlane,
+    PlaneView,
+    angle,
+    convex_hull_2d,
+    norm,
+    norms,
+    pair_plane,
+    plane_view,
+    projection,
+    scalar_projection,
+)
+from .loading import load_example
+from .masks import causal_mask, padding_mask
+from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
+from .pipeline import ExampleTrace, illustrative_weights, share_from_others, trace_example
+from .positional import sinusoidal_positional_encoding
+from .presets import DEFAULT_PRESET, PRESETS
+from .softmax import softmax, softmax_gradient_factor
+from .variance import VarianceSample, dot_product_variance
+
+__all__ = [
+    "AttentionTrace", "MultiHeadTrace", "ExampleTrace", "Example", "Weights", "PairPlane",
+    "PlaneView", "VarianceSample", "scaled_dot_product_attention", "self_attention",
+    "cross_attention", "multi_head_attention", "independent_heads_attention", "softmax",
+    "softmax_gradient_factor", "causal_mask", "padding_mask", "sinusoidal_positional_encoding",
+    "dot_product_variance", "norm", "norms", "angle", "projection", "scalar_projection",
+    "pair_plane", "plane_view", "convex_hull_2d", "load_example", "PRESETS", "DEFAULT_PRESET",
+    "trace_example", "illustrative_weights", "share_from_others", "MAX_ABS", "MAX_DIM",
+    "MAX_LABEL", "MAX_TOKENS",
+]

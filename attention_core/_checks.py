@@ -1,0 +1,43 @@
+"""Shared argument checks: every public function validates its arrays the same way."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def as_matrix(name: str, value, *, ndim: int = 2) -> np.ndarray:
+    """Return ``value`` as a finite float64 array of ``ndim`` dimensions, or raise ``ValueError``.
+
+    The message names the argument and the shape that was received.
+    """
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected a {ndim}-D array of numbers ({exc})") from None
+    if arr.ndim != ndim:
+        raise ValueError(f"{name}: expected a {ndim}-D array, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name}: must not be empty, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: contains NaN or infinity (shape {arr.shape})")
+    return arr
+
+
+def as_mask(name: str, value, shape: tuple[int, int]) -> np.ndarray:
+    """Return ``value`` as a boolean mask of ``shape`` (True = may attend), or raise."""
+    arr = np.asarray(value)
+    if arr.dtype != np.bool_:
+        if not np.issubdtype(arr.dtype, np.number) or not np.all(np.isin(arr, (0, 1))):
+            raise ValueError(f"{name}: expected booleans or 0/1 values, got dtype {arr.dtype}")
+        arr = arr.astype(bool)
+    if arr.shape != shape:
+        raise ValueError(f"{name}: expected shape {shape} (queries × keys), got {arr.shape}")
+    return arr
+
+
+def same_width(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, axis_a=1, axis_b=1):
+    if a.shape[axis_a] != b.shape[axis_b]:
+        raise ValueError(
+            f"{name_b}: shape {b.shape} does not fit {name_a} of shape {a.shape} "
+            f"({a.shape[axis_a]} ≠ {b.shape[axis_b]})"
+        )

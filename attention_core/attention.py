@@ -1,0 +1,109 @@
+"""Scaled dot-product attention, with every intermediate kept for the scenes.
+
+    Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V          (Vaswani et al., 2017, eq. 1)
+
+Row vectors throughout: a query is a row of Q, so ``scores[i, j] = q_i · k_j``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._checks import as_mask, as_matrix, same_width
+from .softmax import softmax
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Every step of one attention computation (float64 arrays).
+
+    Q (m, d_k), K (n, d_k), V (n, d_v); scores = Q Kᵀ (m, n); scaled = scores / √d_k (or scores
+    when unscaled); masked = scaled with −inf where the mask blocks; weights = row-wise softmax
+    (blocked entries exactly 0, rows sum to 1); output = weights V (m, d_v). ``X`` is the input
+    for self-attention (None otherwise); ``mask`` the boolean mask used (None: all allowed).
+    """
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    scores: np.ndarray
+    scaled: np.ndarray
+    masked: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray
+    d_k: int
+    scale: float
+    mask: np.ndarray | None = None
+    X: np.ndarray | None = None
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True) -> AttentionTrace:
+    """Attention of m queries over n keys/values, returning an :class:`AttentionTrace`.
+
+    ``mask`` is boolean (m, n) with True = may attend. A query row whose mask blocks every key is
+    a ``ValueError`` naming the row (its softmax would be 0/0).
+
+    Examples
+    --------
+    >>> X = [[1.2, 0.8], [0.9, 1.1], [0.7, 1.3]]
+    >>> t = scaled_dot_product_attention(X, X, X)
+    >>> t.scores[0].round(2).tolist()
+    [2.08, 1.96, 1.88]
+    """
+    Q = as_matrix("Q", Q)
+    K = as_matrix("K", K)
+    V = as_matrix("V", V)
+    same_width("Q", Q, "K", K)  # q·k needs equal d_k
+    same_width("K", K, "V", V, axis_a=0, axis_b=0)  # one value per key
+    m, d_k = Q.shape
+    n = K.shape[0]
+
+    scores = Q @ K.T  # (m, n): scores[i, j] = q_i · k_j
+    factor = 1.0 / np.sqrt(d_k) if scale else 1.0
+    scaled = scores * factor  # (m, n)
+    if mask is None:
+        mask_arr = None
+        masked = scaled.copy()
+    else:
+        mask_arr = as_mask("mask", mask, (m, n))
+        blocked_rows = np.flatnonzero(~mask_arr.any(axis=1))
+        if blocked_rows.size:
+            raise ValueError(
+                f"mask: row {int(blocked_rows[0])} blocks every key; each query must be allowed "
+                "to attend to at least one key"
+            )
+        masked = np.where(mask_arr, scaled, -np.inf)  # (m, n)
+    weights = softmax(masked, axis=-1)  # (m, n), rows sum to 1
+    output = weights @ V  # (m, d_v)
+    return AttentionTrace(
+        Q=Q, K=K, V=V, scores=scores, scaled=scaled, masked=masked, weights=weights,
+        output=output, d_k=d_k, scale=factor, mask=mask_arr,
+    )
+
+
+def self_attention(X, W_q, W_k, W_v, mask=None, scale: bool = True) -> AttentionTrace:
+    """Self-attention of the rows of ``X`` (n, d_model): Q = X W_q, K = X W_k, V = X W_v."""
+    X = as_matrix("X", X)
+    W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
+    for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
+        same_width("X", X, name, w, axis_a=1, axis_b=0)
+    trace = scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v, mask=mask, scale=scale)
+    return _with_input(trace, X)
+
+
+def cross_attention(X, source, W_q, W_k, W_v, mask=None, scale: bool = True) -> AttentionTrace:
+    """Queries from ``X`` (m, d_model), keys and values from ``source`` (n, d_model)."""
+    X = as_matrix("X", X)
+    source = as_matrix("source", source)
+    W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
+    same_width("X", X, "W_q", W_q, axis_a=1, axis_b=0)
+    same_width("source", source, "W_k", W_k, axis_a=1, axis_b=0)
+    same_width("source", source, "W_v", W_v, axis_a=1, axis_b=0)
+    trace = scaled_dot_product_attention(X @ W_q, source @ W_k, source @ W_v, mask=mask, scale=scale)
+    return _with_input(trace, X)
+
+
+def _with_input(trace: AttentionTrace, X: np.ndarray) -> AttentionTrace:
+    return replace(trace, X=X)

@@ -1,0 +1,154 @@
+"""Geometry of attention: lengths, angles, shadows, and faithful 2-D views.
+
+    q · k = |q| |k| cos θ = |q| · (the signed length of k's shadow on q's direction)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix
+
+
+def _vector(name, v) -> np.ndarray:
+    return as_matrix(name, np.atleast_1d(np.asarray(v, dtype=np.float64)), ndim=1)
+
+
+def norm(v) -> float:
+    """Euclidean length |v|."""
+    return float(np.linalg.norm(_vector("v", v)))
+
+
+def norms(vectors) -> np.ndarray:
+    """Length of each row of ``vectors`` (n, d)."""
+    return np.linalg.norm(as_matrix("vectors", vectors), axis=1)
+
+
+def angle(q, k) -> float:
+    """The angle θ between q and k, in radians (0 … π). Zero vectors have no angle: ValueError."""
+    q, k = _vector("q", q), _vector("k", k)
+    nq, nk = np.linalg.norm(q), np.linalg.norm(k)
+    if nq == 0 or nk == 0:
+        raise ValueError("q, k: a zero vector has no direction, so no angle")
+    return float(np.arccos(np.clip(np.dot(q, k) / (nq * nk), -1.0, 1.0)))
+
+
+def scalar_projection(k, q) -> float:
+    """Signed length of k's shadow on q's direction: k·q / |q| = |k| cos θ."""
+    q, k = _vector("q", q), _vector("k", k)
+    nq = np.linalg.norm(q)
+    if nq == 0:
+        raise ValueError("q: a zero vector has no direction to project on")
+    return float(np.dot(k, q) / nq)
+
+
+def projection(k, q) -> np.ndarray:
+    """The shadow of k on q's line, as a vector: (k·q / |q|²) q."""
+    q, k = _vector("q", q), _vector("k", k)
+    nq2 = float(np.dot(q, q))
+    if nq2 == 0:
+        raise ValueError("q: a zero vector has no direction to project on")
+    return (np.dot(k, q) / nq2) * q
+
+
+@dataclass(frozen=True)
+class PairPlane:
+    """q and k in the exact plane they span: q on the x axis, k above it. Dot product preserved."""
+
+    q: np.ndarray  # (2,) = (|q|, 0)
+    k: np.ndarray  # (2,) = (|k| cos θ, |k| sin θ)
+    basis: np.ndarray  # (d, 2) orthonormal columns e1 = q/|q|, e2 ⟂ e1 in span(q, k)
+
+
+def pair_plane(q, k) -> PairPlane:
+    """Coordinates of q and k in the plane they span, so angle and shadow are exact for any d.
+
+    For d = 2 the plane is the plane itself, rotated so q lies on the x axis. Parallel vectors
+    span only a line; e2 is then any unit vector orthogonal to q.
+    """
+    q, k = _vector("q", q), _vector("k", k)
+    if q.shape != k.shape:
+        raise ValueError(f"q, k: dimensions differ ({q.shape[0]} vs {k.shape[0]})")
+    nq = np.linalg.norm(q)
+    if nq == 0:
+        raise ValueError("q: a zero vector has no direction to build a plane on")
+    e1 = q / nq
+    rest = k - np.dot(k, e1) * e1
+    if np.linalg.norm(rest) > 1e-12 * max(1.0, np.linalg.norm(k)):
+        e2 = rest / np.linalg.norm(rest)
+    else:  # k ∥ q: choose the standard axis least aligned with q
+        if q.size == 1:
+            e2 = np.zeros(1)
+        else:
+            axis = np.zeros_like(q)
+            axis[int(np.argmin(np.abs(e1)))] = 1.0
+            e2 = axis - np.dot(axis, e1) * e1
+            e2 /= np.linalg.norm(e2)
+    basis = np.stack([e1, e2], axis=1)  # (d, 2)
+    return PairPlane(q=np.array([nq, 0.0]), k=np.array([np.dot(k, e1), np.dot(k, e2)]), basis=basis)
+
+
+@dataclass(frozen=True)
+class PlaneView:
+    """Vectors seen in a 2-D plane through the origin.
+
+    ``coords`` (n, 2) are the vectors' coordinates in the plane, ``basis`` (d, 2) its orthonormal
+    axes, and ``kept`` the share of the vectors' total squared length that the plane keeps
+    (1.0 when d ≤ 2: the view is exact).
+    """
+
+    coords: np.ndarray
+    basis: np.ndarray
+    kept: float
+
+    @property
+    def exact(self) -> bool:
+        return self.kept >= 1.0 - 1e-12
+
+
+def plane_view(vectors) -> PlaneView:
+    """The best 2-D view of row vectors (n, d) as arrows from the origin.
+
+    d = 2: the vectors themselves. d = 1: on the x axis. d > 2: projected on the two leading
+    right-singular vectors (uncentred PCA: the plane through the origin that keeps the most squared
+    length), signs fixed so the view is deterministic.
+    """
+    V = as_matrix("vectors", vectors)
+    n, d = V.shape
+    if d <= 2:
+        basis = np.eye(d, 2)
+        return PlaneView(coords=V @ basis, basis=basis, kept=1.0)
+    total = float(np.sum(V * V))
+    _, s, vt = np.linalg.svd(V, full_matrices=True)
+    basis = vt[:2].T.copy()  # (d, 2)
+    for j in range(2):  # deterministic orientation: the largest component of each axis positive
+        if basis[int(np.argmax(np.abs(basis[:, j]))), j] < 0:
+            basis[:, j] *= -1
+    kept = 1.0 if total == 0 else float(np.sum(s[:2] ** 2) / total)
+    return PlaneView(coords=V @ basis, basis=basis, kept=min(kept, 1.0))
+
+
+def convex_hull_2d(points) -> np.ndarray:
+    """Vertices of the convex hull of 2-D points, counter-clockwise (monotone chain)."""
+    P = as_matrix("points", points)
+    if P.shape[1] != 2:
+        raise ValueError(f"points: expected shape (n, 2), got {P.shape}")
+    pts = sorted(set(map(tuple, P.tolist())))
+    if len(pts) <= 2:
+        return np.array(pts)
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1])

@@ -1,0 +1,41 @@
+"""Masks: which keys each query may attend to. Boolean (m, n), True = may attend (as PyTorch)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """(n, n) lower-triangular mask: position i sees positions 0 … i, never the future."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"n: expected a positive integer, got {n!r}")
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def padding_mask(keep, n: int | None = None, *, n_queries: int | None = None) -> np.ndarray:
+    """(n_queries, n) mask that hides padded key positions from every query.
+
+    ``keep`` is either a boolean / 0-1 vector (True = a real token) or an integer length, in which
+    case ``n`` is the padded length and the first ``keep`` positions are real.
+    ``n_queries`` defaults to the number of keys (self-attention).
+    """
+    if isinstance(keep, (int, np.integer)) and not isinstance(keep, bool):
+        if n is None:
+            raise ValueError("n: needed when keep is a length")
+        if not 1 <= keep <= n:
+            raise ValueError(f"keep: length {keep} must lie in 1 … n = {n}")
+        vec = np.arange(n) < keep
+    else:
+        vec = np.asarray(keep)
+        if vec.ndim != 1 or vec.size == 0:
+            raise ValueError(f"keep: expected a non-empty 1-D vector, got shape {vec.shape}")
+        if vec.dtype != np.bool_:
+            if not np.issubdtype(vec.dtype, np.number) or not np.all(np.isin(vec, (0, 1))):
+                raise ValueError("keep: expected booleans or 0/1 values")
+            vec = vec.astype(bool)
+        if n is not None and vec.size != n:
+            raise ValueError(f"keep: has {vec.size} entries, expected n = {n}")
+        if not vec.any():
+            raise ValueError("keep: every position is padding; at least one must be a real token")
+    rows = vec.size if n_queries is None else n_queries
+    return np.broadcast_to(vec, (rows, vec.size)).copy()

@@ -1,0 +1,114 @@
+"""Multi-head attention: split the projections into heads, attend in each subspace, concat, mix.
+
+    head_h = Attention(X W_q[:, h], X W_k[:, h], X W_v[:, h])     (columns h·d_k … (h+1)·d_k − 1)
+    MultiHead(X) = Concat(head_1 … head_H) W_o
+
+The column split is the one ``torch.nn.MultiheadAttention`` uses. Text 000's form — independent
+per-head matrices, concatenated without W_o — is :func:`independent_heads_attention`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix, same_width
+from .attention import AttentionTrace, scaled_dot_product_attention
+
+
+@dataclass(frozen=True)
+class MultiHeadTrace:
+    """One :class:`AttentionTrace` per head, their concatenation and the mixed output.
+
+    ``concat`` is (m, H·d_v); ``output = concat @ W_o`` (or ``concat`` itself when ``W_o`` is None,
+    text 000's form). ``X`` is the query input, ``source`` the key/value input (None for self).
+    """
+
+    heads: tuple[AttentionTrace, ...]
+    concat: np.ndarray
+    output: np.ndarray
+    W_o: np.ndarray | None
+    num_heads: int
+    X: np.ndarray | None = None
+    source: np.ndarray | None = None
+
+
+def multi_head_attention(
+    X, W_q, W_k, W_v, W_o, num_heads: int, mask=None, *, source=None, scale: bool = True
+) -> MultiHeadTrace:
+    """Multi-head attention with split projections.
+
+    X (m, d_model); W_q, W_k (d_model, H·d_k); W_v (d_model, H·d_v); W_o (H·d_v, d_out) or None.
+    ``source`` (n, d_model) gives keys and values for cross-attention (default: X).
+    """
+    X = as_matrix("X", X)
+    src = X if source is None else as_matrix("source", source)
+    if not isinstance(num_heads, (int, np.integer)) or isinstance(num_heads, bool) or num_heads < 1:
+        raise ValueError(f"num_heads: expected a positive integer, got {num_heads!r}")
+    mats = {}
+    for name, w, inp, inp_name in (
+        ("W_q", W_q, X, "X"), ("W_k", W_k, src, "source" if source is not None else "X"),
+        ("W_v", W_v, src, "source" if source is not None else "X"),
+    ):
+        w = as_matrix(name, w)
+        same_width(inp_name, inp, name, w, axis_a=1, axis_b=0)
+        if w.shape[1] % num_heads:
+            raise ValueError(
+                f"{name}: its {w.shape[1]} columns do not split into num_heads = {num_heads} "
+                "equal heads"
+            )
+        mats[name] = w
+    same_width("W_q", mats["W_q"], "W_k", mats["W_k"])
+    d_k = mats["W_q"].shape[1] // num_heads
+    d_v = mats["W_v"].shape[1] // num_heads
+
+    def cols(w, h, width):
+        return w[:, h * width:(h + 1) * width]
+
+    per_head = [
+        (cols(mats["W_q"], h, d_k), cols(mats["W_k"], h, d_k), cols(mats["W_v"], h, d_v))
+        for h in range(num_heads)
+    ]
+    return _run_heads(X, src, per_head, W_o, mask, scale, source is not None)
+
+
+def independent_heads_attention(X, W_qs, W_ks, W_vs, mask=None, *, source=None, scale=True):
+    """Text 000's multi-head form: one independent (W_q, W_k, W_v) per head, outputs concatenated.
+
+    ``W_qs`` etc. are sequences (or (H, d_model, d_k) arrays) of per-head matrices. No W_o.
+    """
+    X = as_matrix("X", X)
+    src = X if source is None else as_matrix("source", source)
+    stacks = [as_matrix(name, w, ndim=3) for name, w in (("W_q", W_qs), ("W_k", W_ks), ("W_v", W_vs))]
+    if len({s.shape[0] for s in stacks}) != 1:
+        raise ValueError(
+            "W_q, W_k, W_v: need the same number of heads, got "
+            + ", ".join(str(s.shape[0]) for s in stacks)
+        )
+    for name, s, inp in zip(("W_q", "W_k", "W_v"), stacks, (X, src, src)):
+        if s.shape[1] != inp.shape[1]:
+            raise ValueError(f"{name}: per-head matrices have {s.shape[1]} rows, expected {inp.shape[1]}")
+    per_head = list(zip(*stacks))
+    return _run_heads(X, src, per_head, None, mask, scale, source is not None)
+
+
+def _run_heads(X, src, per_head, W_o, mask, scale, is_cross) -> MultiHeadTrace:
+    heads = []
+    for w_q, w_k, w_v in per_head:
+        trace = scaled_dot_product_attention(X @ w_q, src @ w_k, src @ w_v, mask=mask, scale=scale)
+        heads.append(trace)
+    concat = np.concatenate([t.output for t in heads], axis=1)  # (m, H·d_v)
+    if W_o is None:
+        output = concat
+    else:
+        W_o = as_matrix("W_o", W_o)
+        if W_o.shape[0] != concat.shape[1]:
+            raise ValueError(
+                f"W_o: expected {concat.shape[1]} rows (heads × d_v), got shape {W_o.shape}"
+            )
+        output = concat @ W_o  # (m, d_out)
+    return MultiHeadTrace(
+        heads=tuple(heads), concat=concat, output=output, W_o=W_o, num_heads=len(heads), X=X,
+        source=src if is_cross else None,
+    )

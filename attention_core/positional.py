@@ -1,0 +1,26 @@
+"""Sinusoidal positional encoding (Vaswani et al., 2017, §3.5).
+
+    PE(pos, 2i)   = sin(pos / 10000^(2i / d_model))
+    PE(pos, 2i+1) = cos(pos / 10000^(2i / d_model))
+
+Added to the embeddings so that attention, which is otherwise blind to order, can tell positions
+apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def sinusoidal_positional_encoding(n_positions: int, d_model: int, base: float = 10000.0):
+    """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed."""
+    for name, v in (("n_positions", n_positions), ("d_model", d_model)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+            raise ValueError(f"{name}: expected a positive integer, got {v!r}")
+    pos = np.arange(n_positions, dtype=np.float64)[:, None]  # (n, 1)
+    i2 = np.arange(0, d_model, 2, dtype=np.float64)  # 2i for i = 0 … ⌈d/2⌉ − 1
+    angle = pos / base ** (i2 / d_model)  # (n, ⌈d/2⌉)
+    pe = np.zeros((n_positions, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle[:, : d_model // 2])
+    return pe

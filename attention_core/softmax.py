@@ -1,0 +1,46 @@
+"""Softmax: turning scores into proportions of one whole.
+
+    softmax(x)_i = exp(x_i − max x) / Σ_j exp(x_j − max x)
+
+Subtracting the row maximum changes nothing mathematically (softmax is shift-invariant) but keeps
+``exp`` from overflowing, so scores of ±1e4, 1e12 or more stay finite. ``−inf`` entries (blocked by
+a mask) get exactly 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def softmax(x, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax of ``x`` along ``axis``.
+
+    ``x`` may hold ``−inf`` (an entry that gets weight exactly 0) but not NaN or ``+inf``, and no
+    slice along ``axis`` may be entirely ``−inf``: there is nothing to share the whole among.
+
+    Examples
+    --------
+    >>> softmax([1e4, 0.0]).round(3).tolist()
+    [1.0, 0.0]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        raise ValueError(f"x: must not be empty, got shape {x.shape}")
+    if np.any(np.isnan(x)) or np.any(np.isposinf(x)):
+        raise ValueError("x: contains NaN or +inf; softmax needs finite scores (−inf = blocked)")
+    peak = np.max(x, axis=axis, keepdims=True)
+    if np.any(np.isneginf(peak)):
+        rows = np.argwhere(np.isneginf(np.squeeze(peak, axis=axis))).tolist()
+        raise ValueError(f"x: every entry is −inf in slice(s) {rows}; nothing can be attended to")
+    e = np.exp(x - peak)  # largest entry becomes exp(0) = 1: no overflow
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def softmax_gradient_factor(weights) -> np.ndarray:
+    """The diagonal of softmax's Jacobian, s·(1 − s): how much a weight still responds to its score.
+
+    Near one-hot weights (saturation) make it shrink towards 0, which is why unscaled large
+    scores train badly.
+    """
+    s = np.asarray(weights, dtype=np.float64)
+    return s * (1.0 - s)

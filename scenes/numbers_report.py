@@ -1,0 +1,208 @@
+"""The numeric walk-through of an example, as a readable table, Markdown or JSON.
+
+Pure formatting of an :class:`attention_core.ExampleTrace`: no computation happens here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+
+import numpy as np
+
+from attention_core import ExampleTrace
+
+DIGITS = 3
+
+
+# -- values ---------------------------------------------------------------------------------------
+def fmt(x: float, digits: int = DIGITS) -> str:
+    """One number for people: fixed decimals, scientific beyond 1e5, −∞ for blocked."""
+    if math.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    x = 0.0 if x == 0 else float(x)  # no "-0.000"
+    if abs(x) >= 1e5:
+        return f"{x:.{digits}e}"
+    s = f"{x:.{digits}f}"
+    return "0." + "0" * digits if s.lstrip("-") == "0." + "0" * digits else s
+
+
+def display_width(s: str) -> int:
+    """Terminal columns of ``s``: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else
+               0 if unicodedata.combining(c) else 1 for c in s)
+
+
+def _pad(s: str, width: int, right=True) -> str:
+    gap = " " * max(0, width - display_width(s))
+    return gap + s if right else s + gap
+
+
+# -- the steps ------------------------------------------------------------------------------------
+def steps(trace: ExampleTrace):
+    """The walk-through as (title, matrix, row labels, column labels) blocks, in order."""
+    ex = trace.example
+    q_labels, k_labels = list(ex.tokens), list(ex.key_tokens)
+
+    def dims(prefix, width):
+        return [f"{prefix}{j + 1}" for j in range(width)]
+
+    blocks = [("X — embeddings" + (" + positional encoding" if trace.pe is not None else ""),
+               trace.X, q_labels, dims("x", trace.X.shape[1]))]
+    if ex.is_cross:
+        blocks.append(("source — keys and values come from this sequence", trace.source,
+                       k_labels, dims("x", trace.source.shape[1])))
+    for h, head in enumerate(trace.heads):
+        tag = f"head {h + 1}: " if len(trace.heads) > 1 else ""
+        blocks += [
+            (f"{tag}Q = X·W_q", head.Q, q_labels, dims("q", head.Q.shape[1])),
+            (f"{tag}K = X·W_k", head.K, k_labels, dims("k", head.K.shape[1])),
+            (f"{tag}V = X·W_v", head.V, k_labels, dims("v", head.V.shape[1])),
+            (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
+            (f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
+             if head.scale != 1.0 else f"{tag}scaled = scores (unscaled)",
+             head.scaled, q_labels, k_labels),
+        ]
+        if head.mask is not None:
+            blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
+        blocks += [
+            (f"{tag}weights = softmax(masked) — each row sums to 1", head.weights, q_labels,
+             k_labels),
+            (f"{tag}output = weights·V", head.output, q_labels, dims("o", head.output.shape[1])),
+        ]
+    if trace.multihead is not None:
+        mh = trace.multihead
+        blocks.append(("concat = [head 1 … head H]", mh.concat, q_labels,
+                       dims("c", mh.concat.shape[1])))
+        if mh.W_o is not None:
+            blocks.append(("output = concat·W_o", mh.output, q_labels,
+                           dims("o", mh.output.shape[1])))
+    return blocks
+
+
+def header_lines(trace: ExampleTrace) -> list[str]:
+    ex = trace.example
+    w = ex.weights
+    head = trace.heads[0]
+    lines = [f"Attention walk-through: {ex.title or ex.name} ({ex.name})",
+             "tokens: " + " ".join(ex.tokens)]
+    if ex.is_cross:
+        lines.append("source tokens: " + " ".join(ex.source_tokens))
+    lines.append(f"d_model = {ex.d_model}, d_k = {head.d_k}, d_v = {head.V.shape[1]}, "
+                 f"heads = {len(trace.heads)}")
+    if w.form == "identity":
+        lines.append("weights: identity, so Q = K = V = X")
+    elif w.seed is not None:
+        lines.append(f"weights: random standard normal, seed = {w.seed} ({w.form} form)")
+    else:
+        lines.append(f"weights: given ({w.form} form)")
+    if trace.mask is not None:
+        lines.append("mask: " + (ex.mask if isinstance(ex.mask, str) else "explicit")
+                     + (" + padding" if ex.padding is not None else ""))
+    return lines
+
+
+# -- text -----------------------------------------------------------------------------------------
+def as_text(trace: ExampleTrace, digits: int = DIGITS) -> str:
+    out = header_lines(trace)
+    for title, matrix, rows, cols in steps(trace):
+        cells = [[fmt(v, digits) for v in row] for row in np.asarray(matrix)]
+        label_w = max(display_width(r) for r in rows)
+        col_w = max([display_width(c) for c in cols] + [len(c) for r in cells for c in r])
+        out += ["", f"{title}  ({matrix.shape[0]} × {matrix.shape[1]})",
+                " " * label_w + "  " + "  ".join(_pad(c, col_w) for c in cols)]
+        for label, row in zip(rows, cells):
+            out.append(_pad(label, label_w, right=False) + "  "
+                       + "  ".join(_pad(c, col_w) for c in row))
+    return "\n".join(out) + "\n"
+
+
+# -- markdown -------------------------------------------------------------------------------------
+_MD_SPECIAL = set("\\`*_[]|~")
+
+
+def md_escape(s: str) -> str:
+    """Escape a user string for a Markdown table cell: pipes, emphasis, HTML all inert."""
+    out = []
+    for c in s:
+        if c in "<>&\"'":
+            out.append({"<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;"}[c])
+        elif c in _MD_SPECIAL:
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
+    head, *rest = header_lines(trace)
+    out = [f"# {md_escape(head)}", ""] + [f"- {md_escape(line)}" for line in rest]
+    for title, matrix, rows, cols in steps(trace):
+        out += ["", f"## {md_escape(title)}", "",
+                "| | " + " | ".join(md_escape(c) for c in cols) + " |",
+                "|---|" + "---:|" * len(cols)]
+        for label, row in zip(rows, np.asarray(matrix)):
+            out.append(f"| {md_escape(label)} | " + " | ".join(fmt(v, digits) for v in row) + " |")
+    return "\n".join(out) + "\n"
+
+
+# -- json -----------------------------------------------------------------------------------------
+def _floats(a) -> list:
+    return np.asarray(a, dtype=np.float64).tolist()
+
+
+def _masked(a) -> list:
+    """−inf (blocked) becomes null: JSON has no infinity."""
+    return [[None if math.isinf(v) else float(v) for v in row] for row in np.asarray(a)]
+
+
+def _head_dict(head) -> dict:
+    return {"Q": _floats(head.Q), "K": _floats(head.K), "V": _floats(head.V),
+            "scores": _floats(head.scores), "scaled": _floats(head.scaled),
+            "masked": _masked(head.masked), "weights": _floats(head.weights),
+            "output": _floats(head.output), "d_k": head.d_k}
+
+
+def as_dict(trace: ExampleTrace) -> dict:
+    """The walk-through as one JSON-ready object (full float precision).
+
+    With several heads the top-level ``scores``/``scaled``/``masked``/``weights`` are the average
+    over heads (as PyTorch's ``average_attn_weights=True``), Q/K/V the heads side by side, and each
+    head's own numbers are under ``heads``.
+    """
+    ex = trace.example
+    w = ex.weights
+    out: dict = {"example": ex.name, "title": ex.title, "tokens": list(ex.tokens)}
+    if ex.is_cross:
+        out["source_tokens"] = list(ex.source_tokens)
+        out["source"] = _floats(trace.source)
+    out["X"] = _floats(trace.X)
+    if trace.pe is not None:
+        out["positional_encoding"] = _floats(trace.pe[: ex.n])
+    if w.seed is not None:
+        out["seed"] = w.seed
+    out["weights_form"] = w.form
+    out["W_q"], out["W_k"], out["W_v"] = _floats(w.W_q), _floats(w.W_k), _floats(w.W_v)
+    if w.W_o is not None:
+        out["W_o"] = _floats(w.W_o)
+    out["mask"] = None if trace.mask is None else trace.mask.tolist()
+    heads = trace.heads
+    if len(heads) == 1 and trace.multihead is None:
+        out.update(_head_dict(heads[0]))
+    else:
+        out["Q"] = _floats(np.concatenate([h.Q for h in heads], axis=1))
+        out["K"] = _floats(np.concatenate([h.K for h in heads], axis=1))
+        out["V"] = _floats(np.concatenate([h.V for h in heads], axis=1))
+        for key in ("scores", "scaled", "weights"):
+            out[key] = _floats(np.mean([getattr(h, key) for h in heads], axis=0))
+        out["masked"] = _masked(np.mean([h.masked for h in heads], axis=0))
+        out["output"] = _floats(trace.output)
+        out["d_k"] = heads[0].d_k
+        out["heads"] = [_head_dict(h) for h in heads]
+        out["concat"] = _floats(trace.multihead.concat)
+    return out
+
+
+def as_json(trace: ExampleTrace) -> str:
+    return json.dumps(as_dict(trace), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
