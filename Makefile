@@ -22,8 +22,8 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: setup
-	@echo "demo: the scenes are not built yet; here is the numeric walk-through of the default example"
-	$(BIN)/attn-explain numbers zao-shang-hao
+	$(BIN)/attn-explain render zao-shang-hao -q l
+	@echo "demo: the eight videos are in renders/zao-shang-hao/480p15/"
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

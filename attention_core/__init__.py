@@ -21,7 +21,13 @@ from .geometry import (
 from .loading import load_example
 from .masks import causal_mask, padding_mask
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
-from .pipeline import ExampleTrace, illustrative_weights, share_from_others, trace_example
+from .pipeline import (
+    ExampleTrace,
+    illustrative_weights,
+    share_from_others,
+    tip_to_tail,
+    trace_example,
+)
 from .positional import sinusoidal_positional_encoding
 from .presets import DEFAULT_PRESET, PRESETS
 from .softmax import softmax, softmax_gradient_factor
@@ -34,6 +40,6 @@ __all__ = [
     "softmax_gradient_factor", "causal_mask", "padding_mask", "sinusoidal_positional_encoding",
     "dot_product_variance", "norm", "norms", "angle", "projection", "scalar_projection",
     "pair_plane", "plane_view", "convex_hull_2d", "load_example", "PRESETS", "DEFAULT_PRESET",
-    "trace_example", "illustrative_weights", "share_from_others", "MAX_ABS", "MAX_DIM",
+    "trace_example", "illustrative_weights", "share_from_others", "tip_to_tail", "MAX_ABS", "MAX_DIM",
     "MAX_LABEL", "MAX_TOKENS",
 ]

@@ -75,18 +75,37 @@ def trace_example(example: Example) -> ExampleTrace:
 
 
 def illustrative_weights(d: int, seed: int = 7) -> np.ndarray:
-    """A seeded, well-conditioned (d, d) matrix that visibly moves a plane (for the Projections
-    scene, labelled as illustrative): the identity plus a random shear-and-rotation part, scaled
-    so that its determinant stays between 0.5 and 2."""
+    """A seeded (d, d) matrix that visibly moves a plane, for showing what a learned W does.
+
+    A rotation by 20–35° times a stretch (×1.2–1.4 along one axis, ×0.6–0.8 along the other);
+    for d > 2 the same acts on the first two axes. Labelled as illustrative wherever it is shown.
+    """
+    if not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d: expected a positive integer, got {d!r}")
     rng = np.random.default_rng(seed)
-    for _ in range(100):
-        W = np.eye(d) + 0.6 * rng.standard_normal((d, d))
-        det = abs(np.linalg.det(W))
-        if 0.5 <= det <= 2.0 and np.linalg.cond(W) < 6:
-            return W
-    return np.eye(d) + 0.3 * np.triu(np.ones((d, d)), 1)
+    theta = np.radians(rng.uniform(20, 35))
+    stretch = np.array([rng.uniform(1.2, 1.4), rng.uniform(0.6, 0.8)])
+    W = np.eye(d)
+    if d >= 2:
+        rot = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+        W[:2, :2] = np.diag(stretch) @ rot  # row vectors: x ↦ x W stretches, then turns
+    else:
+        W[0, 0] = stretch[0]
+    return W
 
 
 def share_from_others(weights: np.ndarray) -> np.ndarray:
     """For self-attention: each token's share of its output that comes from other tokens (1 − w_ii)."""
     return 1.0 - np.diag(weights)
+
+
+def tip_to_tail(weights_row, V) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted sum Σ_j w_j v_j as a chain: each part w_j v_j and the point where it starts.
+
+    Returns ``(parts, starts)``, both (n, d_v); the last start plus the last part is the output.
+    """
+    w = np.asarray(weights_row, dtype=np.float64)
+    V = np.asarray(V, dtype=np.float64)
+    parts = w[:, None] * V  # (n, d_v)
+    starts = np.vstack([np.zeros((1, V.shape[1])), np.cumsum(parts, axis=0)[:-1]])
+    return parts, starts

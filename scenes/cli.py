@@ -61,6 +61,57 @@ def numbers(example, as_json, markdown, digits):
     click.echo(text, nl=False)
 
 
+@cli.command("scenes")
+def list_scenes():
+    """List the scenes, in teaching order, one line each."""
+    from .registry import SCENES
+
+    for s in SCENES:
+        click.echo(f"{s.name:<16} {s.summary}")
+
+
+@cli.command()
+@click.argument("example", default=DEFAULT_PRESET)
+@click.option("--scene", "scene_names", multiple=True, metavar="NAME",
+              help="A scene to render (repeatable); default: all. See `attn-explain scenes`.")
+@click.option("-q", "--quality", default="l", show_default=True, metavar="l|m|h|p|k",
+              help="Manim quality: l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60.")
+@click.option("--format", "fmt", default="mp4", show_default=True,
+              metavar="mp4|webm|mov|gif|png", help="Video format, or png for each scene's "
+              "final frame.")
+@click.option("--out", default="renders", show_default=True, type=click.Path(),
+              help="Output folder: files go to OUT/<example>/<quality>/<Scene>.<ext>.")
+@click.option("--lang", default=None, metavar="zh|en",
+              help="Language of every word on screen (default: zh for CJK examples, else en).")
+@click.option("--theme", default="dark", show_default=True, metavar="dark|light")
+def render(example, scene_names, quality, fmt, out, lang, theme):
+    """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
+    from pathlib import Path
+
+    from .captions import LANGS
+    from .registry import SCENES, find
+    from .render import plan, render_job, say
+    from .theme import THEMES
+
+    ex = _load(example)
+    try:
+        chosen = [find(n) for n in scene_names] if scene_names else list(SCENES)
+        if lang is not None and lang not in LANGS:
+            raise ValueError(f"--lang: {lang!r} is not one of {', '.join(LANGS)}")
+        if theme not in THEMES:
+            raise ValueError(f"--theme: {theme!r} is not one of {', '.join(THEMES)}")
+        jobs = plan(ex, chosen, quality, fmt, Path(out), lang=lang, theme=theme)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    done = []
+    for k, job in enumerate(jobs, 1):
+        say(f"[{k}/{len(jobs)}] {job.scene.name} → {job.output}")
+        done.append(render_job(job))
+    say(f"done: {len(done)} file(s) in {jobs[0].out_dir}" if jobs else "nothing to render")
+    for path in done:
+        click.echo(str(path))
+
+
 @cli.command()
 def presets():
     """List the built-in examples."""

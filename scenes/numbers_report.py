@@ -22,6 +22,8 @@ def fmt(x: float, digits: int = DIGITS) -> str:
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
     x = 0.0 if x == 0 else float(x)  # no "-0.000"
+    if digits == 0 and abs(x) < 1e15:
+        return f"{x:,.0f}"
     if abs(x) >= 1e5:
         return f"{x:.{digits}e}"
     s = f"{x:.{digits}f}"

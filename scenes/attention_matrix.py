@@ -1,0 +1,112 @@
+"""AttentionMatrix: the weights as a heatmap with values, rows summing to 1, an honest reading
+(which token each one attends to most; the matrix is not symmetric), and its n² cost."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, Create, FadeIn, SurroundingRectangle, VGroup
+
+from scenes.base import ExplainerScene
+from scenes.layout import place
+from scenes.matrix import LabelledMatrix, matrix_title
+from scenes.text import label
+from scenes.theme import BODY, SMALL
+
+LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
+
+
+def reading(weights: np.ndarray, is_cross: bool):
+    """What the matrix honestly says: a row whose largest weight is not on the diagonal (the
+    one with the clearest margin), and the most asymmetric pair. Pure inspection of the trace."""
+    m, n = weights.shape
+    other = None
+    if not is_cross and m == n:
+        best = -1.0
+        for i in range(m):
+            j = int(np.argmax(weights[i]))
+            if j != i and weights[i, j] - weights[i, i] > best:
+                best, other = weights[i, j] - weights[i, i], (i, j)
+    pair = None
+    if not is_cross and m == n and m > 1:
+        diff = np.abs(weights - weights.T)
+        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        pair = (int(i), int(j)) if diff[i, j] > 5e-4 else None
+    return other, pair
+
+
+class AttentionMatrix(ExplainerScene):
+    """The full weight matrix, read honestly, and what it costs."""
+
+    def construct(self):
+        ex, head, theme = self.example, self.head, self.theme
+        left, right = self.regions.content.columns(3, 2, gap=0.5)
+        W = head.weights
+        matrix = LabelledMatrix.fitted(
+            W, ("weights", 0), theme, ex.tokens, ex.key_tokens, left, digits=3, heat=True,
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)])
+        title = matrix_title(self.say("weights"), matrix, theme)
+        sums = VGroup(*(self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                        for i in range(ex.n)))
+        for i, s in enumerate(sums):
+            s.next_to(matrix.cell_rect(i, matrix.shown_columns[-1]), RIGHT, buff=0.25)
+        sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
+        sum_head.align_to(sums[0], LEFT)
+        block = VGroup(title, matrix, sums, sum_head)
+        place(block, left)
+
+        self.step("heatmap")
+        self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
+        self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
+        self.hold()
+
+        self.step("rows")
+        self.play(FadeIn(sum_head), FadeIn(sums, lag_ratio=0.1))
+        self.hold()
+
+        other, pair = reading(W, ex.is_cross)
+        sym = ""
+        if pair is not None:
+            a, b = pair
+            sym = self.say("symmetric_no", a=f"w({ex.tokens[a]}→{ex.key_tokens[b]}) = "
+                           + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
+                           b=f"w({ex.tokens[b]}→{ex.key_tokens[a]}) = "
+                           + self.num(W[b, a], ("weights", 0, b, a), 3).shown)
+        elif not ex.is_cross:
+            sym = self.say("symmetric_yes")
+        maxima = VGroup(*(SurroundingRectangle(matrix.cell_rect(i, int(np.argmax(W[i]))),
+                                               color=theme.accent, buff=0.0, stroke_width=4)
+                          for i in range(ex.n)
+                          if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None))
+        if ex.is_cross:
+            self.step("reading", caption_key="reading_cross")
+        elif other is not None:
+            i, j = other
+            self.step("reading", caption_key="reading_other", q=ex.tokens[i], k=ex.key_tokens[j],
+                      a=self.num(W[i, j], ("weights", 0, i, j), 3).shown,
+                      b=self.num(W[i, i], ("weights", 0, i, i), 3).shown, sym=sym)
+        else:
+            self.step("reading", caption_key="reading_self", sym=sym)
+        self.play(*(Create(r) for r in maxima), run_time=1)
+        self.hold(1.8)
+
+        self.step("cost", cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,
+                  work=self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0).shown,
+                  cells512=f"{LONG_SEQUENCE ** 2:,}")
+        rows = VGroup()
+        for n_tokens, value, role in ((ex.n, ex.n * ex.n_keys, ("cells",)),
+                                      (LONG_SEQUENCE, LONG_SEQUENCE ** 2,
+                                       ("cells_at", LONG_SEQUENCE))):
+            rows.add(VGroup(label(f"n = {n_tokens}  →", BODY, theme.text),
+                            self.num(value, role, 0, size=BODY, color=theme.accent),
+                            label(self.say("cost_cells"), BODY, theme.muted)
+                            ).arrange(buff=0.15))
+        rows.add(VGroup(label("n²·d_k =", BODY, theme.text),
+                        self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY,
+                                 color=theme.accent),
+                        label(self.say("multiply_adds"), BODY, theme.muted)).arrange(buff=0.15))
+        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        place(rows, right, "left")
+        self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
+        self.hold(1.6)

@@ -1,0 +1,66 @@
+"""Bars: a proportion bar (shares of one whole) and simple histograms."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, Line, Rectangle, VGroup
+
+from scenes.layout import box_of
+from scenes.text import Num
+from scenes.theme import SMALL, Theme
+
+
+class ProportionBar(VGroup):
+    """One bar of ``width`` split into coloured parts in proportion to ``shares`` (sum 1).
+
+    Each part large enough gets its share written under it (a :class:`Num` with ``roles[j]``);
+    shares too narrow to label stay unlabelled (their value is in the matrix beside).
+    """
+
+    def __init__(self, shares, colors, width: float, theme: Theme, roles=None, height=0.45,
+                 digits: int = 3, show_numbers: bool = True):
+        super().__init__()
+        shares = np.asarray(shares, dtype=float)
+        self.parts = VGroup()
+        self.numbers = VGroup()
+        x = 0.0
+        for j, (s, c) in enumerate(zip(shares, colors)):
+            w = max(float(s) * width, 0.0)
+            rect = Rectangle(width=max(w, 1e-4), height=height, stroke_width=1 if w > 0.02 else 0,
+                             stroke_color=theme.background, fill_color=c, fill_opacity=1)
+            rect.move_to([x + w / 2, 0, 0])
+            self.parts.add(rect)
+            if show_numbers and roles is not None:
+                num = Num(s, roles[j], digits, SMALL, theme.text)
+                num.next_to(rect, DOWN, buff=0.1)
+                if num.width < w - 0.04 or (w > 0.02 and len(shares) == 1):
+                    self.numbers.add(num)
+            x += w
+        self.outline = Rectangle(width=width, height=height, stroke_color=theme.text,
+                                 stroke_width=2).move_to([width / 2, 0, 0])
+        self.add(self.parts, self.outline, self.numbers)
+
+
+def nonoverlapping(group: VGroup) -> VGroup:
+    """Drop members that would touch an earlier one (used for optional number labels)."""
+    kept = VGroup()
+    for m in group:
+        if all(not box_of(m).overlaps(box_of(k), 0.05) for k in kept):
+            kept.add(m)
+    return kept
+
+
+def histogram(samples, edges, width: float, height: float, color, theme: Theme, peak=None):
+    """Bars of the sample counts over ``edges``, scaled so that ``peak`` counts fill ``height``."""
+    counts, _ = np.histogram(samples, bins=edges)
+    peak = peak or max(counts.max(), 1)
+    bw = width / (len(edges) - 1)
+    bars = VGroup()
+    for b, c in enumerate(counts):
+        h = height * c / peak
+        if h <= 0:
+            continue
+        bars.add(Rectangle(width=bw * 0.92, height=h, stroke_width=0, fill_color=color,
+                           fill_opacity=0.9).move_to([(b + 0.5) * bw, h / 2, 0]))
+    base = Line([0, 0, 0], [width, 0, 0], color=theme.axis, stroke_width=2)
+    return VGroup(base, bars)

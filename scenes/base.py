@@ -1,0 +1,160 @@
+"""The base of every explainer scene: its example and trace, theme, title, captions and steps.
+
+A *scene* is one video; a *step* is one section of it that ends on a still worth pausing on.
+``step()`` opens a section and shows its caption; listeners registered in ``step_listeners`` are
+called with the scene at the end of every step (stills, layout checks, caption timing).
+
+Without arguments a scene renders the example named by ``$ATTN_EXAMPLE`` (a preset or a file;
+default ``zao-shang-hao``), in ``$ATTN_LANG`` and ``$ATTN_THEME``, so plain
+``manim render scenes/<module>.py <Scene>`` works.
+"""
+
+from __future__ import annotations
+
+import os
+
+from manim import FadeIn, FadeOut, Scene, VGroup
+
+import attention_core as ac
+from scenes import captions
+from scenes.layout import place, regions
+from scenes.text import Num, label, wrap_lines
+from scenes.theme import CAPTION, TITLE, Theme, get_theme
+
+STEP_PAUSE = 1.2  # seconds each step holds its final still
+
+
+def example_from_env() -> ac.Example:
+    return ac.load_example(os.environ.get("ATTN_EXAMPLE", ac.DEFAULT_PRESET))
+
+
+def default_lang(example: ac.Example) -> str:
+    return "zh" if example.is_cjk else "en"
+
+
+class ExplainerScene(Scene):
+    """A scene that explains one part of attention for one example."""
+
+    def __init__(self, example: ac.Example | None = None, lang: str | None = None,
+                 theme: str | None = None, **kwargs):
+        self.example = example if example is not None else example_from_env()
+        self.trace = ac.trace_example(self.example)
+        self.lang = lang or os.environ.get("ATTN_LANG") or default_lang(self.example)
+        if self.lang not in captions.LANGS:
+            raise ValueError(f"lang: {self.lang!r} is not one of {', '.join(captions.LANGS)}")
+        self.theme: Theme = get_theme(theme or os.environ.get("ATTN_THEME") or "dark")
+        self.step_listeners: list = []
+        self.steps: list[dict] = []  # key, caption, start, end (seconds)
+        self._open_step: dict | None = None
+        super().__init__(**kwargs)
+
+    # -- names and words ------------------------------------------------------------------------
+    @property
+    def scene_name(self) -> str:
+        return type(self).__name__
+
+    def say(self, key: str, **values) -> str:
+        return captions.word(key, self.lang, **values)
+
+    @property
+    def head(self) -> ac.AttentionTrace:
+        """The head the single-head scenes explain (the first, when there are several)."""
+        return self.trace.heads[0]
+
+    def q_color(self, i: int):
+        return self.theme.token(i)
+
+    def k_color(self, j: int):
+        """Keys of a second sequence (cross-attention) get colours of their own."""
+        return self.theme.token(j + (self.example.n if self.example.is_cross else 0))
+
+    @property
+    def q_tokens(self):
+        return self.example.tokens
+
+    @property
+    def k_tokens(self):
+        return self.example.key_tokens
+
+    def token_list(self, tokens) -> str:
+        return self.say("tokens_list_sep").join(tokens)
+
+    # -- chrome ---------------------------------------------------------------------------------
+    def setup(self):
+        self.camera.background_color = self.theme.background
+        self.regions = regions()
+        text = captions.title(self.scene_name, self.lang)
+        if len(self.trace.heads) > 1:
+            text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
+        self.title_mob = label(text, TITLE, self.theme.text, weight="BOLD")
+        if self.title_mob.width > self.regions.title.width:
+            self.title_mob = label(text, CAPTION, self.theme.text, weight="BOLD")
+        place(self.title_mob, self.regions.title, "left")
+        self.caption_mob = VGroup()
+        self.add(self.title_mob)
+
+    def caption_group(self, text: str) -> VGroup:
+        box = self.regions.caption
+        lines = wrap_lines(text, box.width, CAPTION, max_lines=2)
+        group = VGroup(*(label(line, CAPTION, self.theme.text) for line in lines))
+        group.arrange(direction=[0, -1, 0], buff=0.1)
+        return place(group, box, "center")
+
+    def step(self, key: str, caption_key: str | None = None, clear: bool = False,
+             **values) -> None:
+        """Start step ``key``: a new section, and its caption in the bar at the bottom.
+
+        ``clear`` fades out everything the previous step left (but the title), so each step ends
+        on its full still and the next one starts afresh.
+        """
+        self._close_step()
+        self.next_section(key)
+        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values)
+        new = self.caption_group(text)
+        old = [self.caption_mob] if len(self.caption_mob) else []
+        if clear:
+            old += [m for m in self.mobjects if m is not self.title_mob
+                    and m is not self.caption_mob]
+        if old:
+            self.play(*(FadeOut(m) for m in old), FadeIn(new), run_time=0.5)
+        else:
+            self.play(FadeIn(new), run_time=0.4)
+        self.caption_mob = new
+        self._open_step = {"key": key, "caption": text, "start": self.renderer.time}
+
+    def hold(self, seconds: float = STEP_PAUSE) -> None:
+        self.wait(seconds)
+
+    def _close_step(self) -> None:
+        if self._open_step is None:
+            return
+        record = dict(self._open_step, end=self.renderer.time)
+        self.steps.append(record)
+        self._open_step = None
+        for listener in self.step_listeners:
+            listener(self, record)
+
+    def tear_down(self):
+        self._close_step()
+        super().tear_down()
+
+    # -- numbers ----------------------------------------------------------------------------------
+    def num(self, value, role, digits=2, size=None, color=None, **kw) -> Num:
+        from scenes.theme import SMALL
+
+        return Num(value, role, digits, size or SMALL, color or self.theme.text, **kw)
+
+
+def on_screen(scene: Scene, cls=None):
+    """Every mobject of ``cls`` (default: text-like) currently in the scene, each once."""
+    from manim import Text
+    from manim.mobject.text.typst_mobject import Typst
+
+    cls = cls or (Text, Typst)
+    seen, out = set(), []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if isinstance(mob, cls) and id(mob) not in seen:
+                seen.add(id(mob))
+                out.append(mob)
+    return out

@@ -1,0 +1,159 @@
+"""Every word a scene shows or says, in Chinese and English: titles, step captions, labels.
+
+A caption is a template filled with numbers from the trace (already formatted) and token labels.
+Labels are inserted as plain values into Pango ``Text``; nothing here is markup. No caption
+repeats the source texts' errors (DESIGN.md, "Seed corrections"): the numbers come from the core.
+"""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+
+TITLES = {
+    "Embeddings": ("词向量：每个词是一个箭头", "Tokens as vectors"),
+    "Projections": ("Q、K、V：同一向量的三种角色", "Queries, keys and values"),
+    "DotProducts": ("点积就是投影", "The dot product as a projection"),
+    "Scaling": ("为什么除以 √d_k", "Why divide by √d_k"),
+    "Softmax": ("Softmax：一个整体的份额", "Softmax: shares of one whole"),
+    "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
+    "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
+    "Overview": ("全景：softmax(QKᵀ/√d_k)·V", "The whole story: softmax(QKᵀ/√d_k)·V"),
+}
+
+CAPTIONS = {
+    "Embeddings": {
+        "plane": ("每个词是一个向量：从原点出发的箭头。",
+                  "Each token is a vector: an arrow from the origin."),
+        "tokens": ("{tokens} 的坐标就是它们的词向量（embedding）。",
+                   "The coordinates of {tokens} are their embeddings."),
+        "compare": ("方向越接近，点积越大：注意力就从这里开始。",
+                    "The closer two directions, the larger their dot product: attention starts here."),
+    },
+    "Projections": {
+        "roles": ("查询（Query）提问，键（Key）应答，值（Value）携带内容：就像在图书馆检索。",
+                  "A query asks, a key answers, a value carries the content: like searching a library."),
+        "identity": ("本例中 W_q = W_k = W_v = I，所以 Q = K = V = X。",
+                     "Here W_q = W_k = W_v = I, so Q = K = V = X."),
+        "illustrative": ("示意：一个学到的 W（随机种子 {seed}，仅作演示）会拉伸、转动整个平面。",
+                         "Illustration: a learned W (seed {seed}, for show only) stretches and turns the whole plane."),
+        "map_q": ("Q = X·W_q：线性映射把整个平面连同网格一起变换。",
+                  "Q = X·W_q: a linear map moves the whole plane, grid and all."),
+        "map_k": ("K = X·W_k：同样的词，另一个映射。", "K = X·W_k: the same tokens, another map."),
+        "map_v": ("V = X·W_v：值向量携带要被混合的内容。",
+                  "V = X·W_v: the values carry the content that gets mixed."),
+        "maps_nd": ("Q = X·W_q，K = X·W_k，V = X·W_v：三个线性映射（图为二维视图）。",
+                    "Q = X·W_q, K = X·W_k, V = X·W_v: three linear maps (shown in a 2-D view)."),
+        "match": ("匹配分数 q_i·k_j = x_i W_q W_kᵀ x_jᵀ：通过 W_q 和 W_k 学习谁该关注谁。",
+                  "The match q_i·k_j = x_i W_q W_kᵀ x_jᵀ: W_q and W_k learn who should attend to whom."),
+    },
+    "DotProducts": {
+        "pair": ("{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
+                 "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}."),
+        "matrix": ("每个查询都这样做，得到分数矩阵 Q·Kᵀ（{m}×{n}）。",
+                   "Every query does the same: the score matrix Q·Kᵀ ({m}×{n})."),
+    },
+    "Scaling": {
+        "divide": ("除以 √d_k = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
+                   "Divide by √d_k = {sqrt}: the scores of {q}, {raw}, become {scaled}."),
+        "variance": ("为什么？随机向量点积的方差随维度增长：d = 16、32、64 时为 {v16}、{v32}、{v64}。",
+                     "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64."),
+        "scaled": ("除以 √d 后方差回到 1 附近（{s16}、{s32}、{s64}），softmax 不会被推向饱和。",
+                   "Divided by √d the variance is back near 1 ({s16}, {s32}, {s64}): softmax is not pushed into saturation."),
+    },
+    "Softmax": {
+        "exp": ("先取指数：分数越大，份额越大，而且每份都是正的。",
+                "First exponentiate: a larger score gets a larger share, and every share is positive."),
+        "share": ("再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
+                  "Then divide by the total: {q}'s weights are {weights}, exactly 1 together."),
+        "rows": ("每一行都把一个整体分给所有的键。", "Every row shares out one whole among the keys."),
+        "sharper": ("同样的分数若不缩放或再放大，分配会更尖锐，趋向 one-hot。",
+                    "The same scores unscaled or multiplied give a sharper split, towards one-hot."),
+        "saturation": ("梯度因子 s(1−s) 随之趋近 0：这就是饱和，学习会停滞。",
+                       "The gradient factor s(1−s) shrinks towards 0: saturation, where learning stalls."),
+    },
+    "WeightedSum": {
+        "values": ("{q} 的输出是所有值向量的加权和。",
+                   "The output for {q} is a weighted sum of all value vectors."),
+        "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
+        "chain": ("首尾相接，合成输出向量；它总在值向量的凸包之内。",
+                  "Placed tip to tail they add up to the output, always inside the convex hull of the values."),
+        "compare": ("与 {q} 原来的向量相比移动了 {moved}；其中 {share} 来自其他词。",
+                    "Compared with {q}'s own vector it moved by {moved}; {share} of it comes from the other tokens."),
+        "compare_cross": ("输出完全由源序列的值向量组成。",
+                          "The output is made entirely of the source sequence's values."),
+    },
+    "AttentionMatrix": {
+        "heatmap": ("注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。",
+                    "The attention weights: row i is how token i shares its attention among the keys."),
+        "rows": ("每一行之和都是 1。", "Every row sums to 1."),
+        "reading_other": ("如实解读：{q} 最关注 {k}（{a} > {b}），而不是它自己。{sym}",
+                          "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}"),
+        "reading_self": ("如实解读：这里每个词都最关注自己。{sym}",
+                         "An honest reading: here every token attends most to itself. {sym}"),
+        "reading_cross": ("如实解读：每行的最大值标出了每个查询最关注的源词。",
+                          "An honest reading: each row's largest weight marks the source token it attends to most."),
+        "cost": ("代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词时已有 {cells512} 个格子。",
+                 "The cost: n² = {cells} cells, about {work} multiply-adds; at 512 tokens already {cells512} cells."),
+    },
+    "Overview": {
+        "formula": ("自注意力一行写完：softmax(QKᵀ/√d_k)·V。",
+                    "Self-attention in one line: softmax(QKᵀ/√d_k)·V."),
+        "qk": ("QKᵀ：每一对词的点积，也就是投影有多长。",
+               "QKᵀ: the dot product of every pair, how long each shadow is."),
+        "scale": ("÷√d_k：不让分数的方差随维度变大。",
+                  "÷√d_k: keeps the scores' variance from growing with d."),
+        "softmax": ("softmax：每一行变成一个整体的份额。",
+                    "softmax: each row becomes shares of one whole."),
+        "values": ("·V：按份额混合值向量，得到带上下文的新向量。",
+                   "·V: mix the values by those shares: new vectors that carry context."),
+    },
+}
+
+WORDS = {
+    "query": ("查询", "query"), "key": ("键", "key"), "value": ("值", "value"),
+    "asks": ("提问：我在找什么？", "asks: what am I looking for?"),
+    "answers": ("应答：我有什么可匹配？", "answers: what do I offer to match?"),
+    "carries": ("携带：被取走的内容", "carries: the content that is taken"),
+    "scores": ("分数 Q·Kᵀ", "scores Q·Kᵀ"),
+    "scaled": ("缩放后 ÷√d_k", "scaled ÷√d_k"),
+    "weights": ("权重 softmax", "weights softmax"),
+    "output": ("输出", "output"),
+    "embeddings": ("词向量 X", "embeddings X"),
+    "view_kept": ("二维视图，保留 {kept} 的长度平方", "2-D view, keeps {kept} of the squared length"),
+    "pair_plane": ("在 q 与 k 张成的平面中（精确）", "in the plane spanned by q and k (exact)"),
+    "illustrative": ("示意用 W（种子 {seed}）", "illustrative W (seed {seed})"),
+    "identity": ("W = I：Q = K = V = X", "W = I: Q = K = V = X"),
+    "raw": ("不缩放", "unscaled"), "scaled_hist": ("÷√d", "÷√d"),
+    "variance": ("方差", "variance"),
+    "sum": ("合计", "sum"),
+    "times": ("×{f}", "×{f}"),
+    "gradient": ("s(1−s)", "s(1−s)"),
+    "own": ("原向量", "own vector"),
+    "hull": ("凸包", "convex hull"),
+    "row_sum": ("行和", "row sum"),
+    "cost_cells": ("个格子", "cells"),
+    "multiply_adds": ("次乘加", "multiply-adds"),
+    "symmetric_no": ("矩阵不对称：{a} ≠ {b}。", "The matrix is not symmetric: {a} ≠ {b}."),
+    "symmetric_yes": ("这个矩阵恰好对称。", "This matrix happens to be symmetric."),
+    "head_of": ("第 {h} 个头（共 {H} 个）", "head {h} of {H}"),
+    "saturated": ("分数极大：权重已是 one-hot", "huge scores: the weights are one-hot"),
+    "exp_shift": ("e^(s − max)", "e^(s − max)"),
+    "tokens_list_sep": ("、", ", "),
+}
+
+
+def pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[LANGS.index(lang)]
+
+
+def caption(scene: str, step: str, lang: str, **values) -> str:
+    """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers)."""
+    return pick(CAPTIONS[scene][step], lang).format(**values)
+
+
+def word(key: str, lang: str, **values) -> str:
+    return pick(WORDS[key], lang).format(**values)
+
+
+def title(scene: str, lang: str) -> str:
+    return pick(TITLES[scene], lang)

@@ -1,0 +1,104 @@
+"""Embeddings: the tokens as arrows on a coordinate plane, each in its colour, labelled."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Create, FadeIn, GrowArrow, LaggedStart, VGroup
+
+import attention_core as ac
+from scenes.base import ExplainerScene
+from scenes.layout import place, place_labels
+from scenes.matrix import LabelledMatrix, matrix_title
+from scenes.plane import VectorPlane
+from scenes.text import label
+from scenes.theme import BODY, SMALL
+
+
+def token_arrows(scene: ExplainerScene, plane: VectorPlane, coords, colors):
+    return VGroup(*(plane.arrow(c, col) for c, col in zip(coords, colors)))
+
+
+def token_labels(scene, plane, coords, tokens, colors, bounds, obstacles=()):
+    """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles."""
+    labels = [label(t, BODY, col) for t, col in zip(tokens, colors)]
+    anchors = [plane.point(c) for c in coords]
+    origin = plane.point([0, 0])
+    prefs = [a - origin for a in anchors]
+    place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
+    return VGroup(*labels)
+
+
+def view_note(scene, view: ac.PlaneView, which: str, near):
+    """'2-D view, keeps 87 % …' under a plane when the vectors have more than two dimensions."""
+    if view.exact:
+        return VGroup()
+    kept = scene.num(view.kept * 100, ("kept", which), digits=0, suffix=" %")
+    text = scene.say("view_kept", kept="{kept}")
+    before, after = text.split("{kept}")
+    parts = [label(before, SMALL, scene.theme.muted), kept, label(after, SMALL, scene.theme.muted)]
+    parts = [p for p in parts if not (hasattr(p, "source_text") and not p.source_text.strip())]
+    note = VGroup(*parts).arrange(buff=0.06)
+    kept.set_color(scene.theme.muted)
+    return note
+
+
+class Embeddings(ExplainerScene):
+    """The example's tokens as vectors from the origin, with their coordinates beside."""
+
+    def construct(self):
+        ex, tr = self.example, self.trace
+        left, right = self.regions.content.columns(3, 2)
+        view = ac.plane_view(tr.X)
+        coords = view.coords
+        colors = [self.q_color(i) for i in range(ex.n)]
+
+        note = view_note(self, view, "X", left)
+        plane_box = left if not len(note) else left.rows(10, 1)[0]
+        plane = VectorPlane(coords, plane_box, self.theme)
+        if len(note):
+            place(note, left.rows(10, 1)[1], "left")
+
+        table = LabelledMatrix(tr.X, ("X",), self.theme, ex.tokens,
+                               [f"x{j + 1}" for j in range(ex.d_model)], row_colors=colors,
+                               cell_pad=0.1, max_width=right.width)
+        head = matrix_title(self.say("embeddings"), table, self.theme)
+        side = VGroup(head, table)
+        place(side, right, "center")
+
+        self.step("plane")
+        self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
+        self.hold()
+
+        self.step("tokens", tokens=self.token_list(ex.tokens))
+        arrows = token_arrows(self, plane, coords, colors)
+        labels = token_labels(self, plane, coords, ex.tokens, colors, left,
+                              obstacles=list(plane.tick_labels) + list(note))
+        self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
+        self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.3),
+                  LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
+                  LaggedStart(*(FadeIn(VGroup(table.row_labels[i], table.row_group(i)))
+                                for i in range(ex.n)), lag_ratio=0.3),
+                  run_time=min(4, 1 + 0.4 * ex.n))
+        self.hold()
+
+        self.step("compare")
+        # the two tokens whose directions are closest, drawn brighter
+        if ex.n > 1:
+            i, j = _closest_pair(coords)
+            others = [k for k in range(ex.n) if k not in (i, j)]
+            self.play(*(arrows[k].animate.set_opacity(0.25) for k in others), run_time=0.8)
+        self.hold(1.5)
+
+
+def _closest_pair(coords: np.ndarray):
+    best, pair = -2.0, (0, min(1, len(coords) - 1))
+    for i in range(len(coords)):
+        for j in range(i + 1, len(coords)):
+            a, b = coords[i], coords[j]
+            na, nb = np.linalg.norm(a), np.linalg.norm(b)
+            if na == 0 or nb == 0:
+                continue
+            c = float(a @ b / (na * nb))
+            if c > best:
+                best, pair = c, (i, j)
+    return pair

@@ -1,0 +1,171 @@
+"""Computed layout: boxes of the frame, fitting, and label placement that avoids collisions.
+
+Positions and scales come from the data and the frame, never from 早/上/好 alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import Mobject, config
+
+MARGIN = 0.25  # kept clear at the frame's edges
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in scene units."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def center(self) -> np.ndarray:
+        return np.array([(self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2, 0.0])
+
+    def inset(self, dx: float, dy: float | None = None) -> "Box":
+        dy = dx if dy is None else dy
+        return Box(self.x0 + dx, self.y0 + dy, self.x1 - dx, self.y1 - dy)
+
+    def columns(self, *fractions: float, gap: float = 0.3) -> list["Box"]:
+        """Split left to right in proportion to ``fractions``, ``gap`` apart."""
+        total = sum(fractions)
+        usable = self.width - gap * (len(fractions) - 1)
+        out, x = [], self.x0
+        for f in fractions:
+            w = usable * f / total
+            out.append(Box(x, self.y0, x + w, self.y1))
+            x += w + gap
+        return out
+
+    def rows(self, *fractions: float, gap: float = 0.2) -> list["Box"]:
+        """Split top to bottom in proportion to ``fractions``."""
+        total = sum(fractions)
+        usable = self.height - gap * (len(fractions) - 1)
+        out, y = [], self.y1
+        for f in fractions:
+            h = usable * f / total
+            out.append(Box(self.x0, y - h, self.x1, y))
+            y -= h + gap
+        return out
+
+    def contains(self, other: "Box", tol: float = 1e-6) -> bool:
+        return (other.x0 >= self.x0 - tol and other.y0 >= self.y0 - tol
+                and other.x1 <= self.x1 + tol and other.y1 <= self.y1 + tol)
+
+    def overlaps(self, other: "Box", pad: float = 0.0) -> bool:
+        return not (self.x1 + pad <= other.x0 or other.x1 + pad <= self.x0
+                    or self.y1 + pad <= other.y0 or other.y1 + pad <= self.y0)
+
+
+def box_of(mob: Mobject) -> Box:
+    (x0, y0, _), (x1, y1, _) = mob.get_corner(np.array([-1, -1, 0])), mob.get_corner(
+        np.array([1, 1, 0]))
+    return Box(float(x0), float(y0), float(x1), float(y1))
+
+
+def frame_box() -> Box:
+    w, h = config.frame_width / 2, config.frame_height / 2
+    return Box(-w, -h, w, h)
+
+
+@dataclass(frozen=True)
+class Regions:
+    """The standard screen: a title bar, the content area, and the caption bar."""
+
+    title: Box
+    content: Box
+    caption: Box
+
+
+def regions(caption_lines: int = 2) -> Regions:
+    f = frame_box().inset(MARGIN)
+    title_h = 0.65
+    caption_h = 0.38 * caption_lines + 0.1
+    title = Box(f.x0, f.y1 - title_h, f.x1, f.y1)
+    caption = Box(f.x0, f.y0, f.x1, f.y0 + caption_h)
+    content = Box(f.x0, caption.y1 + 0.2, f.x1, title.y0 - 0.2)
+    return Regions(title, content, caption)
+
+
+def fit(mob: Mobject, box: Box, *, grow: bool = False, align: str = "center") -> Mobject:
+    """Scale ``mob`` (only down, unless ``grow``) to fit ``box``, and move it there.
+
+    Use it for groups whose size may change (planes, bars); text-only groups are laid out at
+    their font size instead, so the words never shrink below the minimum.
+    """
+    if mob.width > 0 and mob.height > 0:
+        factor = min(box.width / mob.width, box.height / mob.height)
+        if factor < 1 or grow:
+            mob.scale(factor)
+    place(mob, box, align)
+    return mob
+
+
+def place(mob: Mobject, box: Box, align: str = "center") -> Mobject:
+    """Move ``mob`` into ``box``: centred, or against an edge ("top", "left", "top-left" …)."""
+    target = box.center.copy()
+    b = box_of(mob)
+    if "top" in align:
+        target[1] = box.y1 - b.height / 2
+    if "bottom" in align:
+        target[1] = box.y0 + b.height / 2
+    if "left" in align:
+        target[0] = box.x0 + b.width / 2
+    if "right" in align:
+        target[0] = box.x1 - b.width / 2
+    mob.move_to(target)
+    return mob
+
+
+_DIRECTIONS = [np.array([np.cos(a), np.sin(a), 0.0]) for a in np.linspace(0, 2 * np.pi, 16,
+                                                                             endpoint=False)]
+
+
+def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: float = 0.08):
+    """Put each label near its anchor point without touching another label or an obstacle.
+
+    ``preferred`` is a unit direction per label (e.g. along its arrow). Candidates are tried
+    around the anchor at growing distance, the preferred direction first; a label that finds no
+    free spot stays at its best effort and the function returns False.
+    """
+    placed: list[Box] = [box_of(o) for o in obstacles]
+    ok = True
+    for mob, anchor, pref in zip(labels, anchors, preferred):
+        pref = np.asarray(pref, dtype=float)
+        pref = pref / (np.linalg.norm(pref) or 1.0)
+        order = sorted(_DIRECTIONS, key=lambda d: -float(np.dot(d, pref)))
+        half = np.array([mob.width / 2, mob.height / 2, 0.0])
+        best = None
+        for radius in (0.05, 0.2, 0.4, 0.65, 0.95, 1.3, 1.7):
+            for d in order:
+                # distance from the anchor to the label's edge along d, then the label's centre
+                reach = radius + abs(d[0]) * half[0] + abs(d[1]) * half[1]
+                center = np.asarray(anchor) + d * reach
+                cand = Box(center[0] - half[0], center[1] - half[1], center[0] + half[0],
+                           center[1] + half[1])
+                if not bounds.contains(cand):
+                    continue
+                if any(cand.overlaps(p, gap) for p in placed):
+                    continue
+                best = center
+                break
+            if best is not None:
+                break
+        if best is None:
+            ok = False
+            best = np.asarray(anchor) + pref * (half[0] + 0.1)
+        mob.move_to(best)
+        placed.append(box_of(mob))
+    return ok

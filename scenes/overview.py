@@ -1,0 +1,104 @@
+"""Overview: softmax(QKᵀ/√d_k)·V with each part lit while its step plays — the whole story in one
+continuous video."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, Create, FadeIn, GrowArrow, ReplacementTransform, VGroup,
+)
+from manim.mobject.text.typst_mobject import MathTypst
+
+import attention_core as ac
+from scenes.base import ExplainerScene
+from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.layout import place
+from scenes.matrix import LabelledMatrix, matrix_title
+from scenes.plane import VectorPlane
+from scenes.text import label
+from scenes.theme import SMALL
+
+FORMULA = '{{ "softmax" : sm }} ( {{ Q : q }} {{ K^top : kt }} / {{ sqrt(d_k) : sc }} ) {{ V : v }}'
+
+
+class Overview(ExplainerScene):
+    """One video through every step, the formula's parts lit in turn."""
+
+    def construct(self):
+        ex, head, theme, tr = self.example, self.head, self.theme, self.trace
+        top, body = self.regions.content.rows(1, 4, gap=0.25)
+        formula = MathTypst(FORMULA, font_size=44, color=theme.muted)
+        place(formula, top)
+        panels = body.columns(1, 1.25, 1, gap=0.35)
+
+        # left: the tokens; right: values and outputs (both in 2-D views when d > 2)
+        x_view = ac.plane_view(tr.X)
+        x_plane_box, x_note_box = panels[0].rows(9, 1, gap=0.1)
+        x_plane = VectorPlane(x_view.coords, x_plane_box, theme, ticks=False)
+        q_colors = [self.q_color(i) for i in range(ex.n)]
+        x_arrows = token_arrows(self, x_plane, x_view.coords, q_colors)
+        x_labels = token_labels(self, x_plane, x_view.coords, ex.tokens, q_colors, x_plane_box)
+        x_note = view_note(self, x_view, "X", x_note_box)
+        if len(x_note):
+            place(x_note, x_note_box, "left")
+        x_title = place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right") \
+            if not len(x_note) else VGroup()
+
+        kw = dict(row_colors=q_colors, col_colors=[self.k_color(j) for j in range(ex.n_keys)])
+        mats = {
+            "scores": LabelledMatrix.fitted(head.scores, ("scores", 0), theme, ex.tokens,
+                                            ex.key_tokens, panels[1], **kw),
+            "scaled": LabelledMatrix.fitted(head.scaled if head.mask is None else head.masked,
+                                            ("scaled" if head.mask is None else "masked", 0),
+                                            theme, ex.tokens, ex.key_tokens, panels[1], **kw),
+            "weights": LabelledMatrix.fitted(head.weights, ("weights", 0), theme, ex.tokens,
+                                             ex.key_tokens, panels[1], digits=3, heat=True, **kw),
+        }
+        groups = {k: place(VGroup(matrix_title(self.say(k), m, theme), m), panels[1])
+                  for k, m in mats.items()}
+
+        self.step("formula")
+        self.play(FadeIn(formula), Create(x_plane.plane), *(GrowArrow(a) for a in x_arrows),
+                  FadeIn(x_labels), FadeIn(x_note), FadeIn(x_title), run_time=1.5)
+        self.hold()
+
+        self.step("qk")
+        self.light(formula, "q", "kt")
+        self.play(FadeIn(groups["scores"]), run_time=1)
+        self.hold()
+
+        self.step("scale")
+        self.light(formula, "sc")
+        self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
+        self.hold()
+
+        self.step("softmax")
+        self.light(formula, "sm")
+        self.play(ReplacementTransform(groups["scaled"], groups["weights"]), run_time=1)
+        self.hold()
+
+        self.step("values")
+        self.light(formula, "v")
+        out_view = ac.plane_view(np.vstack([head.V, head.output]))
+        B = out_view.basis
+        o_plane_box, o_note_box = panels[2].rows(9, 1, gap=0.1)
+        o_plane = VectorPlane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, theme,
+                              ticks=False)
+        v_arrows = VGroup(*(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35)
+                            for j, v in enumerate(head.V)))
+        o_arrows = token_arrows(self, o_plane, head.output @ B, q_colors)
+        o_labels = token_labels(self, o_plane, head.output @ B,
+                                list(ex.tokens), q_colors,
+                                o_plane_box)
+        o_note = view_note(self, out_view, "V", o_note_box)
+        if len(o_note):
+            place(o_note, o_note_box, "left")
+        self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
+        self.play(*(GrowArrow(a) for a in o_arrows), FadeIn(o_labels), run_time=1.2)
+        self.hold(1.8)
+
+    def light(self, formula: MathTypst, *parts: str):
+        """Dim the whole formula, then light ``parts`` in the accent colour."""
+        self.play(formula.animate.set_color(self.theme.muted), run_time=0.2)
+        self.play(*(formula.select(p).animate.set_color(self.theme.accent) for p in parts),
+                  run_time=0.5)

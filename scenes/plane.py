@@ -1,0 +1,134 @@
+"""A coordinate plane scaled to the data, with token-coloured arrows from the origin.
+
+Both axes share one unit length, so angles and lengths on screen are true.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, Arrow, DashedLine, Dot, Line, NumberPlane, VGroup, WHITE,
+)
+
+from scenes.layout import Box
+from scenes.text import label
+from scenes.theme import SMALL, Theme
+
+
+def nice_step(span: float) -> float:
+    """A tick step of 1, 2 or 5 × 10^k that gives about four ticks over ``span``."""
+    raw = span / 4
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * power >= raw:
+            return m * power
+    return 10 * power
+
+
+class VectorPlane(VGroup):
+    """A NumberPlane whose ranges cover ``points`` (and the origin), fitted into ``box``."""
+
+    def __init__(self, points, box: Box, theme: Theme, pad: float = 0.18, ticks: bool = True,
+                 grid_opacity: float = 1.0, maps=()):
+        """``maps``: row-convention 2×2 matrices the plane will be transformed by; the plane is
+        sized so that its transformed grid stays inside ``box`` too."""
+        super().__init__()
+        pts = np.atleast_2d(np.asarray(points, dtype=float))[:, :2]
+        pts = np.vstack([pts, [[0.0, 0.0]]])
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        span = np.maximum(hi - lo, 1e-9)
+        big = max(span.max(), 1e-9)
+        span = np.maximum(span, 0.25 * big)  # keep a thin cloud from collapsing one axis
+        centre = (lo + hi) / 2
+        lo, hi = centre - span * (0.5 + pad), centre + span * (0.5 + pad)
+        tick_room = 0.45 if ticks else 0.0
+        corners = np.array([[lo[0], lo[1]], [lo[0], hi[1]], [hi[0], lo[1]], [hi[0], hi[1]]])
+        reach = np.vstack([corners] + [corners @ np.asarray(W, dtype=float) for W in maps])
+        r_lo, r_hi = reach.min(axis=0), reach.max(axis=0)
+        unit = min((box.width - tick_room) / (r_hi[0] - r_lo[0]),
+                   (box.height - tick_room) / (r_hi[1] - r_lo[1]))
+        self.unit = unit
+        step = nice_step(max(hi - lo))
+        self.step = step
+        self.plane = NumberPlane(
+            x_range=[lo[0], hi[0], step], y_range=[lo[1], hi[1], step],
+            x_length=(hi[0] - lo[0]) * unit, y_length=(hi[1] - lo[1]) * unit,
+            background_line_style={"stroke_color": theme.grid, "stroke_width": 1.5,
+                                   "stroke_opacity": grid_opacity},
+            axis_config={"stroke_color": theme.axis, "stroke_width": 2, "include_ticks": False},
+            faded_line_ratio=1,
+        )
+        # place it so that the whole reach (the plane and its images) is centred in the box
+        reach_centre = (r_lo + r_hi) / 2
+        plane_centre = (lo + hi) / 2
+        offset = (plane_centre - reach_centre) * unit
+        self.plane.move_to(box.center + np.array([tick_room / 2 + offset[0],
+                                                  tick_room / 2 + offset[1], 0]))
+        self.add(self.plane)
+        self.tick_labels = VGroup()
+        if ticks:
+            self._add_ticks(lo, hi, step, theme)
+        self.add(self.tick_labels)
+        self.theme = theme
+        self.lo, self.hi = lo, hi
+
+    def _add_ticks(self, lo, hi, step, theme):
+        def values(a, b):
+            first = math.ceil(a / step) * step
+            vals = np.arange(first, b + 1e-9, step)
+            return [v for v in vals if abs(v) > 1e-9]
+
+        x_edge = self.plane.get_bottom()[1]
+        y_edge = self.plane.get_left()[0]
+        for v in values(lo[0], hi[0]):
+            t = label(_tick(v, step), SMALL, theme.muted)
+            t.next_to(np.array([self.c2p(v, 0)[0], x_edge, 0]), DOWN, buff=0.08)
+            self.tick_labels.add(t)
+        for v in values(lo[1], hi[1]):
+            t = label(_tick(v, step), SMALL, theme.muted)
+            t.next_to(np.array([y_edge, self.c2p(0, v)[1], 0]), LEFT, buff=0.08)
+            self.tick_labels.add(t)
+        # keep only labels that do not collide with a neighbour on the same axis
+        kept = VGroup()
+        for t in self.tick_labels:
+            if all(not _touch(t, k) for k in kept):
+                kept.add(t)
+        self.remove(self.tick_labels)
+        self.tick_labels = kept
+
+    def c2p(self, x: float, y: float = 0.0) -> np.ndarray:
+        return self.plane.c2p(x, y)
+
+    def point(self, v) -> np.ndarray:
+        v = np.asarray(v, dtype=float)
+        return self.c2p(float(v[0]), float(v[1]) if v.size > 1 else 0.0)
+
+    def arrow(self, v, color, start=None, stroke_width: float = 5, opacity: float = 1.0):
+        """An arrow from ``start`` (default the origin) to ``start + v`` in data coordinates."""
+        start = np.zeros(2) if start is None else np.asarray(start, dtype=float)
+        a, b = self.point(start), self.point(start + np.asarray(v, dtype=float)[:2])
+        if np.linalg.norm(b - a) < 1e-6:
+            return Dot(a, radius=0.06, color=color)
+        length = np.linalg.norm(b - a)
+        return Arrow(a, b, buff=0, color=color, stroke_width=stroke_width,
+                     max_tip_length_to_length_ratio=min(0.35, 0.25 / max(length, 1e-6) * 1.6),
+                     max_stroke_width_to_length_ratio=12, stroke_opacity=opacity,
+                     fill_opacity=opacity)
+
+    def segment(self, a, b, color=WHITE, dashed=False, stroke_width=3):
+        cls = DashedLine if dashed else Line
+        return cls(self.point(a), self.point(b), color=color, stroke_width=stroke_width)
+
+
+def _tick(v: float, step: float) -> str:
+    decimals = max(0, -int(math.floor(math.log10(step)))) if step < 1 else 0
+    s = f"{v:.{decimals}f}"
+    return s.replace("-", "−")
+
+
+def _touch(a, b) -> bool:
+    from scenes.layout import box_of
+
+    return box_of(a).overlaps(box_of(b), 0.06)

@@ -1,0 +1,141 @@
+"""Softmax: exp of each scaled score, then the proportions of one whole, row by row; a side panel
+with the same scores sharper (unscaled, multiplied) and the gradient factor s(1 − s) shrinking."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
+
+import attention_core as ac
+from scenes.bars import ProportionBar
+from scenes.base import ExplainerScene
+from scenes.layout import Box, place
+from scenes.text import label
+from scenes.theme import BODY, SMALL
+
+EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
+
+
+def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
+    """The multipliers of the side panel: scaled (×1), unscaled (×√d_k), then ×10 and ×100."""
+    out = [("×1", 1.0)]
+    if d_k > 1:
+        out.append(("√d_k", float(np.sqrt(d_k))))
+    out += [("×10", 10.0), ("×100", 100.0)]
+    return out
+
+
+class Softmax(ExplainerScene):
+    """Scores become shares of one whole; sharper scores saturate."""
+
+    def construct(self):
+        ex, head, theme = self.example, self.head, self.theme
+        left, right = self.regions.content.columns(3, 2, gap=0.5)
+        i = 0
+        row = head.masked[i]
+        allowed = np.isfinite(row)
+        plain = float(np.max(np.abs(row[allowed]))) <= EXP_PLAIN_LIMIT
+        exp_role = "exp_plain" if plain else "exp"
+        keys = [j for j in range(ex.n_keys)]
+        colors = [self.k_color(j) for j in keys]
+
+        # -- exp bars: one column per key ---------------------------------------------------
+        self.step("exp")
+        from scenes.roles import resolve
+
+        values = [resolve(self.trace, (exp_role, 0, i, j)) for j in keys]
+        top = max(values) or 1.0
+        bars_box, shares_box = left.rows(3, 2, gap=0.3)
+        plot = bars_box.inset(0.1, 0.0)
+        slot = plot.width / len(keys)
+        bar_w = min(0.9, slot * 0.6)
+        base_y = plot.y0 + 0.75
+        bars, score_labels, exp_labels, key_labels = VGroup(), VGroup(), VGroup(), VGroup()
+        for j, (v, c) in enumerate(zip(values, colors)):
+            x = plot.x0 + (j + 0.5) * slot
+            h = max((plot.height - 2.0) * v / top, 0.02)
+            bar = Rectangle(width=bar_w, height=h, fill_color=c, fill_opacity=0.9,
+                            stroke_width=0).move_to([x, base_y + h / 2, 0])
+            bars.add(bar)
+            k_lab = label(self.k_tokens[j], SMALL, c).move_to([x, plot.y0 + 0.15, 0])
+            s_lab = self.num(row[j], ("masked", 0, i, j), 2, color=theme.muted)
+            s_lab.move_to([x, plot.y0 + 0.5, 0])
+            e_lab = self.num(v, (exp_role, 0, i, j), 2, color=theme.text)
+            e_lab.next_to(bar, UP, buff=0.08)
+            key_labels.add(k_lab)
+            score_labels.add(s_lab)
+            exp_labels.add(e_lab)
+        crowded = any(lab.width > slot - 0.05 for lab in list(exp_labels) + list(score_labels)
+                      + list(key_labels))
+        if crowded:  # many keys: numbers live in the share bar and the caption instead
+            score_labels, exp_labels = VGroup(), VGroup()
+            key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
+        head_txt = label(f"q({self.q_tokens[i]}):  " + (
+            "e^s" if plain else self.say("exp_shift")), BODY, self.q_color(i))
+        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
+        self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
+        self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
+        self.hold()
+
+        # -- shares of one whole ---------------------------------------------------------------
+        w = head.weights[i]
+        self.step("share", q=self.q_tokens[i],
+                  weights=self.say("tokens_list_sep").join(
+                      self.num(w[j], ("weights", 0, i, j), 3).shown for j in keys))
+        bar = ProportionBar(w, colors, shares_box.width - 1.0, theme,
+                            roles=[("weights", 0, i, j) for j in keys])
+        total = VGroup(label("= 1", BODY, theme.text))
+        place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
+        self.play(*(TransformFromCopy(bars[j], bar.parts[j]) for j in keys), FadeIn(bar.outline),
+                  run_time=1.2)
+        self.play(FadeIn(bar.numbers), FadeIn(total))
+        self.hold()
+
+        # -- every row ----------------------------------------------------------------------------
+        self.step("rows", clear=True)
+        rows_box, side_box = left, right
+        n = ex.n
+        row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
+        tok_w = max(label(t, SMALL).width for t in self.q_tokens) + 0.25
+        bar_width = rows_box.width - tok_w - 0.2
+        rows = VGroup()
+        for a in range(n):
+            b = ProportionBar(head.weights[a], colors, bar_width, theme, height=row_h * 0.7,
+                              roles=[("weights", 0, a, j) for j in keys], show_numbers=False)
+            t = label(self.q_tokens[a], SMALL, self.q_color(a))
+            rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
+        rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
+        place(rows, rows_box)
+        self.play(FadeIn(rows, lag_ratio=0.15), run_time=1.2)
+        self.hold()
+
+        # -- sharper: the same scores multiplied ---------------------------------------------------
+        self.step("sharper")
+        factors = sharpen_factors(head.d_k)
+        panel = VGroup()
+        gauges = []
+        for name, f in factors:
+            s = ac.softmax(head.masked[i] * f)
+            b = ProportionBar(s, colors, side_box.width - 2.2, theme, height=0.32,
+                              roles=[("sharpened", 0, i, f, j) for j in keys],
+                              show_numbers=False)
+            tag = label(name if name != "√d_k" else self.say("raw"), SMALL, theme.text)
+            g = self.num(float(np.sum(ac.softmax_gradient_factor(s))),
+                         ("gradient_sum", 0, i, f), 3, color=theme.accent)
+            gauges.append(g)
+            panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
+        panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        heading = label(f"q({self.q_tokens[i]})", SMALL, self.q_color(i))
+        side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
+        self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
+        self.hold()
+
+        # -- saturation: Σ s(1 − s) -----------------------------------------------------------------
+        self.step("saturation")
+        g_head = label("Σ s(1−s)", SMALL, theme.accent)
+        for g, p in zip(gauges, panel):
+            g.next_to(p, RIGHT, buff=0.2)
+        g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
+        self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
+        self.hold(1.6)

@@ -1,0 +1,53 @@
+"""Step stills without video: run a scene with animations skipped and grab each step's last frame.
+
+This is the cheap iterate loop (no encoding, final frames only) and what the layout and frame
+tests use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import tempconfig
+
+
+@dataclass
+class StepStill:
+    key: str
+    caption: str
+    frame: np.ndarray | None  # (h, w, 4) uint8, or None when frames were not asked for
+    snapshot: object  # whatever the ``snapshot`` callable returned at the step's end
+
+
+def run_steps(scene_cls, example=None, *, lang=None, theme=None, pixel_height=270,
+              frames=True, snapshot=None, extra_config=None):
+    """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
+
+    ``snapshot(scene)`` is called at the end of every step (e.g. to record mobject geometry).
+    """
+    cfg = {"dry_run": True, "pixel_height": pixel_height,
+           "pixel_width": int(round(pixel_height * 16 / 9)), "disable_caching": True,
+           "verbosity": "ERROR", "progress_bar": "none"}
+    cfg.update(extra_config or {})
+    stills: list[StepStill] = []
+
+    def listener(scene, record):
+        frame = None
+        if frames:
+            scene.renderer.update_frame(scene)
+            frame = scene.renderer.get_frame()
+        stills.append(StepStill(record["key"], record["caption"], frame,
+                                snapshot(scene) if snapshot else None))
+
+    with tempconfig(cfg):
+        scene = scene_cls(example=example, lang=lang, theme=theme, skip_animations=True)
+        scene.step_listeners.append(listener)
+        scene.render()
+    return stills
+
+
+def save_png(frame: np.ndarray, path) -> None:
+    from PIL import Image
+
+    Image.fromarray(frame[..., :3] if frame.shape[-1] == 4 else frame).save(path)

@@ -1,0 +1,116 @@
+"""WeightedSum: each value vector shrunk by its weight, tip to tail, the resultant output inside
+the convex hull of the values; compared with the token's own embedding."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, Create, DashedLine, FadeIn, GrowArrow, Polygon, ReplacementTransform, Transform, VGroup,
+)
+
+import attention_core as ac
+from scenes.base import ExplainerScene
+from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.layout import place
+from scenes.plane import VectorPlane
+from scenes.text import label, vector_row
+from scenes.theme import BODY, SMALL
+
+
+class WeightedSum(ExplainerScene):
+    """output_i = Σ_j w_ij v_j, drawn as a chain of shrunk value vectors."""
+
+    def construct(self):
+        ex, head, theme = self.example, self.head, self.theme
+        tr = self.trace
+        i = 0
+        left, right = self.regions.content.columns(3, 2)
+        parts, starts = ac.tip_to_tail(head.weights[i], head.V)
+        out = head.output[i]
+        own = tr.X[i] if (not ex.is_cross and head.V.shape[1] == tr.X.shape[1]) else None
+        # one 2-D view for everything drawn (exact when d_v = 2; linear, so the chain still adds)
+        stack = [head.V, out[None], starts + parts] + ([own[None]] if own is not None else [])
+        view = ac.plane_view(np.vstack(stack))
+        B = view.basis
+        V2, out2, parts2, starts2 = head.V @ B, out @ B, parts @ B, starts @ B
+        own2 = own @ B if own is not None else None
+        note = view_note(self, view, "V", left)
+        plane_box = left if not len(note) else left.rows(10, 1)[0]
+        if len(note):
+            place(note, left.rows(10, 1)[1], "left")
+        plane = VectorPlane(np.vstack([V2, out2[None], np.zeros((1, 2))]
+                                      + ([own2[None]] if own2 is not None else [])),
+                            plane_box, theme)
+        colors = [self.k_color(j) for j in range(ex.n_keys)]
+
+        self.step("values", q=self.q_tokens[i])
+        arrows = token_arrows(self, plane, V2, colors)
+        v_labels = token_labels(self, plane, V2, [f"v({t})" for t in self.k_tokens], colors,
+                                plane_box, obstacles=list(plane.tick_labels) + list(note))
+        hull_pts = ac.convex_hull_2d(V2) if ex.n_keys >= 3 else V2
+        hull = Polygon(*[plane.point(p) for p in hull_pts], color=theme.muted, stroke_width=2,
+                       fill_color=theme.muted, fill_opacity=0.12) if len(hull_pts) >= 3 else \
+            VGroup()
+        weights_col = VGroup(*(VGroup(
+            self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=BODY, color=colors[j]),
+            label(f"× v({self.k_tokens[j]})", BODY, colors[j])).arrange(buff=0.12)
+            for j in range(ex.n_keys)))
+        weights_col.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        if weights_col.height > right.height * 0.7:
+            weights_col = VGroup()  # many keys: the shares are in the AttentionMatrix scene
+        w_head = label(f"q({self.q_tokens[i]})", BODY, self.q_color(i))
+        side = VGroup(w_head, weights_col).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        place(side, right, "top-left")
+        self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.8)
+        self.play(*(GrowArrow(a) for a in arrows), FadeIn(v_labels), FadeIn(hull),
+                  FadeIn(side), run_time=1.2)
+        self.hold()
+
+        self.step("shrink")
+        shrunk = VGroup(*(plane.arrow(p, c, stroke_width=6) for p, c in zip(parts2, colors)))
+        self.play(*(a.animate.set_opacity(0.3) for a in arrows),
+                  *(ReplacementTransform(arrows[j].copy(), shrunk[j]) for j in range(ex.n_keys)),
+                  run_time=1.5)
+        self.hold()
+
+        self.step("chain")
+        chained = VGroup(*(plane.arrow(p, c, start=s, stroke_width=6)
+                           for p, s, c in zip(parts2, starts2, colors)))
+        result = plane.arrow(out2, theme.accent, stroke_width=8)
+        out_nums = VGroup(*(self.num(out[c], ("output", 0, i, c), 2, size=BODY,
+                                     color=theme.accent) for c in range(out.shape[0])))
+        out_vec = vector_row(out_nums, theme.accent)
+        if out_vec.width > right.width:
+            out_vec = VGroup()
+        out_line = VGroup(label(self.say("output") + " =", BODY, theme.accent), out_vec
+                          ).arrange(buff=0.15)
+        out_line.next_to(side, DOWN, buff=0.4).align_to(side, LEFT)
+        self.play(*(Transform(shrunk[j], chained[j]) for j in range(ex.n_keys)), run_time=1.6)
+        self.play(GrowArrow(result), FadeIn(out_line), run_time=1)
+        self.hold()
+
+        if own2 is not None:
+            self.step("compare", q=self.q_tokens[i],
+                      moved=self.num(ac.norm(out - own), ("moved", 0, i), 2).shown,
+                      share=self.num(ac.share_from_others(head.weights)[i] * 100,
+                                     ("share_others_pct", 0, i), 0).shown + " %")
+            own_arrow = DashedLine(plane.point([0, 0]), plane.point(own2), color=self.q_color(i),
+                                   stroke_width=4)
+            gap = DashedLine(plane.point(own2), plane.point(out2), color=theme.text,
+                             stroke_width=3)
+            own_label = label(self.say("own"), SMALL, self.q_color(i))
+            own_label.next_to(plane.point(own2), DOWN + LEFT * 0, buff=0.1)
+            facts = VGroup(
+                VGroup(label("|Δ| =", BODY, theme.text),
+                       self.num(ac.norm(out - own), ("moved", 0, i), 2, size=BODY)
+                       ).arrange(buff=0.12),
+                VGroup(label("1 − w =", BODY, theme.text),
+                       self.num(ac.share_from_others(head.weights)[i] * 100,
+                                ("share_others_pct", 0, i), 0, size=BODY, suffix=" %")
+                       ).arrange(buff=0.12),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+            facts.next_to(out_line, DOWN, buff=0.4).align_to(out_line, LEFT)
+            self.play(Create(own_arrow), Create(gap), FadeIn(own_label), FadeIn(facts))
+        else:
+            self.step("compare", caption_key="compare_cross")
+        self.hold(1.6)
