@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system demo test bench clean
+.PHONY: setup system demo test gallery clean
 
 setup: system $(STAMP)
 
@@ -27,6 +27,9 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+gallery: setup
+	$(BIN)/python scripts/gallery.py zao-shang-hao
 
 clean:
 	rm -rf renders/*/ media/ .pytest_cache

@@ -7,7 +7,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, FadeIn, SurroundingRectangle, VGroup
 
 from scenes.base import ExplainerScene
-from scenes.layout import place
+from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label
 from scenes.theme import BODY, SMALL
@@ -42,13 +42,15 @@ class AttentionMatrix(ExplainerScene):
         left, right = self.regions.content.columns(3, 2, gap=0.5)
         W = head.weights
         matrix = LabelledMatrix.fitted(
-            W, ("weights", 0), theme, ex.tokens, ex.key_tokens, left, digits=3, heat=True,
+            W, ("weights", 0), theme, ex.tokens, ex.key_tokens,
+            Box(left.x0, left.y0, left.x1 - 1.1, left.y1), digits=3, heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)])
+        self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
         sums = VGroup(*(self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
-                        for i in range(ex.n)))
-        for i, s in enumerate(sums):
+                        for i in matrix.shown_rows))
+        for i, s in zip(matrix.shown_rows, sums):
             s.next_to(matrix.cell_rect(i, matrix.shown_columns[-1]), RIGHT, buff=0.25)
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
@@ -77,7 +79,7 @@ class AttentionMatrix(ExplainerScene):
             sym = self.say("symmetric_yes")
         maxima = VGroup(*(SurroundingRectangle(matrix.cell_rect(i, int(np.argmax(W[i]))),
                                                color=theme.accent, buff=0.0, stroke_width=4)
-                          for i in range(ex.n)
+                          for i in matrix.shown_rows
                           if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None))
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
@@ -88,7 +90,7 @@ class AttentionMatrix(ExplainerScene):
                       b=self.num(W[i, i], ("weights", 0, i, i), 3).shown, sym=sym)
         else:
             self.step("reading", caption_key="reading_self", sym=sym)
-        self.play(*(Create(r) for r in maxima), run_time=1)
+        self.play_all((Create(r) for r in maxima), run_time=1)
         self.hold(1.8)
 
         self.step("cost", cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,

@@ -19,7 +19,7 @@ import attention_core as ac
 from scenes import captions
 from scenes.layout import place, regions
 from scenes.text import Num, label, wrap_lines
-from scenes.theme import CAPTION, TITLE, Theme, get_theme
+from scenes.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 
@@ -94,10 +94,15 @@ class ExplainerScene(Scene):
         self.add(self.title_mob)
 
     def caption_group(self, text: str) -> VGroup:
+        """The caption in the bar: two lines at the caption size, else up to three smaller."""
         box = self.regions.caption
-        lines = wrap_lines(text, box.width, CAPTION, max_lines=2)
-        group = VGroup(*(label(line, CAPTION, self.theme.text) for line in lines))
-        group.arrange(direction=[0, -1, 0], buff=0.1)
+        size, buff = CAPTION, 0.1
+        lines = wrap_lines(text, box.width, CAPTION, max_lines=99)
+        if len(lines) > 2:
+            size, buff = SMALL, 0.04
+            lines = wrap_lines(text, box.width, SMALL, max_lines=3)
+        group = VGroup(*(label(line, size, self.theme.text) for line in lines))
+        group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")
 
     def step(self, key: str, caption_key: str | None = None, clear: bool = False,
@@ -121,6 +126,14 @@ class ExplainerScene(Scene):
             self.play(FadeIn(new), run_time=0.4)
         self.caption_mob = new
         self._open_step = {"key": key, "caption": text, "start": self.renderer.time}
+
+    def play_all(self, animations, **kwargs) -> None:
+        """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
+        animations = list(animations)
+        if animations:
+            self.play(*animations, **kwargs)
+        else:
+            self.wait(kwargs.get("run_time", 0.5))
 
     def hold(self, seconds: float = STEP_PAUSE) -> None:
         self.wait(seconds)

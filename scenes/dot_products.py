@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, Arc, Create, DashedLine, FadeIn, FadeOut, GrowArrow, Line, ReplacementTransform,
+    DOWN, LEFT, Arc, Create, DashedLine, FadeIn, FadeOut, Line, ReplacementTransform,
     TransformFromCopy, VGroup,
 )
 
@@ -16,7 +16,7 @@ from scenes.base import ExplainerScene
 from scenes.embeddings import token_labels
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane
+from scenes.plane import VectorPlane, grow
 from scenes.text import label
 from scenes.theme import BODY, SMALL
 
@@ -30,12 +30,12 @@ class DotProducts(ExplainerScene):
         ex, head = self.example, self.head
         left, right = self.regions.content.columns(1, 1)
         n = ex.n_keys
-        matrix = LabelledMatrix(head.scores, ("scores", 0), self.theme, ex.tokens, ex.key_tokens,
-                                row_colors=[self.q_color(i) for i in range(ex.n)],
-                                col_colors=[self.k_color(j) for j in range(n)],
-                                max_width=right.width)
-        m_title = matrix_title(self.say("scores"), matrix, self.theme)
         mat_box, work_box = right.rows(3, 2)
+        matrix = LabelledMatrix.fitted(head.scores, ("scores", 0), self.theme, ex.tokens,
+                                       ex.key_tokens, mat_box,
+                                       row_colors=[self.q_color(i) for i in range(ex.n)],
+                                       col_colors=[self.k_color(j) for j in range(n)])
+        m_title = matrix_title(self.say("scores"), matrix, self.theme)
         place(VGroup(m_title, matrix), mat_box, "top")
         self.matrix = matrix
         self.add(m_title, matrix.frame_parts())
@@ -52,23 +52,28 @@ class DotProducts(ExplainerScene):
         rest = [(a, b) for a in range(ex.n) for b in range(n) if (a, b) not in
                 {(i, j) for j in keys} and matrix.cell(a, b) is not None]
         self.step("matrix", m=ex.n, n=n)
-        self.play(*(FadeIn(matrix.cell(a, b)) for a, b in rest), run_time=1.2)
+        self.play_all((FadeIn(matrix.cell(a, b)) for a, b in rest), run_time=1.2)
         self.hold(1.6)
 
     def pair_values(self, i, j) -> dict:
         head = self.head
+        zero_q = ac.norm(head.Q[i]) == 0
         return {"q": f"q({self.q_tokens[i]})", "k": f"k({self.k_tokens[j]})",
-                "shadow": self.num(ac.scalar_projection(head.K[j], head.Q[i]),
-                                   ("shadow", 0, i, j)).shown,
+                "shadow": self.num(0.0, ("scores", 0, i, j)).shown if zero_q else
+                self.num(ac.scalar_projection(head.K[j], head.Q[i]), ("shadow", 0, i, j)).shown,
                 "nq": self.num(ac.norm(head.Q[i]), ("norm_q", 0, i)).shown,
                 "score": self.num(head.scores[i, j], ("scores", 0, i, j)).shown}
 
     def draw_pair(self, i, j, box: Box, work_box: Box, exact_2d: bool) -> VGroup:
         head, theme = self.head, self.theme
         q, k = head.Q[i], head.K[j]
+        degenerate = ac.norm(q) == 0 or ac.norm(k) == 0  # a zero vector has no angle
         if exact_2d:
             pq, pk = q, k
             pts = np.vstack([head.Q, head.K])
+        elif degenerate:
+            pq, pk = np.array([ac.norm(q), 0.0]), np.array([ac.norm(k), 0.0])
+            pts = np.vstack([pq, pk])
         else:
             pp = ac.pair_plane(q, k)
             pq, pk = pp.q, pp.k
@@ -77,28 +82,33 @@ class DotProducts(ExplainerScene):
         plane = VectorPlane(pts, plane_box, theme)
         qc, kc = self.q_color(i), self.k_color(j)
         qa, ka = plane.arrow(pq, qc), plane.arrow(pk, kc)
-        labels = token_labels(self, plane, [pq, pk], [f"q({self.q_tokens[i]})",
-                                                       f"k({self.k_tokens[j]})"], [qc, kc],
-                              plane_box, obstacles=plane.tick_labels)
-        foot = ac.projection(pk, pq)  # k's shadow on q's line (exact in this plane)
+        foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)  # k's shadow on q
         drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=3)
         shadow = Line(plane.point([0, 0]), plane.point(foot), color=theme.accent, stroke_width=9)
         origin = plane.point([0, 0])
         a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
         sweep = (a_k - a_q + math.pi) % (2 * math.pi) - math.pi
-        arc = Arc(radius=0.45, start_angle=a_q, angle=sweep, arc_center=origin,
-                  color=theme.text, stroke_width=3)
-        theta = label("θ", SMALL, theme.text).move_to(
+        arc = VGroup() if degenerate else Arc(radius=0.45, start_angle=a_q, angle=sweep,
+                                              arc_center=origin, color=theme.text,
+                                              stroke_width=3)
+        theta = VGroup() if degenerate else label("θ", SMALL, theme.text).move_to(
             origin + 0.75 * np.array([math.cos(a_q + sweep / 2), math.sin(a_q + sweep / 2), 0]))
+        labels = token_labels(self, plane, [pq, pk], [f"q({self.q_tokens[i]})",
+                                                       f"k({self.k_tokens[j]})"], [qc, kc],
+                              plane_box, obstacles=list(plane.tick_labels) + [theta])
         note = VGroup()
         if not exact_2d:
             note = place(label(self.say("pair_plane"), SMALL, theme.muted), note_box, "left")
         # the arithmetic, under the matrix
         nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY)
         nk = self.num(ac.norm(k), ("norm_k", 0, j), size=BODY)
-        cos = self.num(math.cos(ac.angle(q, k)), ("cos", 0, i, j), size=BODY)
-        sh = self.num(ac.scalar_projection(k, q), ("shadow", 0, i, j), size=BODY,
-                      color=theme.accent)
+        if degenerate:
+            cos = label("—", BODY, theme.muted)
+            sh = self.num(0.0, ("scores", 0, i, j), size=BODY, color=theme.accent)
+        else:
+            cos = self.num(math.cos(ac.angle(q, k)), ("cos", 0, i, j), size=BODY)
+            sh = self.num(ac.scalar_projection(k, q), ("shadow", 0, i, j), size=BODY,
+                          color=theme.accent)
         result = self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=theme.accent)
         line1 = VGroup(VGroup(label("|q| =", BODY, qc), nq).arrange(buff=0.12),
                        VGroup(label("|k| =", BODY, kc), nk).arrange(buff=0.12),
@@ -115,7 +125,7 @@ class DotProducts(ExplainerScene):
             place(work, work_box, "top-left")
 
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.6)
-        self.play(GrowArrow(qa), GrowArrow(ka), FadeIn(labels), run_time=0.8)
+        self.play(grow(qa), grow(ka), FadeIn(labels), run_time=0.8)
         self.play(Create(arc), FadeIn(theta), FadeIn(line1), run_time=0.7)
         self.play(Create(drop), Create(shadow), FadeIn(line2), run_time=0.9)
         self.play(FadeIn(line3), run_time=0.5)

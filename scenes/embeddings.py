@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, FadeIn, GrowArrow, LaggedStart, VGroup
+from manim import Create, FadeIn, LaggedStart, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.layout import place, place_labels
 from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane
-from scenes.text import label
+from scenes.plane import VectorPlane, grow
+from scenes.roles import plane_view_of
+from scenes.text import ellipsize, label
 from scenes.theme import BODY, SMALL
 
 
@@ -20,19 +21,20 @@ def token_arrows(scene: ExplainerScene, plane: VectorPlane, coords, colors):
 
 def token_labels(scene, plane, coords, tokens, colors, bounds, obstacles=()):
     """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles."""
-    labels = [label(t, BODY, col) for t, col in zip(tokens, colors)]
+    labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(tokens, colors)]
     anchors = [plane.point(c) for c in coords]
     origin = plane.point([0, 0])
     prefs = [a - origin for a in anchors]
-    place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
-    return VGroup(*labels)
+    placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
+    # in a crowded plane a label with no free spot is left out (its colour still says which)
+    return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
 
 
 def view_note(scene, view: ac.PlaneView, which: str, near):
     """'2-D view, keeps 87 % …' under a plane when the vectors have more than two dimensions."""
     if view.exact:
         return VGroup()
-    kept = scene.num(view.kept * 100, ("kept", which), digits=0, suffix=" %")
+    kept = scene.num(view.kept * 100, ("kept_pct", which), digits=0, suffix=" %")
     text = scene.say("view_kept", kept="{kept}")
     before, after = text.split("{kept}")
     parts = [label(before, SMALL, scene.theme.muted), kept, label(after, SMALL, scene.theme.muted)]
@@ -48,7 +50,7 @@ class Embeddings(ExplainerScene):
     def construct(self):
         ex, tr = self.example, self.trace
         left, right = self.regions.content.columns(3, 2)
-        view = ac.plane_view(tr.X)
+        view = plane_view_of(tr, "X")
         coords = view.coords
         colors = [self.q_color(i) for i in range(ex.n)]
 
@@ -58,9 +60,9 @@ class Embeddings(ExplainerScene):
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
 
-        table = LabelledMatrix(tr.X, ("X",), self.theme, ex.tokens,
-                               [f"x{j + 1}" for j in range(ex.d_model)], row_colors=colors,
-                               cell_pad=0.1, max_width=right.width)
+        table = LabelledMatrix.fitted(tr.X, ("X",), self.theme, ex.tokens,
+                                      [f"x{j + 1}" for j in range(ex.d_model)], right,
+                                      row_colors=colors)
         head = matrix_title(self.say("embeddings"), table, self.theme)
         side = VGroup(head, table)
         place(side, right, "center")
@@ -74,10 +76,11 @@ class Embeddings(ExplainerScene):
         labels = token_labels(self, plane, coords, ex.tokens, colors, left,
                               obstacles=list(plane.tick_labels) + list(note))
         self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
-        self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.3),
+        self.play(LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
                   LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
-                  LaggedStart(*(FadeIn(VGroup(table.row_labels[i], table.row_group(i)))
-                                for i in range(ex.n)), lag_ratio=0.3),
+                  LaggedStart(*(FadeIn(VGroup(table.row_label_of[i], table.row_group(i)))
+                                for i in table.shown_rows), lag_ratio=0.3),
+                  FadeIn(table.ellipses),
                   run_time=min(4, 1 + 0.4 * ex.n))
         self.hold()
 
@@ -86,19 +89,19 @@ class Embeddings(ExplainerScene):
         if ex.n > 1:
             i, j = _closest_pair(coords)
             others = [k for k in range(ex.n) if k not in (i, j)]
-            self.play(*(arrows[k].animate.set_opacity(0.25) for k in others), run_time=0.8)
+            if others:
+                self.play(*(arrows[k].animate.set_opacity(0.25) for k in others), run_time=0.8)
         self.hold(1.5)
 
 
 def _closest_pair(coords: np.ndarray):
-    best, pair = -2.0, (0, min(1, len(coords) - 1))
+    """The two arrows whose directions are closest (smallest angle; zero vectors skipped)."""
+    best, pair = np.inf, (0, min(1, len(coords) - 1))
     for i in range(len(coords)):
         for j in range(i + 1, len(coords)):
-            a, b = coords[i], coords[j]
-            na, nb = np.linalg.norm(a), np.linalg.norm(b)
-            if na == 0 or nb == 0:
+            if ac.norm(coords[i]) == 0 or ac.norm(coords[j]) == 0:
                 continue
-            c = float(a @ b / (na * nb))
-            if c > best:
-                best, pair = c, (i, j)
+            theta = ac.angle(coords[i], coords[j])
+            if theta < best:
+                best, pair = theta, (i, j)
     return pair

@@ -92,7 +92,7 @@ class Regions:
 def regions(caption_lines: int = 2) -> Regions:
     f = frame_box().inset(MARGIN)
     title_h = 0.65
-    caption_h = 0.38 * caption_lines + 0.1
+    caption_h = 0.38 * caption_lines + 0.2  # room for 2 lines at CAPTION or 3 at SMALL
     title = Box(f.x0, f.y1 - title_h, f.x1, f.y1)
     caption = Box(f.x0, f.y0, f.x1, f.y0 + caption_h)
     content = Box(f.x0, caption.y1 + 0.2, f.x1, title.y0 - 0.2)
@@ -137,11 +137,12 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
     """Put each label near its anchor point without touching another label or an obstacle.
 
     ``preferred`` is a unit direction per label (e.g. along its arrow). Candidates are tried
-    around the anchor at growing distance, the preferred direction first; a label that finds no
-    free spot stays at its best effort and the function returns False.
+    around the anchor at growing distance, the preferred direction first. Returns one flag per
+    label: False where no free spot was found (the label then sits at a best-effort spot; callers
+    in crowded planes drop it rather than let it overlap).
     """
     placed: list[Box] = [box_of(o) for o in obstacles]
-    ok = True
+    flags = []
     for mob, anchor, pref in zip(labels, anchors, preferred):
         pref = np.asarray(pref, dtype=float)
         pref = pref / (np.linalg.norm(pref) or 1.0)
@@ -163,9 +164,10 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
                 break
             if best is not None:
                 break
+        flags.append(best is not None)
         if best is None:
-            ok = False
             best = np.asarray(anchor) + pref * (half[0] + 0.1)
         mob.move_to(best)
-        placed.append(box_of(mob))
-    return ok
+        if flags[-1]:
+            placed.append(box_of(mob))
+    return flags

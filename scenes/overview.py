@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, Create, FadeIn, GrowArrow, ReplacementTransform, VGroup,
+    DOWN, Create, FadeIn, ReplacementTransform, VGroup,
 )
 from manim.mobject.text.typst_mobject import MathTypst
 
@@ -14,11 +14,13 @@ from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane
+from scenes.plane import VectorPlane, grow
+from scenes.roles import plane_view_of
 from scenes.text import label
 from scenes.theme import SMALL
 
-FORMULA = '{{ "softmax" : sm }} ( {{ Q : q }} {{ K^top : kt }} / {{ sqrt(d_k) : sc }} ) {{ V : v }}'
+FORMULA = ('{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) '
+           '{{ V : v }}')
 
 
 class Overview(ExplainerScene):
@@ -32,7 +34,7 @@ class Overview(ExplainerScene):
         panels = body.columns(1, 1.25, 1, gap=0.35)
 
         # left: the tokens; right: values and outputs (both in 2-D views when d > 2)
-        x_view = ac.plane_view(tr.X)
+        x_view = plane_view_of(tr, "X")
         x_plane_box, x_note_box = panels[0].rows(9, 1, gap=0.1)
         x_plane = VectorPlane(x_view.coords, x_plane_box, theme, ticks=False)
         q_colors = [self.q_color(i) for i in range(ex.n)]
@@ -58,7 +60,7 @@ class Overview(ExplainerScene):
                   for k, m in mats.items()}
 
         self.step("formula")
-        self.play(FadeIn(formula), Create(x_plane.plane), *(GrowArrow(a) for a in x_arrows),
+        self.play(FadeIn(formula), Create(x_plane.plane), *(grow(a) for a in x_arrows),
                   FadeIn(x_labels), FadeIn(x_note), FadeIn(x_title), run_time=1.5)
         self.hold()
 
@@ -79,7 +81,7 @@ class Overview(ExplainerScene):
 
         self.step("values")
         self.light(formula, "v")
-        out_view = ac.plane_view(np.vstack([head.V, head.output]))
+        out_view = plane_view_of(tr, "overview_out")
         B = out_view.basis
         o_plane_box, o_note_box = panels[2].rows(9, 1, gap=0.1)
         o_plane = VectorPlane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, theme,
@@ -90,11 +92,11 @@ class Overview(ExplainerScene):
         o_labels = token_labels(self, o_plane, head.output @ B,
                                 list(ex.tokens), q_colors,
                                 o_plane_box)
-        o_note = view_note(self, out_view, "V", o_note_box)
+        o_note = view_note(self, out_view, "overview_out", o_note_box)
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
-        self.play(*(GrowArrow(a) for a in o_arrows), FadeIn(o_labels), run_time=1.2)
+        self.play(*(grow(a) for a in o_arrows), FadeIn(o_labels), run_time=1.2)
         self.hold(1.8)
 
     def light(self, formula: MathTypst, *parts: str):

@@ -132,3 +132,10 @@ def _touch(a, b) -> bool:
     from scenes.layout import box_of
 
     return box_of(a).overlaps(box_of(b), 0.06)
+
+
+def grow(mob):
+    """GrowArrow for an arrow; a zero vector is drawn as a dot, which fades in."""
+    from manim import Arrow as _Arrow, FadeIn, GrowArrow
+
+    return GrowArrow(mob) if isinstance(mob, _Arrow) else FadeIn(mob)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, ApplyMatrix, Create, FadeIn, FadeOut, GrowArrow, RoundedRectangle, Transform, VGroup,
+    DOWN, ApplyMatrix, Create, FadeIn, FadeOut, RoundedRectangle, Transform, VGroup,
 )
 from manim.mobject.text.typst_mobject import MathTypst
 
@@ -13,7 +13,8 @@ from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane
+from scenes.plane import VectorPlane, grow
+from scenes.roles import plane_view_of
 from scenes.text import label
 from scenes.theme import BODY, SMALL
 
@@ -81,17 +82,17 @@ class Projections(ExplainerScene):
         self.step("identity", clear=True)
         note = label(self.say("identity"), BODY, self.theme.accent)
         place(note, right.rows(1, 3)[0])
-        table = LabelledMatrix(tr.attention.Q, ("Q", 0), self.theme, ex.tokens, ["q1", "q2"],
-                               row_colors=colors, max_width=right.width)
+        table = LabelledMatrix.fitted(tr.attention.Q, ("Q", 0), self.theme, ex.tokens,
+                                      ["q1", "q2"], right.rows(1, 3)[1], row_colors=colors)
         head = matrix_title("Q = K = V = X", table, self.theme)
         side = place(VGroup(head, table), right.rows(1, 3)[1], "top")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), run_time=1)
-        self.play(*(GrowArrow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side))
+        self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side))
         self.hold()
 
         self.step("illustrative", seed=ILLUSTRATIVE_SEED)
-        w_table = LabelledMatrix(W, ("illustrative", ILLUSTRATIVE_SEED), self.theme, ["", ""],
-                                 ["", ""], max_width=right.width)
+        w_table = LabelledMatrix.fitted(W, ("illustrative", ILLUSTRATIVE_SEED), self.theme,
+                                        ["", ""], ["", ""], right.rows(1, 3)[1])
         w_head = matrix_title(self.say("illustrative", seed=ILLUSTRATIVE_SEED), w_table,
                               self.theme)
         w_side = place(VGroup(w_head, w_table), right.rows(1, 3)[1], "top")
@@ -120,16 +121,15 @@ class Projections(ExplainerScene):
             grid = plane.plane.copy()
             arrows = token_arrows(self, plane, tr.X, colors)
             role = key.upper()
-            table = LabelledMatrix(results[key], (role, 0), self.theme, ex.tokens,
-                                   [f"{key}1", f"{key}2"], row_colors=colors,
-                                   max_width=right.width)
-            w_table = LabelledMatrix(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""],
-                                     max_width=right.width)
             top, bottom = right.rows(1, 1)
+            table = LabelledMatrix.fitted(results[key], (role, 0), self.theme, ex.tokens,
+                                          [f"{key}1", f"{key}2"], bottom, row_colors=colors)
+            w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""],
+                                            top)
             w_side = place(VGroup(matrix_title(f"W_{key}", w_table, self.theme), w_table), top)
             side = place(VGroup(matrix_title(f"{role} = X·W_{key}", table, self.theme), table),
                          bottom)
-            self.play(FadeIn(grid), *(GrowArrow(a) for a in arrows), FadeIn(w_side), run_time=0.8)
+            self.play(FadeIn(grid), *(grow(a) for a in arrows), FadeIn(w_side), run_time=0.8)
             M = rowvec_matrix(W)
             self.play(ApplyMatrix(M, grid, about_point=origin),
                       ApplyMatrix(M, arrows, about_point=origin), FadeIn(side), run_time=2)
@@ -145,19 +145,19 @@ class Projections(ExplainerScene):
         for box, (name, M, tokens, color_of) in zip(boxes, (
                 ("Q", head.Q, ex.tokens, self.q_color), ("K", head.K, ex.key_tokens, self.k_color),
                 ("V", head.V, ex.key_tokens, self.k_color))):
-            view = ac.plane_view(M)
+            view = plane_view_of(tr, name)
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
             colors = [color_of(i) for i in range(len(tokens))]
             arrows = token_arrows(self, plane, view.coords, colors)
             labels = token_labels(self, plane, view.coords, tokens, colors, plane_box)
             heading = place(label(f"{name} = X·W_{name.lower()}", BODY, self.theme.text), title_box)
-            note = view_note(self, view, {"Q": "Q", "K": "K", "V": "V"}[name], note_box)
+            note = view_note(self, view, name, note_box)
             if len(note):
                 place(note, note_box)
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
         for g in groups:
-            self.play(FadeIn(g[0]), Create(g[1]), *(GrowArrow(a) for a in g[2]), FadeIn(g[3]),
+            self.play(FadeIn(g[0]), Create(g[1]), *(grow(a) for a in g[2]), FadeIn(g[3]),
                       FadeIn(g[4]), run_time=1)
         self.hold(1.5)
 

@@ -24,6 +24,28 @@ def variance_experiment():
     return ac.dot_product_variance(VARIANCE_DIMS, VARIANCE_SAMPLES, VARIANCE_SEED)
 
 
+def view_stack(trace: ac.ExampleTrace, name: str) -> np.ndarray:
+    """The vectors a scene draws in one 2-D view, by name (so the test rebuilds the same view)."""
+    head = trace.heads[0]
+    if name == "X":
+        return trace.X
+    if name in ("Q", "K", "V"):
+        return getattr(head, name)
+    if name == "weighted_sum":  # WeightedSum, query 0: values, output, the chain, own vector
+        parts, starts = ac.tip_to_tail(head.weights[0], head.V)
+        stack = [head.V, head.output[:1], starts + parts]
+        if not trace.example.is_cross and head.V.shape[1] == trace.X.shape[1]:
+            stack.append(trace.X[:1])
+        return np.vstack(stack)
+    if name == "overview_out":
+        return np.vstack([head.V, head.output])
+    raise KeyError(f"unknown view {name!r}")
+
+
+def plane_view_of(trace: ac.ExampleTrace, name: str) -> ac.PlaneView:
+    return ac.plane_view(view_stack(trace, name))
+
+
 def resolve(trace: ac.ExampleTrace, role: tuple) -> float:
     """The exact value a role names (raises KeyError for an unknown role)."""
     kind, *idx = role
@@ -89,10 +111,8 @@ def resolve(trace: ac.ExampleTrace, role: tuple) -> float:
         h, i = idx
         return ac.norm(heads[h].output[i] - trace.X[i]) if heads[h].output.shape[1] == \
             trace.X.shape[1] else float("nan")
-    if kind == "kept":
-        which = idx[0]
-        arrays = {"X": trace.X, "Q": heads[0].Q, "V": heads[0].V, "source": trace.source}
-        return ac.plane_view(arrays[which]).kept
+    if kind == "kept_pct":
+        return 100.0 * plane_view_of(trace, idx[0]).kept
     if kind == "variance_raw":
         return variance_experiment()[idx[0]].raw_variance
     if kind == "variance_scaled":

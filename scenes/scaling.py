@@ -22,10 +22,10 @@ class Scaling(ExplainerScene):
         left, mid, right = self.regions.content.columns(5, 2, 5, gap=0.2)
         kw = dict(row_colors=[self.q_color(i) for i in range(ex.n)],
                   col_colors=[self.k_color(j) for j in range(ex.n_keys)])
-        raw = LabelledMatrix(head.scores, ("scores", 0), self.theme, ex.tokens, ex.key_tokens,
-                             max_width=left.width, **kw)
-        scaled = LabelledMatrix(head.scaled, ("scaled", 0), self.theme, ex.tokens, ex.key_tokens,
-                                max_width=right.width, **kw)
+        raw = LabelledMatrix.fitted(head.scores, ("scores", 0), self.theme, ex.tokens,
+                                    ex.key_tokens, left, **kw)
+        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), self.theme, ex.tokens,
+                                       ex.key_tokens, right, **kw)
         raw_g = place(VGroup(matrix_title(self.say("scores"), raw, self.theme), raw), left)
         scaled_g = place(VGroup(matrix_title(self.say("scaled"), scaled, self.theme), scaled),
                          right)
@@ -37,12 +37,15 @@ class Scaling(ExplainerScene):
         row = 0
         fmt_row = self.say("tokens_list_sep").join
         self.step("divide", sqrt=sqrt.shown, q=ex.tokens[row],
-                  raw=fmt_row(raw.cell(row, j).shown for j in raw.shown_columns),
-                  scaled=fmt_row(scaled.cell(row, j).shown for j in scaled.shown_columns))
+                  raw=fmt_row(self.num(v, ("scores", 0, row, j)).shown
+                              for j, v in enumerate(head.scores[row][:4])),
+                  scaled=fmt_row(self.num(v, ("scaled", 0, row, j)).shown
+                                 for j, v in enumerate(head.scaled[row][:4])))
         self.play(FadeIn(raw_g))
         self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
         self.play(*(TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
-                    for (i, j) in raw.cells), run_time=1.5)
+                    for (i, j) in raw.cells if scaled.cell(i, j) is not None), run_time=1.5)
+        self.add(scaled.numbers)
         self.hold()
 
         res = variance_experiment()

@@ -10,7 +10,7 @@ import attention_core as ac
 from scenes.bars import ProportionBar
 from scenes.base import ExplainerScene
 from scenes.layout import Box, place
-from scenes.text import label
+from scenes.text import ellipsize, label
 from scenes.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
@@ -70,7 +70,7 @@ class Softmax(ExplainerScene):
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
             key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
-        head_txt = label(f"q({self.q_tokens[i]}):  " + (
+        head_txt = label(f"q({ellipsize(self.q_tokens[i], 2.5, BODY)}):  " + (
             "e^s" if plain else self.say("exp_shift")), BODY, self.q_color(i))
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
@@ -96,13 +96,14 @@ class Softmax(ExplainerScene):
         rows_box, side_box = left, right
         n = ex.n
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
-        tok_w = max(label(t, SMALL).width for t in self.q_tokens) + 0.25
+        short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
+        tok_w = max(label(t, SMALL).width for t in short) + 0.25
         bar_width = rows_box.width - tok_w - 0.2
         rows = VGroup()
         for a in range(n):
             b = ProportionBar(head.weights[a], colors, bar_width, theme, height=row_h * 0.7,
                               roles=[("weights", 0, a, j) for j in keys], show_numbers=False)
-            t = label(self.q_tokens[a], SMALL, self.q_color(a))
+            t = label(short[a], SMALL, self.q_color(a))
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
         rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
         place(rows, rows_box)
@@ -125,7 +126,7 @@ class Softmax(ExplainerScene):
             gauges.append(g)
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        heading = label(f"q({self.q_tokens[i]})", SMALL, self.q_color(i))
+        heading = label(f"q({ellipsize(self.q_tokens[i], 2.5, SMALL)})", SMALL, self.q_color(i))
         side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
         self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)

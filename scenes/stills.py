@@ -6,10 +6,25 @@ tests use.
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from dataclasses import dataclass
 
 import numpy as np
 from manim import tempconfig
+
+_MEDIA: str | None = None
+
+
+def private_media_dir() -> str:
+    """A media folder of this process's own: Manim caches text SVGs and Typst output there by
+    content hash, and two processes sharing one folder can read each other's half-written files."""
+    global _MEDIA
+    if _MEDIA is None:
+        _MEDIA = tempfile.mkdtemp(prefix="attn-media-")
+        atexit.register(shutil.rmtree, _MEDIA, ignore_errors=True)
+    return _MEDIA
 
 
 @dataclass
@@ -28,7 +43,7 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, pixel_height=27
     """
     cfg = {"dry_run": True, "pixel_height": pixel_height,
            "pixel_width": int(round(pixel_height * 16 / 9)), "disable_caching": True,
-           "verbosity": "ERROR", "progress_bar": "none"}
+           "verbosity": "ERROR", "progress_bar": "none", "media_dir": private_media_dir()}
     cfg.update(extra_config or {})
     stills: list[StepStill] = []
 

@@ -11,23 +11,37 @@ from manim import DOWN, LEFT, Text, VGroup
 from scenes.numbers_report import fmt
 from scenes.theme import BODY, FONT
 
-__all__ = ["label", "Num", "wrap_lines", "text_block", "fmt"]
+__all__ = ["label", "Num", "wrap_lines", "text_block", "fmt", "ellipsize", "text_width"]
+
+
+_PROTOTYPES: dict[tuple, Text] = {}
+
+
+def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
+    """A copy of a cached Text: Pango + SVG parsing costs ~0.1 s a string, a copy far less."""
+    key = (text, float(size), weight)
+    proto = _PROTOTYPES.get(key)
+    if proto is None:
+        if len(_PROTOTYPES) > 4000:
+            _PROTOTYPES.clear()
+        proto = _PROTOTYPES[key] = Text(text, font=FONT, font_size=size, weight=weight)
+    return proto.copy()
 
 
 def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
     """A plain text mobject. ``Text`` does not interpret markup: ``<b>x</b>`` shows literally."""
-    kwargs = {"font": FONT, "font_size": size, "weight": weight}
+    mob = _text(text, size, weight)
     if color is not None:
-        kwargs["color"] = color
-    mob = Text(text, **kwargs)
+        mob.set_color(color)
     mob.source_text = text
     return mob
 
 
-class Num(Text):
+class Num(VGroup):
     """A number from the trace, shown rounded; ``role`` says where it comes from.
 
-    ``role`` is a tuple such as ``("scores", head, i, j)``: see :mod:`scenes.roles`.
+    ``role`` is a tuple such as ``("scores", head, i, j)``: see :mod:`scenes.roles`. The text
+    itself is the group's one member (a cached Pango ``Text``).
     """
 
     def __init__(self, value: float, role: tuple, digits: int = 2, size: float = BODY,
@@ -36,11 +50,12 @@ class Num(Text):
         self.role = role
         self.digits = digits
         self.shown = fmt(self.value, digits)
-        kwargs = {"font": FONT, "font_size": size}
-        if color is not None:
-            kwargs["color"] = color
-        super().__init__(prefix + self.shown + suffix, **kwargs)
         self.source_text = prefix + self.shown + suffix
+        super().__init__(label(self.source_text, size, color))
+
+    @property
+    def font_size(self) -> float:
+        return self.submobjects[0].font_size
 
 
 def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> list[str]:
@@ -49,7 +64,7 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     Latin text breaks at spaces, CJK between any two characters.
     """
     def width(s):
-        return Text(s, font=FONT, font_size=size).width if s.strip() else 0.0
+        return text_width(s, size)
 
     if width(text) <= max_width:
         return [text]
@@ -67,6 +82,37 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     if len(lines) > max_lines:
         lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1:])]
     return lines
+
+
+_CHAR_WIDTHS: dict[tuple[str, float], float] = {}
+
+
+def _char_width(c: str, size: float) -> float:
+    """The advance of ``c``: the width of "x c x" minus that of "xx" (ink widths cancel)."""
+    key = (c, float(size))
+    if key not in _CHAR_WIDTHS:
+        base = ("xx", float(size))
+        if base not in _CHAR_WIDTHS:
+            _CHAR_WIDTHS[base] = Text("xx", font=FONT, font_size=size).width
+        _CHAR_WIDTHS[key] = max(0.0, Text("x" + c + "x", font=FONT, font_size=size).width
+                                - _CHAR_WIDTHS[base])
+    return _CHAR_WIDTHS[key]
+
+
+def text_width(s: str, size: float) -> float:
+    """Estimated width of ``s`` at ``size`` (sum of cached character advances, 4 % margin)."""
+    return 1.04 * sum(_char_width(c, size) for c in s)
+
+
+def ellipsize(s: str, max_width: float, size: float) -> str:
+    """``s`` itself if it fits ``max_width``, else its longest prefix that fits, plus "…"."""
+    if text_width(s, size) <= max_width:
+        return s
+    for cut in range(len(s) - 1, 0, -1):
+        short = s[:cut].rstrip() + "…"
+        if text_width(short, size) <= max_width:
+            return short
+    return s[:1] + "…"
 
 
 def _break_units(text: str) -> list[str]:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, Create, DashedLine, FadeIn, GrowArrow, Polygon, ReplacementTransform, Transform, VGroup,
+    DOWN, LEFT, Create, DashedLine, FadeIn, Polygon, ReplacementTransform, Transform, VGroup,
 )
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
-from scenes.layout import place
-from scenes.plane import VectorPlane
-from scenes.text import label, vector_row
+from scenes.layout import place, place_labels
+from scenes.plane import VectorPlane, grow
+from scenes.roles import plane_view_of
+from scenes.text import ellipsize, label, vector_row
 from scenes.theme import BODY, SMALL
 
 
@@ -29,12 +30,11 @@ class WeightedSum(ExplainerScene):
         out = head.output[i]
         own = tr.X[i] if (not ex.is_cross and head.V.shape[1] == tr.X.shape[1]) else None
         # one 2-D view for everything drawn (exact when d_v = 2; linear, so the chain still adds)
-        stack = [head.V, out[None], starts + parts] + ([own[None]] if own is not None else [])
-        view = ac.plane_view(np.vstack(stack))
+        view = plane_view_of(tr, "weighted_sum")
         B = view.basis
         V2, out2, parts2, starts2 = head.V @ B, out @ B, parts @ B, starts @ B
         own2 = own @ B if own is not None else None
-        note = view_note(self, view, "V", left)
+        note = view_note(self, view, "weighted_sum", left)
         plane_box = left if not len(note) else left.rows(10, 1)[0]
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
@@ -53,16 +53,17 @@ class WeightedSum(ExplainerScene):
             VGroup()
         weights_col = VGroup(*(VGroup(
             self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=BODY, color=colors[j]),
-            label(f"× v({self.k_tokens[j]})", BODY, colors[j])).arrange(buff=0.12)
+            label(f"× v({ellipsize(self.k_tokens[j], 2.2, BODY)})", BODY, colors[j])
+        ).arrange(buff=0.12)
             for j in range(ex.n_keys)))
         weights_col.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
-        if weights_col.height > right.height * 0.7:
+        if weights_col.height > right.height * 0.6 or weights_col.width > right.width:
             weights_col = VGroup()  # many keys: the shares are in the AttentionMatrix scene
-        w_head = label(f"q({self.q_tokens[i]})", BODY, self.q_color(i))
+        w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
         side = VGroup(w_head, weights_col).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         place(side, right, "top-left")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.8)
-        self.play(*(GrowArrow(a) for a in arrows), FadeIn(v_labels), FadeIn(hull),
+        self.play(*(grow(a) for a in arrows), FadeIn(v_labels), FadeIn(hull),
                   FadeIn(side), run_time=1.2)
         self.hold()
 
@@ -80,13 +81,15 @@ class WeightedSum(ExplainerScene):
         out_nums = VGroup(*(self.num(out[c], ("output", 0, i, c), 2, size=BODY,
                                      color=theme.accent) for c in range(out.shape[0])))
         out_vec = vector_row(out_nums, theme.accent)
-        if out_vec.width > right.width:
-            out_vec = VGroup()
-        out_line = VGroup(label(self.say("output") + " =", BODY, theme.accent), out_vec
-                          ).arrange(buff=0.15)
+        out_word = label(self.say("output") + " =", BODY, theme.accent)
+        out_line = VGroup(out_word, out_vec).arrange(buff=0.15)
+        if out_line.width > right.width:  # wide vectors go under the word, or stay in `numbers`
+            out_line = VGroup(out_word, out_vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            if out_vec.width > right.width:
+                out_line = VGroup(out_word)
         out_line.next_to(side, DOWN, buff=0.4).align_to(side, LEFT)
         self.play(*(Transform(shrunk[j], chained[j]) for j in range(ex.n_keys)), run_time=1.6)
-        self.play(GrowArrow(result), FadeIn(out_line), run_time=1)
+        self.play(grow(result), FadeIn(out_line), run_time=1)
         self.hold()
 
         if own2 is not None:
@@ -99,7 +102,11 @@ class WeightedSum(ExplainerScene):
             gap = DashedLine(plane.point(own2), plane.point(out2), color=theme.text,
                              stroke_width=3)
             own_label = label(self.say("own"), SMALL, self.q_color(i))
-            own_label.next_to(plane.point(own2), DOWN + LEFT * 0, buff=0.1)
+            if not place_labels([own_label], [plane.point(own2)],
+                                [plane.point(own2) - plane.point(out2)], plane_box,
+                                obstacles=list(v_labels) + list(plane.tick_labels)
+                                + list(note))[0]:
+                own_label = VGroup()
             facts = VGroup(
                 VGroup(label("|Δ| =", BODY, theme.text),
                        self.num(ac.norm(out - own), ("moved", 0, i), 2, size=BODY)

@@ -1,0 +1,44 @@
+"""Reading numbers back from a rendered frame with Debian's tesseract-ocr."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from manim import config
+from PIL import Image, ImageOps
+
+TESSERACT = shutil.which("tesseract")
+
+
+def pixel_box(mob, frame: np.ndarray, pad: float = 0.02):
+    """The mobject's bounding box in pixel coordinates of ``frame``."""
+    h, w = frame.shape[:2]
+    fw, fh = config.frame_width, config.frame_height
+    (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
+    to_x = lambda x: int(round((x + fw / 2) / fw * w))  # noqa: E731
+    to_y = lambda y: int(round((fh / 2 - y) / fh * h))  # noqa: E731
+    return (max(0, to_x(x0 - pad)), max(0, to_y(y1 + pad)), min(w, to_x(x1 + pad)),
+            min(h, to_y(y0 - pad)))
+
+
+def read_number(frame: np.ndarray, box) -> str:
+    """OCR of one cell: grey, inverted (dark text on light), enlarged, one line of digits."""
+    x0, y0, x1, y1 = box
+    grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
+    background = np.median(grey)  # the text is the minority: the extreme farthest from it
+    text_level = grey.max() if grey.max() - background > background - grey.min() else grey.min()
+    is_text = np.abs(grey - text_level) < np.abs(grey - background)
+    img = Image.fromarray(np.where(is_text, 0, 255).astype(np.uint8))
+    img = img.resize((img.width * 3, img.height * 3), Image.LANCZOS)
+    img = ImageOps.expand(img, border=20, fill=255)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cell.png"
+        img.save(path)
+        out = subprocess.run([TESSERACT, str(path), "stdout", "--psm", "7", "-c",
+                              "tessedit_char_whitelist=0123456789.-"],
+                             capture_output=True, text=True, timeout=60)
+    return out.stdout.strip()

@@ -1,0 +1,92 @@
+"""Layout and numbers, checked on every step's final still: for the presets and random examples,
+every text lies inside the frame, none overlaps another, none is below the minimum size, and every
+number on screen is the core's."""
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from scene_checks import layout_problems, numbers_problems
+from scenes.registry import SCENES
+from scenes.stills import run_steps
+
+
+def check(scene_info, example, **kw):
+    stills = run_steps(scene_info.load(), example, frames=False,
+                       snapshot=lambda s: layout_problems(s) + numbers_problems(s), **kw)
+    assert stills, "the scene has no steps"
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    assert not problems, "\n".join(problems[:20])
+    return stills
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
+@pytest.mark.parametrize("preset", list(ac.PRESETS))
+def test_presets_lay_out_cleanly(scene, preset):
+    check(scene, ac.PRESETS[preset])
+
+
+WORDS = ["早", "上", "好", "morning", "attention", "数据", "x", "longlabel12c", "汉字汉字汉字汉字汉字汉字",
+         "Ünïcødé", "a b c", "[PAD]"]
+
+
+def random_example(k: int) -> ac.Example:
+    rng = np.random.default_rng(1000 + k)
+    n = int(rng.integers(1, 13))
+    d = int(rng.integers(2, 7))
+    tokens = []
+    for i in range(n):
+        t = str(rng.choice(WORDS))
+        tokens.append(t if t not in tokens else (t + str(i))[-12:])
+    scale = float(rng.choice([0.3, 1.0, 3.0]))
+    extra = {}
+    if k % 2:  # seeded weights: for d = 2 the Projections scene then moves the grid by W
+        extra.update(seed=k, d_k=int(rng.integers(2, 5)) if d > 2 else 2)
+    if k % 3 == 0:
+        extra["mask"] = "causal"
+    if k % 4 == 2 and d % 2 == 0:
+        extra["heads"] = 2  # the single-head scenes explain head 1
+    return ac.Example(name=f"random{k}", tokens=tokens,
+                      embeddings=(rng.normal(size=(n, d)) * scale).round(2), **extra)
+
+
+RANDOM = 24
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", range(RANDOM))
+def test_random_examples_lay_out_cleanly(k):
+    """Each random example (1–12 tokens, 2–6 dims, long labels) on two scenes, so that every scene
+    meets six random examples."""
+    ex = random_example(k)
+    for scene in (SCENES[k % len(SCENES)], SCENES[(k + 3) % len(SCENES)]):
+        check(scene, ex)
+
+
+def test_english_and_light_theme_lay_out_cleanly():
+    stills = check(SCENES[2], ac.PRESETS["zao-shang-hao"], lang="en", theme="light")
+    assert all(not any("\u4e00" <= c <= "\u9fff" for c in st.caption.replace("早", "")
+                       .replace("上", "").replace("好", "")) for st in stills)
+
+
+def test_every_step_has_a_caption_in_both_languages():
+    from scenes import captions
+
+    for scene in SCENES:
+        assert scene.name in captions.TITLES
+        for key, (zh, en) in captions.CAPTIONS[scene.name].items():
+            assert zh.strip() and en.strip(), (scene.name, key)
+            assert not any("\u4e00" <= c <= "\u9fff" for c in en), (scene.name, key)
+
+
+def test_captions_do_not_repeat_the_seed_errors():
+    """DESIGN.md's seed corrections: none of the wrong figures appears in any caption."""
+    from scenes import captions
+
+    text = " ".join(zh + " " + en for steps in captions.CAPTIONS.values()
+                    for zh, en in steps.values())
+    for wrong in ("0.34, 0.33, 0.33", "0.93, 1.05", "66%", "66 %", "球面", "sphere"):
+        assert wrong not in text
+    stills = run_steps(SCENES[4].load(), ac.PRESETS["zao-shang-hao"], frames=False)
+    share = [s.caption for s in stills if s.key == "share"][0]
+    assert "0.359" in share and "0.34、" not in share
