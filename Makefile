@@ -23,13 +23,13 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	$(BIN)/attn-explain render zao-shang-hao -q l
-	@echo "demo: the eight videos are in renders/zao-shang-hao/480p15/"
+	@echo "demo: the videos are in renders/zao-shang-hao/480p15/"
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 gallery: setup
-	$(BIN)/python scripts/gallery.py zao-shang-hao
+	$(BIN)/python scripts/gallery.py
 
 clean:
 	rm -rf renders/*/ media/ .pytest_cache

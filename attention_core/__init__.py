@@ -5,6 +5,7 @@ with True = may attend, as PyTorch's boolean ``attn_mask``.
 """
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
+from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
 from .geometry import (
     PairPlane,
@@ -23,12 +24,16 @@ from .masks import causal_mask, padding_mask
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .pipeline import (
     ExampleTrace,
+    ShuffleCheck,
+    encoder_weights,
     illustrative_weights,
     share_from_others,
+    shuffle_check,
     tip_to_tail,
+    trace_encoder,
     trace_example,
 )
-from .positional import sinusoidal_positional_encoding
+from .positional import positional_encoding_at, sinusoidal_positional_encoding
 from .presets import DEFAULT_PRESET, PRESETS
 from .softmax import softmax, softmax_gradient_factor
 from .variance import VarianceSample, dot_product_variance
@@ -41,5 +46,6 @@ __all__ = [
     "dot_product_variance", "norm", "norms", "angle", "projection", "scalar_projection",
     "pair_plane", "plane_view", "convex_hull_2d", "load_example", "PRESETS", "DEFAULT_PRESET",
     "trace_example", "illustrative_weights", "share_from_others", "tip_to_tail", "MAX_ABS", "MAX_DIM",
-    "MAX_LABEL", "MAX_TOKENS",
+    "MAX_LABEL", "MAX_TOKENS", "EncoderTrace", "encoder_block", "feed_forward", "layer_norm",
+    "ShuffleCheck", "shuffle_check", "encoder_weights", "trace_encoder", "positional_encoding_at",
 ]

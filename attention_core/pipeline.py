@@ -109,3 +109,76 @@ def tip_to_tail(weights_row, V) -> tuple[np.ndarray, np.ndarray]:
     parts = w[:, None] * V  # (n, d_v)
     starts = np.vstack([np.zeros((1, V.shape[1])), np.cumsum(parts, axis=0)[:-1]])
     return parts, starts
+
+
+@dataclass(frozen=True)
+class ShuffleCheck:
+    """Self-attention with the tokens in another order, outputs put back in the original order.
+
+    Without positional encoding the outputs only move with their tokens (``equal_without`` is
+    True: attention is permutation-equivariant); with it they change (``equal_with`` False).
+    ``diff_*`` are the largest absolute differences.
+    """
+
+    perm: tuple[int, ...]
+    diff_without: float
+    diff_with: float
+    equal_without: bool
+    equal_with: bool
+
+
+def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleCheck:
+    """Shuffle the example's tokens (default: reversed) and compare outputs, without and with
+    sinusoidal positional encoding."""
+    if example.is_cross:
+        raise ValueError("example: the shuffle check is for self-attention (no source sequence)")
+    n = example.n
+    perm = tuple(range(n - 1, -1, -1)) if perm is None else tuple(int(p) for p in perm)
+    if sorted(perm) != list(range(n)):
+        raise ValueError(f"perm: {perm} is not a permutation of 0 … {n - 1}")
+    inverse = np.argsort(perm)
+    diffs = []
+    for pe_on in (False, True):
+        base = replace(example, positional_encoding=pe_on, mask="none", padding=None)
+        shuffled = replace(base, tokens=[example.tokens[p] for p in perm],
+                           embeddings=example.embeddings[list(perm)])
+        out = trace_example(base).output
+        back = trace_example(shuffled).output[inverse]  # rows in the original order again
+        diffs.append(float(np.max(np.abs(out - back))))
+    return ShuffleCheck(perm, diffs[0], diffs[1], diffs[0] <= tol, diffs[1] <= tol)
+
+
+def encoder_weights(example: Example, seed: int = 7):
+    """Weights for one encoder block over ``example``: its attention weights as split matrices
+    (text 000's independent heads side by side are the same thing), a W_o back to d_model (its
+    own; the identity when the heads already give d_model; else seeded), and seeded feed-forward
+    W_1 (d_model × 2·d_model), W_2. Returns (dict of matrices, dict saying which are seeded)."""
+    w = example.weights
+    d = example.d_model
+    if w.form == "independent":
+        W_q, W_k, W_v = (np.concatenate(list(m), axis=1) for m in (w.W_q, w.W_k, w.W_v))
+    else:
+        W_q, W_k, W_v = w.W_q, w.W_k, w.W_v
+    rng = np.random.default_rng(seed)
+    seeded = {"W_o": False, "W_1": True, "W_2": True}
+    if w.W_o is not None and w.W_o.shape[1] == d:
+        W_o = w.W_o
+    elif W_v.shape[1] == d:
+        W_o = np.eye(d)
+    else:
+        W_o = rng.standard_normal((W_v.shape[1], d)) / np.sqrt(W_v.shape[1])
+        seeded["W_o"] = True
+    W_1 = rng.standard_normal((d, 2 * d)) / np.sqrt(d)
+    W_2 = rng.standard_normal((2 * d, d)) / np.sqrt(2 * d)
+    return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
+
+
+def trace_encoder(example: Example, seed: int = 7):
+    """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`."""
+    from .encoder import encoder_block
+
+    W, _ = encoder_weights(example, seed)
+    X = trace_example(example).X
+    mask = None if example.is_cross else example.mask_matrix
+    return encoder_block(X, W["W_q"], W["W_k"], W["W_v"], W["W_o"], W["W_1"], W["W_2"],
+                         example.heads, mask=mask)

@@ -14,13 +14,21 @@ import numpy as np
 
 def sinusoidal_positional_encoding(n_positions: int, d_model: int, base: float = 10000.0):
     """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed."""
-    for name, v in (("n_positions", n_positions), ("d_model", d_model)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
-            raise ValueError(f"{name}: expected a positive integer, got {v!r}")
-    pos = np.arange(n_positions, dtype=np.float64)[:, None]  # (n, 1)
+    if not isinstance(n_positions, (int, np.integer)) or isinstance(n_positions, bool) \
+            or n_positions < 1:
+        raise ValueError(f"n_positions: expected a positive integer, got {n_positions!r}")
+    return positional_encoding_at(np.arange(n_positions, dtype=np.float64), d_model, base)
+
+
+def positional_encoding_at(positions, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """The same code at any (also fractional) positions: (len(positions), d_model). The waves of
+    the PositionalEncoding scene are drawn from it."""
+    if not isinstance(d_model, (int, np.integer)) or isinstance(d_model, bool) or d_model < 1:
+        raise ValueError(f"d_model: expected a positive integer, got {d_model!r}")
+    pos = np.asarray(positions, dtype=np.float64).reshape(-1)[:, None]  # (n, 1)
     i2 = np.arange(0, d_model, 2, dtype=np.float64)  # 2i for i = 0 … ⌈d/2⌉ − 1
     angle = pos / base ** (i2 / d_model)  # (n, ⌈d/2⌉)
-    pe = np.zeros((n_positions, d_model))
+    pe = np.zeros((pos.shape[0], d_model))
     pe[:, 0::2] = np.sin(angle)
     pe[:, 1::2] = np.cos(angle[:, : d_model // 2])
     return pe

@@ -31,6 +31,10 @@ def _presets() -> dict[str, Example]:
             name="numpy-3x4", title="NumPy 3×4", tokens=["词1", "词2", "词3"],
             embeddings=_NUMPY_3X4, seed=0, d_k=3,
         ),
+        "numpy-3x4-two-heads": Example(
+            name="numpy-3x4-two-heads", title="NumPy 3×4 · 两个头", tokens=["词1", "词2", "词3"],
+            embeddings=_NUMPY_3X4, seed=0, d_k=3, heads=2, head_form="independent",
+        ),
         "two-heads": Example(
             name="two-heads", title="两个头", tokens=["早", "上", "好"],
             embeddings=[[1.2, 0.8, 0.3, -0.5], [0.9, 1.1, -0.4, 0.6], [0.7, 1.3, 0.8, 0.2]],

@@ -35,6 +35,8 @@ def default_lang(example: ac.Example) -> str:
 class ExplainerScene(Scene):
     """A scene that explains one part of attention for one example."""
 
+    explains_one_head = True  # single-head scenes say which head of several they show
+
     def __init__(self, example: ac.Example | None = None, lang: str | None = None,
                  theme: str | None = None, **kwargs):
         self.example = example if example is not None else example_from_env()
@@ -84,7 +86,7 @@ class ExplainerScene(Scene):
         self.camera.background_color = self.theme.background
         self.regions = regions()
         text = captions.title(self.scene_name, self.lang)
-        if len(self.trace.heads) > 1:
+        if len(self.trace.heads) > 1 and self.explains_one_head:
             text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
         self.title_mob = label(text, TITLE, self.theme.text, weight="BOLD")
         if self.title_mob.width > self.regions.title.width:

@@ -19,6 +19,10 @@ class BadInput(Exception):
     """A user mistake: shown as one line, exit code 2."""
 
 
+class RenderFailed(Exception):
+    """A render that broke (not the user's input): one line, exit code 1."""
+
+
 def _load(example: str):
     from attention_core import load_example
 
@@ -106,7 +110,13 @@ def render(example, scene_names, quality, fmt, out, lang, theme):
     done = []
     for k, job in enumerate(jobs, 1):
         say(f"[{k}/{len(jobs)}] {job.scene.name} → {job.output}")
-        done.append(render_job(job))
+        try:
+            done.append(render_job(job))
+        except (KeyboardInterrupt, BadInput):
+            raise
+        except Exception as exc:  # a failed render: one line, never a half-written file
+            raise RenderFailed(f"rendering {job.scene.name} failed: {type(exc).__name__}: "
+                               f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
     say(f"done: {len(done)} file(s) in {jobs[0].out_dir}" if jobs else "nothing to render")
     for path in done:
         click.echo(str(path))
@@ -134,6 +144,9 @@ def main(argv=None) -> int:
     except BadInput as exc:
         click.echo(f"attn-explain: error: {exc}", err=True)
         return EXIT_BAD_INPUT
+    except RenderFailed as exc:
+        click.echo(f"attn-explain: error: {exc}", err=True)
+        return 1
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         return 0

@@ -11,6 +11,7 @@ class SceneInfo:
     name: str
     module: str
     summary: str
+    showcase: str = "zao-shang-hao"  # the preset its README still and frame test use
 
     def load(self):
         """The Manim Scene class (imports Manim)."""
@@ -35,6 +36,20 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo("AttentionMatrix", "attention_matrix",
               "the weights as a heatmap, read honestly, and the n² cost"),
     SceneInfo("Overview", "overview", "softmax(QKᵀ/√d_k)·V, each part lit in turn: one video"),
+    SceneInfo("MultiHeadSplit", "multi_head",
+              "heads as subspaces side by side: their own vectors and patterns, concat, W_O",
+              "two-heads"),
+    SceneInfo("CausalMask", "causal_mask",
+              "blocked scores become −∞, their weights exactly 0 (causal or padding mask)",
+              "causal"),
+    SceneInfo("PositionalEncoding", "positional",
+              "sinusoidal waves, PE added as vectors, and why: order matters only with PE"),
+    SceneInfo("EncoderBlock", "encoder_block",
+              "attention inside the block: residual + LayerNorm, feed-forward, again",
+              "two-heads"),
+    SceneInfo("CrossAttention", "cross_attention",
+              "queries from one sequence, keys and values from another: a rectangular matrix",
+              "cross-zh-en"),
 )
 
 BY_NAME = {s.name: s for s in SCENES}

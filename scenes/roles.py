@@ -37,6 +37,9 @@ def view_stack(trace: ac.ExampleTrace, name: str) -> np.ndarray:
         if not trace.example.is_cross and head.V.shape[1] == trace.X.shape[1]:
             stack.append(trace.X[:1])
         return np.vstack(stack)
+    if name.startswith("head"):  # MultiHeadSplit: head h's queries and keys in one view
+        h = int(name[4:])
+        return np.vstack([trace.heads[h].Q, trace.heads[h].K])
     if name == "overview_out":
         return np.vstack([head.V, head.output])
     raise KeyError(f"unknown view {name!r}")
@@ -111,6 +114,14 @@ def resolve(trace: ac.ExampleTrace, role: tuple) -> float:
         h, i = idx
         return ac.norm(heads[h].output[i] - trace.X[i]) if heads[h].output.shape[1] == \
             trace.X.shape[1] else float("nan")
+    if kind == "enc":  # EncoderBlock: a matrix of the encoder trace
+        name, *ij = idx
+        enc = ac.trace_encoder(trace.example, 7)
+        value = enc.attention.output if name == "attention" else getattr(enc, name)
+        return float(value[tuple(ij)])
+    if kind == "shuffle_diff":  # PositionalEncoding: outputs after shuffling, without/with PE
+        check = ac.shuffle_check(trace.example)
+        return check.diff_without if idx[0] == "without" else check.diff_with
     if kind == "kept_pct":
         return 100.0 * plane_view_of(trace, idx[0]).kept
     if kind == "variance_raw":

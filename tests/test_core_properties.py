@@ -143,3 +143,32 @@ def test_plane_view_is_exact_in_2d_and_reports_what_it_keeps():
 def test_convex_hull():
     hull = ac.convex_hull_2d([[0, 0], [1, 0], [0, 1], [0.2, 0.2], [1, 1]])
     assert len(hull) == 4 and [0.2, 0.2] not in hull.tolist()
+
+
+def test_positional_encoding_at_fractional_positions_agrees_at_integers():
+    pe = ac.sinusoidal_positional_encoding(5, 6)
+    np.testing.assert_allclose(ac.positional_encoding_at([0, 1, 2, 3, 4], 6), pe)
+    assert ac.positional_encoding_at([0.5], 6).shape == (1, 6)
+
+
+def test_shuffle_check_shows_why_positions_matter():
+    check = ac.shuffle_check(ac.PRESETS["zao-shang-hao"])
+    assert check.equal_without and not check.equal_with
+    assert check.perm == (2, 1, 0) and check.diff_with > 0.01
+    with pytest.raises(ValueError, match="self-attention"):
+        ac.shuffle_check(ac.PRESETS["cross-zh-en"])
+    with pytest.raises(ValueError, match="perm"):
+        ac.shuffle_check(ac.PRESETS["zao-shang-hao"], perm=[0, 0, 1])
+
+
+def test_encoder_for_presets_uses_their_weights():
+    for name in ("zao-shang-hao", "two-heads", "numpy-3x4-two-heads", "causal"):
+        ex = ac.PRESETS[name]
+        W, seeded = ac.encoder_weights(ex)
+        enc = ac.trace_encoder(ex)
+        assert enc.output.shape == (ex.n, ex.d_model)
+        assert seeded["W_1"] and seeded["W_2"]
+        np.testing.assert_allclose(enc.output.mean(axis=1), 0, atol=1e-9)  # LayerNorm, no γ
+    W, seeded = ac.encoder_weights(ac.PRESETS["two-heads"])
+    np.testing.assert_array_equal(W["W_o"], ac.PRESETS["two-heads"].weights.W_o)
+    assert not seeded["W_o"]

@@ -1,4 +1,5 @@
-"""Frame tests on the last frame of every scene for zao-shang-hao, against committed control data.
+"""Frame tests on the last frame of every scene (for zao-shang-hao, or the scene's own preset),
+against committed control data.
 
 Manim's own frames_comparison skips on Debian 12's cairo 1.16, and pixels differ between Debian
 releases, so each control holds (a) the geometry of the final frame — every text with its string,
@@ -84,8 +85,8 @@ def zao():
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
-def test_last_frame_matches_control(scene, zao):
-    actual = final_state(scene, zao)
+def test_last_frame_matches_control(scene):
+    actual = final_state(scene, ac.PRESETS[scene.showcase])
     path = CONTROL / f"{scene.name}.json"
     if os.environ.get("ATTN_UPDATE_CONTROL") == "1":
         CONTROL.mkdir(exist_ok=True)

@@ -46,6 +46,13 @@ def random_example(k: int) -> ac.Example:
         extra["mask"] = "causal"
     if k % 4 == 2 and d % 2 == 0:
         extra["heads"] = 2  # the single-head scenes explain head 1
+    if k % 8 == 6 and d == 4:
+        extra["heads"] = 4
+    if k % 5 == 4:  # cross-attention: a second sequence of 1–12 tokens
+        m = int(rng.integers(1, 13))
+        extra["source_tokens"] = [f"s{j}" for j in range(m)]
+        extra["source_embeddings"] = rng.normal(size=(m, d)).round(2)
+        extra.pop("mask", None)
     return ac.Example(name=f"random{k}", tokens=tokens,
                       embeddings=(rng.normal(size=(n, d)) * scale).round(2), **extra)
 
@@ -56,10 +63,11 @@ RANDOM = 24
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(RANDOM))
 def test_random_examples_lay_out_cleanly(k):
-    """Each random example (1–12 tokens, 2–6 dims, long labels) on two scenes, so that every scene
-    meets six random examples."""
+    """Each random example (1–12 tokens, 2–6 dims, long labels; seeded weights, causal masks,
+    2 or 4 heads and source sequences among them) on two scenes, so that every scene meets
+    several random examples."""
     ex = random_example(k)
-    for scene in (SCENES[k % len(SCENES)], SCENES[(k + 3) % len(SCENES)]):
+    for scene in (SCENES[k % len(SCENES)], SCENES[(k + 5) % len(SCENES)]):
         check(scene, ex)
 
 

@@ -1,0 +1,89 @@
+"""The encoder block attention lives in (Vaswani et al., 2017, §3.1; text 001 §8), post-norm:
+
+    A = MultiHead(X)                     self-attention
+    H = LayerNorm(X + A)                 residual add, then normalise each token
+    F = ReLU(H W_1) W_2                  position-wise feed-forward network
+    Y = LayerNorm(H + F)                 second residual and LayerNorm
+
+No biases and no dropout, so it equals ``torch.nn.TransformerEncoderLayer(…, bias=False,
+dropout=0, norm_first=False)`` with the same weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix, same_width
+from .multihead import MultiHeadTrace, multi_head_attention
+
+LAYER_NORM_EPS = 1e-5  # PyTorch's default
+
+
+def layer_norm(x, gamma=None, beta=None, eps: float = LAYER_NORM_EPS) -> np.ndarray:
+    """Normalise each row of ``x`` to mean 0 and variance 1, then scale by γ and shift by β.
+
+        LN(x) = γ · (x − mean(x)) / √(var(x) + ε) + β      (biased variance, as PyTorch)
+    """
+    x = as_matrix("x", x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)  # (n, 1), population variance
+    out = (x - mean) / np.sqrt(var + eps)
+    d = x.shape[1]
+    if gamma is not None:
+        gamma = np.asarray(gamma, dtype=np.float64)
+        if gamma.shape != (d,):
+            raise ValueError(f"gamma: expected shape ({d},), got {gamma.shape}")
+        out = out * gamma
+    if beta is not None:
+        beta = np.asarray(beta, dtype=np.float64)
+        if beta.shape != (d,):
+            raise ValueError(f"beta: expected shape ({d},), got {beta.shape}")
+        out = out + beta
+    return out
+
+
+def feed_forward(x, W_1, W_2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ReLU(x W_1) W_2, position by position. Returns (hidden before ReLU, after ReLU, output)."""
+    x = as_matrix("x", x)
+    W_1, W_2 = as_matrix("W_1", W_1), as_matrix("W_2", W_2)
+    same_width("x", x, "W_1", W_1, axis_a=1, axis_b=0)
+    same_width("W_1", W_1, "W_2", W_2, axis_a=1, axis_b=0)
+    hidden = x @ W_1  # (n, d_ff)
+    relu = np.maximum(hidden, 0.0)
+    return hidden, relu, relu @ W_2  # (n, d_model)
+
+
+@dataclass(frozen=True)
+class EncoderTrace:
+    """Every step of one post-norm encoder block."""
+
+    X: np.ndarray
+    attention: MultiHeadTrace
+    residual1: np.ndarray  # X + A
+    norm1: np.ndarray  # H = LayerNorm(X + A)
+    ff_hidden: np.ndarray  # H W_1
+    ff_relu: np.ndarray  # ReLU(H W_1)
+    ff_out: np.ndarray  # F
+    residual2: np.ndarray  # H + F
+    output: np.ndarray  # Y = LayerNorm(H + F)
+
+
+def encoder_block(X, W_q, W_k, W_v, W_o, W_1, W_2, num_heads: int, mask=None, gamma1=None,
+                  gamma2=None, eps: float = LAYER_NORM_EPS) -> EncoderTrace:
+    """One encoder block over X (n, d_model); W_o maps the heads back to d_model."""
+    X = as_matrix("X", X)
+    att = multi_head_attention(X, W_q, W_k, W_v, W_o, num_heads, mask=mask)
+    if att.output.shape != X.shape:
+        raise ValueError(f"W_o: the attention output has shape {att.output.shape}; the residual "
+                         f"needs {X.shape}")
+    residual1 = X + att.output
+    norm1 = layer_norm(residual1, gamma1, eps=eps)
+    hidden, relu, ff = feed_forward(norm1, W_1, W_2)
+    if ff.shape != X.shape:
+        raise ValueError(f"W_2: the feed-forward output has shape {ff.shape}; expected {X.shape}")
+    residual2 = norm1 + ff
+    return EncoderTrace(X=X, attention=att, residual1=residual1, norm1=norm1, ff_hidden=hidden,
+                        ff_relu=relu, ff_out=ff, residual2=residual2,
+                        output=layer_norm(residual2, gamma2, eps=eps))

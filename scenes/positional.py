@@ -1,0 +1,127 @@
+"""PositionalEncoding: the sinusoidal waves by dimension, PE added to the embeddings as vector
+addition, and the reason for it: without PE, shuffling the tokens only shuffles the outputs; with
+PE it does not (the core checks it; both orders are shown)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, Create, FadeIn, Line, VGroup, VMobject
+
+import attention_core as ac
+from scenes.base import ExplainerScene
+from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.layout import place
+from scenes.plane import VectorPlane, grow
+from scenes.roles import plane_view_of
+from scenes.text import ellipsize, label, text_width
+from scenes.theme import BODY, SMALL
+
+WAVES = 4  # dimensions drawn as waves
+
+
+class PositionalEncoding(ExplainerScene):
+    """Why attention needs positions, and how sinusoids supply them."""
+
+    def construct(self):
+        ex, tr, theme = self.example, self.trace, self.theme
+        d, n = ex.d_model, ex.n
+        content = self.regions.content
+
+        # -- the waves --------------------------------------------------------------------------
+        self.step("waves", d=d)
+        plot_box, legend_box = content.rows(5, 1, gap=0.15)
+        span = max(n - 1, 10)  # a stretch of positions, the tokens at the first n
+        fine = np.linspace(0, span, 200)
+        pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
+        pe = ac.sinusoidal_positional_encoding(n, d)  # the codes added to the tokens
+        x0, x1 = plot_box.x0 + 0.7, plot_box.x1 - 0.7  # room for a label centred at each end
+        y_mid, amp = plot_box.center[1], plot_box.height * 0.42
+
+        def to_screen(p, v):
+            return np.array([x0 + (x1 - x0) * p / span, y_mid + amp * v, 0.0])
+
+        axis = Line(to_screen(0, 0), to_screen(span, 0), color=theme.axis, stroke_width=2)
+        waves, dots = VGroup(), VGroup()
+        for i in range(min(WAVES, d)):
+            color = theme.token(i + 6)
+            curve = VMobject(color=color, stroke_width=4)
+            curve.set_points_smoothly([to_screen(p, v) for p, v in zip(fine, pe_fine[:, i])])
+            waves.add(curve)
+            for pos in range(n):
+                dots.add(VGroup().add(self._dot(to_screen(pos, pe[pos, i]), color)))
+        gap = (x1 - x0) / span  # the distance between two positions
+        ticks = VGroup(*(label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL,
+                               self.q_color(k)).next_to(to_screen(k, -1.0), DOWN, buff=0.12)
+                         for k, t in enumerate(ex.tokens)))
+        ticks = VGroup(*(t for t in ticks if t.width < gap - 0.05))
+        legend = VGroup(*(label(f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / "
+                                f"10000^({2 * (i // 2)}/{d}))", SMALL, theme.token(i + 6))
+                          for i in range(min(WAVES, d)))).arrange(buff=0.5)
+        if legend.width > legend_box.width:
+            legend.arrange_in_grid(cols=2, buff=(0.5, 0.08))
+        place(legend, legend_box)
+        self.play(Create(axis), *(Create(w) for w in waves), FadeIn(legend), run_time=1.5)
+        self.play(FadeIn(dots), FadeIn(ticks))
+        self.hold()
+
+        # -- PE added as vector addition -------------------------------------------------------
+        self.step("add", clear=True)
+        X = ex.embeddings
+        stack = np.vstack([X, X + pe])
+        view = ac.plane_view(stack)
+        left, right = content.columns(3, 2)
+        plane = VectorPlane(view.coords, left, theme)
+        colors = [self.q_color(i) for i in range(n)]
+        base = token_arrows(self, plane, view.coords[:n], colors)
+        moved = VGroup(*(plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i],
+                                     stroke_width=3) for i in range(n)))
+        summed = VGroup(*(plane.arrow(view.coords[n + i], colors[i], stroke_width=6)
+                          for i in range(n)))
+        labels = token_labels(self, plane, view.coords[n:], [f"{t}+PE" for t in ex.tokens],
+                              colors, left, obstacles=plane.tick_labels)
+        note = VGroup()
+        if not view.exact:
+            note = label(self.say("view_kept", kept=f"{view.kept * 100:.0f} %"), SMALL,
+                         theme.muted)
+            place(note, right, "bottom-left")
+        self.play(Create(plane.plane), FadeIn(plane.tick_labels), *(grow(a) for a in base),
+                  run_time=1)
+        self.play(*(a.animate.set_opacity(0.35) for a in base), *(grow(a) for a in moved),
+                  run_time=1)
+        self.play(*(grow(a) for a in summed), FadeIn(labels), FadeIn(note), run_time=1)
+        self.hold()
+
+        # -- why: order --------------------------------------------------------------------------
+        if ex.is_cross or n < 2:
+            self.step("order_none", clear=True)
+            self.hold(1.6)
+            return
+        check = ac.shuffle_check(ex)
+        self.step("order", clear=True)
+        order_a = " ".join(ex.tokens)
+        order_b = " ".join(ex.tokens[p] for p in check.perm)
+        order_line = f"{order_a}  →  {order_b}"
+        if text_width(order_line, BODY) > content.width - 0.5:
+            order_line = self.say("reversed")
+        rows = VGroup(
+            label(order_line, BODY, theme.text),
+            VGroup(label(self.say("without_pe"), BODY, theme.text),
+                   self.num(check.diff_without, ("shuffle_diff", "without"), 3, size=BODY,
+                            color=theme.token(2)),
+                   label(self.say("only_moved"), BODY, theme.token(2))).arrange(buff=0.15),
+            VGroup(label(self.say("with_pe"), BODY, theme.text),
+                   self.num(check.diff_with, ("shuffle_diff", "with"), 3, size=BODY,
+                            color=theme.accent),
+                   label(self.say("changed"), BODY, theme.accent)).arrange(buff=0.15),
+        ).arrange(DOWN, aligned_edge=[-1, 0, 0], buff=0.5)
+        place(rows, content)
+        self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.5)
+        self.hold(1.8)
+
+    def _dot(self, point, color):
+        from manim import Dot
+
+        return Dot(point, radius=0.06, color=color)
+
+
+__all__ = ["PositionalEncoding", "view_note", "plane_view_of"]
