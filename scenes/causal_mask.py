@@ -7,14 +7,14 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from manim import RIGHT, UP, Arrow, FadeIn, FadeOut, ReplacementTransform, VGroup
+from manim import RIGHT, UP, Arrow, FadeIn, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label
-from scenes.theme import BODY, SMALL
+from scenes.theme import SMALL
 
 
 def masked_example(example: ac.Example) -> tuple[ac.Example, str]:
@@ -81,5 +81,3 @@ class CausalMask(ExplainerScene):
         self.play(FadeIn(sums), FadeIn(sum_head))
         self.hold(1.8)
 
-
-__all__ = ["CausalMask", "FadeOut", "BODY"]

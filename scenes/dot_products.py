@@ -7,8 +7,7 @@ import math
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, Arc, Create, DashedLine, FadeIn, FadeOut, Line, ReplacementTransform,
-    TransformFromCopy, VGroup,
+    DOWN, LEFT, Arc, Create, DashedLine, FadeIn, FadeOut, Line, TransformFromCopy, VGroup,
 )
 
 import attention_core as ac
@@ -135,5 +134,3 @@ class DotProducts(ExplainerScene):
         return VGroup(plane.plane, plane.tick_labels, note, qa, ka, labels, drop, shadow, arc,
                       theta, work)
 
-
-__all__ = ["DotProducts", "ReplacementTransform"]

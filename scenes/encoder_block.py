@@ -10,8 +10,6 @@ import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.text import label
-from scenes.theme import BODY, SMALL
 
 FFN_SEED = 7
 
@@ -59,5 +57,3 @@ class EncoderBlock(ExplainerScene):
                 self.play(FadeIn(arrow), FadeIn(mob), run_time=0.9)
             self.hold()
 
-
-__all__ = ["EncoderBlock", "label", "BODY", "SMALL"]

@@ -156,5 +156,3 @@ def matrix_title(text: str, matrix: VGroup, theme: Theme, size=SMALL):
     t.align_to(matrix, LEFT)
     return t
 
-
-__all__ = ["LabelledMatrix", "matrix_title", "RIGHT", "LEFT"]

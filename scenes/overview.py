@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, Create, FadeIn, ReplacementTransform, VGroup,
+    Create, FadeIn, ReplacementTransform, VGroup,
 )
 from manim.mobject.text.typst_mobject import MathTypst
 
-import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
 from scenes.layout import place

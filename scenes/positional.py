@@ -9,10 +9,9 @@ from manim import DOWN, Create, FadeIn, Line, VGroup, VMobject
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.embeddings import token_arrows, token_labels
 from scenes.layout import place
 from scenes.plane import VectorPlane, grow
-from scenes.roles import plane_view_of
 from scenes.text import ellipsize, label, text_width
 from scenes.theme import BODY, SMALL
 
@@ -23,7 +22,7 @@ class PositionalEncoding(ExplainerScene):
     """Why attention needs positions, and how sinusoids supply them."""
 
     def construct(self):
-        ex, tr, theme = self.example, self.trace, self.theme
+        ex, theme = self.example, self.theme
         d, n = ex.d_model, ex.n
         content = self.regions.content
 
@@ -123,5 +122,3 @@ class PositionalEncoding(ExplainerScene):
 
         return Dot(point, radius=0.06, color=color)
 
-
-__all__ = ["PositionalEncoding", "view_note", "plane_view_of"]

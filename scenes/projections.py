@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, ApplyMatrix, Create, FadeIn, FadeOut, RoundedRectangle, Transform, VGroup,
+    DOWN, ApplyMatrix, Create, FadeIn, FadeOut, RoundedRectangle, VGroup,
 )
 from manim.mobject.text.typst_mobject import MathTypst
 
@@ -16,7 +16,7 @@ from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
 from scenes.text import label
-from scenes.theme import BODY, SMALL
+from scenes.theme import BODY
 
 ILLUSTRATIVE_SEED = 7
 
@@ -51,7 +51,7 @@ class Projections(ExplainerScene):
     """Query, key and value: three linear maps of the same embeddings."""
 
     def construct(self):
-        ex, tr = self.example, self.trace
+        ex = self.example
         content = self.regions.content
         self.step("roles")
         cards = role_cards(self, content)
@@ -180,5 +180,3 @@ class Projections(ExplainerScene):
         self.play(FadeIn(example_line))
         self.hold(1.8)
 
-
-__all__ = ["Projections"]
