@@ -156,7 +156,7 @@ class Example:
         if given is not None:
             if self.seed is not None and not isinstance(self.weights, Weights):
                 raise ValueError("seed: give either weights or seed (random weights), not both")
-            return _explicit_weights(given, d_model, h, self._kv_dim, seed)
+            return _explicit_weights(given, d_model, h, self.d_model, seed)
         if self.seed is not None:
             return _random_weights(self.seed, d_model, h, self.d_k, self.d_v, self.head_form)
         if d_model % h:
@@ -278,10 +278,6 @@ class Example:
     @property
     def n_keys(self) -> int:
         return len(self.key_tokens)
-
-    @property
-    def _kv_dim(self) -> int:
-        return self.d_model
 
     @property
     def mask_matrix(self) -> np.ndarray | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, Line, Rectangle, VGroup
 
-from scenes.layout import box_of
 from scenes.text import Num
 from scenes.theme import SMALL, Theme
 
@@ -39,15 +38,6 @@ class ProportionBar(VGroup):
         self.outline = Rectangle(width=width, height=height, stroke_color=theme.text,
                                  stroke_width=2).move_to([width / 2, 0, 0])
         self.add(self.parts, self.outline, self.numbers)
-
-
-def nonoverlapping(group: VGroup) -> VGroup:
-    """Drop members that would touch an earlier one (used for optional number labels)."""
-    kept = VGroup()
-    for m in group:
-        if all(not box_of(m).overlaps(box_of(k), 0.05) for k in kept):
-            kept.add(m)
-    return kept
 
 
 def histogram(samples, edges, width: float, height: float, color, theme: Theme, peak=None):

@@ -1,4 +1,4 @@
-"""Computed layout: boxes of the frame, fitting, and label placement that avoids collisions.
+"""Computed layout: boxes of the frame, placement, and label placement that avoids collisions.
 
 Positions and scales come from the data and the frame, never from 早/上/好 alone.
 """
@@ -97,20 +97,6 @@ def regions(caption_lines: int = 2) -> Regions:
     caption = Box(f.x0, f.y0, f.x1, f.y0 + caption_h)
     content = Box(f.x0, caption.y1 + 0.2, f.x1, title.y0 - 0.2)
     return Regions(title, content, caption)
-
-
-def fit(mob: Mobject, box: Box, *, grow: bool = False, align: str = "center") -> Mobject:
-    """Scale ``mob`` (only down, unless ``grow``) to fit ``box``, and move it there.
-
-    Use it for groups whose size may change (planes, bars); text-only groups are laid out at
-    their font size instead, so the words never shrink below the minimum.
-    """
-    if mob.width > 0 and mob.height > 0:
-        factor = min(box.width / mob.width, box.height / mob.height)
-        if factor < 1 or grow:
-            mob.scale(factor)
-    place(mob, box, align)
-    return mob
 
 
 def place(mob: Mobject, box: Box, align: str = "center") -> Mobject:

@@ -11,7 +11,7 @@ from manim import DOWN, LEFT, Text, VGroup
 from scenes.numbers_report import fmt
 from scenes.theme import BODY, FONT
 
-__all__ = ["label", "Num", "wrap_lines", "text_block", "fmt", "ellipsize", "text_width"]
+__all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "text_width"]
 
 
 _PROTOTYPES: dict[tuple, Text] = {}
@@ -131,11 +131,6 @@ def _break_units(text: str) -> list[str]:
     if word:
         units.append(word)
     return units
-
-
-def text_block(lines: list[str], size: float, color=None, buff: float = 0.12) -> VGroup:
-    group = VGroup(*(label(line, size, color) for line in lines))
-    return group.arrange(DOWN, aligned_edge=LEFT, buff=buff)
 
 
 def vector_row(nums, color, size: float = BODY) -> VGroup:
