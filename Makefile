@@ -6,9 +6,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system demo test gallery clean
+.PHONY: setup system revealjs demo test gallery bench clean
 
-setup: system $(STAMP)
+setup: system $(STAMP) revealjs
+
+# reveal.js for the offline slide deck, from the npm registry into manim-slides' cache (once)
+revealjs: $(STAMP)
+	@$(BIN)/python -c 'from scenes.slides import fetch_assets; fetch_assets()'
 
 system:
 	@bash scripts/setup-system.sh

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Create, FadeIn, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Create, SurroundingRectangle, VGroup
 
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 
-from manim import FadeIn, FadeOut, Scene, VGroup
+from manim import Scene, VGroup
 
 import attention_core as ac
-from scenes import captions
+from scenes import captions, fonts
+from scenes.fades import FadeIn, FadeOut
 from scenes.layout import place, regions
+from scenes.look import default_lang
 from scenes.text import Num, label, wrap_lines
 from scenes.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
@@ -28,23 +30,23 @@ def example_from_env() -> ac.Example:
     return ac.load_example(os.environ.get("ATTN_EXAMPLE", ac.DEFAULT_PRESET))
 
 
-def default_lang(example: ac.Example) -> str:
-    return "zh" if example.is_cjk else "en"
-
-
 class ExplainerScene(Scene):
     """A scene that explains one part of attention for one example."""
 
     explains_one_head = True  # single-head scenes say which head of several they show
 
     def __init__(self, example: ac.Example | None = None, lang: str | None = None,
-                 theme: str | None = None, **kwargs):
+                 theme: str | None = None, font: str | None = None, sections=None, **kwargs):
+        """``sections(i)`` says whether step ``i`` (from 0) is rendered; the others are run with
+        animations skipped (a long scene rendered in parts by several processes)."""
         self.example = example if example is not None else example_from_env()
         self.trace = ac.trace_example(self.example)
         self.lang = lang or os.environ.get("ATTN_LANG") or default_lang(self.example)
         if self.lang not in captions.LANGS:
             raise ValueError(f"lang: {self.lang!r} is not one of {', '.join(captions.LANGS)}")
         self.theme: Theme = get_theme(theme or os.environ.get("ATTN_THEME") or "dark")
+        self.font = fonts.use(font or os.environ.get("ATTN_FONT"))
+        self.renders_section = sections or (lambda i: True)
         self.step_listeners: list = []
         self.steps: list[dict] = []  # key, caption, start, end (seconds)
         self._open_step: dict | None = None
@@ -115,7 +117,13 @@ class ExplainerScene(Scene):
         on its full still and the next one starts afresh.
         """
         self._close_step()
-        self.next_section(key)
+        start = self.renderer.time
+        index = len(self.steps)
+        section = f"{index:03d}-{key}"  # the step's number: a split render joins by it
+        if self.renders_section(index):
+            self.next_section(section)
+        else:
+            self.next_section(section, skip_animations=True)
         text = captions.caption(self.scene_name, caption_key or key, self.lang, **values)
         new = self.caption_group(text)
         old = [self.caption_mob] if len(self.caption_mob) else []
@@ -127,7 +135,7 @@ class ExplainerScene(Scene):
         else:
             self.play(FadeIn(new), run_time=0.4)
         self.caption_mob = new
-        self._open_step = {"key": key, "caption": text, "start": self.renderer.time}
+        self._open_step = {"key": key, "caption": text, "start": start}
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""

@@ -214,6 +214,9 @@ WORDS = {
     "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),
     "mixed_title": ("输出 = 拼接 · W_O", "output = concat · W_O"),
     "no_w_o": ("（没有 W_O：拼接就是输出）", "(no W_O: the concatenation is the output)"),
+    # the lecture page
+    "tokens_label": ("词", "Tokens"),
+    "numbers_title": ("本例的全部数值", "Every number of this example"),
 }
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from manim import RIGHT, UP, Arrow, FadeIn, ReplacementTransform, VGroup
+from manim import RIGHT, UP, Arrow, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label

@@ -11,6 +11,7 @@ import sys
 import click
 
 from attention_core import DEFAULT_PRESET, PRESETS
+from scenes.workers import DEFAULT_TIMEOUT
 
 EXIT_BAD_INPUT = 2
 
@@ -74,52 +75,170 @@ def list_scenes():
         click.echo(f"{s.name:<16} {s.summary}")
 
 
-@cli.command()
-@click.argument("example", default=DEFAULT_PRESET)
-@click.option("--scene", "scene_names", multiple=True, metavar="NAME",
-              help="A scene to render (repeatable); default: all. See `attn-explain scenes`.")
-@click.option("-q", "--quality", default="l", show_default=True, metavar="l|m|h|p|k",
-              help="Manim quality: l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60.")
-@click.option("--format", "fmt", default="mp4", show_default=True,
-              metavar="mp4|webm|mov|gif|png", help="Video format, or png for each scene's "
-              "final frame.")
-@click.option("--out", default="renders", show_default=True, type=click.Path(),
-              help="Output folder: files go to OUT/<example>/<quality>/<Scene>.<ext>.")
-@click.option("--lang", default=None, metavar="zh|en",
-              help="Language of every word on screen (default: zh for CJK examples, else en).")
-@click.option("--theme", default="dark", show_default=True, metavar="dark|light")
-def render(example, scene_names, quality, fmt, out, lang, theme):
-    """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
+def look_options(f):
+    """The options that change the picture, shared by ``render`` and ``pack``."""
+    options = [
+        click.option("--scene", "scene_names", multiple=True, metavar="NAME",
+                     help="A scene (repeatable); default: all. See `attn-explain scenes`."),
+        click.option("-q", "--quality", default="l", show_default=True, metavar="l|m|h|p|k",
+                     help="l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60."),
+        click.option("--lang", default=None, metavar="zh|en",
+                     help="Language of every word on screen and in captions "
+                     "(default: zh for CJK examples, else en)."),
+        click.option("--theme", default="dark", show_default=True, metavar="dark|light",
+                     help="light: dark text on white, for projectors and handouts."),
+        click.option("--aspect", default="16:9", show_default=True, metavar="16:9|4:3|1:1"),
+        click.option("--font", default=None, metavar="FAMILY",
+                     help="Font family (default: Noto Sans CJK SC); a missing one falls back "
+                     "with a warning."),
+        click.option("--out", default="renders", show_default=True, type=click.Path(),
+                     help="Output folder: OUT/<example>/<quality>[-variant]/…"),
+        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+                     help="Processes rendering at once (default: one per core)."),
+        click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
+                     show_default=True, help="Seconds one scene may take before its worker "
+                     "is killed."),
+        click.option("--force", is_flag=True, help="Re-render even what is up to date."),
+        click.option("--quiet", is_flag=True, help="No progress lines; errors still show."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds):
     from pathlib import Path
 
-    from .captions import LANGS
+    from . import fonts
+    from .look import Look
     from .registry import SCENES, find
-    from .render import plan, render_job, say
-    from .theme import THEMES
+    from .render import Request, validate
 
     ex = _load(example)
     try:
         chosen = [find(n) for n in scene_names] if scene_names else list(SCENES)
-        if lang is not None and lang not in LANGS:
-            raise ValueError(f"--lang: {lang!r} is not one of {', '.join(LANGS)}")
-        if theme not in THEMES:
-            raise ValueError(f"--theme: {theme!r} is not one of {', '.join(THEMES)}")
-        jobs = plan(ex, chosen, quality, fmt, Path(out), lang=lang, theme=theme)
+        look = Look.for_example(ex, quality=quality, lang=lang, theme=theme, aspect=aspect,
+                                transparent=kinds.pop("transparent", False), font=font)
+        request = Request(ex, chosen, look, Path(out), **kinds)
+        validate(request.fmt, look, request.out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    done = []
-    for k, job in enumerate(jobs, 1):
-        say(f"[{k}/{len(jobs)}] {job.scene.name} → {job.output}")
-        try:
-            done.append(render_job(job))
-        except (KeyboardInterrupt, BadInput):
-            raise
-        except Exception as exc:  # a failed render: one line, never a half-written file
-            raise RenderFailed(f"rendering {job.scene.name} failed: {type(exc).__name__}: "
-                               f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
-    say(f"done: {len(done)} file(s) in {jobs[0].out_dir}" if jobs else "nothing to render")
-    for path in done:
-        click.echo(str(path))
+    used, warning = fonts.resolve(look.font)
+    if warning:
+        click.echo(f"attn-explain: warning: {warning}", err=True)
+    return request
+
+
+def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
+    from .orchestrate import run_request
+
+    report = run_request(request, jobs=jobs, timeout=timeout, force=force, quiet=quiet,
+                         slide_formats=slide_formats)
+    if not quiet:
+        click.echo(f"done: {report.rendered} rendered, {report.reused} up to date, "
+                   f"{len(report.failures)} failed", err=True)
+    for path in dict.fromkeys(str(p) for _, p, _ in report.outputs):  # each once, in order
+        click.echo(path)
+    if report.failures:
+        label, error = report.failures[0]
+        more = f" (and {len(report.failures) - 1} more)" if len(report.failures) > 1 else ""
+        raise RenderFailed(f"rendering {label} failed: {error}{more}")
+    return report
+
+
+@cli.command()
+@click.argument("example", default=DEFAULT_PRESET)
+@look_options
+@click.option("--format", "fmt", default=None, metavar="mp4|webm|mov|gif|png",
+              help="Video format, or png for each scene's final frame (default: mp4, or none "
+              "when only --stills/--slides are asked for).")
+@click.option("--transparent", is_flag=True, help="Alpha background (with --format webm or mov).")
+@click.option("--captions", is_flag=True, help="Write .srt and .vtt subtitles beside each video.")
+@click.option("--stills", is_flag=True, help="One PNG per step in <folder>/stills/ (no video).")
+@click.option("--slides", is_flag=True, help="Every step a slide: one deck of all scenes in "
+              "<example>/slides/ (manim-slides).")
+@click.option("--slides-format", "slide_formats", default="html", show_default=True,
+              metavar="html,pdf,pptx", help="Deck format(s), comma-separated.")
+@click.option("--preview", is_flag=True, help="Render nothing: print each output path and "
+              "whether it is up to date.")
+def render(example, fmt, transparent, captions, stills, slides, slide_formats, preview,
+           jobs, timeout, force, quiet, **look):
+    """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
+    from .slides import SLIDE_FORMATS, missing_assets
+
+    videos = fmt is not None or captions or not (stills or slides)
+    formats = tuple(f.strip() for f in slide_formats.split(",") if f.strip())
+    bad = [f for f in formats if f not in SLIDE_FORMATS]
+    if bad or not formats:
+        raise BadInput(f"--slides-format: {','.join(bad) or slide_formats!r} is not one of "
+                       f"{', '.join(SLIDE_FORMATS)} (comma-separated)")
+    if captions and fmt == "png":
+        raise BadInput("--captions: png is a still; captions need a video --format (mp4, webm…)")
+    request = _request(example, fmt=fmt or "mp4", videos=videos, captions=captions,
+                       stills=stills, slides=slides, transparent=transparent, **look)
+    if slides and "html" in formats and missing_assets() and not preview:
+        from .slides import assets_dir
+
+        raise BadInput(f"--slides: the reveal.js files for the offline deck are missing from "
+                       f"{assets_dir()}; run `make setup` (it fetches them with npm)")
+    if preview:
+        return _preview(request, formats)
+    _run(request, jobs, timeout, force, quiet, formats if slides else ())
+
+
+def _preview(request, formats) -> None:
+    from .orchestrate import _deck_jobs
+    from .render import plan
+
+    for job in plan(request):
+        state = "up to date" if job.fresh(complete=False) else "to render"
+        click.echo(f"{state:<10}  {job.output}")
+    for deck in _deck_jobs(request, formats):
+        click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
+
+
+@cli.command()
+@click.argument("example", default=DEFAULT_PRESET)
+@look_options
+@click.option("--digits", type=click.IntRange(0, 12), default=3, show_default=True,
+              help="Decimals in the page's numbers tables.")
+def pack(example, digits, jobs, timeout, force, quiet, **look):
+    """Write a lecture page, OUT/<example>/index.html: every scene's video with captions, each
+    step's text, and the example's numbers. Works offline; renders what is missing first."""
+    from .lecture_page import build
+
+    request = _request(example, fmt="mp4", videos=True, captions=True, **look)
+    _run(request, jobs, timeout, force, quiet)
+    try:
+        page = build(request, digits)
+    except (OSError, RuntimeError) as exc:
+        raise RenderFailed(f"writing the lecture page failed: {exc}") from None
+    click.echo(str(page))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def init(file, force):
+    """Write FILE: the default example as a commented TOML file to edit and render."""
+    from pathlib import Path
+
+    from attention_core.template import example_toml
+
+    path = Path(file)
+    if path.suffix.lower() != ".toml":
+        raise BadInput(f"FILE: {file!r} should end in .toml (the commented example format)")
+    if path.exists() and not force:
+        raise BadInput(f"FILE: {file!r} exists; choose another name or add --force")
+    if not path.parent.is_dir():
+        raise BadInput(f"FILE: folder {str(path.parent)!r} does not exist")
+    try:
+        path.write_text(example_toml(), encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"FILE: cannot write {file!r} ({exc.strerror})") from None
+    click.echo(f"wrote {path}: edit it, then `attn-explain numbers {path}` or "
+               f"`attn-explain render {path}`", err=True)
+    click.echo(str(path))
 
 
 @cli.command()

@@ -3,10 +3,11 @@ weight matrices rectangular, each output a mix of the source's values."""
 
 from __future__ import annotations
 
-from manim import Create, FadeIn, ReplacementTransform, VGroup
+from manim import Create, ReplacementTransform, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

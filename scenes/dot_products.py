@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (
-    DOWN, LEFT, Arc, Create, DashedLine, FadeIn, FadeOut, Line, TransformFromCopy, VGroup,
-)
+from manim import DOWN, LEFT, Arc, Create, DashedLine, Line, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_labels
+from scenes.fades import FadeIn, FadeOut
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

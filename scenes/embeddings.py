@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, FadeIn, LaggedStart, VGroup
+from manim import Create, LaggedStart, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import place, place_labels
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

@@ -4,10 +4,11 @@ numbers (its own attention weights; the feed-forward weights seeded and labelled
 
 from __future__ import annotations
 
-from manim import Arrow, FadeIn, VGroup
+from manim import Arrow, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
 

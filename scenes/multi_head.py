@@ -4,10 +4,11 @@ and W_O mixing them back to d_model — or text 000's form, concatenated without
 
 from __future__ import annotations
 
-from manim import DOWN, Create, FadeIn, VGroup
+from manim import DOWN, Create, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, view_note
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

@@ -149,6 +149,26 @@ def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
     return "\n".join(out) + "\n"
 
 
+# -- html -----------------------------------------------------------------------------------------
+def as_html(trace: ExampleTrace, digits: int = DIGITS) -> str:
+    """The walk-through as HTML tables (a fragment); every user string is HTML-escaped."""
+    from html import escape
+
+    head, *rest = header_lines(trace)
+    out = ['<section class="numbers">', f"<h2>{escape(head)}</h2>", "<ul>"]
+    out += [f"<li>{escape(line)}</li>" for line in rest] + ["</ul>"]
+    for title, matrix, rows, cols in steps(trace):
+        out += [f"<h3>{escape(title)}</h3>", "<table>",
+                "<thead><tr><th></th>" + "".join(f"<th>{escape(c)}</th>" for c in cols)
+                + "</tr></thead>", "<tbody>"]
+        for label, row in zip(rows, np.asarray(matrix)):
+            out.append(f"<tr><th>{escape(label)}</th>"
+                       + "".join(f"<td>{escape(fmt(v, digits))}</td>" for v in row) + "</tr>")
+        out += ["</tbody>", "</table>"]
+    out.append("</section>")
+    return "\n".join(out)
+
+
 # -- json -----------------------------------------------------------------------------------------
 def _floats(a) -> list:
     return np.asarray(a, dtype=np.float64).tolist()

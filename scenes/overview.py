@@ -4,13 +4,12 @@ continuous video."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    Create, FadeIn, ReplacementTransform, VGroup,
-)
+from manim import Create, ReplacementTransform, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

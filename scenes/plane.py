@@ -9,7 +9,15 @@ import math
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, Arrow, DashedLine, Dot, Line, NumberPlane, VGroup, WHITE,
+    DOWN,
+    LEFT,
+    WHITE,
+    Arrow,
+    DashedLine,
+    Dot,
+    Line,
+    NumberPlane,
+    VGroup,
 )
 
 from scenes.layout import Box
@@ -136,6 +144,7 @@ def _touch(a, b) -> bool:
 
 def grow(mob):
     """GrowArrow for an arrow; a zero vector is drawn as a dot, which fades in."""
-    from manim import Arrow as _Arrow, FadeIn, GrowArrow
+    from manim import Arrow as _Arrow
+    from manim import FadeIn, GrowArrow
 
     return GrowArrow(mob) if isinstance(mob, _Arrow) else FadeIn(mob)

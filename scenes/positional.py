@@ -5,11 +5,12 @@ PE it does not (the core checks it; both orders are shown)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, Create, FadeIn, Line, VGroup, VMobject
+from manim import DOWN, Create, Line, VGroup, VMobject
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.plane import VectorPlane, grow
 from scenes.text import ellipsize, label, text_width

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    DOWN, ApplyMatrix, Create, FadeIn, FadeOut, RoundedRectangle, VGroup,
-)
+from manim import DOWN, ApplyMatrix, Create, RoundedRectangle, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.fades import FadeIn, FadeOut
 from scenes.layout import Box, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, UP, Arrow, FadeIn, ReplacementTransform, TransformFromCopy, VGroup
+from manim import DOWN, UP, Arrow, ReplacementTransform, TransformFromCopy, VGroup
 
 from scenes.bars import histogram
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.roles import variance_experiment

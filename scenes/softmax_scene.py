@@ -4,11 +4,12 @@ with the same scores sharper (unscaled, multiplied) and the gradient factor s(1 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.bars import ProportionBar
 from scenes.base import ExplainerScene
+from scenes.fades import FadeIn
 from scenes.layout import Box, place
 from scenes.text import ellipsize, label
 from scenes.theme import BODY, SMALL

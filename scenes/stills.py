@@ -35,7 +35,7 @@ class StepStill:
     snapshot: object  # whatever the ``snapshot`` callable returned at the step's end
 
 
-def run_steps(scene_cls, example=None, *, lang=None, theme=None, pixel_height=270,
+def run_steps(scene_cls, example=None, *, lang=None, theme=None, font=None, pixel_height=270,
               frames=True, snapshot=None, extra_config=None):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
@@ -45,6 +45,7 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, pixel_height=27
            "pixel_width": int(round(pixel_height * 16 / 9)), "disable_caching": True,
            "verbosity": "ERROR", "progress_bar": "none", "media_dir": private_media_dir()}
     cfg.update(extra_config or {})
+    cfg["media_dir"] = cfg.get("media_dir") or private_media_dir()
     stills: list[StepStill] = []
 
     def listener(scene, record):
@@ -56,13 +57,17 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, pixel_height=27
                                 snapshot(scene) if snapshot else None))
 
     with tempconfig(cfg):
-        scene = scene_cls(example=example, lang=lang, theme=theme, skip_animations=True)
+        scene = scene_cls(example=example, lang=lang, theme=theme, font=font,
+                          skip_animations=True)
         scene.step_listeners.append(listener)
         scene.render()
     return stills
 
 
-def save_png(frame: np.ndarray, path) -> None:
+def save_png(frame: np.ndarray, path, alpha: bool = False) -> None:
+    """Write ``frame`` as PNG: RGB, or RGBA when ``alpha`` (a transparent background)."""
     from PIL import Image
 
-    Image.fromarray(frame[..., :3] if frame.shape[-1] == 4 else frame).save(path)
+    if frame.shape[-1] == 4 and not alpha:
+        frame = frame[..., :3]
+    Image.fromarray(frame).save(path)

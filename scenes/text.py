@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, Text, VGroup
 
+from scenes import fonts
 from scenes.numbers_report import fmt
-from scenes.theme import BODY, FONT
+from scenes.theme import BODY
 
 __all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "text_width"]
 
@@ -19,12 +20,13 @@ _PROTOTYPES: dict[tuple, Text] = {}
 
 def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     """A copy of a cached Text: Pango + SVG parsing costs ~0.1 s a string, a copy far less."""
-    key = (text, float(size), weight)
+    font = fonts.active()
+    key = (text, float(size), weight, font)
     proto = _PROTOTYPES.get(key)
     if proto is None:
         if len(_PROTOTYPES) > 4000:
             _PROTOTYPES.clear()
-        proto = _PROTOTYPES[key] = Text(text, font=FONT, font_size=size, weight=weight)
+        proto = _PROTOTYPES[key] = Text(text, font=font, font_size=size, weight=weight)
     return proto.copy()
 
 
@@ -84,17 +86,18 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     return lines
 
 
-_CHAR_WIDTHS: dict[tuple[str, float], float] = {}
+_CHAR_WIDTHS: dict[tuple[str, float, str], float] = {}
 
 
 def _char_width(c: str, size: float) -> float:
     """The advance of ``c``: the width of "x c x" minus that of "xx" (ink widths cancel)."""
-    key = (c, float(size))
+    font = fonts.active()
+    key = (c, float(size), font)
     if key not in _CHAR_WIDTHS:
-        base = ("xx", float(size))
+        base = ("xx", float(size), font)
         if base not in _CHAR_WIDTHS:
-            _CHAR_WIDTHS[base] = Text("xx", font=FONT, font_size=size).width
-        _CHAR_WIDTHS[key] = max(0.0, Text("x" + c + "x", font=FONT, font_size=size).width
+            _CHAR_WIDTHS[base] = Text("xx", font=font, font_size=size).width
+        _CHAR_WIDTHS[key] = max(0.0, Text("x" + c + "x", font=font, font_size=size).width
                                 - _CHAR_WIDTHS[base])
     return _CHAR_WIDTHS[key]
 

@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 from manim import ManimColor
 
-FONT = "Noto Sans CJK SC"  # fonts-noto-cjk: CJK and Latin in one family
-
 # Text sizes (Manim font sizes at the default 8-unit frame height). MIN_FONT_SIZE makes a digit or
 # capital 1/36 of the frame height tall: no text on screen is smaller.
 MIN_FONT_SIZE = 22

@@ -4,13 +4,12 @@ the convex hull of the values; compared with the token's own embedding."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    DOWN, LEFT, Create, DashedLine, FadeIn, Polygon, ReplacementTransform, Transform, VGroup,
-)
+from manim import DOWN, LEFT, Create, DashedLine, Polygon, ReplacementTransform, Transform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels, view_note
+from scenes.fades import FadeIn
 from scenes.layout import place, place_labels
 from scenes.plane import VectorPlane, grow
 from scenes.roles import plane_view_of

@@ -13,8 +13,9 @@ from scenes.registry import SCENES
 
 
 def files_under(path: Path):
-    return sorted(p.relative_to(path) for p in path.rglob("*") if p.is_file()) \
-        if path.exists() else []
+    """The files a user sees: everything but the content-key records (``.keys/``)."""
+    return sorted(p.relative_to(path) for p in path.rglob("*")
+                  if p.is_file() and ".keys" not in p.parts) if path.exists() else []
 
 
 SINGLE_HEAD = ["Embeddings", "Projections", "DotProducts", "Scaling", "Softmax", "WeightedSum",

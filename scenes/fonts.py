@@ -1,0 +1,48 @@
+"""The font every text on screen uses, checked against the fonts installed on this machine.
+
+A requested family that is missing falls back to the first installed of :data:`FALLBACKS`, with
+one clear warning: CJK labels need ``fonts-noto-cjk`` (``make setup`` installs it).
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+
+from scenes.look import DEFAULT_FONT
+
+FALLBACKS = (DEFAULT_FONT, "Noto Sans", "DejaVu Sans", "sans-serif")
+
+_active = DEFAULT_FONT
+_warned: set[str] = set()
+
+
+@lru_cache(maxsize=1)
+def installed() -> frozenset[str]:
+    import manimpango
+
+    return frozenset(manimpango.list_fonts())
+
+
+def resolve(requested: str) -> tuple[str, str | None]:
+    """``(family to use, warning or None)`` for ``requested``."""
+    have = installed()
+    if requested in have:
+        return requested, None
+    fallback = next((f for f in FALLBACKS if f in have), "sans-serif")
+    return fallback, (f"font {requested!r} is not installed; using {fallback!r} instead "
+                      "(install it, e.g. `apt-get install fonts-noto-cjk`, or choose --font)")
+
+
+def use(requested: str | None) -> str:
+    """Make ``requested`` (or its fallback) the font of every new text; warn once if missing."""
+    global _active
+    _active, warning = resolve(requested or DEFAULT_FONT)
+    if warning and warning not in _warned:
+        _warned.add(warning)
+        print(f"attn-explain: warning: {warning}", file=sys.stderr, flush=True)
+    return _active
+
+
+def active() -> str:
+    return _active

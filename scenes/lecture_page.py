@@ -1,0 +1,120 @@
+"""The lecture page: one static, offline HTML file with every scene's video, its captions track,
+each step's caption (a click jumps the video there) and the example's numbers.
+
+Every user string (title, tokens, captions built from token labels) is HTML-escaped; the page's
+Content-Security-Policy lets only its own inline script run (by hash), so even a label such as
+``<script>alert(1)</script>`` that got through could not execute. Caption tracks are embedded as
+``data:`` URLs: browsers refuse ``<track>`` files from ``file://`` pages, and the page must work
+when opened straight from the disk.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from html import escape
+from pathlib import Path
+
+from attention_core import trace_example
+from scenes import captions, numbers_report
+from scenes.render import Job, Request
+
+SEEK_SCRIPT = """
+document.querySelectorAll("button.step").forEach(function (b) {
+  b.addEventListener("click", function () {
+    var v = document.getElementById(b.dataset.video);
+    v.currentTime = parseFloat(b.dataset.t);
+    v.play();
+  });
+});
+""".strip()
+
+STYLE = """
+body { font-family: "Noto Sans CJK SC", "Noto Sans", sans-serif; max-width: 60rem;
+       margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #111; background: #fff; }
+video { width: 100%; background: #000; }
+ol.steps { padding-left: 1.2rem; }
+button.step { font: inherit; text-align: left; background: none; border: 0; padding: 0.2rem 0;
+              cursor: pointer; color: #1f4f8a; }
+button.step:hover { text-decoration: underline; }
+.time { color: #555; font-variant-numeric: tabular-nums; margin-right: 0.5rem; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
+th, td { border: 1px solid #ccc; padding: 0.15rem 0.5rem; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+""".strip()
+
+
+def page_path(request: Request) -> Path:
+    folder = request.look.folder(request.example)
+    name = "index.html" if folder == "480p15" else f"index-{folder}.html"
+    return request.out_dir.parent / name
+
+
+def _csp() -> str:
+    digest = base64.b64encode(hashlib.sha256(SEEK_SCRIPT.encode()).digest()).decode()
+    return ("default-src 'none'; media-src * data: blob:; img-src * data:; "
+            f"style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
+            "object-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+def _clock(seconds: float) -> str:
+    m, s = divmod(int(seconds), 60)
+    return f"{m}:{s:02d}"
+
+
+def build(request: Request, digits: int = 3) -> Path:
+    """Write the page for ``request``'s videos (already rendered with captions); return it."""
+    ex, lang = request.example, request.look.lang
+    from scenes import cache
+
+    folder = request.look.folder(ex)
+    sections = []
+    for k, scene in enumerate(request.scenes):
+        job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
+        record = cache.fresh_record(job.out_dir, job.name, job.key)
+        if record is None:
+            raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
+        vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
+        track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
+        vid = f"v{k}"
+        steps = "\n".join(
+            f'<li><button class="step" data-video="{vid}" data-t="{s["start"]:.3f}">'
+            f'<span class="time">{_clock(s["start"])}</span>{escape(s["caption"])}</button></li>'
+            for s in record["steps"])
+        sections.append(
+            f'<section class="scene" id="{escape(scene.name)}">\n'
+            f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
+            f'<video id="{vid}" controls preload="metadata" '
+            f'src="{escape(folder)}/{escape(job.name)}">\n'
+            f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
+            " default>\n</video>\n"
+            f'<ol class="steps">\n{steps}\n</ol>\n</section>')
+    title = ex.title or ex.name
+    numbers = numbers_report.as_html(trace_example(ex), digits)
+    html = "\n".join([
+        "<!doctype html>",
+        f'<html lang="{lang}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_csp()}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)} · Attention Explainer</title>",
+        f"<style>\n{STYLE}\n</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="tokens">{escape(captions.word("tokens_label", lang))}: '
+        + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens) + "</p>",
+        *sections,
+        numbers,
+        f"<script>{SEEK_SCRIPT}</script>",  # exactly the hashed text
+        "</body>",
+        "</html>",
+        "",
+    ])
+    path = page_path(request)
+    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,102 @@
+"""Slide decks with manim-slides: every step a slide, converted to offline HTML, PDF or PPTX.
+
+Each scene is rendered as a manim-slides ``Slide`` (a ``slides`` job, :mod:`scenes.render`):
+``ExplainerScene.step`` opens a section, which a ``Slide`` turns into a new slide, so the deck
+pauses at the end of every step. ``manim-slides convert`` then joins the scenes into one deck.
+
+The offline HTML deck embeds reveal.js, which manim-slides downloads from a CDN that is not
+reachable here. It first looks in its cache (``platformdirs.user_cache_path("manim-slides") /
+"revealjs6.0.1"``), which :func:`fetch_assets` fills from the npm registry (``npm pack``);
+``make setup`` runs it. No third-party file is committed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+REVEAL_VERSION = "6.0.1"
+# the file manim-slides looks for → its place in the npm package
+REVEAL_FILES = {
+    "reveal.css": "package/dist/reveal.css",
+    "reveal.js": "package/dist/reveal.js",
+    "black.css": "package/dist/theme/black.css",
+    "zenburn.css": "package/dist/plugin/highlight/zenburn.css",
+    "notes.js": "package/dist/plugin/notes.js",
+}
+SLIDE_FORMATS = ("html", "pdf", "pptx")
+
+
+def assets_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_path("manim-slides")) / f"revealjs{REVEAL_VERSION}"
+
+
+def missing_assets() -> list[str]:
+    d = assets_dir()
+    return [name for name in REVEAL_FILES if not (d / name).is_file()]
+
+
+def fetch_assets(quiet: bool = False) -> Path:
+    """Fill the reveal.js cache from the npm registry (``npm pack reveal.js@6.0.1``)."""
+    d = assets_dir()
+    if not missing_assets():
+        return d
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError("npm is not installed: `apt-get install npm`, then run `make setup`")
+    with tempfile.TemporaryDirectory() as work:
+        done = subprocess.run([npm, "pack", f"reveal.js@{REVEAL_VERSION}", "--silent"],
+                              cwd=work, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise RuntimeError(f"npm pack reveal.js@{REVEAL_VERSION} failed: "
+                               f"{(done.stderr or done.stdout).strip()[:300]}")
+        tarball = next(Path(work).glob("reveal.js-*.tgz"))
+        d.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tarball) as tar:
+            for name, member in REVEAL_FILES.items():
+                source = tar.extractfile(member)
+                if source is None:
+                    raise RuntimeError(f"{member} is missing from {tarball.name}")
+                staged = d / f".{name}.tmp"
+                staged.write_bytes(source.read())
+                os.replace(staged, d / name)
+    if not quiet:
+        print(f"slides: reveal.js {REVEAL_VERSION} assets in {d}", file=sys.stderr)
+    return d
+
+
+def deck_path(example_dir: Path, example_name: str, look_folder: str, fmt: str) -> Path:
+    return Path(example_dir) / "slides" / f"{example_name}-{look_folder}.{fmt}"
+
+
+def convert_deck(arg: tuple) -> dict:
+    """Convert the scenes' slides into one deck (runs in a worker: it may take a while)."""
+    scene_names, slides_src, dest, fmt = arg
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staged = dest.parent / f".tmp-{dest.stem}-{os.getpid()}{dest.suffix}"
+    cmd = [sys.executable, "-m", "manim_slides", "convert", *scene_names, str(staged),
+           "--folder", str(slides_src), "--to", fmt, "-v", "error"]
+    if fmt == "html":
+        cmd += ["--one-file", "--offline"]
+    try:
+        from scenes.workers import die_with_parent
+
+        done = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=die_with_parent)
+        if done.returncode != 0 or not staged.exists():
+            tail = (done.stderr or done.stdout).strip().splitlines()
+            raise RuntimeError(f"manim-slides convert to {fmt} failed: "
+                               f"{tail[-1] if tail else 'no output'}")
+        os.replace(staged, dest)
+    finally:
+        staged.unlink(missing_ok=True)
+        if fmt == "html":  # --offline may leave an assets folder beside a missing file
+            shutil.rmtree(staged.parent / f"{staged.stem}_assets", ignore_errors=True)
+    return {"files": [dest.name]}

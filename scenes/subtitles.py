@@ -1,0 +1,61 @@
+"""Subtitles from a scene's steps: one cue per step, its caption, timed to the animation.
+
+The step records (``key``, ``caption``, ``start``, ``end`` in seconds) come from the scene
+itself (``ExplainerScene.steps``), so the cues follow the real timing of every render. ``.srt``
+is written with the ``srt`` package that Manim uses for its subcaptions; ``.vtt`` (WebVTT) is
+what a browser's ``<track>`` needs. Both are plain text: a label such as ``<b>x</b>`` is escaped
+in WebVTT (where ``<`` starts a tag) and stays literal in SRT players that read plain text.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+
+def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
+    """(start, end, text) per step with a positive duration."""
+    return [(float(s["start"]), float(s["end"]), s["caption"]) for s in steps
+            if float(s["end"]) > float(s["start"])]
+
+
+def as_srt(steps: list[dict]) -> str:
+    import srt
+
+    subs = [srt.Subtitle(i, timedelta(seconds=a), timedelta(seconds=b), text)
+            for i, (a, b, text) in enumerate(cues(steps), 1)]
+    return srt.compose(subs)
+
+
+def _vtt_time(seconds: float) -> str:
+    ms = int(round(seconds * 1000))
+    h, ms = divmod(ms, 3_600_000)
+    m, ms = divmod(ms, 60_000)
+    s, ms = divmod(ms, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
+
+
+def vtt_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def as_vtt(steps: list[dict]) -> str:
+    lines = ["WEBVTT", ""]
+    for i, (a, b, text) in enumerate(cues(steps), 1):
+        # "-->" inside a cue would end its timing line; a blank line would end the cue
+        body = vtt_escape(text).replace("-->", "--&gt;").replace("\n\n", "\n")
+        lines += [str(i), f"{_vtt_time(a)} --> {_vtt_time(b)}", body, ""]
+    return "\n".join(lines)
+
+
+def write(steps: list[dict], stem: Path, tmp_dir: Path) -> list[Path]:
+    """Write ``stem.srt`` and ``stem.vtt`` (each via a temporary file); return their paths."""
+    out = []
+    for suffix, text in ((".srt", as_srt(steps)), (".vtt", as_vtt(steps))):
+        final = stem.with_suffix(suffix)
+        tmp = Path(tmp_dir) / f".tmp-{final.name}-{os.getpid()}"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, final)
+        out.append(final)
+    return out
