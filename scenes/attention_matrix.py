@@ -8,7 +8,7 @@ from manim import DOWN, LEFT, RIGHT, Create, SurroundingRectangle, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.fades import FadeIn
-from scenes.layout import Box, place
+from scenes.layout import Box, flow, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label
 from scenes.theme import BODY, SMALL
@@ -40,7 +40,7 @@ class AttentionMatrix(ExplainerScene):
 
     def construct(self):
         ex, head, theme = self.example, self.head, self.theme
-        left, right = self.regions.content.columns(3, 2, gap=0.5)
+        left, right = self.regions.content.split(3, 2, gap=0.5)
         W = head.weights
         matrix = LabelledMatrix.fitted(
             W, ("weights", 0), theme, ex.tokens, ex.key_tokens,
@@ -101,14 +101,13 @@ class AttentionMatrix(ExplainerScene):
         for n_tokens, value, role in ((ex.n, ex.n * ex.n_keys, ("cells",)),
                                       (LONG_SEQUENCE, LONG_SEQUENCE ** 2,
                                        ("cells_at", LONG_SEQUENCE))):
-            rows.add(VGroup(label(f"n = {n_tokens}  →", BODY, theme.text),
-                            self.num(value, role, 0, size=BODY, color=theme.accent),
-                            label(self.say("cost_cells"), BODY, theme.muted)
-                            ).arrange(buff=0.15))
-        rows.add(VGroup(label("n²·d_k =", BODY, theme.text),
-                        self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY,
-                                 color=theme.accent),
-                        label(self.say("multiply_adds"), BODY, theme.muted)).arrange(buff=0.15))
+            rows.add(flow([label(f"n = {n_tokens}  →", BODY, theme.text),
+                           self.num(value, role, 0, size=BODY, color=theme.accent),
+                           label(self.say("cost_cells"), BODY, theme.muted)], right.width))
+        rows.add(flow([label("n²·d_k =", BODY, theme.text),
+                       self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY,
+                                color=theme.accent),
+                       label(self.say("multiply_adds"), BODY, theme.muted)], right.width))
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)

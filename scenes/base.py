@@ -20,7 +20,7 @@ from scenes import captions, fonts
 from scenes.fades import FadeIn, FadeOut
 from scenes.layout import place, regions
 from scenes.look import default_lang
-from scenes.text import Num, label, wrap_lines
+from scenes.text import Num, ellipsize, label, text_width, wrap_lines
 from scenes.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
@@ -90,12 +90,21 @@ class ExplainerScene(Scene):
         text = captions.title(self.scene_name, self.lang)
         if len(self.trace.heads) > 1 and self.explains_one_head:
             text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
-        self.title_mob = label(text, TITLE, self.theme.text, weight="BOLD")
-        if self.title_mob.width > self.regions.title.width:
-            self.title_mob = label(text, CAPTION, self.theme.text, weight="BOLD")
+        self.title_mob = self.fitted_title(text)
         place(self.title_mob, self.regions.title, "left")
         self.caption_mob = VGroup()
         self.add(self.title_mob)
+
+    def fitted_title(self, text: str):
+        """The title at the largest size that fits the title bar; in a narrow frame, only the
+        part before its colon; at worst shortened with "…"."""
+        width = self.regions.title.width
+        short = text.replace("：", ":").split(":")[0].strip()
+        for candidate in (text, short):
+            for size in (TITLE, CAPTION, SMALL):
+                if text_width(candidate, size) <= 0.95 * width:  # bold is wider
+                    return label(candidate, size, self.theme.text, weight="BOLD")
+        return label(ellipsize(short, width, SMALL), SMALL, self.theme.text, weight="BOLD")
 
     def caption_group(self, text: str) -> VGroup:
         """The caption in the bar: two lines at the caption size, else up to three smaller."""

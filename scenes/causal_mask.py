@@ -54,11 +54,10 @@ class CausalMask(ExplainerScene):
         g_masked = place(VGroup(matrix_title(self.say("masked"), masked, theme), masked), left)
         g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
         place(g_weights, Box(right.x0, right.y0, right.x1 - 1.0, right.y1), "left")
-        blocked = [] if head.mask is None else [(i, j) for (i, j) in masked.cells
-                                                 if not head.mask[i, j]]
-        for i, j in blocked:  # blocked cells: dark, their number −∞
-            masked.cell_rect(i, j).set_fill(theme.background)
-            weights.cell_rect(i, j).set_fill(theme.background)
+        for matrix in (masked, weights):  # blocked cells: dark (each matrix elides its own)
+            for i, j in matrix.cells:
+                if head.mask is not None and not head.mask[i, j]:
+                    matrix.cell_rect(i, j).set_fill(theme.background)
 
         self.step("scores", kind=self.say(f"mask_{self.mask_kind}"))
         self.play(FadeIn(g_scaled), run_time=1)

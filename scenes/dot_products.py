@@ -12,7 +12,7 @@ import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_labels
 from scenes.fades import FadeIn, FadeOut
-from scenes.layout import Box, place
+from scenes.layout import Box, flow, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.plane import VectorPlane, grow
 from scenes.text import label
@@ -28,7 +28,7 @@ class DotProducts(ExplainerScene):
         ex, head = self.example, self.head
         left, right = self.regions.content.columns(1, 1)
         n = ex.n_keys
-        mat_box, work_box = right.rows(3, 2)
+        mat_box, work_box = right.rows(3, 2) if right.width > 5.5 else right.rows(1, 1)
         matrix = LabelledMatrix.fitted(head.scores, ("scores", 0), self.theme, ex.tokens,
                                        ex.key_tokens, mat_box,
                                        row_colors=[self.q_color(i) for i in range(ex.n)],
@@ -108,19 +108,16 @@ class DotProducts(ExplainerScene):
             sh = self.num(ac.scalar_projection(k, q), ("shadow", 0, i, j), size=BODY,
                           color=theme.accent)
         result = self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=theme.accent)
-        line1 = VGroup(VGroup(label("|q| =", BODY, qc), nq).arrange(buff=0.12),
-                       VGroup(label("|k| =", BODY, kc), nk).arrange(buff=0.12),
-                       VGroup(label("cos θ =", BODY, theme.text), cos).arrange(buff=0.12),
-                       ).arrange(buff=0.45)
-        line2 = VGroup(label("|k| cos θ =", BODY, theme.text), sh).arrange(buff=0.12)
-        line3 = VGroup(label("q·k = |q| · |k| cos θ =", BODY, theme.text), result
-                       ).arrange(buff=0.12)
+        w = work_box.width
+        line1 = flow([VGroup(label("|q| =", BODY, qc), nq).arrange(buff=0.12),
+                      VGroup(label("|k| =", BODY, kc), nk).arrange(buff=0.12),
+                      VGroup(label("cos θ =", BODY, theme.text), cos).arrange(buff=0.12)],
+                     w, hbuff=0.45)
+        line2 = flow([label("|k| cos θ =", BODY, theme.text), sh], w, hbuff=0.12)
+        line3 = flow([label("q·k = |q| · |k| cos θ =", BODY, theme.text), result], w,
+                     hbuff=0.12)
         work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         place(work, work_box, "top-left")
-        if work.width > work_box.width:
-            line1.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-            work.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
-            place(work, work_box, "top-left")
 
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.6)
         self.play(grow(qa), grow(ka), FadeIn(labels), run_time=0.8)

@@ -60,6 +60,13 @@ class Box:
             y -= h + gap
         return out
 
+    def split(self, *fractions: float, gap: float = 0.3, wide: float = 1.6) -> list["Box"]:
+        """Side by side (``columns``) in a wide box, one above the other (``rows``) in a box
+        narrower than ``wide`` : 1 (a square video)."""
+        if self.width >= wide * self.height:
+            return self.columns(*fractions, gap=gap)
+        return self.rows(*fractions, gap=gap)
+
     def contains(self, other: "Box", tol: float = 1e-6) -> bool:
         return (other.x0 >= self.x0 - tol and other.y0 >= self.y0 - tol
                 and other.x1 <= self.x1 + tol and other.y1 <= self.y1 + tol)
@@ -97,6 +104,24 @@ def regions(caption_lines: int = 2) -> Regions:
     caption = Box(f.x0, f.y0, f.x1, f.y0 + caption_h)
     content = Box(f.x0, caption.y1 + 0.2, f.x1, title.y0 - 0.2)
     return Regions(title, content, caption)
+
+
+def flow(parts, width: float, hbuff: float = 0.15, vbuff: float = 0.1):
+    """``parts`` side by side, left to right, wrapping onto further lines (left-aligned) where
+    the next part would pass ``width``: a formula row that still fits a narrow frame."""
+    from manim import VGroup
+
+    lines, line, used = [], [], 0.0
+    for part in parts:
+        need = part.width if not line else used + hbuff + part.width
+        if line and need > width:
+            lines.append(line)
+            line, need = [], part.width
+        line.append(part)
+        used = need
+    lines.append(line)
+    group = VGroup(*(VGroup(*ln).arrange(buff=hbuff) for ln in lines))
+    return group.arrange(np.array([0, -1, 0]), aligned_edge=np.array([-1, 0, 0]), buff=vbuff)
 
 
 def place(mob: Mobject, box: Box, align: str = "center") -> Mobject:

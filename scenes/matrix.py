@@ -15,10 +15,12 @@ LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 
 def _elide(count: int, room: float, step: float) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
-    first ones, None (an ellipsis), and the last."""
+    first ones, None (an ellipsis), and the last; in the narrowest room, the first and None."""
     if count * step <= room + 1e-9:
         return list(range(count))
-    slots = max(3, int(room // step))
+    slots = max(2, int(room // step))
+    if slots == 2:
+        return [0, None]
     return list(range(slots - 2)) + [None, count - 1]
 
 

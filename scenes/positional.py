@@ -5,13 +5,13 @@ PE it does not (the core checks it; both orders are shown)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, Create, Line, VGroup, VMobject
+from manim import DOWN, LEFT, Create, Line, VGroup, VMobject
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.embeddings import token_arrows, token_labels
 from scenes.fades import FadeIn
-from scenes.layout import place
+from scenes.layout import Box, flow, place
 from scenes.plane import VectorPlane, grow
 from scenes.text import ellipsize, label, text_width
 from scenes.theme import BODY, SMALL
@@ -29,7 +29,14 @@ class PositionalEncoding(ExplainerScene):
 
         # -- the waves --------------------------------------------------------------------------
         self.step("waves", d=d)
+        legend = VGroup(*(label(f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / "
+                                f"10000^({2 * (i // 2)}/{d}))", SMALL, theme.token(i + 6))
+                          for i in range(min(WAVES, d)))).arrange(buff=0.5)
         plot_box, legend_box = content.rows(5, 1, gap=0.15)
+        if legend.width > content.width:  # a narrow frame: one formula a line, under the plot
+            legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+            plot_box = Box(content.x0, content.y0 + legend.height + 0.15, content.x1, content.y1)
+            legend_box = Box(content.x0, content.y0, content.x1, content.y0 + legend.height)
         span = max(n - 1, 10)  # a stretch of positions, the tokens at the first n
         fine = np.linspace(0, span, 200)
         pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
@@ -54,9 +61,6 @@ class PositionalEncoding(ExplainerScene):
                                self.q_color(k)).next_to(to_screen(k, -1.0), DOWN, buff=0.12)
                          for k, t in enumerate(ex.tokens)))
         ticks = VGroup(*(t for t in ticks if t.width < gap - 0.05))
-        legend = VGroup(*(label(f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / "
-                                f"10000^({2 * (i // 2)}/{d}))", SMALL, theme.token(i + 6))
-                          for i in range(min(WAVES, d)))).arrange(buff=0.5)
         if legend.width > legend_box.width:
             legend.arrange_in_grid(cols=2, buff=(0.5, 0.08))
         place(legend, legend_box)
@@ -105,14 +109,14 @@ class PositionalEncoding(ExplainerScene):
             order_line = self.say("reversed")
         rows = VGroup(
             label(order_line, BODY, theme.text),
-            VGroup(label(self.say("without_pe"), BODY, theme.text),
-                   self.num(check.diff_without, ("shuffle_diff", "without"), 3, size=BODY,
-                            color=theme.token(2)),
-                   label(self.say("only_moved"), BODY, theme.token(2))).arrange(buff=0.15),
-            VGroup(label(self.say("with_pe"), BODY, theme.text),
-                   self.num(check.diff_with, ("shuffle_diff", "with"), 3, size=BODY,
-                            color=theme.accent),
-                   label(self.say("changed"), BODY, theme.accent)).arrange(buff=0.15),
+            flow([label(self.say("without_pe"), BODY, theme.text),
+                  self.num(check.diff_without, ("shuffle_diff", "without"), 3, size=BODY,
+                           color=theme.token(2)),
+                  label(self.say("only_moved"), BODY, theme.token(2))], content.width),
+            flow([label(self.say("with_pe"), BODY, theme.text),
+                  self.num(check.diff_with, ("shuffle_diff", "with"), 3, size=BODY,
+                           color=theme.accent),
+                  label(self.say("changed"), BODY, theme.accent)], content.width),
         ).arrange(DOWN, aligned_edge=[-1, 0, 0], buff=0.5)
         place(rows, content)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.5)

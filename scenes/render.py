@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path

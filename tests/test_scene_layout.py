@@ -98,3 +98,27 @@ def test_captions_do_not_repeat_the_seed_errors():
     stills = run_steps(SCENES[4].load(), ac.PRESETS["zao-shang-hao"], frames=False)
     share = [s.caption for s in stills if s.key == "share"][0]
     assert "0.359" in share and "0.34、" not in share
+
+
+LOOKS = [(lang, theme, aspect) for lang in ("zh", "en") for theme in ("dark", "light")
+         for aspect in ("16:9", "4:3", "1:1")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang,theme,aspect", LOOKS, ids=["-".join(x) for x in LOOKS])
+def test_every_look_lays_out_cleanly(lang, theme, aspect):
+    """Every --lang × --theme × --aspect, on every scene (its showcase example): no text
+    outside the frame, none overlapping another, none too small; in English no Chinese word
+    but the example's own labels."""
+    from scenes.look import Look
+
+    for scene in SCENES:
+        ex = ac.PRESETS[scene.showcase]
+        look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
+        stills = check(scene, ex, lang=lang, theme=theme,
+                       extra_config=look.manim_config(pixel_height=270))
+        if lang == "en":
+            labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
+            for st in stills:
+                leftover = [c for c in st.caption if "\u4e00" <= c <= "\u9fff" and c not in labels]
+                assert not leftover, (scene.name, st.key, st.caption)
