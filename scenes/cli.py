@@ -123,9 +123,7 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
         validate(request.fmt, look, request.out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    used, warning = fonts.resolve(look.font)
-    if warning:
-        click.echo(f"attn-explain: warning: {warning}", err=True)
+    fonts.use(look.font)  # warns once here; the forked workers know it was said
     return request
 
 

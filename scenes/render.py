@@ -214,7 +214,7 @@ def execute(job: Job) -> dict:
 
 def _manim_config(job: Job, tmp: Path) -> dict:
     cfg = {**job.look.manim_config(), "media_dir": str(tmp), "disable_caching": True,
-           "verbosity": "WARNING", "notify_outdated_version": False,
+           "verbosity": "ERROR", "notify_outdated_version": False,
            "progress_bar": "display" if job.show_bars else "none",
            "output_file": job.scene.name}
     return cfg

@@ -58,7 +58,8 @@ def die_with_parent() -> None:
 
 
 def _serve(conn, warm: Callable[[], None] | None) -> None:
-    """The worker's loop: run each task sent, send back ("ok", value) or ("error", line)."""
+    """The worker's loop: warm up, say "ready", then run each task sent and send back
+    ("ok", value) or ("error", one line)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor handles Ctrl-C and kills us
     die_with_parent()  # a supervisor killed with SIGKILL takes its workers along
     if warm is not None:
@@ -66,6 +67,10 @@ def _serve(conn, warm: Callable[[], None] | None) -> None:
             warm()
         except Exception:  # a failing import shows up as the task's own error
             pass
+    try:
+        conn.send(("ready", None))
+    except (EOFError, OSError):
+        return
     while True:
         try:
             message = conn.recv()
@@ -88,6 +93,7 @@ def _serve(conn, warm: Callable[[], None] | None) -> None:
 class _Worker:
     process: Any
     conn: Any
+    ready: bool = False
     task: Task | None = None
     started: float = 0.0
     deadline: float = float("inf")
@@ -113,7 +119,8 @@ class Pool:
         process = ctx.Process(target=_serve, args=(child, self.warm), daemon=True)
         process.start()
         child.close()
-        worker = _Worker(process, parent)
+        # warming up (importing Manim) has a limit of its own; the task's starts when it is sent
+        worker = _Worker(process, parent, deadline=time.monotonic() + self.timeout)
         self._workers.append(worker)
         return worker
 
@@ -122,60 +129,44 @@ class Pool:
             os.kill(worker.process.pid, signal.SIGKILL)
         worker.process.join(5)
         worker.conn.close()
-        self._workers.remove(worker)
+        if worker in self._workers:
+            self._workers.remove(worker)
         if worker.task is not None and worker.task.scratch is not None:
             for path in worker.task.scratch(worker.process.pid):
                 _remove(path)
 
     def map(self, tasks: list[Task], on_start=None, on_done=None) -> list[Outcome]:
-        """Run ``tasks`` (at most ``size`` at once); call ``on_start(task)``/``on_done(outcome)``."""
+        """Run ``tasks`` (at most ``size`` at once); call ``on_start(task)``/``on_done(outcome)``
+        as each starts and ends. Failed tasks are retried up to ``retries`` times (not those
+        that timed out)."""
         pending = deque(tasks)
         outcomes: list[Outcome] = []
-        busy: list[_Worker] = []
-        idle = [w for w in self._workers if w.task is None]
         try:
-            while pending or busy:
-                while pending and (idle or len(self._workers) < self.size):
-                    worker = idle.pop() if idle else self._spawn()
-                    task = pending.popleft()
-                    task.attempts += 1
-                    worker.task, worker.started = task, time.monotonic()
-                    worker.deadline = worker.started + self.timeout
-                    worker.conn.send((task.fn, task.arg))
-                    busy.append(worker)
-                    if on_start:
-                        on_start(task)
-                next_deadline = min(w.deadline for w in busy)
-                ready = wait([w.conn for w in busy],
+            while pending or any(w.task for w in self._workers):
+                while pending and len(self._workers) < self.size and \
+                        len(self._workers) < len(pending) + sum(1 for w in self._workers if w.task):
+                    self._spawn()
+                for worker in self._workers:
+                    if pending and worker.ready and worker.task is None:
+                        task = pending.popleft()
+                        task.attempts += 1
+                        worker.task, worker.started = task, time.monotonic()
+                        worker.deadline = worker.started + self.timeout
+                        worker.conn.send((task.fn, task.arg))
+                        if on_start:
+                            on_start(task)
+                watched = [w for w in self._workers if w.task or not w.ready]
+                if not watched:
+                    continue
+                next_deadline = min(w.deadline for w in watched)
+                ready = wait([w.conn for w in watched],
                              timeout=max(0.0, next_deadline - time.monotonic()))
                 now = time.monotonic()
-                for worker in list(busy):
-                    task = worker.task
-                    outcome = None
-                    if worker.conn in ready:
-                        try:
-                            status, value = worker.conn.recv()
-                            outcome = Outcome(task, status == "ok",
-                                              value if status == "ok" else None,
-                                              "" if status == "ok" else value,
-                                              now - worker.started)
-                            worker.task = None
-                            idle.append(worker)
-                        except (EOFError, OSError):
-                            code = worker.process.exitcode
-                            worker.process.join(1)
-                            code = worker.process.exitcode if code is None else code
-                            outcome = Outcome(task, False, error=f"its worker process died "
-                                              f"(exit code {code})", seconds=now - worker.started)
-                            self._kill(worker)
-                    elif now >= worker.deadline:
-                        outcome = Outcome(task, False, error=f"timed out after "
-                                          f"{self.timeout:g} s (--timeout); the worker was killed",
-                                          seconds=now - worker.started, timed_out=True)
-                        self._kill(worker)
+                for worker in watched:
+                    outcome = self._check(worker, worker.conn in ready, now)
                     if outcome is None:
                         continue
-                    busy.remove(worker)
+                    task = outcome.task
                     if not outcome.ok and not outcome.timed_out and task.attempts <= self.retries:
                         pending.append(task)
                         continue
@@ -183,10 +174,39 @@ class Pool:
                     if on_done:
                         on_done(outcome)
         except BaseException:
-            for worker in busy:
-                self._kill(worker)
+            for worker in list(self._workers):
+                if worker.task is not None:
+                    self._kill(worker)
             raise
         return outcomes
+
+    def _check(self, worker: _Worker, readable: bool, now: float) -> Outcome | None:
+        """What ``worker`` has to say: ready, a result, death, or a passed deadline."""
+        task = worker.task
+        if readable:
+            try:
+                status, value = worker.conn.recv()
+            except (EOFError, OSError):
+                worker.process.join(1)
+                code = worker.process.exitcode
+                self._kill(worker)
+                if task is None:
+                    return None
+                return Outcome(task, False, error=f"its worker process died (exit code {code})",
+                               seconds=now - worker.started)
+            if status == "ready":
+                worker.ready, worker.deadline = True, float("inf")
+                return None
+            worker.task, worker.deadline = None, float("inf")
+            return Outcome(task, status == "ok", value if status == "ok" else None,
+                           "" if status == "ok" else value, now - worker.started)
+        if now >= worker.deadline:
+            self._kill(worker)
+            if task is None:
+                return None  # stuck warming up: a fresh worker is started for the next task
+            return Outcome(task, False, error=f"timed out after {self.timeout:g} s (--timeout); "
+                           "the worker was killed", seconds=now - worker.started, timed_out=True)
+        return None
 
     def close(self, force: bool = False) -> None:
         for worker in list(self._workers):

@@ -1,0 +1,166 @@
+"""What lands in a lecture, read back: captions (.srt/.vtt) timed within the video in both
+languages, a video split across processes equal to the whole, the slide deck as HTML/PDF/PPTX
+with one slide per step, the lecture page in a real browser (hostile labels shown as text, no
+script run), transparent video, and the notebook helper."""
+
+import html.parser
+import json
+import re
+
+import av
+import numpy as np
+import pytest
+import srt
+
+from browser import MEDIA_STATE, chromium_page
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def video_frames(path):
+    with av.open(str(path)) as c:
+        return [f.to_ndarray(format="rgb24") for f in c.decode(c.streams.video[0])]
+
+
+def video_seconds(path) -> float:
+    with av.open(str(path)) as c:
+        return float(c.duration) / av.time_base
+
+
+def steps_of(folder, name):
+    return json.loads((folder / ".keys" / f"{name}.json").read_text(encoding="utf-8"))["steps"]
+
+
+@pytest.mark.slow
+def test_captions_in_both_languages_timed_within_the_video(cli, tmp_path):
+    for lang in ("zh", "en"):
+        r = cli("render", "--scene", "Embeddings", "--captions", "--lang", lang, "--out",
+                tmp_path)
+        assert r.returncode == 0, r.stderr
+    zh = tmp_path / "zao-shang-hao" / "480p15"
+    en = tmp_path / "zao-shang-hao" / "480p15-en"  # never overwrites the Chinese one
+    for folder, lang in ((zh, "zh"), (en, "en")):
+        video = folder / "Embeddings.mp4"
+        cues = list(srt.parse((folder / "Embeddings.srt").read_text(encoding="utf-8")))
+        steps = steps_of(folder, "Embeddings.mp4")
+        assert [c.content for c in cues] == [s["caption"] for s in steps] and len(cues) == 3
+        assert cues[0].start.total_seconds() == 0
+        for a, b in zip(cues, cues[1:]):
+            assert a.end <= b.start
+        assert cues[-1].end.total_seconds() <= video_seconds(video) + 0.07
+        text = " ".join(c.content for c in cues)
+        if lang == "en":  # no Chinese but the example's own labels 早 上 好
+            assert not CJK.search(re.sub("[早上好]", "", text))
+        else:
+            assert CJK.search(re.sub("[早上好]", "", text))
+        vtt = (folder / "Embeddings.vtt").read_text(encoding="utf-8")
+        assert vtt.startswith("WEBVTT\n") and vtt.count(" --> ") == 3
+
+
+@pytest.mark.slow
+def test_a_video_split_across_processes_equals_the_whole(cli, tmp_path):
+    whole = cli("render", "--scene", "Overview", "--captions", "-j", "1", "--out", tmp_path / "a")
+    split = cli("render", "--scene", "Overview", "--captions", "-j", "2", "--out", tmp_path / "b")
+    assert whole.returncode == 0 and split.returncode == 0, split.stderr
+    assert "(2 parts)" in split.stderr
+    a, b = (tmp_path / x / "zao-shang-hao" / "480p15" for x in "ab")
+    fa, fb = video_frames(a / "Overview.mp4"), video_frames(b / "Overview.mp4")
+    assert len(fa) == len(fb) > 100
+    assert max(int(np.abs(x.astype(int) - y.astype(int)).max()) for x, y in zip(fa, fb)) <= 2
+    assert (a / "Overview.srt").read_text() == (b / "Overview.srt").read_text()
+    assert not [p for p in b.iterdir() if p.name.startswith(".tmp-")]
+
+
+class _Sections(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections, self.remote = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.sections += tag == "section"
+        for key in ("src", "href"):
+            if (attrs.get(key) or "").startswith(("http://", "https://")):
+                self.remote.append(attrs[key])
+
+
+@pytest.mark.slow
+def test_slide_deck_html_pdf_pptx_one_slide_per_step(cli, tmp_path):
+    from pptx import Presentation
+    from pypdf import PdfReader
+
+    r = cli("render", "--slides", "--slides-format", "html,pdf,pptx", "--scene", "Embeddings",
+            "--scene", "Softmax", "--out", tmp_path, timeout=900)
+    assert r.returncode == 0, r.stderr
+    folder = tmp_path / "zao-shang-hao" / "480p15"
+    steps = len(steps_of(folder, "slides-Embeddings")) + len(steps_of(folder, "slides-Softmax"))
+    assert steps == 8
+    deck = tmp_path / "zao-shang-hao" / "slides" / "zao-shang-hao-480p15"
+    page = _Sections()
+    page.feed(deck.with_suffix(".html").read_text(encoding="utf-8"))
+    assert page.sections == steps and page.remote == []  # offline: nothing from the network
+    assert len(PdfReader(deck.with_suffix(".pdf")).pages) == steps
+    assert len(Presentation(str(deck.with_suffix(".pptx"))).slides) == steps
+    again = cli("render", "--slides", "--slides-format", "html,pdf,pptx", "--scene",
+                "Embeddings", "--scene", "Softmax", "--out", tmp_path)
+    assert again.returncode == 0 and "0 rendered" in again.stderr
+
+
+HOSTILE = {"title": "<script>alert(1)</script>",
+           "tokens": ["<script>", "alert(1)", "</script>", "<b>x</b>", "&amp;"],
+           "embeddings": [[1.0, 0.1], [0.2, 0.9], [0.5, 0.5], [-0.3, 0.8], [0.7, -0.2]]}
+
+
+@pytest.mark.slow
+def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
+        cli, tmp_path, write_example):
+    path = write_example(HOSTILE, name="hostile.json")
+    r = cli("pack", path, "--scene", "Embeddings", "--scene", "Softmax", "--out", tmp_path,
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    page = tmp_path / "hostile" / "index.html"
+    assert r.stdout.strip().splitlines()[-1] == str(page)
+    source = page.read_text(encoding="utf-8")
+    assert "<script>alert" not in source and "&lt;script&gt;alert(1)&lt;/script&gt;" in source
+    assert source.count("<script>") == 1  # the page's own, allowed by its hash only
+    with chromium_page() as browser:
+        browser.goto(page.as_uri())
+        state = browser.evaluate(MEDIA_STATE)
+        assert state["videos"] == 2 and all(state["meta"]) and all(state["tracks"])
+        assert all(n >= 3 for n in state["cues"])
+        assert browser.console_errors == [] and browser.dialogs == []
+        assert browser.inner_text("h1") == HOSTILE["title"]
+        tokens = browser.inner_text("p.tokens")
+        assert all(t in tokens for t in HOSTILE["tokens"])
+        cells = browser.locator("section.numbers th").all_inner_texts()
+        assert "<b>x</b>" in cells and "&amp;" in cells
+        browser.locator("button.step").nth(1).click()  # jumps the first video to step 2
+        t = browser.evaluate("document.getElementById('v0').currentTime")
+        steps = steps_of(tmp_path / "hostile" / "480p15", "Embeddings.mp4")
+        assert abs(t - steps[1]["start"]) < 0.5
+        assert browser.dialogs == []
+
+
+@pytest.mark.slow
+def test_transparent_webm_has_an_alpha_channel(cli, tmp_path):
+    r = cli("render", "--transparent", "--format", "webm", "--scene", "Embeddings", "--out",
+            tmp_path)
+    assert r.returncode == 0, r.stderr
+    video = tmp_path / "zao-shang-hao" / "480p15-alpha" / "Embeddings.webm"
+    with av.open(str(video)) as c:
+        stream = c.streams.video[0]
+        assert stream.codec_context.name == "vp9"
+        decoder = av.CodecContext.create("libvpx-vp9", "r")  # FFmpeg's own vp9 drops alpha
+        frame = next(f for p in c.demux(stream) for f in decoder.decode(p))
+    assert frame.format.name == "yuva420p"
+    rgba = frame.to_ndarray(format="rgba")
+    assert rgba[2, 2, 3] == 0  # the background is see-through
+
+
+@pytest.mark.slow
+def test_notebook_helper_renders_and_returns_the_file(tmp_path):
+    from scenes.notebook import show
+
+    result = show("Embeddings", fmt="png", out=str(tmp_path), jobs=1)
+    path = getattr(result, "filename", result)  # IPython's Image, or the path outside Jupyter
+    assert str(path).endswith("zao-shang-hao/480p15/Embeddings.png")
