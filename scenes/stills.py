@@ -51,7 +51,8 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, font=None, pixe
     def listener(scene, record):
         frame = None
         if frames:
-            scene.renderer.update_frame(scene)
+            scene.renderer.static_image = None  # a full redraw on a clean background
+            draw(scene)
             frame = scene.renderer.get_frame()
         stills.append(StepStill(record["key"], record["caption"], frame,
                                 snapshot(scene) if snapshot else None))
@@ -60,6 +61,9 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, font=None, pixe
         scene = scene_cls(example=example, lang=lang, theme=theme, font=font,
                           skip_animations=True)
         scene.step_listeners.append(listener)
+        # Manim draws a frame for every skipped animation; only the steps' last ones are kept
+        draw = scene.renderer.update_frame
+        scene.renderer.update_frame = lambda *args, **kwargs: None
         scene.render()
     return stills
 

@@ -6,9 +6,10 @@ tests can check every number against the core.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, Text, VGroup
+import numpy as np
+from manim import DOWN, LEFT, Mobject, Text, VGroup
 
-from scenes import fonts
+from scenes import fonts, text_cache
 from scenes.numbers_report import fmt
 from scenes.theme import BODY
 
@@ -26,8 +27,44 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     if proto is None:
         if len(_PROTOTYPES) > 4000:
             _PROTOTYPES.clear()
-        proto = _PROTOTYPES[key] = Text(text, font=font, font_size=size, weight=weight)
-    return proto.copy()
+        proto = text_cache.load(key)  # from an earlier process: a loaded copy, ready to use
+        if proto is None:
+            proto = _lightened(Text(text, font=font, font_size=size, weight=weight))
+            text_cache.store(key, proto)
+        _PROTOTYPES[key] = proto
+    return clone(proto)
+
+
+def _lightened(text: Text) -> Text:
+    """Drop each glyph's parsed SVG path (used only while building it): every later copy,
+    ours or an animation's, is then several times cheaper."""
+    for part in text.get_family():
+        if getattr(part, "path_obj", None) is not None:
+            part.path_obj = None
+    return text
+
+
+def clone(mob: Mobject, memo: dict | None = None) -> Mobject:
+    """A copy of ``mob`` for a fresh mobject tree: its arrays, lists and dicts copied, its
+    sub-mobjects cloned (each once), immutable values shared. Manim's ``copy`` deep-copies
+    every attribute, which profiling showed to be the largest cost left in a stills run."""
+    memo = {} if memo is None else memo
+    if id(mob) in memo:
+        return memo[id(mob)]
+    new = object.__new__(type(mob))
+    memo[id(mob)] = new
+    state = new.__dict__
+    for k, v in mob.__dict__.items():
+        if isinstance(v, np.ndarray):
+            v = v.copy()
+        elif isinstance(v, Mobject):
+            v = clone(v, memo)
+        elif isinstance(v, list):
+            v = [clone(x, memo) if isinstance(x, Mobject) else x for x in v]
+        elif isinstance(v, dict):
+            v = dict(v)
+        state[k] = v
+    return new
 
 
 def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
@@ -86,20 +123,19 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     return lines
 
 
-_CHAR_WIDTHS: dict[tuple[str, float, str], float] = {}
+def _measure(s: str, size: float, font: str) -> float:
+    """The width of ``s`` as Pango sets it (remembered on disk by :mod:`scenes.text_cache`)."""
+    key = f"{font}|{float(size)}|{s}"
+    known = text_cache.widths()
+    if key not in known:
+        text_cache.remember_width(key, Text(s, font=font, font_size=size).width)
+    return known[key]
 
 
 def _char_width(c: str, size: float) -> float:
     """The advance of ``c``: the width of "x c x" minus that of "xx" (ink widths cancel)."""
     font = fonts.active()
-    key = (c, float(size), font)
-    if key not in _CHAR_WIDTHS:
-        base = ("xx", float(size), font)
-        if base not in _CHAR_WIDTHS:
-            _CHAR_WIDTHS[base] = Text("xx", font=font, font_size=size).width
-        _CHAR_WIDTHS[key] = max(0.0, Text("x" + c + "x", font=font, font_size=size).width
-                                - _CHAR_WIDTHS[base])
-    return _CHAR_WIDTHS[key]
+    return max(0.0, _measure("x" + c + "x", size, font) - _measure("xx", size, font))
 
 
 def text_width(s: str, size: float) -> float:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import av
 import pytest
-
 from conftest import ROOT
+
 from scenes.registry import SCENES
 
 

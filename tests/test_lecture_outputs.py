@@ -11,7 +11,6 @@ import av
 import numpy as np
 import pytest
 import srt
-
 from browser import MEDIA_STATE, chromium_page
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -9,13 +9,13 @@ import time
 
 import pytest
 from PIL import Image
+from test_cli_render import files_under
 
 import attention_core as ac
 from scenes import cache
 from scenes.look import ASPECTS, LANGS, THEME_NAMES, Look
 from scenes.registry import find
 from scenes.render import Job
-from test_cli_render import files_under
 
 
 def leftovers(root):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scene_checks import pooled, snapshot
 
 import attention_core as ac
-from scene_checks import pooled, snapshot
 from scenes.registry import SCENES, find
 from scenes.stills import run_steps
 

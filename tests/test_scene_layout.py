@@ -4,9 +4,9 @@ number on screen is the core's."""
 
 import numpy as np
 import pytest
+from scene_checks import layout_problems, numbers_problems
 
 import attention_core as ac
-from scene_checks import layout_problems, numbers_problems
 from scenes.registry import SCENES
 from scenes.stills import run_steps
 

@@ -2,9 +2,9 @@
 rendered 1080p image by OCR, are the core's."""
 
 import pytest
+from ocr import TESSERACT, pixel_box, read_number
 
 import attention_core as ac
-from ocr import TESSERACT, pixel_box, read_number
 from scenes.numbers_report import fmt
 from scenes.registry import find
 from scenes.stills import run_steps
