@@ -32,6 +32,9 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+bench: setup
+	$(BIN)/python scripts/bench.py
+
 gallery: setup
 	$(BIN)/python scripts/gallery.py
 

@@ -82,9 +82,9 @@ def look_options(f):
                      help="A scene (repeatable); default: all. See `attn-explain scenes`."),
         click.option("-q", "--quality", default="l", show_default=True, metavar="l|m|h|p|k",
                      help="l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60."),
-        click.option("--lang", default=None, metavar="zh|en",
-                     help="Language of every word on screen and in captions "
-                     "(default: zh for CJK examples, else en)."),
+        click.option("--lang", "langs", multiple=True, metavar="zh|en",
+                     help="Language of every word on screen and in captions (default: zh for "
+                     "CJK examples, else en); repeat it for both: --lang zh --lang en."),
         click.option("--theme", default="dark", show_default=True, metavar="dark|light",
                      help="light: dark text on white, for projectors and handouts."),
         click.option("--aspect", default="16:9", show_default=True, metavar="16:9|4:3|1:1"),
@@ -104,6 +104,12 @@ def look_options(f):
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def _requests(example, scene_names, quality, langs, theme, aspect, font, out, **kinds):
+    """One request per language asked for (each its own folder)."""
+    return [_request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds)
+            for lang in dict.fromkeys(langs or [None])]
 
 
 def _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds):
@@ -172,27 +178,28 @@ def render(example, fmt, transparent, captions, stills, slides, slide_formats, p
                        f"{', '.join(SLIDE_FORMATS)} (comma-separated)")
     if captions and fmt == "png":
         raise BadInput("--captions: png is a still; captions need a video --format (mp4, webm…)")
-    request = _request(example, fmt=fmt or "mp4", videos=videos, captions=captions,
-                       stills=stills, slides=slides, transparent=transparent, **look)
+    requests = _requests(example, fmt=fmt or "mp4", videos=videos, captions=captions,
+                         stills=stills, slides=slides, transparent=transparent, **look)
     if slides and "html" in formats and missing_assets() and not preview:
         from .slides import assets_dir
 
         raise BadInput(f"--slides: the reveal.js files for the offline deck are missing from "
                        f"{assets_dir()}; run `make setup` (it fetches them with npm)")
     if preview:
-        return _preview(request, formats)
-    _run(request, jobs, timeout, force, quiet, formats if slides else ())
+        return _preview(requests, formats if slides else ())
+    _run(requests, jobs, timeout, force, quiet, formats if slides else ())
 
 
-def _preview(request, formats) -> None:
+def _preview(requests, formats) -> None:
     from .orchestrate import _deck_jobs
     from .render import plan
 
-    for job in plan(request):
-        state = "up to date" if job.fresh(complete=False) else "to render"
-        click.echo(f"{state:<10}  {job.output}")
-    for deck in _deck_jobs(request, formats):
-        click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
+    for request in requests:
+        for job in plan(request):
+            state = "up to date" if job.fresh(complete=False) else "to render"
+            click.echo(f"{state:<10}  {job.output}")
+        for deck in _deck_jobs(request, formats):
+            click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
 
 
 @cli.command()
@@ -205,13 +212,14 @@ def pack(example, digits, jobs, timeout, force, quiet, **look):
     step's text, and the example's numbers. Works offline; renders what is missing first."""
     from .lecture_page import build
 
-    request = _request(example, fmt="mp4", videos=True, captions=True, **look)
-    _run(request, jobs, timeout, force, quiet)
-    try:
-        page = build(request, digits)
-    except (OSError, RuntimeError) as exc:
-        raise RenderFailed(f"writing the lecture page failed: {exc}") from None
-    click.echo(str(page))
+    requests = _requests(example, fmt="mp4", videos=True, captions=True, **look)
+    _run(requests, jobs, timeout, force, quiet)
+    for request in requests:
+        try:
+            page = build(request, digits)
+        except (OSError, RuntimeError) as exc:
+            raise RenderFailed(f"writing the lecture page failed: {exc}") from None
+        click.echo(str(page))
 
 
 @cli.command()

@@ -3,9 +3,10 @@ each step's caption (a click jumps the video there) and the example's numbers.
 
 Every user string (title, tokens, captions built from token labels) is HTML-escaped; the page's
 Content-Security-Policy lets only its own inline script run (by hash), so even a label such as
-``<script>alert(1)</script>`` that got through could not execute. Caption tracks are embedded as
-``data:`` URLs: browsers refuse ``<track>`` files from ``file://`` pages, and the page must work
-when opened straight from the disk.
+``<script>alert(1)</script>`` that got through could not execute. The videos show each caption
+on screen, so their tracks (for screen readers, players and translation) start switched off.
+Tracks are embedded as ``data:`` URLs: browsers refuse ``<track>`` files from ``file://`` pages,
+and the page must work when opened straight from the disk.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def build(request: Request, digits: int = 3) -> Path:
             f'<video id="{vid}" controls preload="metadata" '
             f'src="{escape(folder)}/{escape(job.name)}">\n'
             f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
-            " default>\n</video>\n"
+            ">\n</video>\n"
             f'<ol class="steps">\n{steps}\n</ol>\n</section>')
     title = ex.title or ex.name
     numbers = numbers_report.as_html(trace_example(ex), digits)

@@ -97,15 +97,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def run_request(request: Request, *, jobs: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-                force: bool = False, quiet: bool = False, slide_formats=("html",),
-                progress: Progress | None = None) -> Report:
-    """Render everything ``request`` asks for; never raises for a failed render (see Report)."""
-    planned = render.plan(request)
+def run_request(request: Request | list[Request], *, jobs: int | None = None,
+                timeout: float = DEFAULT_TIMEOUT, force: bool = False, quiet: bool = False,
+                slide_formats=("html",), progress: Progress | None = None) -> Report:
+    """Render everything ``request`` (or a list of them: e.g. one per language) asks for, in one
+    pool of workers; never raises for a failed render (see Report)."""
+    requests = request if isinstance(request, list) else [request]
+    planned = [job for r in requests for job in render.plan(r)]
     workers = jobs or default_jobs()
-    clean_stale_scratch(request.out_dir)
+    for r in requests:
+        clean_stale_scratch(r.out_dir)
     report = Report()
-    deck = _deck_jobs(request, slide_formats)
+    deck = [d for r in requests for d in _deck_jobs(r, slide_formats)]
     progress = progress or Progress(len(planned) + len(deck), quiet)
     todo = []
     for job in planned:
@@ -122,12 +125,12 @@ def run_request(request: Request, *, jobs: int | None = None, timeout: float = D
     todo = [replace(j, show_bars=show_bars) for j in todo]
     tasks = [Task(j.label, render.execute, j, _scratch(j))
              for j in render.split(todo, workers)]
-    parts: dict[str, list[Outcome]] = {}
+    parts: dict[tuple, list[Outcome]] = {}
 
     def done(outcome: Outcome) -> None:
         job: Job = outcome.task.arg
         if job.part is not None:  # reported when its scene is joined
-            parts.setdefault(job.name.rsplit(".part", 1)[0], []).append(outcome)
+            parts.setdefault((job.out_dir, job.name.rsplit(".part", 1)[0]), []).append(outcome)
             return
         _report(report, progress, job.label, job.output, outcome)
 
@@ -135,10 +138,10 @@ def run_request(request: Request, *, jobs: int | None = None, timeout: float = D
         with Pool(min(workers, max(1, len(tasks))), timeout, _warm) as pool:
             pool.map(tasks, on_start=progress.start if workers > 1 else None, on_done=done)
             for job in todo:
-                if job.kind == "video" and job.name in parts:
-                    _join(report, progress, job, parts[job.name])
+                if job.kind == "video" and (job.out_dir, job.name) in parts:
+                    _join(report, progress, job, parts[job.out_dir, job.name])
             if deck and not report.failures:
-                _build_decks(report, progress, pool, request, deck, force)
+                _build_decks(report, progress, pool, deck, force)
             elif deck:
                 for d in deck:
                     report.failures.append((d.label, "not built: a scene's slides failed"))
@@ -210,7 +213,7 @@ def _deck_jobs(request: Request, formats) -> list[DeckJob]:
     return out
 
 
-def _build_decks(report, progress, pool: Pool, request, deck: list[DeckJob], force) -> None:
+def _build_decks(report, progress, pool: Pool, deck: list[DeckJob], force) -> None:
     todo = [d for d in deck if force or not d.fresh()]
     for d in deck:
         if d not in todo:
@@ -219,10 +222,9 @@ def _build_decks(report, progress, pool: Pool, request, deck: list[DeckJob], for
             progress.finish(d.label, f"up to date → {d.dest}")
     tasks = [Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt))
              for d in todo]
-    by_label = {d.label: d for d in todo}
 
     def done(outcome: Outcome) -> None:
-        d = by_label[outcome.task.label]
+        d = next(d for d in todo if str(d.dest) == outcome.task.arg[2])
         if outcome.ok:
             cache.write_record(d.dest.parent, d.dest.name,
                                {"key": d.key, "files": [d.dest.name]})

@@ -1,4 +1,5 @@
-"""Writes the README's stills: each scene's final frame for an example, into renders/gallery/.
+"""Writes the README's pictures into renders/gallery/: each scene's final frame, a light-theme
+still, a square English still, and a screenshot of the lecture page in headless Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
 """
@@ -9,8 +10,42 @@ import argparse
 from pathlib import Path
 
 import attention_core as ac
-from scenes.registry import SCENES
+from scenes.look import Look
+from scenes.registry import SCENES, find
 from scenes.stills import run_steps, save_png
+
+
+def variant_stills(out: Path, height: int) -> None:
+    ex = ac.PRESETS["zao-shang-hao"]
+    for name, scene, look in (("light-Softmax", "Softmax", Look.for_example(ex, theme="light")),
+                              ("square-en-DotProducts", "DotProducts",
+                               Look.for_example(ex, lang="en", aspect="1:1"))):
+        stills = run_steps(find(scene).load(), ex, lang=look.lang, theme=look.theme,
+                           pixel_height=height, extra_config=look.manim_config(height))
+        save_png(stills[-2 if scene == "Softmax" else 1].frame, out / f"{name}.png")
+        print(out / f"{name}.png")
+
+
+def lecture_page_screenshot(out: Path) -> None:
+    """`attn-explain pack` for two scenes, opened in Debian's Chromium via Playwright."""
+    import subprocess
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from browser import chromium_page
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Path(sys.executable).parent / "attn-explain"
+        subprocess.run([str(cli), "pack", "--scene", "Embeddings", "--scene", "Softmax",
+                        "--quiet", "--out", tmp], check=True, capture_output=True)
+        with chromium_page() as page:
+            page.set_viewport_size({"width": 1100, "height": 900})
+            page.goto((Path(tmp) / "zao-shang-hao" / "index.html").as_uri())
+            page.evaluate("""() => new Promise(ok => { const v = document.getElementById('v0');
+                v.addEventListener('seeked', () => setTimeout(ok, 1500)); v.currentTime = 9.5; })""")
+            page.screenshot(path=str(out / "lecture-page.png"))
+    print(out / "lecture-page.png")
 
 
 def main() -> None:
@@ -31,6 +66,8 @@ def main() -> None:
         path = out / f"{example.name}-{scene.name}.png"
         save_png(stills[-1].frame, path)
         print(path)
+    variant_stills(out, args.height)
+    lecture_page_screenshot(out)
 
 
 if __name__ == "__main__":

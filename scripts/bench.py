@@ -1,0 +1,158 @@
+"""`make bench`: the tool against plain Manim and against the encoder alone, measured side by side
+in one run (these machines are noisy: compare ratios, not seconds across runs).
+
+    (a) attn-explain render --jobs 2 -q l, all scenes   vs  plain `manim render -ql`, one after another
+    (b) an unchanged re-run                             vs  the first run
+    (c) all --stills                                    vs  all videos
+    (d) render seconds per second of video at 3, 6 and 12 tokens
+    (e) the floor: PyAV encoding the same number of blank frames, at 480p15 and 1080p60
+
+Prints a Markdown table (paste it into BENCHMARKS.md). Takes a few minutes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT))
+
+from scenes.registry import SCENES  # noqa: E402
+
+TOKEN_SCENES = ("DotProducts", "Softmax", "AttentionMatrix", "WeightedSum")
+
+
+def timed(cmd, cwd=None, env=None) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env={**os.environ, **(env or {})},
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(map(str, cmd))} failed:\n{done.stderr[-2000:]}")
+    return time.perf_counter() - t0
+
+
+def tool(*args, **kw) -> float:
+    return timed([BIN / "attn-explain", "render", "--quiet", *args], **kw)
+
+
+def video_stats(folder: Path) -> tuple[int, float]:
+    """(frames, seconds) of every mp4 in ``folder``."""
+    import av
+
+    frames, seconds = 0, 0.0
+    for path in sorted(folder.glob("*.mp4")):
+        with av.open(str(path)) as c:
+            s = c.streams.video[0]
+            frames += s.frames or sum(1 for _ in c.demux(s) if _.size)
+            seconds += float(c.duration) / av.time_base
+    return frames, seconds
+
+
+def encode_blank(frames: int, width: int, height: int, fps: int, out: Path) -> float:
+    """Seconds PyAV/libx264 takes to encode ``frames`` blank frames (what Manim's writer uses)."""
+    import av
+    import numpy as np
+
+    blank = np.zeros((height, width, 3), dtype=np.uint8)
+    t0 = time.perf_counter()
+    with av.open(str(out), "w") as c:
+        s = c.add_stream("libx264", rate=fps)
+        s.width, s.height, s.pix_fmt = width, height, "yuv420p"
+        for _ in range(frames):
+            for packet in s.encode(av.VideoFrame.from_ndarray(blank, format="rgb24")):
+                c.mux(packet)
+        for packet in s.encode():
+            c.mux(packet)
+    return time.perf_counter() - t0
+
+
+def example_file(folder: Path, n: int) -> Path:
+    import numpy as np
+
+    rng = np.random.default_rng(n)
+    emb = rng.normal(size=(n, 4)).round(2).tolist()
+    path = folder / f"tokens{n}.toml"
+    path.write_text(f"tokens = {[f't{i}' for i in range(n)]}\n".replace("'", '"')
+                    + f"embeddings = {emb}\nseed = 1\n", encoding="utf-8")
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--skip-hq", action="store_true", help="leave out the 1080p60 floor")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="attn-bench-"))
+    rows = []
+    try:
+        # warm-up: imports and the text cache, for every contender alike
+        tool("--stills", "--out", work / "warm")
+
+        plain = 0.0
+        (work / "plain").mkdir()
+        for s in SCENES:
+            plain += timed([BIN / "manim", "render", "-ql", "--disable_caching", "-v", "ERROR",
+                            ROOT / s.path, s.name], cwd=work / "plain")
+        first = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
+        rows.append(("(a) render --jobs 2 -q l, all scenes ÷ plain manim, one after another",
+                     f"{first:.1f} s", f"{plain:.1f} s", first / plain, "≤ 0.6"))
+
+        again = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
+        rows.append(("(b) unchanged re-run ÷ first run", f"{again:.2f} s", f"{first:.1f} s",
+                     again / first, "≤ 0.05"))
+
+        stills = tool("--stills", "--jobs", args.jobs, "-q", "l", "--out", work / "stills")
+        rows.append(("(c) all --stills ÷ all videos", f"{stills:.1f} s", f"{first:.1f} s",
+                     stills / first, "≤ 0.2"))
+
+        # first: a new example (its numbers are new texts); again: re-rendered (--force) with
+        # the texts cached, as when a lecturer iterates on the same example
+        per = {"first": {}, "again": {}}
+        scene_args = [a for s in TOKEN_SCENES for a in ("--scene", s)]
+        for n in (3, 6, 12):
+            ex = example_file(work, n)
+            for run, extra in (("first", ()), ("again", ("--force",))):
+                secs = tool(ex, *scene_args, "--jobs", args.jobs, "--out", work / "tokens",
+                            *extra)
+                _, video = video_stats(work / "tokens" / ex.stem / "480p15")
+                per[run][n] = secs / video
+                rows.append((f"(d) {n} tokens, {run}: render s per s of video "
+                             f"({', '.join(TOKEN_SCENES)})", f"{secs:.1f} s",
+                             f"{video:.1f} s video", per[run][n], ""))
+        for run in ("first", "again"):
+            rows.append((f"(d) 12 tokens ÷ 3 tokens, {run} (render s per s of video)", "", "",
+                         per[run][12] / per[run][3], "≤ 1.5"))
+
+        frames, _ = video_stats(work / "tool" / "zao-shang-hao" / "480p15")
+        floor = encode_blank(frames, 854, 480, 15, work / "blank480.mp4")
+        rows.append((f"(e) 480p15: all scenes ÷ encoding {frames} blank frames (PyAV)",
+                     f"{first:.1f} s", f"{floor:.1f} s", first / floor, "floor"))
+        if not args.skip_hq:
+            hq = tool("--scene", "Overview", "-q", "h", "--jobs", args.jobs, "--out", work / "hq")
+            frames_hq, _ = video_stats(work / "hq" / "zao-shang-hao" / "1080p60")
+            floor_hq = encode_blank(frames_hq, 1920, 1080, 60, work / "blank1080.mp4")
+            rows.append((f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
+                         f"{hq:.1f} s", f"{floor_hq:.1f} s", hq / floor_hq, "floor"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, {platform.platform()}")
+    print(f"command: make bench  (python scripts/bench.py --jobs {args.jobs})\n")
+    print("| measure | tool | reference | ratio | target |")
+    print("|---|---:|---:|---:|---|")
+    for name, a, b, ratio, target in rows:
+        print(f"| {name} | {a} | {b} | {ratio:.3f} | {target} |")
+
+
+if __name__ == "__main__":
+    main()
