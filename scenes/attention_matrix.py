@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, Create, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, Create, SurroundingRectangle, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.fades import FadeIn
@@ -51,8 +51,7 @@ class AttentionMatrix(ExplainerScene):
         title = matrix_title(self.say("weights"), matrix, theme)
         sums = VGroup(*(self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
                         for i in matrix.shown_rows))
-        for i, s in zip(matrix.shown_rows, sums):
-            s.next_to(matrix.cell_rect(i, matrix.shown_columns[-1]), RIGHT, buff=0.25)
+        matrix.place_row_notes(sums, buff=0.25)
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from manim import RIGHT, UP, Arrow, ReplacementTransform, VGroup
+from manim import UP, Arrow, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.fades import FadeIn
-from scenes.layout import Box, place
+from scenes.layout import Box, nudge_into, place
 from scenes.matrix import LabelledMatrix, matrix_title
 from scenes.text import label
 from scenes.theme import SMALL
@@ -73,10 +73,10 @@ class CausalMask(ExplainerScene):
         arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.05)
         sums = VGroup(*(self.num(np.sum(head.weights[i]), ("rowsum", 0, i), 3,
                                  color=theme.accent) for i in weights.shown_rows))
-        for i, s in zip(weights.shown_rows, sums):
-            s.next_to(weights.cell_rect(i, weights.shown_columns[-1]), RIGHT, buff=0.2)
+        weights.place_row_notes(sums, buff=0.2)
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
+        nudge_into(sum_head)
         self.play(FadeIn(arrow), FadeIn(g_weights), run_time=1.2)
         self.play(FadeIn(sums), FadeIn(sum_head))
         self.hold(1.8)

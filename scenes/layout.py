@@ -106,6 +106,18 @@ def regions(caption_lines: int = 2) -> Regions:
     return Regions(title, content, caption)
 
 
+def nudge_into(mob: Mobject, box: Box | None = None) -> Mobject:
+    """Shift ``mob`` the least distance that puts it inside ``box`` (default: the frame less
+    its margin); a label placed beside something near an edge stays on screen."""
+    box = box or frame_box().inset(MARGIN)
+    b = box_of(mob)
+    dx = max(0.0, box.x0 - b.x0) - max(0.0, b.x1 - box.x1)
+    dy = max(0.0, box.y0 - b.y0) - max(0.0, b.y1 - box.y1)
+    if dx or dy:
+        mob.shift(np.array([dx, dy, 0.0]))
+    return mob
+
+
 def flow(parts, width: float, hbuff: float = 0.15, vbuff: float = 0.1):
     """``parts`` side by side, left to right, wrapping onto further lines (left-aligned) where
     the next part would pass ``width``: a formula row that still fits a narrow frame."""

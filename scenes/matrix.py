@@ -134,6 +134,13 @@ class LabelledMatrix(VGroup):
                 return r
         return None
 
+    def place_row_notes(self, notes, buff: float = 0.2) -> None:
+        """Put one note per shown row (e.g. its sum) right of the matrix, level with the row."""
+        right = max(m.get_right()[0] for m in [*self.backgrounds, *self.ellipses])
+        for i, note in zip(self.shown_rows, notes):
+            row = self.cell_rect(i, self.shown_columns[0])
+            note.move_to([right + buff + note.width / 2, row.get_center()[1], 0])
+
     def row_group(self, i: int) -> VGroup:
         return VGroup(*(self.cells[i, j] for j in self.shown_columns if (i, j) in self.cells))
 
