@@ -88,13 +88,18 @@ def clean_stale_scratch(folder: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie, killed but not yet reaped, is not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def run_request(request: Request | list[Request], *, jobs: int | None = None,
@@ -122,7 +127,7 @@ def run_request(request: Request | list[Request], *, jobs: int | None = None,
     todo.sort(key=lambda j: -((cache.read_record(j.out_dir, j.name) or {}).get("seconds")
                               or 10.0))
     show_bars = workers == 1 and not quiet and sys.stderr.isatty()
-    todo = [replace(j, show_bars=show_bars) for j in todo]
+    todo = [replace(j, show_bars=show_bars, run_id=os.getpid()) for j in todo]
     tasks = [Task(j.label, render.execute, j, _scratch(j))
              for j in render.split(todo, workers)]
     parts: dict[tuple, list[Outcome]] = {}

@@ -48,6 +48,7 @@ class Job:
     captions: bool = False
     part: tuple[int, int] | None = None
     show_bars: bool = False  # Manim's own progress bars (one worker, a terminal)
+    run_id: int = 0  # the supervising process: parts of one run never meet another run's
 
     @property
     def name(self) -> str:
@@ -101,7 +102,8 @@ class Job:
         return record
 
     def parts_dir(self) -> Path:
-        return self.out_dir / f"{TMP_PREFIX}parts-{self.scene.name}.{self.fmt}-{self.key[:12]}"
+        return (self.out_dir / f"{TMP_PREFIX}parts-{self.scene.name}.{self.fmt}-{self.key[:12]}"
+                f"-{self.run_id or os.getpid()}")
 
 
 @dataclass

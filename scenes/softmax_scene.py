@@ -87,9 +87,14 @@ class Softmax(ExplainerScene):
                             roles=[("weights", 0, i, j) for j in keys])
         total = VGroup(label("= 1", BODY, theme.text))
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
+        note = VGroup()
+        if len(keys) > 1 and float(np.max(w)) > 1 - 1e-6:  # huge scores: say so, plainly
+            note = label(ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL,
+                         theme.accent)
+            note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
         self.play(*(TransformFromCopy(bars[j], bar.parts[j]) for j in keys), FadeIn(bar.outline),
                   run_time=1.2)
-        self.play(FadeIn(bar.numbers), FadeIn(total))
+        self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
 
         # -- every row ----------------------------------------------------------------------------
