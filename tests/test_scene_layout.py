@@ -11,9 +11,11 @@ from scenes.registry import SCENES
 from scenes.stills import run_steps
 
 
-def check(scene_info, example, **kw):
+def check(scene_info, example, also=None, **kw):
+    """Layout and numbers problems on every step (plus whatever ``also(scene)`` lists)."""
     stills = run_steps(scene_info.load(), example, frames=False,
-                       snapshot=lambda s: layout_problems(s) + numbers_problems(s), **kw)
+                       snapshot=lambda s: layout_problems(s) + numbers_problems(s)
+                       + (also(s) if also else []), **kw)
     assert stills, "the scene has no steps"
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
     assert not problems, "\n".join(problems[:20])
@@ -112,13 +114,21 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
     but the example's own labels."""
     from scenes.look import Look
 
+    from scenes.base import on_screen
+
     for scene in SCENES:
         ex = ac.PRESETS[scene.showcase]
         look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
+        labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
+
+        def chinese_left(s):  # in English, no Chinese on screen but the example's own labels
+            words = " ".join(getattr(m, "source_text", "") for m in on_screen(s))
+            return [c for c in words if "\u4e00" <= c <= "\u9fff" and c not in labels]
+
         stills = check(scene, ex, lang=lang, theme=theme,
-                       extra_config=look.manim_config(pixel_height=270))
+                       extra_config=look.manim_config(pixel_height=270),
+                       also=chinese_left if lang == "en" else None)
         if lang == "en":
-            labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
             for st in stills:
                 leftover = [c for c in st.caption if "\u4e00" <= c <= "\u9fff" and c not in labels]
                 assert not leftover, (scene.name, st.key, st.caption)
