@@ -7,7 +7,7 @@ looks never overwrite each other. Importing this module does not import Manim.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from attention_core import Example
 from scenes.captions import LANGS
@@ -90,13 +90,6 @@ class Look:
         if self.font != DEFAULT_FONT:
             parts.append("font-" + "".join(c if c.isalnum() else "_" for c in self.font)[:40])
         return "-".join(parts)
-
-    def at_height(self, pixel_height: int) -> Look:
-        """The same look at another resolution (tests render tiny frames)."""
-        for q, (_, h, _) in QUALITIES.items():
-            if h == pixel_height:
-                return replace(self, quality=q)
-        raise ValueError(f"no quality with pixel height {pixel_height}")
 
     def manim_config(self, pixel_height: int | None = None) -> dict:
         """Manim config values for this look (``pixel_height`` overrides the quality's)."""

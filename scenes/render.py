@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from attention_core import Example
 from scenes import cache, subtitles
-from scenes.look import QUALITIES, Look
+from scenes.look import Look
 from scenes.registry import SCENES, SceneInfo
 
 FORMATS = ("mp4", "webm", "mov", "gif", "png")
@@ -424,9 +423,3 @@ def _place(src: Path, dst: Path) -> Path:
     return dst
 
 
-def quality_name(quality: str) -> str:
-    return QUALITIES[quality][0]
-
-
-def say(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
