@@ -11,6 +11,7 @@ import sys
 import click
 
 from attention_core import DEFAULT_PRESET, PRESETS
+from scenes.render import check_writable
 from scenes.workers import DEFAULT_TIMEOUT
 
 EXIT_BAD_INPUT = 2
@@ -245,6 +246,71 @@ def init(file, force):
     click.echo(f"wrote {path}: edit it, then `attn-explain numbers {path}` or "
                f"`attn-explain render {path}`", err=True)
     click.echo(str(path))
+
+
+@cli.command()
+@click.argument("course_file", metavar="COURSE", type=click.Path(dir_okay=False))
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="local: a process pool; dask: a Dask cluster.")
+@click.option("--scheduler", metavar="tcp://HOST:8786",
+              help="The Dask scheduler's address (with --executor dask).")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+              help="Local processes (default: one per core).")
+@click.option("--out", default="renders", show_default=True, type=click.Path())
+@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True,
+              help="Times a failed task is tried again before it is reported.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Seconds one task may take before it is killed.")
+@click.option("--collect", is_flag=True, help="Workers send the finished files back to this "
+              "machine, which writes them (for workers without a shared disk).")
+@click.option("--dry-run", is_flag=True, help="Print the plan only.")
+@click.option("--force", is_flag=True, help="Re-render even what is up to date.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def batch(course_file, executor, scheduler, jobs, out, retries, timeout, collect, dry_run,
+          force, quiet):
+    """Render a course: every example × scene × language × theme × quality × format in COURSE
+    (a TOML file, see the README), skipping what is up to date; writes
+    OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
+    from pathlib import Path
+
+    from .batch import label_of, run_batch
+    from .course import expand, load_course
+
+    if executor == "dask" and not scheduler:
+        raise BadInput("--scheduler: give the Dask scheduler's address, e.g. tcp://HOST:8786")
+    if scheduler and executor != "dask":
+        raise BadInput("--scheduler: only with --executor dask")
+    try:
+        course = load_course(course_file)
+        check_writable(Path(out))
+        job_list, broken = expand(course, Path(out))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    fresh = sum(1 for j in job_list if not force and j.fresh(complete=False))
+    click.echo(f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
+               f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
+               f"executor {executor}", err=True)
+    if dry_run:
+        for job in job_list:
+            state = "up to date" if not force and job.fresh(complete=False) else "to render"
+            click.echo(f"{state:<10}  {label_of(job)}")
+        for label, error in broken:
+            click.echo(f"{'broken':<10}  {label}: {error}")
+        return
+    try:
+        report = run_batch(course.name, job_list, broken, Path(out), executor=executor,
+                           scheduler=scheduler, workers=jobs, timeout=timeout, retries=retries,
+                           collect=collect, force=force, quiet=quiet)
+    except OSError as exc:  # e.g. the scheduler cannot be reached
+        raise RenderFailed(f"batch: {exc}") from None
+    counts = report.counts()
+    click.echo(f"done: {counts['rendered']} rendered, {counts['reused']} up to date, "
+               f"{counts['failed']} failed in {report.wall:.1f} s; manifest: "
+               f"{Path(out) / course.name / 'manifest.json'}", err=True)
+    if report.failed:
+        first = report.failed[0]
+        more = f" (and {len(report.failed) - 1} more)" if len(report.failed) > 1 else ""
+        raise RenderFailed(f"{first.label}: {first.error}{more}")
 
 
 @cli.command()

@@ -74,4 +74,4 @@ def save_png(frame: np.ndarray, path, alpha: bool = False) -> None:
 
     if frame.shape[-1] == 4 and not alpha:
         frame = frame[..., :3]
-    Image.fromarray(frame).save(path)
+    Image.fromarray(frame).save(path, compress_level=1)  # fast; a still is written once

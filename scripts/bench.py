@@ -6,6 +6,7 @@ in one run (these machines are noisy: compare ratios, not seconds across runs).
     (c) all --stills                                    vs  all videos
     (d) render seconds per second of video at 3, 6 and 12 tokens
     (e) the floor: PyAV encoding the same number of blank frames, at 480p15 and 1080p60
+    (f) `attn-explain batch` of a small course on a Dask LocalCluster: 2 workers vs 1
 
 Prints a Markdown table (paste it into BENCHMARKS.md). Takes a few minutes on 2 cores.
 """
@@ -86,6 +87,31 @@ def example_file(folder: Path, n: int) -> Path:
     return path
 
 
+DASK_COURSE = """name = "bench"
+examples = ["zao-shang-hao", "two-heads"]
+scenes = ["Embeddings", "Softmax", "AttentionMatrix", "CausalMask"]
+langs = ["zh", "en"]
+formats = ["mp4"]
+"""
+
+
+def dask_ratio(work: Path):
+    """(f) The same course (16 videos) on a LocalCluster of 1 and of 2 worker processes."""
+    from distributed import LocalCluster
+
+    course = work / "course.toml"
+    course.write_text(DASK_COURSE, encoding="utf-8")
+    wall = {}
+    for n in (1, 2):
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster:
+            wall[n] = timed([BIN / "attn-explain", "batch", course, "--executor", "dask",
+                             "--scheduler", cluster.scheduler_address, "--quiet",
+                             "--out", work / f"dask{n}"])
+    return ("(f) batch of 16 videos on Dask: 2 workers ÷ 1 worker", f"{wall[2]:.1f} s",
+            f"{wall[1]:.1f} s", wall[2] / wall[1], "< 1 (2 cores)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -142,6 +168,7 @@ def main() -> None:
             floor_hq = encode_blank(frames_hq, 1920, 1080, 60, work / "blank1080.mp4")
             rows.append((f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
                          f"{hq:.1f} s", f"{floor_hq:.1f} s", hq / floor_hq, "floor"))
+        rows.append(dask_ratio(work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -1,0 +1,148 @@
+"""A course file: many examples × scenes × languages × themes × qualities × formats, as one batch.
+
+```toml
+name = "week-1"                       # optional; default: the file's stem
+examples = ["zao-shang-hao", "lessons/mine.toml"]   # presets, or files beside the course file
+examples_jsonl = "students.jsonl"     # optional: one example object a line ("name" optional)
+scenes = ["Embeddings", "Softmax"]    # default: every scene
+langs = ["zh", "en"]                  # default: each example's own language
+themes = ["dark"]
+qualities = ["l"]
+formats = ["mp4"]                     # mp4, webm, mov, gif or png
+```
+
+``expand`` turns it into independent render jobs (:class:`scenes.render.Job`), one per
+example × scene × language × theme × quality × format. An example that cannot be loaded becomes
+one failed entry with its clean error: it never stops the others. No Manim import here.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from attention_core import Example, load_example
+from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
+from scenes.registry import SCENES, find
+from scenes.render import FORMATS, Job
+
+KEYS = ("name", "examples", "examples_jsonl", "scenes", "langs", "themes", "qualities", "formats",
+        "aspects")
+MAX_BYTES = 4_000_000
+
+
+@dataclass
+class Course:
+    name: str
+    examples: list  # (label, Example | None, error or "")
+    scenes: list
+    langs: list
+    themes: list
+    qualities: list
+    formats: list
+    aspects: list = field(default_factory=lambda: ["16:9"])
+
+
+def _list(data: dict, key: str, default, allowed=None) -> list:
+    value = data.get(key, default)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"course.{key}: expected a non-empty list of names")
+    if allowed is not None:
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            raise ValueError(f"course.{key}: {bad[0]!r} is not one of {', '.join(allowed)}")
+    return list(dict.fromkeys(value))
+
+
+def load_course(path) -> Course:
+    """Read and check a course file; ValueError("course…: …") names what is wrong."""
+    path = Path(path)
+    if path.suffix.lower() != ".toml":
+        raise ValueError(f"course: {str(path)!r} should be a .toml file")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"course: cannot read {str(path)!r} ({exc.strerror})") from None
+    if len(raw) > MAX_BYTES:
+        raise ValueError(f"course: {str(path)!r} is over {MAX_BYTES // 1_000_000} MB")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"course: not valid UTF-8 TOML ({str(exc).splitlines()[0]})") from None
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        raise ValueError(f"course.{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
+        raise ValueError("course.name: give a plain folder name, such as 'week-1'")
+    if "examples" not in data and "examples_jsonl" not in data:
+        raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
+    examples = []
+    for ref in (_list(data, "examples", []) if "examples" in data else []):
+        target = ref if not ref.endswith((".toml", ".json")) else str(path.parent / ref)
+        try:
+            examples.append((ref, load_example(target), ""))
+        except ValueError as exc:
+            examples.append((ref, None, str(exc)))
+    if "examples_jsonl" in data:
+        jsonl = data["examples_jsonl"]
+        if not isinstance(jsonl, str):
+            raise ValueError("course.examples_jsonl: give a file name")
+        examples += _jsonl(path.parent / jsonl)
+    scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
+    return Course(name, examples, scenes, _list(data, "langs", ["default"],
+                                                list(LANGS) + ["default"]),
+                  _list(data, "themes", ["dark"], THEME_NAMES),
+                  _list(data, "qualities", ["l"], list(QUALITIES)),
+                  _list(data, "formats", ["mp4"], FORMATS),
+                  _list(data, "aspects", ["16:9"], list(ASPECTS)))
+
+
+def _jsonl(path: Path) -> list:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({exc})") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        label = f"{path.name}:{number}"
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError("example: expected one JSON object a line")
+            name = data.pop("name", f"{path.stem}-{number}")
+            if not isinstance(name, str) or not name.strip() or "/" in name:
+                raise ValueError("name: give a plain name")
+            out.append((label, Example.from_dict(data, name=name), ""))
+        except ValueError as exc:
+            out.append((label, None, str(exc)))
+    return out
+
+
+def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]:
+    """The render jobs of ``course``, and (label, error) for each example that failed to load."""
+    jobs, broken = [], []
+    for label, ex, error in course.examples:
+        if ex is None:
+            broken.append((label, error))
+            continue
+        for lang in course.langs:
+            for theme in course.themes:
+                for quality in course.qualities:
+                    for aspect in course.aspects:
+                        look = Look.for_example(ex, quality=quality,
+                                                lang=None if lang == "default" else lang,
+                                                theme=theme, aspect=aspect)
+                        folder = Path(out) / ex.name / look.folder(ex)
+                        for fmt in course.formats:
+                            kind = "png" if fmt == "png" else "video"
+                            for scene in course.scenes:
+                                jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
+    unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
+    return list(unique.values()), broken
