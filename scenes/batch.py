@@ -130,8 +130,6 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
         proc.communicate()
         _remove(tmp_dir_for(job, proc.pid))
         raise TimeoutError(f"timed out after {timeout:g} s (--timeout); its process was killed")
-    finally:
-        pass
     try:
         if proc.returncode != 0:
             lines = err.decode("utf-8", "replace").strip().splitlines()
