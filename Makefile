@@ -12,7 +12,7 @@ setup: system $(STAMP) revealjs
 
 # reveal.js for the offline slide deck, from the npm registry into manim-slides' cache (once)
 revealjs: $(STAMP)
-	@$(BIN)/python -c 'from scenes.slides import fetch_assets; fetch_assets()'
+	@$(BIN)/python -c 'from scenes.outputs.slides import fetch_assets; fetch_assets()'
 
 system:
 	@bash scripts/setup-system.sh

@@ -7,11 +7,11 @@ import numpy as np
 from manim import DOWN, LEFT, Create, SurroundingRectangle, VGroup
 
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import Box, flow, place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.text import label
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL
 
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 

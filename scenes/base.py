@@ -16,12 +16,12 @@ import os
 from manim import Scene, VGroup
 
 import attention_core as ac
-from scenes import captions, fonts
-from scenes.fades import FadeIn, FadeOut
-from scenes.layout import place, regions
-from scenes.look import default_lang
-from scenes.text import Num, ellipsize, label, text_width, wrap_lines
-from scenes.theme import CAPTION, SMALL, TITLE, Theme, get_theme
+from scenes import captions
+from scenes.mobjects import fonts
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import place, regions
+from scenes.mobjects.text import Num, ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 
@@ -41,7 +41,7 @@ class ExplainerScene(Scene):
         animations skipped (a long scene rendered in parts by several processes)."""
         self.example = example if example is not None else example_from_env()
         self.trace = ac.trace_example(self.example)
-        self.lang = lang or os.environ.get("ATTN_LANG") or default_lang(self.example)
+        self.lang = lang or os.environ.get("ATTN_LANG") or captions.default_lang(self.example)
         if self.lang not in captions.LANGS:
             raise ValueError(f"lang: {self.lang!r} is not one of {', '.join(captions.LANGS)}")
         self.theme: Theme = get_theme(theme or os.environ.get("ATTN_THEME") or "dark")
@@ -170,9 +170,15 @@ class ExplainerScene(Scene):
         self._close_step()
         super().tear_down()
 
+    def view_note(self, view, which: str):
+        """The plane's '2-D view: keeps 87 %' note in this scene's language (empty when exact)."""
+        from scenes.mobjects.plane import VectorPlane
+
+        return VectorPlane.view_note(view, which, self.say("view_kept", kept="{kept}"), self.theme)
+
     # -- numbers ----------------------------------------------------------------------------------
     def num(self, value, role, digits=2, size=None, color=None, **kw) -> Num:
-        from scenes.theme import SMALL
+        from scenes.mobjects.theme import SMALL
 
         return Num(value, role, digits, size or SMALL, color or self.theme.text, **kw)
 

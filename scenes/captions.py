@@ -220,6 +220,11 @@ WORDS = {
 }
 
 
+def default_lang(example) -> str:
+    """zh when the example's labels or title use CJK characters, else en."""
+    return "zh" if example.is_cjk else "en"
+
+
 def pick(pair: tuple[str, str], lang: str) -> str:
     return pair[LANGS.index(lang)]
 

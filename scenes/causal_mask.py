@@ -11,11 +11,11 @@ from manim import UP, Arrow, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import Box, nudge_into, place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.text import label
-from scenes.theme import SMALL
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import Box, nudge_into, place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL
 
 
 def masked_example(example: ac.Example) -> tuple[ac.Example, str]:

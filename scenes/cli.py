@@ -11,8 +11,8 @@ import sys
 import click
 
 from attention_core import DEFAULT_PRESET, PRESETS
-from scenes.render import check_writable
-from scenes.workers import DEFAULT_TIMEOUT
+from scenes.pipeline.jobs import check_writable
+from scenes.pipeline.workers import DEFAULT_TIMEOUT
 
 EXIT_BAD_INPUT = 2
 
@@ -53,7 +53,7 @@ def numbers(example, as_json, markdown, digits):
     """Print every step of the computation for EXAMPLE: Q, K, V, scores, weights, output."""
     from attention_core import trace_example
 
-    from . import numbers_report as report
+    from scenes.outputs import numbers_report as report
 
     if as_json and markdown:
         raise BadInput("--json, --markdown: choose one output form")
@@ -70,7 +70,7 @@ def numbers(example, as_json, markdown, digits):
 @cli.command("scenes")
 def list_scenes():
     """List the scenes, in teaching order, one line each."""
-    from .registry import SCENES
+    from scenes.registry import SCENES
 
     for s in SCENES:
         click.echo(f"{s.name:<16} {s.summary}")
@@ -116,10 +116,10 @@ def _requests(example, scene_names, quality, langs, theme, aspect, font, out, **
 def _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds):
     from pathlib import Path
 
-    from . import fonts
-    from .look import Look
-    from .registry import SCENES, find
-    from .render import Request, validate
+    from scenes.mobjects import fonts
+    from scenes.pipeline.look import Look
+    from scenes.registry import SCENES, find
+    from scenes.pipeline.jobs import Request, validate
 
     ex = _load(example)
     try:
@@ -135,7 +135,7 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
 
 
 def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
-    from .orchestrate import run_request
+    from scenes.pipeline.run import run_request
 
     report = run_request(request, jobs=jobs, timeout=timeout, force=force, quiet=quiet,
                          slide_formats=slide_formats)
@@ -169,7 +169,7 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
 def render(example, fmt, transparent, captions, stills, slides, slide_formats, preview,
            jobs, timeout, force, quiet, **look):
     """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
-    from .slides import SLIDE_FORMATS, missing_assets
+    from scenes.outputs.slides import SLIDE_FORMATS, missing_assets
 
     videos = fmt is not None or captions or not (stills or slides)
     formats = tuple(f.strip() for f in slide_formats.split(",") if f.strip())
@@ -182,7 +182,7 @@ def render(example, fmt, transparent, captions, stills, slides, slide_formats, p
     requests = _requests(example, fmt=fmt or "mp4", videos=videos, captions=captions,
                          stills=stills, slides=slides, transparent=transparent, **look)
     if slides and "html" in formats and missing_assets() and not preview:
-        from .slides import assets_dir
+        from scenes.outputs.slides import assets_dir
 
         raise BadInput(f"--slides: the reveal.js files for the offline deck are missing from "
                        f"{assets_dir()}; run `make setup` (it fetches them with npm)")
@@ -192,8 +192,8 @@ def render(example, fmt, transparent, captions, stills, slides, slide_formats, p
 
 
 def _preview(requests, formats) -> None:
-    from .orchestrate import _deck_jobs
-    from .render import plan
+    from scenes.pipeline.run import _deck_jobs
+    from scenes.pipeline.jobs import plan
 
     for request in requests:
         for job in plan(request):
@@ -211,7 +211,7 @@ def _preview(requests, formats) -> None:
 def pack(example, digits, jobs, timeout, force, quiet, **look):
     """Write a lecture page, OUT/<example>/index.html: every scene's video with captions, each
     step's text, and the example's numbers. Works offline; renders what is missing first."""
-    from .lecture_page import build
+    from scenes.outputs.lecture_page import build
 
     requests = _requests(example, fmt="mp4", videos=True, captions=True, **look)
     _run(requests, jobs, timeout, force, quiet)
@@ -273,8 +273,8 @@ def batch(course_file, executor, scheduler, jobs, out, retries, timeout, collect
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
     from pathlib import Path
 
-    from .batch import label_of, run_batch
-    from .course import expand, load_course
+    from scenes.pipeline.batch import label_of, run_batch
+    from scenes.pipeline.course import expand, load_course
 
     if executor == "dask" and not scheduler:
         raise BadInput("--scheduler: give the Dask scheduler's address, e.g. tcp://HOST:8786")

@@ -6,14 +6,13 @@ from __future__ import annotations
 from manim import Create, ReplacementTransform, VGroup
 
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels, view_note
-from scenes.fades import FadeIn
-from scenes.layout import place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import label
-from scenes.theme import SMALL
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL
 
 
 class CrossAttention(ExplainerScene):
@@ -33,10 +32,10 @@ class CrossAttention(ExplainerScene):
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             view = plane_view_of(tr, name)
             plane = VectorPlane(view.coords, plane_box, theme, ticks=False)
-            arrows = token_arrows(self, plane, view.coords, colors)
-            labels = token_labels(self, plane, view.coords, tokens, colors, plane_box)
+            arrows = plane.arrows(view.coords, colors)
+            labels = plane.tip_labels(view.coords, tokens, colors, plane_box)
             heading = place(label(f"{title}: {name}", SMALL, theme.text), title_box, "left")
-            note = view_note(self, view, name, note_box)
+            note = self.view_note(view, name)
             if len(note):
                 place(note, note_box, "left")
             planes.append((plane, arrows, labels, heading, note))

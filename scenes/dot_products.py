@@ -10,13 +10,12 @@ from manim import DOWN, LEFT, Arc, Create, DashedLine, Line, TransformFromCopy, 
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_labels
-from scenes.fades import FadeIn, FadeOut
-from scenes.layout import Box, flow, place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
-from scenes.text import label
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL
 
 DETAILED_KEYS = 3  # keys of the first query drawn one by one; the rest fill in together
 
@@ -91,7 +90,7 @@ class DotProducts(ExplainerScene):
                                               stroke_width=3)
         theta = VGroup() if degenerate else label("θ", SMALL, theme.text).move_to(
             origin + 0.75 * np.array([math.cos(a_q + sweep / 2), math.sin(a_q + sweep / 2), 0]))
-        labels = token_labels(self, plane, [pq, pk], [f"q({self.q_tokens[i]})",
+        labels = plane.tip_labels([pq, pk], [f"q({self.q_tokens[i]})",
                                                        f"k({self.k_tokens[j]})"], [qc, kc],
                               plane_box, obstacles=list(plane.tick_labels) + [theta])
         note = VGroup()

@@ -7,42 +7,11 @@ from manim import Create, LaggedStart, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import place, place_labels
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import ellipsize, label
-from scenes.theme import BODY, SMALL
-
-
-def token_arrows(scene: ExplainerScene, plane: VectorPlane, coords, colors):
-    return VGroup(*(plane.arrow(c, col) for c, col in zip(coords, colors)))
-
-
-def token_labels(scene, plane, coords, tokens, colors, bounds, obstacles=()):
-    """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles."""
-    labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(tokens, colors)]
-    anchors = [plane.point(c) for c in coords]
-    origin = plane.point([0, 0])
-    prefs = [a - origin for a in anchors]
-    placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
-    # in a crowded plane a label with no free spot is left out (its colour still says which)
-    return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
-
-
-def view_note(scene, view: ac.PlaneView, which: str, near):
-    """'2-D view, keeps 87 % …' under a plane when the vectors have more than two dimensions."""
-    if view.exact:
-        return VGroup()
-    kept = scene.num(view.kept * 100, ("kept_pct", which), digits=0, suffix=" %")
-    text = scene.say("view_kept", kept="{kept}")
-    before, after = text.split("{kept}")
-    parts = [label(before, SMALL, scene.theme.muted), kept, label(after, SMALL, scene.theme.muted)]
-    parts = [p for p in parts if not (hasattr(p, "source_text") and not p.source_text.strip())]
-    note = VGroup(*parts).arrange(buff=0.06)
-    kept.set_color(scene.theme.muted)
-    return note
 
 
 class Embeddings(ExplainerScene):
@@ -55,7 +24,7 @@ class Embeddings(ExplainerScene):
         coords = view.coords
         colors = [self.q_color(i) for i in range(ex.n)]
 
-        note = view_note(self, view, "X", left)
+        note = self.view_note(view, "X")
         plane_box = left if not len(note) else left.rows(10, 1)[0]
         plane = VectorPlane(coords, plane_box, self.theme)
         if len(note):
@@ -73,8 +42,8 @@ class Embeddings(ExplainerScene):
         self.hold()
 
         self.step("tokens", tokens=self.token_list(ex.tokens))
-        arrows = token_arrows(self, plane, coords, colors)
-        labels = token_labels(self, plane, coords, ex.tokens, colors, left,
+        arrows = plane.arrows(coords, colors)
+        labels = plane.tip_labels(coords, ex.tokens, colors, left,
                               obstacles=list(plane.tick_labels) + list(note))
         self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
         self.play(LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),

@@ -8,9 +8,9 @@ from manim import Arrow, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import place
-from scenes.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 
 FFN_SEED = 7
 

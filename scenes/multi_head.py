@@ -7,14 +7,13 @@ from __future__ import annotations
 from manim import DOWN, Create, VGroup
 
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, view_note
-from scenes.fades import FadeIn
-from scenes.layout import place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import label
-from scenes.theme import SMALL
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL
 
 MAX_PANELS = 4  # heads drawn side by side; with more, the first three and the last
 
@@ -60,10 +59,10 @@ class MultiHeadSplit(ExplainerScene):
             n_q = ex.n
             plane = VectorPlane(view.coords, plane_box.rows(6, 1, gap=0.05)[0], theme,
                                 ticks=False)
-            q_arrows = token_arrows(self, plane, view.coords[:n_q], colors)
+            q_arrows = plane.arrows(view.coords[:n_q], colors)
             k_arrows = VGroup(*(plane.arrow(c, col, stroke_width=3, opacity=0.6)
                                 for c, col in zip(view.coords[n_q:], k_colors)))
-            note = view_note(self, view, f"head{h}", plane_box)
+            note = self.view_note(view, f"head{h}")
             if len(note):
                 place(note, plane_box.rows(6, 1, gap=0.05)[1], "left")
             pattern = LabelledMatrix.fitted(heads[h].weights, ("weights", h), theme,

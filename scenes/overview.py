@@ -8,14 +8,13 @@ from manim import Create, ReplacementTransform, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels, view_note
-from scenes.fades import FadeIn
-from scenes.layout import place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import label
-from scenes.theme import SMALL
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL
 
 FORMULA = ('{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) '
            '{{ V : v }}')
@@ -36,9 +35,9 @@ class Overview(ExplainerScene):
         x_plane_box, x_note_box = panels[0].rows(9, 1, gap=0.1)
         x_plane = VectorPlane(x_view.coords, x_plane_box, theme, ticks=False)
         q_colors = [self.q_color(i) for i in range(ex.n)]
-        x_arrows = token_arrows(self, x_plane, x_view.coords, q_colors)
-        x_labels = token_labels(self, x_plane, x_view.coords, ex.tokens, q_colors, x_plane_box)
-        x_note = view_note(self, x_view, "X", x_note_box)
+        x_arrows = x_plane.arrows(x_view.coords, q_colors)
+        x_labels = x_plane.tip_labels(x_view.coords, ex.tokens, q_colors, x_plane_box)
+        x_note = self.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
         x_title = place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right") \
@@ -86,11 +85,11 @@ class Overview(ExplainerScene):
                               ticks=False)
         v_arrows = VGroup(*(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35)
                             for j, v in enumerate(head.V)))
-        o_arrows = token_arrows(self, o_plane, head.output @ B, q_colors)
-        o_labels = token_labels(self, o_plane, head.output @ B,
+        o_arrows = o_plane.arrows(head.output @ B, q_colors)
+        o_labels = o_plane.tip_labels(head.output @ B,
                                 list(ex.tokens), q_colors,
                                 o_plane_box)
-        o_note = view_note(self, out_view, "overview_out", o_note_box)
+        o_note = self.view_note(out_view, "overview_out")
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)

@@ -9,12 +9,11 @@ from manim import DOWN, LEFT, Create, Line, VGroup, VMobject
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels
-from scenes.fades import FadeIn
-from scenes.layout import Box, flow, place
-from scenes.plane import VectorPlane, grow
-from scenes.text import ellipsize, label, text_width
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.theme import BODY, SMALL
 
 WAVES = 4  # dimensions drawn as waves
 
@@ -76,12 +75,12 @@ class PositionalEncoding(ExplainerScene):
         left, right = content.columns(3, 2)
         plane = VectorPlane(view.coords, left, theme)
         colors = [self.q_color(i) for i in range(n)]
-        base = token_arrows(self, plane, view.coords[:n], colors)
+        base = plane.arrows(view.coords[:n], colors)
         moved = VGroup(*(plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i],
                                      stroke_width=3) for i in range(n)))
         summed = VGroup(*(plane.arrow(view.coords[n + i], colors[i], stroke_width=6)
                           for i in range(n)))
-        labels = token_labels(self, plane, view.coords[n:], [f"{t}+PE" for t in ex.tokens],
+        labels = plane.tip_labels(view.coords[n:], [f"{t}+PE" for t in ex.tokens],
                               colors, left, obstacles=plane.tick_labels)
         note = VGroup()
         if not view.exact:

@@ -8,14 +8,13 @@ from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels, view_note
-from scenes.fades import FadeIn, FadeOut
-from scenes.layout import Box, place
-from scenes.matrix import LabelledMatrix, matrix_title
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import label
-from scenes.theme import BODY
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY
 
 ILLUSTRATIVE_SEED = 7
 
@@ -76,8 +75,8 @@ class Projections(ExplainerScene):
         moved = tr.X @ W
         plane = VectorPlane(np.vstack([tr.X, moved]), left, self.theme, maps=[W])
         colors = [self.q_color(i) for i in range(ex.n)]
-        arrows = token_arrows(self, plane, tr.X, colors)
-        labels = token_labels(self, plane, tr.X, ex.tokens, colors, left, plane.tick_labels)
+        arrows = plane.arrows(tr.X, colors)
+        labels = plane.tip_labels(tr.X, ex.tokens, colors, left, plane.tick_labels)
         self.step("identity", clear=True)
         note = label(self.say("identity"), BODY, self.theme.accent)
         place(note, right.rows(1, 3)[0])
@@ -101,7 +100,7 @@ class Projections(ExplainerScene):
         origin = plane.c2p(0, 0)
         self.play(ApplyMatrix(M, plane.plane, about_point=origin),
                   ApplyMatrix(M, arrows, about_point=origin), run_time=2.5)
-        moved_labels = token_labels(self, plane, moved, ex.tokens, colors, left)
+        moved_labels = plane.tip_labels(moved, ex.tokens, colors, left)
         self.play(FadeIn(moved_labels))
         self.hold(1.5)
 
@@ -118,7 +117,7 @@ class Projections(ExplainerScene):
         for key, W in maps.items():
             self.step(f"map_{key}", clear=True)
             grid = plane.plane.copy()
-            arrows = token_arrows(self, plane, tr.X, colors)
+            arrows = plane.arrows(tr.X, colors)
             role = key.upper()
             top, bottom = right.rows(1, 1)
             table = LabelledMatrix.fitted(results[key], (role, 0), self.theme, ex.tokens,
@@ -148,10 +147,10 @@ class Projections(ExplainerScene):
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
             colors = [color_of(i) for i in range(len(tokens))]
-            arrows = token_arrows(self, plane, view.coords, colors)
-            labels = token_labels(self, plane, view.coords, tokens, colors, plane_box)
+            arrows = plane.arrows(view.coords, colors)
+            labels = plane.tip_labels(view.coords, tokens, colors, plane_box)
             heading = place(label(f"{name} = X·W_{name.lower()}", BODY, self.theme.text), title_box)
-            note = view_note(self, view, name, note_box)
+            note = self.view_note(view, name)
             if len(note):
                 place(note, note_box)
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))

@@ -1,6 +1,6 @@
 """Where each number on screen comes from: a role names a value of the trace (or of a core call).
 
-Scenes tag every :class:`scenes.text.Num` with a role; :func:`resolve` recomputes that value with
+Scenes tag every :class:`scenes.mobjects.text.Num` with a role; :func:`resolve` recomputes that value with
 the core alone, so a test can check each number on screen against ``attention_core``.
 """
 

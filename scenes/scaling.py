@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Arrow, ReplacementTransform, TransformFromCopy, VGroup
 
-from scenes.bars import histogram
+from scenes.mobjects.bars import histogram
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import place
-from scenes.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.roles import variance_experiment
-from scenes.text import label
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL
 
 
 class Scaling(ExplainerScene):

@@ -7,12 +7,12 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
-from scenes.bars import ProportionBar
+from scenes.mobjects.bars import ProportionBar
 from scenes.base import ExplainerScene
-from scenes.fades import FadeIn
-from scenes.layout import MARGIN, Box, frame_box, place
-from scenes.text import ellipsize, label
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import MARGIN, Box, frame_box, place
+from scenes.mobjects.text import ellipsize, label
+from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 

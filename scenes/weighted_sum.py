@@ -8,13 +8,12 @@ from manim import DOWN, LEFT, Create, DashedLine, Polygon, ReplacementTransform,
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.embeddings import token_arrows, token_labels, view_note
-from scenes.fades import FadeIn
-from scenes.layout import place, place_labels
-from scenes.plane import VectorPlane, grow
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import place, place_labels
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.roles import plane_view_of
-from scenes.text import ellipsize, label, vector_row
-from scenes.theme import BODY, SMALL
+from scenes.mobjects.text import ellipsize, label, vector_row
+from scenes.mobjects.theme import BODY, SMALL
 
 
 class WeightedSum(ExplainerScene):
@@ -33,7 +32,7 @@ class WeightedSum(ExplainerScene):
         B = view.basis
         V2, out2, parts2, starts2 = head.V @ B, out @ B, parts @ B, starts @ B
         own2 = own @ B if own is not None else None
-        note = view_note(self, view, "weighted_sum", left)
+        note = self.view_note(view, "weighted_sum")
         plane_box = left if not len(note) else left.rows(10, 1)[0]
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
@@ -43,8 +42,8 @@ class WeightedSum(ExplainerScene):
         colors = [self.k_color(j) for j in range(ex.n_keys)]
 
         self.step("values", q=self.q_tokens[i])
-        arrows = token_arrows(self, plane, V2, colors)
-        v_labels = token_labels(self, plane, V2, [f"v({t})" for t in self.k_tokens], colors,
+        arrows = plane.arrows(V2, colors)
+        v_labels = plane.tip_labels(V2, [f"v({t})" for t in self.k_tokens], colors,
                                 plane_box, obstacles=list(plane.tick_labels) + list(note))
         hull_pts = ac.convex_hull_2d(V2) if ex.n_keys >= 3 else V2
         hull = Polygon(*[plane.point(p) for p in hull_pts], color=theme.muted, stroke_width=2,

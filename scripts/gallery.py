@@ -10,9 +10,9 @@ import argparse
 from pathlib import Path
 
 import attention_core as ac
-from scenes.look import Look
+from scenes.pipeline.look import Look
 from scenes.registry import SCENES, find
-from scenes.stills import run_steps, save_png
+from scenes.pipeline.stills import run_steps, save_png
 
 
 def variant_stills(out: Path, height: int) -> None:

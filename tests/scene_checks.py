@@ -9,10 +9,10 @@ import numpy as np
 from manim import config
 
 from scenes.base import on_screen
-from scenes.layout import box_of, frame_box
+from scenes.mobjects.layout import box_of, frame_box
 from scenes.roles import resolve
-from scenes.text import Num
-from scenes.theme import MIN_FONT_SIZE
+from scenes.mobjects.text import Num
+from scenes.mobjects.theme import MIN_FONT_SIZE
 
 
 def texts(scene):
@@ -64,7 +64,7 @@ def numbers_problems(scene) -> list[str]:
             math.isclose(truth, mob.value, rel_tol=1e-12, abs_tol=1e-12)
         if not same:
             problems.append(f"{mob.role!r}: shows {mob.value!r}, core says {truth!r}")
-        from scenes.numbers_report import fmt
+        from scenes.mobjects.numfmt import fmt
 
         if mob.shown != fmt(truth, mob.digits):
             problems.append(f"{mob.role!r}: text {mob.shown!r} ≠ {fmt(truth, mob.digits)!r}")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scenes.batch import run_batch
-from scenes.course import expand, load_course
+from scenes.pipeline.batch import run_batch
+from scenes.pipeline.course import expand, load_course
 
 COURSE = """\
 name = "week-1"

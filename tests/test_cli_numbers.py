@@ -79,7 +79,7 @@ def test_json_and_markdown_together_is_an_error(cli):
 
 
 def test_cli_import_does_not_import_manim():
-    code = "import sys, scenes.cli, scenes.numbers_report; print('manim' in sys.modules)"
+    code = "import sys, scenes.cli, scenes.outputs.numbers_report; print('manim' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -5,7 +5,6 @@ concurrent renders, determinism, timeouts on every render path, and fuzzed examp
 import hashlib
 import json
 import math
-import os
 import signal
 import subprocess
 import time
@@ -143,7 +142,7 @@ def test_hostile_labels_appear_literally_on_screen_in_every_scene(data):
     """Pango draws each label as its own characters (markup would collapse `<b>x</b>` into one
     glyph), and no label reaches Typst."""
     from scenes.registry import SCENES
-    from scenes.stills import run_steps
+    from scenes.pipeline.stills import run_steps
 
     ex = ac.Example.from_dict(data, name="hostile")
     seen = set()
@@ -210,7 +209,7 @@ def test_a_scene_says_one_hot_instead_of_nan():
     from scene_checks import layout_problems, numbers_problems
 
     from scenes.registry import SCENES
-    from scenes.stills import run_steps
+    from scenes.pipeline.stills import run_steps
 
     def check(scene):
         texts, _ = _texts_on_screen(scene)

@@ -20,7 +20,7 @@ from scene_checks import pooled, snapshot
 
 import attention_core as ac
 from scenes.registry import SCENES, find
-from scenes.stills import run_steps
+from scenes.pipeline.stills import run_steps
 
 CONTROL = Path(__file__).parent / "control_data"
 TEXT_TOL = 0.08  # scene units (the frame is 8 tall): a pixel or two at any resolution

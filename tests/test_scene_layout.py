@@ -8,7 +8,7 @@ from scene_checks import layout_problems, numbers_problems
 
 import attention_core as ac
 from scenes.registry import SCENES
-from scenes.stills import run_steps
+from scenes.pipeline.stills import run_steps
 
 
 def check(scene_info, example, also=None, **kw):
@@ -112,7 +112,7 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
     """Every --lang × --theme × --aspect, on every scene (its showcase example): no text
     outside the frame, none overlapping another, none too small; in English no Chinese word
     but the example's own labels."""
-    from scenes.look import Look
+    from scenes.pipeline.look import Look
 
     from scenes.base import on_screen
 

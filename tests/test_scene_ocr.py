@@ -5,9 +5,9 @@ import pytest
 from ocr import TESSERACT, pixel_box, read_number
 
 import attention_core as ac
-from scenes.numbers_report import fmt
+from scenes.mobjects.numfmt import fmt
 from scenes.registry import find
-from scenes.stills import run_steps
+from scenes.pipeline.stills import run_steps
 
 
 @pytest.mark.parametrize("scene,array,digits", [("DotProducts", "scores", 2),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scenes.workers import Pool, Task
+from scenes.pipeline.workers import Pool, Task
 
 
 def square(x):

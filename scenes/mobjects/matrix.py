@@ -7,8 +7,8 @@ import math
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup, interpolate_color
 
-from scenes.text import Num, ellipsize, label
-from scenes.theme import SMALL, Theme
+from scenes.mobjects.text import Num, ellipsize, label
+from scenes.mobjects.theme import SMALL, Theme
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 

@@ -15,9 +15,11 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scenes import cache, render, slides
-from scenes.render import Job, Request
-from scenes.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task
+from scenes.pipeline import cache, execute, jobs
+
+from scenes.outputs import slides
+from scenes.pipeline.jobs import Job, Request
+from scenes.pipeline.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task
 
 
 def _warm() -> None:
@@ -68,7 +70,7 @@ def default_jobs() -> int:
 
 def _scratch(job: Job):
     def paths(pid: int) -> list:
-        out = [render.tmp_dir_for(job, pid)]
+        out = [execute.tmp_dir_for(job, pid)]
         if job.kind == "slides":
             out.append(job.out_dir / "slides-src" / "files" / job.scene.name)
         return out
@@ -79,7 +81,7 @@ def clean_stale_scratch(folder: Path) -> None:
     """Remove scratch folders left by processes that no longer exist (a killed render)."""
     if not folder.is_dir():
         return
-    for p in folder.glob(f"{render.TMP_PREFIX}*"):
+    for p in folder.glob(f"{jobs.TMP_PREFIX}*"):
         pid = p.name.rsplit("-", 1)[-1].split(".")[0]
         if pid.isdigit() and not _alive(int(pid)):
             import shutil
@@ -108,7 +110,7 @@ def run_request(request: Request | list[Request], *, jobs: int | None = None,
     """Render everything ``request`` (or a list of them: e.g. one per language) asks for, in one
     pool of workers; never raises for a failed render (see Report)."""
     requests = request if isinstance(request, list) else [request]
-    planned = [job for r in requests for job in render.plan(r)]
+    planned = [job for r in requests for job in jobs.plan(r)]
     workers = jobs or default_jobs()
     for r in requests:
         clean_stale_scratch(r.out_dir)
@@ -128,8 +130,8 @@ def run_request(request: Request | list[Request], *, jobs: int | None = None,
                               or 10.0))
     show_bars = workers == 1 and not quiet and sys.stderr.isatty()
     todo = [replace(j, show_bars=show_bars, run_id=os.getpid()) for j in todo]
-    tasks = [Task(j.label, render.execute, j, _scratch(j))
-             for j in render.split(todo, workers)]
+    tasks = [Task(j.label, execute.execute, j, _scratch(j))
+             for j in jobs.split(todo, workers)]
     parts: dict[tuple, list[Outcome]] = {}
 
     def done(outcome: Outcome) -> None:
@@ -178,7 +180,7 @@ def _join(report: Report, progress: Progress, job: Job, outcomes: list[Outcome])
         return
     started = time.monotonic()
     try:
-        render.join_parts(job, [o.value for o in sorted(outcomes, key=lambda o: o.task.arg.part)])
+        execute.join_parts(job, [o.value for o in sorted(outcomes, key=lambda o: o.task.arg.part)])
         ok = Outcome(outcomes[0].task, True, seconds=max(o.seconds for o in outcomes)
                      + time.monotonic() - started)
     except Exception as exc:  # noqa: BLE001 - one line per failure

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 
-from scenes.look import DEFAULT_FONT
+DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk: CJK and Latin in one family
 
 FALLBACKS = (DEFAULT_FONT, "Noto Sans", "DejaVu Sans", "sans-serif")
 

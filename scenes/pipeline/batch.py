@@ -1,12 +1,12 @@
 """Batch rendering of a course: a local process pool, or a Dask cluster; resumable; a manifest.
 
-Every task is one :class:`scenes.render.Job` with the content key of :mod:`scenes.cache`; a task
+Every task is one :class:`scenes.pipeline.jobs.Job` with the content key of :mod:`scenes.pipeline.cache`; a task
 whose output is up to date is skipped before anything runs, so a re-run after a crash does only
-what is left. Both executors run the same task function, :func:`scenes.render.execute`:
+what is left. Both executors run the same task function, :func:`scenes.pipeline.execute.execute`:
 
-- ``local`` — the bounded :class:`scenes.workers.Pool` (``--jobs`` processes, ``--timeout``);
+- ``local`` — the bounded :class:`scenes.pipeline.workers.Pool` (``--jobs`` processes, ``--timeout``);
 - ``dask`` — ``distributed.Client(scheduler)``: each task runs ``execute`` in a child process
-  (``python -m scenes.task_runner``) under the same time limit, so a hang is killed there too.
+  (``python -m scenes.pipeline.task_runner``) under the same time limit, so a hang is killed there too.
   Workers write into the shared ``--out`` folder, or with ``collect`` render into a scratch folder
   and return the finished bytes, which the client writes (workers without a shared disk).
 
@@ -27,9 +27,10 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scenes import cache
-from scenes.render import Job, execute, tmp_dir_for
-from scenes.workers import DEFAULT_TIMEOUT, Pool, Task
+from scenes.pipeline import cache
+from scenes.pipeline.jobs import Job
+from scenes.pipeline.execute import execute, tmp_dir_for
+from scenes.pipeline.workers import DEFAULT_TIMEOUT, Pool, Task
 
 
 @dataclass
@@ -114,13 +115,13 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
     bytes})`` for the client to write; otherwise it writes into ``job.out_dir`` (a shared disk)
     and returns ``(record, None)``.
     """
-    from scenes.workers import die_with_parent
+    from scenes.pipeline.workers import die_with_parent
 
     scratch = None
     if collect:
         scratch = Path(tempfile.mkdtemp(prefix="attn-collect-"))
         job = replace(job, out_dir=scratch / job.out_dir.name)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.task_runner"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.pipeline.task_runner"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=die_with_parent)
     try:
@@ -168,7 +169,7 @@ def run_batch(course_name: str, jobs: list[Job], broken: list, out: Path, *,
               timeout: float = DEFAULT_TIMEOUT, retries: int = 2, collect: bool = False,
               force: bool = False, quiet: bool = False, client=None) -> BatchReport:
     """Render ``jobs`` (skipping the up-to-date ones), write the manifest, return the report."""
-    from scenes.orchestrate import _warm, clean_stale_scratch, default_jobs
+    from scenes.pipeline.run import _warm, clean_stale_scratch, default_jobs
 
     started = time.monotonic()
     report = BatchReport(course_name)
@@ -228,7 +229,7 @@ def _run_dask(report, progress, todo, scheduler, client, timeout, retries, colle
                     _write_collected(job, record, files)
                 entry = _entry_from(job, record, "rendered", time.monotonic() - t0)
             except Exception as exc:  # noqa: BLE001 - reported, the others go on
-                from scenes.workers import _first_line
+                from scenes.pipeline.workers import _first_line
 
                 entry = _entry_from(job, None, "failed", time.monotonic() - t0,
                                     error=_first_line(exc))

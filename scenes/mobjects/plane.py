@@ -8,21 +8,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import (
-    DOWN,
-    LEFT,
-    WHITE,
-    Arrow,
-    DashedLine,
-    Dot,
-    Line,
-    NumberPlane,
-    VGroup,
-)
+from manim import DOWN, LEFT, Arrow, Dot, NumberPlane, VGroup
 
-from scenes.layout import Box
-from scenes.text import label
-from scenes.theme import SMALL, Theme
+from scenes.mobjects.layout import Box, place_labels
+from scenes.mobjects.text import Num, ellipsize, label
+from scenes.mobjects.theme import BODY, SMALL, Theme
 
 
 def nice_step(span: float) -> float:
@@ -125,9 +115,31 @@ class VectorPlane(VGroup):
                      max_stroke_width_to_length_ratio=12, stroke_opacity=opacity,
                      fill_opacity=opacity)
 
-    def segment(self, a, b, color=WHITE, dashed=False, stroke_width=3):
-        cls = DashedLine if dashed else Line
-        return cls(self.point(a), self.point(b), color=color, stroke_width=stroke_width)
+    def arrows(self, coords, colors) -> VGroup:
+        """One arrow from the origin per row of ``coords``, in its colour."""
+        return VGroup(*(self.arrow(c, col) for c, col in zip(coords, colors)))
+
+    def tip_labels(self, coords, texts, colors, bounds: Box, obstacles=()) -> VGroup:
+        """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
+        in a crowded plane a label with no free spot is left out (its colour still says which)."""
+        labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(texts, colors)]
+        anchors = [self.point(c) for c in coords]
+        origin = self.point([0, 0])
+        prefs = [a - origin for a in anchors]
+        placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
+        return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
+
+    @staticmethod
+    def view_note(view, which: str, template: str, theme: Theme) -> VGroup:
+        """'2-D view: keeps 87 %' (``template`` with ``{kept}``) under a plane whose vectors have
+        more than two dimensions; empty when the view is exact. ``which`` names the view's role."""
+        if view.exact:
+            return VGroup()
+        kept = Num(view.kept * 100, ("kept_pct", which), 0, SMALL, theme.muted, suffix=" %")
+        before, after = template.split("{kept}")
+        parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
+        parts = [p for p in parts if p.source_text.strip()]
+        return VGroup(*parts).arrange(buff=0.06)
 
 
 def _tick(v: float, step: float) -> str:
@@ -137,7 +149,7 @@ def _tick(v: float, step: float) -> str:
 
 
 def _touch(a, b) -> bool:
-    from scenes.layout import box_of
+    from scenes.mobjects.layout import box_of
 
     return box_of(a).overlaps(box_of(b), 0.06)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from attention_core import Example
-from scenes.captions import LANGS
+from scenes.captions import LANGS, default_lang
+from scenes.mobjects.fonts import DEFAULT_FONT
 
 # Manim's quality flags → (Manim's quality name, pixel height, frame rate)
 QUALITIES = {
@@ -22,12 +23,7 @@ QUALITIES = {
 }
 ASPECTS = {"16:9": (16, 9), "4:3": (4, 3), "1:1": (1, 1)}
 THEME_NAMES = ("dark", "light")
-DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk: CJK and Latin in one family
 FRAME_HEIGHT = 8.0  # Manim's frame height in scene units; the width follows the aspect
-
-
-def default_lang(example: Example) -> str:
-    return "zh" if example.is_cjk else "en"
 
 
 def _choice(option: str, value, choices) -> None:

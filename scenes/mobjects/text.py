@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, Mobject, Text, VGroup
 
-from scenes import fonts, text_cache
-from scenes.numbers_report import fmt
-from scenes.theme import BODY
+from scenes.mobjects import fonts, text_cache
+from scenes.mobjects.numfmt import fmt
+from scenes.mobjects.theme import BODY
 
 __all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "text_width"]
 
@@ -124,7 +124,7 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
 
 
 def _measure(s: str, size: float, font: str) -> float:
-    """The width of ``s`` as Pango sets it (remembered on disk by :mod:`scenes.text_cache`)."""
+    """The width of ``s`` as Pango sets it (remembered on disk by :mod:`scenes.mobjects.text_cache`)."""
     key = f"{font}|{float(size)}|{s}"
     known = text_cache.widths()
     if key not in known:

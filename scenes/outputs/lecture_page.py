@@ -18,8 +18,9 @@ from html import escape
 from pathlib import Path
 
 from attention_core import trace_example
-from scenes import captions, numbers_report
-from scenes.render import Job, Request
+from scenes import captions
+from scenes.outputs import numbers_report
+from scenes.pipeline.jobs import Job, Request
 
 SEEK_SCRIPT = """
 document.querySelectorAll("button.step").forEach(function (b) {
@@ -67,7 +68,7 @@ def _clock(seconds: float) -> str:
 def build(request: Request, digits: int = 3) -> Path:
     """Write the page for ``request``'s videos (already rendered with captions); return it."""
     ex, lang = request.example, request.look.lang
-    from scenes import cache
+    from scenes.pipeline import cache
 
     folder = request.look.folder(ex)
     sections = []

@@ -1,6 +1,6 @@
 """Slide decks with manim-slides: every step a slide, converted to offline HTML, PDF or PPTX.
 
-Each scene is rendered as a manim-slides ``Slide`` (a ``slides`` job, :mod:`scenes.render`):
+Each scene is rendered as a manim-slides ``Slide`` (a ``slides`` job, :mod:`scenes.pipeline.execute`):
 ``ExplainerScene.step`` opens a section, which a ``Slide`` turns into a new slide, so the deck
 pauses at the end of every step. ``manim-slides convert`` then joins the scenes into one deck.
 
@@ -87,7 +87,7 @@ def convert_deck(arg: tuple) -> dict:
     if fmt == "html":
         cmd += ["--one-file", "--offline"]
     try:
-        from scenes.workers import die_with_parent
+        from scenes.pipeline.workers import die_with_parent
 
         done = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=die_with_parent)
         if done.returncode != 0 or not staged.exists():

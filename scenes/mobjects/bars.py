@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, Line, Rectangle, VGroup
 
-from scenes.text import Num
-from scenes.theme import SMALL, Theme
+from scenes.mobjects.text import Num
+from scenes.mobjects.theme import SMALL, Theme
 
 
 class ProportionBar(VGroup):

@@ -1,5 +1,5 @@
-"""Run one render job in a fresh process: ``python -m scenes.task_runner`` reads the pickled
-:class:`scenes.render.Job` from stdin and writes the pickled record to stdout.
+"""Run one render job in a fresh process: ``python -m scenes.pipeline.task_runner`` reads the pickled
+:class:`scenes.pipeline.jobs.Job` from stdin and writes the pickled record to stdout.
 
 The Dask executor runs each task this way, so a hung render can be killed at its time limit
 (a Dask worker cannot fork worker processes of its own) and dies with the worker that ran it.
@@ -12,8 +12,8 @@ import sys
 
 
 def main() -> int:
-    from scenes.render import execute
-    from scenes.workers import _first_line, die_with_parent
+    from scenes.pipeline.execute import execute
+    from scenes.pipeline.workers import _first_line, die_with_parent
 
     die_with_parent()
     job = pickle.load(sys.stdin.buffer)

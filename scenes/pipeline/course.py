@@ -11,7 +11,7 @@ qualities = ["l"]
 formats = ["mp4"]                     # mp4, webm, mov, gif or png
 ```
 
-``expand`` turns it into independent render jobs (:class:`scenes.render.Job`), one per
+``expand`` turns it into independent render jobs (:class:`scenes.pipeline.jobs.Job`), one per
 example × scene × language × theme × quality × format. An example that cannot be loaded becomes
 one failed entry with its clean error: it never stops the others. No Manim import here.
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import Example, load_example
-from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
+from scenes.pipeline.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.registry import SCENES, find
-from scenes.render import FORMATS, Job
+from scenes.pipeline.jobs import FORMATS, Job
 
 KEYS = ("name", "examples", "examples_jsonl", "scenes", "langs", "themes", "qualities", "formats",
         "aspects")

@@ -1,0 +1,1 @@
+"""What is made from renders and traces: subtitles, slide decks, the lecture page, numbers reports."""
