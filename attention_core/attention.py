@@ -78,8 +78,17 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True) -> Atte
     weights = softmax(masked, axis=-1)  # (m, n), rows sum to 1
     output = weights @ V  # (m, d_v)
     return AttentionTrace(
-        Q=Q, K=K, V=V, scores=scores, scaled=scaled, masked=masked, weights=weights,
-        output=output, d_k=d_k, scale=factor, mask=mask_arr,
+        Q=Q,
+        K=K,
+        V=V,
+        scores=scores,
+        scaled=scaled,
+        masked=masked,
+        weights=weights,
+        output=output,
+        d_k=d_k,
+        scale=factor,
+        mask=mask_arr,
     )
 
 
@@ -101,7 +110,9 @@ def cross_attention(X, source, W_q, W_k, W_v, mask=None, scale: bool = True) -> 
     same_width("X", X, "W_q", W_q, axis_a=1, axis_b=0)
     same_width("source", source, "W_k", W_k, axis_a=1, axis_b=0)
     same_width("source", source, "W_v", W_v, axis_a=1, axis_b=0)
-    trace = scaled_dot_product_attention(X @ W_q, source @ W_k, source @ W_v, mask=mask, scale=scale)
+    trace = scaled_dot_product_attention(
+        X @ W_q, source @ W_k, source @ W_v, mask=mask, scale=scale
+    )
     return _with_input(trace, X)
 
 

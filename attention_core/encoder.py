@@ -24,7 +24,7 @@ LAYER_NORM_EPS = 1e-5  # PyTorch's default
 def layer_norm(x, gamma=None, beta=None, eps: float = LAYER_NORM_EPS) -> np.ndarray:
     """Normalise each row of ``x`` to mean 0 and variance 1, then scale by γ and shift by β.
 
-        LN(x) = γ · (x − mean(x)) / √(var(x) + ε) + β      (biased variance, as PyTorch)
+    LN(x) = γ · (x − mean(x)) / √(var(x) + ε) + β      (biased variance, as PyTorch)
     """
     x = as_matrix("x", x)
     mean = x.mean(axis=-1, keepdims=True)
@@ -70,20 +70,41 @@ class EncoderTrace:
     output: np.ndarray  # Y = LayerNorm(H + F)
 
 
-def encoder_block(X, W_q, W_k, W_v, W_o, W_1, W_2, num_heads: int, mask=None, gamma1=None,
-                  gamma2=None, eps: float = LAYER_NORM_EPS) -> EncoderTrace:
+def encoder_block(
+    X,
+    W_q,
+    W_k,
+    W_v,
+    W_o,
+    W_1,
+    W_2,
+    num_heads: int,
+    mask=None,
+    gamma1=None,
+    gamma2=None,
+    eps: float = LAYER_NORM_EPS,
+) -> EncoderTrace:
     """One encoder block over X (n, d_model); W_o maps the heads back to d_model."""
     X = as_matrix("X", X)
     att = multi_head_attention(X, W_q, W_k, W_v, W_o, num_heads, mask=mask)
     if att.output.shape != X.shape:
-        raise ValueError(f"W_o: the attention output has shape {att.output.shape}; the residual "
-                         f"needs {X.shape}")
+        raise ValueError(
+            f"W_o: the attention output has shape {att.output.shape}; the residual needs {X.shape}"
+        )
     residual1 = X + att.output
     norm1 = layer_norm(residual1, gamma1, eps=eps)
     hidden, relu, ff = feed_forward(norm1, W_1, W_2)
     if ff.shape != X.shape:
         raise ValueError(f"W_2: the feed-forward output has shape {ff.shape}; expected {X.shape}")
     residual2 = norm1 + ff
-    return EncoderTrace(X=X, attention=att, residual1=residual1, norm1=norm1, ff_hidden=hidden,
-                        ff_relu=relu, ff_out=ff, residual2=residual2,
-                        output=layer_norm(residual2, gamma2, eps=eps))
+    return EncoderTrace(
+        X=X,
+        attention=att,
+        residual1=residual1,
+        norm1=norm1,
+        ff_hidden=hidden,
+        ff_relu=relu,
+        ff_out=ff,
+        residual2=residual2,
+        output=layer_norm(residual2, gamma2, eps=eps),
+    )

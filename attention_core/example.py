@@ -48,8 +48,11 @@ class Weights:
         if self.form == "independent":
             return self.W_q[h], self.W_k[h], self.W_v[h]
         dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // heads
-        return (self.W_q[:, h * dk:(h + 1) * dk], self.W_k[:, h * dk:(h + 1) * dk],
-                self.W_v[:, h * dv:(h + 1) * dv])
+        return (
+            self.W_q[:, h * dk : (h + 1) * dk],
+            self.W_k[:, h * dk : (h + 1) * dk],
+            self.W_v[:, h * dv : (h + 1) * dv],
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,8 +104,9 @@ class Example:
 
         if (self.source_tokens is None) != (self.source_embeddings is None):
             missing = "source_embeddings" if self.source_embeddings is None else "source_tokens"
-            raise ValueError(f"{missing}: cross-attention needs both source_tokens and "
-                             "source_embeddings")
+            raise ValueError(
+                f"{missing}: cross-attention needs both source_tokens and source_embeddings"
+            )
         if self.source_tokens is not None:
             set_(self, "source_tokens", _check_labels("source_tokens", self.source_tokens))
             src = _check_matrix("source_embeddings", self.source_embeddings)
@@ -119,8 +123,11 @@ class Example:
             set_(self, "source_embeddings", src)
 
         set_(self, "heads", _check_int("heads", self.heads, 1, MAX_HEADS))
-        set_(self, "positional_encoding", _check_bool("positional_encoding",
-                                                      self.positional_encoding))
+        set_(
+            self,
+            "positional_encoding",
+            _check_bool("positional_encoding", self.positional_encoding),
+        )
         set_(self, "scale", _check_bool("scale", self.scale))
         if self.head_form not in HEAD_FORMS:
             raise ValueError(f"head_form: {self.head_form!r} is not one of {', '.join(HEAD_FORMS)}")
@@ -148,8 +155,9 @@ class Example:
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, _check_int(name, getattr(self, name), 1, MAX_DIM))
                 if self.seed is None:
-                    raise ValueError(f"{name}: only used with seed (random weights); add seed = 0 "
-                                     "or remove it")
+                    raise ValueError(
+                        f"{name}: only used with seed (random weights); add seed = 0 or remove it"
+                    )
         if self.seed is not None:
             object.__setattr__(self, "seed", _check_int("seed", self.seed, 0, 2**32 - 1))
 
@@ -160,12 +168,16 @@ class Example:
         if self.seed is not None:
             return _random_weights(self.seed, d_model, h, self.d_k, self.d_v, self.head_form)
         if d_model % h:
-            raise ValueError(f"heads: d_model = {d_model} does not divide by heads = {h}; choose "
-                             f"heads among {_divisors(d_model)}")
+            raise ValueError(
+                f"heads: d_model = {d_model} does not divide by heads = {h}; choose "
+                f"heads among {_divisors(d_model)}"
+            )
         eye = np.eye(d_model)
         if self.head_form == "independent" and h > 1:
-            raise ValueError("head_form: 'independent' needs seed or per-head weights (identity "
-                             "weights are one split form)")
+            raise ValueError(
+                "head_form: 'independent' needs seed or per-head weights (identity "
+                "weights are one split form)"
+            )
         return Weights("identity", eye, eye.copy(), eye.copy(), eye.copy() if h > 1 else None)
 
     def _resolve_mask(self) -> np.ndarray | None:
@@ -175,8 +187,10 @@ class Example:
             if mask not in ("none", "causal"):
                 raise ValueError(f"mask: {mask!r} is not 'none', 'causal' or a 0/1 matrix")
             if mask == "causal" and self.is_cross:
-                raise ValueError("mask: 'causal' needs a query and key sequence of the same "
-                                 "positions; cross-attention takes an explicit 0/1 matrix")
+                raise ValueError(
+                    "mask: 'causal' needs a query and key sequence of the same "
+                    "positions; cross-attention takes an explicit 0/1 matrix"
+                )
             matrix = causal_mask(n) if mask == "causal" else None
         elif mask is None:
             object.__setattr__(self, "mask", "none")
@@ -187,22 +201,29 @@ class Example:
                 arr = arr.astype(int)
             arr = _check_matrix("mask", arr, limit=None)
             if arr.shape != (m, n):
-                raise ValueError(f"mask: shape {arr.shape[0]}×{arr.shape[1]}, expected {m}×{n} "
-                                 "(one row per query, one column per key)")
+                raise ValueError(
+                    f"mask: shape {arr.shape[0]}×{arr.shape[1]}, expected {m}×{n} "
+                    "(one row per query, one column per key)"
+                )
             if not np.all(np.isin(arr, (0, 1))):
                 raise ValueError("mask: entries must be 0 (blocked) or 1 (may attend)")
             matrix = arr.astype(bool)
             object.__setattr__(self, "mask", matrix.copy())
         if self.padding is not None:
             keep = self.padding
-            if (not isinstance(keep, (list, tuple, np.ndarray)) or len(keep) != n
-                    or not all(_is_01(v) for v in keep)):
-                raise ValueError(f"padding: expected {n} entries of 0/1 (1 = real token, one per "
-                                 "key)")
+            if (
+                not isinstance(keep, (list, tuple, np.ndarray))
+                or len(keep) != n
+                or not all(_is_01(v) for v in keep)
+            ):
+                raise ValueError(
+                    f"padding: expected {n} entries of 0/1 (1 = real token, one per key)"
+                )
             keep = tuple(bool(v) for v in keep)
             if not any(keep):
-                raise ValueError("padding: every position is padding; mark at least one real "
-                                 "token with 1")
+                raise ValueError(
+                    "padding: every position is padding; mark at least one real token with 1"
+                )
             object.__setattr__(self, "padding", keep)
             pad = padding_mask(keep, n_queries=m)
             matrix = pad if matrix is None else (matrix & pad)
@@ -210,18 +231,20 @@ class Example:
             dead = np.flatnonzero(~matrix.any(axis=1))
             if dead.size:
                 r = int(dead[0])
-                raise ValueError(f"mask: row {r} (token {self.tokens[r]!r}) blocks every key; "
-                                 "allow each query at least one key")
+                raise ValueError(
+                    f"mask: row {r} (token {self.tokens[r]!r}) blocks every key; "
+                    "allow each query at least one key"
+                )
         return matrix
 
     @classmethod
-    def from_dict(cls, data: dict, name: str = "example") -> "Example":
+    def from_dict(cls, data: dict, name: str = "example") -> Example:
         """Build from a parsed TOML/JSON mapping, rejecting unknown keys with a suggestion."""
         if not isinstance(data, dict):
             raise ValueError("example: expected a table of keys (tokens, embeddings, …)")
         _reject_unknown("", data, FILE_KEYS)
         if "tokens" not in data:
-            raise ValueError("tokens: missing; add tokens = [\"…\", …]")
+            raise ValueError('tokens: missing; add tokens = ["…", …]')
         if "embeddings" not in data:
             raise ValueError("embeddings: missing; add one row of numbers per token")
         weights = data.get("weights")
@@ -234,8 +257,12 @@ class Example:
 
     def to_dict(self) -> dict:
         """A JSON/TOML-ready mapping that :meth:`from_dict` turns back into an equal example."""
-        out: dict[str, Any] = {"title": self.title, "tokens": list(self.tokens),
-                               "embeddings": self.embeddings.tolist(), "heads": self.heads}
+        out: dict[str, Any] = {
+            "title": self.title,
+            "tokens": list(self.tokens),
+            "embeddings": self.embeddings.tolist(),
+            "heads": self.heads,
+        }
         w = self.weights
         if w.seed is not None:
             out["seed"] = w.seed
@@ -291,9 +318,23 @@ class Example:
         return any(_is_cjk_char(c) for c in text)
 
 
-FILE_KEYS = ("title", "tokens", "embeddings", "heads", "weights", "seed", "d_k", "d_v",
-             "head_form", "mask", "padding", "positional_encoding", "source_tokens",
-             "source_embeddings", "scale")
+FILE_KEYS = (
+    "title",
+    "tokens",
+    "embeddings",
+    "heads",
+    "weights",
+    "seed",
+    "d_k",
+    "d_v",
+    "head_form",
+    "mask",
+    "padding",
+    "positional_encoding",
+    "source_tokens",
+    "source_embeddings",
+    "scale",
+)
 WEIGHT_KEYS = ("W_q", "W_k", "W_v", "W_o")
 
 
@@ -310,8 +351,14 @@ def _reject_unknown(prefix: str, data: dict, known) -> None:
 
 def _is_cjk_char(c: str) -> bool:
     o = ord(c)
-    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x3040 <= o <= 0x30FF
-            or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF)
+    return (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0x3040 <= o <= 0x30FF
+        or 0xAC00 <= o <= 0xD7AF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x20000 <= o <= 0x2FFFF
+    )
 
 
 def _is_01(v) -> bool:
@@ -333,19 +380,21 @@ def _check_text(fieldname: str, value, limit: int, allow_empty=False) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{fieldname}: expected text in quotes, got {type(value).__name__}")
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ValueError(f"{fieldname}: {value!r} contains control characters (newline, tab …); "
-                         "remove them")
+        raise ValueError(
+            f"{fieldname}: {value!r} contains control characters (newline, tab …); remove them"
+        )
     if not allow_empty and not value.strip():
         raise ValueError(f"{fieldname}: a label must not be empty or only spaces")
     if len(value) > limit:
-        raise ValueError(f"{fieldname}: {value[:20]!r}… has {len(value)} characters; at most "
-                         f"{limit} are allowed")
+        raise ValueError(
+            f"{fieldname}: {value[:20]!r}… has {len(value)} characters; at most {limit} are allowed"
+        )
     return value
 
 
 def _check_labels(fieldname: str, labels) -> tuple[str, ...]:
     if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
-        raise ValueError(f"{fieldname}: expected a list of labels, e.g. [\"早\", \"上\", \"好\"]")
+        raise ValueError(f'{fieldname}: expected a list of labels, e.g. ["早", "上", "好"]')
     if not labels:
         raise ValueError(f"{fieldname}: the list is empty; give 1 to {MAX_TOKENS} tokens")
     if len(labels) > MAX_TOKENS:
@@ -385,8 +434,9 @@ def _check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MA
         raise ValueError(f"{fieldname}{list(bad)}: NaN or infinity; every number must be finite")
     if limit is not None and np.max(np.abs(arr)) > limit:
         bad = tuple(int(i) for i in np.argwhere(np.abs(arr) > limit)[0])
-        raise ValueError(f"{fieldname}{list(bad)}: {arr[bad]:g} is beyond the limit "
-                         f"|x| ≤ {limit:g}")
+        raise ValueError(
+            f"{fieldname}{list(bad)}: {arr[bad]:g} is beyond the limit |x| ≤ {limit:g}"
+        )
     return arr + 0.0  # −0.0 → 0.0 keeps printing tidy
 
 
@@ -402,8 +452,10 @@ def _check_nested(fieldname: str, value, ndim: int, path=()) -> None:
             raise ValueError(f"{where}: expected a number, got {value!r}")
         return
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{where}: expected {_shape_word(ndim) if ndim > 1 else 'a row of numbers'}"
-                         f", got {type(value).__name__}")
+        raise ValueError(
+            f"{where}: expected {_shape_word(ndim) if ndim > 1 else 'a row of numbers'}"
+            f", got {type(value).__name__}"
+        )
     if not value:
         raise ValueError(f"{where}: is empty; give at least one {'row' if ndim > 1 else 'number'}")
     lengths = set()
@@ -412,8 +464,10 @@ def _check_nested(fieldname: str, value, ndim: int, path=()) -> None:
         if ndim > 1:
             lengths.add(len(item))
     if len(lengths) > 1:
-        raise ValueError(f"{where}: ragged rows (lengths {sorted(lengths)}); every row needs the "
-                         "same number of values")
+        raise ValueError(
+            f"{where}: ragged rows (lengths {sorted(lengths)}); every row needs the "
+            "same number of values"
+        )
 
 
 def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> Weights:
@@ -422,50 +476,67 @@ def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> W
             raise ValueError(f"weights.{key}: missing; give W_q, W_k and W_v together")
     sample = given["W_q"]
     per_head = (isinstance(sample, np.ndarray) and sample.ndim == 3) or (
-        isinstance(sample, (list, tuple)) and sample and isinstance(sample[0], (list, tuple))
-        and sample[0] and isinstance(sample[0][0], (list, tuple)))
+        isinstance(sample, (list, tuple))
+        and sample
+        and isinstance(sample[0], (list, tuple))
+        and sample[0]
+        and isinstance(sample[0][0], (list, tuple))
+    )
     ndim = 3 if per_head else 2
     mats = {k: _check_matrix(f"weights.{k}", given[k], ndim=ndim) for k in ("W_q", "W_k", "W_v")}
     if per_head:
         if "W_o" in given:
-            raise ValueError("weights.W_o: not used with per-head matrices (text 000's form "
-                             "concatenates the heads); remove it or use one matrix per role")
+            raise ValueError(
+                "weights.W_o: not used with per-head matrices (text 000's form "
+                "concatenates the heads); remove it or use one matrix per role"
+            )
         for k, m in mats.items():
             if m.shape[0] != h:
                 raise ValueError(f"weights.{k}: {m.shape[0]} per-head matrices for heads = {h}")
             if m.shape[1] != d_model:
-                raise ValueError(f"weights.{k}: each matrix needs {d_model} rows (d_model), got "
-                                 f"{m.shape[1]}")
+                raise ValueError(
+                    f"weights.{k}: each matrix needs {d_model} rows (d_model), got {m.shape[1]}"
+                )
             if m.shape[2] > MAX_DIM:
                 raise ValueError(f"weights.{k}: {m.shape[2]} columns; at most {MAX_DIM}")
         if mats["W_q"].shape != mats["W_k"].shape:
-            raise ValueError(f"weights.W_k: shape {mats['W_k'].shape} must equal W_q's "
-                             f"{mats['W_q'].shape} (q·k needs equal d_k)")
+            raise ValueError(
+                f"weights.W_k: shape {mats['W_k'].shape} must equal W_q's "
+                f"{mats['W_q'].shape} (q·k needs equal d_k)"
+            )
         return Weights("independent", mats["W_q"], mats["W_k"], mats["W_v"], None, seed)
     for k, m in mats.items():
         rows = d_model if k == "W_q" else kv_dim
         if m.shape[0] != rows:
-            raise ValueError(f"weights.{k}: shape {m.shape[0]}×{m.shape[1]}; it needs {rows} rows "
-                             f"(d_model) to multiply the embeddings")
+            raise ValueError(
+                f"weights.{k}: shape {m.shape[0]}×{m.shape[1]}; it needs {rows} rows "
+                f"(d_model) to multiply the embeddings"
+            )
         if m.shape[1] % h:
             raise ValueError(f"weights.{k}: {m.shape[1]} columns do not split into heads = {h}")
         if m.shape[1] > MAX_DIM * h:
             raise ValueError(f"weights.{k}: {m.shape[1]} columns; at most {MAX_DIM} per head")
     if mats["W_q"].shape != mats["W_k"].shape:
-        raise ValueError(f"weights.W_k: shape {mats['W_k'].shape[0]}×{mats['W_k'].shape[1]} must "
-                         f"equal W_q's {mats['W_q'].shape[0]}×{mats['W_q'].shape[1]} "
-                         "(q·k needs equal d_k)")
+        raise ValueError(
+            f"weights.W_k: shape {mats['W_k'].shape[0]}×{mats['W_k'].shape[1]} must "
+            f"equal W_q's {mats['W_q'].shape[0]}×{mats['W_q'].shape[1]} "
+            "(q·k needs equal d_k)"
+        )
     W_o = None
     if "W_o" in given:
         W_o = _check_matrix("weights.W_o", given["W_o"])
         if W_o.shape[0] != mats["W_v"].shape[1]:
-            raise ValueError(f"weights.W_o: {W_o.shape[0]} rows; it needs {mats['W_v'].shape[1]} "
-                             "(the width of the concatenated heads)")
+            raise ValueError(
+                f"weights.W_o: {W_o.shape[0]} rows; it needs {mats['W_v'].shape[1]} "
+                "(the width of the concatenated heads)"
+            )
         if W_o.shape[1] > MAX_DIM:
             raise ValueError(f"weights.W_o: {W_o.shape[1]} columns; at most {MAX_DIM}")
     elif h > 1:
-        raise ValueError("weights.W_o: needed for several heads in split form; add W_o, or give "
-                         "per-head matrices (text 000's form)")
+        raise ValueError(
+            "weights.W_o: needed for several heads in split form; add W_o, or give "
+            "per-head matrices (text 000's form)"
+        )
     return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed)
 
 
@@ -473,8 +544,10 @@ def _random_weights(seed: int, d_model: int, h: int, d_k, d_v, form: str) -> Wei
     """Standard-normal weights from ``seed`` (text 000 draws np.random.randn the same way)."""
     if d_k is None:
         if d_model % h:
-            raise ValueError(f"heads: d_model = {d_model} does not divide by heads = {h}; set d_k "
-                             f"or choose heads among {_divisors(d_model)}")
+            raise ValueError(
+                f"heads: d_model = {d_model} does not divide by heads = {h}; set d_k "
+                f"or choose heads among {_divisors(d_model)}"
+            )
         d_k = d_model // h
     d_v = d_k if d_v is None else d_v
     rng = np.random.default_rng(seed)

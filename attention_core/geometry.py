@@ -1,6 +1,6 @@
 """Geometry of attention: lengths, angles, shadows, and faithful 2-D views.
 
-    q · k = |q| |k| cos θ = |q| · (the signed length of k's shadow on q's direction)
+q · k = |q| |k| cos θ = |q| · (the signed length of k's shadow on q's direction)
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ def load_example(path_or_preset_name) -> Example:
 
         close = difflib.get_close_matches(key, list(PRESETS), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        raise ValueError(f"example: {key!r} is neither a preset nor an existing file; {hint}"
-                         f"known presets: {', '.join(PRESETS)}")
+        raise ValueError(
+            f"example: {key!r} is neither a preset nor an existing file; {hint}"
+            f"known presets: {', '.join(PRESETS)}"
+        )
     if path.is_dir():
         raise ValueError(f"example: {key!r} is a folder; give a .toml or .json file")
     suffix = path.suffix.lower()
@@ -37,8 +39,10 @@ def load_example(path_or_preset_name) -> Example:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ValueError(f"example: {path.name!r} is {size:,} bytes; an example file is at "
-                             f"most {MAX_FILE_BYTES:,}")
+            raise ValueError(
+                f"example: {path.name!r} is {size:,} bytes; an example file is at "
+                f"most {MAX_FILE_BYTES:,}"
+            )
         raw = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"example: cannot read {path.name!r} ({exc.strerror or exc})") from None
@@ -61,8 +65,10 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"example: {filename!r} is not valid JSON ({exc.msg}, line {exc.lineno} "
-                         f"column {exc.colno})") from None
+        raise ValueError(
+            f"example: {filename!r} is not valid JSON ({exc.msg}, line {exc.lineno} "
+            f"column {exc.colno})"
+        ) from None
     except RecursionError:
         raise ValueError(f"example: {filename!r} nests too deeply") from None
     if not isinstance(data, dict):
@@ -71,5 +77,6 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
 
 
 def _reject_constant(name: str):
-    raise ValueError(f"example: {name} is not a number this tool accepts; every number must be "
-                     "finite")
+    raise ValueError(
+        f"example: {name} is not a number this tool accepts; every number must be finite"
+    )

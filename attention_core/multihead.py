@@ -48,7 +48,8 @@ def multi_head_attention(
         raise ValueError(f"num_heads: expected a positive integer, got {num_heads!r}")
     mats = {}
     for name, w, inp, inp_name in (
-        ("W_q", W_q, X, "X"), ("W_k", W_k, src, "source" if source is not None else "X"),
+        ("W_q", W_q, X, "X"),
+        ("W_k", W_k, src, "source" if source is not None else "X"),
         ("W_v", W_v, src, "source" if source is not None else "X"),
     ):
         w = as_matrix(name, w)
@@ -64,7 +65,7 @@ def multi_head_attention(
     d_v = mats["W_v"].shape[1] // num_heads
 
     def cols(w, h, width):
-        return w[:, h * width:(h + 1) * width]
+        return w[:, h * width : (h + 1) * width]
 
     per_head = [
         (cols(mats["W_q"], h, d_k), cols(mats["W_k"], h, d_k), cols(mats["W_v"], h, d_v))
@@ -80,7 +81,9 @@ def independent_heads_attention(X, W_qs, W_ks, W_vs, mask=None, *, source=None, 
     """
     X = as_matrix("X", X)
     src = X if source is None else as_matrix("source", source)
-    stacks = [as_matrix(name, w, ndim=3) for name, w in (("W_q", W_qs), ("W_k", W_ks), ("W_v", W_vs))]
+    stacks = [
+        as_matrix(name, w, ndim=3) for name, w in (("W_q", W_qs), ("W_k", W_ks), ("W_v", W_vs))
+    ]
     if len({s.shape[0] for s in stacks}) != 1:
         raise ValueError(
             "W_q, W_k, W_v: need the same number of heads, got "
@@ -88,7 +91,9 @@ def independent_heads_attention(X, W_qs, W_ks, W_vs, mask=None, *, source=None, 
         )
     for name, s, inp in zip(("W_q", "W_k", "W_v"), stacks, (X, src, src)):
         if s.shape[1] != inp.shape[1]:
-            raise ValueError(f"{name}: per-head matrices have {s.shape[1]} rows, expected {inp.shape[1]}")
+            raise ValueError(
+                f"{name}: per-head matrices have {s.shape[1]} rows, expected {inp.shape[1]}"
+            )
     per_head = list(zip(*stacks))
     return _run_heads(X, src, per_head, None, mask, scale, source is not None)
 
@@ -109,6 +114,11 @@ def _run_heads(X, src, per_head, W_o, mask, scale, is_cross) -> MultiHeadTrace:
             )
         output = concat @ W_o  # (m, d_out)
     return MultiHeadTrace(
-        heads=tuple(heads), concat=concat, output=output, W_o=W_o, num_heads=len(heads), X=X,
+        heads=tuple(heads),
+        concat=concat,
+        output=output,
+        W_o=W_o,
+        num_heads=len(heads),
+        X=X,
         source=src if is_cross else None,
     )

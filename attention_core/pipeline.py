@@ -55,23 +55,35 @@ def trace_example(example: Example) -> ExampleTrace:
     w = example.weights
     source = src if example.is_cross else None
     if w.form == "independent":
-        mh = independent_heads_attention(X, w.W_q, w.W_k, w.W_v, mask=mask, source=source,
-                                         scale=example.scale)
+        mh = independent_heads_attention(
+            X, w.W_q, w.W_k, w.W_v, mask=mask, source=source, scale=example.scale
+        )
     elif example.heads > 1 or w.W_o is not None:
-        mh = multi_head_attention(X, w.W_q, w.W_k, w.W_v, w.W_o, example.heads, mask=mask,
-                                  source=source, scale=example.scale)
+        mh = multi_head_attention(
+            X,
+            w.W_q,
+            w.W_k,
+            w.W_v,
+            w.W_o,
+            example.heads,
+            mask=mask,
+            source=source,
+            scale=example.scale,
+        )
     else:
         mh = None
     if mh is None:
-        trace = scaled_dot_product_attention(X @ w.W_q, src @ w.W_k, src @ w.W_v, mask=mask,
-                                             scale=example.scale)
+        trace = scaled_dot_product_attention(
+            X @ w.W_q, src @ w.W_k, src @ w.W_v, mask=mask, scale=example.scale
+        )
         heads = (replace(trace, X=X),)
         output = trace.output
     else:
         heads = tuple(mh.heads)
         output = mh.output
-    return ExampleTrace(example=example, X=X, source=src, pe=pe, mask=mask, heads=heads,
-                        multihead=mh, output=output)
+    return ExampleTrace(
+        example=example, X=X, source=src, pe=pe, mask=mask, heads=heads, multihead=mh, output=output
+    )
 
 
 def illustrative_weights(d: int, seed: int = 7) -> np.ndarray:
@@ -95,7 +107,8 @@ def illustrative_weights(d: int, seed: int = 7) -> np.ndarray:
 
 
 def share_from_others(weights: np.ndarray) -> np.ndarray:
-    """For self-attention: each token's share of its output that comes from other tokens (1 − w_ii)."""
+    """For self-attention: each token's share of its output that comes from other tokens
+    (1 − w_ii)."""
     return 1.0 - np.diag(weights)
 
 
@@ -140,8 +153,11 @@ def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleChec
     diffs = []
     for pe_on in (False, True):
         base = replace(example, positional_encoding=pe_on, mask="none", padding=None)
-        shuffled = replace(base, tokens=[example.tokens[p] for p in perm],
-                           embeddings=example.embeddings[list(perm)])
+        shuffled = replace(
+            base,
+            tokens=[example.tokens[p] for p in perm],
+            embeddings=example.embeddings[list(perm)],
+        )
         out = trace_example(base).output
         back = trace_example(shuffled).output[inverse]  # rows in the original order again
         diffs.append(float(np.max(np.abs(out - back))))
@@ -180,5 +196,6 @@ def trace_encoder(example: Example, seed: int = 7):
     W, _ = encoder_weights(example, seed)
     X = trace_example(example).X
     mask = None if example.is_cross else example.mask_matrix
-    return encoder_block(X, W["W_q"], W["W_k"], W["W_v"], W["W_o"], W["W_1"], W["W_2"],
-                         example.heads, mask=mask)
+    return encoder_block(
+        X, W["W_q"], W["W_k"], W["W_v"], W["W_o"], W["W_1"], W["W_2"], example.heads, mask=mask
+    )

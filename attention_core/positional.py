@@ -14,8 +14,11 @@ import numpy as np
 
 def sinusoidal_positional_encoding(n_positions: int, d_model: int, base: float = 10000.0):
     """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed."""
-    if not isinstance(n_positions, (int, np.integer)) or isinstance(n_positions, bool) \
-            or n_positions < 1:
+    if (
+        not isinstance(n_positions, (int, np.integer))
+        or isinstance(n_positions, bool)
+        or n_positions < 1
+    ):
         raise ValueError(f"n_positions: expected a positive integer, got {n_positions!r}")
     return positional_encoding_at(np.arange(n_positions, dtype=np.float64), d_model, base)
 

@@ -19,8 +19,9 @@ def _toml(value) -> str:
 
 def example_toml(name: str = DEFAULT_PRESET) -> str:
     ex = PRESETS[name].to_dict()
-    rows = ",\n".join(f"    {_toml(row)},  # {tok}"
-                      for tok, row in zip(ex["tokens"], ex["embeddings"]))
+    rows = ",\n".join(
+        f"    {_toml(row)},  # {tok}" for tok, row in zip(ex["tokens"], ex["embeddings"])
+    )
     return f"""\
 # An Attention Explainer example. Render it with
 #     attn-explain numbers THIS_FILE      (every number, in the terminal)
@@ -33,7 +34,7 @@ title = {_toml(ex["title"])}
 # text: nothing in them is read as markup.
 tokens = {_toml(ex["tokens"])}
 
-# One row per token, all of the same length d_model (1–{MAX_DIM}); every number finite, |x| ≤ {MAX_ABS:g}.
+# One row per token, all of length d_model (1–{MAX_DIM}); every number finite, |x| ≤ {MAX_ABS:g}.
 embeddings = [
 {rows}
 ]

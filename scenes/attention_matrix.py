@@ -43,14 +43,25 @@ class AttentionMatrix(ExplainerScene):
         left, right = self.regions.content.split(3, 2, gap=0.5)
         W = head.weights
         matrix = LabelledMatrix.fitted(
-            W, ("weights", 0), theme, ex.tokens, ex.key_tokens,
-            Box(left.x0, left.y0, left.x1 - 1.1, left.y1), digits=3, heat=True,
+            W,
+            ("weights", 0),
+            theme,
+            ex.tokens,
+            ex.key_tokens,
+            Box(left.x0, left.y0, left.x1 - 1.1, left.y1),
+            digits=3,
+            heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
-            col_colors=[self.k_color(j) for j in range(ex.n_keys)])
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+        )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
-        sums = VGroup(*(self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
-                        for i in matrix.shown_rows))
+        sums = VGroup(
+            *(
+                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                for i in matrix.shown_rows
+            )
+        )
         matrix.place_row_notes(sums, buff=0.25)
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
@@ -71,42 +82,78 @@ class AttentionMatrix(ExplainerScene):
         sym = ""
         if pair is not None:
             a, b = pair
-            sym = self.say("symmetric_no", a=f"w({ex.tokens[a]}→{ex.key_tokens[b]}) = "
-                           + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
-                           b=f"w({ex.tokens[b]}→{ex.key_tokens[a]}) = "
-                           + self.num(W[b, a], ("weights", 0, b, a), 3).shown)
+            sym = self.say(
+                "symmetric_no",
+                a=f"w({ex.tokens[a]}→{ex.key_tokens[b]}) = "
+                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
+                b=f"w({ex.tokens[b]}→{ex.key_tokens[a]}) = "
+                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
+            )
         elif not ex.is_cross:
             sym = self.say("symmetric_yes")
-        maxima = VGroup(*(SurroundingRectangle(matrix.cell_rect(i, int(np.argmax(W[i]))),
-                                               color=theme.accent, buff=0.0, stroke_width=4)
-                          for i in matrix.shown_rows
-                          if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None))
+        maxima = VGroup(
+            *(
+                SurroundingRectangle(
+                    matrix.cell_rect(i, int(np.argmax(W[i]))),
+                    color=theme.accent,
+                    buff=0.0,
+                    stroke_width=4,
+                )
+                for i in matrix.shown_rows
+                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
+            )
+        )
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
             i, j = other
-            self.step("reading", caption_key="reading_other", q=ex.tokens[i], k=ex.key_tokens[j],
-                      a=self.num(W[i, j], ("weights", 0, i, j), 3).shown,
-                      b=self.num(W[i, i], ("weights", 0, i, i), 3).shown, sym=sym)
+            self.step(
+                "reading",
+                caption_key="reading_other",
+                q=ex.tokens[i],
+                k=ex.key_tokens[j],
+                a=self.num(W[i, j], ("weights", 0, i, j), 3).shown,
+                b=self.num(W[i, i], ("weights", 0, i, i), 3).shown,
+                sym=sym,
+            )
         else:
             self.step("reading", caption_key="reading_self", sym=sym)
         self.play_all((Create(r) for r in maxima), run_time=1)
         self.hold(1.8)
 
-        self.step("cost", cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,
-                  work=self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0).shown,
-                  cells512=f"{LONG_SEQUENCE ** 2:,}")
+        self.step(
+            "cost",
+            cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,
+            work=self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0).shown,
+            cells512=f"{LONG_SEQUENCE**2:,}",
+        )
         rows = VGroup()
-        for n_tokens, value, role in ((ex.n, ex.n * ex.n_keys, ("cells",)),
-                                      (LONG_SEQUENCE, LONG_SEQUENCE ** 2,
-                                       ("cells_at", LONG_SEQUENCE))):
-            rows.add(flow([label(f"n = {n_tokens}  →", BODY, theme.text),
-                           self.num(value, role, 0, size=BODY, color=theme.accent),
-                           label(self.say("cost_cells"), BODY, theme.muted)], right.width))
-        rows.add(flow([label("n²·d_k =", BODY, theme.text),
-                       self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY,
-                                color=theme.accent),
-                       label(self.say("multiply_adds"), BODY, theme.muted)], right.width))
+        for n_tokens, value, role in (
+            (ex.n, ex.n * ex.n_keys, ("cells",)),
+            (LONG_SEQUENCE, LONG_SEQUENCE**2, ("cells_at", LONG_SEQUENCE)),
+        ):
+            rows.add(
+                flow(
+                    [
+                        label(f"n = {n_tokens}  →", BODY, theme.text),
+                        self.num(value, role, 0, size=BODY, color=theme.accent),
+                        label(self.say("cost_cells"), BODY, theme.muted),
+                    ],
+                    right.width,
+                )
+            )
+        rows.add(
+            flow(
+                [
+                    label("n²·d_k =", BODY, theme.text),
+                    self.num(
+                        ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY, color=theme.accent
+                    ),
+                    label(self.say("multiply_adds"), BODY, theme.muted),
+                ],
+                right.width,
+            )
+        )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)

@@ -35,8 +35,15 @@ class ExplainerScene(Scene):
 
     explains_one_head = True  # single-head scenes say which head of several they show
 
-    def __init__(self, example: ac.Example | None = None, lang: str | None = None,
-                 theme: str | None = None, font: str | None = None, sections=None, **kwargs):
+    def __init__(
+        self,
+        example: ac.Example | None = None,
+        lang: str | None = None,
+        theme: str | None = None,
+        font: str | None = None,
+        sections=None,
+        **kwargs,
+    ):
         """``sections(i)`` says whether step ``i`` (from 0) is rendered; the others are run with
         animations skipped (a long scene rendered in parts by several processes)."""
         self.example = example if example is not None else example_from_env()
@@ -118,8 +125,7 @@ class ExplainerScene(Scene):
         group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")
 
-    def step(self, key: str, caption_key: str | None = None, clear: bool = False,
-             **values) -> None:
+    def step(self, key: str, caption_key: str | None = None, clear: bool = False, **values) -> None:
         """Start step ``key``: a new section, and its caption in the bar at the bottom.
 
         ``clear`` fades out everything the previous step left (but the title), so each step ends
@@ -137,8 +143,9 @@ class ExplainerScene(Scene):
         new = self.caption_group(text)
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:
-            old += [m for m in self.mobjects if m is not self.title_mob
-                    and m is not self.caption_mob]
+            old += [
+                m for m in self.mobjects if m is not self.title_mob and m is not self.caption_mob
+            ]
         if old:
             self.play(*(FadeOut(m) for m in old), FadeIn(new), run_time=0.5)
         else:

@@ -47,12 +47,16 @@ def cli():
 @click.argument("example", default=DEFAULT_PRESET)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, full float precision.")
 @click.option("--markdown", is_flag=True, help="Markdown tables (labels escaped).")
-@click.option("--digits", type=click.IntRange(0, 12), default=3, show_default=True,
-              help="Decimals in the table and Markdown forms.")
+@click.option(
+    "--digits",
+    type=click.IntRange(0, 12),
+    default=3,
+    show_default=True,
+    help="Decimals in the table and Markdown forms.",
+)
 def numbers(example, as_json, markdown, digits):
     """Print every step of the computation for EXAMPLE: Q, K, V, scores, weights, output."""
     from attention_core import trace_example
-
     from scenes.outputs import numbers_report as report
 
     if as_json and markdown:
@@ -79,26 +83,65 @@ def list_scenes():
 def look_options(f):
     """The options that change the picture, shared by ``render`` and ``pack``."""
     options = [
-        click.option("--scene", "scene_names", multiple=True, metavar="NAME",
-                     help="A scene (repeatable); default: all. See `attn-explain scenes`."),
-        click.option("-q", "--quality", default="l", show_default=True, metavar="l|m|h|p|k",
-                     help="l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60."),
-        click.option("--lang", "langs", multiple=True, metavar="zh|en",
-                     help="Language of every word on screen and in captions (default: zh for "
-                     "CJK examples, else en); repeat it for both: --lang zh --lang en."),
-        click.option("--theme", default="dark", show_default=True, metavar="dark|light",
-                     help="light: dark text on white, for projectors and handouts."),
+        click.option(
+            "--scene",
+            "scene_names",
+            multiple=True,
+            metavar="NAME",
+            help="A scene (repeatable); default: all. See `attn-explain scenes`.",
+        ),
+        click.option(
+            "-q",
+            "--quality",
+            default="l",
+            show_default=True,
+            metavar="l|m|h|p|k",
+            help="l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60.",
+        ),
+        click.option(
+            "--lang",
+            "langs",
+            multiple=True,
+            metavar="zh|en",
+            help="Language of every word on screen and in captions (default: zh for "
+            "CJK examples, else en); repeat it for both: --lang zh --lang en.",
+        ),
+        click.option(
+            "--theme",
+            default="dark",
+            show_default=True,
+            metavar="dark|light",
+            help="light: dark text on white, for projectors and handouts.",
+        ),
         click.option("--aspect", default="16:9", show_default=True, metavar="16:9|4:3|1:1"),
-        click.option("--font", default=None, metavar="FAMILY",
-                     help="Font family (default: Noto Sans CJK SC); a missing one falls back "
-                     "with a warning."),
-        click.option("--out", default="renders", show_default=True, type=click.Path(),
-                     help="Output folder: OUT/<example>/<quality>[-variant]/…"),
-        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
-                     help="Processes rendering at once (default: one per core)."),
-        click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
-                     show_default=True, help="Seconds one scene may take before its worker "
-                     "is killed."),
+        click.option(
+            "--font",
+            default=None,
+            metavar="FAMILY",
+            help="Font family (default: Noto Sans CJK SC); a missing one falls back "
+            "with a warning.",
+        ),
+        click.option(
+            "--out",
+            default="renders",
+            show_default=True,
+            type=click.Path(),
+            help="Output folder: OUT/<example>/<quality>[-variant]/…",
+        ),
+        click.option(
+            "-j",
+            "--jobs",
+            type=click.IntRange(1, 64),
+            default=None,
+            help="Processes rendering at once (default: one per core).",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=1),
+            default=DEFAULT_TIMEOUT,
+            show_default=True,
+            help="Seconds one scene may take before its worker is killed.",
+        ),
         click.option("--force", is_flag=True, help="Re-render even what is up to date."),
         click.option("--quiet", is_flag=True, help="No progress lines; errors still show."),
     ]
@@ -109,23 +152,32 @@ def look_options(f):
 
 def _requests(example, scene_names, quality, langs, theme, aspect, font, out, **kinds):
     """One request per language asked for (each its own folder)."""
-    return [_request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds)
-            for lang in dict.fromkeys(langs or [None])]
+    return [
+        _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds)
+        for lang in dict.fromkeys(langs or [None])
+    ]
 
 
 def _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds):
     from pathlib import Path
 
     from scenes.mobjects import fonts
+    from scenes.pipeline.jobs import Request, validate
     from scenes.pipeline.look import Look
     from scenes.registry import SCENES, find
-    from scenes.pipeline.jobs import Request, validate
 
     ex = _load(example)
     try:
         chosen = [find(n) for n in scene_names] if scene_names else list(SCENES)
-        look = Look.for_example(ex, quality=quality, lang=lang, theme=theme, aspect=aspect,
-                                transparent=kinds.pop("transparent", False), font=font)
+        look = Look.for_example(
+            ex,
+            quality=quality,
+            lang=lang,
+            theme=theme,
+            aspect=aspect,
+            transparent=kinds.pop("transparent", False),
+            font=font,
+        )
         request = Request(ex, chosen, look, Path(out), **kinds)
         validate(request.fmt, look, request.out)
     except ValueError as exc:
@@ -137,11 +189,15 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
 def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
     from scenes.pipeline.run import run_request
 
-    report = run_request(request, jobs=jobs, timeout=timeout, force=force, quiet=quiet,
-                         slide_formats=slide_formats)
+    report = run_request(
+        request, jobs=jobs, timeout=timeout, force=force, quiet=quiet, slide_formats=slide_formats
+    )
     if not quiet:
-        click.echo(f"done: {report.rendered} rendered, {report.reused} up to date, "
-                   f"{len(report.failures)} failed", err=True)
+        click.echo(
+            f"done: {report.rendered} rendered, {report.reused} up to date, "
+            f"{len(report.failures)} failed",
+            err=True,
+        )
     for path in dict.fromkeys(str(p) for _, p, _ in report.outputs):  # each once, in order
         click.echo(path)
     if report.failures:
@@ -154,20 +210,50 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
 @cli.command()
 @click.argument("example", default=DEFAULT_PRESET)
 @look_options
-@click.option("--format", "fmt", default=None, metavar="mp4|webm|mov|gif|png",
-              help="Video format, or png for each scene's final frame (default: mp4, or none "
-              "when only --stills/--slides are asked for).")
+@click.option(
+    "--format",
+    "fmt",
+    default=None,
+    metavar="mp4|webm|mov|gif|png",
+    help="Video format, or png for each scene's final frame (default: mp4, or none "
+    "when only --stills/--slides are asked for).",
+)
 @click.option("--transparent", is_flag=True, help="Alpha background (with --format webm or mov).")
 @click.option("--captions", is_flag=True, help="Write .srt and .vtt subtitles beside each video.")
 @click.option("--stills", is_flag=True, help="One PNG per step in <folder>/stills/ (no video).")
-@click.option("--slides", is_flag=True, help="Every step a slide: one deck of all scenes in "
-              "<example>/slides/ (manim-slides).")
-@click.option("--slides-format", "slide_formats", default="html", show_default=True,
-              metavar="html,pdf,pptx", help="Deck format(s), comma-separated.")
-@click.option("--preview", is_flag=True, help="Render nothing: print each output path and "
-              "whether it is up to date.")
-def render(example, fmt, transparent, captions, stills, slides, slide_formats, preview,
-           jobs, timeout, force, quiet, **look):
+@click.option(
+    "--slides",
+    is_flag=True,
+    help="Every step a slide: one deck of all scenes in <example>/slides/ (manim-slides).",
+)
+@click.option(
+    "--slides-format",
+    "slide_formats",
+    default="html",
+    show_default=True,
+    metavar="html,pdf,pptx",
+    help="Deck format(s), comma-separated.",
+)
+@click.option(
+    "--preview",
+    is_flag=True,
+    help="Render nothing: print each output path and whether it is up to date.",
+)
+def render(
+    example,
+    fmt,
+    transparent,
+    captions,
+    stills,
+    slides,
+    slide_formats,
+    preview,
+    jobs,
+    timeout,
+    force,
+    quiet,
+    **look,
+):
     """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
     from scenes.outputs.slides import SLIDE_FORMATS, missing_assets
 
@@ -175,25 +261,37 @@ def render(example, fmt, transparent, captions, stills, slides, slide_formats, p
     formats = tuple(f.strip() for f in slide_formats.split(",") if f.strip())
     bad = [f for f in formats if f not in SLIDE_FORMATS]
     if bad or not formats:
-        raise BadInput(f"--slides-format: {','.join(bad) or slide_formats!r} is not one of "
-                       f"{', '.join(SLIDE_FORMATS)} (comma-separated)")
+        raise BadInput(
+            f"--slides-format: {','.join(bad) or slide_formats!r} is not one of "
+            f"{', '.join(SLIDE_FORMATS)} (comma-separated)"
+        )
     if captions and fmt == "png":
         raise BadInput("--captions: png is a still; captions need a video --format (mp4, webm…)")
-    requests = _requests(example, fmt=fmt or "mp4", videos=videos, captions=captions,
-                         stills=stills, slides=slides, transparent=transparent, **look)
+    requests = _requests(
+        example,
+        fmt=fmt or "mp4",
+        videos=videos,
+        captions=captions,
+        stills=stills,
+        slides=slides,
+        transparent=transparent,
+        **look,
+    )
     if slides and "html" in formats and missing_assets() and not preview:
         from scenes.outputs.slides import assets_dir
 
-        raise BadInput(f"--slides: the reveal.js files for the offline deck are missing from "
-                       f"{assets_dir()}; run `make setup` (it fetches them with npm)")
+        raise BadInput(
+            f"--slides: the reveal.js files for the offline deck are missing from "
+            f"{assets_dir()}; run `make setup` (it fetches them with npm)"
+        )
     if preview:
         return _preview(requests, formats if slides else ())
     _run(requests, jobs, timeout, force, quiet, formats if slides else ())
 
 
 def _preview(requests, formats) -> None:
-    from scenes.pipeline.run import _deck_jobs
     from scenes.pipeline.jobs import plan
+    from scenes.pipeline.run import _deck_jobs
 
     for request in requests:
         for job in plan(request):
@@ -206,8 +304,13 @@ def _preview(requests, formats) -> None:
 @cli.command()
 @click.argument("example", default=DEFAULT_PRESET)
 @look_options
-@click.option("--digits", type=click.IntRange(0, 12), default=3, show_default=True,
-              help="Decimals in the page's numbers tables.")
+@click.option(
+    "--digits",
+    type=click.IntRange(0, 12),
+    default=3,
+    show_default=True,
+    help="Decimals in the page's numbers tables.",
+)
 def pack(example, digits, jobs, timeout, force, quiet, **look):
     """Write a lecture page, OUT/<example>/index.html: every scene's video with captions, each
     step's text, and the example's numbers. Works offline; renders what is missing first."""
@@ -243,31 +346,62 @@ def init(file, force):
         path.write_text(example_toml(), encoding="utf-8")
     except OSError as exc:
         raise BadInput(f"FILE: cannot write {file!r} ({exc.strerror})") from None
-    click.echo(f"wrote {path}: edit it, then `attn-explain numbers {path}` or "
-               f"`attn-explain render {path}`", err=True)
+    click.echo(
+        f"wrote {path}: edit it, then `attn-explain numbers {path}` or "
+        f"`attn-explain render {path}`",
+        err=True,
+    )
     click.echo(str(path))
 
 
 @cli.command()
 @click.argument("course_file", metavar="COURSE", type=click.Path(dir_okay=False))
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
-              show_default=True, help="local: a process pool; dask: a Dask cluster.")
-@click.option("--scheduler", metavar="tcp://HOST:8786",
-              help="The Dask scheduler's address (with --executor dask).")
-@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
-              help="Local processes (default: one per core).")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: a process pool; dask: a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:8786",
+    help="The Dask scheduler's address (with --executor dask).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Local processes (default: one per core).",
+)
 @click.option("--out", default="renders", show_default=True, type=click.Path())
-@click.option("--retries", type=click.IntRange(0, 10), default=2, show_default=True,
-              help="Times a failed task is tried again before it is reported.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT,
-              show_default=True, help="Seconds one task may take before it is killed.")
-@click.option("--collect", is_flag=True, help="Workers send the finished files back to this "
-              "machine, which writes them (for workers without a shared disk).")
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 10),
+    default=2,
+    show_default=True,
+    help="Times a failed task is tried again before it is reported.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds one task may take before it is killed.",
+)
+@click.option(
+    "--collect",
+    is_flag=True,
+    help="Workers send the finished files back to this "
+    "machine, which writes them (for workers without a shared disk).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the plan only.")
 @click.option("--force", is_flag=True, help="Re-render even what is up to date.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
-def batch(course_file, executor, scheduler, jobs, out, retries, timeout, collect, dry_run,
-          force, quiet):
+def batch(
+    course_file, executor, scheduler, jobs, out, retries, timeout, collect, dry_run, force, quiet
+):
     """Render a course: every example × scene × language × theme × quality × format in COURSE
     (a TOML file, see the README), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
@@ -287,9 +421,12 @@ def batch(course_file, executor, scheduler, jobs, out, retries, timeout, collect
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     fresh = sum(1 for j in job_list if not force and j.fresh(complete=False))
-    click.echo(f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
-               f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
-               f"executor {executor}", err=True)
+    click.echo(
+        f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
+        f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
+        f"executor {executor}",
+        err=True,
+    )
     if dry_run:
         for job in job_list:
             state = "up to date" if not force and job.fresh(complete=False) else "to render"
@@ -298,15 +435,29 @@ def batch(course_file, executor, scheduler, jobs, out, retries, timeout, collect
             click.echo(f"{'broken':<10}  {label}: {error}")
         return
     try:
-        report = run_batch(course.name, job_list, broken, Path(out), executor=executor,
-                           scheduler=scheduler, workers=jobs, timeout=timeout, retries=retries,
-                           collect=collect, force=force, quiet=quiet)
+        report = run_batch(
+            course.name,
+            job_list,
+            broken,
+            Path(out),
+            executor=executor,
+            scheduler=scheduler,
+            workers=jobs,
+            timeout=timeout,
+            retries=retries,
+            collect=collect,
+            force=force,
+            quiet=quiet,
+        )
     except OSError as exc:  # e.g. the scheduler cannot be reached
         raise RenderFailed(f"batch: {exc}") from None
     counts = report.counts()
-    click.echo(f"done: {counts['rendered']} rendered, {counts['reused']} up to date, "
-               f"{counts['failed']} failed in {report.wall:.1f} s; manifest: "
-               f"{Path(out) / course.name / 'manifest.json'}", err=True)
+    click.echo(
+        f"done: {counts['rendered']} rendered, {counts['reused']} up to date, "
+        f"{counts['failed']} failed in {report.wall:.1f} s; manifest: "
+        f"{Path(out) / course.name / 'manifest.json'}",
+        err=True,
+    )
     if report.failed:
         first = report.failed[0]
         more = f" (and {len(report.failed) - 1} more)" if len(report.failed) > 1 else ""

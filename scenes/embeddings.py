@@ -30,9 +30,15 @@ class Embeddings(ExplainerScene):
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
 
-        table = LabelledMatrix.fitted(tr.X, ("X",), self.theme, ex.tokens,
-                                      [f"x{j + 1}" for j in range(ex.d_model)], right,
-                                      row_colors=colors)
+        table = LabelledMatrix.fitted(
+            tr.X,
+            ("X",),
+            self.theme,
+            ex.tokens,
+            [f"x{j + 1}" for j in range(ex.d_model)],
+            right,
+            row_colors=colors,
+        )
         head = matrix_title(self.say("embeddings"), table, self.theme)
         side = VGroup(head, table)
         place(side, right, "center")
@@ -43,15 +49,23 @@ class Embeddings(ExplainerScene):
 
         self.step("tokens", tokens=self.token_list(ex.tokens))
         arrows = plane.arrows(coords, colors)
-        labels = plane.tip_labels(coords, ex.tokens, colors, left,
-                              obstacles=list(plane.tick_labels) + list(note))
+        labels = plane.tip_labels(
+            coords, ex.tokens, colors, left, obstacles=list(plane.tick_labels) + list(note)
+        )
         self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
-        self.play(LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
-                  LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
-                  LaggedStart(*(FadeIn(VGroup(table.row_label_of[i], table.row_group(i)))
-                                for i in table.shown_rows), lag_ratio=0.3),
-                  FadeIn(table.ellipses),
-                  run_time=min(4, 1 + 0.4 * ex.n))
+        self.play(
+            LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
+            LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
+            LaggedStart(
+                *(
+                    FadeIn(VGroup(table.row_label_of[i], table.row_group(i)))
+                    for i in table.shown_rows
+                ),
+                lag_ratio=0.3,
+            ),
+            FadeIn(table.ellipses),
+            run_time=min(4, 1 + 0.4 * ex.n),
+        )
         self.hold()
 
         self.step("compare")

@@ -15,14 +15,23 @@ from pathlib import Path
 from attention_core import DEFAULT_PRESET, load_example
 
 
-def render_file(scene: str, example: str = DEFAULT_PRESET, *, quality: str = "l",
-                fmt: str = "mp4", lang: str | None = None, theme: str = "dark",
-                aspect: str = "16:9", out: str = "renders", jobs: int | None = None) -> Path:
+def render_file(
+    scene: str,
+    example: str = DEFAULT_PRESET,
+    *,
+    quality: str = "l",
+    fmt: str = "mp4",
+    lang: str | None = None,
+    theme: str = "dark",
+    aspect: str = "16:9",
+    out: str = "renders",
+    jobs: int | None = None,
+) -> Path:
     """Render ``scene`` of ``example`` (quietly) and return the output's path."""
+    from scenes.pipeline.jobs import Request
     from scenes.pipeline.look import Look
     from scenes.pipeline.run import run_request
     from scenes.registry import find
-    from scenes.pipeline.jobs import Request
 
     ex = load_example(example)
     look = Look.for_example(ex, quality=quality, lang=lang, theme=theme, aspect=aspect)

@@ -12,12 +12,13 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
-from scenes.roles import plane_view_of
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
+from scenes.roles import plane_view_of
 
-FORMULA = ('{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) '
-           '{{ V : v }}')
+FORMULA = (
+    '{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) {{ V : v }}'
+)
 
 
 class Overview(ExplainerScene):
@@ -40,25 +41,53 @@ class Overview(ExplainerScene):
         x_note = self.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
-        x_title = place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right") \
-            if not len(x_note) else VGroup()
+        x_title = (
+            place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right")
+            if not len(x_note)
+            else VGroup()
+        )
 
         kw = dict(row_colors=q_colors, col_colors=[self.k_color(j) for j in range(ex.n_keys)])
         mats = {
-            "scores": LabelledMatrix.fitted(head.scores, ("scores", 0), theme, ex.tokens,
-                                            ex.key_tokens, panels[1], **kw),
-            "scaled": LabelledMatrix.fitted(head.scaled if head.mask is None else head.masked,
-                                            ("scaled" if head.mask is None else "masked", 0),
-                                            theme, ex.tokens, ex.key_tokens, panels[1], **kw),
-            "weights": LabelledMatrix.fitted(head.weights, ("weights", 0), theme, ex.tokens,
-                                             ex.key_tokens, panels[1], digits=3, heat=True, **kw),
+            "scores": LabelledMatrix.fitted(
+                head.scores, ("scores", 0), theme, ex.tokens, ex.key_tokens, panels[1], **kw
+            ),
+            "scaled": LabelledMatrix.fitted(
+                head.scaled if head.mask is None else head.masked,
+                ("scaled" if head.mask is None else "masked", 0),
+                theme,
+                ex.tokens,
+                ex.key_tokens,
+                panels[1],
+                **kw,
+            ),
+            "weights": LabelledMatrix.fitted(
+                head.weights,
+                ("weights", 0),
+                theme,
+                ex.tokens,
+                ex.key_tokens,
+                panels[1],
+                digits=3,
+                heat=True,
+                **kw,
+            ),
         }
-        groups = {k: place(VGroup(matrix_title(self.say(k), m, theme), m), panels[1])
-                  for k, m in mats.items()}
+        groups = {
+            k: place(VGroup(matrix_title(self.say(k), m, theme), m), panels[1])
+            for k, m in mats.items()
+        }
 
         self.step("formula")
-        self.play(FadeIn(formula), Create(x_plane.plane), *(grow(a) for a in x_arrows),
-                  FadeIn(x_labels), FadeIn(x_note), FadeIn(x_title), run_time=1.5)
+        self.play(
+            FadeIn(formula),
+            Create(x_plane.plane),
+            *(grow(a) for a in x_arrows),
+            FadeIn(x_labels),
+            FadeIn(x_note),
+            FadeIn(x_title),
+            run_time=1.5,
+        )
         self.hold()
 
         self.step("qk")
@@ -81,14 +110,14 @@ class Overview(ExplainerScene):
         out_view = plane_view_of(tr, "overview_out")
         B = out_view.basis
         o_plane_box, o_note_box = panels[2].rows(9, 1, gap=0.1)
-        o_plane = VectorPlane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, theme,
-                              ticks=False)
-        v_arrows = VGroup(*(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35)
-                            for j, v in enumerate(head.V)))
+        o_plane = VectorPlane(
+            np.vstack([head.V @ B, head.output @ B]), o_plane_box, theme, ticks=False
+        )
+        v_arrows = VGroup(
+            *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
+        )
         o_arrows = o_plane.arrows(head.output @ B, q_colors)
-        o_labels = o_plane.tip_labels(head.output @ B,
-                                list(ex.tokens), q_colors,
-                                o_plane_box)
+        o_labels = o_plane.tip_labels(head.output @ B, list(ex.tokens), q_colors, o_plane_box)
         o_note = self.view_note(out_view, "overview_out")
         if len(o_note):
             place(o_note, o_note_box, "left")
@@ -99,5 +128,6 @@ class Overview(ExplainerScene):
     def light(self, formula: MathTypst, *parts: str):
         """Dim the whole formula, then light ``parts`` in the accent colour."""
         self.play(formula.animate.set_color(self.theme.muted), run_time=0.2)
-        self.play(*(formula.select(p).animate.set_color(self.theme.accent) for p in parts),
-                  run_time=0.5)
+        self.play(
+            *(formula.select(p).animate.set_color(self.theme.accent) for p in parts), run_time=0.5
+        )

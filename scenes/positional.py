@@ -28,9 +28,16 @@ class PositionalEncoding(ExplainerScene):
 
         # -- the waves --------------------------------------------------------------------------
         self.step("waves", d=d)
-        legend = VGroup(*(label(f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / "
-                                f"10000^({2 * (i // 2)}/{d}))", SMALL, theme.token(i + 6))
-                          for i in range(min(WAVES, d)))).arrange(buff=0.5)
+        legend = VGroup(
+            *(
+                label(
+                    f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / 10000^({2 * (i // 2)}/{d}))",
+                    SMALL,
+                    theme.token(i + 6),
+                )
+                for i in range(min(WAVES, d))
+            )
+        ).arrange(buff=0.5)
         plot_box, legend_box = content.rows(5, 1, gap=0.15)
         if legend.width > content.width:  # a narrow frame: one formula a line, under the plot
             legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
@@ -56,9 +63,14 @@ class PositionalEncoding(ExplainerScene):
             for pos in range(n):
                 dots.add(VGroup().add(self._dot(to_screen(pos, pe[pos, i]), color)))
         gap = (x1 - x0) / span  # the distance between two positions
-        ticks = VGroup(*(label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL,
-                               self.q_color(k)).next_to(to_screen(k, -1.0), DOWN, buff=0.12)
-                         for k, t in enumerate(ex.tokens)))
+        ticks = VGroup(
+            *(
+                label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL, self.q_color(k)).next_to(
+                    to_screen(k, -1.0), DOWN, buff=0.12
+                )
+                for k, t in enumerate(ex.tokens)
+            )
+        )
         ticks = VGroup(*(t for t in ticks if t.width < gap - 0.05))
         if legend.width > legend_box.width:
             legend.arrange_in_grid(cols=2, buff=(0.5, 0.08))
@@ -76,21 +88,32 @@ class PositionalEncoding(ExplainerScene):
         plane = VectorPlane(view.coords, left, theme)
         colors = [self.q_color(i) for i in range(n)]
         base = plane.arrows(view.coords[:n], colors)
-        moved = VGroup(*(plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i],
-                                     stroke_width=3) for i in range(n)))
-        summed = VGroup(*(plane.arrow(view.coords[n + i], colors[i], stroke_width=6)
-                          for i in range(n)))
-        labels = plane.tip_labels(view.coords[n:], [f"{t}+PE" for t in ex.tokens],
-                              colors, left, obstacles=plane.tick_labels)
+        moved = VGroup(
+            *(
+                plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i], stroke_width=3)
+                for i in range(n)
+            )
+        )
+        summed = VGroup(
+            *(plane.arrow(view.coords[n + i], colors[i], stroke_width=6) for i in range(n))
+        )
+        labels = plane.tip_labels(
+            view.coords[n:],
+            [f"{t}+PE" for t in ex.tokens],
+            colors,
+            left,
+            obstacles=plane.tick_labels,
+        )
         note = VGroup()
         if not view.exact:
-            note = label(self.say("view_kept", kept=f"{view.kept * 100:.0f} %"), SMALL,
-                         theme.muted)
+            note = label(self.say("view_kept", kept=f"{view.kept * 100:.0f} %"), SMALL, theme.muted)
             place(note, right, "bottom-left")
-        self.play(Create(plane.plane), FadeIn(plane.tick_labels), *(grow(a) for a in base),
-                  run_time=1)
-        self.play(*(a.animate.set_opacity(0.35) for a in base), *(grow(a) for a in moved),
-                  run_time=1)
+        self.play(
+            Create(plane.plane), FadeIn(plane.tick_labels), *(grow(a) for a in base), run_time=1
+        )
+        self.play(
+            *(a.animate.set_opacity(0.35) for a in base), *(grow(a) for a in moved), run_time=1
+        )
         self.play(*(grow(a) for a in summed), FadeIn(labels), FadeIn(note), run_time=1)
         self.hold()
 
@@ -108,14 +131,30 @@ class PositionalEncoding(ExplainerScene):
             order_line = self.say("reversed")
         rows = VGroup(
             label(order_line, BODY, theme.text),
-            flow([label(self.say("without_pe"), BODY, theme.text),
-                  self.num(check.diff_without, ("shuffle_diff", "without"), 3, size=BODY,
-                           color=theme.token(2)),
-                  label(self.say("only_moved"), BODY, theme.token(2))], content.width),
-            flow([label(self.say("with_pe"), BODY, theme.text),
-                  self.num(check.diff_with, ("shuffle_diff", "with"), 3, size=BODY,
-                           color=theme.accent),
-                  label(self.say("changed"), BODY, theme.accent)], content.width),
+            flow(
+                [
+                    label(self.say("without_pe"), BODY, theme.text),
+                    self.num(
+                        check.diff_without,
+                        ("shuffle_diff", "without"),
+                        3,
+                        size=BODY,
+                        color=theme.token(2),
+                    ),
+                    label(self.say("only_moved"), BODY, theme.token(2)),
+                ],
+                content.width,
+            ),
+            flow(
+                [
+                    label(self.say("with_pe"), BODY, theme.text),
+                    self.num(
+                        check.diff_with, ("shuffle_diff", "with"), 3, size=BODY, color=theme.accent
+                    ),
+                    label(self.say("changed"), BODY, theme.accent),
+                ],
+                content.width,
+            ),
         ).arrange(DOWN, aligned_edge=[-1, 0, 0], buff=0.5)
         place(rows, content)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.5)
@@ -125,4 +164,3 @@ class PositionalEncoding(ExplainerScene):
         from manim import Dot
 
         return Dot(point, radius=0.06, color=color)
-

@@ -1,7 +1,7 @@
 """Where each number on screen comes from: a role names a value of the trace (or of a core call).
 
-Scenes tag every :class:`scenes.mobjects.text.Num` with a role; :func:`resolve` recomputes that value with
-the core alone, so a test can check each number on screen against ``attention_core``.
+Scenes tag every :class:`scenes.mobjects.text.Num` with a role; :func:`resolve` recomputes that
+value with the core alone, so a test can check each number on screen against ``attention_core``.
 """
 
 from __future__ import annotations
@@ -112,8 +112,11 @@ def resolve(trace: ac.ExampleTrace, role: tuple) -> float:
         return 100.0 * float(ac.share_from_others(heads[h].weights)[i])
     if kind == "moved":
         h, i = idx
-        return ac.norm(heads[h].output[i] - trace.X[i]) if heads[h].output.shape[1] == \
-            trace.X.shape[1] else float("nan")
+        return (
+            ac.norm(heads[h].output[i] - trace.X[i])
+            if heads[h].output.shape[1] == trace.X.shape[1]
+            else float("nan")
+        )
     if kind == "enc":  # EncoderBlock: a matrix of the encoder trace
         name, *ij = idx
         enc = ac.trace_encoder(trace.example, 7)

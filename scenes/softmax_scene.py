@@ -7,8 +7,8 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
-from scenes.mobjects.bars import ProportionBar
 from scenes.base import ExplainerScene
+from scenes.mobjects.bars import ProportionBar
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import MARGIN, Box, frame_box, place
 from scenes.mobjects.text import ellipsize, label
@@ -55,8 +55,9 @@ class Softmax(ExplainerScene):
         for j, (v, c) in enumerate(zip(values, colors)):
             x = plot.x0 + (j + 0.5) * slot
             h = max((plot.height - 2.0) * v / top, 0.02)
-            bar = Rectangle(width=bar_w, height=h, fill_color=c, fill_opacity=0.9,
-                            stroke_width=0).move_to([x, base_y + h / 2, 0])
+            bar = Rectangle(
+                width=bar_w, height=h, fill_color=c, fill_opacity=0.9, stroke_width=0
+            ).move_to([x, base_y + h / 2, 0])
             bars.add(bar)
             k_lab = label(self.k_tokens[j], SMALL, c).move_to([x, plot.y0 + 0.15, 0])
             s_lab = self.num(row[j], ("masked", 0, i, j), 2, color=theme.muted)
@@ -66,13 +67,19 @@ class Softmax(ExplainerScene):
             key_labels.add(k_lab)
             score_labels.add(s_lab)
             exp_labels.add(e_lab)
-        crowded = any(lab.width > slot - 0.05 for lab in list(exp_labels) + list(score_labels)
-                      + list(key_labels))
+        crowded = any(
+            lab.width > slot - 0.05
+            for lab in list(exp_labels) + list(score_labels) + list(key_labels)
+        )
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
             key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
-        head_txt = label(f"q({ellipsize(self.q_tokens[i], 2.5, BODY)}):  " + (
-            "e^s" if plain else self.say("exp_shift")), BODY, self.q_color(i))
+        head_txt = label(
+            f"q({ellipsize(self.q_tokens[i], 2.5, BODY)}):  "
+            + ("e^s" if plain else self.say("exp_shift")),
+            BODY,
+            self.q_color(i),
+        )
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
@@ -80,20 +87,29 @@ class Softmax(ExplainerScene):
 
         # -- shares of one whole ---------------------------------------------------------------
         w = head.weights[i]
-        self.step("share", q=self.q_tokens[i],
-                  weights=self.say("tokens_list_sep").join(
-                      self.num(w[j], ("weights", 0, i, j), 3).shown for j in keys))
-        bar = ProportionBar(w, colors, shares_box.width - 1.0, theme,
-                            roles=[("weights", 0, i, j) for j in keys])
+        self.step(
+            "share",
+            q=self.q_tokens[i],
+            weights=self.say("tokens_list_sep").join(
+                self.num(w[j], ("weights", 0, i, j), 3).shown for j in keys
+            ),
+        )
+        bar = ProportionBar(
+            w, colors, shares_box.width - 1.0, theme, roles=[("weights", 0, i, j) for j in keys]
+        )
         total = VGroup(label("= 1", BODY, theme.text))
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
         note = VGroup()
         if len(keys) > 1 and float(np.max(w)) > 1 - 1e-6:  # huge scores: say so, plainly
-            note = label(ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL,
-                         theme.accent)
+            note = label(
+                ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL, theme.accent
+            )
             note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
-        self.play(*(TransformFromCopy(bars[j], bar.parts[j]) for j in keys), FadeIn(bar.outline),
-                  run_time=1.2)
+        self.play(
+            *(TransformFromCopy(bars[j], bar.parts[j]) for j in keys),
+            FadeIn(bar.outline),
+            run_time=1.2,
+        )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
 
@@ -107,8 +123,15 @@ class Softmax(ExplainerScene):
         bar_width = rows_box.width - tok_w - 0.2
         rows = VGroup()
         for a in range(n):
-            b = ProportionBar(head.weights[a], colors, bar_width, theme, height=row_h * 0.7,
-                              roles=[("weights", 0, a, j) for j in keys], show_numbers=False)
+            b = ProportionBar(
+                head.weights[a],
+                colors,
+                bar_width,
+                theme,
+                height=row_h * 0.7,
+                roles=[("weights", 0, a, j) for j in keys],
+                show_numbers=False,
+            )
             t = label(short[a], SMALL, self.q_color(a))
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
         rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
@@ -123,12 +146,22 @@ class Softmax(ExplainerScene):
         gauges = []
         for name, f in factors:
             s = ac.softmax(head.masked[i] * f)
-            b = ProportionBar(s, colors, side_box.width - 2.2, theme, height=0.32,
-                              roles=[("sharpened", 0, i, f, j) for j in keys],
-                              show_numbers=False)
+            b = ProportionBar(
+                s,
+                colors,
+                side_box.width - 2.2,
+                theme,
+                height=0.32,
+                roles=[("sharpened", 0, i, f, j) for j in keys],
+                show_numbers=False,
+            )
             tag = label(name if name != "√d_k" else self.say("raw"), SMALL, theme.text)
-            g = self.num(float(np.sum(ac.softmax_gradient_factor(s))),
-                         ("gradient_sum", 0, i, f), 3, color=theme.accent)
+            g = self.num(
+                float(np.sum(ac.softmax_gradient_factor(s))),
+                ("gradient_sum", 0, i, f),
+                3,
+                color=theme.accent,
+            )
             gauges.append(g)
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
@@ -138,7 +171,7 @@ class Softmax(ExplainerScene):
         self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
         self.hold()
 
-        # -- saturation: Σ s(1 − s) -----------------------------------------------------------------
+        # -- saturation: Σ s(1 − s) ----------------------------------------------------------------
         self.step("saturation")
         g_head = label("Σ s(1−s)", SMALL, theme.accent)
         for g, p in zip(gauges, panel):

@@ -1,7 +1,7 @@
 """`make bench`: the tool against plain Manim and against the encoder alone, measured side by side
 in one run (these machines are noisy: compare ratios, not seconds across runs).
 
-    (a) attn-explain render --jobs 2 -q l, all scenes   vs  plain `manim render -ql`, one after another
+    (a) attn-explain render --jobs 2 -q l, all scenes   vs  plain `manim render -ql`, in a row
     (b) an unchanged re-run                             vs  the first run
     (c) all --stills                                    vs  all videos
     (d) render seconds per second of video at 3, 6 and 12 tokens
@@ -34,8 +34,13 @@ TOKEN_SCENES = ("DotProducts", "Softmax", "AttentionMatrix", "WeightedSum")
 
 def timed(cmd, cwd=None, env=None) -> float:
     t0 = time.perf_counter()
-    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env={**os.environ, **(env or {})},
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(c) for c in cmd],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"bench: {' '.join(map(str, cmd))} failed:\n{done.stderr[-2000:]}")
     return time.perf_counter() - t0
@@ -82,8 +87,11 @@ def example_file(folder: Path, n: int) -> Path:
     rng = np.random.default_rng(n)
     emb = rng.normal(size=(n, 4)).round(2).tolist()
     path = folder / f"tokens{n}.toml"
-    path.write_text(f"tokens = {[f't{i}' for i in range(n)]}\n".replace("'", '"')
-                    + f"embeddings = {emb}\nseed = 1\n", encoding="utf-8")
+    path.write_text(
+        f"tokens = {[f't{i}' for i in range(n)]}\n".replace("'", '"')
+        + f"embeddings = {emb}\nseed = 1\n",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -103,13 +111,30 @@ def dask_ratio(work: Path):
     course.write_text(DASK_COURSE, encoding="utf-8")
     wall = {}
     for n in (1, 2):
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
-            wall[n] = timed([BIN / "attn-explain", "batch", course, "--executor", "dask",
-                             "--scheduler", cluster.scheduler_address, "--quiet",
-                             "--out", work / f"dask{n}"])
-    return ("(f) batch of 16 videos on Dask: 2 workers ÷ 1 worker", f"{wall[2]:.1f} s",
-            f"{wall[1]:.1f} s", wall[2] / wall[1], "< 1 (2 cores)")
+        with LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster:
+            wall[n] = timed(
+                [
+                    BIN / "attn-explain",
+                    "batch",
+                    course,
+                    "--executor",
+                    "dask",
+                    "--scheduler",
+                    cluster.scheduler_address,
+                    "--quiet",
+                    "--out",
+                    work / f"dask{n}",
+                ]
+            )
+    return (
+        "(f) batch of 16 videos on Dask: 2 workers ÷ 1 worker",
+        f"{wall[2]:.1f} s",
+        f"{wall[1]:.1f} s",
+        wall[2] / wall[1],
+        "< 1 (2 cores)",
+    )
 
 
 def main() -> None:
@@ -126,19 +151,51 @@ def main() -> None:
         plain = 0.0
         (work / "plain").mkdir()
         for s in SCENES:
-            plain += timed([BIN / "manim", "render", "-ql", "--disable_caching", "-v", "ERROR",
-                            ROOT / s.path, s.name], cwd=work / "plain")
+            plain += timed(
+                [
+                    BIN / "manim",
+                    "render",
+                    "-ql",
+                    "--disable_caching",
+                    "-v",
+                    "ERROR",
+                    ROOT / s.path,
+                    s.name,
+                ],
+                cwd=work / "plain",
+            )
         first = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
-        rows.append(("(a) render --jobs 2 -q l, all scenes ÷ plain manim, one after another",
-                     f"{first:.1f} s", f"{plain:.1f} s", first / plain, "≤ 0.6"))
+        rows.append(
+            (
+                "(a) render --jobs 2 -q l, all scenes ÷ plain manim, one after another",
+                f"{first:.1f} s",
+                f"{plain:.1f} s",
+                first / plain,
+                "≤ 0.6",
+            )
+        )
 
         again = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
-        rows.append(("(b) unchanged re-run ÷ first run", f"{again:.2f} s", f"{first:.1f} s",
-                     again / first, "≤ 0.05"))
+        rows.append(
+            (
+                "(b) unchanged re-run ÷ first run",
+                f"{again:.2f} s",
+                f"{first:.1f} s",
+                again / first,
+                "≤ 0.05",
+            )
+        )
 
         stills = tool("--stills", "--jobs", args.jobs, "-q", "l", "--out", work / "stills")
-        rows.append(("(c) all --stills ÷ all videos", f"{stills:.1f} s", f"{first:.1f} s",
-                     stills / first, "≤ 0.2"))
+        rows.append(
+            (
+                "(c) all --stills ÷ all videos",
+                f"{stills:.1f} s",
+                f"{first:.1f} s",
+                stills / first,
+                "≤ 0.2",
+            )
+        )
 
         # first: a new example (its numbers are new texts); again: re-rendered (--force) with
         # the texts cached, as when a lecturer iterates on the same example
@@ -147,33 +204,62 @@ def main() -> None:
         for n in (3, 6, 12):
             ex = example_file(work, n)
             for run, extra in (("first", ()), ("again", ("--force",))):
-                secs = tool(ex, *scene_args, "--jobs", args.jobs, "--out", work / "tokens",
-                            *extra)
+                secs = tool(ex, *scene_args, "--jobs", args.jobs, "--out", work / "tokens", *extra)
                 _, video = video_stats(work / "tokens" / ex.stem / "480p15")
                 per[run][n] = secs / video
-                rows.append((f"(d) {n} tokens, {run}: render s per s of video "
-                             f"({', '.join(TOKEN_SCENES)})", f"{secs:.1f} s",
-                             f"{video:.1f} s video", per[run][n], ""))
+                rows.append(
+                    (
+                        f"(d) {n} tokens, {run}: render s per s of video "
+                        f"({', '.join(TOKEN_SCENES)})",
+                        f"{secs:.1f} s",
+                        f"{video:.1f} s video",
+                        per[run][n],
+                        "",
+                    )
+                )
         for run in ("first", "again"):
-            rows.append((f"(d) 12 tokens ÷ 3 tokens, {run} (render s per s of video)", "", "",
-                         per[run][12] / per[run][3], "≤ 1.5"))
+            rows.append(
+                (
+                    f"(d) 12 tokens ÷ 3 tokens, {run} (render s per s of video)",
+                    "",
+                    "",
+                    per[run][12] / per[run][3],
+                    "≤ 1.5",
+                )
+            )
 
         frames, _ = video_stats(work / "tool" / "zao-shang-hao" / "480p15")
         floor = encode_blank(frames, 854, 480, 15, work / "blank480.mp4")
-        rows.append((f"(e) 480p15: all scenes ÷ encoding {frames} blank frames (PyAV)",
-                     f"{first:.1f} s", f"{floor:.1f} s", first / floor, "floor"))
+        rows.append(
+            (
+                f"(e) 480p15: all scenes ÷ encoding {frames} blank frames (PyAV)",
+                f"{first:.1f} s",
+                f"{floor:.1f} s",
+                first / floor,
+                "floor",
+            )
+        )
         if not args.skip_hq:
             hq = tool("--scene", "Overview", "-q", "h", "--jobs", args.jobs, "--out", work / "hq")
             frames_hq, _ = video_stats(work / "hq" / "zao-shang-hao" / "1080p60")
             floor_hq = encode_blank(frames_hq, 1920, 1080, 60, work / "blank1080.mp4")
-            rows.append((f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
-                         f"{hq:.1f} s", f"{floor_hq:.1f} s", hq / floor_hq, "floor"))
+            rows.append(
+                (
+                    f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
+                    f"{hq:.1f} s",
+                    f"{floor_hq:.1f} s",
+                    hq / floor_hq,
+                    "floor",
+                )
+            )
         rows.append(dask_ratio(work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, {platform.platform()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, {platform.platform()}"
+    )
     print(f"command: make bench  (python scripts/bench.py --jobs {args.jobs})\n")
     print("| measure | tool | reference | ratio | target |")
     print("|---|---:|---:|---:|---|")

@@ -28,21 +28,35 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def presets(tree: Path) -> list[str]:
     code = "import attention_core as ac; print(' '.join(ac.PRESETS))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env_for(tree),
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tree,
+        env=env_for(tree),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return out.stdout.split()
 
 
 def env_for(tree: Path) -> dict:
     # a text cache of this tree's own (made afresh), so neither tree is served the other's texts
-    cache = Path(tempfile.gettempdir()) / f"attn-compare-text-{hashlib.sha1(bytes(tree)).hexdigest()[:8]}"
+    cache = (
+        Path(tempfile.gettempdir())
+        / f"attn-compare-text-{hashlib.sha1(bytes(tree)).hexdigest()[:8]}"
+    )
     return {**os.environ, "PYTHONPATH": str(tree), "ATTN_TEXT_CACHE": str(cache)}
 
 
 def cli(tree: Path, *args: str) -> subprocess.CompletedProcess:
     code = "import sys; from scenes.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=env_for(tree),
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=tree,
+        env=env_for(tree),
+        capture_output=True,
+        text=True,
+    )
 
 
 def outputs(tree: Path, out: Path, names: list[str]) -> dict[str, object]:
@@ -67,8 +81,12 @@ def outputs(tree: Path, out: Path, names: list[str]) -> dict[str, object]:
 
 
 def worktree(commit: str, where: Path) -> Path:
-    subprocess.run(["git", "worktree", "add", "--detach", str(where), commit], cwd=ROOT,
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(where), commit],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     return where
 
 
@@ -82,8 +100,11 @@ def compare(a: dict, b: dict) -> list[str]:
         if isinstance(x, Path):
             px, py = np.asarray(Image.open(x)), np.asarray(Image.open(y))
             if px.shape != py.shape or not np.array_equal(px, py):
-                diff = (np.abs(px.astype(int) - py.astype(int)).max()
-                        if px.shape == py.shape else "shape")
+                diff = (
+                    np.abs(px.astype(int) - py.astype(int)).max()
+                    if px.shape == py.shape
+                    else "shape"
+                )
                 problems.append(f"pixels differ: {name} (largest difference {diff})")
         elif x != y:
             problems.append(f"differs: {name}")
@@ -100,17 +121,23 @@ def main(argv: list[str]) -> int:
         trees = [worktree(base, tmp / "base")]
         trees.append(worktree(argv[1], tmp / "head") if len(argv) == 2 else ROOT)
         try:
-            names = os.environ.get("PRESETS", "").split(",") if os.environ.get("PRESETS") \
+            names = (
+                os.environ.get("PRESETS", "").split(",")
+                if os.environ.get("PRESETS")
                 else presets(trees[0])
+            )
             results = []
             for label, tree in zip(("base", "head"), trees):
                 print(f"rendering {len(names)} presets at {label} ({tree}) …", file=sys.stderr)
                 results.append(outputs(tree, tmp / f"out-{label}", names))
             problems = compare(*results)
-            counts = {k: sum(1 for n in results[0] if n.endswith(k))
-                      for k in (".png", ".srt", ".json")}
-            print(f"compared {counts['.png']} stills, {counts['.srt']} caption files and "
-                  f"{counts['.json']} numbers reports of {len(names)} presets")
+            counts = {
+                k: sum(1 for n in results[0] if n.endswith(k)) for k in (".png", ".srt", ".json")
+            }
+            print(
+                f"compared {counts['.png']} stills, {counts['.srt']} caption files and "
+                f"{counts['.json']} numbers reports of {len(names)} presets"
+            )
             for p in problems:
                 print("  " + p)
             print("identical" if not problems else f"{len(problems)} differences")
@@ -118,8 +145,11 @@ def main(argv: list[str]) -> int:
         finally:
             for tree in trees:
                 if tree != ROOT:
-                    subprocess.run(["git", "worktree", "remove", "--force", str(tree)],
-                                   cwd=ROOT, capture_output=True)
+                    subprocess.run(
+                        ["git", "worktree", "remove", "--force", str(tree)],
+                        cwd=ROOT,
+                        capture_output=True,
+                    )
 
 
 if __name__ == "__main__":

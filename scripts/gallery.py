@@ -11,17 +11,24 @@ from pathlib import Path
 
 import attention_core as ac
 from scenes.pipeline.look import Look
-from scenes.registry import SCENES, find
 from scenes.pipeline.stills import run_steps, save_png
+from scenes.registry import SCENES, find
 
 
 def variant_stills(out: Path, height: int) -> None:
     ex = ac.PRESETS["zao-shang-hao"]
-    for name, scene, look in (("light-Softmax", "Softmax", Look.for_example(ex, theme="light")),
-                              ("square-en-DotProducts", "DotProducts",
-                               Look.for_example(ex, lang="en", aspect="1:1"))):
-        stills = run_steps(find(scene).load(), ex, lang=look.lang, theme=look.theme,
-                           pixel_height=height, extra_config=look.manim_config(height))
+    for name, scene, look in (
+        ("light-Softmax", "Softmax", Look.for_example(ex, theme="light")),
+        ("square-en-DotProducts", "DotProducts", Look.for_example(ex, lang="en", aspect="1:1")),
+    ):
+        stills = run_steps(
+            find(scene).load(),
+            ex,
+            lang=look.lang,
+            theme=look.theme,
+            pixel_height=height,
+            extra_config=look.manim_config(height),
+        )
         save_png(stills[-2 if scene == "Softmax" else 1].frame, out / f"{name}.png")
         print(out / f"{name}.png")
 
@@ -37,21 +44,36 @@ def lecture_page_screenshot(out: Path) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         cli = Path(sys.executable).parent / "attn-explain"
-        subprocess.run([str(cli), "pack", "--scene", "Embeddings", "--scene", "Softmax",
-                        "--quiet", "--out", tmp], check=True, capture_output=True)
+        subprocess.run(
+            [
+                str(cli),
+                "pack",
+                "--scene",
+                "Embeddings",
+                "--scene",
+                "Softmax",
+                "--quiet",
+                "--out",
+                tmp,
+            ],
+            check=True,
+            capture_output=True,
+        )
         with chromium_page() as page:
             page.set_viewport_size({"width": 1100, "height": 900})
             page.goto((Path(tmp) / "zao-shang-hao" / "index.html").as_uri())
             page.evaluate("""() => new Promise(ok => { const v = document.getElementById('v0');
-                v.addEventListener('seeked', () => setTimeout(ok, 1500)); v.currentTime = 9.5; })""")
+                v.addEventListener('seeked', () => setTimeout(ok, 1500));
+                v.currentTime = 9.5; })""")
             page.screenshot(path=str(out / "lecture-page.png"))
     print(out / "lecture-page.png")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("example", nargs="?", default=None,
-                        help="default: each scene's showcase preset")
+    parser.add_argument(
+        "example", nargs="?", default=None, help="default: each scene's showcase preset"
+    )
     parser.add_argument("--lang")
     parser.add_argument("--theme", default="dark")
     parser.add_argument("--height", type=int, default=540)
@@ -61,8 +83,9 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     for scene in SCENES:
         example = ac.load_example(args.example or scene.showcase)
-        stills = run_steps(scene.load(), example, lang=args.lang, theme=args.theme,
-                           pixel_height=args.height)
+        stills = run_steps(
+            scene.load(), example, lang=args.lang, theme=args.theme, pixel_height=args.height
+        )
         path = out / f"{example.name}-{scene.name}.png"
         save_png(stills[-1].frame, path)
         print(path)

@@ -1,7 +1,7 @@
 """Profile one render of our own pipeline: `python scripts/profile_render.py Softmax h`.
 
-Runs ``scenes.pipeline.execute.execute`` for one scene of zao-shang-hao at the given quality (default h,
-1080p60) under cProfile and prints the largest costs (BENCHMARKS.md, "Profile").
+Runs ``scenes.pipeline.execute.execute`` for one scene of zao-shang-hao at the given quality
+(default h, 1080p60) under cProfile and prints the largest costs (BENCHMARKS.md, "Profile").
 """
 
 import cProfile
@@ -13,10 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import attention_core as ac  # noqa: E402
+from scenes.pipeline.execute import execute  # noqa: E402
+from scenes.pipeline.jobs import Job
 from scenes.pipeline.look import Look  # noqa: E402
 from scenes.registry import find  # noqa: E402
-from scenes.pipeline.jobs import Job
-from scenes.pipeline.execute import execute# noqa: E402
 
 
 def main() -> None:

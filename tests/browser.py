@@ -6,9 +6,17 @@ import tempfile
 from contextlib import contextmanager
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--autoplay-policy=no-user-gesture-required"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
 
 
 @contextmanager
@@ -18,7 +26,8 @@ def chromium_page():
 
     with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
         browser = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=FLAGS)
+            profile, executable_path=CHROMIUM, headless=True, args=FLAGS
+        )
         try:
             page = browser.new_page()
             page.console_errors = []

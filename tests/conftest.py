@@ -14,8 +14,14 @@ CLI = shutil.which("attn-explain", path=str(Path(sys.executable).parent)) or "at
 def run_cli(*args, cwd=None, timeout=600, env=None):
     """Run the installed console script (the real entry point) and capture its output."""
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([CLI, *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    return subprocess.run(
+        [CLI, *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=full_env,
+    )
 
 
 @pytest.fixture

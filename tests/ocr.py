@@ -21,8 +21,12 @@ def pixel_box(mob, frame: np.ndarray, pad: float = 0.02):
     (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
     to_x = lambda x: int(round((x + fw / 2) / fw * w))  # noqa: E731
     to_y = lambda y: int(round((fh / 2 - y) / fh * h))  # noqa: E731
-    return (max(0, to_x(x0 - pad)), max(0, to_y(y1 + pad)), min(w, to_x(x1 + pad)),
-            min(h, to_y(y0 - pad)))
+    return (
+        max(0, to_x(x0 - pad)),
+        max(0, to_y(y1 + pad)),
+        min(w, to_x(x1 + pad)),
+        min(h, to_y(y0 - pad)),
+    )
 
 
 def read_number(frame: np.ndarray, box) -> str:
@@ -38,7 +42,18 @@ def read_number(frame: np.ndarray, box) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cell.png"
         img.save(path)
-        out = subprocess.run([TESSERACT, str(path), "stdout", "--psm", "7", "-c",
-                              "tessedit_char_whitelist=0123456789.-"],
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [
+                TESSERACT,
+                str(path),
+                "stdout",
+                "--psm",
+                "7",
+                "-c",
+                "tessedit_char_whitelist=0123456789.-",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     return out.stdout.strip()

@@ -10,9 +10,9 @@ from manim import config
 
 from scenes.base import on_screen
 from scenes.mobjects.layout import box_of, frame_box
-from scenes.roles import resolve
 from scenes.mobjects.text import Num
 from scenes.mobjects.theme import MIN_FONT_SIZE
+from scenes.roles import resolve
 
 
 def texts(scene):
@@ -60,8 +60,9 @@ def numbers_problems(scene) -> list[str]:
         except (KeyError, IndexError, TypeError, AttributeError) as exc:
             problems.append(f"unresolvable role {mob.role!r}: {exc!r}")
             continue
-        same = (math.isinf(truth) and math.isinf(mob.value) and truth == mob.value) or \
-            math.isclose(truth, mob.value, rel_tol=1e-12, abs_tol=1e-12)
+        same = (math.isinf(truth) and math.isinf(mob.value) and truth == mob.value) or math.isclose(
+            truth, mob.value, rel_tol=1e-12, abs_tol=1e-12
+        )
         if not same:
             problems.append(f"{mob.role!r}: shows {mob.value!r}, core says {truth!r}")
         from scenes.mobjects.numfmt import fmt
@@ -76,24 +77,34 @@ def snapshot(scene) -> list[dict]:
     items = []
     for mob in texts(scene):
         b = box_of(mob)
-        items.append({"kind": "text", "text": describe(mob),
-                      "box": [round(v, 3) for v in (b.x0, b.y0, b.x1, b.y1)],
-                      "color": mob.get_color().to_hex()})
+        items.append(
+            {
+                "kind": "text",
+                "text": describe(mob),
+                "box": [round(v, 3) for v in (b.x0, b.y0, b.x1, b.y1)],
+                "color": mob.get_color().to_hex(),
+            }
+        )
     from manim import Text, VMobject
     from manim.mobject.text.typst_mobject import Typst
 
     for top in scene.mobjects:
         for mob in top.get_family():
-            if isinstance(mob, (Text, Typst)) or any(isinstance(p, (Text, Typst)) for p in
-                                                     _parents(top, mob)):
+            if isinstance(mob, (Text, Typst)) or any(
+                isinstance(p, (Text, Typst)) for p in _parents(top, mob)
+            ):
                 continue
             if isinstance(mob, VMobject) and not mob.submobjects and mob.has_points():
                 if mob.get_fill_opacity() < 0.05 and mob.get_stroke_opacity() < 0.05:
                     continue
                 b = box_of(mob)
-                items.append({"kind": type(mob).__name__,
-                              "box": [round(v, 3) for v in (b.x0, b.y0, b.x1, b.y1)],
-                              "color": mob.get_color().to_hex()})
+                items.append(
+                    {
+                        "kind": type(mob).__name__,
+                        "box": [round(v, 3) for v in (b.x0, b.y0, b.x1, b.y1)],
+                        "color": mob.get_color().to_hex(),
+                    }
+                )
     items.sort(key=lambda d: (d["kind"], d.get("text", ""), d["box"]))
     return items
 
@@ -121,5 +132,5 @@ def pooled(frame: np.ndarray, cols: int = 48, rows: int = 27) -> np.ndarray:
     out = np.zeros((rows, cols, 3))
     for r in range(rows):
         for c in range(cols):
-            out[r, c] = img[ys[r]:ys[r + 1], xs[c]:xs[c + 1]].mean(axis=(0, 1))
+            out[r, c] = img[ys[r] : ys[r + 1], xs[c] : xs[c + 1]].mean(axis=(0, 1))
     return out

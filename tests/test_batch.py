@@ -44,18 +44,24 @@ def test_a_course_expands_into_one_task_per_combination(course_dir):
     assert broken == [] and len(jobs) == 2 * 2 * 2  # examples × langs × scenes
     # zao-shang-hao defaults to zh, mine (Latin labels) to en: the other language is marked
     assert {(j.example.name, j.out_dir.name) for j in jobs} == {
-        ("zao-shang-hao", "480p15"), ("zao-shang-hao", "480p15-en"), ("mine", "480p15"),
-        ("mine", "480p15-zh")}
+        ("zao-shang-hao", "480p15"),
+        ("zao-shang-hao", "480p15-en"),
+        ("mine", "480p15"),
+        ("mine", "480p15-zh"),
+    }
 
 
-@pytest.mark.parametrize("text,field", [
-    ('examples = ["zao-shang-hao"]\nlangs = ["fr"]\n', "course.langs"),
-    ('examples = ["zao-shang-hao"]\nformats = "avi"\n', "course.formats"),
-    ('examples = ["zao-shang-hao"]\nscenes = ["Nope"]\n', "--scene"),
-    ('langs = ["zh"]\n', "course.examples"),
-    ('examples = ["zao-shang-hao"]\nexampels = 1\n', "course.exampels"),
-    ('examples = [\n', "course"),
-])
+@pytest.mark.parametrize(
+    "text,field",
+    [
+        ('examples = ["zao-shang-hao"]\nlangs = ["fr"]\n', "course.langs"),
+        ('examples = ["zao-shang-hao"]\nformats = "avi"\n', "course.formats"),
+        ('examples = ["zao-shang-hao"]\nscenes = ["Nope"]\n', "--scene"),
+        ('langs = ["zh"]\n', "course.examples"),
+        ('examples = ["zao-shang-hao"]\nexampels = 1\n', "course.exampels"),
+        ("examples = [\n", "course"),
+    ],
+)
 def test_a_bad_course_file_is_one_line(cli, tmp_path, text, field):
     (tmp_path / "c.toml").write_text(text, encoding="utf-8")
     r = cli("batch", tmp_path / "c.toml", "--out", tmp_path / "r")
@@ -78,8 +84,11 @@ def test_local_batch_with_a_broken_example_then_a_rerun_renders_nothing(cli, cou
     out = course_dir / "r"
     r = cli("batch", course_dir / "course.toml", "--out", out, timeout=600)
     assert r.returncode == 1, r.stderr
-    assert r.stderr.strip().splitlines()[-1].startswith(
-        "attn-explain: error: broken.toml: embeddings[0, 0]: NaN")
+    assert (
+        r.stderr.strip()
+        .splitlines()[-1]
+        .startswith("attn-explain: error: broken.toml: embeddings[0, 0]: NaN")
+    )
     m = manifest(out)
     assert m["counts"] == {"rendered": 8, "reused": 0, "failed": 1}
     for task in m["tasks"]:
@@ -93,8 +102,9 @@ def test_local_batch_with_a_broken_example_then_a_rerun_renders_nothing(cli, cou
 def cluster():
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as c:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
         yield c
 
 
@@ -102,16 +112,33 @@ def cluster():
 def test_dask_localcluster_equals_the_local_executor(cluster, cli, course_dir):
     local = cli("batch", course_dir / "course.toml", "--out", course_dir / "local")
     assert local.returncode == 0, local.stderr
-    r = cli("batch", course_dir / "course.toml", "--executor", "dask", "--scheduler",
-            cluster.scheduler_address, "--out", course_dir / "dask", timeout=600)
+    r = cli(
+        "batch",
+        course_dir / "course.toml",
+        "--executor",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+        "--out",
+        course_dir / "dask",
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     m = manifest(course_dir / "dask")
     assert m["counts"] == {"rendered": 8, "reused": 0, "failed": 0}
     assert keys(course_dir / "dask") == keys(course_dir / "local")
     for task in m["tasks"]:
         assert Path(task["output"]).is_file()
-    again = cli("batch", course_dir / "course.toml", "--executor", "dask", "--scheduler",
-                cluster.scheduler_address, "--out", course_dir / "dask")
+    again = cli(
+        "batch",
+        course_dir / "course.toml",
+        "--executor",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+        "--out",
+        course_dir / "dask",
+    )
     assert "0 rendered, 8 up to date" in again.stderr
 
 
@@ -120,8 +147,16 @@ def test_dask_collect_sends_the_files_back(cluster, course_dir):
     course = load_course(course_dir / "course.toml")
     out = course_dir / "collected"
     jobs, broken = expand(course, out)
-    report = run_batch(course.name, jobs, broken, out, executor="dask",
-                       scheduler=cluster.scheduler_address, collect=True, quiet=True)
+    report = run_batch(
+        course.name,
+        jobs,
+        broken,
+        out,
+        executor="dask",
+        scheduler=cluster.scheduler_address,
+        collect=True,
+        quiet=True,
+    )
     assert report.counts()["rendered"] == 8
     for job in jobs:
         assert job.output.is_file() and job.fresh()  # written here, with its record
@@ -137,8 +172,9 @@ def test_a_worker_killed_mid_batch_costs_only_a_retry(cluster, course_dir):
     with Client(cluster.scheduler_address) as client:
         pids = list(client.run(os.getpid).values())
         threading.Timer(4.0, os.kill, (pids[0], signal.SIGKILL)).start()
-        report = run_batch(course.name, jobs, broken, out, executor="dask", client=client,
-                           quiet=True)
+        report = run_batch(
+            course.name, jobs, broken, out, executor="dask", client=client, quiet=True
+        )
     assert report.counts() == {"rendered": 8, "reused": 0, "failed": 0}
     assert all(job.output.is_file() for job in jobs)
 
@@ -148,7 +184,7 @@ def readme_course(folder: Path) -> Path:
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     start = text.index("```toml\n# week-1.toml\n") + len("```toml\n")
     path = folder / "week-1.toml"
-    path.write_text(text[start:text.index("```", start)], encoding="utf-8")
+    path.write_text(text[start : text.index("```", start)], encoding="utf-8")
     return path
 
 
@@ -157,8 +193,17 @@ def test_the_readme_course_renders_locally_and_on_a_localcluster(cluster, cli, t
     course = readme_course(tmp_path)
     local = cli("batch", course, "--out", tmp_path / "local", timeout=600)
     assert local.returncode == 0, local.stderr
-    dask = cli("batch", course, "--executor", "dask", "--scheduler", cluster.scheduler_address,
-               "--out", tmp_path / "dask", timeout=600)
+    dask = cli(
+        "batch",
+        course,
+        "--executor",
+        "dask",
+        "--scheduler",
+        cluster.scheduler_address,
+        "--out",
+        tmp_path / "dask",
+        timeout=600,
+    )
     assert dask.returncode == 0, dask.stderr
     assert len(keys(tmp_path / "dask")) == 8
     assert keys(tmp_path / "dask") == keys(tmp_path / "local")

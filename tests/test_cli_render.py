@@ -14,12 +14,25 @@ from scenes.registry import SCENES
 
 def files_under(path: Path):
     """The files a user sees: everything but the content-key records (``.keys/``)."""
-    return sorted(p.relative_to(path) for p in path.rglob("*")
-                  if p.is_file() and ".keys" not in p.parts) if path.exists() else []
+    return (
+        sorted(
+            p.relative_to(path) for p in path.rglob("*") if p.is_file() and ".keys" not in p.parts
+        )
+        if path.exists()
+        else []
+    )
 
 
-SINGLE_HEAD = ["Embeddings", "Projections", "DotProducts", "Scaling", "Softmax", "WeightedSum",
-               "AttentionMatrix", "Overview"]
+SINGLE_HEAD = [
+    "Embeddings",
+    "Projections",
+    "DotProducts",
+    "Scaling",
+    "Softmax",
+    "WeightedSum",
+    "AttentionMatrix",
+    "Overview",
+]
 
 
 def test_scenes_lists_every_scene_in_teaching_order(cli):
@@ -30,14 +43,17 @@ def test_scenes_lists_every_scene_in_teaching_order(cli):
     assert [s.name for s in SCENES][:8] == SINGLE_HEAD
 
 
-@pytest.mark.parametrize("args,field", [
-    (["--scene", "Nope"], "--scene"),
-    (["-q", "x"], "-q/--quality"),
-    (["--format", "avi"], "--format"),
-    (["--lang", "fr"], "--lang"),
-    (["--theme", "blue"], "--theme"),
-    (["no-such-preset"], "example"),
-])
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["--scene", "Nope"], "--scene"),
+        (["-q", "x"], "-q/--quality"),
+        (["--format", "avi"], "--format"),
+        (["--lang", "fr"], "--lang"),
+        (["--theme", "blue"], "--theme"),
+        (["no-such-preset"], "example"),
+    ],
+)
 def test_bad_render_input_is_one_line_and_writes_nothing(cli, tmp_path, args, field):
     out = tmp_path / "renders"
     r = cli("render", *args, "--out", out)
@@ -71,8 +87,9 @@ def test_smoke_render_every_scene_at_lowest_quality(cli, tmp_path):
     r = cli("render", "zao-shang-hao", "-q", "l", "--out", tmp_path, timeout=1200)
     assert r.returncode == 0, r.stderr[-2000:]
     folder = tmp_path / "zao-shang-hao" / "480p15"
-    assert files_under(tmp_path) == [Path("zao-shang-hao/480p15") / f"{s.name}.mp4"
-                                     for s in sorted(SCENES, key=lambda s: s.name)]
+    assert files_under(tmp_path) == [
+        Path("zao-shang-hao/480p15") / f"{s.name}.mp4" for s in sorted(SCENES, key=lambda s: s.name)
+    ]
     for s in SCENES:
         with av.open(str(folder / f"{s.name}.mp4")) as video:
             stream = video.streams.video[0]
@@ -83,9 +100,11 @@ def test_smoke_render_every_scene_at_lowest_quality(cli, tmp_path):
 
 @pytest.mark.slow
 def test_user_example_file_renders(cli, tmp_path, write_example):
-    path = write_example('title = "mine"\ntokens = ["a", "b"]\n'
-                         'embeddings = [[1.0, 0.2, 0.1], [0.3, 0.9, -0.4]]\nseed = 3\n',
-                         name="my-lesson.toml")
+    path = write_example(
+        'title = "mine"\ntokens = ["a", "b"]\n'
+        "embeddings = [[1.0, 0.2, 0.1], [0.3, 0.9, -0.4]]\nseed = 3\n",
+        name="my-lesson.toml",
+    )
     r = cli("render", path, "--scene", "DotProducts", "--out", tmp_path / "r")
     assert r.returncode == 0, r.stderr[-2000:]
     assert (tmp_path / "r" / "my-lesson" / "480p15" / "DotProducts.mp4").exists()
@@ -97,31 +116,51 @@ def test_plain_manim_render_works(scene, tmp_path):
     """Each scene file also renders with plain `manim render` (last frame, the example from
     $ATTN_EXAMPLE)."""
     manim = Path(sys.executable).parent / "manim"
-    env = {**os.environ, "ATTN_EXAMPLE": "cross-zh-en" if scene.name == "DotProducts" else
-           "zao-shang-hao"}
-    r = subprocess.run([str(manim), "render", "-ql", "-s", "--disable_caching",
-                        str(ROOT / scene.path), scene.name], cwd=tmp_path, capture_output=True,
-                       text=True, env=env, timeout=600)
+    env = {
+        **os.environ,
+        "ATTN_EXAMPLE": "cross-zh-en" if scene.name == "DotProducts" else "zao-shang-hao",
+    }
+    r = subprocess.run(
+        [
+            str(manim),
+            "render",
+            "-ql",
+            "-s",
+            "--disable_caching",
+            str(ROOT / scene.path),
+            scene.name,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert list((tmp_path / "media" / "images").rglob("*.png"))
 
 
 @pytest.mark.slow
-def test_new_scenes_render_a_users_example_with_heads_mask_and_source(cli, tmp_path,
-                                                                      write_example):
+def test_new_scenes_render_a_users_example_with_heads_mask_and_source(cli, tmp_path, write_example):
     """MultiHeadSplit, CausalMask, PositionalEncoding, EncoderBlock from a user's file with
     several heads and a mask; CrossAttention from one with a source sequence."""
-    own = write_example('tokens = ["I", "like", "tea", "a lot"]\n'
-                        'embeddings = [[1, 0.2, 0.1, -0.3], [0.3, 0.9, -0.4, 0.2], '
-                        '[0.5, 0.5, 0.5, 0.5], [-0.2, 0.1, 0.8, 0.4]]\n'
-                        'heads = 2\nseed = 5\nmask = "causal"\npositional_encoding = true\n',
-                        name="lesson.toml")
-    cross = write_example('tokens = ["你", "好"]\nembeddings = [[1.0, 0.1], [0.2, 0.9]]\n'
-                          'source_tokens = ["hello", "there", "friend"]\n'
-                          'source_embeddings = [[0.9, 0.3], [0.1, 1.0], [0.5, 0.5]]\n',
-                          name="translate.toml")
-    for path, scenes in ((own, ["MultiHeadSplit", "CausalMask", "PositionalEncoding",
-                                "EncoderBlock"]), (cross, ["CrossAttention"])):
+    own = write_example(
+        'tokens = ["I", "like", "tea", "a lot"]\n'
+        "embeddings = [[1, 0.2, 0.1, -0.3], [0.3, 0.9, -0.4, 0.2], "
+        "[0.5, 0.5, 0.5, 0.5], [-0.2, 0.1, 0.8, 0.4]]\n"
+        'heads = 2\nseed = 5\nmask = "causal"\npositional_encoding = true\n',
+        name="lesson.toml",
+    )
+    cross = write_example(
+        'tokens = ["你", "好"]\nembeddings = [[1.0, 0.1], [0.2, 0.9]]\n'
+        'source_tokens = ["hello", "there", "friend"]\n'
+        "source_embeddings = [[0.9, 0.3], [0.1, 1.0], [0.5, 0.5]]\n",
+        name="translate.toml",
+    )
+    for path, scenes in (
+        (own, ["MultiHeadSplit", "CausalMask", "PositionalEncoding", "EncoderBlock"]),
+        (cross, ["CrossAttention"]),
+    ):
         args = [a for s in scenes for a in ("--scene", s)]
         r = cli("render", path, *args, "--format", "png", "--out", tmp_path, timeout=900)
         assert r.returncode == 0, r.stderr[-2000:]

@@ -56,15 +56,22 @@ def test_positional_encoding_breaks_permutation_equivariance():
 
 
 @settings(max_examples=150, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 7)), elements=finite),
-       st.floats(-1e6, 1e6, allow_nan=False))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 7)), elements=finite),
+    st.floats(-1e6, 1e6, allow_nan=False),
+)
 def test_softmax_is_shift_invariant(x, c):
     np.testing.assert_allclose(ac.softmax(x + c), ac.softmax(x), atol=1e-9)
 
 
 @settings(max_examples=100, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 6)),
-              elements=st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False)))
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 4), st.integers(1, 6)),
+        elements=st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False),
+    )
+)
 def test_softmax_finite_for_huge_scores(x):
     s = ac.softmax(x)
     assert np.all(np.isfinite(s))
@@ -81,8 +88,9 @@ def test_bad_shapes_name_the_argument():
     with pytest.raises(ValueError, match="K"):
         ac.scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 2)), np.ones((2, 2)))
     with pytest.raises(ValueError, match="mask"):
-        ac.scaled_dot_product_attention(np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 2)),
-                                        mask=np.ones((2, 2), bool))
+        ac.scaled_dot_product_attention(
+            np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 2)), mask=np.ones((2, 2), bool)
+        )
     with pytest.raises(ValueError, match="Q"):
         ac.scaled_dot_product_attention([[np.nan]], [[1.0]], [[1.0]])
     with pytest.raises(ValueError, match="num_heads"):
@@ -136,7 +144,7 @@ def test_plane_view_is_exact_in_2d_and_reports_what_it_keeps():
     full = r.standard_normal((6, 5))
     v = ac.plane_view(full)
     assert 0 < v.kept < 1
-    assert np.isclose(v.kept, np.sum(v.coords ** 2) / np.sum(full ** 2))
+    assert np.isclose(v.kept, np.sum(v.coords**2) / np.sum(full**2))
     np.testing.assert_array_equal(ac.plane_view(full).coords, v.coords)  # deterministic
 
 

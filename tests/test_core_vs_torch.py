@@ -25,8 +25,15 @@ def torch_weights(Q, K, mask=None, scale=True):
     return torch.softmax(s, dim=-1).numpy()
 
 
-SHAPES = [(int(rng.integers(1, 13)), int(rng.integers(1, 13)), int(rng.integers(1, 17)),
-           int(rng.integers(1, 17))) for _ in range(40)]
+SHAPES = [
+    (
+        int(rng.integers(1, 13)),
+        int(rng.integers(1, 13)),
+        int(rng.integers(1, 17)),
+        int(rng.integers(1, 17)),
+    )
+    for _ in range(40)
+]
 
 
 @pytest.mark.parametrize("m,n,d_k,d_v", SHAPES)
@@ -36,7 +43,9 @@ def test_sdpa_matches_torch(m, n, d_k, d_v, masked):
     mask = random_mask(m, n) if masked else None
     t = ac.scaled_dot_product_attention(Q, K, V, mask=mask)
     ref = F.scaled_dot_product_attention(
-        torch.from_numpy(Q), torch.from_numpy(K), torch.from_numpy(V),
+        torch.from_numpy(Q),
+        torch.from_numpy(K),
+        torch.from_numpy(V),
         attn_mask=None if mask is None else torch.from_numpy(mask),
     ).numpy()
     assert t.output.shape == (m, d_v)
@@ -73,13 +82,22 @@ def torch_mha(X, W_q, W_k, W_v, W_o, heads, mask=None, source=None):
         mha.out_proj.weight.copy_(torch.from_numpy(W_o.T))
     x = torch.from_numpy(X)[None]
     s = x if source is None else torch.from_numpy(source)[None]
-    out, w = mha(x, s, s, need_weights=True, average_attn_weights=False,
-                 attn_mask=None if mask is None else torch.from_numpy(~mask))  # torch: True = block
+    out, w = mha(
+        x,
+        s,
+        s,
+        need_weights=True,
+        average_attn_weights=False,
+        attn_mask=None if mask is None else torch.from_numpy(~mask),
+    )  # torch: True = block
     return out[0].detach().numpy(), w[0].detach().numpy()
 
 
-MHA_CASES = [(h, int(rng.integers(1, 13)), int(rng.integers(1, 13)), int(rng.integers(1, 5)))
-             for h in (1, 2, 4, 8) for _ in range(6)]
+MHA_CASES = [
+    (h, int(rng.integers(1, 13)), int(rng.integers(1, 13)), int(rng.integers(1, 5)))
+    for h in (1, 2, 4, 8)
+    for _ in range(6)
+]
 
 
 @pytest.mark.parametrize("heads,m,n,per_head", MHA_CASES)
@@ -106,8 +124,9 @@ def test_cross_attention_rectangular():
     W = [rng.standard_normal((2, 2)) for _ in range(3)]
     t = ac.cross_attention(X, S, *W)
     assert t.weights.shape == (3, 5)
-    ref = F.scaled_dot_product_attention(torch.from_numpy(X @ W[0]), torch.from_numpy(S @ W[1]),
-                                         torch.from_numpy(S @ W[2]))
+    ref = F.scaled_dot_product_attention(
+        torch.from_numpy(X @ W[0]), torch.from_numpy(S @ W[1]), torch.from_numpy(S @ W[2])
+    )
     np.testing.assert_allclose(t.output, ref.numpy(), atol=TOL, rtol=0)
 
 
@@ -115,9 +134,13 @@ def test_independent_heads_is_text_000_concat():
     X = rng.standard_normal((3, 4))
     Ws = [rng.standard_normal((2, 4, 3)) for _ in range(3)]
     t = ac.independent_heads_attention(X, *Ws)
-    expected = np.concatenate([
-        F.scaled_dot_product_attention(*(torch.from_numpy(X @ w[h]) for w in Ws)).numpy()
-        for h in range(2)], axis=1)
+    expected = np.concatenate(
+        [
+            F.scaled_dot_product_attention(*(torch.from_numpy(X @ w[h]) for w in Ws)).numpy()
+            for h in range(2)
+        ],
+        axis=1,
+    )
     np.testing.assert_allclose(t.output, expected, atol=TOL, rtol=0)
     assert t.W_o is None and t.output.shape == (3, 6)
 
@@ -129,7 +152,8 @@ def test_example_trace_matches_torch_for_every_preset():
             head = tr.attention
             ref = F.scaled_dot_product_attention(
                 *(torch.from_numpy(a) for a in (head.Q, head.K, head.V)),
-                attn_mask=None if tr.mask is None else torch.from_numpy(tr.mask))
+                attn_mask=None if tr.mask is None else torch.from_numpy(tr.mask),
+            )
             np.testing.assert_allclose(tr.output, ref.numpy(), atol=TOL, rtol=0, err_msg=name)
         elif ex.weights.form == "split":
             w = ex.weights
@@ -154,6 +178,7 @@ def test_softmax_matches_torch_and_is_stable():
         s = ac.softmax(x)
         assert np.all(np.isfinite(s))
         np.testing.assert_allclose(s.sum(axis=1), 1.0, atol=1e-12)
-        np.testing.assert_allclose(s, torch.softmax(torch.from_numpy(x), dim=-1).numpy(),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            s, torch.softmax(torch.from_numpy(x), dim=-1).numpy(), atol=1e-12
+        )
     np.testing.assert_array_equal(ac.softmax([1e4, -1e4]), [1.0, 0.0])

@@ -10,9 +10,17 @@ rng = np.random.default_rng(7)
 
 
 def torch_layer(d, heads, d_ff, W, gamma1, gamma2):
-    layer = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=d_ff, dropout=0.0,
-                                             activation="relu", batch_first=True,
-                                             norm_first=False, bias=False, dtype=torch.float64)
+    layer = torch.nn.TransformerEncoderLayer(
+        d,
+        heads,
+        dim_feedforward=d_ff,
+        dropout=0.0,
+        activation="relu",
+        batch_first=True,
+        norm_first=False,
+        bias=False,
+        dtype=torch.float64,
+    )
     with torch.no_grad():
         sa = layer.self_attn
         sa.in_proj_weight.copy_(torch.from_numpy(np.concatenate([W["q"].T, W["k"].T, W["v"].T])))
@@ -24,8 +32,10 @@ def torch_layer(d, heads, d_ff, W, gamma1, gamma2):
     return layer.eval()
 
 
-@pytest.mark.parametrize("n,heads,per_head,d_ff", [(1, 1, 2, 3), (3, 2, 2, 8), (5, 4, 3, 16),
-                                                   (12, 8, 2, 32), (7, 1, 6, 5)])
+@pytest.mark.parametrize(
+    "n,heads,per_head,d_ff",
+    [(1, 1, 2, 3), (3, 2, 2, 8), (5, 4, 3, 16), (12, 8, 2, 32), (7, 1, 6, 5)],
+)
 @pytest.mark.parametrize("masked", [False, True])
 def test_encoder_block_matches_torch(n, heads, per_head, d_ff, masked):
     d = heads * per_head
@@ -34,12 +44,14 @@ def test_encoder_block_matches_torch(n, heads, per_head, d_ff, masked):
     W["1"], W["2"] = rng.standard_normal((d, d_ff)), rng.standard_normal((d_ff, d))
     g1, g2 = rng.uniform(0.5, 1.5, d), rng.uniform(0.5, 1.5, d)
     mask = ac.causal_mask(n) if masked else None
-    trace = ac.encoder_block(X, W["q"], W["k"], W["v"], W["o"], W["1"], W["2"], heads,
-                             mask=mask, gamma1=g1, gamma2=g2)
+    trace = ac.encoder_block(
+        X, W["q"], W["k"], W["v"], W["o"], W["1"], W["2"], heads, mask=mask, gamma1=g1, gamma2=g2
+    )
     layer = torch_layer(d, heads, d_ff, W, g1, g2)
     with torch.no_grad():
-        ref = layer(torch.from_numpy(X)[None],
-                    src_mask=None if mask is None else torch.from_numpy(~mask))[0].numpy()
+        ref = layer(
+            torch.from_numpy(X)[None], src_mask=None if mask is None else torch.from_numpy(~mask)
+        )[0].numpy()
     np.testing.assert_allclose(trace.output, ref, atol=1e-9, rtol=1e-9)
     np.testing.assert_allclose(trace.norm1, ac.layer_norm(X + trace.attention.output, g1))
 
@@ -47,8 +59,9 @@ def test_encoder_block_matches_torch(n, heads, per_head, d_ff, masked):
 def test_layer_norm_matches_torch():
     x = rng.standard_normal((4, 6)) * 10 + 3
     g, b = rng.standard_normal(6), rng.standard_normal(6)
-    ref = torch.nn.functional.layer_norm(torch.from_numpy(x), (6,), torch.from_numpy(g),
-                                         torch.from_numpy(b)).numpy()
+    ref = torch.nn.functional.layer_norm(
+        torch.from_numpy(x), (6,), torch.from_numpy(g), torch.from_numpy(b)
+    ).numpy()
     np.testing.assert_allclose(ac.layer_norm(x, g, b), ref, atol=1e-12)
     plain = ac.layer_norm(x)
     np.testing.assert_allclose(plain.mean(axis=1), 0, atol=1e-12)

@@ -28,25 +28,60 @@ CASES = [
     ("inf-toml", 'tokens = ["a"]\nembeddings = [[inf, 1.0]]\n', "embeddings", "infinity"),
     ("nan-json", '{"tokens": ["a"], "embeddings": [[NaN, 1.0]]}', "example", "finite"),
     ("too-big", with_(embeddings=[[1.2, 2e6], [0.9, 1.1], [0.7, 1.3]]), "embeddings", "1e+06"),
-    ("too-many", with_(tokens=[str(i) for i in range(13)], embeddings=[[1.0, 0.0]] * 13),
-     "tokens", "at most 12"),
+    (
+        "too-many",
+        with_(tokens=[str(i) for i in range(13)], embeddings=[[1.0, 0.0]] * 13),
+        "tokens",
+        "at most 12",
+    ),
     ("long-label", with_(tokens=["abcdefghijklm", "上", "好"]), "tokens[0]", "at most 12"),
     ("empty-tokens", with_(tokens=[], embeddings=[]), "tokens", "empty"),
     ("blank-label", with_(tokens=["  ", "上", "好"]), "tokens[0]", "empty"),
     ("label-type", with_(tokens=[1, "上", "好"]), "tokens[0]", "text"),
     ("newline-label", with_(tokens=["a\nb", "上", "好"]), "tokens[0]", "control"),
     ("empty-matrix", with_(embeddings=[[], [], []]), "embeddings[0]", "empty"),
-    ("string-number", with_(embeddings=[["1", 0.8], [0.9, 1.1], [0.7, 1.3]]), "embeddings[0][0]",
-     "number"),
-    ("bool-number", with_(embeddings=[[True, 0.8], [0.9, 1.1], [0.7, 1.3]]), "embeddings[0][0]",
-     "number"),
-    ("wrong-weights", with_(weights={"W_q": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-                                     "W_k": [[1, 0], [0, 1]], "W_v": [[1, 0], [0, 1]]}),
-     "weights.W_q", "rows"),
-    ("wk-vs-wq", with_(weights={"W_q": [[1, 0], [0, 1]], "W_k": [[1, 0, 0], [0, 1, 0]],
-                                "W_v": [[1, 0], [0, 1]]}), "weights.W_k", "equal"),
-    ("missing-wv", with_(weights={"W_q": [[1, 0], [0, 1]], "W_k": [[1, 0], [0, 1]]}),
-     "weights.W_v", "missing"),
+    (
+        "string-number",
+        with_(embeddings=[["1", 0.8], [0.9, 1.1], [0.7, 1.3]]),
+        "embeddings[0][0]",
+        "number",
+    ),
+    (
+        "bool-number",
+        with_(embeddings=[[True, 0.8], [0.9, 1.1], [0.7, 1.3]]),
+        "embeddings[0][0]",
+        "number",
+    ),
+    (
+        "wrong-weights",
+        with_(
+            weights={
+                "W_q": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                "W_k": [[1, 0], [0, 1]],
+                "W_v": [[1, 0], [0, 1]],
+            }
+        ),
+        "weights.W_q",
+        "rows",
+    ),
+    (
+        "wk-vs-wq",
+        with_(
+            weights={
+                "W_q": [[1, 0], [0, 1]],
+                "W_k": [[1, 0, 0], [0, 1, 0]],
+                "W_v": [[1, 0], [0, 1]],
+            }
+        ),
+        "weights.W_k",
+        "equal",
+    ),
+    (
+        "missing-wv",
+        with_(weights={"W_q": [[1, 0], [0, 1]], "W_k": [[1, 0], [0, 1]]}),
+        "weights.W_v",
+        "missing",
+    ),
     ("heads", with_(heads=3), "heads", "divide"),
     ("heads-zero", with_(heads=0), "heads", "outside"),
     ("heads-type", with_(heads="2"), "heads", "whole number"),
@@ -64,10 +99,18 @@ CASES = [
     ("seed-type", with_(seed=1.5), "seed", "whole number"),
     ("pe-type", with_(positional_encoding="yes"), "positional_encoding", "true or false"),
     ("source-half", with_(source_tokens=["good"]), "source_embeddings", "both"),
-    ("source-dims", with_(source_tokens=["good"], source_embeddings=[[1.0, 2.0, 3.0]]),
-     "source_embeddings", "d_model"),
-    ("causal-cross", with_(source_tokens=["good"], source_embeddings=[[1.0, 2.0]], mask="causal"),
-     "mask", "cross"),
+    (
+        "source-dims",
+        with_(source_tokens=["good"], source_embeddings=[[1.0, 2.0, 3.0]]),
+        "source_embeddings",
+        "d_model",
+    ),
+    (
+        "causal-cross",
+        with_(source_tokens=["good"], source_embeddings=[[1.0, 2.0]], mask="causal"),
+        "mask",
+        "cross",
+    ),
     ("too-wide", with_(embeddings=[[1.0] * 17] * 3), "embeddings", "at most 16"),
     ("not-a-table", "[1, 2, 3]", "example", "one object"),
     ("title-type", with_(title=5), "title", "text"),
@@ -78,8 +121,9 @@ def _materialize(data, write_example, case_id):
     if data is None:
         return "no-such-preset"
     if isinstance(data, str):
-        suffix = ".json" if case_id.endswith("json") or data.lstrip().startswith(("{", "[")) \
-            else ".toml"
+        suffix = (
+            ".json" if case_id.endswith("json") or data.lstrip().startswith(("{", "[")) else ".toml"
+        )
         return write_example(data, name=f"case{suffix}")
     return write_example(data, name="case.json")
 
@@ -136,7 +180,7 @@ def test_file_example_is_named_by_its_stem_and_round_trips(write_example):
 
 
 def test_toml_documented_format_loads(write_example):
-    path = write_example('''
+    path = write_example("""
 title = "早上好"
 tokens = ["早", "上", "好"]
 embeddings = [[1.2, 0.8], [0.9, 1.1], [0.7, 1.3]]
@@ -148,7 +192,7 @@ positional_encoding = true
 W_q = [[1.0, 0.0], [0.0, 1.0]]
 W_k = [[1.0, 0.5], [0.0, 1.0]]
 W_v = [[1.0, 0.0], [0.0, 1.0]]
-''')
+""")
     tr = ac.trace_example(ac.load_example(path))
     assert tr.pe is not None and tr.mask is not None
     assert tr.attention.weights[2, 2] == 0.0 and tr.attention.weights[0, 1] == 0.0
@@ -166,8 +210,12 @@ def test_per_head_weights_form(write_example):
 
 
 def test_split_form_needs_w_o_for_several_heads(write_example):
-    data = {"tokens": ["a", "b"], "embeddings": [[1, 0, 0, 1], [0, 1, 1, 0]], "heads": 2,
-            "weights": {k: np.eye(4).tolist() for k in ("W_q", "W_k", "W_v")}}
+    data = {
+        "tokens": ["a", "b"],
+        "embeddings": [[1, 0, 0, 1], [0, 1, 1, 0]],
+        "heads": 2,
+        "weights": {k: np.eye(4).tolist() for k in ("W_q", "W_k", "W_v")},
+    }
     with pytest.raises(ValueError, match="weights.W_o: needed"):
         ac.load_example(write_example(data, name="s.json"))
 

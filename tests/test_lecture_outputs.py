@@ -11,6 +11,7 @@ import av
 import numpy as np
 import pytest
 import srt
+
 from browser import MEDIA_STATE, chromium_page
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -33,8 +34,7 @@ def steps_of(folder, name):
 @pytest.mark.slow
 def test_captions_in_both_languages_timed_within_the_video(cli, tmp_path):
     for lang in ("zh", "en"):
-        r = cli("render", "--scene", "Embeddings", "--captions", "--lang", lang, "--out",
-                tmp_path)
+        r = cli("render", "--scene", "Embeddings", "--captions", "--lang", lang, "--out", tmp_path)
         assert r.returncode == 0, r.stderr
     zh = tmp_path / "zao-shang-hao" / "480p15"
     en = tmp_path / "zao-shang-hao" / "480p15-en"  # never overwrites the Chinese one
@@ -88,8 +88,19 @@ def test_slide_deck_html_pdf_pptx_one_slide_per_step(cli, tmp_path):
     from pptx import Presentation
     from pypdf import PdfReader
 
-    r = cli("render", "--slides", "--slides-format", "html,pdf,pptx", "--scene", "Embeddings",
-            "--scene", "Softmax", "--out", tmp_path, timeout=900)
+    r = cli(
+        "render",
+        "--slides",
+        "--slides-format",
+        "html,pdf,pptx",
+        "--scene",
+        "Embeddings",
+        "--scene",
+        "Softmax",
+        "--out",
+        tmp_path,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stderr
     folder = tmp_path / "zao-shang-hao" / "480p15"
     steps = len(steps_of(folder, "slides-Embeddings")) + len(steps_of(folder, "slides-Softmax"))
@@ -100,22 +111,36 @@ def test_slide_deck_html_pdf_pptx_one_slide_per_step(cli, tmp_path):
     assert page.sections == steps and page.remote == []  # offline: nothing from the network
     assert len(PdfReader(deck.with_suffix(".pdf")).pages) == steps
     assert len(Presentation(str(deck.with_suffix(".pptx"))).slides) == steps
-    again = cli("render", "--slides", "--slides-format", "html,pdf,pptx", "--scene",
-                "Embeddings", "--scene", "Softmax", "--out", tmp_path)
+    again = cli(
+        "render",
+        "--slides",
+        "--slides-format",
+        "html,pdf,pptx",
+        "--scene",
+        "Embeddings",
+        "--scene",
+        "Softmax",
+        "--out",
+        tmp_path,
+    )
     assert again.returncode == 0 and "0 rendered" in again.stderr
 
 
-HOSTILE = {"title": "<script>alert(1)</script>",
-           "tokens": ["<script>", "alert(1)", "</script>", "<b>x</b>", "&amp;"],
-           "embeddings": [[1.0, 0.1], [0.2, 0.9], [0.5, 0.5], [-0.3, 0.8], [0.7, -0.2]]}
+HOSTILE = {
+    "title": "<script>alert(1)</script>",
+    "tokens": ["<script>", "alert(1)", "</script>", "<b>x</b>", "&amp;"],
+    "embeddings": [[1.0, 0.1], [0.2, 0.9], [0.5, 0.5], [-0.3, 0.8], [0.7, -0.2]],
+}
 
 
 @pytest.mark.slow
 def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
-        cli, tmp_path, write_example):
+    cli, tmp_path, write_example
+):
     path = write_example(HOSTILE, name="hostile.json")
-    r = cli("pack", path, "--scene", "Embeddings", "--scene", "Softmax", "--out", tmp_path,
-            timeout=900)
+    r = cli(
+        "pack", path, "--scene", "Embeddings", "--scene", "Softmax", "--out", tmp_path, timeout=900
+    )
     assert r.returncode == 0, r.stderr
     page = tmp_path / "hostile" / "index.html"
     assert r.stdout.strip().splitlines()[-1] == str(page)
@@ -142,8 +167,9 @@ def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
 
 @pytest.mark.slow
 def test_transparent_webm_has_an_alpha_channel(cli, tmp_path):
-    r = cli("render", "--transparent", "--format", "webm", "--scene", "Embeddings", "--out",
-            tmp_path)
+    r = cli(
+        "render", "--transparent", "--format", "webm", "--scene", "Embeddings", "--out", tmp_path
+    )
     assert r.returncode == 0, r.stderr
     video = tmp_path / "zao-shang-hao" / "480p15-alpha" / "Embeddings.webm"
     with av.open(str(video)) as c:

@@ -13,18 +13,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 import srt
+from conftest import CLI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_example_validation import CASES, _materialize
 
 import attention_core as ac
-from conftest import CLI
-from test_example_validation import CASES, _materialize
 
 
 def tree(root: Path) -> dict:
     """Every file under ``root`` with a hash of its bytes."""
-    return {str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()} if root.exists() else {}
+    return (
+        {
+            str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
+        if root.exists()
+        else {}
+    )
 
 
 @pytest.fixture
@@ -78,8 +85,9 @@ def _one_clean_line(r, field):
 
 
 @pytest.mark.parametrize("case_id,data,field,phrase", CASES, ids=[c[0] for c in CASES])
-def test_bad_examples_through_render_leave_renders_as_it_was(case_id, data, field, phrase,
-                                                             write_example, cli, lecture):
+def test_bad_examples_through_render_leave_renders_as_it_was(
+    case_id, data, field, phrase, write_example, cli, lecture
+):
     before = tree(lecture / "renders")
     r = cli("render", _materialize(data, write_example, case_id), cwd=lecture)
     _one_clean_line(r, field)
@@ -115,12 +123,16 @@ def test_the_matrix_has_at_least_thirty_cases():
 
 
 # -- 2. hostile labels ----------------------------------------------------------------------------
-HOSTILE_A = {"title": '#read("/etc/passwd")',
-             "tokens": ["<b>x</b>", "&amp;", "</span>", "$x$", "{", "%", "|", '#read("/x")'],
-             "embeddings": np.round(np.random.default_rng(1).normal(size=(8, 2)), 2).tolist()}
-HOSTILE_B = {"title": "\\input{/etc/passwd}",
-             "tokens": ["\\input{/x}", "<script>", "😀", "שלום", "مرحبا", "longlabel12c"],
-             "embeddings": np.round(np.random.default_rng(2).normal(size=(6, 2)), 2).tolist()}
+HOSTILE_A = {
+    "title": '#read("/etc/passwd")',
+    "tokens": ["<b>x</b>", "&amp;", "</span>", "$x$", "{", "%", "|", '#read("/x")'],
+    "embeddings": np.round(np.random.default_rng(1).normal(size=(8, 2)), 2).tolist(),
+}
+HOSTILE_B = {
+    "title": "\\input{/etc/passwd}",
+    "tokens": ["\\input{/x}", "<script>", "😀", "שלום", "مرحبا", "longlabel12c"],
+    "embeddings": np.round(np.random.default_rng(2).normal(size=(6, 2)), 2).tolist(),
+}
 ASCII_MARKUP = ["<b>x</b>", "&amp;", "</span>", "$x$", '#read("/x")', "\\input{/x}", "<script>"]
 
 
@@ -130,8 +142,10 @@ def _texts_on_screen(scene):
 
     from scenes.base import on_screen
 
-    texts = [(m.source_text if hasattr(m, "source_text") else m.text, len(m.submobjects))
-             for m in on_screen(scene, Text)]
+    texts = [
+        (m.source_text if hasattr(m, "source_text") else m.text, len(m.submobjects))
+        for m in on_screen(scene, Text)
+    ]
     typst = [str(getattr(m, "typst_code", "")) for m in on_screen(scene, Typst)]
     return texts, typst
 
@@ -141,8 +155,8 @@ def _texts_on_screen(scene):
 def test_hostile_labels_appear_literally_on_screen_in_every_scene(data):
     """Pango draws each label as its own characters (markup would collapse `<b>x</b>` into one
     glyph), and no label reaches Typst."""
-    from scenes.registry import SCENES
     from scenes.pipeline.stills import run_steps
+    from scenes.registry import SCENES
 
     ex = ac.Example.from_dict(data, name="hostile")
     seen = set()
@@ -177,8 +191,17 @@ def test_hostile_labels_in_every_form_of_numbers(data, cli, write_example):
 @pytest.mark.slow
 def test_hostile_labels_in_captions_and_slides(cli, write_example, tmp_path):
     path = write_example(HOSTILE_A, name="hostile.json")
-    r = cli("render", path, "--scene", "Embeddings", "--captions", "--slides", "--out", tmp_path,
-            timeout=900)
+    r = cli(
+        "render",
+        path,
+        "--scene",
+        "Embeddings",
+        "--captions",
+        "--slides",
+        "--out",
+        tmp_path,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stderr
     folder = tmp_path / "hostile" / "480p15"
     cues = list(srt.parse((folder / "Embeddings.srt").read_text(encoding="utf-8")))
@@ -190,9 +213,12 @@ def test_hostile_labels_in_captions_and_slides(cli, write_example, tmp_path):
     assert "<b>x</b>" not in deck and "#read(" not in deck
 
 
-# -- 3. numeric extremes ----------------------------------------------------------------------------
-EXTREME = ac.Example(name="extreme", tokens=["big", "small", "zero"],
-                     embeddings=[[1e6, -1e6], [1e6, 1e6], [-0.0, 5e-324]])
+# -- 3. numeric extremes ---------------------------------------------------------------------------
+EXTREME = ac.Example(
+    name="extreme",
+    tokens=["big", "small", "zero"],
+    embeddings=[[1e6, -1e6], [1e6, 1e6], [-0.0, 5e-324]],
+)
 
 
 def test_extremes_give_finite_one_hot_weights():
@@ -207,9 +233,8 @@ def test_extremes_give_finite_one_hot_weights():
 @pytest.mark.slow
 def test_a_scene_says_one_hot_instead_of_nan():
     from scene_checks import layout_problems, numbers_problems
-
-    from scenes.registry import SCENES
     from scenes.pipeline.stills import run_steps
+    from scenes.registry import SCENES
 
     def check(scene):
         texts, _ = _texts_on_screen(scene)
@@ -225,10 +250,11 @@ def test_a_scene_says_one_hot_instead_of_nan():
                 assert "the weights are one-hot" in words
 
 
-# -- 4. interrupted renders ---------------------------------------------------------------------------
+# -- 4. interrupted renders ------------------------------------------------------------------------
 def _start(args, cwd):
-    return subprocess.Popen([CLI, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [CLI, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def _wait_for_scratch(folder: Path, proc, seconds=60):
@@ -253,26 +279,38 @@ def test_an_interrupted_render_keeps_the_previous_output(sig, cli, tmp_path):
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     if sig == signal.SIGINT:
-        assert proc.returncode == 130 and err.strip().splitlines()[-1] == \
-            "attn-explain: interrupted" and "Traceback" not in err
+        assert (
+            proc.returncode == 130
+            and err.strip().splitlines()[-1] == "attn-explain: interrupted"
+            and "Traceback" not in err
+        )
         assert not [p for p in folder.iterdir() if p.name.startswith(".tmp-")]
     time.sleep(1.0)  # SIGKILL: the workers die with their supervisor
     assert (folder / "Softmax.mp4").read_bytes() == before
-    assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == \
-        ["Softmax.mp4"]
+    assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == ["Softmax.mp4"]
     again = cli(*args, "--force")
     assert again.returncode == 0, again.stderr
     assert not [p for p in folder.iterdir() if p.name.startswith(".tmp-")]  # stale ones gone
     assert (folder / "Softmax.mp4").read_bytes()[:12] == before[:12]
 
 
-# -- 5. concurrency -----------------------------------------------------------------------------------
+# -- 5. concurrency --------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_two_renders_into_one_folder_at_once(tmp_path):
     import av
 
-    args = ["render", "--scene", "Embeddings", "--scene", "Overview", "--captions",
-            "-j", "2", "--out", tmp_path]
+    args = [
+        "render",
+        "--scene",
+        "Embeddings",
+        "--scene",
+        "Overview",
+        "--captions",
+        "-j",
+        "2",
+        "--out",
+        tmp_path,
+    ]
     procs = [_start(args, tmp_path) for _ in range(2)]
     results = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], results
@@ -282,14 +320,13 @@ def test_two_renders_into_one_folder_at_once(tmp_path):
             assert sum(1 for _ in c.decode(c.streams.video[0])) > 100
         record = json.loads((folder / ".keys" / f"{name}.mp4.json").read_text())
         assert set(record["files"]) == {f"{name}.mp4", f"{name}.srt", f"{name}.vtt"}
-        assert len(list(srt.parse((folder / f"{name}.srt").read_text()))) == \
-            len(record["steps"])
+        assert len(list(srt.parse((folder / f"{name}.srt").read_text()))) == len(record["steps"])
     assert not [p for p in folder.iterdir() if p.name.startswith(".tmp-")]
     again = subprocess.run([CLI, *map(str, args)], capture_output=True, text=True)
     assert "0 rendered, 2 up to date" in again.stderr
 
 
-# -- 6. determinism ---------------------------------------------------------------------------------
+# -- 6. determinism --------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_the_same_example_renders_identical_frames(cli, tmp_path):
     from PIL import Image
@@ -307,12 +344,21 @@ def test_the_same_example_renders_identical_frames(cli, tmp_path):
     assert "seed = " in numbers.stdout  # the seed of the random weights is printed
 
 
-# -- 7. timeouts on every render path ---------------------------------------------------------------
+# -- 7. timeouts on every render path --------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [["render", "--slides"], ["pack"]], ids=["slides", "pack"])
 def test_a_hang_in_slides_or_pack_is_killed_and_reported(command, cli, tmp_path):
-    r = cli(*command, "--scene", "Embeddings", "--timeout", "8", "--out", tmp_path,
-            env={"ATTN_FAULT": "hang:Embeddings"}, timeout=120)
+    r = cli(
+        *command,
+        "--scene",
+        "Embeddings",
+        "--timeout",
+        "8",
+        "--out",
+        tmp_path,
+        env={"ATTN_FAULT": "hang:Embeddings"},
+        timeout=120,
+    )
     assert r.returncode == 1
     assert "rendering Embeddings" in r.stderr and "timed out after 8 s" in r.stderr
     assert "Traceback" not in r.stderr
@@ -320,11 +366,16 @@ def test_a_hang_in_slides_or_pack_is_killed_and_reported(command, cli, tmp_path)
     assert not list((tmp_path / "zao-shang-hao").rglob("*.html"))
 
 
-# -- 8. fuzzing --------------------------------------------------------------------------------------
+# -- 8. fuzzing ------------------------------------------------------------------------------------
 labels = st.text(min_size=0, max_size=14)
-numbers = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64),
-                    st.integers(-10**7, 10**7), st.sampled_from([1e6, -1e6, 5e-324, -0.0]),
-                    st.text(max_size=3), st.booleans(), st.none())
+numbers = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=64),
+    st.integers(-(10**7), 10**7),
+    st.sampled_from([1e6, -1e6, 5e-324, -0.0]),
+    st.text(max_size=3),
+    st.booleans(),
+    st.none(),
+)
 
 
 @st.composite
@@ -333,20 +384,33 @@ def examples(draw):
     d = draw(st.integers(0, 5))
     valid_numbers = draw(st.booleans())
     cell = st.floats(-1e6, 1e6, allow_nan=False, width=64) if valid_numbers else numbers
-    data = {"tokens": draw(st.lists(labels, min_size=n, max_size=n)),
-            "embeddings": draw(st.lists(st.lists(cell, min_size=d, max_size=d), min_size=n,
-                                        max_size=n + draw(st.integers(0, 1))))}
+    data = {
+        "tokens": draw(st.lists(labels, min_size=n, max_size=n)),
+        "embeddings": draw(
+            st.lists(
+                st.lists(cell, min_size=d, max_size=d),
+                min_size=n,
+                max_size=n + draw(st.integers(0, 1)),
+            )
+        ),
+    }
     if draw(st.booleans()):
         data["heads"] = draw(st.one_of(st.integers(0, 4), numbers))
     if draw(st.booleans()):
-        data["mask"] = draw(st.one_of(st.sampled_from(["none", "causal", "bad"]),
-                                      st.lists(st.lists(st.integers(0, 1), min_size=n,
-                                                        max_size=n), min_size=n, max_size=n)))
+        data["mask"] = draw(
+            st.one_of(
+                st.sampled_from(["none", "causal", "bad"]),
+                st.lists(
+                    st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=n, max_size=n
+                ),
+            )
+        )
     if draw(st.booleans()):
         data["seed"] = draw(st.one_of(st.integers(0, 99), numbers))
     if draw(st.booleans()):
-        data[draw(st.sampled_from(["tokns", "positional_encoding", "scale"]))] = \
-            draw(st.one_of(st.booleans(), numbers))
+        data[draw(st.sampled_from(["tokns", "positional_encoding", "scale"]))] = draw(
+            st.one_of(st.booleans(), numbers)
+        )
     return data
 
 
@@ -357,14 +421,18 @@ def _torch_reference(ex, trace):
     for head in trace.heads:
         q, k, v = (torch.tensor(a, dtype=torch.float64) for a in (head.Q, head.K, head.V))
         mask = None if head.mask is None else torch.tensor(head.mask)
-        out = F.scaled_dot_product_attention(q[None], k[None], v[None], attn_mask=mask,
-                                             scale=head.scale)[0].numpy()
+        out = F.scaled_dot_product_attention(
+            q[None], k[None], v[None], attn_mask=mask, scale=head.scale
+        )[0].numpy()
         scale = max(1.0, float(np.abs(head.V).max()))
         np.testing.assert_allclose(head.output, out, rtol=1e-9, atol=1e-9 * scale)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.data_too_large])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(examples())
 def test_fuzzed_examples_load_cleanly_or_match_torch(data):
     try:
@@ -378,9 +446,15 @@ def test_fuzzed_examples_load_cleanly_or_match_torch(data):
     _torch_reference(ex, trace)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.data_too_large,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(examples(), st.sampled_from([[], ["--json"], ["--markdown"]]))
 def test_fuzzed_numbers_never_a_traceback(tmp_path, capsys, data, form):
     from scenes.cli import main

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scene_checks import pooled, snapshot
 
 import attention_core as ac
-from scenes.registry import SCENES, find
+from scene_checks import pooled, snapshot
 from scenes.pipeline.stills import run_steps
+from scenes.registry import SCENES, find
 
 CONTROL = Path(__file__).parent / "control_data"
 TEXT_TOL = 0.08  # scene units (the frame is 8 tall): a pixel or two at any resolution
@@ -32,8 +32,12 @@ POOL_MAX_TOL = 60.0  # the largest single-cell difference
 def final_state(scene_info, example) -> dict:
     stills = run_steps(scene_info.load(), example, pixel_height=270, snapshot=snapshot)
     last = stills[-1]
-    return {"scene": scene_info.name, "steps": [s.key for s in stills],
-            "geometry": last.snapshot, "pooled": np.round(pooled(last.frame), 1).tolist()}
+    return {
+        "scene": scene_info.name,
+        "steps": [s.key for s in stills],
+        "geometry": last.snapshot,
+        "pooled": np.round(pooled(last.frame), 1).tolist(),
+    }
 
 
 def compare(control: dict, actual: dict) -> list[str]:
@@ -48,15 +52,19 @@ def compare(control: dict, actual: dict) -> list[str]:
         key = (item["kind"], item.get("text"), item["color"])
         candidates = groups.get(key)
         if not candidates:
-            problems.append(f"unexpected {item['kind']} {item.get('text', '')!r} "
-                            f"{item['color']} at {item['box']}")
+            problems.append(
+                f"unexpected {item['kind']} {item.get('text', '')!r} "
+                f"{item['color']} at {item['box']}"
+            )
             continue
         dist = [max(abs(a - b) for a, b in zip(c["box"], item["box"])) for c in candidates]
         best = int(np.argmin(dist))
         tol = TEXT_TOL if item["kind"] == "text" else SHAPE_TOL
         if dist[best] > tol:
-            problems.append(f"moved {item['kind']} {item.get('text', '')!r}: {item['box']} vs "
-                            f"{candidates[best]['box']}")
+            problems.append(
+                f"moved {item['kind']} {item.get('text', '')!r}: {item['box']} vs "
+                f"{candidates[best]['box']}"
+            )
         candidates.pop(best)
     for key, rest in groups.items():
         for item in rest:
@@ -74,8 +82,10 @@ def compare(control: dict, actual: dict) -> list[str]:
 def control_for(name: str) -> dict:
     path = CONTROL / f"{name}.json"
     if not path.exists():
-        pytest.fail(f"missing control data {path}: frame tests never skip; create it on purpose "
-                    "with ATTN_UPDATE_CONTROL=1 (README, Development)")
+        pytest.fail(
+            f"missing control data {path}: frame tests never skip; create it on purpose "
+            "with ATTN_UPDATE_CONTROL=1 (README, Development)"
+        )
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -117,8 +127,12 @@ def test_comparison_catches_one_moved_mobject():
 
 def test_a_different_example_fails_the_comparison(zao):
     """A real render with one embedding changed (早 [1.2, 0.8] → [1.2, 0.9]) is caught."""
-    changed = ac.Example(name="zao-shang-hao", title=zao.title, tokens=list(zao.tokens),
-                         embeddings=[[1.2, 0.9], [0.9, 1.1], [0.7, 1.3]])
+    changed = ac.Example(
+        name="zao-shang-hao",
+        title=zao.title,
+        tokens=list(zao.tokens),
+        embeddings=[[1.2, 0.9], [0.9, 1.1], [0.7, 1.3]],
+    )
     problems = compare(control_for("DotProducts"), final_state(find("DotProducts"), changed))
     assert problems and any("2.08" in p or "moved" in p or "unexpected" in p for p in problems)
 

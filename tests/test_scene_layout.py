@@ -4,18 +4,22 @@ number on screen is the core's."""
 
 import numpy as np
 import pytest
-from scene_checks import layout_problems, numbers_problems
 
 import attention_core as ac
-from scenes.registry import SCENES
+from scene_checks import layout_problems, numbers_problems
 from scenes.pipeline.stills import run_steps
+from scenes.registry import SCENES
 
 
 def check(scene_info, example, also=None, **kw):
     """Layout and numbers problems on every step (plus whatever ``also(scene)`` lists)."""
-    stills = run_steps(scene_info.load(), example, frames=False,
-                       snapshot=lambda s: layout_problems(s) + numbers_problems(s)
-                       + (also(s) if also else []), **kw)
+    stills = run_steps(
+        scene_info.load(),
+        example,
+        frames=False,
+        snapshot=lambda s: layout_problems(s) + numbers_problems(s) + (also(s) if also else []),
+        **kw,
+    )
     assert stills, "the scene has no steps"
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
     assert not problems, "\n".join(problems[:20])
@@ -28,8 +32,20 @@ def test_presets_lay_out_cleanly(scene, preset):
     check(scene, ac.PRESETS[preset])
 
 
-WORDS = ["早", "上", "好", "morning", "attention", "数据", "x", "longlabel12c", "汉字汉字汉字汉字汉字汉字",
-         "Ünïcødé", "a b c", "[PAD]"]
+WORDS = [
+    "早",
+    "上",
+    "好",
+    "morning",
+    "attention",
+    "数据",
+    "x",
+    "longlabel12c",
+    "汉字汉字汉字汉字汉字汉字",
+    "Ünïcødé",
+    "a b c",
+    "[PAD]",
+]
 
 
 def random_example(k: int) -> ac.Example:
@@ -55,8 +71,12 @@ def random_example(k: int) -> ac.Example:
         extra["source_tokens"] = [f"s{j}" for j in range(m)]
         extra["source_embeddings"] = rng.normal(size=(m, d)).round(2)
         extra.pop("mask", None)
-    return ac.Example(name=f"random{k}", tokens=tokens,
-                      embeddings=(rng.normal(size=(n, d)) * scale).round(2), **extra)
+    return ac.Example(
+        name=f"random{k}",
+        tokens=tokens,
+        embeddings=(rng.normal(size=(n, d)) * scale).round(2),
+        **extra,
+    )
 
 
 RANDOM = 24
@@ -75,8 +95,13 @@ def test_random_examples_lay_out_cleanly(k):
 
 def test_english_and_light_theme_lay_out_cleanly():
     stills = check(SCENES[2], ac.PRESETS["zao-shang-hao"], lang="en", theme="light")
-    assert all(not any("\u4e00" <= c <= "\u9fff" for c in st.caption.replace("早", "")
-                       .replace("上", "").replace("好", "")) for st in stills)
+    assert all(
+        not any(
+            "\u4e00" <= c <= "\u9fff"
+            for c in st.caption.replace("早", "").replace("上", "").replace("好", "")
+        )
+        for st in stills
+    )
 
 
 def test_every_step_has_a_caption_in_both_languages():
@@ -93,8 +118,9 @@ def test_captions_do_not_repeat_the_seed_errors():
     """DESIGN.md's seed corrections: none of the wrong figures appears in any caption."""
     from scenes import captions
 
-    text = " ".join(zh + " " + en for steps in captions.CAPTIONS.values()
-                    for zh, en in steps.values())
+    text = " ".join(
+        zh + " " + en for steps in captions.CAPTIONS.values() for zh, en in steps.values()
+    )
     for wrong in ("0.34, 0.33, 0.33", "0.93, 1.05", "66%", "66 %", "球面", "sphere"):
         assert wrong not in text
     stills = run_steps(SCENES[4].load(), ac.PRESETS["zao-shang-hao"], frames=False)
@@ -102,8 +128,12 @@ def test_captions_do_not_repeat_the_seed_errors():
     assert "0.359" in share and "0.34、" not in share
 
 
-LOOKS = [(lang, theme, aspect) for lang in ("zh", "en") for theme in ("dark", "light")
-         for aspect in ("16:9", "4:3", "1:1")]
+LOOKS = [
+    (lang, theme, aspect)
+    for lang in ("zh", "en")
+    for theme in ("dark", "light")
+    for aspect in ("16:9", "4:3", "1:1")
+]
 
 
 @pytest.mark.slow
@@ -112,22 +142,26 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
     """Every --lang × --theme × --aspect, on every scene (its showcase example): no text
     outside the frame, none overlapping another, none too small; in English no Chinese word
     but the example's own labels."""
-    from scenes.pipeline.look import Look
-
     from scenes.base import on_screen
+    from scenes.pipeline.look import Look
 
     for scene in SCENES:
         ex = ac.PRESETS[scene.showcase]
         look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
         labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
 
-        def chinese_left(s):  # in English, no Chinese on screen but the example's own labels
+        def chinese_left(s, labels=labels):  # in English, no Chinese but the example's labels
             words = " ".join(getattr(m, "source_text", "") for m in on_screen(s))
             return [c for c in words if "\u4e00" <= c <= "\u9fff" and c not in labels]
 
-        stills = check(scene, ex, lang=lang, theme=theme,
-                       extra_config=look.manim_config(pixel_height=270),
-                       also=chinese_left if lang == "en" else None)
+        stills = check(
+            scene,
+            ex,
+            lang=lang,
+            theme=theme,
+            extra_config=look.manim_config(pixel_height=270),
+            also=chinese_left if lang == "en" else None,
+        )
         if lang == "en":
             for st in stills:
                 leftover = [c for c in st.caption if "\u4e00" <= c <= "\u9fff" and c not in labels]

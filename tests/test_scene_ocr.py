@@ -2,22 +2,27 @@
 rendered 1080p image by OCR, are the core's."""
 
 import pytest
-from ocr import TESSERACT, pixel_box, read_number
 
 import attention_core as ac
+from ocr import TESSERACT, pixel_box, read_number
 from scenes.mobjects.numfmt import fmt
-from scenes.registry import find
 from scenes.pipeline.stills import run_steps
+from scenes.registry import find
 
 
-@pytest.mark.parametrize("scene,array,digits", [("DotProducts", "scores", 2),
-                                                 ("AttentionMatrix", "weights", 3)])
+@pytest.mark.parametrize(
+    "scene,array,digits", [("DotProducts", "scores", 2), ("AttentionMatrix", "weights", 3)]
+)
 def test_matrix_numbers_read_back_by_ocr(scene, array, digits):
     assert TESSERACT, "tesseract-ocr is not installed (make test installs it)"
     trace = ac.trace_example(ac.PRESETS["zao-shang-hao"])
     truth = getattr(trace.attention, array)
-    stills = run_steps(find(scene).load(), ac.PRESETS["zao-shang-hao"], pixel_height=1080,
-                       snapshot=lambda s: dict(s.matrix.cells))
+    stills = run_steps(
+        find(scene).load(),
+        ac.PRESETS["zao-shang-hao"],
+        pixel_height=1080,
+        snapshot=lambda s: dict(s.matrix.cells),
+    )
     frame, cells = stills[-1].frame, stills[-1].snapshot
     assert len(cells) == truth.size
     misread = {}

@@ -51,8 +51,7 @@ def test_dot_product_variance_grows_with_d_as_text_002_table():
 
 def test_preset_facts():
     p = ac.PRESETS
-    assert set(p) >= {"zao-shang-hao", "numpy-3x4", "two-heads", "causal", "padding",
-                      "cross-zh-en"}
+    assert set(p) >= {"zao-shang-hao", "numpy-3x4", "two-heads", "causal", "padding", "cross-zh-en"}
     X000 = [[1.0, 0.5, -1.2, 0.8], [0.6, -0.3, 1.5, -0.7], [-0.9, 1.1, 0.4, -1.0]]
     np.testing.assert_array_equal(p["numpy-3x4"].embeddings, X000)
     assert p["numpy-3x4"].weights.W_q.shape == (4, 3) and p["numpy-3x4"].weights.seed is not None

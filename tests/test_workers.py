@@ -46,9 +46,12 @@ def test_a_hang_is_killed_at_the_limit_and_its_scratch_removed(tmp_path):
     scratch = tmp_path / "scratch"
     t0 = time.monotonic()
     with Pool(2, timeout=2) as pool:
-        outcomes = pool.map([Task("hang", write_scratch, str(scratch),
-                                  scratch=lambda pid: [scratch]),
-                             Task("fine", square, 3)])
+        outcomes = pool.map(
+            [
+                Task("hang", write_scratch, str(scratch), scratch=lambda pid: [scratch]),
+                Task("fine", square, 3),
+            ]
+        )
     assert time.monotonic() - t0 < 20
     by = {o.task.label: o for o in outcomes}
     assert by["fine"].ok and by["fine"].value == 9
@@ -79,8 +82,8 @@ def test_an_interrupt_kills_the_running_workers():
     def interrupt(task):
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        with pool:
-            pool.map([Task("a", sleep_forever, None), Task("b", sleep_forever, None)],
-                     on_start=interrupt)
+    with pytest.raises(KeyboardInterrupt), pool:
+        pool.map(
+            [Task("a", sleep_forever, None), Task("b", sleep_forever, None)], on_start=interrupt
+        )
     assert pool._workers == []

@@ -16,8 +16,17 @@ class ProportionBar(VGroup):
     shares too narrow to label stay unlabelled (their value is in the matrix beside).
     """
 
-    def __init__(self, shares, colors, width: float, theme: Theme, roles=None, height=0.45,
-                 digits: int = 3, show_numbers: bool = True):
+    def __init__(
+        self,
+        shares,
+        colors,
+        width: float,
+        theme: Theme,
+        roles=None,
+        height=0.45,
+        digits: int = 3,
+        show_numbers: bool = True,
+    ):
         super().__init__()
         shares = np.asarray(shares, dtype=float)
         self.parts = VGroup()
@@ -25,8 +34,14 @@ class ProportionBar(VGroup):
         x = 0.0
         for j, (s, c) in enumerate(zip(shares, colors)):
             w = max(float(s) * width, 0.0)
-            rect = Rectangle(width=max(w, 1e-4), height=height, stroke_width=1 if w > 0.02 else 0,
-                             stroke_color=theme.background, fill_color=c, fill_opacity=1)
+            rect = Rectangle(
+                width=max(w, 1e-4),
+                height=height,
+                stroke_width=1 if w > 0.02 else 0,
+                stroke_color=theme.background,
+                fill_color=c,
+                fill_opacity=1,
+            )
             rect.move_to([x + w / 2, 0, 0])
             self.parts.add(rect)
             if show_numbers and roles is not None:
@@ -35,8 +50,9 @@ class ProportionBar(VGroup):
                 if num.width < w - 0.04 or (w > 0.02 and len(shares) == 1):
                     self.numbers.add(num)
             x += w
-        self.outline = Rectangle(width=width, height=height, stroke_color=theme.text,
-                                 stroke_width=2).move_to([width / 2, 0, 0])
+        self.outline = Rectangle(
+            width=width, height=height, stroke_color=theme.text, stroke_width=2
+        ).move_to([width / 2, 0, 0])
         self.add(self.parts, self.outline, self.numbers)
 
 
@@ -50,7 +66,10 @@ def histogram(samples, edges, width: float, height: float, color, theme: Theme, 
         h = height * c / peak
         if h <= 0:
             continue
-        bars.add(Rectangle(width=bw * 0.92, height=h, stroke_width=0, fill_color=color,
-                           fill_opacity=0.9).move_to([(b + 0.5) * bw, h / 2, 0]))
+        bars.add(
+            Rectangle(
+                width=bw * 0.92, height=h, stroke_width=0, fill_color=color, fill_opacity=0.9
+            ).move_to([(b + 0.5) * bw, h / 2, 0])
+        )
     base = Line([0, 0, 0], [width, 0, 0], color=theme.axis, stroke_width=2)
     return VGroup(base, bars)

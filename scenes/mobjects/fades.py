@@ -34,17 +34,19 @@ class _Fade(Animation):
     def __init__(self, *mobjects: Mobject, shift=None, **kwargs):
         mobject = mobjects[0] if len(mobjects) == 1 else Group(*mobjects)
         self.shift_vector = None if shift is None else np.asarray(shift, dtype=float)
-        super().__init__(mobject, introducer=self.fading_in, remover=not self.fading_in,
-                         **kwargs)
+        super().__init__(mobject, introducer=self.fading_in, remover=not self.fading_in, **kwargs)
 
     def create_starting_mobject(self) -> Mobject:
         return self.mobject  # interpolation reads the saved alphas, never a copy
 
     def begin(self) -> None:
-        self._alphas = [(part, field, getattr(part, field)[:, 3].copy())
-                        for part in self.mobject.family_members_with_points()
-                        if isinstance(part, VMobject)
-                        for field in _ALPHA_FIELDS if len(getattr(part, field))]
+        self._alphas = [
+            (part, field, getattr(part, field)[:, 3].copy())
+            for part in self.mobject.family_members_with_points()
+            if isinstance(part, VMobject)
+            for field in _ALPHA_FIELDS
+            if len(getattr(part, field))
+        ]
         self._offset = np.zeros(3)
         super().begin()
 

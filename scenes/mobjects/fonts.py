@@ -30,8 +30,10 @@ def resolve(requested: str) -> tuple[str, str | None]:
     if requested in have:
         return requested, None
     fallback = next((f for f in FALLBACKS if f in have), "sans-serif")
-    return fallback, (f"font {requested!r} is not installed; using {fallback!r} instead "
-                      "(install it, e.g. `apt-get install fonts-noto-cjk`, or choose --font)")
+    return fallback, (
+        f"font {requested!r} is not installed; using {fallback!r} instead "
+        "(install it, e.g. `apt-get install fonts-noto-cjk`, or choose --font)"
+    )
 
 
 def use(requested: str | None) -> str:

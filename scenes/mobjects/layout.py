@@ -34,11 +34,11 @@ class Box:
     def center(self) -> np.ndarray:
         return np.array([(self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2, 0.0])
 
-    def inset(self, dx: float, dy: float | None = None) -> "Box":
+    def inset(self, dx: float, dy: float | None = None) -> Box:
         dy = dx if dy is None else dy
         return Box(self.x0 + dx, self.y0 + dy, self.x1 - dx, self.y1 - dy)
 
-    def columns(self, *fractions: float, gap: float = 0.3) -> list["Box"]:
+    def columns(self, *fractions: float, gap: float = 0.3) -> list[Box]:
         """Split left to right in proportion to ``fractions``, ``gap`` apart."""
         total = sum(fractions)
         usable = self.width - gap * (len(fractions) - 1)
@@ -49,7 +49,7 @@ class Box:
             x += w + gap
         return out
 
-    def rows(self, *fractions: float, gap: float = 0.2) -> list["Box"]:
+    def rows(self, *fractions: float, gap: float = 0.2) -> list[Box]:
         """Split top to bottom in proportion to ``fractions``."""
         total = sum(fractions)
         usable = self.height - gap * (len(fractions) - 1)
@@ -60,25 +60,35 @@ class Box:
             y -= h + gap
         return out
 
-    def split(self, *fractions: float, gap: float = 0.3, wide: float = 1.6) -> list["Box"]:
+    def split(self, *fractions: float, gap: float = 0.3, wide: float = 1.6) -> list[Box]:
         """Side by side (``columns``) in a wide box, one above the other (``rows``) in a box
         narrower than ``wide`` : 1 (a square video)."""
         if self.width >= wide * self.height:
             return self.columns(*fractions, gap=gap)
         return self.rows(*fractions, gap=gap)
 
-    def contains(self, other: "Box", tol: float = 1e-6) -> bool:
-        return (other.x0 >= self.x0 - tol and other.y0 >= self.y0 - tol
-                and other.x1 <= self.x1 + tol and other.y1 <= self.y1 + tol)
+    def contains(self, other: Box, tol: float = 1e-6) -> bool:
+        return (
+            other.x0 >= self.x0 - tol
+            and other.y0 >= self.y0 - tol
+            and other.x1 <= self.x1 + tol
+            and other.y1 <= self.y1 + tol
+        )
 
-    def overlaps(self, other: "Box", pad: float = 0.0) -> bool:
-        return not (self.x1 + pad <= other.x0 or other.x1 + pad <= self.x0
-                    or self.y1 + pad <= other.y0 or other.y1 + pad <= self.y0)
+    def overlaps(self, other: Box, pad: float = 0.0) -> bool:
+        return not (
+            self.x1 + pad <= other.x0
+            or other.x1 + pad <= self.x0
+            or self.y1 + pad <= other.y0
+            or other.y1 + pad <= self.y0
+        )
 
 
 def box_of(mob: Mobject) -> Box:
-    (x0, y0, _), (x1, y1, _) = mob.get_corner(np.array([-1, -1, 0])), mob.get_corner(
-        np.array([1, 1, 0]))
+    (x0, y0, _), (x1, y1, _) = (
+        mob.get_corner(np.array([-1, -1, 0])),
+        mob.get_corner(np.array([1, 1, 0])),
+    )
     return Box(float(x0), float(y0), float(x1), float(y1))
 
 
@@ -152,8 +162,9 @@ def place(mob: Mobject, box: Box, align: str = "center") -> Mobject:
     return mob
 
 
-_DIRECTIONS = [np.array([np.cos(a), np.sin(a), 0.0]) for a in np.linspace(0, 2 * np.pi, 16,
-                                                                             endpoint=False)]
+_DIRECTIONS = [
+    np.array([np.cos(a), np.sin(a), 0.0]) for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)
+]
 
 
 def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: float = 0.08):
@@ -177,8 +188,12 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
                 # distance from the anchor to the label's edge along d, then the label's centre
                 reach = radius + abs(d[0]) * half[0] + abs(d[1]) * half[1]
                 center = np.asarray(anchor) + d * reach
-                cand = Box(center[0] - half[0], center[1] - half[1], center[0] + half[0],
-                           center[1] + half[1])
+                cand = Box(
+                    center[0] - half[0],
+                    center[1] - half[1],
+                    center[0] + half[0],
+                    center[1] + half[1],
+                )
                 if not bounds.contains(cand):
                     continue
                 if any(cand.overlaps(p, gap) for p in placed):

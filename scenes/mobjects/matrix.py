@@ -34,10 +34,22 @@ class LabelledMatrix(VGroup):
     ``max_height`` / ``max_width`` are elided with ⋮ / … (first ones, then the last).
     """
 
-    def __init__(self, values, role: tuple, theme: Theme, row_labels, col_labels,
-                 row_colors=None, col_colors=None, digits: int = 2, size: float = SMALL,
-                 heat: bool = False, cell_pad: float | None = None, max_width: float | None = None,
-                 max_height: float | None = None):
+    def __init__(
+        self,
+        values,
+        role: tuple,
+        theme: Theme,
+        row_labels,
+        col_labels,
+        row_colors=None,
+        col_colors=None,
+        digits: int = 2,
+        size: float = SMALL,
+        heat: bool = False,
+        cell_pad: float | None = None,
+        max_width: float | None = None,
+        max_height: float | None = None,
+    ):
         super().__init__()
         values = np.asarray(values, dtype=float)
         m, n = values.shape
@@ -80,8 +92,9 @@ class LabelledMatrix(VGroup):
         for slot, j in enumerate(shown_cols):
             x = label_w + (slot + 0.5) * cw
             if j is None:
-                self.ellipses.add(label("…", size, theme.muted).move_to(
-                    [x, -len(shown_rows) * ch / 2, 0]))
+                self.ellipses.add(
+                    label("…", size, theme.muted).move_to([x, -len(shown_rows) * ch / 2, 0])
+                )
                 continue
             c = label(col_texts[j], size, col_colors[j])
             c.move_to([x, 0.12, 0], aligned_edge=DOWN)
@@ -89,8 +102,14 @@ class LabelledMatrix(VGroup):
             for i, y in ys.items():
                 if i is None:
                     continue
-                rect = Rectangle(width=cw - 0.04, height=ch - 0.04, stroke_width=1,
-                                 stroke_color=theme.grid, fill_opacity=1, fill_color=theme.panel)
+                rect = Rectangle(
+                    width=cw - 0.04,
+                    height=ch - 0.04,
+                    stroke_width=1,
+                    stroke_color=theme.grid,
+                    fill_opacity=1,
+                    fill_color=theme.panel,
+                )
                 rect.move_to([x, y, 0])
                 if heat and np.isfinite(values[i, j]):
                     t = 0.5 if hi - lo < 1e-12 else (values[i, j] - lo) / (hi - lo)
@@ -102,8 +121,11 @@ class LabelledMatrix(VGroup):
         for slot, i in enumerate(shown_rows):
             y = -(slot + 0.5) * ch
             if i is None:
-                self.ellipses.add(label("⋮", size, theme.muted).move_to(
-                    [label_w + len(shown_cols) * cw / 2, y, 0]))
+                self.ellipses.add(
+                    label("⋮", size, theme.muted).move_to(
+                        [label_w + len(shown_cols) * cw / 2, y, 0]
+                    )
+                )
                 continue
             r = row_mobs[i]
             r.move_to([label_w - 0.12, y, 0], aligned_edge=RIGHT)
@@ -113,16 +135,35 @@ class LabelledMatrix(VGroup):
         self.add(self.backgrounds, self.row_labels, self.col_labels, self.ellipses, self.numbers)
 
     @classmethod
-    def fitted(cls, values, role, theme, row_labels, col_labels, box, sizes=(32, 28, 25, 22),
-               title_room: float = 0.45, **kwargs) -> "LabelledMatrix":
+    def fitted(
+        cls,
+        values,
+        role,
+        theme,
+        row_labels,
+        col_labels,
+        box,
+        sizes=(32, 28, 25, 22),
+        title_room: float = 0.45,
+        **kwargs,
+    ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
         above it); at the smallest size, rows and columns that do not fit are elided."""
         for size in sizes:
             mob = cls(values, role, theme, row_labels, col_labels, size=size, **kwargs)
             if mob.width <= box.width and mob.height + title_room <= box.height:
                 return mob
-        return cls(values, role, theme, row_labels, col_labels, size=sizes[-1],
-                   max_width=box.width, max_height=box.height - title_room, **kwargs)
+        return cls(
+            values,
+            role,
+            theme,
+            row_labels,
+            col_labels,
+            size=sizes[-1],
+            max_width=box.width,
+            max_height=box.height - title_room,
+            **kwargs,
+        )
 
     def cell(self, i: int, j: int) -> Num | None:
         """The number shown in cell (i, j), or None when that row or column is elided."""
@@ -164,4 +205,3 @@ def matrix_title(text: str, matrix: VGroup, theme: Theme, size=SMALL):
     t.next_to(matrix, UP, buff=0.15)
     t.align_to(matrix, LEFT)
     return t
-

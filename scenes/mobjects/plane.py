@@ -28,8 +28,16 @@ def nice_step(span: float) -> float:
 class VectorPlane(VGroup):
     """A NumberPlane whose ranges cover ``points`` (and the origin), fitted into ``box``."""
 
-    def __init__(self, points, box: Box, theme: Theme, pad: float = 0.18, ticks: bool = True,
-                 grid_opacity: float = 1.0, maps=()):
+    def __init__(
+        self,
+        points,
+        box: Box,
+        theme: Theme,
+        pad: float = 0.18,
+        ticks: bool = True,
+        grid_opacity: float = 1.0,
+        maps=(),
+    ):
         """``maps``: row-convention 2×2 matrices the plane will be transformed by; the plane is
         sized so that its transformed grid stays inside ``box`` too."""
         super().__init__()
@@ -45,16 +53,23 @@ class VectorPlane(VGroup):
         corners = np.array([[lo[0], lo[1]], [lo[0], hi[1]], [hi[0], lo[1]], [hi[0], hi[1]]])
         reach = np.vstack([corners] + [corners @ np.asarray(W, dtype=float) for W in maps])
         r_lo, r_hi = reach.min(axis=0), reach.max(axis=0)
-        unit = min((box.width - tick_room) / (r_hi[0] - r_lo[0]),
-                   (box.height - tick_room) / (r_hi[1] - r_lo[1]))
+        unit = min(
+            (box.width - tick_room) / (r_hi[0] - r_lo[0]),
+            (box.height - tick_room) / (r_hi[1] - r_lo[1]),
+        )
         self.unit = unit
         step = nice_step(max(hi - lo))
         self.step = step
         self.plane = NumberPlane(
-            x_range=[lo[0], hi[0], step], y_range=[lo[1], hi[1], step],
-            x_length=(hi[0] - lo[0]) * unit, y_length=(hi[1] - lo[1]) * unit,
-            background_line_style={"stroke_color": theme.grid, "stroke_width": 1.5,
-                                   "stroke_opacity": grid_opacity},
+            x_range=[lo[0], hi[0], step],
+            y_range=[lo[1], hi[1], step],
+            x_length=(hi[0] - lo[0]) * unit,
+            y_length=(hi[1] - lo[1]) * unit,
+            background_line_style={
+                "stroke_color": theme.grid,
+                "stroke_width": 1.5,
+                "stroke_opacity": grid_opacity,
+            },
             axis_config={"stroke_color": theme.axis, "stroke_width": 2, "include_ticks": False},
             faded_line_ratio=1,
         )
@@ -62,8 +77,9 @@ class VectorPlane(VGroup):
         reach_centre = (r_lo + r_hi) / 2
         plane_centre = (lo + hi) / 2
         offset = (plane_centre - reach_centre) * unit
-        self.plane.move_to(box.center + np.array([tick_room / 2 + offset[0],
-                                                  tick_room / 2 + offset[1], 0]))
+        self.plane.move_to(
+            box.center + np.array([tick_room / 2 + offset[0], tick_room / 2 + offset[1], 0])
+        )
         self.add(self.plane)
         self.tick_labels = VGroup()
         if ticks:
@@ -110,10 +126,17 @@ class VectorPlane(VGroup):
         if np.linalg.norm(b - a) < 1e-6:
             return Dot(a, radius=0.06, color=color)
         length = np.linalg.norm(b - a)
-        return Arrow(a, b, buff=0, color=color, stroke_width=stroke_width,
-                     max_tip_length_to_length_ratio=min(0.35, 0.25 / max(length, 1e-6) * 1.6),
-                     max_stroke_width_to_length_ratio=12, stroke_opacity=opacity,
-                     fill_opacity=opacity)
+        return Arrow(
+            a,
+            b,
+            buff=0,
+            color=color,
+            stroke_width=stroke_width,
+            max_tip_length_to_length_ratio=min(0.35, 0.25 / max(length, 1e-6) * 1.6),
+            max_stroke_width_to_length_ratio=12,
+            stroke_opacity=opacity,
+            fill_opacity=opacity,
+        )
 
     def arrows(self, coords, colors) -> VGroup:
         """One arrow from the origin per row of ``coords``, in its colour."""

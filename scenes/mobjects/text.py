@@ -83,8 +83,16 @@ class Num(VGroup):
     itself is the group's one member (a cached Pango ``Text``).
     """
 
-    def __init__(self, value: float, role: tuple, digits: int = 2, size: float = BODY,
-                 color=None, prefix: str = "", suffix: str = ""):
+    def __init__(
+        self,
+        value: float,
+        role: tuple,
+        digits: int = 2,
+        size: float = BODY,
+        color=None,
+        prefix: str = "",
+        suffix: str = "",
+    ):
         self.value = float(value)
         self.role = role
         self.digits = digits
@@ -102,6 +110,7 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
 
     Latin text breaks at spaces, CJK between any two characters.
     """
+
     def width(s):
         return text_width(s, size)
 
@@ -119,12 +128,13 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     if current.strip():
         lines.append(current.rstrip())
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1:])]
+        lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1 :])]
     return lines
 
 
 def _measure(s: str, size: float, font: str) -> float:
-    """The width of ``s`` as Pango sets it (remembered on disk by :mod:`scenes.mobjects.text_cache`)."""
+    """The width of ``s`` as Pango sets it (remembered on disk by
+    :mod:`scenes.mobjects.text_cache`)."""
     key = f"{font}|{float(size)}|{s}"
     known = text_cache.widths()
     if key not in known:

@@ -34,19 +34,61 @@ class Theme:
         return self.tokens[i % len(self.tokens)]
 
 
-_DARK_TOKENS = ("#58C4DD", "#F4D345", "#83C167", "#FC6255", "#B189C6", "#5CD0B3",
-                "#FF862F", "#E07FBF", "#C7A64F", "#A3C4F3", "#D9A07A", "#9EE493")
-_LIGHT_TOKENS = ("#1F6FB2", "#B8860B", "#2E7D32", "#C62828", "#6A1B9A", "#00796B",
-                 "#E65100", "#AD1457", "#7B6000", "#3949AB", "#8D4E22", "#33691E")
+_DARK_TOKENS = (
+    "#58C4DD",
+    "#F4D345",
+    "#83C167",
+    "#FC6255",
+    "#B189C6",
+    "#5CD0B3",
+    "#FF862F",
+    "#E07FBF",
+    "#C7A64F",
+    "#A3C4F3",
+    "#D9A07A",
+    "#9EE493",
+)
+_LIGHT_TOKENS = (
+    "#1F6FB2",
+    "#B8860B",
+    "#2E7D32",
+    "#C62828",
+    "#6A1B9A",
+    "#00796B",
+    "#E65100",
+    "#AD1457",
+    "#7B6000",
+    "#3949AB",
+    "#8D4E22",
+    "#33691E",
+)
 
-DARK = Theme("dark", ManimColor("#0E1117"), ManimColor("#ECEFF4"), ManimColor("#9AA3B2"),
-             ManimColor("#2A3340"), ManimColor("#8892A0"), ManimColor("#FFD166"),
-             ManimColor("#1A2130"), ManimColor("#16324F"), ManimColor("#F2A541"),
-             tuple(ManimColor(c) for c in _DARK_TOKENS))
-LIGHT = Theme("light", ManimColor("#FFFFFF"), ManimColor("#111111"), ManimColor("#4A5260"),
-              ManimColor("#D5DAE1"), ManimColor("#5A6270"), ManimColor("#B25E00"),
-              ManimColor("#F1F3F6"), ManimColor("#E8F0FA"), ManimColor("#D9822B"),
-              tuple(ManimColor(c) for c in _LIGHT_TOKENS))
+DARK = Theme(
+    "dark",
+    ManimColor("#0E1117"),
+    ManimColor("#ECEFF4"),
+    ManimColor("#9AA3B2"),
+    ManimColor("#2A3340"),
+    ManimColor("#8892A0"),
+    ManimColor("#FFD166"),
+    ManimColor("#1A2130"),
+    ManimColor("#16324F"),
+    ManimColor("#F2A541"),
+    tuple(ManimColor(c) for c in _DARK_TOKENS),
+)
+LIGHT = Theme(
+    "light",
+    ManimColor("#FFFFFF"),
+    ManimColor("#111111"),
+    ManimColor("#4A5260"),
+    ManimColor("#D5DAE1"),
+    ManimColor("#5A6270"),
+    ManimColor("#B25E00"),
+    ManimColor("#F1F3F6"),
+    ManimColor("#E8F0FA"),
+    ManimColor("#D9822B"),
+    tuple(ManimColor(c) for c in _LIGHT_TOKENS),
+)
 
 THEMES = {"dark": DARK, "light": LIGHT}
 

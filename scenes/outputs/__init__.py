@@ -1,1 +1,2 @@
-"""What is made from renders and traces: subtitles, slide decks, the lecture page, numbers reports."""
+"""What is made from renders and traces: subtitles, slide decks, the lecture page, numbers
+reports."""

@@ -55,9 +55,11 @@ def page_path(request: Request) -> Path:
 
 def _csp() -> str:
     digest = base64.b64encode(hashlib.sha256(SEEK_SCRIPT.encode()).digest()).decode()
-    return ("default-src 'none'; media-src * data: blob:; img-src * data:; "
-            f"style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
-            "object-src 'none'; base-uri 'none'; form-action 'none'")
+    return (
+        "default-src 'none'; media-src * data: blob:; img-src * data:; "
+        f"style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
+        "object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
 
 
 def _clock(seconds: float) -> str:
@@ -83,7 +85,8 @@ def build(request: Request, digits: int = 3) -> Path:
         steps = "\n".join(
             f'<li><button class="step" data-video="{vid}" data-t="{s["start"]:.3f}">'
             f'<span class="time">{_clock(s["start"])}</span>{escape(s["caption"])}</button></li>'
-            for s in record["steps"])
+            for s in record["steps"]
+        )
         sections.append(
             f'<section class="scene" id="{escape(scene.name)}">\n'
             f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
@@ -91,30 +94,34 @@ def build(request: Request, digits: int = 3) -> Path:
             f'src="{escape(folder)}/{escape(job.name)}">\n'
             f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
             ">\n</video>\n"
-            f'<ol class="steps">\n{steps}\n</ol>\n</section>')
+            f'<ol class="steps">\n{steps}\n</ol>\n</section>'
+        )
     title = ex.title or ex.name
     numbers = numbers_report.as_html(trace_example(ex), digits)
-    html = "\n".join([
-        "<!doctype html>",
-        f'<html lang="{lang}">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{_csp()}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)} · Attention Explainer</title>",
-        f"<style>\n{STYLE}\n</style>",
-        "</head>",
-        "<body>",
-        f"<h1>{escape(title)}</h1>",
-        f'<p class="tokens">{escape(captions.word("tokens_label", lang))}: '
-        + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens) + "</p>",
-        *sections,
-        numbers,
-        f"<script>{SEEK_SCRIPT}</script>",  # exactly the hashed text
-        "</body>",
-        "</html>",
-        "",
-    ])
+    html = "\n".join(
+        [
+            "<!doctype html>",
+            f'<html lang="{lang}">',
+            "<head>",
+            '<meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{_csp()}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)} · Attention Explainer</title>",
+            f"<style>\n{STYLE}\n</style>",
+            "</head>",
+            "<body>",
+            f"<h1>{escape(title)}</h1>",
+            f'<p class="tokens">{escape(captions.word("tokens_label", lang))}: '
+            + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens)
+            + "</p>",
+            *sections,
+            numbers,
+            f"<script>{SEEK_SCRIPT}</script>",  # exactly the hashed text
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
     path = page_path(request)
     tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
     tmp.write_text(html, encoding="utf-8")

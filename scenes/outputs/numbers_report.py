@@ -15,12 +15,13 @@ from attention_core import ExampleTrace
 from scenes.mobjects.numfmt import DIGITS, fmt
 
 
-
 # -- values ---------------------------------------------------------------------------------------
 def display_width(s: str) -> int:
     """Terminal columns of ``s``: East Asian wide characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else
-               0 if unicodedata.combining(c) else 1 for c in s)
+    return sum(
+        2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+        for c in s
+    )
 
 
 def _pad(s: str, width: int, right=True) -> str:
@@ -37,11 +38,23 @@ def steps(trace: ExampleTrace):
     def dims(prefix, width):
         return [f"{prefix}{j + 1}" for j in range(width)]
 
-    blocks = [("X — embeddings" + (" + positional encoding" if trace.pe is not None else ""),
-               trace.X, q_labels, dims("x", trace.X.shape[1]))]
+    blocks = [
+        (
+            "X — embeddings" + (" + positional encoding" if trace.pe is not None else ""),
+            trace.X,
+            q_labels,
+            dims("x", trace.X.shape[1]),
+        )
+    ]
     if ex.is_cross:
-        blocks.append(("source — keys and values come from this sequence", trace.source,
-                       k_labels, dims("x", trace.source.shape[1])))
+        blocks.append(
+            (
+                "source — keys and values come from this sequence",
+                trace.source,
+                k_labels,
+                dims("x", trace.source.shape[1]),
+            )
+        )
     for h, head in enumerate(trace.heads):
         tag = f"head {h + 1}: " if len(trace.heads) > 1 else ""
         blocks += [
@@ -49,24 +62,35 @@ def steps(trace: ExampleTrace):
             (f"{tag}K = X·W_k", head.K, k_labels, dims("k", head.K.shape[1])),
             (f"{tag}V = X·W_v", head.V, k_labels, dims("v", head.V.shape[1])),
             (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
-            (f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
-             if head.scale != 1.0 else f"{tag}scaled = scores (unscaled)",
-             head.scaled, q_labels, k_labels),
+            (
+                f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
+                if head.scale != 1.0
+                else f"{tag}scaled = scores (unscaled)",
+                head.scaled,
+                q_labels,
+                k_labels,
+            ),
         ]
         if head.mask is not None:
             blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
         blocks += [
-            (f"{tag}weights = softmax(masked) — each row sums to 1", head.weights, q_labels,
-             k_labels),
+            (
+                f"{tag}weights = softmax(masked) — each row sums to 1",
+                head.weights,
+                q_labels,
+                k_labels,
+            ),
             (f"{tag}output = weights·V", head.output, q_labels, dims("o", head.output.shape[1])),
         ]
     if trace.multihead is not None:
         mh = trace.multihead
-        blocks.append(("concat = [head 1 … head H]", mh.concat, q_labels,
-                       dims("c", mh.concat.shape[1])))
+        blocks.append(
+            ("concat = [head 1 … head H]", mh.concat, q_labels, dims("c", mh.concat.shape[1]))
+        )
         if mh.W_o is not None:
-            blocks.append(("output = concat·W_o", mh.output, q_labels,
-                           dims("o", mh.output.shape[1])))
+            blocks.append(
+                ("output = concat·W_o", mh.output, q_labels, dims("o", mh.output.shape[1]))
+            )
     return blocks
 
 
@@ -74,12 +98,16 @@ def header_lines(trace: ExampleTrace) -> list[str]:
     ex = trace.example
     w = ex.weights
     head = trace.heads[0]
-    lines = [f"Attention walk-through: {ex.title or ex.name} ({ex.name})",
-             "tokens: " + " ".join(ex.tokens)]
+    lines = [
+        f"Attention walk-through: {ex.title or ex.name} ({ex.name})",
+        "tokens: " + " ".join(ex.tokens),
+    ]
     if ex.is_cross:
         lines.append("source tokens: " + " ".join(ex.source_tokens))
-    lines.append(f"d_model = {ex.d_model}, d_k = {head.d_k}, d_v = {head.V.shape[1]}, "
-                 f"heads = {len(trace.heads)}")
+    lines.append(
+        f"d_model = {ex.d_model}, d_k = {head.d_k}, d_v = {head.V.shape[1]}, "
+        f"heads = {len(trace.heads)}"
+    )
     if w.form == "identity":
         lines.append("weights: identity, so Q = K = V = X")
     elif w.seed is not None:
@@ -87,8 +115,11 @@ def header_lines(trace: ExampleTrace) -> list[str]:
     else:
         lines.append(f"weights: given ({w.form} form)")
     if trace.mask is not None:
-        lines.append("mask: " + (ex.mask if isinstance(ex.mask, str) else "explicit")
-                     + (" + padding" if ex.padding is not None else ""))
+        lines.append(
+            "mask: "
+            + (ex.mask if isinstance(ex.mask, str) else "explicit")
+            + (" + padding" if ex.padding is not None else "")
+        )
     return lines
 
 
@@ -99,11 +130,15 @@ def as_text(trace: ExampleTrace, digits: int = DIGITS) -> str:
         cells = [[fmt(v, digits) for v in row] for row in np.asarray(matrix)]
         label_w = max(display_width(r) for r in rows)
         col_w = max([display_width(c) for c in cols] + [len(c) for r in cells for c in r])
-        out += ["", f"{title}  ({matrix.shape[0]} × {matrix.shape[1]})",
-                " " * label_w + "  " + "  ".join(_pad(c, col_w) for c in cols)]
+        out += [
+            "",
+            f"{title}  ({matrix.shape[0]} × {matrix.shape[1]})",
+            " " * label_w + "  " + "  ".join(_pad(c, col_w) for c in cols),
+        ]
         for label, row in zip(rows, cells):
-            out.append(_pad(label, label_w, right=False) + "  "
-                       + "  ".join(_pad(c, col_w) for c in row))
+            out.append(
+                _pad(label, label_w, right=False) + "  " + "  ".join(_pad(c, col_w) for c in row)
+            )
     return "\n".join(out) + "\n"
 
 
@@ -128,9 +163,13 @@ def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
     head, *rest = header_lines(trace)
     out = [f"# {md_escape(head)}", ""] + [f"- {md_escape(line)}" for line in rest]
     for title, matrix, rows, cols in steps(trace):
-        out += ["", f"## {md_escape(title)}", "",
-                "| | " + " | ".join(md_escape(c) for c in cols) + " |",
-                "|---|" + "---:|" * len(cols)]
+        out += [
+            "",
+            f"## {md_escape(title)}",
+            "",
+            "| | " + " | ".join(md_escape(c) for c in cols) + " |",
+            "|---|" + "---:|" * len(cols),
+        ]
         for label, row in zip(rows, np.asarray(matrix)):
             out.append(f"| {md_escape(label)} | " + " | ".join(fmt(v, digits) for v in row) + " |")
     return "\n".join(out) + "\n"
@@ -145,12 +184,20 @@ def as_html(trace: ExampleTrace, digits: int = DIGITS) -> str:
     out = ['<section class="numbers">', f"<h2>{escape(head)}</h2>", "<ul>"]
     out += [f"<li>{escape(line)}</li>" for line in rest] + ["</ul>"]
     for title, matrix, rows, cols in steps(trace):
-        out += [f"<h3>{escape(title)}</h3>", "<table>",
-                "<thead><tr><th></th>" + "".join(f"<th>{escape(c)}</th>" for c in cols)
-                + "</tr></thead>", "<tbody>"]
+        out += [
+            f"<h3>{escape(title)}</h3>",
+            "<table>",
+            "<thead><tr><th></th>"
+            + "".join(f"<th>{escape(c)}</th>" for c in cols)
+            + "</tr></thead>",
+            "<tbody>",
+        ]
         for label, row in zip(rows, np.asarray(matrix)):
-            out.append(f"<tr><th>{escape(label)}</th>"
-                       + "".join(f"<td>{escape(fmt(v, digits))}</td>" for v in row) + "</tr>")
+            out.append(
+                f"<tr><th>{escape(label)}</th>"
+                + "".join(f"<td>{escape(fmt(v, digits))}</td>" for v in row)
+                + "</tr>"
+            )
         out += ["</tbody>", "</table>"]
     out.append("</section>")
     return "\n".join(out)
@@ -167,10 +214,17 @@ def _masked(a) -> list:
 
 
 def _head_dict(head) -> dict:
-    return {"Q": _floats(head.Q), "K": _floats(head.K), "V": _floats(head.V),
-            "scores": _floats(head.scores), "scaled": _floats(head.scaled),
-            "masked": _masked(head.masked), "weights": _floats(head.weights),
-            "output": _floats(head.output), "d_k": head.d_k}
+    return {
+        "Q": _floats(head.Q),
+        "K": _floats(head.K),
+        "V": _floats(head.V),
+        "scores": _floats(head.scores),
+        "scaled": _floats(head.scaled),
+        "masked": _masked(head.masked),
+        "weights": _floats(head.weights),
+        "output": _floats(head.output),
+        "d_k": head.d_k,
+    }
 
 
 def as_dict(trace: ExampleTrace) -> dict:

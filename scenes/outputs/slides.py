@@ -1,8 +1,9 @@
 """Slide decks with manim-slides: every step a slide, converted to offline HTML, PDF or PPTX.
 
-Each scene is rendered as a manim-slides ``Slide`` (a ``slides`` job, :mod:`scenes.pipeline.execute`):
-``ExplainerScene.step`` opens a section, which a ``Slide`` turns into a new slide, so the deck
-pauses at the end of every step. ``manim-slides convert`` then joins the scenes into one deck.
+Each scene is rendered as a manim-slides ``Slide`` (a ``slides`` job,
+:mod:`scenes.pipeline.execute`): ``ExplainerScene.step`` opens a section, which a ``Slide``
+turns into a new slide, so the deck pauses at the end of every step. ``manim-slides convert``
+then joins the scenes into one deck.
 
 The offline HTML deck embeds reveal.js, which manim-slides downloads from a CDN that is not
 reachable here. It first looks in its cache (``platformdirs.user_cache_path("manim-slides") /
@@ -52,11 +53,18 @@ def fetch_assets(quiet: bool = False) -> Path:
     if npm is None:
         raise RuntimeError("npm is not installed: `apt-get install npm`, then run `make setup`")
     with tempfile.TemporaryDirectory() as work:
-        done = subprocess.run([npm, "pack", f"reveal.js@{REVEAL_VERSION}", "--silent"],
-                              cwd=work, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [npm, "pack", f"reveal.js@{REVEAL_VERSION}", "--silent"],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if done.returncode != 0:
-            raise RuntimeError(f"npm pack reveal.js@{REVEAL_VERSION} failed: "
-                               f"{(done.stderr or done.stdout).strip()[:300]}")
+            raise RuntimeError(
+                f"npm pack reveal.js@{REVEAL_VERSION} failed: "
+                f"{(done.stderr or done.stdout).strip()[:300]}"
+            )
         tarball = next(Path(work).glob("reveal.js-*.tgz"))
         d.mkdir(parents=True, exist_ok=True)
         with tarfile.open(tarball) as tar:
@@ -82,8 +90,20 @@ def convert_deck(arg: tuple) -> dict:
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staged = dest.parent / f".tmp-{dest.stem}-{os.getpid()}{dest.suffix}"
-    cmd = [sys.executable, "-m", "manim_slides", "convert", *scene_names, str(staged),
-           "--folder", str(slides_src), "--to", fmt, "-v", "error"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "manim_slides",
+        "convert",
+        *scene_names,
+        str(staged),
+        "--folder",
+        str(slides_src),
+        "--to",
+        fmt,
+        "-v",
+        "error",
+    ]
     if fmt == "html":
         cmd += ["--one-file", "--offline"]
     try:
@@ -92,8 +112,9 @@ def convert_deck(arg: tuple) -> dict:
         done = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=die_with_parent)
         if done.returncode != 0 or not staged.exists():
             tail = (done.stderr or done.stdout).strip().splitlines()
-            raise RuntimeError(f"manim-slides convert to {fmt} failed: "
-                               f"{tail[-1] if tail else 'no output'}")
+            raise RuntimeError(
+                f"manim-slides convert to {fmt} failed: {tail[-1] if tail else 'no output'}"
+            )
         os.replace(staged, dest)
     finally:
         staged.unlink(missing_ok=True)

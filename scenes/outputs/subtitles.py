@@ -16,15 +16,20 @@ from pathlib import Path
 
 def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
     """(start, end, text) per step with a positive duration."""
-    return [(float(s["start"]), float(s["end"]), s["caption"]) for s in steps
-            if float(s["end"]) > float(s["start"])]
+    return [
+        (float(s["start"]), float(s["end"]), s["caption"])
+        for s in steps
+        if float(s["end"]) > float(s["start"])
+    ]
 
 
 def as_srt(steps: list[dict]) -> str:
     import srt
 
-    subs = [srt.Subtitle(i, timedelta(seconds=a), timedelta(seconds=b), text)
-            for i, (a, b, text) in enumerate(cues(steps), 1)]
+    subs = [
+        srt.Subtitle(i, timedelta(seconds=a), timedelta(seconds=b), text)
+        for i, (a, b, text) in enumerate(cues(steps), 1)
+    ]
     return srt.compose(subs)
 
 

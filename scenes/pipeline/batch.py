@@ -1,12 +1,15 @@
 """Batch rendering of a course: a local process pool, or a Dask cluster; resumable; a manifest.
 
-Every task is one :class:`scenes.pipeline.jobs.Job` with the content key of :mod:`scenes.pipeline.cache`; a task
-whose output is up to date is skipped before anything runs, so a re-run after a crash does only
-what is left. Both executors run the same task function, :func:`scenes.pipeline.execute.execute`:
+Every task is one :class:`scenes.pipeline.jobs.Job` with the content key of
+:mod:`scenes.pipeline.cache`; a task whose output is up to date is skipped before anything runs,
+so a re-run after a crash does only what is left. Both executors run the same task function,
+:func:`scenes.pipeline.execute.execute`:
 
-- ``local`` — the bounded :class:`scenes.pipeline.workers.Pool` (``--jobs`` processes, ``--timeout``);
+- ``local`` — the bounded :class:`scenes.pipeline.workers.Pool` (``--jobs`` processes,
+  ``--timeout``);
 - ``dask`` — ``distributed.Client(scheduler)``: each task runs ``execute`` in a child process
-  (``python -m scenes.pipeline.task_runner``) under the same time limit, so a hang is killed there too.
+  (``python -m scenes.pipeline.task_runner``) under the same time limit, so a hang is killed
+  there too.
   Workers write into the shared ``--out`` folder, or with ``collect`` render into a scratch folder
   and return the finished bytes, which the client writes (workers without a shared disk).
 
@@ -28,8 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scenes.pipeline import cache
-from scenes.pipeline.jobs import Job
 from scenes.pipeline.execute import execute, tmp_dir_for
+from scenes.pipeline.jobs import Job
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Pool, Task
 
 
@@ -93,18 +96,27 @@ class BatchProgress:
         left = self.total - self.done
         eta = f"{elapsed / self.done * left:.0f} s" if self.done and left else "0 s"
         what = entry.error if entry.status == "failed" else entry.output
-        print(f"[{self.done}/{self.total}] {entry.status:<8} {entry.label}  ({self.running} "
-              f"running, {self.failed} failed, ETA {eta}) {what}", file=self.stream, flush=True)
+        print(
+            f"[{self.done}/{self.total}] {entry.status:<8} {entry.label}  ({self.running} "
+            f"running, {self.failed} failed, ETA {eta}) {what}",
+            file=self.stream,
+            flush=True,
+        )
 
 
-def _entry_from(job: Job, record: dict | None, status: str, seconds=0.0, attempts=0,
-                error="") -> Entry:
+def _entry_from(
+    job: Job, record: dict | None, status: str, seconds=0.0, attempts=0, error=""
+) -> Entry:
     size = 0
     if record:
-        size = sum((job.out_dir / f).stat().st_size for f in record.get("files", [])
-                   if (job.out_dir / f).is_file())
-    return Entry(label_of(job), job.key, str(job.output), status, size, round(seconds, 3),
-                 attempts, error)
+        size = sum(
+            (job.out_dir / f).stat().st_size
+            for f in record.get("files", [])
+            if (job.out_dir / f).is_file()
+        )
+    return Entry(
+        label_of(job), job.key, str(job.output), status, size, round(seconds, 3), attempts, error
+    )
 
 
 # -- the task function on Dask ---------------------------------------------------------------------
@@ -121,16 +133,22 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
     if collect:
         scratch = Path(tempfile.mkdtemp(prefix="attn-collect-"))
         job = replace(job, out_dir=scratch / job.out_dir.name)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.pipeline.task_runner"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=die_with_parent)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scenes.pipeline.task_runner"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=die_with_parent,
+    )
     try:
         out, err = proc.communicate(pickle.dumps(job), timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         _remove(tmp_dir_for(job, proc.pid))
-        raise TimeoutError(f"timed out after {timeout:g} s (--timeout); its process was killed")
+        raise TimeoutError(
+            f"timed out after {timeout:g} s (--timeout); its process was killed"
+        ) from None
     try:
         if proc.returncode != 0:
             lines = err.decode("utf-8", "replace").strip().splitlines()
@@ -148,8 +166,9 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
 def _remove(path: Path) -> None:
     import shutil
 
-    shutil.rmtree(path, ignore_errors=True) if Path(path).is_dir() else \
-        Path(path).unlink(missing_ok=True)
+    shutil.rmtree(path, ignore_errors=True) if Path(path).is_dir() else Path(path).unlink(
+        missing_ok=True
+    )
 
 
 def _write_collected(job: Job, record: dict, files: dict) -> None:
@@ -163,11 +182,23 @@ def _write_collected(job: Job, record: dict, files: dict) -> None:
     cache.write_record(job.out_dir, job.name, record)
 
 
-# -- running a batch ---------------------------------------------------------------------------------
-def run_batch(course_name: str, jobs: list[Job], broken: list, out: Path, *,
-              executor: str = "local", scheduler: str | None = None, workers: int | None = None,
-              timeout: float = DEFAULT_TIMEOUT, retries: int = 2, collect: bool = False,
-              force: bool = False, quiet: bool = False, client=None) -> BatchReport:
+# -- running a batch -------------------------------------------------------------------------------
+def run_batch(
+    course_name: str,
+    jobs: list[Job],
+    broken: list,
+    out: Path,
+    *,
+    executor: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    retries: int = 2,
+    collect: bool = False,
+    force: bool = False,
+    quiet: bool = False,
+    client=None,
+) -> BatchReport:
     """Render ``jobs`` (skipping the up-to-date ones), write the manifest, return the report."""
     from scenes.pipeline.run import _warm, clean_stale_scratch, default_jobs
 
@@ -190,16 +221,24 @@ def run_batch(course_name: str, jobs: list[Job], broken: list, out: Path, *,
     for folder in {j.out_dir for j in todo}:
         clean_stale_scratch(folder)
     if todo and executor == "local":
+
         def done(outcome):
             job = outcome.task.arg
-            entry = _entry_from(job, outcome.value if outcome.ok else None,
-                                "rendered" if outcome.ok else "failed", outcome.seconds,
-                                outcome.task.attempts, outcome.error)
+            entry = _entry_from(
+                job,
+                outcome.value if outcome.ok else None,
+                "rendered" if outcome.ok else "failed",
+                outcome.seconds,
+                outcome.task.attempts,
+                outcome.error,
+            )
             report.entries.append(entry)
             progress.finish(entry)
 
-        tasks = [Task(label_of(j), execute, j,
-                      (lambda job: lambda pid: [tmp_dir_for(job, pid)])(j)) for j in todo]
+        tasks = [
+            Task(label_of(j), execute, j, (lambda job: lambda pid: [tmp_dir_for(job, pid)])(j))
+            for j in todo
+        ]
         with Pool(min(workers or default_jobs(), len(tasks)), timeout, _warm, retries) as pool:
             pool.map(tasks, on_start=progress.start, on_done=done)
     elif todo:
@@ -217,8 +256,15 @@ def _run_dask(report, progress, todo, scheduler, client, timeout, retries, colle
     try:
         futures = {}
         for job in todo:
-            f = client.submit(run_in_child, job, timeout, collect, retries=retries, pure=False,
-                              key=f"render-{job.key[:16]}-{label_of(job)}")
+            f = client.submit(
+                run_in_child,
+                job,
+                timeout,
+                collect,
+                retries=retries,
+                pure=False,
+                key=f"render-{job.key[:16]}-{label_of(job)}",
+            )
             futures[f] = (job, time.monotonic())
             progress.start()
         for future in as_completed(futures):
@@ -231,8 +277,9 @@ def _run_dask(report, progress, todo, scheduler, client, timeout, retries, colle
             except Exception as exc:  # noqa: BLE001 - reported, the others go on
                 from scenes.pipeline.workers import _first_line
 
-                entry = _entry_from(job, None, "failed", time.monotonic() - t0,
-                                    error=_first_line(exc))
+                entry = _entry_from(
+                    job, None, "failed", time.monotonic() - t0, error=_first_line(exc)
+                )
             entry.attempts = retries + 1 if entry.status == "failed" else 1
             report.entries.append(entry)
             progress.finish(entry)
@@ -243,9 +290,12 @@ def _run_dask(report, progress, todo, scheduler, client, timeout, retries, colle
 
 def write_manifest(path: Path, report: BatchReport) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"course": report.course, "counts": report.counts(), "wall_seconds":
-            round(report.wall, 3), "tasks": [e.as_dict() for e in
-                                             sorted(report.entries, key=lambda e: e.label)]}
+    data = {
+        "course": report.course,
+        "counts": report.counts(),
+        "wall_seconds": round(report.wall, 3),
+        "tasks": [e.as_dict() for e in sorted(report.entries, key=lambda e: e.label)],
+    }
     staged = path.with_name(f".tmp-{path.name}-{os.getpid()}")
     staged.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(staged, path)

@@ -47,8 +47,12 @@ def tool_versions() -> dict:
 
 def content_key(**parts) -> str:
     """The key of an output made from ``parts`` (JSON-able values) and this code and tools."""
-    blob = json.dumps({"v": KEY_VERSION, "code": code_digest(), "tools": tool_versions(),
-                       **parts}, sort_keys=True, ensure_ascii=True, default=str)
+    blob = json.dumps(
+        {"v": KEY_VERSION, "code": code_digest(), "tools": tool_versions(), **parts},
+        sort_keys=True,
+        ensure_ascii=True,
+        default=str,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

@@ -24,12 +24,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import Example, load_example
+from scenes.pipeline.jobs import FORMATS, Job
 from scenes.pipeline.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.registry import SCENES, find
-from scenes.pipeline.jobs import FORMATS, Job
 
-KEYS = ("name", "examples", "examples_jsonl", "scenes", "langs", "themes", "qualities", "formats",
-        "aspects")
+KEYS = (
+    "name",
+    "examples",
+    "examples_jsonl",
+    "scenes",
+    "langs",
+    "themes",
+    "qualities",
+    "formats",
+    "aspects",
+)
 MAX_BYTES = 4_000_000
 
 
@@ -82,7 +91,7 @@ def load_course(path) -> Course:
     if "examples" not in data and "examples_jsonl" not in data:
         raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
     examples = []
-    for ref in (_list(data, "examples", []) if "examples" in data else []):
+    for ref in _list(data, "examples", []) if "examples" in data else []:
         target = ref if not ref.endswith((".toml", ".json")) else str(path.parent / ref)
         try:
             examples.append((ref, load_example(target), ""))
@@ -94,12 +103,16 @@ def load_course(path) -> Course:
             raise ValueError("course.examples_jsonl: give a file name")
         examples += _jsonl(path.parent / jsonl)
     scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
-    return Course(name, examples, scenes, _list(data, "langs", ["default"],
-                                                list(LANGS) + ["default"]),
-                  _list(data, "themes", ["dark"], THEME_NAMES),
-                  _list(data, "qualities", ["l"], list(QUALITIES)),
-                  _list(data, "formats", ["mp4"], FORMATS),
-                  _list(data, "aspects", ["16:9"], list(ASPECTS)))
+    return Course(
+        name,
+        examples,
+        scenes,
+        _list(data, "langs", ["default"], list(LANGS) + ["default"]),
+        _list(data, "themes", ["dark"], THEME_NAMES),
+        _list(data, "qualities", ["l"], list(QUALITIES)),
+        _list(data, "formats", ["mp4"], FORMATS),
+        _list(data, "aspects", ["16:9"], list(ASPECTS)),
+    )
 
 
 def _jsonl(path: Path) -> list:
@@ -136,9 +149,13 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
             for theme in course.themes:
                 for quality in course.qualities:
                     for aspect in course.aspects:
-                        look = Look.for_example(ex, quality=quality,
-                                                lang=None if lang == "default" else lang,
-                                                theme=theme, aspect=aspect)
+                        look = Look.for_example(
+                            ex,
+                            quality=quality,
+                            lang=None if lang == "default" else lang,
+                            theme=theme,
+                            aspect=aspect,
+                        )
                         folder = Path(out) / ex.name / look.folder(ex)
                         for fmt in course.formats:
                             kind = "png" if fmt == "png" else "video"

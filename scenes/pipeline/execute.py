@@ -16,6 +16,7 @@ from scenes.outputs import subtitles
 from scenes.pipeline import cache
 from scenes.pipeline.jobs import TMP_PREFIX, Job
 
+
 def tmp_dir_for(job: Job, pid: int | None = None) -> Path:
     """The job's scratch folder; named by job and process, so a supervisor can remove it."""
     return job.out_dir / f"{TMP_PREFIX}{job.name}-{pid or os.getpid()}"
@@ -46,22 +47,29 @@ def execute(job: Job) -> dict:
 
 
 def _manim_config(job: Job, tmp: Path) -> dict:
-    cfg = {**job.look.manim_config(), "media_dir": str(tmp), "disable_caching": True,
-           "verbosity": "ERROR", "notify_outdated_version": False,
-           "progress_bar": "display" if job.show_bars else "none",
-           "output_file": job.scene.name}
+    cfg = {
+        **job.look.manim_config(),
+        "media_dir": str(tmp),
+        "disable_caching": True,
+        "verbosity": "ERROR",
+        "notify_outdated_version": False,
+        "progress_bar": "display" if job.show_bars else "none",
+        "output_file": job.scene.name,
+    }
     return cfg
 
 
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
-    return cls(example=job.example, lang=job.look.lang, theme=job.look.theme,
-               font=job.look.font, **kw)
+    return cls(
+        example=job.example, lang=job.look.lang, theme=job.look.theme, font=job.look.font, **kw
+    )
 
 
 def _steps_of(scene) -> list[dict]:
-    return [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
-            for r in scene.steps]
+    return [
+        {k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()} for r in scene.steps
+    ]
 
 
 def _video(job: Job, tmp: Path) -> dict:
@@ -130,13 +138,21 @@ def join_parts(job: Job, records: list[dict]) -> dict:
         tmp.unlink(missing_ok=True)
         shutil.rmtree(src, ignore_errors=True)
     # a part's skipped steps were timed by their nominal length, the video by whole frames
-    steps = [dict(s, start=round(spans[i + 1][0], 4), end=round(spans[i + 1][1], 4))
-             for i, s in enumerate(steps)]
+    steps = [
+        dict(s, start=round(spans[i + 1][0], 4), end=round(spans[i + 1][1], 4))
+        for i, s in enumerate(steps)
+    ]
     if job.captions:
         files += subtitles.write(steps, job.out_dir / job.scene.name, job.out_dir)
-    record = {"files": [f.name for f in files], "steps": steps, "key": job.key,
-              "seconds": round(sum(r.get("seconds", 0) for r in records)
-                               + time.perf_counter() - started, 3), "parts": len(records)}
+    record = {
+        "files": [f.name for f in files],
+        "steps": steps,
+        "key": job.key,
+        "seconds": round(
+            sum(r.get("seconds", 0) for r in records) + time.perf_counter() - started, 3
+        ),
+        "parts": len(records),
+    }
     cache.write_record(job.out_dir, job.name, record)
     return record
 
@@ -193,9 +209,15 @@ def still_name(job: Job, k: int, key: str) -> str:
 def _stills(job: Job, tmp: Path) -> dict:
     from scenes.pipeline.stills import run_steps, save_png
 
-    stills = run_steps(job.scene.load(), job.example, lang=job.look.lang, theme=job.look.theme,
-                       font=job.look.font, pixel_height=job.look.pixel_height,
-                       extra_config=_manim_config(job, tmp))
+    stills = run_steps(
+        job.scene.load(),
+        job.example,
+        lang=job.look.lang,
+        theme=job.look.theme,
+        font=job.look.font,
+        pixel_height=job.look.pixel_height,
+        extra_config=_manim_config(job, tmp),
+    )
     folder = job.out_dir / "stills"
     folder.mkdir(parents=True, exist_ok=True)
     old = cache.read_record(job.out_dir, job.name) or {}
@@ -239,7 +261,8 @@ def _slides(job: Job, tmp: Path) -> dict:
     staged_json.write_text(json.dumps(deck, indent=2))
     _place(staged_json, final / f"{name}.json")
     files = [f"slides-src/{name}.json"] + sorted(
-        f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir())
+        f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
+    )
     return {"files": files, "steps": _steps_of(scene)}
 
 
@@ -253,5 +276,3 @@ def _place(src: Path, dst: Path) -> Path:
     dst.parent.mkdir(parents=True, exist_ok=True)
     os.replace(src, dst)
     return dst
-
-

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from attention_core import Example
-from scenes.pipeline import cache
 from scenes.outputs import subtitles
+from scenes.pipeline import cache
 from scenes.pipeline.look import Look
 from scenes.registry import SCENES, SceneInfo
 
@@ -50,8 +50,12 @@ class Job:
     def name(self) -> str:
         """The record name: also the final file name for videos and png."""
         s = self.scene.name
-        base = {"video": f"{s}.{self.fmt}", "png": f"{s}.png", "stills": f"stills-{s}",
-                "slides": f"slides-{s}"}[self.kind]
+        base = {
+            "video": f"{s}.{self.fmt}",
+            "png": f"{s}.png",
+            "stills": f"stills-{s}",
+            "slides": f"slides-{s}",
+        }[self.kind]
         return base if self.part is None else f"{base}.part{self.part[0]}of{self.part[1]}"
 
     @property
@@ -73,8 +77,13 @@ class Job:
     @property
     def key(self) -> str:
         # captions are not in the key: they are written from the record's steps (see fresh)
-        return cache.content_key(example=self.example.to_dict(), scene=self.scene.name,
-                                 look=self.look.as_dict(), kind=self.kind, fmt=self.fmt)
+        return cache.content_key(
+            example=self.example.to_dict(),
+            scene=self.scene.name,
+            look=self.look.as_dict(),
+            kind=self.kind,
+            fmt=self.fmt,
+        )
 
     @property
     def index(self) -> int:
@@ -89,17 +98,24 @@ class Job:
         if self.part:
             return None
         record = cache.fresh_record(self.out_dir, self.name, self.key)
-        if record and complete and self.captions and not all(
-                (self.out_dir / f"{self.scene.name}{x}").is_file() for x in (".srt", ".vtt")):
-            written = subtitles.write(record["steps"], self.out_dir / self.scene.name,
-                                      self.out_dir)
+        if (
+            record
+            and complete
+            and self.captions
+            and not all(
+                (self.out_dir / f"{self.scene.name}{x}").is_file() for x in (".srt", ".vtt")
+            )
+        ):
+            written = subtitles.write(record["steps"], self.out_dir / self.scene.name, self.out_dir)
             record["files"] = sorted(set(record["files"]) | {p.name for p in written})
             cache.write_record(self.out_dir, self.name, record)
         return record
 
     def parts_dir(self) -> Path:
-        return (self.out_dir / f"{TMP_PREFIX}parts-{self.scene.name}.{self.fmt}-{self.key[:12]}"
-                f"-{self.run_id or os.getpid()}")
+        return (
+            self.out_dir / f"{TMP_PREFIX}parts-{self.scene.name}.{self.fmt}-{self.key[:12]}"
+            f"-{self.run_id or os.getpid()}"
+        )
 
 
 @dataclass
@@ -126,8 +142,9 @@ def validate(fmt: str, look: Look, out: Path) -> None:
     if fmt not in FORMATS:
         raise ValueError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
     if look.transparent and fmt not in ALPHA_FORMATS:
-        raise ValueError(f"--transparent: {fmt} has no alpha channel; use --format webm or mov "
-                         "(or png)")
+        raise ValueError(
+            f"--transparent: {fmt} has no alpha channel; use --format webm or mov (or png)"
+        )
     check_writable(Path(out))
 
 
@@ -145,8 +162,17 @@ def plan(request: Request) -> list[Job]:
         kinds.append("slides")
     for kind in kinds:
         for s in request.scenes:
-            jobs.append(Job(s, request.example, request.look, d, kind, request.fmt,
-                            captions=request.captions and kind == "video"))
+            jobs.append(
+                Job(
+                    s,
+                    request.example,
+                    request.look,
+                    d,
+                    kind,
+                    request.fmt,
+                    captions=request.captions and kind == "video",
+                )
+            )
     return jobs
 
 

@@ -41,8 +41,17 @@ class Look:
     font: str = DEFAULT_FONT
 
     @classmethod
-    def for_example(cls, example: Example, *, quality="l", lang=None, theme="dark",
-                    aspect="16:9", transparent=False, font=None) -> Look:
+    def for_example(
+        cls,
+        example: Example,
+        *,
+        quality="l",
+        lang=None,
+        theme="dark",
+        aspect="16:9",
+        transparent=False,
+        font=None,
+    ) -> Look:
         """The look asked for on the command line, validated (ValueError names the option)."""
         _choice("-q/--quality", quality, QUALITIES)
         if lang is not None:
@@ -51,8 +60,14 @@ class Look:
         _choice("--aspect", aspect, ASPECTS)
         if font is not None and (not font.strip() or len(font) > 100):
             raise ValueError("--font: give a font family name, such as 'Noto Sans CJK SC'")
-        return cls(quality, lang or default_lang(example), theme, aspect, bool(transparent),
-                   font or DEFAULT_FONT)
+        return cls(
+            quality,
+            lang or default_lang(example),
+            theme,
+            aspect,
+            bool(transparent),
+            font or DEFAULT_FONT,
+        )
 
     @property
     def pixel_height(self) -> int:
@@ -103,5 +118,11 @@ class Look:
         return cfg
 
     def as_dict(self) -> dict:
-        return {"quality": self.quality, "lang": self.lang, "theme": self.theme,
-                "aspect": self.aspect, "transparent": self.transparent, "font": self.font}
+        return {
+            "quality": self.quality,
+            "lang": self.lang,
+            "theme": self.theme,
+            "aspect": self.aspect,
+            "transparent": self.transparent,
+            "font": self.font,
+        }

@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scenes.pipeline import cache, execute, jobs
-
 from scenes.outputs import slides
-from scenes.pipeline.jobs import Job, Request
+from scenes.pipeline import cache
+from scenes.pipeline.execute import execute, join_parts, tmp_dir_for
+from scenes.pipeline.jobs import TMP_PREFIX, Job, Request, plan, split
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task
 
 
@@ -64,16 +64,18 @@ class Progress:
 
 
 def default_jobs() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else os.cpu_count() or 1)
+    return max(
+        1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
 
 
 def _scratch(job: Job):
     def paths(pid: int) -> list:
-        out = [execute.tmp_dir_for(job, pid)]
+        out = [tmp_dir_for(job, pid)]
         if job.kind == "slides":
             out.append(job.out_dir / "slides-src" / "files" / job.scene.name)
         return out
+
     return paths
 
 
@@ -81,7 +83,7 @@ def clean_stale_scratch(folder: Path) -> None:
     """Remove scratch folders left by processes that no longer exist (a killed render)."""
     if not folder.is_dir():
         return
-    for p in folder.glob(f"{jobs.TMP_PREFIX}*"):
+    for p in folder.glob(f"{TMP_PREFIX}*"):
         pid = p.name.rsplit("-", 1)[-1].split(".")[0]
         if pid.isdigit() and not _alive(int(pid)):
             import shutil
@@ -104,13 +106,20 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def run_request(request: Request | list[Request], *, jobs: int | None = None,
-                timeout: float = DEFAULT_TIMEOUT, force: bool = False, quiet: bool = False,
-                slide_formats=("html",), progress: Progress | None = None) -> Report:
+def run_request(
+    request: Request | list[Request],
+    *,
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    force: bool = False,
+    quiet: bool = False,
+    slide_formats=("html",),
+    progress: Progress | None = None,
+) -> Report:
     """Render everything ``request`` (or a list of them: e.g. one per language) asks for, in one
     pool of workers; never raises for a failed render (see Report)."""
     requests = request if isinstance(request, list) else [request]
-    planned = [job for r in requests for job in jobs.plan(r)]
+    planned = [job for r in requests for job in plan(r)]
     workers = jobs or default_jobs()
     for r in requests:
         clean_stale_scratch(r.out_dir)
@@ -126,12 +135,10 @@ def run_request(request: Request | list[Request], *, jobs: int | None = None,
         else:
             todo.append(job)
     # the longest first (by the last run's time, if any), so no process is left with a long tail
-    todo.sort(key=lambda j: -((cache.read_record(j.out_dir, j.name) or {}).get("seconds")
-                              or 10.0))
+    todo.sort(key=lambda j: -((cache.read_record(j.out_dir, j.name) or {}).get("seconds") or 10.0))
     show_bars = workers == 1 and not quiet and sys.stderr.isatty()
     todo = [replace(j, show_bars=show_bars, run_id=os.getpid()) for j in todo]
-    tasks = [Task(j.label, execute.execute, j, _scratch(j))
-             for j in jobs.split(todo, workers)]
+    tasks = [Task(j.label, execute, j, _scratch(j)) for j in split(todo, workers)]
     parts: dict[tuple, list[Outcome]] = {}
 
     def done(outcome: Outcome) -> None:
@@ -180,9 +187,12 @@ def _join(report: Report, progress: Progress, job: Job, outcomes: list[Outcome])
         return
     started = time.monotonic()
     try:
-        execute.join_parts(job, [o.value for o in sorted(outcomes, key=lambda o: o.task.arg.part)])
-        ok = Outcome(outcomes[0].task, True, seconds=max(o.seconds for o in outcomes)
-                     + time.monotonic() - started)
+        join_parts(job, [o.value for o in sorted(outcomes, key=lambda o: o.task.arg.part)])
+        ok = Outcome(
+            outcomes[0].task,
+            True,
+            seconds=max(o.seconds for o in outcomes) + time.monotonic() - started,
+        )
     except Exception as exc:  # noqa: BLE001 - one line per failure
         ok = Outcome(outcomes[0].task, False, error=f"joining the parts failed: {exc}")
     _report(report, progress, f"{job.label} ({len(outcomes)} parts)", job.output, ok)
@@ -210,13 +220,13 @@ def _deck_jobs(request: Request, formats) -> list[DeckJob]:
     folder = request.look.folder(request.example)
     src = request.out_dir / "slides-src"
     names = tuple(s.name for s in request.scenes)
-    scene_keys = [Job(s, request.example, request.look, request.out_dir, "slides").key
-                  for s in request.scenes]
+    scene_keys = [
+        Job(s, request.example, request.look, request.out_dir, "slides").key for s in request.scenes
+    ]
     out = []
     for fmt in formats:
         dest = slides.deck_path(request.out_dir.parent, request.example.name, folder, fmt)
-        out.append(DeckJob(names, src, dest, fmt,
-                           cache.content_key(deck=fmt, scenes=scene_keys)))
+        out.append(DeckJob(names, src, dest, fmt, cache.content_key(deck=fmt, scenes=scene_keys)))
     return out
 
 
@@ -227,14 +237,14 @@ def _build_decks(report, progress, pool: Pool, deck: list[DeckJob], force) -> No
             report.outputs.append((d.label, d.dest, True))
             report.reused += 1
             progress.finish(d.label, f"up to date → {d.dest}")
-    tasks = [Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt))
-             for d in todo]
+    tasks = [
+        Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt)) for d in todo
+    ]
 
     def done(outcome: Outcome) -> None:
         d = next(d for d in todo if str(d.dest) == outcome.task.arg[2])
         if outcome.ok:
-            cache.write_record(d.dest.parent, d.dest.name,
-                               {"key": d.key, "files": [d.dest.name]})
+            cache.write_record(d.dest.parent, d.dest.name, {"key": d.key, "files": [d.dest.name]})
         _report(report, progress, d.label, d.dest, outcome)
 
     pool.map(tasks, on_done=done)

@@ -35,15 +35,31 @@ class StepStill:
     snapshot: object  # whatever the ``snapshot`` callable returned at the step's end
 
 
-def run_steps(scene_cls, example=None, *, lang=None, theme=None, font=None, pixel_height=270,
-              frames=True, snapshot=None, extra_config=None):
+def run_steps(
+    scene_cls,
+    example=None,
+    *,
+    lang=None,
+    theme=None,
+    font=None,
+    pixel_height=270,
+    frames=True,
+    snapshot=None,
+    extra_config=None,
+):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
     ``snapshot(scene)`` is called at the end of every step (e.g. to record mobject geometry).
     """
-    cfg = {"dry_run": True, "pixel_height": pixel_height,
-           "pixel_width": int(round(pixel_height * 16 / 9)), "disable_caching": True,
-           "verbosity": "ERROR", "progress_bar": "none", "media_dir": private_media_dir()}
+    cfg = {
+        "dry_run": True,
+        "pixel_height": pixel_height,
+        "pixel_width": int(round(pixel_height * 16 / 9)),
+        "disable_caching": True,
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+        "media_dir": private_media_dir(),
+    }
     cfg.update(extra_config or {})
     cfg["media_dir"] = cfg.get("media_dir") or private_media_dir()
     stills: list[StepStill] = []
@@ -54,12 +70,14 @@ def run_steps(scene_cls, example=None, *, lang=None, theme=None, font=None, pixe
             scene.renderer.static_image = None  # a full redraw on a clean background
             draw(scene)
             frame = scene.renderer.get_frame()
-        stills.append(StepStill(record["key"], record["caption"], frame,
-                                snapshot(scene) if snapshot else None))
+        stills.append(
+            StepStill(
+                record["key"], record["caption"], frame, snapshot(scene) if snapshot else None
+            )
+        )
 
     with tempconfig(cfg):
-        scene = scene_cls(example=example, lang=lang, theme=theme, font=font,
-                          skip_animations=True)
+        scene = scene_cls(example=example, lang=lang, theme=theme, font=font, skip_animations=True)
         scene.step_listeners.append(listener)
         # Manim draws a frame for every skipped animation; only the steps' last ones are kept
         draw = scene.renderer.update_frame

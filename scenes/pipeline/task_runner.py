@@ -1,5 +1,5 @@
-"""Run one render job in a fresh process: ``python -m scenes.pipeline.task_runner`` reads the pickled
-:class:`scenes.pipeline.jobs.Job` from stdin and writes the pickled record to stdout.
+"""Run one render job in a fresh process: ``python -m scenes.pipeline.task_runner`` reads the
+pickled :class:`scenes.pipeline.jobs.Job` from stdin and writes the pickled record to stdout.
 
 The Dask executor runs each task this way, so a hung render can be killed at its time limit
 (a Dask worker cannot fork worker processes of its own) and dies with the worker that ran it.

@@ -9,14 +9,16 @@ costs only the task it was running. The supervisor never imports Manim.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
 import signal
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Any, Callable
+from typing import Any
 
 DEFAULT_TIMEOUT = 1800.0  # seconds per task: generous (a 4K scene on 2 cores takes minutes)
 
@@ -63,10 +65,8 @@ def _serve(conn, warm: Callable[[], None] | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor handles Ctrl-C and kills us
     die_with_parent()  # a supervisor killed with SIGKILL takes its workers along
     if warm is not None:
-        try:
+        with contextlib.suppress(Exception):  # a failing import shows up as the task's own error
             warm()
-        except Exception:  # a failing import shows up as the task's own error
-            pass
     try:
         conn.send(("ready", None))
     except (EOFError, OSError):
@@ -143,8 +143,11 @@ class Pool:
         outcomes: list[Outcome] = []
         try:
             while pending or any(w.task for w in self._workers):
-                while pending and len(self._workers) < self.size and \
-                        len(self._workers) < len(pending) + sum(1 for w in self._workers if w.task):
+                while (
+                    pending
+                    and len(self._workers) < self.size
+                    and len(self._workers) < len(pending) + sum(1 for w in self._workers if w.task)
+                ):
                     self._spawn()
                 for worker in self._workers:
                     if pending and worker.ready and worker.task is None:
@@ -159,8 +162,9 @@ class Pool:
                 if not watched:
                     continue
                 next_deadline = min(w.deadline for w in watched)
-                ready = wait([w.conn for w in watched],
-                             timeout=max(0.0, next_deadline - time.monotonic()))
+                ready = wait(
+                    [w.conn for w in watched], timeout=max(0.0, next_deadline - time.monotonic())
+                )
                 now = time.monotonic()
                 for worker in watched:
                     outcome = self._check(worker, worker.conn in ready, now)
@@ -192,20 +196,34 @@ class Pool:
                 self._kill(worker)
                 if task is None:
                     return None
-                return Outcome(task, False, error=f"its worker process died (exit code {code})",
-                               seconds=now - worker.started)
+                return Outcome(
+                    task,
+                    False,
+                    error=f"its worker process died (exit code {code})",
+                    seconds=now - worker.started,
+                )
             if status == "ready":
                 worker.ready, worker.deadline = True, float("inf")
                 return None
             worker.task, worker.deadline = None, float("inf")
-            return Outcome(task, status == "ok", value if status == "ok" else None,
-                           "" if status == "ok" else value, now - worker.started)
+            return Outcome(
+                task,
+                status == "ok",
+                value if status == "ok" else None,
+                "" if status == "ok" else value,
+                now - worker.started,
+            )
         if now >= worker.deadline:
             self._kill(worker)
             if task is None:
                 return None  # stuck warming up: a fresh worker is started for the next task
-            return Outcome(task, False, error=f"timed out after {self.timeout:g} s (--timeout); "
-                           "the worker was killed", seconds=now - worker.started, timed_out=True)
+            return Outcome(
+                task,
+                False,
+                error=f"timed out after {self.timeout:g} s (--timeout); the worker was killed",
+                seconds=now - worker.started,
+                timed_out=True,
+            )
         return None
 
     def close(self, force: bool = False) -> None:
@@ -213,10 +231,8 @@ class Pool:
             if force or worker.task is not None:
                 self._kill(worker)
                 continue
-            try:
+            with contextlib.suppress(OSError):
                 worker.conn.send(None)
-            except OSError:
-                pass
             worker.process.join(5)
             if worker.process.is_alive():
                 self._kill(worker)
