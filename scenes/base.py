@@ -4,30 +4,26 @@ A *scene* is one video; a *step* is one section of it that ends on a still worth
 ``step()`` opens a section and shows its caption; listeners registered in ``step_listeners`` are
 called with the scene at the end of every step (stills, layout checks, caption timing).
 
-Without arguments a scene renders the example named by ``$ATTN_EXAMPLE`` (a preset or a file;
-default ``zao-shang-hao``), in ``$ATTN_LANG`` and ``$ATTN_THEME``, so plain
-``manim render scenes/<module>.py <Scene>`` works.
+A scene takes its example and one validated :class:`scenes.look.Look` (language, theme, aspect,
+font …). Without them it renders what the ``ATTN_*`` environment variables name
+(:func:`scenes.look.from_environment`), so plain ``manim render scenes/<module>.py <Scene>``
+works.
 """
 
 from __future__ import annotations
-
-import os
 
 from manim import Scene, VGroup
 
 import attention_core as ac
 from scenes import captions
+from scenes.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import place, regions
+from scenes.mobjects.layout import Box, place, regions
 from scenes.mobjects.text import Num, ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
-
-
-def example_from_env() -> ac.Example:
-    return ac.load_example(os.environ.get("ATTN_EXAMPLE", ac.DEFAULT_PRESET))
 
 
 class ExplainerScene(Scene):
@@ -38,21 +34,22 @@ class ExplainerScene(Scene):
     def __init__(
         self,
         example: ac.Example | None = None,
-        lang: str | None = None,
-        theme: str | None = None,
-        font: str | None = None,
+        look: Look | None = None,
         sections=None,
         **kwargs,
     ):
         """``sections(i)`` says whether step ``i`` (from 0) is rendered; the others are run with
         animations skipped (a long scene rendered in parts by several processes)."""
-        self.example = example if example is not None else example_from_env()
+        if example is None or look is None:
+            example, env_look = from_environment(example)
+            look = look or env_look
+        self.example = example
+        self.look = look
         self.trace = ac.trace_example(self.example)
-        self.lang = lang or os.environ.get("ATTN_LANG") or captions.default_lang(self.example)
-        if self.lang not in captions.LANGS:
-            raise ValueError(f"lang: {self.lang!r} is not one of {', '.join(captions.LANGS)}")
-        self.theme: Theme = get_theme(theme or os.environ.get("ATTN_THEME") or "dark")
-        self.font = fonts.use(font or os.environ.get("ATTN_FONT"))
+        self.lang = look.lang
+        self.theme: Theme = get_theme(look.theme)
+        w, h = look.frame_size
+        self.frame = Box(-w / 2, -h / 2, w / 2, h / 2)
         self.renders_section = sections or (lambda i: True)
         self.step_listeners: list = []
         self.steps: list[dict] = []  # key, caption, start, end (seconds)
@@ -93,7 +90,7 @@ class ExplainerScene(Scene):
     # -- chrome ---------------------------------------------------------------------------------
     def setup(self):
         self.camera.background_color = self.theme.background
-        self.regions = regions()
+        self.regions = regions(self.frame)
         text = captions.title(self.scene_name, self.lang)
         if len(self.trace.heads) > 1 and self.explains_one_head:
             text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
@@ -173,6 +170,11 @@ class ExplainerScene(Scene):
         for listener in self.step_listeners:
             listener(self, record)
 
+    def render(self, *args, **kwargs):
+        """Render with the look's font (its installed fallback) for every text, and only then."""
+        with fonts.using(self.look.font):
+            return super().render(*args, **kwargs)
+
     def tear_down(self):
         self._close_step()
         super().tear_down()
@@ -188,18 +190,3 @@ class ExplainerScene(Scene):
         from scenes.mobjects.theme import SMALL
 
         return Num(value, role, digits, size or SMALL, color or self.theme.text, **kw)
-
-
-def on_screen(scene: Scene, cls=None):
-    """Every mobject of ``cls`` (default: text-like) currently in the scene, each once."""
-    from manim import Text
-    from manim.mobject.text.typst_mobject import Typst
-
-    cls = cls or (Text, Typst)
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if isinstance(mob, cls) and id(mob) not in seen:
-                seen.add(id(mob))
-                out.append(mob)
-    return out

@@ -12,7 +12,7 @@ from manim import UP, Arrow, ReplacementTransform, VGroup
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import Box, nudge_into, place
+from scenes.mobjects.layout import MARGIN, Box, nudge_into, place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
@@ -93,7 +93,7 @@ class CausalMask(ExplainerScene):
         weights.place_row_notes(sums, buff=0.2)
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
-        nudge_into(sum_head)
+        nudge_into(sum_head, self.frame.inset(MARGIN))
         self.play(FadeIn(arrow), FadeIn(g_weights), run_time=1.2)
         self.play(FadeIn(sums), FadeIn(sum_head))
         self.hold(1.8)

@@ -161,9 +161,9 @@ def _requests(example, scene_names, quality, langs, theme, aspect, font, out, **
 def _request(example, scene_names, quality, lang, theme, aspect, font, out, **kinds):
     from pathlib import Path
 
+    from scenes.look import Look
     from scenes.mobjects import fonts
     from scenes.pipeline.jobs import Request, validate
-    from scenes.pipeline.look import Look
     from scenes.registry import SCENES, find
 
     ex = _load(example)
@@ -182,7 +182,7 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
         validate(request.fmt, look, request.out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    fonts.use(look.font)  # warns once here; the forked workers know it was said
+    fonts.checked(look.font)  # warns once here; the forked workers know it was said
     return request
 
 

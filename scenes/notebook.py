@@ -28,8 +28,8 @@ def render_file(
     jobs: int | None = None,
 ) -> Path:
     """Render ``scene`` of ``example`` (quietly) and return the output's path."""
+    from scenes.look import Look
     from scenes.pipeline.jobs import Request
-    from scenes.pipeline.look import Look
     from scenes.pipeline.run import run_request
     from scenes.registry import find
 

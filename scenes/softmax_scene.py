@@ -10,7 +10,7 @@ import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.bars import ProportionBar
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import MARGIN, Box, frame_box, place
+from scenes.mobjects.layout import MARGIN, Box, place
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -177,7 +177,7 @@ class Softmax(ExplainerScene):
         for g, p in zip(gauges, panel):
             g.next_to(p, RIGHT, buff=0.2)
         g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
-        if g_head.get_right()[0] > frame_box().x1 - MARGIN:  # a narrow frame: flush right
+        if g_head.get_right()[0] > self.frame.x1 - MARGIN:  # a narrow frame: flush right
             g_head.align_to(gauges[0], RIGHT)
         self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
         self.hold(1.6)

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 import attention_core as ac
-from scenes.pipeline.look import Look
+from scenes.look import Look
 from scenes.pipeline.stills import run_steps, save_png
 from scenes.registry import SCENES, find
 
@@ -24,10 +24,8 @@ def variant_stills(out: Path, height: int) -> None:
         stills = run_steps(
             find(scene).load(),
             ex,
-            lang=look.lang,
-            theme=look.theme,
+            look=look,
             pixel_height=height,
-            extra_config=look.manim_config(height),
         )
         save_png(stills[-2 if scene == "Softmax" else 1].frame, out / f"{name}.png")
         print(out / f"{name}.png")

@@ -8,11 +8,25 @@ import math
 import numpy as np
 from manim import config
 
-from scenes.base import on_screen
 from scenes.mobjects.layout import box_of, frame_box
 from scenes.mobjects.text import Num
 from scenes.mobjects.theme import MIN_FONT_SIZE
 from scenes.roles import resolve
+
+
+def on_screen(scene, cls=None):
+    """Every mobject of ``cls`` (default: text-like) currently in the scene, each once."""
+    from manim import Text
+    from manim.mobject.text.typst_mobject import Typst
+
+    cls = cls or (Text, Typst)
+    seen, out = set(), []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if isinstance(mob, cls) and id(mob) not in seen:
+                seen.add(id(mob))
+                out.append(mob)
+    return out
 
 
 def texts(scene):

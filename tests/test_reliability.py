@@ -140,7 +140,7 @@ def _texts_on_screen(scene):
     from manim import Text
     from manim.mobject.text.typst_mobject import Typst
 
-    from scenes.base import on_screen
+    from scene_checks import on_screen
 
     texts = [
         (m.source_text if hasattr(m, "source_text") else m.text, len(m.submobjects))

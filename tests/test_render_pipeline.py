@@ -12,9 +12,9 @@ from PIL import Image
 from test_cli_render import files_under
 
 import attention_core as ac
+from scenes.look import ASPECTS, LANGS, THEME_NAMES, Look
 from scenes.pipeline import cache
 from scenes.pipeline.jobs import Job
-from scenes.pipeline.look import ASPECTS, LANGS, THEME_NAMES, Look
 from scenes.registry import find
 
 

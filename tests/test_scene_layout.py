@@ -142,8 +142,8 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
     """Every --lang × --theme × --aspect, on every scene (its showcase example): no text
     outside the frame, none overlapping another, none too small; in English no Chinese word
     but the example's own labels."""
-    from scenes.base import on_screen
-    from scenes.pipeline.look import Look
+    from scene_checks import on_screen
+    from scenes.look import Look
 
     for scene in SCENES:
         ex = ac.PRESETS[scene.showcase]
@@ -157,9 +157,7 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
         stills = check(
             scene,
             ex,
-            lang=lang,
-            theme=theme,
-            extra_config=look.manim_config(pixel_height=270),
+            look=look,
             also=chinese_left if lang == "en" else None,
         )
         if lang == "en":

@@ -1,12 +1,14 @@
 """The font every text on screen uses, checked against the fonts installed on this machine.
 
-A requested family that is missing falls back to the first installed of :data:`FALLBACKS`, with
+A scene renders with its look's font (:func:`using`, for the length of the render). A requested
+family that is missing falls back to the first installed of :data:`FALLBACKS`, with
 one clear warning: CJK labels need ``fonts-noto-cjk`` (``make setup`` installs it).
 """
 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from functools import lru_cache
 
 DEFAULT_FONT = "Noto Sans CJK SC"  # fonts-noto-cjk: CJK and Latin in one family
@@ -36,14 +38,24 @@ def resolve(requested: str) -> tuple[str, str | None]:
     )
 
 
-def use(requested: str | None) -> str:
-    """Make ``requested`` (or its fallback) the font of every new text; warn once if missing."""
-    global _active
-    _active, warning = resolve(requested or DEFAULT_FONT)
+def checked(requested: str | None) -> str:
+    """The family texts will use for ``requested`` (its fallback when missing); warns once."""
+    family, warning = resolve(requested or DEFAULT_FONT)
     if warning and warning not in _warned:
         _warned.add(warning)
         print(f"attn-explain: warning: {warning}", file=sys.stderr, flush=True)
-    return _active
+    return family
+
+
+@contextmanager
+def using(requested: str | None):
+    """Every text made inside the ``with`` block uses ``requested`` (or its fallback)."""
+    global _active
+    before, _active = _active, checked(requested)
+    try:
+        yield _active
+    finally:
+        _active = before
 
 
 def active() -> str:

@@ -106,8 +106,9 @@ class Regions:
     caption: Box
 
 
-def regions(caption_lines: int = 2) -> Regions:
-    f = frame_box().inset(MARGIN)
+def regions(frame: Box, caption_lines: int = 2) -> Regions:
+    """The title bar, content area and caption bar of ``frame`` (less its margin)."""
+    f = frame.inset(MARGIN)
     title_h = 0.65
     caption_h = 0.38 * caption_lines + 0.2  # room for 2 lines at CAPTION or 3 at SMALL
     title = Box(f.x0, f.y1 - title_h, f.x1, f.y1)
@@ -116,10 +117,9 @@ def regions(caption_lines: int = 2) -> Regions:
     return Regions(title, content, caption)
 
 
-def nudge_into(mob: Mobject, box: Box | None = None) -> Mobject:
-    """Shift ``mob`` the least distance that puts it inside ``box`` (default: the frame less
-    its margin); a label placed beside something near an edge stays on screen."""
-    box = box or frame_box().inset(MARGIN)
+def nudge_into(mob: Mobject, box: Box) -> Mobject:
+    """Shift ``mob`` the least distance that puts it inside ``box`` (e.g. the frame less its
+    margin); a label placed beside something near an edge stays on screen."""
     b = box_of(mob)
     dx = max(0.0, box.x0 - b.x0) - max(0.0, b.x1 - box.x1)
     dy = max(0.0, box.y0 - b.y0) - max(0.0, b.y1 - box.y1)

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import Example, load_example
+from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.pipeline.jobs import FORMATS, Job
-from scenes.pipeline.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.registry import SCENES, find
 
 KEYS = (

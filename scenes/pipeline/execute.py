@@ -61,9 +61,7 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
-    return cls(
-        example=job.example, lang=job.look.lang, theme=job.look.theme, font=job.look.font, **kw
-    )
+    return cls(example=job.example, look=job.look, **kw)
 
 
 def _steps_of(scene) -> list[dict]:
@@ -212,9 +210,7 @@ def _stills(job: Job, tmp: Path) -> dict:
     stills = run_steps(
         job.scene.load(),
         job.example,
-        lang=job.look.lang,
-        theme=job.look.theme,
-        font=job.look.font,
+        look=job.look,
         pixel_height=job.look.pixel_height,
         extra_config=_manim_config(job, tmp),
     )

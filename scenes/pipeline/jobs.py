@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from attention_core import Example
+from scenes.look import Look
 from scenes.outputs import subtitles
 from scenes.pipeline import cache
-from scenes.pipeline.look import Look
 from scenes.registry import SCENES, SceneInfo
 
 FORMATS = ("mp4", "webm", "mov", "gif", "png")

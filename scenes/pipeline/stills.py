@@ -39,9 +39,9 @@ def run_steps(
     scene_cls,
     example=None,
     *,
+    look=None,
     lang=None,
     theme=None,
-    font=None,
     pixel_height=270,
     frames=True,
     snapshot=None,
@@ -49,12 +49,19 @@ def run_steps(
 ):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
-    ``snapshot(scene)`` is called at the end of every step (e.g. to record mobject geometry).
+    The picture is ``look``'s (a :class:`scenes.look.Look`; or the example's default look in
+    ``lang`` and ``theme``) at ``pixel_height``. ``snapshot(scene)`` is called at the end of every
+    step (e.g. to record mobject geometry).
     """
+    from scenes.look import Look, from_environment
+
+    if example is None:
+        example, _ = from_environment()
+    if look is None:
+        look = Look.for_example(example, lang=lang, theme=theme or "dark")
     cfg = {
+        **look.manim_config(pixel_height=pixel_height),
         "dry_run": True,
-        "pixel_height": pixel_height,
-        "pixel_width": int(round(pixel_height * 16 / 9)),
         "disable_caching": True,
         "verbosity": "ERROR",
         "progress_bar": "none",
@@ -77,7 +84,7 @@ def run_steps(
         )
 
     with tempconfig(cfg):
-        scene = scene_cls(example=example, lang=lang, theme=theme, font=font, skip_animations=True)
+        scene = scene_cls(example=example, look=look, skip_animations=True)
         scene.step_listeners.append(listener)
         # Manim draws a frame for every skipped animation; only the steps' last ones are kept
         draw = scene.renderer.update_frame

@@ -7,9 +7,10 @@ looks never overwrite each other. Importing this module does not import Manim.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
-from attention_core import Example
+from attention_core import DEFAULT_PRESET, Example, load_example
 from scenes.captions import LANGS, default_lang
 from scenes.mobjects.fonts import DEFAULT_FONT
 
@@ -83,6 +84,11 @@ class Look:
         return 2 * round(self.pixel_height * w / h / 2)  # even: the encoders need it
 
     @property
+    def frame_size(self) -> tuple[float, float]:
+        """The frame in scene units: (width, height)."""
+        return self.frame_width, FRAME_HEIGHT
+
+    @property
     def frame_width(self) -> float:
         w, h = ASPECTS[self.aspect]
         return FRAME_HEIGHT * w / h
@@ -126,3 +132,30 @@ class Look:
             "transparent": self.transparent,
             "font": self.font,
         }
+
+
+# For plain `manim render scenes/<module>.py <Scene>`: the one place the environment is read.
+ENVIRONMENT = {
+    "example": "ATTN_EXAMPLE",
+    "lang": "ATTN_LANG",
+    "theme": "ATTN_THEME",
+    "aspect": "ATTN_ASPECT",
+    "font": "ATTN_FONT",
+}
+
+
+def from_environment(example: Example | None = None) -> tuple[Example, Look]:
+    """The example and look that ``$ATTN_EXAMPLE``, ``$ATTN_LANG``, ``$ATTN_THEME``,
+    ``$ATTN_ASPECT`` and ``$ATTN_FONT`` name (defaults: zao-shang-hao, its own language, dark,
+    16:9, the default font), validated like the command line's options."""
+    env = {k: os.environ.get(v) or None for k, v in ENVIRONMENT.items()}
+    if example is None:
+        example = load_example(env["example"] or DEFAULT_PRESET)
+    look = Look.for_example(
+        example,
+        lang=env["lang"],
+        theme=env["theme"] or "dark",
+        aspect=env["aspect"] or "16:9",
+        font=env["font"],
+    )
+    return example, look
