@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system revealjs demo test gallery bench clean
+.PHONY: setup system revealjs demo test lint gallery bench clean
 
 setup: system $(STAMP) revealjs
 
@@ -29,8 +29,12 @@ demo: setup
 	$(BIN)/attn-explain render zao-shang-hao -q l
 	@echo "demo: the videos are in renders/zao-shang-hao/480p15/"
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: setup
 	$(BIN)/python scripts/bench.py

@@ -23,8 +23,11 @@ from .loading import load_example
 from .masks import causal_mask, padding_mask
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .pipeline import (
+    FFN_SEED,
+    ILLUSTRATIVE_SEED,
     ExampleTrace,
     ShuffleCheck,
+    attention_cost,
     encoder_weights,
     illustrative_weights,
     share_from_others,
@@ -35,8 +38,8 @@ from .pipeline import (
 )
 from .positional import positional_encoding_at, sinusoidal_positional_encoding
 from .presets import DEFAULT_PRESET, PRESETS
-from .softmax import softmax, softmax_gradient_factor
-from .variance import VarianceSample, dot_product_variance
+from .softmax import exponentials, saturation, sharpened, softmax, softmax_gradient_factor
+from .variance import VarianceSample, dot_product_variance, scaling_experiment
 
 __all__ = [
     "AttentionTrace",
@@ -54,6 +57,13 @@ __all__ = [
     "independent_heads_attention",
     "softmax",
     "softmax_gradient_factor",
+    "exponentials",
+    "sharpened",
+    "saturation",
+    "FFN_SEED",
+    "ILLUSTRATIVE_SEED",
+    "attention_cost",
+    "scaling_experiment",
     "causal_mask",
     "padding_mask",
     "sinusoidal_positional_encoding",

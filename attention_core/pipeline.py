@@ -11,6 +11,9 @@ from .example import Example
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .positional import sinusoidal_positional_encoding
 
+ILLUSTRATIVE_SEED = 7  # the seeded map that shows what a learned W does (Projections)
+FFN_SEED = 7  # the seeded feed-forward weights of the illustrative encoder block
+
 
 @dataclass(frozen=True, eq=False)
 class ExampleTrace:
@@ -86,7 +89,7 @@ def trace_example(example: Example) -> ExampleTrace:
     )
 
 
-def illustrative_weights(d: int, seed: int = 7) -> np.ndarray:
+def illustrative_weights(d: int, seed: int = ILLUSTRATIVE_SEED) -> np.ndarray:
     """A seeded (d, d) matrix that visibly moves a plane, for showing what a learned W does.
 
     A rotation by 20–35° times a stretch (×1.2–1.4 along one axis, ×0.6–0.8 along the other);
@@ -104,6 +107,11 @@ def illustrative_weights(d: int, seed: int = 7) -> np.ndarray:
     else:
         W[0, 0] = stretch[0]
     return W
+
+
+def attention_cost(n_queries: int, n_keys: int, d_k: int) -> tuple[int, int]:
+    """(cells of the weight matrix, multiply-adds of Q Kᵀ) = (m·n, m·n·d_k)."""
+    return n_queries * n_keys, n_queries * n_keys * d_k
 
 
 def share_from_others(weights: np.ndarray) -> np.ndarray:
@@ -164,7 +172,7 @@ def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleChec
     return ShuffleCheck(perm, diffs[0], diffs[1], diffs[0] <= tol, diffs[1] <= tol)
 
 
-def encoder_weights(example: Example, seed: int = 7):
+def encoder_weights(example: Example, seed: int = FFN_SEED):
     """Weights for one encoder block over ``example``: its attention weights as split matrices
     (text 000's independent heads side by side are the same thing), a W_o back to d_model (its
     own; the identity when the heads already give d_model; else seeded), and seeded feed-forward
@@ -189,7 +197,7 @@ def encoder_weights(example: Example, seed: int = 7):
     return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
 
 
-def trace_encoder(example: Example, seed: int = 7):
+def trace_encoder(example: Example, seed: int = FFN_SEED):
     """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`."""
     from .encoder import encoder_block
 

@@ -44,3 +44,22 @@ def softmax_gradient_factor(weights) -> np.ndarray:
     """
     s = np.asarray(weights, dtype=np.float64)
     return s * (1.0 - s)
+
+
+def exponentials(x, shift: bool = True) -> np.ndarray:
+    """The unnormalised shares softmax divides by their sum: e^(x − max x), or e^x when
+    ``shift`` is False (only sensible for small scores). ``−inf`` gives exactly 0."""
+    x = np.asarray(x, dtype=np.float64)
+    peak = np.max(x[np.isfinite(x)]) if shift and np.any(np.isfinite(x)) else 0.0
+    return np.exp(x - peak)
+
+
+def sharpened(scores, factor: float) -> np.ndarray:
+    """softmax(factor · scores): the same scores made sharper (factor > 1) or flatter (< 1)."""
+    return softmax(np.asarray(scores, dtype=np.float64) * factor)
+
+
+def saturation(weights) -> float:
+    """Σ s(1 − s) over a row of weights: how much the row still responds to its scores
+    (0 for one-hot weights, 1 − 1/n for uniform ones)."""
+    return float(np.sum(softmax_gradient_factor(weights)))

@@ -42,3 +42,14 @@ def dot_product_variance(dims=(16, 32, 64), samples: int = 1000, seed: int = 0):
         scaled = raw / np.sqrt(d)
         out.append(VarianceSample(d, raw, scaled, float(raw.var()), float(scaled.var())))
     return out
+
+
+# The √d_k experiment the Scaling scene shows (text 002 §4: 1000 random Gaussian vectors).
+SCALING_DIMS = (16, 32, 64)
+SCALING_SAMPLES = 1000
+SCALING_SEED = 0
+
+
+def scaling_experiment() -> list[VarianceSample]:
+    """:func:`dot_product_variance` for d = 16, 32, 64 with 1000 samples, seed 0."""
+    return dot_product_variance(SCALING_DIMS, SCALING_SAMPLES, SCALING_SEED)

@@ -12,8 +12,6 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 
-FFN_SEED = 7
-
 
 class EncoderBlock(ExplainerScene):
     """X → A → H = LN(X + A) → F = FFN(H) → Y = LN(H + F)."""
@@ -22,7 +20,7 @@ class EncoderBlock(ExplainerScene):
 
     def construct(self):
         ex, theme = self.example, self.theme
-        enc = ac.trace_encoder(ex, FFN_SEED)
+        enc = ac.trace_encoder(ex)
         self.encoder = enc
         colors = [self.q_color(i) for i in range(ex.n)]
 
@@ -79,7 +77,7 @@ class EncoderBlock(ExplainerScene):
             ),
         ]
         for k, (key, items) in enumerate(steps):
-            self.step(key, clear=k > 0, seed=FFN_SEED)
+            self.step(key, clear=k > 0, seed=ac.FFN_SEED)
             mobs, arrows = row(items)
             self.play(FadeIn(mobs[0]), run_time=0.8)
             for arrow, mob in zip(arrows, mobs[1:]):

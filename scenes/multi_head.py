@@ -4,6 +4,7 @@ and W_O mixing them back to d_model — or text 000's form, concatenated without
 
 from __future__ import annotations
 
+import numpy as np
 from manim import DOWN, Create, VGroup
 
 from scenes.base import ExplainerScene
@@ -13,9 +14,15 @@ from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
-from scenes.roles import plane_view_of
+from scenes.roles import plane_view_of, view_recipe
 
 MAX_PANELS = 4  # heads drawn side by side; with more, the first three and the last
+
+
+@view_recipe("head")
+def head_view(trace, h: int):
+    """Head ``h``'s queries and keys in one view."""
+    return np.vstack([trace.heads[h].Q, trace.heads[h].K])
 
 
 class MultiHeadSplit(ExplainerScene):
@@ -65,7 +72,7 @@ class MultiHeadSplit(ExplainerScene):
         for box, h in zip(boxes, shown):
             bottom = box.rows(1, 1, gap=0.3)[1]
             plane_box, pat_box = bottom.columns(1, 1, gap=0.15)
-            view = plane_view_of(tr, f"head{h}")
+            view = plane_view_of(tr, ("head", h))
             n_q = ex.n
             plane = VectorPlane(view.coords, plane_box.rows(6, 1, gap=0.05)[0], theme, ticks=False)
             q_arrows = plane.arrows(view.coords[:n_q], colors)
@@ -75,7 +82,7 @@ class MultiHeadSplit(ExplainerScene):
                     for c, col in zip(view.coords[n_q:], k_colors)
                 )
             )
-            note = self.view_note(view, f"head{h}")
+            note = self.view_note(view, ("head", h))
             if len(note):
                 place(note, plane_box.rows(6, 1, gap=0.05)[1], "left")
             pattern = LabelledMatrix.fitted(

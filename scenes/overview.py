@@ -14,11 +14,18 @@ from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
-from scenes.roles import plane_view_of
+from scenes.roles import plane_view_of, view_recipe
 
 FORMULA = (
     '{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) {{ V : v }}'
 )
+
+
+@view_recipe("overview_out")
+def outputs_view(trace):
+    """The values and the outputs (convex mixes of them) in one view."""
+    head = trace.heads[0]
+    return np.vstack([head.V, head.output])
 
 
 class Overview(ExplainerScene):

@@ -17,8 +17,6 @@ from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY
 from scenes.roles import plane_view_of
 
-ILLUSTRATIVE_SEED = 7
-
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:
     cards = VGroup()
@@ -79,7 +77,7 @@ class Projections(ExplainerScene):
     def identity_then_illustration(self):
         ex, tr = self.example, self.trace
         left, right = self.regions.content.columns(3, 2)
-        W = ac.illustrative_weights(2, ILLUSTRATIVE_SEED)
+        W = ac.illustrative_weights(2, ac.ILLUSTRATIVE_SEED)
         moved = tr.X @ W
         plane = VectorPlane(np.vstack([tr.X, moved]), left, self.theme, maps=[W])
         colors = [self.q_color(i) for i in range(ex.n)]
@@ -103,16 +101,18 @@ class Projections(ExplainerScene):
         self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side))
         self.hold()
 
-        self.step("illustrative", seed=ILLUSTRATIVE_SEED)
+        self.step("illustrative", seed=ac.ILLUSTRATIVE_SEED)
         w_table = LabelledMatrix.fitted(
             W,
-            ("illustrative", ILLUSTRATIVE_SEED),
+            ("illustrative", ac.ILLUSTRATIVE_SEED),
             self.theme,
             ["", ""],
             ["", ""],
             right.rows(1, 3)[1],
         )
-        w_head = matrix_title(self.say("illustrative", seed=ILLUSTRATIVE_SEED), w_table, self.theme)
+        w_head = matrix_title(
+            self.say("illustrative", seed=ac.ILLUSTRATIVE_SEED), w_table, self.theme
+        )
         w_side = place(VGroup(w_head, w_table), right.rows(1, 3)[1], "top")
         self.play(
             FadeOut(side),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, UP, Arrow, ReplacementTransform, TransformFromCopy, VGroup
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.bars import histogram
 from scenes.mobjects.fades import FadeIn
@@ -12,7 +13,6 @@ from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.roles import variance_experiment
 
 
 class Scaling(ExplainerScene):
@@ -66,7 +66,7 @@ class Scaling(ExplainerScene):
         self.add(scaled.numbers)
         self.hold()
 
-        res = variance_experiment()
+        res = ac.scaling_experiment()
         self.step(
             "variance",
             clear=True,

@@ -42,9 +42,7 @@ class Softmax(ExplainerScene):
 
         # -- exp bars: one column per key ---------------------------------------------------
         self.step("exp")
-        from scenes.roles import resolve
-
-        values = [resolve(self.trace, (exp_role, 0, i, j)) for j in keys]
+        values = list(ac.exponentials(row, shift=not plain))
         top = max(values) or 1.0
         bars_box, shares_box = left.rows(3, 2, gap=0.3)
         plot = bars_box.inset(0.1, 0.0)
@@ -145,7 +143,7 @@ class Softmax(ExplainerScene):
         panel = VGroup()
         gauges = []
         for name, f in factors:
-            s = ac.softmax(head.masked[i] * f)
+            s = ac.sharpened(head.masked[i], f)
             b = ProportionBar(
                 s,
                 colors,
@@ -157,7 +155,7 @@ class Softmax(ExplainerScene):
             )
             tag = label(name if name != "√d_k" else self.say("raw"), SMALL, theme.text)
             g = self.num(
-                float(np.sum(ac.softmax_gradient_factor(s))),
+                ac.saturation(s),
                 ("gradient_sum", 0, i, f),
                 3,
                 color=theme.accent,

@@ -13,7 +13,18 @@ from scenes.mobjects.layout import place, place_labels
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.roles import plane_view_of
+from scenes.roles import plane_view_of, view_recipe
+
+
+@view_recipe("weighted_sum")
+def weighted_sum_view(trace: ac.ExampleTrace) -> np.ndarray:
+    """Query 0's plane: the values, the output, the chain's points and the token's own vector."""
+    head = trace.heads[0]
+    parts, starts = ac.tip_to_tail(head.weights[0], head.V)
+    stack = [head.V, head.output[:1], starts + parts]
+    if not trace.example.is_cross and head.V.shape[1] == trace.X.shape[1]:
+        stack.append(trace.X[:1])
+    return np.vstack(stack)
 
 
 class WeightedSum(ExplainerScene):

@@ -60,7 +60,6 @@ class LabelledMatrix(VGroup):
         probe = [Num(v, (), digits, size) for v in _extremes(values)]
         cw = max(p.width for p in probe) + pad * 2
         ch = max(max(p.height for p in probe), 0.26 * size / SMALL) + pad * 1.6
-        self.cell_size = (cw, ch)
         col_texts = [str(t) for t in col_labels]
         col_mobs = [label(t, size) for t in col_texts]
         self.indexed = n > 1 and any(c.width > cw - 0.04 for c in col_mobs)
@@ -78,7 +77,6 @@ class LabelledMatrix(VGroup):
         shown_rows = _elide(m, (max_height - header_h) if max_height else math.inf, ch)
         self.shown_columns = [j for j in shown_cols if j is not None]
         self.shown_rows = [i for i in shown_rows if i is not None]
-        self.elided = len(self.shown_columns) < n or len(self.shown_rows) < m
 
         self.cells: dict[tuple[int, int], Num] = {}
         self.backgrounds = VGroup()
