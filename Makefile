@@ -27,7 +27,8 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	$(BIN)/attn-explain render zao-shang-hao -q l
-	@echo "demo: the videos are in renders/zao-shang-hao/480p15/"
+	$(BIN)/attn-explain render two-heads -q l
+	@echo "demo: the videos are in renders/zao-shang-hao/480p15/ and renders/two-heads/480p15/"
 
 test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -20,7 +20,7 @@ from scenes.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
-from scenes.mobjects.text import Num, ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.text import Num, distinct, ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
@@ -62,7 +62,15 @@ class ExplainerScene(Scene):
         return type(self).__name__
 
     def say(self, key: str, **values) -> str:
+        """A word or label in this scene's language, as plain text (math in Unicode forms)."""
         return captions.word(key, self.lang, **values)
+
+    def typeset(self, key: str, size: float = SMALL, color=None, **values):
+        """A word or label on screen with its math typeset (Typst) and its values (labels,
+        numbers) set as text: see :func:`scenes.mobjects.math.rich`."""
+        from scenes.mobjects.math import rich
+
+        return rich(captions.template(key, self.lang), size, color or self.theme.text, **values)
 
     @property
     def head(self) -> ac.AttentionTrace:
@@ -77,12 +85,14 @@ class ExplainerScene(Scene):
         return self.theme.token(j + (self.example.n if self.example.is_cross else 0))
 
     @property
-    def q_tokens(self):
-        return self.example.tokens
+    def q_tokens(self) -> list[str]:
+        """The query labels as shown: repeated ones told apart (a₁, a₂)."""
+        return distinct(self.example.tokens)
 
     @property
-    def k_tokens(self):
-        return self.example.key_tokens
+    def k_tokens(self) -> list[str]:
+        """The key labels as shown (the source sequence's for cross-attention)."""
+        return distinct(self.example.key_tokens)
 
     def token_list(self, tokens) -> str:
         return self.say("tokens_list_sep").join(tokens)
@@ -91,7 +101,7 @@ class ExplainerScene(Scene):
     def setup(self):
         self.camera.background_color = self.theme.background
         self.regions = regions(self.frame)
-        text = captions.title(self.scene_name, self.lang)
+        text = captions.title(self.scene_name, self.lang, typeset=True)
         if len(self.trace.heads) > 1 and self.explains_one_head:
             text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
         self.title_mob = self.fitted_title(text)
@@ -102,13 +112,18 @@ class ExplainerScene(Scene):
     def fitted_title(self, text: str):
         """The title at the largest size that fits the title bar; in a narrow frame, only the
         part before its colon; at worst shortened with "…"."""
+        from scenes.mobjects.math import rich
+        from scenes.mobjects.unimath import plain
+
         width = self.regions.title.width
         short = text.replace("：", ":").split(":")[0].strip()
         for candidate in (text, short):
             for size in (TITLE, CAPTION, SMALL):
-                if text_width(candidate, size) <= 0.95 * width:  # bold is wider
-                    return label(candidate, size, self.theme.text, weight="BOLD")
-        return label(ellipsize(short, width, SMALL), SMALL, self.theme.text, weight="BOLD")
+                if text_width(plain(candidate), size) <= 0.95 * width:  # bold is wider
+                    mob = rich(candidate, size, self.theme.text, weight="BOLD")
+                    if mob.width <= width:
+                        return mob
+        return label(ellipsize(plain(short), width, SMALL), SMALL, self.theme.text, weight="BOLD")
 
     def caption_group(self, text: str) -> VGroup:
         """The caption in the bar: two lines at the caption size, else up to three smaller."""
@@ -143,10 +158,9 @@ class ExplainerScene(Scene):
             old += [
                 m for m in self.mobjects if m is not self.title_mob and m is not self.caption_mob
             ]
-        if old:
-            self.play(*(FadeOut(m) for m in old), FadeIn(new), run_time=0.5)
-        else:
-            self.play(FadeIn(new), run_time=0.4)
+        if old:  # the old caption leaves before the new one comes: one caption at a time
+            self.play(*(FadeOut(m) for m in old), run_time=0.3)
+        self.play(FadeIn(new), run_time=0.3)
         self.caption_mob = new
         self._open_step = {"key": key, "caption": text, "start": start}
 
@@ -162,8 +176,14 @@ class ExplainerScene(Scene):
         self.wait(seconds)
 
     def _close_step(self) -> None:
+        """End the open step, first holding its still until its caption can be read."""
         if self._open_step is None:
             return
+        short = captions.reading_time(self._open_step["caption"], self.lang) - (
+            self.renderer.time - self._open_step["start"]
+        )
+        if short > 1e-3:
+            self.wait(short)
         record = dict(self._open_step, end=self.renderer.time)
         self.steps.append(record)
         self._open_step = None

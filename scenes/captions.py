@@ -7,17 +7,25 @@ repeats the source texts' errors (DESIGN.md, "Seed corrections"): the numbers co
 
 from __future__ import annotations
 
+from scenes.mobjects.unimath import plain
+
 LANGS = ("zh", "en")
+EN_RATE = 15.0  # characters a second a viewer reads (DESIGN.md, "Pacing")
+ZH_RATE = 7.0
+MIN_READ = 2.0
 
 TITLES = {
     "Embeddings": ("词向量：每个词是一个箭头", "Tokens as vectors"),
     "Projections": ("Q、K、V：同一向量的三种角色", "Queries, keys and values"),
     "DotProducts": ("点积就是投影", "The dot product as a projection"),
-    "Scaling": ("为什么除以 √d_k", "Why divide by √d_k"),
+    "Scaling": ("为什么除以 $sqrt(d_k)$", "Why divide by $sqrt(d_k)$"),
     "Softmax": ("Softmax：一个整体的份额", "Softmax: shares of one whole"),
     "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
     "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
-    "Overview": ("全景：softmax(QKᵀ/√d_k)·V", "The whole story: softmax(QKᵀ/√d_k)·V"),
+    "Overview": (
+        '全景：$"softmax"((Q K^top) / sqrt(d_k)) V$',
+        'The whole story: $"softmax"((Q K^top) / sqrt(d_k)) V$',
+    ),
     "CausalMask": ("掩码：不该看的位置设为 −∞", "Masking: what may not be seen becomes −∞"),
     "MultiHeadSplit": ("多头注意力：每个头一个子空间", "Multi-head attention: a subspace per head"),
     "PositionalEncoding": (
@@ -52,29 +60,32 @@ CAPTIONS = {
             "A query asks, a key answers, a value carries the content: like searching a library.",
         ),
         "identity": (
-            "本例中 W_q = W_k = W_v = I，所以 Q = K = V = X。",
-            "Here W_q = W_k = W_v = I, so Q = K = V = X.",
+            "本例中 $W_q = W_k = W_v = I$，所以 Q = K = V = X。",
+            "Here $W_q = W_k = W_v = I$, so Q = K = V = X.",
         ),
         "illustrative": (
             "示意：一个学到的 W（随机种子 {seed}，仅作演示）会拉伸、转动整个平面。",
             "Illustration: a learned W (seed {seed}, for show only) stretches and turns the whole plane.",
         ),
         "map_q": (
-            "Q = X·W_q：线性映射把整个平面连同网格一起变换。",
-            "Q = X·W_q: a linear map moves the whole plane, grid and all.",
+            "$Q = X W_q$：线性映射把整个平面连同网格一起变换。",
+            "$Q = X W_q$: a linear map moves the whole plane, grid and all.",
         ),
-        "map_k": ("K = X·W_k：同样的词，另一个映射。", "K = X·W_k: the same tokens, another map."),
+        "map_k": (
+            "$K = X W_k$：同样的词，另一个映射。",
+            "$K = X W_k$: the same tokens, another map.",
+        ),
         "map_v": (
-            "V = X·W_v：值向量携带要被混合的内容。",
-            "V = X·W_v: the values carry the content that gets mixed.",
+            "$V = X W_v$：值向量携带要被混合的内容。",
+            "$V = X W_v$: the values carry the content that gets mixed.",
         ),
         "maps_nd": (
-            "Q = X·W_q，K = X·W_k，V = X·W_v：三个线性映射（图为二维视图）。",
-            "Q = X·W_q, K = X·W_k, V = X·W_v: three linear maps (shown in a 2-D view).",
+            "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射（图为二维视图）。",
+            "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps (shown in a 2-D view).",
         ),
         "match": (
-            "匹配分数 q_i·k_j = x_i W_q W_kᵀ x_jᵀ：通过 W_q 和 W_k 学习谁该关注谁。",
-            "The match q_i·k_j = x_i W_q W_kᵀ x_jᵀ: W_q and W_k learn who should attend to whom.",
+            "匹配分数 $q_i dot k_j = x_i W_q W_k^top x_j^top$：通过 $W_q$ 和 $W_k$ 学习谁该关注谁。",
+            "The match $q_i dot k_j = x_i W_q W_k^top x_j^top$: $W_q$ and $W_k$ learn who should attend to whom.",
         ),
     },
     "DotProducts": {
@@ -89,8 +100,8 @@ CAPTIONS = {
     },
     "Scaling": {
         "divide": (
-            "除以 √d_k = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
-            "Divide by √d_k = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
+            "除以 $sqrt(d_k)$ = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
+            "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
         ),
         "variance": (
             "为什么？随机向量点积的方差随维度增长：d = 16、32、64 时为 {v16}、{v32}、{v64}。",
@@ -167,16 +178,16 @@ CAPTIONS = {
     },
     "Overview": {
         "formula": (
-            "自注意力一行写完：softmax(QKᵀ/√d_k)·V。",
-            "Self-attention in one line: softmax(QKᵀ/√d_k)·V.",
+            '自注意力一行写完：$"softmax"((Q K^top) / sqrt(d_k)) V$。',
+            'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
         ),
         "qk": (
             "QKᵀ：每一对词的点积，也就是投影有多长。",
             "QKᵀ: the dot product of every pair, how long each shadow is.",
         ),
         "scale": (
-            "÷√d_k：不让分数的方差随维度变大。",
-            "÷√d_k: keeps the scores' variance from growing with d.",
+            "÷$sqrt(d_k)$：不让分数的方差随维度变大。",
+            "÷$sqrt(d_k)$: keeps the scores' variance from growing with d.",
         ),
         "softmax": (
             "softmax：每一行变成一个整体的份额。",
@@ -201,12 +212,12 @@ CAPTIONS = {
     },
     "MultiHeadSplit": {
         "split": (
-            "d_model = {d} 的坐标分给 {H} 个头，每个头 d_k = {d_k}：各自的 Q、K、V。",
-            "d_model = {d} is split among {H} heads of d_k = {d_k}: each has its own Q, K, V.",
+            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {d_k}：各自的 Q、K、V。',
+            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {d_k}: each has its own Q, K, V.',
         ),
         "split_independent": (
-            "{H} 个头各有独立的 W_q、W_k、W_v（文本 000）：d_model = {d} → d_k = {d_k}。",
-            "{H} heads, each with its own W_q, W_k, W_v (text 000): d_model = {d} → d_k = {d_k}.",
+            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {d_k}。',
+            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {d_k}.',
         ),
         "heads": (
             "每个头在自己的子空间里算注意力：各自的向量，各自的模式。",
@@ -214,12 +225,12 @@ CAPTIONS = {
         ),
         "concat": ("把各头的输出拼接起来。", "The heads' outputs are concatenated."),
         "mix": (
-            "W_O 把它们混合回 d_model；h 个 d_model/h 维的头，代价约等于一个 d_model 维的头。",
-            "W_O mixes them back to d_model; h heads of d_model/h cost about one head of d_model.",
+            '$W_O$ 把它们混合回 $d_"model"$；h 个 $d_"model" \\/ h$ 维的头，代价约等于一个 $d_"model"$ 维的头。',
+            '$W_O$ mixes them back to $d_"model"$; h heads of $d_"model" \\/ h$ cost about one head of $d_"model"$.',
         ),
         "no_mix": (
-            "文本 000 的写法：直接拼接，没有 W_O；代价约等于一个宽头。",
-            "Text 000's form: concatenated, without W_O; about the cost of one wide head.",
+            "文本 000 的写法：直接拼接，没有 $W_O$；代价约等于一个宽头。",
+            "Text 000's form: concatenated, without $W_O$; about the cost of one wide head.",
         ),
     },
     "PositionalEncoding": {
@@ -250,8 +261,8 @@ CAPTIONS = {
             "Residual add, then LayerNorm: H = LayerNorm(X + A), each token to mean 0, variance 1.",
         ),
         "ffn": (
-            "逐位置的前馈网络：F = ReLU(H·W_1)·W_2（W_1、W_2 为示意用随机权重，种子 {seed}）。",
-            "A position-wise feed-forward network: F = ReLU(H·W_1)·W_2 (W_1, W_2 illustrative, seed {seed}).",
+            '逐位置的前馈网络：$F = "ReLU"(H W_1) W_2$（$W_1$、$W_2$ 为示意用随机权重，种子 {seed}）。',
+            'A position-wise feed-forward network: $F = "ReLU"(H W_1) W_2$ ($W_1$, $W_2$ illustrative, seed {seed}).',
         ),
         "add_norm2": (
             "再一次残差与层归一化：Y = LayerNorm(H + F)，这就是块的输出。",
@@ -290,7 +301,7 @@ WORDS = {
     "answers": ("应答：我有什么可匹配？", "answers: what do I offer to match?"),
     "carries": ("携带：被取走的内容", "carries: the content that is taken"),
     "scores": ("分数 Q·Kᵀ", "scores Q·Kᵀ"),
-    "scaled": ("缩放后 ÷√d_k", "scaled ÷√d_k"),
+    "scaled": ("缩放后 ÷$sqrt(d_k)$", "scaled ÷$sqrt(d_k)$"),
     "weights": ("权重 softmax", "weights softmax"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
@@ -313,7 +324,7 @@ WORDS = {
     "symmetric_yes": ("这个矩阵恰好对称。", "This matrix happens to be symmetric."),
     "head_of": ("第 {h} 个头（共 {H} 个）", "head {h} of {H}"),
     "saturated": ("分数极大：权重已是 one-hot", "huge scores: the weights are one-hot"),
-    "exp_shift": ("e^(s − max)", "e^(s − max)"),
+    "exp_shift": ("$e^(s - max)$", "$e^(s - max)$"),
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),
     "mask_causal": (
@@ -339,8 +350,8 @@ WORDS = {
     "changed": ("（输出变了）", "(the outputs changed)"),
     "reversed": ("把词序倒过来", "the tokens in reverse order"),
     "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),
-    "mixed_title": ("输出 = 拼接 · W_O", "output = concat · W_O"),
-    "no_w_o": ("（没有 W_O：拼接就是输出）", "(no W_O: the concatenation is the output)"),
+    "mixed_title": ("输出 = 拼接 · $W_O$", "output = concat · $W_O$"),
+    "no_w_o": ("（没有 $W_O$：拼接就是输出）", "(no $W_O$: the concatenation is the output)"),
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
@@ -352,18 +363,36 @@ def default_lang(example) -> str:
     return "zh" if example.is_cjk else "en"
 
 
+def reading_time(text: str, lang: str) -> float:
+    """Seconds a viewer needs to read ``text``: 15 characters a second in English, 7 in Chinese
+    (CJK characters at 7, the rest at 15), never under 2 s."""
+    cjk = sum(1 for ch in text if ord(ch) > 0x2E7F and not ch.isspace())
+    other = sum(1 for ch in text if ord(ch) <= 0x2E7F and not ch.isspace())
+    spaces = sum(1 for ch in text if ch.isspace())
+    return max(MIN_READ, cjk / ZH_RATE + (other + spaces) / EN_RATE)
+
+
 def pick(pair: tuple[str, str], lang: str) -> str:
     return pair[LANGS.index(lang)]
 
 
 def caption(scene: str, step: str, lang: str, **values) -> str:
-    """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers)."""
-    return pick(CAPTIONS[scene][step], lang).format(**values)
+    """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers); its
+    ``$…$`` formulas in Unicode forms (captions are plain text: they go to .srt and .vtt)."""
+    return plain(pick(CAPTIONS[scene][step], lang)).format(**values)
 
 
 def word(key: str, lang: str, **values) -> str:
-    return pick(WORDS[key], lang).format(**values)
+    """A word or label, filled in, its ``$…$`` math in Unicode forms."""
+    return plain(pick(WORDS[key], lang)).format(**values)
 
 
-def title(scene: str, lang: str) -> str:
-    return pick(TITLES[scene], lang)
+def template(key: str, lang: str) -> str:
+    """A word or label's template with its ``$…$`` math kept, for typesetting on screen."""
+    return pick(WORDS[key], lang)
+
+
+def title(scene: str, lang: str, typeset: bool = False) -> str:
+    """The scene's title: with its ``$…$`` math for the screen (``typeset``), else in Unicode."""
+    text = pick(TITLES[scene], lang)
+    return text if typeset else plain(text)

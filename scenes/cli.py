@@ -72,12 +72,21 @@ def numbers(example, as_json, markdown, digits):
 
 
 @cli.command("scenes")
-def list_scenes():
-    """List the scenes, in teaching order, one line each."""
+@click.argument("example", required=False)
+def list_scenes(example):
+    """List the scenes, in teaching order, one line each; with EXAMPLE, which apply to it (the
+    ones `render EXAMPLE` renders by default) and why the others do not."""
     from scenes.registry import SCENES
 
+    width = max(len(s.name) for s in SCENES) + 2
+    ex = _load(example) if example else None
     for s in SCENES:
-        click.echo(f"{s.name:<16} {s.summary}")
+        if ex is None:
+            click.echo(f"{s.name:<{width}}{s.summary}")
+            continue
+        why = s.why_not(ex)
+        state = "applies" if why is None else "skipped"
+        click.echo(f"{s.name:<{width}}{state:<9}{s.summary if why is None else why}")
 
 
 def look_options(f):
@@ -164,11 +173,18 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
     from scenes.look import Look
     from scenes.mobjects import fonts
     from scenes.pipeline.jobs import Request, validate
-    from scenes.registry import SCENES, find
+    from scenes.registry import applicable, find
 
     ex = _load(example)
     try:
-        chosen = [find(n) for n in scene_names] if scene_names else list(SCENES)
+        chosen = [find(n) for n in scene_names] if scene_names else applicable(ex)
+        for s in chosen:
+            why = s.why_not(ex)
+            if why is not None:
+                raise ValueError(
+                    f"--scene: {s.name} does not apply to {ex.name}: it {why} "
+                    f"(`attn-explain scenes {ex.name}` lists the ones that do)"
+                )
         look = Look.for_example(
             ex,
             quality=quality,

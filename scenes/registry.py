@@ -2,8 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
+
+
+def _needs_heads(ex) -> str | None:
+    if ex.heads >= 2 or ex.weights.form == "independent":
+        return None
+    return "needs several heads (heads ≥ 2, or per-head weights)"
+
+
+def _needs_source(ex) -> str | None:
+    return None if ex.is_cross else "needs a second sequence (source_tokens)"
+
+
+def _needs_mask(ex) -> str | None:
+    return None if ex.mask_matrix is not None else "needs a mask (mask or padding)"
+
+
+def _needs_self_attention(ex) -> str | None:
+    if ex.is_cross:
+        return "is about self-attention; this example is cross-attention"
+    if ex.n < 2:
+        return "needs at least two tokens"
+    return None
+
+
+def _needs_wide_model(ex) -> str | None:
+    if ex.is_cross:
+        return "is about self-attention; this example is cross-attention"
+    if ex.d_model < 4:
+        return (
+            f"needs d_model ≥ 4 (here {ex.d_model}: LayerNorm of a {ex.d_model}-D token "
+            "leaves too little to show)"
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -12,6 +46,11 @@ class SceneInfo:
     module: str
     summary: str
     showcase: str = "zao-shang-hao"  # the preset its README still and frame test use
+    requires: Callable | None = None  # example -> None when the scene applies, else why not
+
+    def why_not(self, example) -> str | None:
+        """None when the scene applies to ``example``, else the reason it does not."""
+        return None if self.requires is None else self.requires(example)
 
     def load(self):
         """The Manim Scene class (imports Manim)."""
@@ -27,14 +66,14 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "Projections",
         "projections",
-        "query, key, value; Q = X·W_q, K = X·W_k, V = X·W_v as maps of the plane",
+        "query, key, value; Q = X·Wq, K = X·Wₖ, V = X·Wᵥ as maps of the plane",
     ),
     SceneInfo(
         "DotProducts",
         "dot_products",
         "q·k as |q|·|k|·cos θ: the key's shadow on the query, cell by cell",
     ),
-    SceneInfo("Scaling", "scaling", "÷√d_k, and why: the variance of q·k grows with d"),
+    SceneInfo("Scaling", "scaling", "÷√dₖ, and why: the variance of q·k grows with d"),
     SceneInfo("Softmax", "softmax_scene", "exp, then shares of one whole; sharper scores saturate"),
     SceneInfo(
         "WeightedSum",
@@ -46,39 +85,49 @@ SCENES: tuple[SceneInfo, ...] = (
         "attention_matrix",
         "the weights as a heatmap, read honestly, and the n² cost",
     ),
-    SceneInfo("Overview", "overview", "softmax(QKᵀ/√d_k)·V, each part lit in turn: one video"),
+    SceneInfo("Overview", "overview", "softmax(QKᵀ/√dₖ)·V, each part lit in turn: one video"),
     SceneInfo(
         "MultiHeadSplit",
         "multi_head",
-        "heads as subspaces side by side: their own vectors and patterns, concat, W_O",
+        "heads as subspaces side by side: their own vectors and patterns, concat, Wₒ",
         "two-heads",
+        requires=_needs_heads,
     ),
     SceneInfo(
         "CausalMask",
         "causal_mask",
         "blocked scores become −∞, their weights exactly 0 (causal or padding mask)",
         "causal",
+        requires=_needs_mask,
     ),
     SceneInfo(
         "PositionalEncoding",
         "positional",
         "sinusoidal waves, PE added as vectors, and why: order matters only with PE",
+        requires=_needs_self_attention,
     ),
     SceneInfo(
         "EncoderBlock",
         "encoder_block",
         "attention inside the block: residual + LayerNorm, feed-forward, again",
         "two-heads",
+        requires=_needs_wide_model,
     ),
     SceneInfo(
         "CrossAttention",
         "cross_attention",
         "queries from one sequence, keys and values from another: a rectangular matrix",
         "cross-zh-en",
+        requires=_needs_source,
     ),
 )
 
 BY_NAME = {s.name: s for s in SCENES}
+
+
+def applicable(example) -> list[SceneInfo]:
+    """The scenes that apply to ``example``, in teaching order (what `render` does by default)."""
+    return [s for s in SCENES if s.why_not(example) is None]
 
 
 def find(name: str) -> SceneInfo:

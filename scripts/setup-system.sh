@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, only when one is missing (idempotent, quick).
 #   cairo/pango headers + pkg-config: to build pycairo and manimpango (no Linux wheels)
-#   fonts-noto-cjk: Chinese labels and captions;  tesseract-ocr: the OCR check of rendered numbers
+#   fonts-noto-cjk: Chinese labels and captions; fonts-noto-core: Arabic, Hebrew and other scripts
+#   in token labels; fonts-noto-color-emoji: emoji labels;  tesseract-ocr: the OCR check of numbers
 #   python3.11 + venv: the .venv's interpreter (torch's CPU wheel on disk is for CPython 3.11)
 #   chromium: the headless browser test of the lecture page (driven by Playwright)
 #   npm: fetches the reveal.js files of the offline slide deck from the npm registry
 set -euo pipefail
 
-packages=(libcairo2-dev libpango1.0-dev pkg-config fonts-noto-cjk tesseract-ocr chromium)
+packages=(libcairo2-dev libpango1.0-dev pkg-config fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji tesseract-ocr chromium)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 command -v python3.11 >/dev/null 2>&1 || packages+=(python3.11 python3.11-venv)
 if command -v python3.11 >/dev/null 2>&1 && ! python3.11 -c 'import ensurepip, venv' 2>/dev/null; then

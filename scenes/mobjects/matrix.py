@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup, interpolate_color
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
 
 from scenes.mobjects.text import Num, ellipsize, label
-from scenes.mobjects.theme import SMALL, Theme
+from scenes.mobjects.theme import SMALL, Theme, diverging, heat, score_limit, text_on
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 
@@ -28,9 +28,12 @@ class LabelledMatrix(VGroup):
     """A grid of :class:`Num` cells with row and column labels.
 
     ``role`` names the trace array (e.g. ``("weights", 0)`` → cell roles ``("weights", 0, i, j)``).
-    ``heat`` shades each cell from the theme's low to high colour, from the matrix's smallest to
-    its largest finite value. Column labels too wide for a cell become their index (and the row
-    labels carry the index); long row labels are shortened with "…"; rows and columns beyond
+    ``heat="weights"`` (or True) colours each cell by the one fixed 0 → 1 attention scale,
+    ``heat="scores"`` by the diverging score scale around 0; either adds a labelled colour bar
+    under the grid (``colorbar=False`` leaves it out, e.g. for small multiples that share one),
+    and each number is dark or light, whichever contrasts more with its cell. Column labels too
+    wide for a cell become their index (and the row labels carry the index); long row labels are
+    shortened with "…"; rows and columns beyond
     ``max_height`` / ``max_width`` are elided with ⋮ / … (first ones, then the last).
     """
 
@@ -45,7 +48,8 @@ class LabelledMatrix(VGroup):
         col_colors=None,
         digits: int = 2,
         size: float = SMALL,
-        heat: bool = False,
+        heat: bool | str = False,
+        colorbar: bool = True,
         cell_pad: float | None = None,
         max_width: float | None = None,
         max_height: float | None = None,
@@ -84,8 +88,8 @@ class LabelledMatrix(VGroup):
         self.row_labels = VGroup()
         self.row_label_of: dict[int, object] = {}
         self.ellipses = VGroup()
-        finite = values[np.isfinite(values)]
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        scale = "weights" if heat is True else (heat or None)
+        limit = score_limit(values) if scale == "scores" else 1.0
         ys = {i: -(slot + 0.5) * ch for slot, i in enumerate(shown_rows)}
         for slot, j in enumerate(shown_cols):
             x = label_w + (slot + 0.5) * cw
@@ -109,12 +113,14 @@ class LabelledMatrix(VGroup):
                     fill_color=theme.panel,
                 )
                 rect.move_to([x, y, 0])
-                if heat and np.isfinite(values[i, j]):
-                    t = 0.5 if hi - lo < 1e-12 else (values[i, j] - lo) / (hi - lo)
-                    rect.set_fill(interpolate_color(theme.heat_low, theme.heat_high, float(t)))
+                ink = theme.text
+                if scale and np.isfinite(values[i, j]):
+                    fill = _fill(scale, values[i, j], limit)
+                    rect.set_fill(fill)
+                    ink = text_on(fill, theme)
                 rect.cell_index = (i, j)
                 self.backgrounds.add(rect)
-                cell = Num(values[i, j], role + (i, j), digits, size, theme.text)
+                cell = Num(values[i, j], role + (i, j), digits, size, ink)
                 self.cells[i, j] = cell.move_to([x, y, 0])
         for slot, i in enumerate(shown_rows):
             y = -(slot + 0.5) * ch
@@ -130,7 +136,19 @@ class LabelledMatrix(VGroup):
             self.row_labels.add(r)
             self.row_label_of[i] = r
         self.numbers = VGroup(*self.cells.values())
-        self.add(self.backgrounds, self.row_labels, self.col_labels, self.ellipses, self.numbers)
+        self.colorbar = VGroup()
+        if scale and colorbar:
+            grid = VGroup(*self.backgrounds, *self.ellipses)
+            self.colorbar = ColorBar(theme, scale, limit, width=max(grid.width, 2.2))
+            self.colorbar.next_to(grid, DOWN, buff=0.22).align_to(grid, LEFT)
+        self.add(
+            self.backgrounds,
+            self.row_labels,
+            self.col_labels,
+            self.ellipses,
+            self.numbers,
+            self.colorbar,
+        )
 
     @classmethod
     def fitted(
@@ -184,8 +202,62 @@ class LabelledMatrix(VGroup):
         return VGroup(*(self.cells[i, j] for j in self.shown_columns if (i, j) in self.cells))
 
     def frame_parts(self) -> VGroup:
-        """Everything but the numbers: backgrounds, labels, ellipses."""
-        return VGroup(self.backgrounds, self.row_labels, self.col_labels, self.ellipses)
+        """Everything but the numbers: backgrounds, labels, ellipses, the colour bar."""
+        return VGroup(
+            self.backgrounds, self.row_labels, self.col_labels, self.ellipses, self.colorbar
+        )
+
+
+def _fill(scale: str, value: float, limit: float):
+    return heat(value) if scale == "weights" else diverging(value, limit)
+
+
+class ColorBar(VGroup):
+    """The key of a colour scale: a horizontal strip with its end (and middle) values.
+
+    ``scale="weights"``: the fixed 0 → 1 attention scale; ``"scores"``: −limit … 0 … +limit.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        scale: str = "weights",
+        limit: float = 1.0,
+        width=2.4,
+        height=0.16,
+        steps: int = 40,
+    ):
+        super().__init__()
+        lo, hi = (0.0, 1.0) if scale == "weights" else (-limit, limit)
+        strip = VGroup()
+        for k in range(steps):
+            v = lo + (hi - lo) * (k + 0.5) / steps
+            strip.add(
+                Rectangle(
+                    width=width / steps * 1.02,
+                    height=height,
+                    stroke_width=0,
+                    fill_opacity=1,
+                    fill_color=_fill(scale, v, limit),
+                ).move_to([(k + 0.5) * width / steps, 0, 0])
+            )
+        outline = Rectangle(
+            width=width, height=height, stroke_width=1, stroke_color=theme.muted
+        ).move_to([width / 2, 0, 0])
+        ticks = VGroup()
+        for frac, v in ((0.0, lo), (0.5, (lo + hi) / 2), (1.0, hi)):
+            t = label(_tick_text(v), SMALL, theme.muted)
+            t.next_to([frac * width, -height / 2, 0], DOWN, buff=0.06)
+            ticks.add(t)
+        self.strip, self.ticks = strip, ticks
+        self.add(strip, outline, ticks)
+
+
+def _tick_text(v: float) -> str:
+    if v == 0:
+        return "0"
+    s = f"{v:g}" if abs(v) >= 1e-3 and abs(v) < 1e5 else f"{v:.0e}"
+    return s.replace("-", "−")
 
 
 def _extremes(values: np.ndarray) -> list[float]:

@@ -119,13 +119,26 @@ class VectorPlane(VGroup):
         v = np.asarray(v, dtype=float)
         return self.c2p(float(v[0]), float(v[1]) if v.size > 1 else 0.0)
 
-    def arrow(self, v, color, start=None, stroke_width: float = 5, opacity: float = 1.0):
-        """An arrow from ``start`` (default the origin) to ``start + v`` in data coordinates."""
+    def arrow(
+        self,
+        v,
+        color,
+        start=None,
+        stroke_width: float = 5,
+        opacity: float = 1.0,
+        outline: bool = False,
+    ):
+        """An arrow from ``start`` (default the origin) to ``start + v`` in data coordinates.
+
+        ``outline``: a dashed shaft and a hollow tip — the style of keys, so that a token's
+        query (solid) and key (outlined) tell apart even where they coincide."""
         start = np.zeros(2) if start is None else np.asarray(start, dtype=float)
         a, b = self.point(start), self.point(start + np.asarray(v, dtype=float)[:2])
         if np.linalg.norm(b - a) < 1e-6:
             return Dot(a, radius=0.06, color=color)
         length = np.linalg.norm(b - a)
+        if outline:
+            return _outlined_arrow(a, b, color, stroke_width, opacity)
         return Arrow(
             a,
             b,
@@ -138,9 +151,11 @@ class VectorPlane(VGroup):
             fill_opacity=opacity,
         )
 
-    def arrows(self, coords, colors) -> VGroup:
-        """One arrow from the origin per row of ``coords``, in its colour."""
-        return VGroup(*(self.arrow(c, col) for c, col in zip(coords, colors)))
+    def arrows(self, coords, colors, outline: bool = False, **kw) -> VGroup:
+        """One arrow from the origin per row of ``coords``, in its colour (keys: ``outline``)."""
+        return VGroup(
+            *(self.arrow(c, col, outline=outline, **kw) for c, col in zip(coords, colors))
+        )
 
     def tip_labels(self, coords, texts, colors, bounds: Box, obstacles=()) -> VGroup:
         """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
@@ -166,9 +181,45 @@ class VectorPlane(VGroup):
 
 
 def _tick(v: float, step: float) -> str:
+    """A compact tick label: 0.5, 2, 150 — or 2e−9, 4e+06 where plain digits would be long."""
+    if step < 1e-3 or abs(v) >= 1e5:
+        mantissa, exponent = f"{v:.0e}".split("e")
+        return f"{mantissa}e{int(exponent)}".replace("-", "−")
     decimals = max(0, -int(math.floor(math.log10(step)))) if step < 1 else 0
     s = f"{v:.{decimals}f}"
     return s.replace("-", "−")
+
+
+def _outlined_arrow(a, b, color, stroke_width: float, opacity: float) -> VGroup:
+    """A dashed shaft ending in a hollow triangular tip, from point ``a`` to ``b``."""
+    from manim import DashedLine, Polygon
+
+    d = b - a
+    length = float(np.linalg.norm(d))
+    u = d / length
+    n = np.array([-u[1], u[0], 0.0])
+    tip = min(0.3, 0.35 * length)
+    base = b - u * tip
+    head = Polygon(
+        b,
+        base + n * tip * 0.45,
+        base - n * tip * 0.45,
+        color=color,
+        stroke_width=max(2.0, stroke_width * 0.6),
+        stroke_opacity=opacity,
+    )
+    head.set_fill(opacity=0)
+    shaft = DashedLine(
+        a,
+        base,
+        color=color,
+        stroke_width=stroke_width * 0.8,
+        dash_length=0.1,
+        stroke_opacity=opacity,
+    )
+    group = VGroup(shaft, head)
+    group.tip_point = b
+    return group
 
 
 def _touch(a, b) -> bool:
@@ -182,4 +233,10 @@ def grow(mob):
     from manim import Arrow as _Arrow
     from manim import FadeIn, GrowArrow
 
-    return GrowArrow(mob) if isinstance(mob, _Arrow) else FadeIn(mob)
+    if isinstance(mob, _Arrow):
+        return GrowArrow(mob)
+    if hasattr(mob, "tip_point"):  # an outlined (key) arrow: drawn from its tail
+        from manim import Create
+
+        return Create(mob)
+    return FadeIn(mob)

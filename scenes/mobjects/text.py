@@ -154,14 +154,39 @@ def text_width(s: str, size: float) -> float:
 
 
 def ellipsize(s: str, max_width: float, size: float) -> str:
-    """``s`` itself if it fits ``max_width``, else its longest prefix that fits, plus "…"."""
+    """``s`` itself if it fits ``max_width``, else its start and its end around "…", as much of
+    both as fits: labels that differ only at the end ("WWWWWWWWWW01", "…03") stay apart."""
     if text_width(s, size) <= max_width:
         return s
-    for cut in range(len(s) - 1, 0, -1):
-        short = s[:cut].rstrip() + "…"
+    for keep in range(len(s) - 1, 1, -1):
+        tail = max(1, (keep + 1) // 2 if keep < 6 else min(keep // 2, 4 + (keep - 8) // 2))
+        tail = min(tail, max(2, keep // 2))
+        head = keep - tail
+        short = s[:head].rstrip() + "…" + s[len(s) - tail :].lstrip()
         if text_width(short, size) <= max_width:
             return short
-    return s[:1] + "…"
+    return s[:1] + "…" + s[-1:]
+
+
+_SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def distinct(labels) -> list[str]:
+    """Labels that repeat told apart by a subscript: a, a, b → a₁, a₂, b (a sentence often
+    repeats a word; every table, plane and caption must still say which one)."""
+    labels = [str(t) for t in labels]
+    counts: dict[str, int] = {}
+    for t in labels:
+        counts[t] = counts.get(t, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for t in labels:
+        if counts[t] > 1:
+            seen[t] = seen.get(t, 0) + 1
+            out.append(t + str(seen[t]).translate(_SUBSCRIPT_DIGITS))
+        else:
+            out.append(t)
+    return out
 
 
 def _break_units(text: str) -> list[str]:

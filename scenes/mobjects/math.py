@@ -1,0 +1,85 @@
+"""Typeset math on screen through Typst (``manim[typst]``): the project's own formula strings only.
+
+User text (token labels, titles) never reaches Typst — Typst *executes* code (PLATFORM.md,
+"Untrusted text"). :func:`rich` takes a template in which ``$…$`` marks math, splits it before any
+value is filled in, and sets the text parts (where labels go) with Pango and the math parts with
+Typst, so a label such as ``#read("/etc/passwd")`` can only ever be drawn as text.
+
+Typst's math conventions give italic variables and upright names (``"softmax"``), √ with its bar,
+subscripts and superscripts; Latin letters come from Typst's math font, CJK stays in Pango.
+
+Examples
+--------
+::
+
+    class Demo(Scene):
+        def construct(self):
+            self.add(math("sqrt(d_k)", 32))
+            self.add(rich("Why divide by $sqrt(d_k)$", 32).shift(DOWN))
+"""
+
+from __future__ import annotations
+
+from manim import VGroup
+from manim.mobject.text.typst_mobject import MathTypst
+
+from scenes.mobjects.text import clone, label
+from scenes.mobjects.theme import BODY
+from scenes.mobjects.unimath import MATH_MARK, plain
+
+_PROTOTYPES: dict[tuple, MathTypst] = {}
+
+# Typst math needs a slightly larger size than Pango text of the same font size to match it
+MATH_SCALE = 1.12
+
+
+def math(expr: str, size: float = BODY, color=None) -> MathTypst:
+    """The formula ``expr`` (Typst math syntax, e.g. ``"q_i dot k_j"``) at text size ``size``.
+
+    Only the project's own strings: never pass user text here.
+    """
+    key = (expr, float(size))
+    proto = _PROTOTYPES.get(key)
+    if proto is None:
+        proto = MathTypst(expr, font_size=size * MATH_SCALE)
+        _PROTOTYPES[key] = proto
+    mob = clone(proto)
+    if color is not None:
+        mob.set_color(color)
+    mob.source_text = f"${expr}$"
+    mob.font_size = size
+    return mob
+
+
+def split_math(template: str) -> list[tuple[str, bool]]:
+    """``template`` as (piece, is_math) parts: ``"a $x$ b"`` → [("a ", False), ("x", True),
+    (" b", False)]."""
+    parts, at = [], 0
+    for m in MATH_MARK.finditer(template):
+        if m.start() > at:
+            parts.append((template[at : m.start()], False))
+        parts.append((m.group(1), True))
+        at = m.end()
+    if at < len(template):
+        parts.append((template[at:], False))
+    return parts
+
+
+def rich(template: str, size: float = BODY, color=None, weight: str = "NORMAL", **values):
+    """A line of text with typeset math: ``template``'s ``$…$`` parts through Typst, the rest
+    through Pango with ``values`` filled in (labels and numbers go only into text parts).
+
+    Without ``$`` it is one plain :func:`label`.
+    """
+    parts = split_math(template)
+    if not any(is_math for _, is_math in parts):
+        return label(template.format(**values), size, color, weight=weight)
+    group = VGroup()
+    for piece, is_math in parts:
+        if is_math:
+            group.add(math(piece, size, color))
+        elif piece.strip():
+            group.add(label(piece.strip().format(**values), size, color, weight=weight))
+    group.arrange(buff=0.12)
+    group.source_text = plain(template).format(**values)
+    return group
