@@ -22,10 +22,7 @@ TITLES = {
     "Softmax": ("Softmax：一个整体的份额", "Softmax: shares of one whole"),
     "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
     "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
-    "Overview": (
-        '全景：$"softmax"((Q K^top) / sqrt(d_k)) V$',
-        'The whole story: $"softmax"((Q K^top) / sqrt(d_k)) V$',
-    ),
+    "Overview": ("全景：一行公式", "The whole story in one line"),
     "CausalMask": ("掩码：不该看的位置设为 −∞", "Masking: what may not be seen becomes −∞"),
     "MultiHeadSplit": ("多头注意力：每个头一个子空间", "Multi-head attention: a subspace per head"),
     "PositionalEncoding": (
@@ -182,8 +179,8 @@ CAPTIONS = {
             'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
         ),
         "qk": (
-            "QKᵀ：每一对词的点积，也就是投影有多长。",
-            "QKᵀ: the dot product of every pair, how long each shadow is.",
+            "$Q K^top$：每一对词的点积，也就是一个向量在另一个方向上的投影有多长。",
+            "$Q K^top$: the dot product of every pair, how long each shadow is.",
         ),
         "scale": (
             "÷$sqrt(d_k)$：不让分数的方差随维度变大。",
@@ -194,8 +191,13 @@ CAPTIONS = {
             "softmax: each row becomes shares of one whole.",
         ),
         "values": (
-            "·V：按份额混合值向量，得到带上下文的新向量。",
-            "·V: mix the values by those shares: new vectors that carry context.",
+            "乘以 V：按这些份额混合值向量，得到带上下文的输出 o。",
+            "Times V: mix the values by those shares into outputs o that carry context.",
+        ),
+        "masked_note": (
+            "本例带掩码：挡住的位置记为 −∞，softmax 之后权重为 0（掩码一节细讲）。",
+            "This example is masked: blocked cells are −∞, and get weight 0 after softmax "
+            "(the masking scene shows how).",
         ),
     },
     "CausalMask": {
@@ -300,8 +302,8 @@ WORDS = {
     "asks": ("提问：我在找什么？", "asks: what am I looking for?"),
     "answers": ("应答：我有什么可匹配？", "answers: what do I offer to match?"),
     "carries": ("携带：被取走的内容", "carries: the content that is taken"),
-    "scores": ("分数 Q·Kᵀ", "scores Q·Kᵀ"),
-    "scaled": ("缩放后 ÷$sqrt(d_k)$", "scaled ÷$sqrt(d_k)$"),
+    "scores": ("分数 $Q K^top$", "scores $Q K^top$"),
+    "scaled": ("缩放后 $Q K^top \\/ sqrt(d_k)$", "scaled $Q K^top \\/ sqrt(d_k)$"),
     "weights": ("权重 softmax", "weights softmax"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
