@@ -201,8 +201,18 @@ CAPTIONS = {
         ),
     },
     "CausalMask": {
-        "scores": ("缩放后的分数矩阵；下面用{kind}。", "The scaled scores; next, {kind}."),
-        "blocked": ("被挡住的格子设为 −∞：{kind}。", "Blocked cells are set to −∞: {kind}."),
+        "scores": (
+            "先看缩放后的分数矩阵，每个查询对每个键都有一个分数。",
+            "Start from the scaled scores: every query has a score for every key.",
+        ),
+        "mask": (
+            "掩码盖住不该看的格子：{kind}。",
+            "A mask covers the cells that may not be seen: {kind}.",
+        ),
+        "blocked": (
+            "被盖住的分数一律改成 −∞，其余分数保持不变。",
+            "Every covered score becomes −∞; the others stay as they were.",
+        ),
         "unmasked": (
             "这个例子没有掩码：每个查询都能看到所有键。",
             "This example has no mask: every query sees every key.",
@@ -330,15 +340,15 @@ WORDS = {
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),
     "mask_causal": (
-        "因果掩码：第 i 个词只看位置 ≤ i",
+        "因果掩码，第 i 个词只能看位置不超过 i 的词",
         "a causal mask: token i sees positions ≤ i only",
     ),
     "mask_applied": (
-        "对本例加上因果掩码：第 i 个词只看位置 ≤ i",
+        "这里给本例加上因果掩码，第 i 个词只能看位置不超过 i 的词",
         "a causal mask applied to this example: token i sees positions ≤ i only",
     ),
     "mask_padding": (
-        "填充掩码：填充位置在每一行都被挡住",
+        "填充掩码，每一行里的填充位置都被挡住",
         "a padding mask: padded keys are blocked in every row",
     ),
     "mask_explicit": ("本例给出的掩码", "the example's own mask"),

@@ -30,7 +30,7 @@ from scenes.mobjects.unimath import MATH_MARK, plain
 _PROTOTYPES: dict[tuple, MathTypst] = {}
 
 # Typst math needs a slightly larger size than Pango text of the same font size to match it
-MATH_SCALE = 1.12
+MATH_SCALE = 1.3
 
 
 def math(expr: str, size: float = BODY, color=None) -> MathTypst:
