@@ -157,15 +157,15 @@ CAPTIONS = {
         ),
         "rows": ("每一行之和都是 1。", "Every row sums to 1."),
         "reading_other": (
-            "如实解读：{q} 最关注 {k}（{a} > {b}），而不是它自己。{sym}",
+            "读数：{q} 最关注的是 {k}（{a} > {b}），而不是它自己。{sym}",
             "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}",
         ),
         "reading_self": (
-            "如实解读：这里每个词都最关注自己。{sym}",
-            "An honest reading: here every token attends most to itself. {sym}",
+            "读数：本例中每个词都最关注它自己。{sym}",
+            "An honest reading: in this example every token attends most to itself. {sym}",
         ),
         "reading_cross": (
-            "如实解读：每行的最大值标出了每个查询最关注的源词。",
+            "读数：每一行的最大值标出这个查询最关注的源词。",
             "An honest reading: each row's largest weight marks the source token it attends to most.",
         ),
         "cost": (
