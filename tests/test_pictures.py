@@ -28,9 +28,8 @@ def _ink(mob) -> np.ndarray:
 
 def text_contrasts(scene) -> list[tuple[str, float, float]]:
     """(text, measured contrast, required) for every visible text of the current frame: the
-    text's own colour against the median colour of a thin ring of pixels just outside its box."""
-    scene.renderer.static_image = None
-    scene.renderer.update_frame(scene)
+    text's own colour against the median colour of a thin ring of pixels just outside its box.
+    Called by run_steps right after it drew the step's last frame."""
     frame = scene.renderer.get_frame()[..., :3].astype(float)
     h, w = frame.shape[:2]
     out = []
@@ -64,7 +63,6 @@ def _contrast_problems(scene_info, example, look) -> list[str]:
         example,
         look=look,
         pixel_height=540,
-        frames=False,
         snapshot=text_contrasts,
     )
     return [
@@ -96,10 +94,19 @@ def test_contrast_in_narrow_frames(aspect, theme):
     assert not problems, "\n".join(problems[:20])
 
 
-def test_the_contrast_measure_can_fail():
-    """Text coloured like its background measures about 1:1."""
+def test_the_contrast_measure_can_fail(monkeypatch):
+    """Text coloured like its background measures about 1:1: with muted text as dark as the
+    background, the rendered AttentionMatrix fails on its muted labels."""
+    from dataclasses import replace
+
+    from scenes.mobjects import theme
+
     assert contrast("#FFD166", "#FFD166") == pytest.approx(1.0)
     assert contrast("#FFFFFF", "#F2A541") < 4.5  # the old white-on-orange cells
+    monkeypatch.setitem(theme.THEMES, "dark", replace(theme.DARK, muted=theme.DARK.background))
+    ex = ac.PRESETS["zao-shang-hao"]
+    problems = _contrast_problems(find("AttentionMatrix"), ex, Look.for_example(ex))
+    assert any("softmax" in p for p in problems), problems
 
 
 def _matrices(scene):
