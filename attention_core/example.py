@@ -399,7 +399,19 @@ def _check_labels(fieldname: str, labels) -> tuple[str, ...]:
         raise ValueError(f"{fieldname}: the list is empty; give 1 to {MAX_TOKENS} tokens")
     if len(labels) > MAX_TOKENS:
         raise ValueError(f"{fieldname}: {len(labels)} tokens; at most {MAX_TOKENS} are supported")
-    return tuple(_check_text(f"{fieldname}[{i}]", t, MAX_LABEL) for i, t in enumerate(labels))
+    out = tuple(_check_text(f"{fieldname}[{i}]", t, MAX_LABEL) for i, t in enumerate(labels))
+    for i, t in enumerate(out):
+        if any(_is_emoji(c) for c in t):
+            raise ValueError(
+                f"{fieldname}[{i}]: {t!r} contains emoji, which the videos cannot draw (colour "
+                "emoji have no outlines); use a word instead"
+            )
+    return out
+
+
+def _is_emoji(c: str) -> bool:
+    o = ord(c)
+    return 0x1F000 <= o <= 0x1FAFF or o in (0xFE0F, 0x200D) or 0x2600 <= o <= 0x27BF
 
 
 def _check_int(fieldname: str, value, lo: int, hi: int) -> int:

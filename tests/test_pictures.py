@@ -216,3 +216,38 @@ def test_attention_matrix_weights_read_back_by_ocr(preset, theme):
         if seen != fmt(truth[i, j], 3):
             misread[(i, j)] = (seen, fmt(truth[i, j], 3))
     assert not misread, misread
+
+
+def test_right_to_left_and_repeated_labels_are_drawn_and_told_apart():
+    """Arabic and Hebrew labels are drawn (Manim's Text alone draws nothing for them), with
+    their row's numbers; repeated labels carry a subscript; long ones keep their distinct end."""
+    from scene_checks import on_screen
+
+    ex = ac.Example(
+        name="labels",
+        tokens=["مرحبا", "שלום", "a", "a", "WWWWWWWWWW01", "WWWWWWWWWW03"],
+        embeddings=[[1, 0.2], [0.3, 1], [0.5, 0.5], [0.4, 0.6], [1, 1], [0.2, -0.4]],
+    )
+
+    def shown(scene):
+        return {
+            getattr(m, "source_text", ""): (m.width, len(m.submobjects)) for m in on_screen(scene)
+        }
+
+    last = run_steps(find("AttentionMatrix").load(), ex, frames=False, snapshot=shown)[-1]
+    drawn = last.snapshot
+    for word in ("مرحبا", "שלום"):
+        found = [v for k, v in drawn.items() if word in k]
+        assert found and all(w > 0.1 and n >= len(word) for w, n in found), (word, found)
+    assert any("a₁" in k for k in drawn) and any("a₂" in k for k in drawn)
+    assert any(k.endswith("01") for k in drawn) and any(k.endswith("03") for k in drawn)
+
+
+def test_emoji_labels_are_refused_with_one_clear_line(cli, write_example):
+    path = write_example({"tokens": ["hi", "😀"], "embeddings": [[1, 0], [0, 1]]}, name="e.json")
+    r = cli("numbers", path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "attn-explain: error: tokens[1]: '😀' contains emoji, which the videos cannot draw "
+        "(colour emoji have no outlines); use a word instead"
+    ]

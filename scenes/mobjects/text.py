@@ -6,6 +6,9 @@ tests can check every number against the core.
 
 from __future__ import annotations
 
+import html
+import unicodedata
+
 import numpy as np
 from manim import DOWN, LEFT, Mobject, Text, VGroup
 
@@ -29,10 +32,21 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
             _PROTOTYPES.clear()
         proto = text_cache.load(key)  # from an earlier process: a loaded copy, ready to use
         if proto is None:
-            proto = _lightened(Text(text, font=font, font_size=size, weight=weight))
+            proto = _lightened(_pango(text, font, size, weight))
             text_cache.store(key, proto)
         _PROTOTYPES[key] = proto
     return clone(proto)
+
+
+def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
+    """Pango's drawing of ``text``. Manim's ``Text`` draws nothing for right-to-left scripts
+    (Arabic, Hebrew): those go through ``MarkupText`` with every character escaped, so the label
+    is still drawn literally (``<b>`` stays four characters) and no markup is interpreted."""
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        from manim import MarkupText
+
+        return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
+    return Text(text, font=font, font_size=size, weight=weight)
 
 
 def _lightened(text: Text) -> Text:
@@ -138,7 +152,7 @@ def _measure(s: str, size: float, font: str) -> float:
     key = f"{font}|{float(size)}|{s}"
     known = text_cache.widths()
     if key not in known:
-        text_cache.remember_width(key, Text(s, font=font, font_size=size).width)
+        text_cache.remember_width(key, _pango(s, font, size).width)
     return known[key]
 
 
