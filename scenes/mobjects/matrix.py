@@ -24,6 +24,9 @@ def _elide(count: int, room: float, step: float) -> list[int | None]:
     return list(range(slots - 2)) + [None, count - 1]
 
 
+MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
+
+
 class LabelledMatrix(VGroup):
     """A grid of :class:`Num` cells with row and column labels.
 
@@ -166,10 +169,14 @@ class LabelledMatrix(VGroup):
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
         above it); at the smallest size, rows and columns that do not fit are elided."""
-        for size in sizes:
-            mob = cls(values, role, theme, row_labels, col_labels, size=size, **kwargs)
-            if mob.width <= box.width and mob.height + title_room <= box.height:
-                return mob
+        shape = np.shape(values)
+        # a matrix of a real model (8 × 384) cannot fit whole at any size: elide at once rather
+        # than lay out thousands of cells four times
+        if max(shape) <= MAX_WHOLE:
+            for size in sizes:
+                mob = cls(values, role, theme, row_labels, col_labels, size=size, **kwargs)
+                if mob.width <= box.width and mob.height + title_room <= box.height:
+                    return mob
         return cls(
             values,
             role,
