@@ -23,6 +23,7 @@ TITLES = {
     "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
     "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
     "Overview": ("全景：一行公式", "The whole story in one line"),
+    "HeadGallery": ("一层里的所有头：各看各的", "Every head of a layer, each its own pattern"),
     "CausalMask": ("掩码：不该看的位置设为 −∞", "Masking: what may not be seen becomes −∞"),
     "MultiHeadSplit": ("多头注意力：每个头一个子空间", "Multi-head attention: a subspace per head"),
     "PositionalEncoding": (
@@ -200,6 +201,19 @@ CAPTIONS = {
             "(the masking scene shows how).",
         ),
     },
+    "HeadGallery": {
+        "gallery": (
+            "这 {H} 个头各有自己的注意力模式；颜色用同一个 0 到 1 的色标，每个头上方写着它最关注什么。",
+            "These {H} heads each have a pattern of their own, on one 0 to 1 colour scale; above "
+            "each, what it attends to most.",
+        ),
+        "reading": ("读数：{summary}。", "The reading: {summary}."),
+        "cross": (
+            "这个场景读自注意力的各个头；本例是交叉注意力，请看交叉注意力一节。",
+            "This scene reads the heads of self-attention; this example is cross-attention (see "
+            "the cross-attention scene).",
+        ),
+    },
     "CausalMask": {
         "scores": (
             "先看缩放后的分数矩阵，每个查询对每个键都有一个分数。",
@@ -367,6 +381,11 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # HeadGallery
+    "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
+    "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
+    "heads_spread": ("{n} 个头分散", "{n} spread out"),
+    "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
 }
 
 
