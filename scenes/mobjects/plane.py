@@ -180,7 +180,7 @@ class VectorPlane(VGroup):
         before, after = template.split("{kept}")
         parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
         parts = [p for p in parts if p.source_text.strip()]
-        return VGroup(*parts).arrange(buff=0.06)
+        return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
 
 
 def _tick(v: float, step: float) -> str:
