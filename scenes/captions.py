@@ -331,10 +331,7 @@ WORDS = {
     "weights": ("权重 softmax", "weights softmax"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
-    "view_kept": (
-        "二维视图（保留最多的平面）：保留 {kept}",
-        "2-D view, the plane that keeps most: {kept}",
-    ),
+    "view_kept": ("二维视图：保留 {kept}", "2-D view: keeps {kept}"),
     "pair_plane": ("在 q 与 k 张成的平面中（精确）", "in the plane spanned by q and k (exact)"),
     "illustrative": ("示意用 W（种子 {seed}）", "illustrative W (seed {seed})"),
     "identity": ("W = I：Q = K = V = X", "W = I: Q = K = V = X"),
