@@ -151,7 +151,7 @@ class ExplainerScene(Scene):
             self.next_section(section)
         else:
             self.next_section(section, skip_animations=True)
-        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values)
+        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values).strip()
         new = self.caption_group(text)
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:
@@ -163,6 +163,7 @@ class ExplainerScene(Scene):
         self.play(FadeIn(new), run_time=0.3)
         self.caption_mob = new
         self._open_step = {"key": key, "caption": text, "start": start}
+        self._caption_shown = self.renderer.time
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
@@ -179,8 +180,9 @@ class ExplainerScene(Scene):
         """End the open step, first holding its still until its caption can be read."""
         if self._open_step is None:
             return
+        # counted from when the caption is fully on screen, plus the next one's fade-out
         short = captions.reading_time(self._open_step["caption"], self.lang) - (
-            self.renderer.time - self._open_step["start"]
+            self.renderer.time - self._caption_shown
         )
         if short > 1e-3:
             self.wait(short)

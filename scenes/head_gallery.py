@@ -28,10 +28,24 @@ PATTERN_WORDS = {  # the reading's pattern in a few words (zh, en)
 }
 
 
+PATTERN_PHRASES = {  # the same in a sentence (zh, en)
+    **PATTERN_WORDS,
+    "previous": ("前一个词", "the previous token"),
+    "next": ("后一个词", "the next token"),
+    "first": ("第一个词", "the first token"),
+}
+SPREAD_BELOW = 0.35  # a head whose strongest pattern holds less average weight is "spread"
+
+
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
     """One reading per head, from its weights (and the tokens, for [CLS] and [SEP])."""
     tokens = trace.example.tokens
-    return [ac.read_head(h.weights, tokens) for h in trace.heads]
+    return [ac.read_head(h.weights, tokens, SPREAD_BELOW) for h in trace.heads]
+
+
+def strongest(reading: ac.HeadReading) -> str:
+    """The pattern holding the most average weight (also for a spread head)."""
+    return max(reading.masses, key=reading.masses.get)
 
 
 class HeatGrid(VGroup):
@@ -82,9 +96,10 @@ class HeadGallery(ExplainerScene):
             top = grid_box.y1 - r * (cell_h + 0.2)
             box = Box(cb.x0, top - cell_h, cb.x1, top)
             reading = readings[h]
-            word = PATTERN_WORDS[reading.pattern][lang_index]
+            # above each head: where it looks most, and the average weight it puts there
+            word = "→ " + PATTERN_WORDS[strongest(reading)][lang_index]
             head_name = label(self.say("head_n", h=h + 1), SMALL, theme.text)
-            mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
+            mass = self.num(max(reading.masses.values()), ("head_mass", h), 2, color=theme.accent)
             line = VGroup(head_name, label(word, SMALL, theme.muted), mass).arrange(buff=0.12)
             if line.width > box.width:  # a narrow panel: the head's number alone
                 number = label(f"{h + 1}", SMALL, theme.text)
@@ -117,11 +132,12 @@ class HeadGallery(ExplainerScene):
                 ("heads_spread" if p == "spread" else "heads_on")
                 + ("_1" if counts[p] == 1 else ""),
                 n=counts[p],
-                what=PATTERN_WORDS[p][lang_index],
+                what=PATTERN_PHRASES[p][lang_index],
             )
             for p in order
         )
-        self.step("reading", summary=summary)
+        lit = PATTERN_PHRASES[next((p for p in order if p != "spread"), order[0])][lang_index]
+        self.step("reading", summary=summary, lit=lit)
         # the heads with a clear pattern are the point: the most common one is lit
         common = next((p for p in order if p != "spread"), order[0])
         marks = VGroup(

@@ -30,14 +30,14 @@ class PositionalEncoding(ExplainerScene):
         content = self.regions.content
 
         # -- the waves --------------------------------------------------------------------------
-        self.step("waves", d=d)
-        # each dimension in a style of its own: accent and output colours, solid and dashed (token
+        self.step("waves", caption_key="waves_2d" if d == 2 else None, d=d)
+        # each dimension in a style of its own: accent and muted, solid and dashed (token
         # colours are for tokens only)
         styles = [
             (theme.accent, False),
             (theme.accent, True),
-            (theme.output, False),
-            (theme.output, True),
+            (theme.muted, False),
+            (theme.muted, True),
         ]
         legend = VGroup()
         for i in range(min(WAVES, d)):
@@ -56,7 +56,7 @@ class PositionalEncoding(ExplainerScene):
             legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
             plot_box = Box(content.x0, content.y0 + legend.height + 0.15, content.x1, content.y1)
             legend_box = Box(content.x0, content.y0, content.x1, content.y0 + legend.height)
-        span = max(n - 1, 10)  # a stretch of positions, the tokens at the first n
+        span = max(2 * (n - 1), 6)  # a stretch of positions, the tokens at the first n
         fine = np.linspace(0, span, 200)
         pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
         pe = ac.sinusoidal_positional_encoding(n, d)  # the codes added to the tokens
@@ -152,9 +152,9 @@ class PositionalEncoding(ExplainerScene):
                         ("shuffle_diff", "without"),
                         3,
                         size=BODY,
-                        color=theme.token(2),
+                        color=theme.text,
                     ),
-                    label(self.say("only_moved"), BODY, theme.token(2)),
+                    label(self.say("only_moved"), BODY, theme.text),
                 ],
                 content.width,
             ),

@@ -203,9 +203,27 @@ def distinct(labels) -> list[str]:
     return out
 
 
+CLOSERS = "，。、；：）」』！？,.;:!?"
+
+
 def _break_units(text: str) -> list[str]:
-    units, word = [], ""
+    """Break opportunities: Latin at spaces, CJK between any two characters — but never inside
+    ASCII parentheses (a formula such as w(早→好) or q(早)) nor before a closing mark."""
+    units, word, depth = [], "", 0
     for c in text:
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        if depth or c == ")":
+            word += c
+            continue
+        if c in CLOSERS:  # stays with what it closes: no line starts with it
+            if word or not units:
+                word += c
+            else:
+                units[-1] = units[-1].rstrip() + c
+            continue
         if ord(c) > 0x2E7F and not c.isspace():  # CJK and friends: a break anywhere
             if word:
                 units.append(word)
