@@ -227,8 +227,8 @@ CAPTIONS = {
             "Start from the scaled scores: every query has a score for every key.",
         ),
         "mask": (
-            "掩码盖住不该看的格子：{kind}。",
-            "A mask covers the cells that may not be seen: {kind}.",
+            "掩码盖住不该看的格子（{kind}）。",
+            "A mask covers the cells that may not be seen ({kind}).",
         ),
         "blocked": (
             "被盖住的分数一律改成 −∞，其余分数保持不变。",
