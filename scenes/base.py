@@ -20,7 +20,7 @@ from scenes.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
-from scenes.mobjects.text import Num, distinct, ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.text import Num, balanced_lines, distinct, ellipsize, label, text_width
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
@@ -129,10 +129,10 @@ class ExplainerScene(Scene):
         """The caption in the bar: two lines at the caption size, else up to three smaller."""
         box = self.regions.caption
         size, buff = CAPTION, 0.1
-        lines = wrap_lines(text, box.width, CAPTION, max_lines=99)
+        lines = balanced_lines(text, box.width, CAPTION, max_lines=99)
         if len(lines) > 2:
             size, buff = SMALL, 0.04
-            lines = wrap_lines(text, box.width, SMALL, max_lines=3)
+            lines = balanced_lines(text, box.width, SMALL, max_lines=3)
         group = VGroup(*(label(line, size, self.theme.text) for line in lines))
         group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")

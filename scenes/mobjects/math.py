@@ -48,7 +48,6 @@ def math(expr: str, size: float = BODY, color=None) -> MathTypst:
     if color is not None:
         mob.set_color(color)
     mob.source_text = f"${expr}$"
-    mob.font_size = size
     return mob
 
 

@@ -146,6 +146,22 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     return lines
 
 
+def balanced_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> list[str]:
+    """:func:`wrap_lines`, then as narrow as the same number of lines allows: the lines come out
+    of even length, with no orphan word alone on the last one."""
+    lines = wrap_lines(text, max_width, size, max_lines)
+    if len(lines) < 2:
+        return lines
+    lo, hi = max_width * 0.4, max_width
+    for _ in range(12):  # the narrowest width that still gives as many lines
+        mid = (lo + hi) / 2
+        if len(wrap_lines(text, mid, size, 99)) <= len(lines):
+            hi = mid
+        else:
+            lo = mid
+    return wrap_lines(text, hi, size, max_lines)
+
+
 def _measure(s: str, size: float, font: str) -> float:
     """The width of ``s`` as Pango sets it (remembered on disk by
     :mod:`scenes.mobjects.text_cache`)."""
