@@ -108,30 +108,54 @@ CAPTIONS = {
             "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
         ),
         "scaled": (
-            "除以 √d 后方差回到 1 附近（{s16}、{s32}、{s64}），softmax 不会被推向饱和。",
-            "Divided by √d the variance is back near 1 ({s16}, {s32}, {s64}): softmax is not pushed into saturation.",
+            "除以 √d 后，三组分数落在同一个窄范围内，方差回到 1 附近（{s16}、{s32}、{s64}）。",
+            "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
+        ),
+        "softmax64": (
+            "d = {d} 时随机一行 {n} 个分数：不缩放，softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，已经饱和；除以 √{d} 后最大权重是 {max_scaled}，Σ s(1−s) = {g_scaled}。",
+            "One random row of {n} scores at d = {d}: unscaled, softmax gives {max_raw} to one key and Σ s(1−s) = {g_raw}, saturated; divided by √{d} the largest weight is {max_scaled} and Σ s(1−s) = {g_scaled}.",
         ),
     },
     "Softmax": {
         "exp": (
-            "先取指数：分数越大，份额越大，而且每份都是正的。",
-            "First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
+            "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_which": (
+            "取 {q} 这一行（权重分布最分散的一行），先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, the one whose weights are spread most widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
             "Then divide by the total: {q}'s weights are {weights}, exactly 1 together.",
         ),
+        "share_unmasked": (
+            "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
+            "Then divide by the total: {q}'s weights are {weights}, exactly 1 together. No mask yet: masks come later.",
+        ),
         "rows": (
             "每一行都把一个整体分给所有的键。",
             "Every row shares out one whole among the keys.",
         ),
-        "sharper": (
-            "同样的分数若不缩放或再放大，分配会更尖锐，趋向 one-hot。",
-            "The same scores unscaled or multiplied give a sharper split, towards one-hot.",
+        "rows_unmasked": (
+            "每一行都把一个整体分给所有的键（尚未加掩码）。",
+            "Every row shares out one whole among the keys (before any mask).",
+        ),
+        "sharper_little": (
+            "同样的分数乘以倍数：本例 $d_k$ = {d_k}，不缩放只是 ×{sqrt}，Σ s(1−s) 从 {g1} 变为 {g_raw}，变化很小；×10、×100 时降到 {g10}、{g100}，趋向 one-hot。",
+            "The same scores multiplied: here $d_k$ = {d_k}, so unscaled is only ×{sqrt}, and Σ s(1−s) goes from {g1} to {g_raw}, little change; ×10 and ×100 bring it down to {g10} and {g100}, towards one-hot.",
+        ),
+        "sharper_more": (
+            "同样的分数乘以倍数：本例 $d_k$ = {d_k}，不缩放即 ×{sqrt}，Σ s(1−s) 从 {g1} 降到 {g_raw}；×10、×100 时为 {g10}、{g100}。",
+            "The same scores multiplied: here $d_k$ = {d_k}, so unscaled is ×{sqrt}, and Σ s(1−s) falls from {g1} to {g_raw}; at ×10 and ×100 it is {g10} and {g100}.",
+        ),
+        "sharper_one": (
+            "本例 $d_k$ = 1，缩放不改变分数。同样的分数乘以倍数：Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
+            "Here $d_k$ = 1, so scaling changes nothing. The same scores multiplied: Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
         ),
         "saturation": (
-            "梯度因子 s(1−s) 随之趋近 0：这就是饱和，学习会停滞。",
-            "The gradient factor s(1−s) shrinks towards 0: saturation, where learning stalls.",
+            "d = {d} 时随机一行 {n} 个分数：不缩放，最大权重 {max_raw}，Σ s(1−s) = {g_raw}，几乎没有梯度，即饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
+            "One random row of {n} scores at d = {d}: unscaled, the largest weight is {max_raw} and Σ s(1−s) = {g_raw}, almost no gradient: saturation. Divided by √{d}: {max_scaled} and {g_scaled}.",
         ),
     },
     "WeightedSum": {
@@ -139,14 +163,18 @@ CAPTIONS = {
             "{q} 的输出是所有值向量的加权和。",
             "The output for {q} is a weighted sum of all value vectors.",
         ),
+        "values_which": (
+            "取 {q}（权重分布最分散的一行）：它的输出是所有值向量的加权和。",
+            "Take {q}, the row whose weights are spread most widely: its output is a weighted sum of all value vectors.",
+        ),
         "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
         "chain": (
-            "首尾相接，合成输出向量；它总在值向量的凸包之内。",
-            "Placed tip to tail they add up to the output, always inside the convex hull of the values.",
+            "首尾相接，合成输出向量 o；它总在值向量的凸包之内。",
+            "Placed tip to tail they add up to the output o, always inside the convex hull of the values.",
         ),
-        "compare": (
-            "与 {q} 原来的向量相比移动了 {moved}；其中 {share} 来自其他词。",
-            "Compared with {q}'s own vector it moved by {moved}; {share} of it comes from the other tokens.",
+        "residual": (
+            "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。其中 {share} 来自其他词。",
+            "The output is added back to {q}'s embedding as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
         ),
         "compare_cross": (
             "输出完全由源序列的值向量组成。",
@@ -355,6 +383,11 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # Scaling
+    "row64_heading": (
+        "随机一行：1 个查询、{n} 个键，d = {d}",
+        "One random row: 1 query, {n} keys, d = {d}",
+    ),
 }
 
 
