@@ -112,8 +112,8 @@ CAPTIONS = {
             "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
         ),
         "softmax64": (
-            "d = {d} 时随机一行 {n} 个分数：不缩放，softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，已经饱和；除以 √{d} 后最大权重是 {max_scaled}，Σ s(1−s) = {g_scaled}。",
-            "One random row of {n} scores at d = {d}: unscaled, softmax gives {max_raw} to one key and Σ s(1−s) = {g_raw}, saturated; divided by √{d} the largest weight is {max_scaled} and Σ s(1−s) = {g_scaled}.",
+            "d = {d} 时随机一行 {n} 个分数：不缩放，softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，已饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, softmax gives {max_raw} to one key, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
         ),
     },
     "Softmax": {
@@ -142,20 +142,20 @@ CAPTIONS = {
             "Every row shares out one whole among the keys (before any mask).",
         ),
         "sharper_little": (
-            "同样的分数乘以倍数：本例 $d_k$ = {d_k}，不缩放只是 ×{sqrt}，Σ s(1−s) 从 {g1} 变为 {g_raw}，变化很小；×10、×100 时降到 {g10}、{g100}，趋向 one-hot。",
-            "The same scores multiplied: here $d_k$ = {d_k}, so unscaled is only ×{sqrt}, and Σ s(1−s) goes from {g1} to {g_raw}, little change; ×10 and ×100 bring it down to {g10} and {g100}, towards one-hot.",
+            "本例 $d_k$ = {d_k}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {g_raw}，变化很小；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {d_k}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {g_raw}, little change. ×10, ×100: {g10}, {g100}.",
         ),
         "sharper_more": (
-            "同样的分数乘以倍数：本例 $d_k$ = {d_k}，不缩放即 ×{sqrt}，Σ s(1−s) 从 {g1} 降到 {g_raw}；×10、×100 时为 {g10}、{g100}。",
-            "The same scores multiplied: here $d_k$ = {d_k}, so unscaled is ×{sqrt}, and Σ s(1−s) falls from {g1} to {g_raw}; at ×10 and ×100 it is {g10} and {g100}.",
+            "本例 $d_k$ = {d_k}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {g_raw}；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {d_k}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {g_raw}. ×10, ×100: {g10}, {g100}.",
         ),
         "sharper_one": (
-            "本例 $d_k$ = 1，缩放不改变分数。同样的分数乘以倍数：Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
-            "Here $d_k$ = 1, so scaling changes nothing. The same scores multiplied: Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
+            "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
+            "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
         ),
         "saturation": (
-            "d = {d} 时随机一行 {n} 个分数：不缩放，最大权重 {max_raw}，Σ s(1−s) = {g_raw}，几乎没有梯度，即饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
-            "One random row of {n} scores at d = {d}: unscaled, the largest weight is {max_raw} and Σ s(1−s) = {g_raw}, almost no gradient: saturation. Divided by √{d}: {max_scaled} and {g_scaled}.",
+            "d = {d} 时随机一行 {n} 个分数：不缩放，最大权重 {max_raw}，Σ s(1−s) = {g_raw}，已饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, the largest weight is {max_raw}, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
         ),
     },
     "WeightedSum": {
@@ -173,7 +173,7 @@ CAPTIONS = {
             "Placed tip to tail they add up to the output o, always inside the convex hull of the values.",
         ),
         "residual": (
-            "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。其中 {share} 来自其他词。",
+            "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词。",
             "The output is added back to {q}'s embedding as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
         ),
         "compare_cross": (

@@ -22,7 +22,7 @@ from scenes.mobjects.bars import histogram, weight_rows
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import ColorBar, LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import ColorBar, LabelledMatrix
 from scenes.mobjects.plane import nice_step
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -60,30 +60,51 @@ class Scaling(ExplainerScene):
 
     # -- ÷√d_k on this example's scores ----------------------------------------------------------
     def divide(self):
-        ex, head = self.example, self.head
-        left, mid, right = self.regions.content.columns(5, 2, 5, gap=0.2)
+        ex, head, theme = self.example, self.head, self.theme
+        content = self.regions.content
+        left, mid, right = content.columns(5, 2, 5, gap=0.2)
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
-        raw = LabelledMatrix.fitted(
-            head.scores, ("scores", 0), self.theme, self.q_tokens, self.k_tokens, left, **kw
+
+        def matrix(values, role, box):
+            return LabelledMatrix.fitted(
+                values, role, theme, self.q_tokens, self.k_tokens, box, **kw
+            )
+
+        def titled(key, mob, box):
+            title = self.typeset(key, SMALL, theme.muted)
+            title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
+            return place(VGroup(title, mob), box)
+
+        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=theme.accent)
+        # side by side where both fit whole; else one matrix whose numbers change in place
+        full = LabelledMatrix(
+            head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, size=22, **kw
         )
-        scaled = LabelledMatrix.fitted(
-            head.scaled, ("scaled", 0), self.theme, self.q_tokens, self.k_tokens, right, **kw
-        )
-        raw_g = place(VGroup(matrix_title(self.say("scores"), raw, self.theme), raw), left)
-        scaled_g = place(
-            VGroup(matrix_title(self.say("scaled"), scaled, self.theme), scaled), right
-        )
-        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
-        op = VGroup(
-            VGroup(math("div sqrt(d_k) =", BODY, self.theme.accent), sqrt).arrange(buff=0.12)
-        )
-        if op.width > mid.width:
-            op = VGroup(math("div sqrt(d_k)", BODY, self.theme.accent), sqrt).arrange(DOWN)
-        arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=self.theme.accent, buff=0.1)
-        place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
+        side_by_side = full.width <= left.width or max(ex.n, ex.n_keys) > 4
+        if side_by_side:
+            raw, scaled = (
+                matrix(head.scores, ("scores", 0), left),
+                matrix(head.scaled, ("scaled", 0), right),
+            )
+            raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
+            op = VGroup(math("div sqrt(d_k) =", BODY, theme.accent), sqrt).arrange(buff=0.12)
+            if op.width > mid.width:
+                op = VGroup(math("div sqrt(d_k)", BODY, theme.accent), sqrt).arrange(DOWN)
+            arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.1)
+            place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
+        else:
+            top, body = content.rows(1, 6, gap=0.15)
+            raw, scaled = (
+                matrix(head.scores, ("scores", 0), body),
+                matrix(head.scaled, ("scaled", 0), body),
+            )
+            raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
+            op = VGroup(math("div sqrt(d_k) =", BODY, theme.accent), sqrt).arrange(buff=0.12)
+            arrow = VGroup()
+            place(op, top)
 
         row = ac.informative_row(head.weights)
         fmt_row = self.say("tokens_list_sep").join
@@ -99,16 +120,30 @@ class Scaling(ExplainerScene):
             ),
         )
         self.play(FadeIn(raw_g))
-        self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
-        self.play(
-            *(
-                TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
-                for (i, j) in raw.cells
-                if scaled.cell(i, j) is not None
-            ),
-            run_time=1.5,
-        )
-        self.add(scaled.numbers)
+        if side_by_side:
+            self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
+            self.play(
+                *(
+                    TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
+                    for (i, j) in raw.cells
+                    if scaled.cell(i, j) is not None
+                ),
+                run_time=1.5,
+            )
+            self.add(scaled.numbers)
+        else:  # the same cells, each number divided where it stands
+            self.play(FadeIn(op))
+            self.play(
+                ReplacementTransform(raw_g[0], scaled_g[0]),
+                *(
+                    ReplacementTransform(raw.cell(i, j), scaled.cell(i, j))
+                    for (i, j) in raw.cells
+                    if scaled.cell(i, j) is not None
+                ),
+                run_time=1.5,
+            )
+            self.remove(raw)
+            self.add(scaled)
         self.hold()
 
     # -- why: the variance of q·k, before and after, on one axis -------------------------------

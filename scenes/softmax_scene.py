@@ -20,7 +20,7 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
-LITTLE = 0.05  # Σ s(1 − s) moving less than this between scaled and unscaled: "changes little"
+LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -189,7 +189,7 @@ class Softmax(ExplainerScene):
         if "√d_k" in shown:
             g1 = ac.saturation(ac.sharpened(head.scaled[i], 1.0))
             g_raw = ac.saturation(ac.sharpened(head.scaled[i], float(np.sqrt(head.d_k))))
-            key = "sharper_little" if abs(g1 - g_raw) < LITTLE else "sharper_more"
+            key = "sharper_little" if abs(g1 - g_raw) < LITTLE * g1 else "sharper_more"
         else:
             key = "sharper_one"
         self.step(
