@@ -112,7 +112,7 @@ CAPTIONS = {
             "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
         ),
         "softmax64": (
-            "d = {d} 时随机一行 {n} 个分数：不缩放，softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，已饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
+            "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，这就是饱和。除以 √{d} 后两者为 {max_scaled} 和 {g_scaled}。",
             "A random row of {n} scores at d = {d}: unscaled, softmax gives {max_raw} to one key, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
         ),
     },
@@ -154,7 +154,7 @@ CAPTIONS = {
             "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
         ),
         "saturation": (
-            "d = {d} 时随机一行 {n} 个分数：不缩放，最大权重 {max_raw}，Σ s(1−s) = {g_raw}，已饱和；除以 √{d} 后为 {max_scaled} 和 {g_scaled}。",
+            "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {max_raw}，Σ s(1−s) = {g_raw}，这就是饱和。除以 √{d} 后两者为 {max_scaled} 和 {g_scaled}。",
             "A random row of {n} scores at d = {d}: unscaled, the largest weight is {max_raw}, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
         ),
     },

@@ -90,9 +90,9 @@ class Scaling(ExplainerScene):
                 matrix(head.scaled, ("scaled", 0), right),
             )
             raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
-            op = VGroup(math("div sqrt(d_k) =", BODY, theme.accent), sqrt).arrange(buff=0.12)
+            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
             if op.width > mid.width:
-                op = VGroup(math("div sqrt(d_k)", BODY, theme.accent), sqrt).arrange(DOWN)
+                op = VGroup(math("div sqrt(d_k)", BODY * 1.2, theme.accent), sqrt).arrange(DOWN)
             arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.1)
             place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
         else:
@@ -102,7 +102,7 @@ class Scaling(ExplainerScene):
                 matrix(head.scaled, ("scaled", 0), body),
             )
             raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
-            op = VGroup(math("div sqrt(d_k) =", BODY, theme.accent), sqrt).arrange(buff=0.12)
+            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
             arrow = VGroup()
             place(op, top)
 

@@ -55,7 +55,7 @@ class Softmax(ExplainerScene):
             self.keys,
             self.colors,
         )
-        left = self.regions.content.columns(3, 2, gap=0.5)[0]
+        left = self.regions.content  # the whole width: the side panel comes later
         row = head.scaled[i]  # before any mask: masks come later
         plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
         exp_role = "exp_plain_scaled" if plain else "exp_scaled"
