@@ -383,6 +383,11 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # Softmax
+    "saturated_rows": (
+        "{rows}：分数极大，权重已是 one-hot",
+        "{rows}: huge scores, the weights are one-hot",
+    ),
     # Scaling
     "row64_heading": (
         "随机一行：1 个查询、{n} 个键，d = {d}",

@@ -140,7 +140,7 @@ class Softmax(ExplainerScene):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
         self.step("rows_unmasked" if self.masked else "rows", clear=True)
         rows_box = self.regions.content.columns(3, 2, gap=0.5)[0]
-        n = ex.n
+        n, n_keys = ex.n, ex.n_keys
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
         short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
         tok_w = max(label(t, SMALL).width for t in short) + 0.25
@@ -160,7 +160,18 @@ class Softmax(ExplainerScene):
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
         rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
         place(rows, rows_box)
+        one_hot = [
+            self.q_tokens[a]
+            for a in range(n)
+            if n_keys > 1 and float(np.max(ac.softmax(head.scaled[a]))) > 1 - 1e-6
+        ]
+        note = VGroup()
+        if one_hot and rows.get_bottom()[1] - rows_box.y0 > 0.5:  # huge scores: say so, plainly
+            text = self.say("saturated_rows", rows=self.token_list(one_hot))
+            note = label(ellipsize(text, rows_box.width, SMALL), SMALL, theme.accent)
+            note.next_to(rows, DOWN, buff=0.3).align_to(rows, LEFT)
         self.play(FadeIn(rows, lag_ratio=0.15), run_time=1.2)
+        self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
 
     # -- sharper: the same scores multiplied, with Σ s(1 − s) --------------------------------
