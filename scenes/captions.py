@@ -112,8 +112,8 @@ CAPTIONS = {
             "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
         ),
         "softmax64": (
-            "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {max_raw} 给了一个键，Σ s(1−s) = {g_raw}，这就是饱和。除以 √{d} 后两者为 {max_scaled} 和 {g_scaled}。",
-            "A random row of {n} scores at d = {d}: unscaled, softmax gives {max_raw} to one key, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
+            "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, softmax gives {maxraw} to one key, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
         ),
     },
     "Softmax": {
@@ -142,20 +142,20 @@ CAPTIONS = {
             "Every row shares out one whole among the keys (before any mask).",
         ),
         "sharper_little": (
-            "本例 $d_k$ = {d_k}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {g_raw}，变化很小；×10、×100 时为 {g10}、{g100}。",
-            "Here $d_k$ = {d_k}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {g_raw}, little change. ×10, ×100: {g10}, {g100}.",
+            "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {dk}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {graw}, little change. ×10, ×100: {g10}, {g100}.",
         ),
         "sharper_more": (
-            "本例 $d_k$ = {d_k}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {g_raw}；×10、×100 时为 {g10}、{g100}。",
-            "Here $d_k$ = {d_k}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {g_raw}. ×10, ×100: {g10}, {g100}.",
+            "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
         ),
         "sharper_one": (
             "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
             "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
         ),
         "saturation": (
-            "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {max_raw}，Σ s(1−s) = {g_raw}，这就是饱和。除以 √{d} 后两者为 {max_scaled} 和 {g_scaled}。",
-            "A random row of {n} scores at d = {d}: unscaled, the largest weight is {max_raw}, Σ s(1−s) = {g_raw}: saturated. Divided by √{d}: {max_scaled} and {g_scaled}.",
+            "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
         ),
     },
     "WeightedSum": {
@@ -240,12 +240,12 @@ CAPTIONS = {
     },
     "MultiHeadSplit": {
         "split": (
-            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {d_k}：各自的 Q、K、V。',
-            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {d_k}: each has its own Q, K, V.',
+            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {dk}：各自的 Q、K、V。',
+            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {dk}: each has its own Q, K, V.',
         ),
         "split_independent": (
-            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {d_k}。',
-            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {d_k}.',
+            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {dk}。',
+            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {dk}.',
         ),
         "heads": (
             "每个头在自己的子空间里算注意力：各自的向量，各自的模式。",

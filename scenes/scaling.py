@@ -248,10 +248,10 @@ class Scaling(ExplainerScene):
             clear=True,
             n=n,
             d=row.d,
-            max_raw=stats["raw"][1].shown,
-            g_raw=stats["raw"][2].shown,
-            max_scaled=stats["scaled"][1].shown,
-            g_scaled=stats["scaled"][2].shown,
+            maxraw=stats["raw"][1].shown,
+            graw=stats["raw"][2].shown,
+            maxscaled=stats["scaled"][1].shown,
+            gscaled=stats["scaled"][2].shown,
         )
         box = self.regions.content
         heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)

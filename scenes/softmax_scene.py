@@ -61,8 +61,7 @@ class Softmax(ExplainerScene):
         exp_role = "exp_plain_scaled" if plain else "exp_scaled"
 
         # -- exp bars: one column per key ---------------------------------------------------
-        which = "exp_which" if ex.n > 1 else "exp"
-        self.step(which, q=self.q_tokens[i])
+        self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
         values = list(ac.exponentials(row, shift=not plain))
         top = max(values) or 1.0
         bars_box, shares_box = left.rows(3, 2, gap=0.3)
@@ -106,7 +105,8 @@ class Softmax(ExplainerScene):
         # -- the e^s bars squeeze into the shares of one whole ----------------------------------
         w = ac.softmax(row)
         self.step(
-            "share_unmasked" if self.masked else "share",
+            "share",
+            caption_key="share_unmasked" if self.masked else "share",
             q=self.q_tokens[i],
             weights=self.say("tokens_list_sep").join(
                 self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3).shown for j in keys
@@ -138,7 +138,7 @@ class Softmax(ExplainerScene):
 
     def all_rows(self):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
-        self.step("rows_unmasked" if self.masked else "rows", clear=True)
+        self.step("rows", caption_key="rows_unmasked" if self.masked else "rows", clear=True)
         rows_box = self.regions.content.columns(3, 2, gap=0.5)[0]
         n, n_keys = ex.n, ex.n_keys
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
@@ -204,11 +204,12 @@ class Softmax(ExplainerScene):
         else:
             key = "sharper_one"
         self.step(
-            key,
-            d_k=self.num(head.d_k, ("d_k", 0), 0).shown,
+            "sharper",
+            caption_key=key,
+            dk=self.num(head.d_k, ("d_k", 0), 0).shown,
             sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
             g1=shown["×1"],
-            g_raw=shown.get("√d_k", ""),
+            graw=shown.get("√d_k", ""),
             g10=shown["×10"],
             g100=shown["×100"],
         )
@@ -249,10 +250,10 @@ class Softmax(ExplainerScene):
             clear=True,
             n=n,
             d=row.d,
-            max_raw=stats["raw"][1].shown,
-            g_raw=stats["raw"][2].shown,
-            max_scaled=stats["scaled"][1].shown,
-            g_scaled=stats["scaled"][2].shown,
+            maxraw=stats["raw"][1].shown,
+            graw=stats["raw"][2].shown,
+            maxscaled=stats["scaled"][1].shown,
+            gscaled=stats["scaled"][2].shown,
         )
         box = self.regions.content
         heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)

@@ -63,8 +63,9 @@ class WeightedSum(ExplainerScene):
         colors = [self.k_color(j) for j in range(ex.n_keys)]
         q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
 
-        which = "values_which" if ex.n > 1 else "values"
-        self.step(which, q=self.q_tokens[i])
+        self.step(
+            "values", caption_key="values_which" if ex.n > 1 else "values", q=self.q_tokens[i]
+        )
         arrows = plane.arrows(V2, colors)
         obstacles = list(plane.tick_labels) + list(note)
         v_labels = plane.tip_labels(
