@@ -180,6 +180,14 @@ CAPTIONS = {
             "输出完全由源序列的值向量组成。",
             "The output is made entirely of the source sequence's values.",
         ),
+        "compare_heads": (
+            "这只是一个头的输出：它先与其他头的输出拼接，结果再加回词向量（E + ΔE）。",
+            "This is one head's output: it is joined with the other heads' outputs first, and that result is added back to the embedding (E + ΔE).",
+        ),
+        "compare_size": (
+            "输出与词向量的维度不同，所以这里不把它加回词向量。",
+            "The output has another size than the embedding, so it is not added back here.",
+        ),
     },
     "AttentionMatrix": {
         "heatmap": (

@@ -155,7 +155,13 @@ class WeightedSum(ExplainerScene):
         self.hold()
 
         if own2 is None:
-            self.step("compare", caption_key="compare_cross")
+            if ex.is_cross:
+                key = "compare_cross"
+            elif len(tr.heads) > 1:
+                key = "compare_heads"  # ΔE is the heads' outputs joined, not this one alone
+            else:
+                key = "compare_size"
+            self.step("compare", caption_key=key)
             self.hold(1.6)
             return
 
