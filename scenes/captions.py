@@ -122,7 +122,7 @@ CAPTIONS = {
             "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_which": (
-            "取 {q} 这一行（权重分布最分散的一行），先取指数：分数越大，份额越大，而且每份都是正的。",
+            "看 {q} 这一行（权重分布最分散的一行）。先取指数：分数越大，份额越大，而且每份都是正的。",
             "Take {q}'s row, the one whose weights are spread most widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
@@ -164,7 +164,7 @@ CAPTIONS = {
             "The output for {q} is a weighted sum of all value vectors.",
         ),
         "values_which": (
-            "取 {q}（权重分布最分散的一行）：它的输出是所有值向量的加权和。",
+            "看 {q} 这一行（权重分布最分散）：它的输出是所有值向量的加权和。",
             "Take {q}, the row whose weights are spread most widely: its output is a weighted sum of all value vectors.",
         ),
         "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
