@@ -104,11 +104,11 @@ CAPTIONS = {
             "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
         ),
         "variance": (
-            "为什么？随机向量点积的方差随维度增长：d = 16、32、64 时为 {v16}、{v32}、{v64}。",
+            "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
             "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
         ),
         "scaled": (
-            "除以 √d 后，三组分数落在同一个窄范围内，方差回到 1 附近（{s16}、{s32}、{s64}）。",
+            "除以 √d 后，三组分数都落在同一个窄范围内，方差也回到 1 附近：{s16}、{s32}、{s64}。",
             "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
         ),
         "softmax64": (

@@ -167,10 +167,11 @@ class WeightedSum(ExplainerScene):
 
         # -- the residual: E + ΔE, the output added tip to tail to the embedding ------------------
         share = ac.share_from_others(head.weights)[i] * 100
+        pct = "%" if self.lang == "zh" else " %"  # 64%, as Chinese writes it; 64 % in English
         self.step(
             "residual",
             q=self.q_tokens[i],
-            share=self.num(share, ("share_others_pct", 0, i), 0).shown + " %",
+            share=self.num(share, ("share_others_pct", 0, i), 0).shown + pct,
         )
         fade = [a.animate.set_opacity(0.15) for a in list(arrows) + list(shrunk)]
         fade.append(result.animate.set_opacity(0.35))
@@ -212,7 +213,7 @@ class WeightedSum(ExplainerScene):
             new_line,
             VGroup(
                 label("1 − w =", BODY, theme.text),
-                self.num(share, ("share_others_pct", 0, i), 0, size=BODY, suffix=" %"),
+                self.num(share, ("share_others_pct", 0, i), 0, size=BODY, suffix=pct),
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         facts.next_to(out_line, DOWN, buff=0.4).align_to(out_line, LEFT)
