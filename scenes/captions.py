@@ -248,12 +248,12 @@ CAPTIONS = {
     },
     "MultiHeadSplit": {
         "split": (
-            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {dk}：各自的 Q、K、V。',
-            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {dk}: each has its own Q, K, V.',
+            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {d_k}：各自的 Q、K、V。',
+            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {d_k}: each has its own Q, K, V.',
         ),
         "split_independent": (
-            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {dk}。',
-            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {dk}.',
+            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {d_k}。',
+            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {d_k}.',
         ),
         "heads": (
             "每个头在自己的子空间里算注意力：各自的向量，各自的模式。",
