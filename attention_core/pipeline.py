@@ -236,3 +236,30 @@ def trace_encoder(example: Example, seed: int = FFN_SEED):
         mask=mask,
         **encoder_biases(example),
     )
+
+
+def informative_row(weights, rel_tol: float = 0.05) -> int:
+    """The query row a per-query demo shows: one whose weights are spread most widely
+    (largest Σ w(1 − w)), so neither one-hot nor fully masked.
+
+    The first row within ``rel_tol`` of the widest spread is taken, so that when the rows are
+    all alike the demo keeps to the first token. Rows that are not finite count as one-hot; a
+    matrix of one-hot rows gives 0.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2 or w.shape[0] == 0:
+        raise ValueError(f"weights: expected a non-empty (n, m) matrix, got shape {w.shape}")
+    finite = np.all(np.isfinite(w), axis=1)
+    spread = np.where(finite, np.sum(w * (1.0 - w), axis=1), 0.0)  # (n,)
+    best = float(np.max(spread))
+    if best <= 1e-12:
+        return 0
+    return int(np.flatnonzero(spread >= best * (1.0 - rel_tol))[0])
+
+
+def residual(X, output) -> np.ndarray:
+    """The residual update E + ΔE: each token's embedding plus its attention output (ΔE)."""
+    X, output = np.asarray(X, dtype=np.float64), np.asarray(output, dtype=np.float64)
+    if X.shape != output.shape:
+        raise ValueError(f"X {X.shape} and output {output.shape}: the residual needs one shape")
+    return X + output
