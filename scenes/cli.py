@@ -12,6 +12,7 @@ import click
 
 from attention_core import DEFAULT_PRESET, PRESETS
 from scenes.pipeline.jobs import check_writable
+from scenes.pipeline.kinds import FORMATS
 from scenes.pipeline.workers import DEFAULT_TIMEOUT
 
 EXIT_BAD_INPUT = 2
@@ -214,7 +215,7 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
     "--format",
     "fmt",
     default=None,
-    metavar="mp4|webm|mov|gif|png",
+    metavar="|".join(FORMATS),
     help="Video format, or png for each scene's final frame (default: mp4, or none "
     "when only --stills/--slides are asked for).",
 )
@@ -291,13 +292,13 @@ def render(
 
 def _preview(requests, formats) -> None:
     from scenes.pipeline.jobs import plan
-    from scenes.pipeline.run import _deck_jobs
+    from scenes.pipeline.run import deck_jobs
 
     for request in requests:
         for job in plan(request):
-            state = "up to date" if job.fresh(complete=False) else "to render"
+            state = "up to date" if job.fresh() else "to render"
             click.echo(f"{state:<10}  {job.output}")
-        for deck in _deck_jobs(request, formats):
+        for deck in deck_jobs(request, formats):
             click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
 
 
@@ -420,7 +421,7 @@ def batch(
         job_list, broken = expand(course, Path(out))
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    fresh = sum(1 for j in job_list if not force and j.fresh(complete=False))
+    fresh = sum(1 for j in job_list if not force and j.fresh())
     click.echo(
         f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
         f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
@@ -429,7 +430,7 @@ def batch(
     )
     if dry_run:
         for job in job_list:
-            state = "up to date" if not force and job.fresh(complete=False) else "to render"
+            state = "up to date" if not force and job.fresh() else "to render"
             click.echo(f"{state:<10}  {label_of(job)}")
         for label, error in broken:
             click.echo(f"{'broken':<10}  {label}: {error}")

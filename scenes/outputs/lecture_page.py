@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from html import escape
 from pathlib import Path
 
 from attention_core import trace_example
 from scenes import captions
 from scenes.outputs import numbers_report
+from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
 SEEK_SCRIPT = """
@@ -122,8 +122,4 @@ def build(request: Request, digits: int = 3) -> Path:
             "",
         ]
     )
-    path = page_path(request)
-    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    return atomic_write(page_path(request), html)

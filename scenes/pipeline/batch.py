@@ -21,102 +21,31 @@ task: key, output, size, seconds, status, error, attempts.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scenes.pipeline import cache
-from scenes.pipeline.execute import execute, tmp_dir_for
+from scenes.pipeline.files import atomic_write, remove
 from scenes.pipeline.jobs import Job
-from scenes.pipeline.workers import DEFAULT_TIMEOUT, Pool, Task
-
-
-@dataclass
-class Entry:
-    """One task's line in the manifest."""
-
-    label: str
-    key: str = ""
-    output: str = ""
-    status: str = "pending"  # rendered | reused | failed
-    size: int = 0
-    seconds: float = 0.0
-    attempts: int = 0
-    error: str = ""
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-@dataclass
-class BatchReport:
-    course: str
-    entries: list = field(default_factory=list)
-    wall: float = 0.0
-
-    @property
-    def failed(self) -> list:
-        return [e for e in self.entries if e.status == "failed"]
-
-    def counts(self) -> dict:
-        out = {"rendered": 0, "reused": 0, "failed": 0}
-        for e in self.entries:
-            out[e.status] = out.get(e.status, 0) + 1
-        return out
+from scenes.pipeline.run import (
+    Entry,
+    Progress,
+    Report,
+    add,
+    default_jobs,
+    run_jobs,
+    warm_up,
+)
+from scenes.pipeline.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task, first_line
 
 
 def label_of(job: Job) -> str:
     return f"{job.example.name}/{job.out_dir.name}/{job.name}"
-
-
-class BatchProgress:
-    """One line per finished task: done / running / failed of the total, and an ETA."""
-
-    def __init__(self, total: int, quiet: bool = False, stream=None):
-        self.total, self.quiet = total, quiet
-        self.done = self.failed = self.running = 0
-        self.started = time.monotonic()
-        self.stream = stream or sys.stderr
-
-    def start(self, _=None) -> None:
-        self.running += 1
-
-    def finish(self, entry: Entry, ran: bool = True) -> None:
-        self.done += 1
-        self.running = max(0, self.running - (1 if ran else 0))
-        self.failed += entry.status == "failed"
-        if self.quiet:
-            return
-        elapsed = time.monotonic() - self.started
-        left = self.total - self.done
-        eta = f"{elapsed / self.done * left:.0f} s" if self.done and left else "0 s"
-        what = entry.error if entry.status == "failed" else entry.output
-        print(
-            f"[{self.done}/{self.total}] {entry.status:<8} {entry.label}  ({self.running} "
-            f"running, {self.failed} failed, ETA {eta}) {what}",
-            file=self.stream,
-            flush=True,
-        )
-
-
-def _entry_from(
-    job: Job, record: dict | None, status: str, seconds=0.0, attempts=0, error=""
-) -> Entry:
-    size = 0
-    if record:
-        size = sum(
-            (job.out_dir / f).stat().st_size
-            for f in record.get("files", [])
-            if (job.out_dir / f).is_file()
-        )
-    return Entry(
-        label_of(job), job.key, str(job.output), status, size, round(seconds, 3), attempts, error
-    )
 
 
 # -- the task function on Dask ---------------------------------------------------------------------
@@ -145,7 +74,8 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        _remove(tmp_dir_for(job, proc.pid))
+        for path in job.scratch(proc.pid):
+            remove(path)
         raise TimeoutError(
             f"timed out after {timeout:g} s (--timeout); its process was killed"
         ) from None
@@ -160,26 +90,75 @@ def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = Fal
         return record, files
     finally:
         if scratch is not None:
-            _remove(scratch)
-
-
-def _remove(path: Path) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True) if Path(path).is_dir() else Path(path).unlink(
-        missing_ok=True
-    )
+            remove(scratch)
 
 
 def _write_collected(job: Job, record: dict, files: dict) -> None:
-    job.out_dir.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
-        final = job.out_dir / name
-        final.parent.mkdir(parents=True, exist_ok=True)
-        staged = final.with_name(f".tmp-{final.name}-{os.getpid()}")
-        staged.write_bytes(data)
-        os.replace(staged, final)
+        atomic_write(job.out_dir / name, data)
     cache.write_record(job.out_dir, job.name, record)
+
+
+@dataclass
+class DaskExecutor:
+    """Runs tasks on a Dask cluster with the :class:`~scenes.pipeline.workers.Pool` interface:
+    ``map(tasks, on_start, on_done)``. Dask retries a failed task ``retries`` times and
+    reschedules the task of a lost worker."""
+
+    scheduler: str | None = None
+    client: object = None
+    timeout: float = DEFAULT_TIMEOUT
+    retries: int = 2
+    collect: bool = False
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def map(self, tasks: list[Task], on_start=None, on_done=None) -> list[Outcome]:
+        from distributed import Client, as_completed
+
+        own = self.client is None
+        client = self.client or Client(self.scheduler, timeout="30s")
+        outcomes = []
+        try:
+            futures = {}
+            for task in tasks:
+                job = task.arg
+                f = client.submit(
+                    run_in_child,
+                    job,
+                    self.timeout,
+                    self.collect,
+                    retries=self.retries,
+                    pure=False,
+                    key=f"render-{job.key[:16]}-{label_of(job)}",
+                )
+                futures[f] = (task, time.monotonic())
+                if on_start:
+                    on_start(task)
+            for future in as_completed(futures):
+                task, t0 = futures[future]
+                try:
+                    record, files = future.result()
+                    if files is not None:
+                        _write_collected(task.arg, record, files)
+                    outcome = Outcome(task, True, record, seconds=time.monotonic() - t0)
+                    task.attempts = 1
+                except Exception as exc:  # noqa: BLE001 - reported, the others go on
+                    outcome = Outcome(
+                        task, False, error=first_line(exc), seconds=time.monotonic() - t0
+                    )
+                    task.attempts = self.retries + 1
+                outcomes.append(outcome)
+                if on_done:
+                    on_done(outcome)
+        finally:
+            if own:
+                client.close()
+        return outcomes
 
 
 # -- running a batch -------------------------------------------------------------------------------
@@ -198,104 +177,30 @@ def run_batch(
     force: bool = False,
     quiet: bool = False,
     client=None,
-) -> BatchReport:
+) -> Report:
     """Render ``jobs`` (skipping the up-to-date ones), write the manifest, return the report."""
-    from scenes.pipeline.run import _warm, clean_stale_scratch, default_jobs
-
     started = time.monotonic()
-    report = BatchReport(course_name)
-    progress = BatchProgress(len(jobs) + len(broken), quiet)
+    report = Report()
+    size = min(workers or default_jobs(), max(1, len(jobs)))
+    progress = Progress(len(jobs) + len(broken), quiet, show_starts=size > 1)
     for label, error in broken:
-        entry = Entry(label, status="failed", error=error)
-        report.entries.append(entry)
-        progress.finish(entry, ran=False)
-    todo = []
-    for job in jobs:
-        record = None if force else job.fresh()
-        if record is not None:
-            entry = _entry_from(job, record, "reused")
-            report.entries.append(entry)
-            progress.finish(entry, ran=False)
-        else:
-            todo.append(job)
-    for folder in {j.out_dir for j in todo}:
-        clean_stale_scratch(folder)
-    if todo and executor == "local":
-
-        def done(outcome):
-            job = outcome.task.arg
-            entry = _entry_from(
-                job,
-                outcome.value if outcome.ok else None,
-                "rendered" if outcome.ok else "failed",
-                outcome.seconds,
-                outcome.task.attempts,
-                outcome.error,
-            )
-            report.entries.append(entry)
-            progress.finish(entry)
-
-        tasks = [
-            Task(label_of(j), execute, j, (lambda job: lambda pid: [tmp_dir_for(job, pid)])(j))
-            for j in todo
-        ]
-        with Pool(min(workers or default_jobs(), len(tasks)), timeout, _warm, retries) as pool:
-            pool.map(tasks, on_start=progress.start, on_done=done)
-    elif todo:
-        _run_dask(report, progress, todo, scheduler, client, timeout, retries, collect)
+        add(report, progress, Entry(label, status="failed", error=error), ran=False)
+    if executor == "local":
+        runner = Pool(size, timeout, warm_up, retries)
+    else:
+        runner = DaskExecutor(scheduler, client, timeout, retries, collect)
+    with runner:
+        run_jobs(jobs, runner, report, progress, force=force, label=label_of)
     report.wall = time.monotonic() - started
-    write_manifest(Path(out) / course_name / "manifest.json", report)
+    write_manifest(Path(out) / course_name / "manifest.json", course_name, report)
     return report
 
 
-def _run_dask(report, progress, todo, scheduler, client, timeout, retries, collect) -> None:
-    from distributed import Client, as_completed
-
-    own = client is None
-    client = client or Client(scheduler, timeout="30s")
-    try:
-        futures = {}
-        for job in todo:
-            f = client.submit(
-                run_in_child,
-                job,
-                timeout,
-                collect,
-                retries=retries,
-                pure=False,
-                key=f"render-{job.key[:16]}-{label_of(job)}",
-            )
-            futures[f] = (job, time.monotonic())
-            progress.start()
-        for future in as_completed(futures):
-            job, t0 = futures[future]
-            try:
-                record, files = future.result()
-                if files is not None:
-                    _write_collected(job, record, files)
-                entry = _entry_from(job, record, "rendered", time.monotonic() - t0)
-            except Exception as exc:  # noqa: BLE001 - reported, the others go on
-                from scenes.pipeline.workers import _first_line
-
-                entry = _entry_from(
-                    job, None, "failed", time.monotonic() - t0, error=_first_line(exc)
-                )
-            entry.attempts = retries + 1 if entry.status == "failed" else 1
-            report.entries.append(entry)
-            progress.finish(entry)
-    finally:
-        if own:
-            client.close()
-
-
-def write_manifest(path: Path, report: BatchReport) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write_manifest(path: Path, course: str, report: Report) -> None:
     data = {
-        "course": report.course,
+        "course": course,
         "counts": report.counts(),
         "wall_seconds": round(report.wall, 3),
         "tasks": [e.as_dict() for e in sorted(report.entries, key=lambda e: e.label)],
     }
-    staged = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-    staged.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(staged, path)
+    atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1))

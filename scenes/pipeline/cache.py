@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+
+from scenes.pipeline.files import atomic_write
 
 KEY_VERSION = 1  # bump when the meaning of a record changes
 _PACKAGES = ("attention_core", "scenes")
@@ -79,14 +79,4 @@ def fresh_record(out_dir: Path, name: str, key: str) -> dict | None:
 
 def write_record(out_dir: Path, name: str, record: dict) -> None:
     """Write the record atomically (temporary file, then rename)."""
-    path = record_path(out_dir, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(record, f, ensure_ascii=False, indent=1)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(record_path(out_dir, name), json.dumps(record, ensure_ascii=False, indent=1))

@@ -25,7 +25,9 @@ from pathlib import Path
 
 from attention_core import Example, load_example
 from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
-from scenes.pipeline.jobs import FORMATS, Job
+from scenes.pipeline import kinds
+from scenes.pipeline.jobs import Job
+from scenes.pipeline.kinds import FORMATS
 from scenes.registry import SCENES, find
 
 KEYS = (
@@ -158,7 +160,7 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
                         )
                         folder = Path(out) / ex.name / look.folder(ex)
                         for fmt in course.formats:
-                            kind = "png" if fmt == "png" else "video"
+                            kind = kinds.for_format(fmt).job
                             for scene in course.scenes:
                                 jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once

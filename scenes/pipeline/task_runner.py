@@ -13,14 +13,14 @@ import sys
 
 def main() -> int:
     from scenes.pipeline.execute import execute
-    from scenes.pipeline.workers import _first_line, die_with_parent
+    from scenes.pipeline.workers import die_with_parent, first_line
 
     die_with_parent()
     job = pickle.load(sys.stdin.buffer)
     try:
         record = execute(job)
     except Exception as exc:  # noqa: BLE001 - one line back to the caller
-        print(_first_line(exc), file=sys.stderr)
+        print(first_line(exc), file=sys.stderr)
         return 1
     sys.stdout.buffer.write(pickle.dumps(record))
     return 0
