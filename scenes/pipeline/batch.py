@@ -7,9 +7,10 @@ so a re-run after a crash does only what is left. Both executors run the same ta
 
 - ``local`` — the bounded :class:`scenes.pipeline.workers.Pool` (``--jobs`` processes,
   ``--timeout``);
-- ``dask`` — ``distributed.Client(scheduler)``: each task runs ``execute`` in a child process
-  (``python -m scenes.pipeline.task_runner``) under the same time limit, so a hang is killed
-  there too.
+- ``dask`` — ``distributed.Client(scheduler)``: each Dask worker keeps one warm render process
+  (``python -m scenes.pipeline.task_runner``, started on every worker when the batch begins), which
+  imports Manim once and runs ``execute`` for each task sent to it under the same time limit, so a
+  task costs its render, not an import, and a hang is killed there too.
   Workers write into the shared ``--out`` folder, or with ``collect`` render into a scratch folder
   and return the finished bytes, which the client writes (workers without a shared disk).
 
@@ -20,16 +21,20 @@ task: key, output, size, seconds, status, error, attempts.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import pickle
+import select
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scenes.pipeline import cache
+from scenes.pipeline import cache, task_runner
 from scenes.pipeline.files import atomic_write, remove
 from scenes.pipeline.jobs import Job
 from scenes.pipeline.run import (
@@ -48,46 +53,105 @@ def label_of(job: Job) -> str:
     return f"{job.example.name}/{job.out_dir.name}/{job.name}"
 
 
-# -- the task function on Dask ---------------------------------------------------------------------
-def run_in_child(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = False):
-    """Run ``execute(job)`` in a child process with a time limit (on a Dask worker).
+# -- the task function on Dask: one warm render process per Dask worker ---------------------------
+_RENDERER: subprocess.Popen | None = None
+_RENDERER_LOCK = threading.Lock()
 
-    With ``collect`` the job renders into a scratch folder and returns ``(record, {name:
-    bytes})`` for the client to write; otherwise it writes into ``job.out_dir`` (a shared disk)
-    and returns ``(record, None)``.
-    """
+
+def start_renderer() -> int:
+    """Start this Dask worker's render process if it has none (it imports Manim while the client
+    plans); return its pid. Run on every worker with ``client.run`` before the tasks."""
+    global _RENDERER
     from scenes.pipeline.workers import die_with_parent
 
+    if _RENDERER is None or _RENDERER.poll() is not None:
+        _RENDERER = subprocess.Popen(
+            [sys.executable, "-m", "scenes.pipeline.task_runner"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            preexec_fn=die_with_parent,
+        )
+    return _RENDERER.pid
+
+
+def _stop_renderer() -> None:
+    global _RENDERER
+    if _RENDERER is not None:
+        with contextlib.suppress(OSError):
+            _RENDERER.kill()
+        _RENDERER.wait()
+        _RENDERER = None
+
+
+def _read_exact(fd: int, n: int, deadline: float) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            raise TimeoutError
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _ask(job: Job, deadline: float):
+    """Send ``job`` to the render process; its reply, or None if the process died."""
+    proc = _RENDERER
+    try:
+        proc.stdin.write(task_runner.frame(job))
+        proc.stdin.flush()
+    except (BrokenPipeError, OSError):
+        return None
+    fd = proc.stdout.fileno()
+    header = _read_exact(fd, task_runner.HEADER.size, deadline)
+    body = header and _read_exact(fd, task_runner.HEADER.unpack(header)[0], deadline)
+    return pickle.loads(body) if body else None
+
+
+def render_on_worker(job: Job, timeout: float = DEFAULT_TIMEOUT, collect: bool = False):
+    """Render ``job`` in this Dask worker's warm render process, under a time limit.
+
+    With ``collect`` the job renders into a scratch folder and returns ``(record, {name:
+    bytes}, seconds)`` for the client to write; otherwise it writes into ``job.out_dir`` (a shared
+    disk) and returns ``(record, None, seconds)``; ``seconds`` is the task's wall time here.
+    """
+    started = time.monotonic()
     scratch = None
     if collect:
         scratch = Path(tempfile.mkdtemp(prefix="attn-collect-"))
         job = replace(job, out_dir=scratch / job.out_dir.name)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scenes.pipeline.task_runner"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=die_with_parent,
-    )
     try:
-        out, err = proc.communicate(pickle.dumps(job), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        for path in job.scratch(proc.pid):
-            remove(path)
-        raise TimeoutError(
-            f"timed out after {timeout:g} s (--timeout); its process was killed"
-        ) from None
-    try:
-        if proc.returncode != 0:
-            lines = err.decode("utf-8", "replace").strip().splitlines()
-            raise RuntimeError(lines[-1] if lines else f"exit code {proc.returncode}")
-        record = pickle.loads(out)
+        with _RENDERER_LOCK:
+            reply = None
+            for _ in range(2):  # a render process found dead (idle) is replaced once
+                start_renderer()
+                pid = _RENDERER.pid
+                try:
+                    reply = _ask(job, started + timeout)
+                except TimeoutError:
+                    _stop_renderer()
+                    for path in job.scratch(pid):
+                        remove(path)
+                    raise TimeoutError(
+                        f"timed out after {timeout:g} s (--timeout); its process was killed"
+                    ) from None
+                if reply is not None:
+                    break
+                code = _RENDERER.poll()
+                _stop_renderer()
+                for path in job.scratch(pid):
+                    remove(path)
+            if reply is None:
+                raise RuntimeError(f"its render process died (exit code {code})")
+        status, value = reply
+        if status != "ok":
+            raise RuntimeError(value)
         files = None
         if collect:
-            files = {name: (job.out_dir / name).read_bytes() for name in record["files"]}
-        return record, files
+            files = {name: (job.out_dir / name).read_bytes() for name in value["files"]}
+        return value, files, time.monotonic() - started
     finally:
         if scratch is not None:
             remove(scratch)
@@ -124,11 +188,12 @@ class DaskExecutor:
         client = self.client or Client(self.scheduler, timeout="30s")
         outcomes = []
         try:
+            client.run(start_renderer)  # warm: each worker imports Manim once, now
             futures = {}
             for task in tasks:
                 job = task.arg
                 f = client.submit(
-                    run_in_child,
+                    render_on_worker,
                     job,
                     self.timeout,
                     self.collect,
@@ -142,10 +207,10 @@ class DaskExecutor:
             for future in as_completed(futures):
                 task, t0 = futures[future]
                 try:
-                    record, files = future.result()
+                    record, files, seconds = future.result()
                     if files is not None:
                         _write_collected(task.arg, record, files)
-                    outcome = Outcome(task, True, record, seconds=time.monotonic() - t0)
+                    outcome = Outcome(task, True, record, seconds=seconds)
                     task.attempts = 1
                 except Exception as exc:  # noqa: BLE001 - reported, the others go on
                     outcome = Outcome(
@@ -189,10 +254,12 @@ def run_batch(
         runner = Pool(size, timeout, warm_up, retries)
     else:
         runner = DaskExecutor(scheduler, client, timeout, retries, collect)
-    with runner:
-        run_jobs(jobs, runner, report, progress, force=force, label=label_of)
-    report.wall = time.monotonic() - started
-    write_manifest(Path(out) / course_name / "manifest.json", course_name, report)
+    try:
+        with runner:
+            run_jobs(jobs, runner, report, progress, force=force, label=label_of)
+    finally:  # an interrupted batch records what finished
+        report.wall = time.monotonic() - started
+        write_manifest(Path(out) / course_name / "manifest.json", course_name, report)
     return report
 
 

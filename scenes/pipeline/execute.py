@@ -81,6 +81,10 @@ def make_video(job: Job, tmp: Path) -> dict:
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
+    if job.fmt in FASTSTART:
+        fast = tmp / f"faststart{produced.suffix}"
+        remux(produced, fast)
+        produced = fast
     files = [place(produced, job.out_dir / job.name)]
     if job.captions:
         files += subtitles.write(steps, job.out_dir / job.scene.name)
@@ -154,7 +158,7 @@ def concat_videos(pieces: list[Path], out: Path) -> list[tuple[float, float]]:
     import av
 
     spans = []
-    with av.open(str(out), "w", format=_container(out)) as dst:
+    with av.open(str(out), "w", format=_container(out), options=_muxer_options(out)) as dst:
         stream_out = None
         offset = 0
         for piece in pieces:
@@ -178,6 +182,34 @@ def concat_videos(pieces: list[Path], out: Path) -> list[tuple[float, float]]:
 
 def _container(path: Path) -> str:
     return {".mp4": "mp4", ".mov": "mov", ".webm": "webm"}[path.suffix]
+
+
+FASTSTART = ("mp4", "mov")  # the index (moov) first: a browser plays while it downloads
+
+
+def _muxer_options(path: Path) -> dict:
+    return {"movflags": "+faststart"} if path.suffix[1:] in FASTSTART else {}
+
+
+def remux(src: Path, dst: Path) -> None:
+    """Copy ``src``'s packets into ``dst`` (no re-encoding), with the index at the front for
+    MP4 and MOV (Manim writes it at the end)."""
+    import av
+
+    with (
+        av.open(str(src)) as inp,
+        av.open(str(dst), "w", format=_container(dst), options=_muxer_options(dst)) as out,
+    ):
+        streams = {
+            s.index: out.add_stream_from_template(s)
+            for s in inp.streams
+            if s.type in ("video", "audio")
+        }
+        for packet in inp.demux(*[inp.streams[i] for i in streams]):
+            if packet.dts is None:
+                continue
+            packet.stream = streams[packet.stream.index]
+            out.mux(packet)
 
 
 def make_png(job: Job, tmp: Path) -> dict:
@@ -227,9 +259,13 @@ def make_stills(job: Job, tmp: Path) -> dict:
 def make_slides(job: Job, tmp: Path) -> dict:
     """A scene as manim-slides slides (one per step), for the deck."""
     import json
+    import logging
 
     from manim import tempconfig
     from manim_slides import Slide
+
+    # its INFO lines (to stderr, as all a worker prints) unless --quiet
+    logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
 
     base = job.scene.load()
     slide_cls = type(base.__name__, (base, Slide), {"skip_reversing": True})

@@ -42,6 +42,7 @@ class Job:
     captions: bool = False
     part: tuple[int, int] | None = None
     show_bars: bool = False  # Manim's own progress bars (one worker, a terminal)
+    quiet: bool = False  # --quiet: no log lines from the tools (manim-slides) either
     run_id: int = 0  # the supervising process: parts of one run never meet another run's
 
     @property
@@ -84,7 +85,7 @@ class Job:
     def index(self) -> int:
         return [s.name for s in SCENES].index(self.scene.name) if self.scene in SCENES else 0
 
-    def fresh(self) -> dict | None:
+    def fresh(self, verify: bool = False) -> dict | None:
         """Its record, if the output is already up to date (parts are never cached alone).
 
         Only a check: it writes nothing. Subtitles missing beside an up-to-date video are made
@@ -92,7 +93,7 @@ class Job:
         """
         if self.part:
             return None
-        return cache.fresh_record(self.out_dir, self.name, self.key)
+        return cache.fresh_record(self.out_dir, self.name, self.key, verify)
 
     def scratch(self, pid: int) -> list[Path]:
         """What a worker ``pid`` killed while running this job may leave behind."""

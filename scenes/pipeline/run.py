@@ -50,6 +50,7 @@ class Entry:
     seconds: float = 0.0
     attempts: int = 0
     error: str = ""
+    render_seconds: float = 0.0  # of ``seconds`` (the task's wall time), the render itself
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -145,7 +146,8 @@ def entry_of(job: Job, label: str, record: dict | None, status: str, **kw) -> En
         path = job.out_dir / f
         if path.is_file():
             size += path.stat().st_size
-    return Entry(label, job.key, str(job.output), status, size, **kw)
+    render = round(float((record or {}).get("seconds") or 0.0), 3) if status == "rendered" else 0.0
+    return Entry(label, job.key, str(job.output), status, size, render_seconds=render, **kw)
 
 
 def add(report: Report, progress: Progress, entry: Entry, ran: bool = True) -> None:
@@ -202,6 +204,7 @@ def run_jobs(
     label: Callable[[Job], str] = lambda job: job.label,
     workers: int = 1,
     show_bars: bool = False,
+    quiet: bool = False,
 ) -> None:
     """Render what of ``planned`` is not up to date on ``executor`` (anything with
     ``map(tasks, on_start, on_done)``); with ``workers`` > the number of videos, videos are split
@@ -218,7 +221,7 @@ def run_jobs(
         clean_stale_scratch(folder)
     # the longest first (by the last run's time, if any), so no process is left with a long tail
     todo.sort(key=lambda j: -((cache.read_record(j.out_dir, j.name) or {}).get("seconds") or 10.0))
-    todo = [replace(j, show_bars=show_bars, run_id=os.getpid()) for j in todo]
+    todo = [replace(j, show_bars=show_bars, quiet=quiet, run_id=os.getpid()) for j in todo]
     tasks = [Task(label(j), execute, j, j.scratch) for j in split(todo, workers)]
     parts: dict[tuple, list[Outcome]] = {}
 
@@ -229,8 +232,13 @@ def run_jobs(
             return
         _finish(report, progress, job, label(job), outcome)
 
-    if tasks:
-        executor.map(tasks, on_start=progress.start, on_done=done)
+    try:
+        if tasks:
+            executor.map(tasks, on_start=progress.start, on_done=done)
+    except BaseException:  # interrupted: no part of a split video is left behind
+        for job in todo:
+            remove(job.parts_dir())
+        raise
     for job in todo:
         if (job.out_dir, job.name) in parts:
             _join(report, progress, job, label(job), parts[job.out_dir, job.name])
@@ -292,7 +300,16 @@ def run_request(
     progress = progress or Progress(len(planned) + len(deck), quiet, show_starts=workers > 1)
     show_bars = workers == 1 and not quiet and sys.stderr.isatty()
     with Pool(workers, timeout, warm_up) as pool:  # workers start only when there is work
-        run_jobs(planned, pool, report, progress, force=force, workers=workers, show_bars=show_bars)
+        run_jobs(
+            planned,
+            pool,
+            report,
+            progress,
+            force=force,
+            workers=workers,
+            show_bars=show_bars,
+            quiet=quiet,
+        )
         if deck and report.failures:
             for d in deck:
                 report.entries.append(

@@ -64,7 +64,10 @@ def die_with_parent() -> None:
 def _serve(conn, warm: Callable[[], None] | None) -> None:
     """The worker's loop: warm up, say "ready", then run each task sent and send back
     ("ok", value) or ("error", one line)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor handles Ctrl-C and kills us
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # the supervisor handles these, and kills us
+    with contextlib.suppress(OSError):
+        os.dup2(2, 1)  # whatever a render prints goes to stderr: stdout carries only paths
     die_with_parent()  # a supervisor killed with SIGKILL takes its workers along
     if warm is not None:
         with contextlib.suppress(Exception):  # a failing import shows up as the task's own error
