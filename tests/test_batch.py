@@ -177,6 +177,10 @@ def test_a_worker_killed_mid_batch_costs_only_a_retry(cluster, course_dir):
         )
     assert report.counts() == {"rendered": 8, "reused": 0, "failed": 0}
     assert all(job.output.is_file() for job in jobs)
+    # each task recorded once, and every output as its record says (sizes and hashes)
+    labels = [t["label"] for t in manifest(out)["tasks"]]
+    assert len(labels) == len(set(labels)) == 8
+    assert all(job.fresh(verify=True) for job in jobs)
 
 
 def readme_course(folder: Path) -> Path:

@@ -7,9 +7,11 @@ into place when complete, so a reader, a concurrent render or a crash never sees
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -51,6 +53,19 @@ def remove(path) -> None:
         shutil.rmtree(p, ignore_errors=True)
     else:
         p.unlink(missing_ok=True)
+
+
+def read_capped(path, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (a symlink's target counts), at most ``limit``:
+    OSError for a device, a FIFO or a folder, ValueError("… over N bytes") when longer. The
+    size is checked while reading, so ``/dev/zero`` behind a link cannot fill the memory."""
+    with open(path, "rb", buffering=0) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"over {limit:,} bytes")
+    return data
 
 
 def digest(path, chunk: int = 1 << 20) -> str:
