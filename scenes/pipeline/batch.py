@@ -74,6 +74,12 @@ def start_renderer() -> int:
     return _RENDERER.pid
 
 
+def dask_setup(worker=None) -> None:  # noqa: ARG001 - Dask's preload hook
+    """``dask worker --preload scenes.pipeline.batch``: start the render process with the
+    worker, so even a batch's first task finds Manim imported."""
+    start_renderer()
+
+
 def _stop_renderer() -> None:
     global _RENDERER
     if _RENDERER is not None:

@@ -10,6 +10,7 @@ starts another; it dies with the worker that started it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import struct
@@ -42,10 +43,8 @@ def main() -> int:
     requests = sys.stdin.buffer
     from scenes.pipeline.run import warm_up
 
-    try:
+    with contextlib.suppress(Exception):  # a failing import shows up as the task's own error
         warm_up()
-    except Exception:  # noqa: BLE001, S110 - a failing import shows up as the task's own error
-        pass
     from scenes.pipeline.execute import execute
 
     while True:
