@@ -446,7 +446,9 @@ def init(file, force):
     if not path.parent.is_dir():
         raise BadInput(f"FILE: folder {str(path.parent)!r} does not exist")
     try:
-        path.write_text(example_toml(), encoding="utf-8")
+        from scenes.pipeline.files import atomic_write
+
+        atomic_write(path, example_toml())
     except OSError as exc:
         raise BadInput(f"FILE: cannot write {file!r} ({exc.strerror})") from None
     click.echo(

@@ -21,7 +21,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from scenes.pipeline.files import atomic_write
+from scenes.pipeline.files import atomic_write, place
 
 REVEAL_VERSION = "6.0.1"
 # the file manim-slides looks for → its place in the npm package
@@ -115,7 +115,7 @@ def convert_deck(arg: tuple) -> dict:
             raise RuntimeError(
                 f"manim-slides convert to {fmt} failed: {tail[-1] if tail else 'no output'}"
             )
-        os.replace(staged, dest)
+        place(staged, dest)
     finally:
         staged.unlink(missing_ok=True)
         if fmt == "html":  # --offline may leave an assets folder beside a missing file

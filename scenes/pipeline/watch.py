@@ -4,7 +4,8 @@ The file is looked at every ``interval`` seconds (its size, modification time an
 change, its bytes: an editor that saves the same text renders nothing). Content keys decide what
 changed; the same warm worker processes (:class:`scenes.pipeline.workers.Pool`, Manim imported
 once) render every round, so an edit costs its render only. Each round prints the scenes it
-rendered on stderr and their output paths on stdout. No Manim import here.
+rendered on stderr (unless quiet; errors always) and their output paths on stdout. No Manim
+import here.
 """
 
 from __future__ import annotations
@@ -86,12 +87,13 @@ def watch(
             for e in report.failed:
                 print(f"watch: {e.label} failed: {e.error}", file=err, flush=True)
             names = ", ".join(e.label for e in rendered) or "nothing"
-            print(
-                f"watch: changed: {names} ({time.monotonic() - started:.1f} s)"
-                + ("" if path is None else f"; watching {path} (Ctrl-C ends)"),
-                file=err,
-                flush=True,
-            )
+            if not quiet:
+                print(
+                    f"watch: changed: {names} ({time.monotonic() - started:.1f} s)"
+                    + ("" if path is None else f"; watching {path} (Ctrl-C ends)"),
+                    file=err,
+                    flush=True,
+                )
             for e in rendered:
                 print(e.output, file=out, flush=True)
             if path is None:
