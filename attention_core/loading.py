@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -48,13 +49,19 @@ def load_example(path_or_preset_name) -> Example:
     if suffix not in (".toml", ".json"):
         raise ValueError(f"example: {path.name!r} must end in .toml or .json")
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        # opened without blocking (a FIFO), checked to be a regular file (not /dev/zero behind
+        # a link), and read at most one byte past the limit
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb", buffering=0) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise ValueError(f"example: {path.name!r} is not a regular file")
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            size = max(len(raw), path.stat().st_size)
             raise ValueError(
                 f"example: {path.name!r} is {size:,} bytes; an example file is at "
                 f"most {MAX_FILE_BYTES:,}"
             )
-        raw = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"example: cannot read {path.name!r} ({exc.strerror or exc})") from None
     try:

@@ -6,12 +6,14 @@ validation run without it.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
 
 from attention_core import DEFAULT_PRESET, PRESETS
 from scenes.pipeline.jobs import check_writable
+from scenes.pipeline.kinds import FORMATS
 from scenes.pipeline.workers import DEFAULT_TIMEOUT
 
 EXIT_BAD_INPUT = 2
@@ -23,6 +25,22 @@ class BadInput(Exception):
 
 class RenderFailed(Exception):
     """A render that broke (not the user's input): one line, exit code 1."""
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: handled like Ctrl-C (workers stopped, scratch removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum, _frame):
+    raise Stopped(signum)
+
+
+def _warn(text: str) -> None:
+    click.echo(f"attn-explain: warning: {text}", err=True)
 
 
 def _load(example: str):
@@ -198,7 +216,11 @@ def _request(example, scene_names, quality, lang, theme, aspect, font, out, **ki
         validate(request.fmt, look, request.out)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    fonts.checked(look.font)  # warns once here; the forked workers know it was said
+    family = fonts.checked(look.font)  # warns once here; the forked workers know it was said
+    if family != look.font:  # the fallback's own folder: the font asked for is not in the picture
+        from dataclasses import replace
+
+        request.look = replace(look, font=family)
     return request
 
 
@@ -216,6 +238,7 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
         )
     for path in dict.fromkeys(str(p) for _, p, _ in report.outputs):  # each once, in order
         click.echo(path)
+    sys.stdout.flush()
     if report.failures:
         label, error = report.failures[0]
         more = f" (and {len(report.failures) - 1} more)" if len(report.failures) > 1 else ""
@@ -230,7 +253,7 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
     "--format",
     "fmt",
     default=None,
-    metavar="mp4|webm|mov|gif|png",
+    metavar="|".join(FORMATS),
     help="Video format, or png for each scene's final frame (default: mp4, or none "
     "when only --stills/--slides are asked for).",
 )
@@ -245,15 +268,20 @@ def _run(request, jobs, timeout, force, quiet, slide_formats=("html",)):
 @click.option(
     "--slides-format",
     "slide_formats",
-    default="html",
-    show_default=True,
+    default=None,
     metavar="html,pdf,pptx",
-    help="Deck format(s), comma-separated.",
+    help="Deck format(s), comma-separated (default: html); implies --slides.",
 )
 @click.option(
     "--preview",
     is_flag=True,
     help="Render nothing: print each output path and whether it is up to date.",
+)
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Render nothing: hash every output against its record and report each one "
+    "(exit code 1 if any is missing, truncated or changed).",
 )
 def render(
     example,
@@ -264,6 +292,7 @@ def render(
     slides,
     slide_formats,
     preview,
+    verify,
     jobs,
     timeout,
     force,
@@ -273,6 +302,8 @@ def render(
     """Render the explainer scenes for EXAMPLE (a preset or a .toml/.json file)."""
     from scenes.outputs.slides import SLIDE_FORMATS, missing_assets
 
+    slides = slides or slide_formats is not None  # a deck format asks for the deck
+    slide_formats = slide_formats if slide_formats is not None else "html"
     videos = fmt is not None or captions or not (stills or slides)
     formats = tuple(f.strip() for f in slide_formats.split(",") if f.strip())
     bad = [f for f in formats if f not in SLIDE_FORMATS]
@@ -293,7 +324,7 @@ def render(
         transparent=transparent,
         **look,
     )
-    if slides and "html" in formats and missing_assets() and not preview:
+    if slides and "html" in formats and missing_assets() and not (preview or verify):
         from scenes.outputs.slides import assets_dir
 
         raise BadInput(
@@ -302,19 +333,89 @@ def render(
         )
     if preview:
         return _preview(requests, formats if slides else ())
+    if verify:
+        return _verify(requests)
     _run(requests, jobs, timeout, force, quiet, formats if slides else ())
 
 
 def _preview(requests, formats) -> None:
     from scenes.pipeline.jobs import plan
-    from scenes.pipeline.run import _deck_jobs
+    from scenes.pipeline.run import deck_jobs
 
     for request in requests:
         for job in plan(request):
-            state = "up to date" if job.fresh(complete=False) else "to render"
+            state = "up to date" if job.fresh() else "to render"
             click.echo(f"{state:<10}  {job.output}")
-        for deck in _deck_jobs(request, formats):
+        for deck in deck_jobs(request, formats):
             click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
+
+
+def _verify(requests) -> None:
+    from scenes.pipeline import cache
+    from scenes.pipeline.jobs import plan
+
+    bad = 0
+    for request in requests:
+        for job in plan(request):
+            record = cache.read_record(job.out_dir, job.name)
+            if record is None or record.get("key") != job.key:
+                state, why = "to render", ""
+            else:
+                why = cache.problem(job.out_dir, record, verify=True)
+                state = "ok" if why is None else "BAD"
+            bad += state != "ok"
+            click.echo(f"{state:<10}  {job.output}" + (f"  ({why})" if why else ""))
+    if bad:
+        raise RenderFailed(f"--verify: {bad} output(s) to render again (run render without it)")
+
+
+@cli.command()
+@click.argument("example", default=DEFAULT_PRESET)
+@look_options
+@click.option("--stills", is_flag=True, help="Step stills (the quickest to look at).")
+@click.option(
+    "--format",
+    "fmt",
+    default=None,
+    metavar="|".join(FORMATS),
+    help="Videos in this format (default: png, each scene's final frame, unless --stills).",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.05),
+    default=0.2,
+    show_default=True,
+    help="Seconds between looks at the example file.",
+)
+def watch(example, stills, fmt, interval, jobs, timeout, force, quiet, **look):
+    """Render EXAMPLE, then again each time its file is saved: content keys decide what
+    changed, warm workers render it; prints the scenes that changed (stderr) and their output
+    paths (stdout). Ctrl-C ends it."""
+    from pathlib import Path
+
+    from scenes.pipeline.watch import watch as run_watch
+
+    def requests():
+        return _requests(
+            example,
+            fmt=fmt or "png",
+            videos=fmt is not None or not stills,
+            stills=stills,
+            **look,
+        )
+
+    requests()  # bad input: one line and exit code 2 before anything starts
+    path = Path(example) if Path(example).is_file() else None
+    if path is None and not quiet:
+        _warn(f"{example!r} is a preset: rendered once, nothing to watch")
+    try:
+        run_watch(
+            requests, path, jobs=jobs, timeout=timeout, force=force, quiet=quiet, interval=interval
+        )
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Stopped):
+            raise
+        click.echo("watch: stopped", err=True)
 
 
 @cli.command()
@@ -333,7 +434,8 @@ def pack(example, digits, jobs, timeout, force, quiet, **look):
     from scenes.outputs.lecture_page import build
 
     requests = _requests(example, fmt="mp4", videos=True, captions=True, **look)
-    _run(requests, jobs, timeout, force, quiet)
+    posters = _requests(example, fmt="png", videos=True, **look)  # each video's last step
+    _run(requests + posters, jobs, timeout, force, quiet)
     for request in requests:
         try:
             page = build(request, digits)
@@ -359,7 +461,9 @@ def init(file, force):
     if not path.parent.is_dir():
         raise BadInput(f"FILE: folder {str(path.parent)!r} does not exist")
     try:
-        path.write_text(example_toml(), encoding="utf-8")
+        from scenes.pipeline.files import atomic_write
+
+        atomic_write(path, example_toml())
     except OSError as exc:
         raise BadInput(f"FILE: cannot write {file!r} ({exc.strerror})") from None
     click.echo(
@@ -490,13 +594,15 @@ def batch(
         raise BadInput("--scheduler: give the Dask scheduler's address, e.g. tcp://HOST:8786")
     if scheduler and executor != "dask":
         raise BadInput("--scheduler: only with --executor dask")
+    if collect and executor != "dask":
+        _warn("--collect does nothing without --executor dask (local workers share this disk)")
     try:
         course = load_course(course_file)
         check_writable(Path(out))
         job_list, broken = expand(course, Path(out))
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    fresh = sum(1 for j in job_list if not force and j.fresh(complete=False))
+    fresh = sum(1 for j in job_list if not force and j.fresh())
     click.echo(
         f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
         f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
@@ -505,7 +611,7 @@ def batch(
     )
     if dry_run:
         for job in job_list:
-            state = "up to date" if not force and job.fresh(complete=False) else "to render"
+            state = "up to date" if not force and job.fresh() else "to render"
             click.echo(f"{state:<10}  {label_of(job)}")
         for label, error in broken:
             click.echo(f"{'broken':<10}  {label}: {error}")
@@ -543,6 +649,7 @@ def batch(
 @cli.command()
 def presets():
     """List the built-in examples."""
+    width = max(len(name) for name in PRESETS) + 2
     for name, ex in PRESETS.items():
         extra = []
         if ex.heads > 1:
@@ -552,11 +659,17 @@ def presets():
         if ex.is_cross:
             extra.append("cross-attention")
         tail = f" ({', '.join(extra)})" if extra else ""
-        click.echo(f"{name:<14} {ex.title}: {' '.join(ex.tokens)}, d_model = {ex.d_model}{tail}")
+        click.echo(
+            f"{name:<{width}}{ex.title}: {' '.join(ex.tokens)}, d_model = {ex.d_model}{tail}"
+        )
 
 
 def main(argv=None) -> int:
-    """Entry point: every user mistake is one line on stderr and exit code 2, never a traceback."""
+    """Entry point: every user mistake is one line on stderr and exit code 2, never a traceback.
+
+    Ctrl-C, SIGTERM and SIGHUP stop the workers, remove their scratch and exit 130, 143, 129."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
     try:
         cli.main(args=argv, prog_name="attn-explain", standalone_mode=False)
     except BadInput as exc:
@@ -572,18 +685,25 @@ def main(argv=None) -> int:
         hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx else ""
         click.echo(f"attn-explain: error: {exc.format_message()}{hint}", err=True)
         return EXIT_BAD_INPUT
-    except click.exceptions.Abort:
-        click.echo("attn-explain: interrupted", err=True)
-        return 130
+    except click.exceptions.Abort as exc:
+        return _interrupted(exc.__cause__ or exc.__context__)
     except click.ClickException as exc:
         click.echo(f"attn-explain: error: {exc.format_message()}", err=True)
         return exc.exit_code
-    except KeyboardInterrupt:
-        click.echo("attn-explain: interrupted", err=True)
-        return 130
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except BrokenPipeError:
         return 0
     return 0
+
+
+def _interrupted(exc) -> int:
+    if isinstance(exc, Stopped):
+        name = signal.Signals(exc.signum).name
+        click.echo(f"attn-explain: interrupted ({name})", err=True)
+        return 128 + exc.signum
+    click.echo("attn-explain: interrupted", err=True)
+    return 130
 
 
 if __name__ == "__main__":

@@ -79,11 +79,6 @@ class Look:
         return QUALITIES[self.quality][2]
 
     @property
-    def pixel_width(self) -> int:
-        w, h = ASPECTS[self.aspect]
-        return 2 * round(self.pixel_height * w / h / 2)  # even: the encoders need it
-
-    @property
     def frame_size(self) -> tuple[float, float]:
         """The frame in scene units: (width, height)."""
         return self.frame_width, FRAME_HEIGHT
@@ -114,7 +109,7 @@ class Look:
         w, h = ASPECTS[self.aspect]
         cfg = {
             "pixel_height": height,
-            "pixel_width": 2 * round(height * w / h / 2),
+            "pixel_width": 2 * round(height * w / h / 2),  # even: the encoders need it
             "frame_height": FRAME_HEIGHT,
             "frame_width": self.frame_width,
             "frame_rate": self.frame_rate,

@@ -7,6 +7,11 @@ in one run (these machines are noisy: compare ratios, not seconds across runs).
     (d) render seconds per second of video at 3, 6 and 12 tokens
     (e) the floor: PyAV encoding the same number of blank frames, at 480p15 and 1080p60
     (f) `attn-explain batch` of a small course on a Dask LocalCluster: 2 workers vs 1
+    (g) a batch of 16 stills (png) on a LocalCluster: per-task overhead (task wall time − render
+        time, from the manifest) and 2 workers vs 1
+    (h) `attn-explain watch`: an edit of the example file → the changed scene's stills on disk
+
+`--only g,h` runs some rows only.
 
 Prints a Markdown table (paste it into BENCHMARKS.md). Takes a few minutes on 2 cores.
 """
@@ -137,14 +142,169 @@ def dask_ratio(work: Path):
     )
 
 
+STILLS_COURSE = DASK_COURSE.replace('formats = ["mp4"]', 'formats = ["png"]')
+
+
+def dask_stills(work: Path) -> list:
+    """(g) 16 pngs on a LocalCluster of 1 and of 2 workers: wall times and per-task overhead."""
+    import json
+    import statistics
+
+    from distributed import LocalCluster
+
+    course = work / "stills-course.toml"
+    course.write_text(STILLS_COURSE, encoding="utf-8")
+    wall, overhead = {}, {}
+    for n in ("fresh", 1, 2):
+        out = work / f"dask-stills{n}"
+        with LocalCluster(
+            n_workers=2 if n == "fresh" else n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            # 1 and 2: as `dask worker --preload scenes.pipeline.batch`, the render process starts
+            # with the worker, before any batch
+            preload=[] if n == "fresh" else ["scenes.pipeline.batch"],
+        ) as cluster:
+            if n != "fresh":
+                time.sleep(5.0)  # workers up and idle 5 s, as a cluster waiting for work
+            wall[n] = timed(
+                [
+                    BIN / "attn-explain",
+                    "batch",
+                    course,
+                    "--executor",
+                    "dask",
+                    "--scheduler",
+                    cluster.scheduler_address,
+                    "--quiet",
+                    "--out",
+                    out,
+                ]
+            )
+            tasks = json.loads((out / "bench" / "manifest.json").read_text())["tasks"]
+            overhead[n] = [t["seconds"] - t["render_seconds"] for t in tasks]
+            if n == 2:  # again on the same cluster (--force): its render processes are warm
+                timed(
+                    [
+                        BIN / "attn-explain",
+                        "batch",
+                        course,
+                        "--executor",
+                        "dask",
+                        "--scheduler",
+                        cluster.scheduler_address,
+                        "--quiet",
+                        "--force",
+                        "--out",
+                        out,
+                    ]
+                )
+                tasks = json.loads((out / "bench" / "manifest.json").read_text())["tasks"]
+                overhead["again"] = [t["seconds"] - t["render_seconds"] for t in tasks]
+    local = {}
+    for n in (1, 2):  # the control, side by side: the same course on the local pool
+        local[n] = timed(
+            [BIN / "attn-explain", "batch", course, "-j", n, "--quiet", "--out", work / f"local{n}"]
+        )
+    o, again = overhead["fresh"], overhead["again"]
+    return [
+        (
+            "(g) Dask, 16 stills on 2 workers, fresh cluster: per-task overhead (task wall − "
+            f"render), mean (median {statistics.median(o):.3f} s; the first task on each worker "
+            "waits for its one import)",
+            f"{statistics.mean(o):.3f} s",
+            "",
+            statistics.mean(o),
+            "≤ 0.3 s",
+        ),
+        (
+            "(g) the same, workers started with `--preload scenes.pipeline.batch`: mean "
+            f"(median {statistics.median(overhead[2]):.3f} s)",
+            f"{statistics.mean(overhead[2]):.3f} s",
+            "",
+            statistics.mean(overhead[2]),
+            "≤ 0.3 s",
+        ),
+        (
+            "(g) the same, a second batch on the same cluster (render processes warm): mean "
+            f"(max {max(again):.3f} s)",
+            f"{statistics.mean(again):.3f} s",
+            "",
+            statistics.mean(again),
+            "≤ 0.3 s",
+        ),
+        (
+            "(g) Dask, batch of 16 stills: 2 workers ÷ 1 worker (both preloaded)",
+            f"{wall[2]:.1f} s",
+            f"{wall[1]:.1f} s",
+            wall[2] / wall[1],
+            "≤ 0.55",
+        ),
+        (
+            "(g) control: the same batch on the local pool, -j 2 ÷ -j 1",
+            f"{local[2]:.1f} s",
+            f"{local[1]:.1f} s",
+            local[2] / local[1],
+            "",
+        ),
+    ]
+
+
+def watch_latency(work: Path, edits: int = 5) -> tuple:
+    """(h) `watch EXAMPLE --stills --scene Softmax`: save → the stills on disk, median of 5."""
+    import statistics
+
+    ex = example_file(work, 3)
+    proc = subprocess.Popen(
+        [BIN / "attn-explain", "watch", ex, "--stills", "--scene", "Softmax", "-j", "1",
+         "--quiet", "--out", work / "watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
+    try:
+        proc.stdout.readline()  # the first render
+        text, times = ex.read_text(encoding="utf-8"), []
+        for k in range(edits):
+            time.sleep(0.5)
+            t0 = time.perf_counter()
+            ex.write_text(text.replace("seed = 1", f"seed = {k + 2}"), encoding="utf-8")
+            proc.stdout.readline()  # printed once the stills are in place
+            times.append(time.perf_counter() - t0)
+    finally:
+        proc.send_signal(2)
+        proc.wait(30)
+    med = statistics.median(times)
+    return (
+        f"(h) watch: edit → Softmax's stills on disk, median of {edits} (480p, one worker; "
+        f"{', '.join(f'{t:.2f}' for t in times)} s)",
+        f"{med:.2f} s",
+        "",
+        med,
+        "≤ 2 s",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-hq", action="store_true", help="leave out the 1080p60 floor")
+    parser.add_argument("--only", default="", help="comma-separated rows, e.g. g,h")
     args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
     work = Path(tempfile.mkdtemp(prefix="attn-bench-"))
     rows = []
     try:
+        if only:
+            if "g" in only:
+                rows += dask_stills(work)
+            if "h" in only:
+                rows.append(watch_latency(work))
+            if "f" in only:
+                rows.append(dask_ratio(work))
+            return
+
         # warm-up: imports and the text cache, for every contender alike
         tool("--stills", "--out", work / "warm")
 
@@ -253,9 +413,14 @@ def main() -> None:
                 )
             )
         rows.append(dask_ratio(work))
+        rows += dask_stills(work)
+        rows.append(watch_latency(work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        report(rows, args)
 
+
+def report(rows, args) -> None:
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, {platform.platform()}"

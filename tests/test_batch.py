@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -169,14 +170,36 @@ def test_a_worker_killed_mid_batch_costs_only_a_retry(cluster, course_dir):
     course = load_course(course_dir / "course.toml")
     out = course_dir / "killed"
     jobs, broken = expand(course, out)
+    from scenes.pipeline.batch import start_renderer
+
     with Client(cluster.scheduler_address) as client:
-        pids = list(client.run(os.getpid).values())
-        threading.Timer(4.0, os.kill, (pids[0], signal.SIGKILL)).start()
+        workers = client.run(os.getpid)
+        # a scratch name ends in its render process's pid: the worker that owns it is mid-task
+        owner = {str(pid): workers[a] for a, pid in client.run(start_renderer).items()}
+        killed = []
+
+        def kill_a_worker_mid_task():
+            end = time.monotonic() + 120
+            while time.monotonic() < end:
+                for p in out.rglob(".tmp-*"):
+                    worker = owner.get(p.name.rsplit("-", 1)[-1])
+                    if worker:
+                        os.kill(worker, signal.SIGKILL)
+                        killed.append(p.name)
+                        return
+                time.sleep(0.01)
+
+        threading.Thread(target=kill_a_worker_mid_task, daemon=True).start()
         report = run_batch(
             course.name, jobs, broken, out, executor="dask", client=client, quiet=True
         )
+    assert killed, "no worker was killed mid-task"
     assert report.counts() == {"rendered": 8, "reused": 0, "failed": 0}
     assert all(job.output.is_file() for job in jobs)
+    # each task recorded once, and every output as its record says (sizes and hashes)
+    labels = [t["label"] for t in manifest(out)["tasks"]]
+    assert len(labels) == len(set(labels)) == 8
+    assert all(job.fresh(verify=True) for job in jobs)
 
 
 def readme_course(folder: Path) -> Path:
@@ -207,3 +230,26 @@ def test_the_readme_course_renders_locally_and_on_a_localcluster(cluster, cli, t
     assert dask.returncode == 0, dask.stderr
     assert len(keys(tmp_path / "dask")) == 8
     assert keys(tmp_path / "dask") == keys(tmp_path / "local")
+
+
+@pytest.mark.slow
+def test_each_dask_worker_keeps_one_warm_render_process(cluster, course_dir):
+    """Tasks cost their render, not an import: every task of two batches runs in the same
+    long-lived render process of its worker, and the manifest tells task time from render time."""
+    from distributed import Client
+
+    from scenes.pipeline.batch import start_renderer
+
+    course = load_course(course_dir / "course.toml")
+    out = course_dir / "warm"
+    jobs, broken = expand(course, out)
+    with Client(cluster.scheduler_address) as client:
+        run_batch(course.name, jobs, broken, out, executor="dask", client=client, quiet=True)
+        before = client.run(start_renderer)  # the pids of the render processes (none started)
+        report = run_batch(
+            course.name, jobs, broken, out, executor="dask", client=client, quiet=True, force=True
+        )
+        assert client.run(start_renderer) == before
+    assert report.counts()["rendered"] == 8
+    for task in manifest(out)["tasks"]:
+        assert 0 < task["render_seconds"] <= task["seconds"] < task["render_seconds"] + 1.0

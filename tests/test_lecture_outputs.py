@@ -11,6 +11,7 @@ import av
 import numpy as np
 import pytest
 import srt
+from test_checked_outputs import top_level_boxes
 
 from browser import MEDIA_STATE, chromium_page
 
@@ -68,6 +69,9 @@ def test_a_video_split_across_processes_equals_the_whole(cli, tmp_path):
     assert max(int(np.abs(x.astype(int) - y.astype(int)).max()) for x, y in zip(fa, fb)) <= 2
     assert (a / "Overview.srt").read_text() == (b / "Overview.srt").read_text()
     assert not [p for p in b.iterdir() if p.name.startswith(".tmp-")]
+    for mp4 in (a / "Overview.mp4", b / "Overview.mp4"):  # both web-ready: the index first
+        boxes = top_level_boxes(mp4)
+        assert boxes.index("moov") < boxes.index("mdat"), (mp4, boxes)
 
 
 class _Sections(html.parser.HTMLParser):

@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import faults
 import numpy as np
 import pytest
 import srt
@@ -356,7 +357,7 @@ def test_a_hang_in_slides_or_pack_is_killed_and_reported(command, cli, tmp_path)
         "8",
         "--out",
         tmp_path,
-        env={"ATTN_FAULT": "hang:Embeddings"},
+        env=faults.env("hang:Embeddings"),
         timeout=120,
     )
     assert r.returncode == 1

@@ -7,11 +7,17 @@ character advances in one small JSON file. Keys include Manim's and Pango's vers
 upgrade starts afresh. Files are written under a temporary name and renamed, so processes
 rendering at once never read a half-written entry. ``ATTN_TEXT_CACHE=off`` turns it off;
 ``ATTN_TEXT_CACHE=/path`` moves it.
+
+The cache has a size cap, ``ATTN_TEXT_CACHE_MB`` (default 200 MB): when a process has added
+entries, the least recently used ones (a hit touches its file) are removed until the cache is
+under 90 % of the cap. An entry that cannot be read back (truncated, corrupt, from another
+version) is removed and made again, never fatal.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import json
 import os
@@ -21,6 +27,9 @@ from functools import lru_cache
 from pathlib import Path
 
 FORMAT = 2  # 2: right-to-left labels drawn through escaped MarkupText
+DEFAULT_CAP_MB = 200.0
+_stored = 0  # bytes this process added since the last pruning
+_registered = False
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +53,41 @@ def cache_dir() -> Path | None:
     except OSError:
         return None
     return d
+
+
+def cap_bytes() -> int:
+    """The size cap: ``$ATTN_TEXT_CACHE_MB`` megabytes (default 200)."""
+    try:
+        mb = float(os.environ.get("ATTN_TEXT_CACHE_MB", "") or DEFAULT_CAP_MB)
+    except ValueError:
+        mb = DEFAULT_CAP_MB
+    return max(0, int(mb * 1_000_000))
+
+
+def prune(limit: int | None = None) -> int:
+    """Remove the least recently used entries until the cache holds under 90 % of ``limit``
+    (default: the cap); return the bytes it then holds."""
+    d = cache_dir()
+    if d is None:
+        return 0
+    limit = cap_bytes() if limit is None else limit
+    entries = []
+    for p in d.glob("*/*.pkl"):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        entries.append((st.st_mtime_ns, st.st_size, p))
+    total = sum(size for _, size, _ in entries)
+    if total <= limit:
+        return total
+    entries.sort()  # oldest use first
+    for _, size, p in entries:
+        if total <= 0.9 * limit:
+            break
+        p.unlink(missing_ok=True)
+        total -= size
+    return total
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -70,17 +114,39 @@ def load(key: tuple):
         return None
     try:
         with open(path, "rb") as f:
-            return pickle.load(f)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            mob = pickle.load(f)
+    except FileNotFoundError:
         return None
+    except Exception:  # noqa: BLE001 - a corrupt entry is made again, never fatal
+        path.unlink(missing_ok=True)
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used: pruned last
+    return mob
 
 
 def store(key: tuple, mob) -> None:
     path = _path(key)
     if path is None:
         return
+    global _stored, _registered
     path.parent.mkdir(exist_ok=True)
-    _atomic_write(path, pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL))
+    data = pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL)
+    _atomic_write(path, data)
+    if not _registered:
+        atexit.register(_prune_if_grown)
+        _registered = True
+    _stored += len(data)
+    if _stored > cap_bytes() // 20:  # a long render prunes as it goes
+        _prune_if_grown()
+
+
+def _prune_if_grown() -> None:
+    global _stored
+    if _stored:
+        _stored = 0
+        with contextlib.suppress(OSError):
+            prune()
 
 
 # -- character widths --------------------------------------------------------------------------

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from html import escape
 from pathlib import Path
 
 from attention_core import trace_example
 from scenes import captions
 from scenes.outputs import numbers_report
+from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
 SEEK_SCRIPT = """
@@ -67,18 +67,47 @@ def _clock(seconds: float) -> str:
     return f"{m}:{s:02d}"
 
 
+def _on_page(request: Request) -> list:
+    """The scenes of the page: those asked for, and every other scene of the example whose video
+    is already up to date in this look (a ``pack`` of a subset updates the page, never
+    replaces a fuller one), in teaching order."""
+    from scenes.pipeline import cache
+    from scenes.registry import SCENES
+
+    asked = {s.name for s in request.scenes}
+    out = []
+    for scene in [*SCENES, *(s for s in request.scenes if s not in SCENES)]:
+        if scene in out:
+            continue
+        job = Job(scene, request.example, request.look, request.out_dir, "video", request.fmt)
+        captioned = (job.out_dir / f"{scene.name}.vtt").is_file()
+        if scene.name in asked or (
+            captioned and cache.fresh_record(job.out_dir, job.name, job.key)
+        ):
+            out.append(scene)
+    return out
+
+
 def build(request: Request, digits: int = 3) -> Path:
-    """Write the page for ``request``'s videos (already rendered with captions); return it."""
+    """Write the page for ``request``'s videos (already rendered with captions); return it.
+
+    Each video's poster is the scene's final frame (its last step, a png job) when rendered."""
     ex, lang = request.example, request.look.lang
     from scenes.pipeline import cache
 
     folder = request.look.folder(ex)
     sections = []
-    for k, scene in enumerate(request.scenes):
+    for k, scene in enumerate(_on_page(request)):
         job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
         record = cache.fresh_record(job.out_dir, job.name, job.key)
         if record is None:
             raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
+        png = Job(scene, ex, request.look, request.out_dir, "png", "png")
+        poster = ""
+        if cache.fresh_record(png.out_dir, png.name, png.key):
+            poster = f' poster="{escape(folder)}/{escape(png.name)}"'
+        if not (job.out_dir / f"{scene.name}.vtt").is_file():
+            raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
         vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
         track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
         vid = f"v{k}"
@@ -90,7 +119,7 @@ def build(request: Request, digits: int = 3) -> Path:
         sections.append(
             f'<section class="scene" id="{escape(scene.name)}">\n'
             f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
-            f'<video id="{vid}" controls preload="metadata" '
+            f'<video id="{vid}" controls preload="metadata"{poster} '
             f'src="{escape(folder)}/{escape(job.name)}">\n'
             f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
             ">\n</video>\n"
@@ -122,8 +151,4 @@ def build(request: Request, digits: int = 3) -> Path:
             "",
         ]
     )
-    path = page_path(request)
-    tmp = path.with_name(f".tmp-{path.name}-{os.getpid()}")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    return atomic_write(page_path(request), html)

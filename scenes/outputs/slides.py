@@ -21,6 +21,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from scenes.pipeline.files import atomic_write, place
+
 REVEAL_VERSION = "6.0.1"
 # the file manim-slides looks for → its place in the npm package
 REVEAL_FILES = {
@@ -72,9 +74,7 @@ def fetch_assets(quiet: bool = False) -> Path:
                 source = tar.extractfile(member)
                 if source is None:
                     raise RuntimeError(f"{member} is missing from {tarball.name}")
-                staged = d / f".{name}.tmp"
-                staged.write_bytes(source.read())
-                os.replace(staged, d / name)
+                atomic_write(d / name, source.read())
     if not quiet:
         print(f"slides: reveal.js {REVEAL_VERSION} assets in {d}", file=sys.stderr)
     return d
@@ -115,7 +115,7 @@ def convert_deck(arg: tuple) -> dict:
             raise RuntimeError(
                 f"manim-slides convert to {fmt} failed: {tail[-1] if tail else 'no output'}"
             )
-        os.replace(staged, dest)
+        place(staged, dest)
     finally:
         staged.unlink(missing_ok=True)
         if fmt == "html":  # --offline may leave an assets folder beside a missing file

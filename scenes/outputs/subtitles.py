@@ -9,7 +9,6 @@ in WebVTT (where ``<`` starts a tag) and stays literal in SRT players that read 
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -54,13 +53,11 @@ def as_vtt(steps: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write(steps: list[dict], stem: Path, tmp_dir: Path) -> list[Path]:
-    """Write ``stem.srt`` and ``stem.vtt`` (each via a temporary file); return their paths."""
-    out = []
-    for suffix, text in ((".srt", as_srt(steps)), (".vtt", as_vtt(steps))):
-        final = stem.with_suffix(suffix)
-        tmp = Path(tmp_dir) / f".tmp-{final.name}-{os.getpid()}"
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, final)
-        out.append(final)
-    return out
+def write(steps: list[dict], stem: Path) -> list[Path]:
+    """Write ``stem.srt`` and ``stem.vtt`` (each whole or not at all); return their paths."""
+    from scenes.pipeline.files import atomic_write
+
+    return [
+        atomic_write(Path(stem).with_suffix(suffix), text)
+        for suffix, text in ((".srt", as_srt(steps)), (".vtt", as_vtt(steps)))
+    ]

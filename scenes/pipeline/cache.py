@@ -3,22 +3,25 @@
 A key hashes everything that determines an output: the example's values, the source code of the
 core and the scenes, the look (quality, language, theme, aspect, transparency, font), the kind
 of output and its format, and the pinned versions of Manim and manim-slides. Each finished output
-has a small record beside it (``.keys/<name>.json``: key, files, seconds, steps), written after
-the files themselves; an output is reused only when its record has the same key and every file it
-lists exists. A render killed half-way leaves no record, so it is redone.
+has a small record beside it (``.keys/<name>.json``: key, files, seconds, steps, and each file's
+size, modification time and SHA-256), written after the files themselves. An output is reused only
+when its record has the same key and every file it lists is still there with its size; a file
+whose modification time changed is hashed again, so a truncated, emptied or edited output is
+rendered again, never trusted. ``verify`` hashes every file. A render killed half-way leaves no
+record, so it is redone.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-KEY_VERSION = 1  # bump when the meaning of a record changes
+from scenes.pipeline.files import atomic_write, digest
+
+KEY_VERSION = 2  # bump when the meaning of a record changes
 _PACKAGES = ("attention_core", "scenes")
 
 
@@ -67,26 +70,49 @@ def read_record(out_dir: Path, name: str) -> dict | None:
         return None
 
 
-def fresh_record(out_dir: Path, name: str, key: str) -> dict | None:
-    """The record of ``name`` if it was made with ``key`` and all its files are still there."""
+def problem(out_dir: Path, record: dict, verify: bool = False) -> str | None:
+    """Why the files ``record`` lists are not as it recorded them (None: they are).
+
+    A missing file or a different size is a problem; a changed modification time (or ``verify``)
+    means the file is hashed and compared."""
+    digests = record.get("digests")
+    if not isinstance(digests, dict):
+        return "its record has no sizes and hashes"
+    for f in record.get("files", []):
+        path = Path(out_dir) / f
+        want = digests.get(f)
+        try:
+            st = path.stat()
+        except OSError:
+            return f"{f} is missing"
+        if not path.is_file() or not isinstance(want, dict):
+            return f"{f} is missing"
+        if st.st_size != want.get("size"):
+            return f"{f} has {st.st_size:,} bytes, not {want.get('size'):,}"
+        if (verify or st.st_mtime_ns != want.get("mtime_ns")) and digest(path) != want.get(
+            "sha256"
+        ):
+            return f"{f} was changed (its hash differs)"
+    return None
+
+
+def fresh_record(out_dir: Path, name: str, key: str, verify: bool = False) -> dict | None:
+    """The record of ``name`` if it was made with ``key`` and all its files are as recorded."""
     rec = read_record(out_dir, name)
     if not rec or rec.get("key") != key:
         return None
-    if not all((Path(out_dir) / f).is_file() for f in rec.get("files", [])):
+    if problem(out_dir, rec, verify) is not None:
         return None
     return rec
 
 
 def write_record(out_dir: Path, name: str, record: dict) -> None:
-    """Write the record atomically (temporary file, then rename)."""
-    path = record_path(out_dir, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(record, f, ensure_ascii=False, indent=1)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write the record atomically (temporary file, then rename), with each file's size,
+    modification time and hash (the files are complete before their record is written)."""
+    digests = {}
+    for f in record.get("files", []):
+        path = Path(out_dir) / f
+        st = path.stat()
+        digests[f] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest(path)}
+    record = {**record, "digests": digests}
+    atomic_write(record_path(out_dir, name), json.dumps(record, ensure_ascii=False, indent=1))

@@ -23,9 +23,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from attention_core import Example, load_example
+from attention_core import PRESETS, Example, load_example
 from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
-from scenes.pipeline.jobs import FORMATS, Job
+from scenes.pipeline import kinds
+from scenes.pipeline.files import read_capped
+from scenes.pipeline.jobs import Job
+from scenes.pipeline.kinds import FORMATS
 from scenes.registry import SCENES, find
 
 KEYS = (
@@ -73,11 +76,11 @@ def load_course(path) -> Course:
     if path.suffix.lower() != ".toml":
         raise ValueError(f"course: {str(path)!r} should be a .toml file")
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_BYTES)
     except OSError as exc:
         raise ValueError(f"course: cannot read {str(path)!r} ({exc.strerror})") from None
-    if len(raw) > MAX_BYTES:
-        raise ValueError(f"course: {str(path)!r} is over {MAX_BYTES // 1_000_000} MB")
+    except ValueError:
+        raise ValueError(f"course: {str(path)!r} is over {MAX_BYTES // 1_000_000} MB") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -92,9 +95,8 @@ def load_course(path) -> Course:
         raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
     examples = []
     for ref in _list(data, "examples", []) if "examples" in data else []:
-        target = ref if not ref.endswith((".toml", ".json")) else str(path.parent / ref)
         try:
-            examples.append((ref, load_example(target), ""))
+            examples.append((ref, load_example(_target(ref, path.parent)), ""))
         except ValueError as exc:
             examples.append((ref, None, str(exc)))
     if "examples_jsonl" in data:
@@ -102,6 +104,7 @@ def load_course(path) -> Course:
         if not isinstance(jsonl, str):
             raise ValueError("course.examples_jsonl: give a file name")
         examples += _jsonl(path.parent / jsonl)
+    _refuse_collisions(examples)
     scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
     return Course(
         name,
@@ -115,10 +118,36 @@ def load_course(path) -> Course:
     )
 
 
+def _target(ref: str, folder: Path) -> str:
+    """What ``load_example`` gets for a course's ``examples`` entry: a file beside the course
+    (``lessons/mine.toml``, or ``mine`` for ``mine.toml`` / ``mine.json`` there), else a preset."""
+    if ref.endswith((".toml", ".json")):
+        return str(folder / ref)
+    if ref not in PRESETS:
+        for suffix in (".toml", ".json"):
+            if (folder / f"{ref}{suffix}").is_file():
+                return str(folder / f"{ref}{suffix}")
+    return ref
+
+
+def _refuse_collisions(examples: list) -> None:
+    """Two examples with one name would write one folder: the course is refused, naming both."""
+    seen: dict[str, str] = {}
+    for label, ex, _ in examples:
+        if ex is None:
+            continue
+        other = seen.setdefault(ex.name, label)
+        if other != label:
+            raise ValueError(
+                f"course.examples: {other!r} and {label!r} are both named {ex.name!r} and would "
+                "write the same folder; rename one file (or give the JSONL line another name)"
+            )
+
+
 def _jsonl(path: Path) -> list:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = read_capped(path, MAX_BYTES).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({exc})") from None
     out = []
     for number, line in enumerate(lines, 1):
@@ -158,7 +187,7 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
                         )
                         folder = Path(out) / ex.name / look.folder(ex)
                         for fmt in course.formats:
-                            kind = "png" if fmt == "png" else "video"
+                            kind = kinds.for_format(fmt).job
                             for scene in course.scenes:
                                 jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once

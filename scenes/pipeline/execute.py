@@ -14,30 +14,22 @@ from pathlib import Path
 
 from scenes.outputs import subtitles
 from scenes.pipeline import cache
-from scenes.pipeline.jobs import TMP_PREFIX, Job
-
-
-def tmp_dir_for(job: Job, pid: int | None = None) -> Path:
-    """The job's scratch folder; named by job and process, so a supervisor can remove it."""
-    return job.out_dir / f"{TMP_PREFIX}{job.name}-{pid or os.getpid()}"
+from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
+from scenes.pipeline.jobs import Job
 
 
 def execute(job: Job) -> dict:
-    """Render ``job`` with Manim in this process; return its record (files, seconds, steps)."""
-    fault = os.environ.get("ATTN_FAULT", "")  # test hook: "hang:<Scene>" or "fail:<Scene>"
-    if fault.partition(":")[2] == job.scene.name:
-        if fault.startswith("hang:"):
-            time.sleep(10_000)
-        elif fault.startswith("fail:"):
-            raise RuntimeError("injected failure (ATTN_FAULT)")
+    """Render ``job`` with Manim in this process; return its record (files, seconds, steps).
+
+    The function that makes the output is the one its kind names (:mod:`scenes.pipeline.kinds`).
+    """
     started = time.perf_counter()
     job.out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = tmp_dir_for(job)
+    tmp = job.tmp_dir()
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        run = {"video": _video, "png": _png, "stills": _stills, "slides": _slides}[job.kind]
-        record = run(job, tmp)
+        record = job.spec.maker()(job, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     record.update(key=job.key, seconds=round(time.perf_counter() - started, 3))
@@ -70,7 +62,8 @@ def _steps_of(scene) -> list[dict]:
     ]
 
 
-def _video(job: Job, tmp: Path) -> dict:
+def make_video(job: Job, tmp: Path) -> dict:
+    """A scene as a video file (or, for a part, its steps' videos in the parts folder)."""
     from manim import tempconfig
 
     cfg = _manim_config(job, tmp)
@@ -88,9 +81,13 @@ def _video(job: Job, tmp: Path) -> dict:
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
-    files = [_place(produced, job.out_dir / job.name)]
+    if job.fmt in FASTSTART:
+        fast = tmp / f"faststart{produced.suffix}"
+        remux(produced, fast)
+        produced = fast
+    files = [place(produced, job.out_dir / job.name)]
     if job.captions:
-        files += subtitles.write(steps, job.out_dir / job.scene.name, job.out_dir)
+        files += subtitles.write(steps, job.out_dir / job.scene.name)
     return {"files": [f.name for f in files], "steps": steps}
 
 
@@ -131,7 +128,7 @@ def join_parts(job: Job, records: list[dict]) -> dict:
     tmp = job.out_dir / f"{TMP_PREFIX}{job.name}-join-{os.getpid()}{Path(job.name).suffix}"
     try:
         spans = dict(zip((int(p.stem) for p in pieces), concat_videos(pieces, tmp)))
-        files = [_place(tmp, job.out_dir / job.name)]
+        files = [place(tmp, job.out_dir / job.name)]
     finally:
         tmp.unlink(missing_ok=True)
         shutil.rmtree(src, ignore_errors=True)
@@ -141,7 +138,7 @@ def join_parts(job: Job, records: list[dict]) -> dict:
         for i, s in enumerate(steps)
     ]
     if job.captions:
-        files += subtitles.write(steps, job.out_dir / job.scene.name, job.out_dir)
+        files += subtitles.write(steps, job.out_dir / job.scene.name)
     record = {
         "files": [f.name for f in files],
         "steps": steps,
@@ -161,7 +158,7 @@ def concat_videos(pieces: list[Path], out: Path) -> list[tuple[float, float]]:
     import av
 
     spans = []
-    with av.open(str(out), "w", format=_container(out)) as dst:
+    with av.open(str(out), "w", format=_container(out), options=_muxer_options(out)) as dst:
         stream_out = None
         offset = 0
         for piece in pieces:
@@ -187,7 +184,36 @@ def _container(path: Path) -> str:
     return {".mp4": "mp4", ".mov": "mov", ".webm": "webm"}[path.suffix]
 
 
-def _png(job: Job, tmp: Path) -> dict:
+FASTSTART = ("mp4", "mov")  # the index (moov) first: a browser plays while it downloads
+
+
+def _muxer_options(path: Path) -> dict:
+    return {"movflags": "+faststart"} if path.suffix[1:] in FASTSTART else {}
+
+
+def remux(src: Path, dst: Path) -> None:
+    """Copy ``src``'s packets into ``dst`` (no re-encoding), with the index at the front for
+    MP4 and MOV (Manim writes it at the end)."""
+    import av
+
+    with (
+        av.open(str(src)) as inp,
+        av.open(str(dst), "w", format=_container(dst), options=_muxer_options(dst)) as out,
+    ):
+        streams = {
+            s.index: out.add_stream_from_template(s)
+            for s in inp.streams
+            if s.type in ("video", "audio")
+        }
+        for packet in inp.demux(*[inp.streams[i] for i in streams]):
+            if packet.dts is None:
+                continue
+            packet.stream = streams[packet.stream.index]
+            out.mux(packet)
+
+
+def make_png(job: Job, tmp: Path) -> dict:
+    """A scene's final frame."""
     from manim import tempconfig
 
     cfg = _manim_config(job, tmp)
@@ -197,14 +223,15 @@ def _png(job: Job, tmp: Path) -> dict:
         scene.render()
         produced = Path(scene.renderer.file_writer.image_file_path)
     _expect(job, produced)
-    return {"files": [_place(produced, job.output).name], "steps": _steps_of(scene)}
+    return {"files": [place(produced, job.output).name], "steps": _steps_of(scene)}
 
 
 def still_name(job: Job, k: int, key: str) -> str:
     return f"{job.index + 1:02d}-{job.scene.name}-{k + 1:02d}-{key}.png"
 
 
-def _stills(job: Job, tmp: Path) -> dict:
+def make_stills(job: Job, tmp: Path) -> dict:
+    """Every step's final frame, without video."""
     from scenes.pipeline.stills import run_steps, save_png
 
     stills = run_steps(
@@ -222,18 +249,23 @@ def _stills(job: Job, tmp: Path) -> dict:
         name = still_name(job, k, still.key)
         staged = tmp / name
         save_png(still.frame, staged, alpha=job.look.transparent)
-        files.append(f"stills/{_place(staged, folder / name).name}")
+        files.append(f"stills/{place(staged, folder / name).name}")
     for stale in set(old.get("files", [])) - set(files):  # steps that no longer exist
         (job.out_dir / stale).unlink(missing_ok=True)
     steps = [{"key": s.key, "caption": s.caption} for s in stills]
     return {"files": files, "steps": steps}
 
 
-def _slides(job: Job, tmp: Path) -> dict:
+def make_slides(job: Job, tmp: Path) -> dict:
+    """A scene as manim-slides slides (one per step), for the deck."""
     import json
+    import logging
 
     from manim import tempconfig
     from manim_slides import Slide
+
+    # its INFO lines (to stderr, as all a worker prints) unless --quiet
+    logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
 
     base = job.scene.load()
     slide_cls = type(base.__name__, (base, Slide), {"skip_reversing": True})
@@ -253,9 +285,7 @@ def _slides(job: Job, tmp: Path) -> dict:
     for slide in deck["slides"]:  # point the slide files at their final place
         for field_name in ("file", "rev_file"):
             slide[field_name] = str(files_dir / Path(slide[field_name]).name)
-    staged_json = staged / f"{name}.json"
-    staged_json.write_text(json.dumps(deck, indent=2))
-    _place(staged_json, final / f"{name}.json")
+    atomic_write(final / f"{name}.json", json.dumps(deck, indent=2))
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
@@ -265,10 +295,3 @@ def _slides(job: Job, tmp: Path) -> dict:
 def _expect(job: Job, produced: Path) -> None:
     if not produced.exists():
         raise RuntimeError(f"{job.scene.name}: Manim wrote no file (expected {produced})")
-
-
-def _place(src: Path, dst: Path) -> Path:
-    """Rename ``src`` to ``dst`` (atomic on one file system)."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(src, dst)
-    return dst

@@ -4,7 +4,7 @@
 (:mod:`scenes.pipeline.cache`), which outputs are already up to date. Running a job is
 :mod:`scenes.pipeline.execute`'s business (in a worker process).
 
-Kinds of job
+Kinds of job (the table is :mod:`scenes.pipeline.kinds`)
     ``video``  one scene as mp4/webm/mov/gif (with ``captions``: .srt and .vtt beside it);
     ``png``    a scene's final frame;
     ``stills`` every step's final frame, ``stills/NN-Scene-KK-step.png`` (no video encoding);
@@ -21,14 +21,12 @@ from pathlib import Path
 
 from attention_core import Example
 from scenes.look import Look
-from scenes.outputs import subtitles
-from scenes.pipeline import cache
+from scenes.pipeline import cache, kinds
+from scenes.pipeline.files import TMP_PREFIX
+from scenes.pipeline.kinds import Kind
 from scenes.registry import SCENES, SceneInfo
 
-FORMATS = ("mp4", "webm", "mov", "gif", "png")
-ALPHA_FORMATS = ("webm", "mov", "png")
-SPLITTABLE = ("mp4", "webm", "mov")  # stream copy joins these; gif is converted by Manim at the end
-TMP_PREFIX = ".tmp-"
+__all__ = ["TMP_PREFIX", "Job", "Request", "check_writable", "plan", "split", "validate"]
 
 
 @dataclass(frozen=True)
@@ -44,18 +42,18 @@ class Job:
     captions: bool = False
     part: tuple[int, int] | None = None
     show_bars: bool = False  # Manim's own progress bars (one worker, a terminal)
+    quiet: bool = False  # --quiet: no log lines from the tools (manim-slides) either
     run_id: int = 0  # the supervising process: parts of one run never meet another run's
+
+    @property
+    def spec(self) -> Kind:
+        """This job's entry in the table of output kinds."""
+        return kinds.of(self.kind, self.fmt)
 
     @property
     def name(self) -> str:
         """The record name: also the final file name for videos and png."""
-        s = self.scene.name
-        base = {
-            "video": f"{s}.{self.fmt}",
-            "png": f"{s}.png",
-            "stills": f"stills-{s}",
-            "slides": f"slides-{s}",
-        }[self.kind]
+        base = self.spec.file_name(self.scene.name)
         return base if self.part is None else f"{base}.part{self.part[0]}of{self.part[1]}"
 
     @property
@@ -68,15 +66,13 @@ class Job:
     @property
     def output(self) -> Path:
         """The main file (or folder) a user opens."""
-        if self.kind == "stills":
-            return self.out_dir / "stills"
-        if self.kind == "slides":
-            return self.out_dir / "slides-src" / f"{self.scene.name}.json"
-        return self.out_dir / self.name
+        if self.part is not None:
+            return self.out_dir / self.name
+        return self.spec.output(self.out_dir, self.scene.name)
 
     @property
     def key(self) -> str:
-        # captions are not in the key: they are written from the record's steps (see fresh)
+        # captions are not in the key: they are written from the record's steps (run.complete)
         return cache.content_key(
             example=self.example.to_dict(),
             scene=self.scene.name,
@@ -89,27 +85,23 @@ class Job:
     def index(self) -> int:
         return [s.name for s in SCENES].index(self.scene.name) if self.scene in SCENES else 0
 
-    def fresh(self, complete: bool = True) -> dict | None:
+    def fresh(self, verify: bool = False) -> dict | None:
         """Its record, if the output is already up to date (parts are never cached alone).
 
-        A video asked for with captions whose subtitles are missing gets them here, from the
-        steps its record kept: the video itself does not change.
+        Only a check: it writes nothing. Subtitles missing beside an up-to-date video are made
+        from the record's steps by the runner (:func:`scenes.pipeline.run.complete`).
         """
         if self.part:
             return None
-        record = cache.fresh_record(self.out_dir, self.name, self.key)
-        if (
-            record
-            and complete
-            and self.captions
-            and not all(
-                (self.out_dir / f"{self.scene.name}{x}").is_file() for x in (".srt", ".vtt")
-            )
-        ):
-            written = subtitles.write(record["steps"], self.out_dir / self.scene.name, self.out_dir)
-            record["files"] = sorted(set(record["files"]) | {p.name for p in written})
-            cache.write_record(self.out_dir, self.name, record)
-        return record
+        return cache.fresh_record(self.out_dir, self.name, self.key, verify)
+
+    def scratch(self, pid: int) -> list[Path]:
+        """What a worker ``pid`` killed while running this job may leave behind."""
+        return [self.tmp_dir(pid), *self.spec.extra_scratch(self.out_dir, self.scene.name)]
+
+    def tmp_dir(self, pid: int | None = None) -> Path:
+        """The job's scratch folder; named by job and process, so a supervisor can remove it."""
+        return self.out_dir / f"{TMP_PREFIX}{self.name}-{pid or os.getpid()}"
 
     def parts_dir(self) -> Path:
         return (
@@ -139,11 +131,11 @@ class Request:
 
 def validate(fmt: str, look: Look, out: Path) -> None:
     """ValueError naming the option when the request cannot be made."""
-    if fmt not in FORMATS:
-        raise ValueError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    if look.transparent and fmt not in ALPHA_FORMATS:
+    kind = kinds.for_format(fmt)
+    if look.transparent and not kind.alpha:
+        videos = " or ".join(k for k in kinds.ALPHA_FORMATS if kinds.KINDS[k].job == "video")
         raise ValueError(
-            f"--transparent: {fmt} has no alpha channel; use --format webm or mov (or png)"
+            f"--transparent: {fmt} has no alpha channel; use --format {videos} (or png)"
         )
     check_writable(Path(out))
 
@@ -151,34 +143,31 @@ def validate(fmt: str, look: Look, out: Path) -> None:
 def plan(request: Request) -> list[Job]:
     """Every job of ``request``, in teaching order (videos first, then stills, then slides)."""
     validate(request.fmt, request.look, request.out)
-    d = request.out_dir
-    jobs = []
-    kinds = []
+    wanted = []
     if request.videos:
-        kinds.append("png" if request.fmt == "png" else "video")
+        wanted.append(kinds.for_format(request.fmt))
     if request.stills:
-        kinds.append("stills")
+        wanted.append(kinds.KINDS["stills"])
     if request.slides:
-        kinds.append("slides")
-    for kind in kinds:
-        for s in request.scenes:
-            jobs.append(
-                Job(
-                    s,
-                    request.example,
-                    request.look,
-                    d,
-                    kind,
-                    request.fmt,
-                    captions=request.captions and kind == "video",
-                )
-            )
-    return jobs
+        wanted.append(kinds.KINDS["slides"])
+    return [
+        Job(
+            s,
+            request.example,
+            request.look,
+            request.out_dir,
+            kind.job,
+            request.fmt,  # (part of every key, stills and slides included)
+            captions=request.captions and kind.job == "video",
+        )
+        for kind in wanted
+        for s in request.scenes
+    ]
 
 
 def split(jobs: list[Job], workers: int) -> list[Job]:
     """With more workers than videos to render, render each video in parts (by steps)."""
-    videos = [j for j in jobs if j.kind == "video" and j.fmt in SPLITTABLE]
+    videos = [j for j in jobs if j.spec.splittable]
     if workers < 2 or not videos or len(jobs) >= workers:
         return jobs
     k = max(1, workers // len(jobs))

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
+from scenes.pipeline.files import remove
+
 DEFAULT_TIMEOUT = 1800.0  # seconds per task: generous (a 4K scene on 2 cores takes minutes)
 
 
@@ -44,7 +46,7 @@ class Outcome:
     timed_out: bool = False
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
@@ -62,7 +64,10 @@ def die_with_parent() -> None:
 def _serve(conn, warm: Callable[[], None] | None) -> None:
     """The worker's loop: warm up, say "ready", then run each task sent and send back
     ("ok", value) or ("error", one line)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor handles Ctrl-C and kills us
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # the supervisor handles these, and kills us
+    with contextlib.suppress(OSError):
+        os.dup2(2, 1)  # whatever a render prints goes to stderr: stdout carries only paths
     die_with_parent()  # a supervisor killed with SIGKILL takes its workers along
     if warm is not None:
         with contextlib.suppress(Exception):  # a failing import shows up as the task's own error
@@ -82,7 +87,7 @@ def _serve(conn, warm: Callable[[], None] | None) -> None:
         try:
             reply = ("ok", fn(arg))
         except BaseException as exc:  # noqa: BLE001 - everything is reported, one line
-            reply = ("error", _first_line(exc))
+            reply = ("error", first_line(exc))
         try:
             conn.send(reply)
         except (EOFError, OSError):
@@ -133,7 +138,7 @@ class Pool:
             self._workers.remove(worker)
         if worker.task is not None and worker.task.scratch is not None:
             for path in worker.task.scratch(worker.process.pid):
-                _remove(path)
+                remove(path)
 
     def map(self, tasks: list[Task], on_start=None, on_done=None) -> list[Outcome]:
         """Run ``tasks`` (at most ``size`` at once); call ``on_start(task)``/``on_done(outcome)``
@@ -239,14 +244,3 @@ class Pool:
             else:
                 worker.conn.close()
                 self._workers.remove(worker)
-
-
-def _remove(path) -> None:
-    import shutil
-    from pathlib import Path
-
-    p = Path(path)
-    if p.is_dir():
-        shutil.rmtree(p, ignore_errors=True)
-    else:
-        p.unlink(missing_ok=True)

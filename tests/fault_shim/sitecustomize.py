@@ -1,0 +1,29 @@
+"""Fault injection for the tests, outside the production code: put this folder first on the
+PYTHONPATH of the ``attn-explain`` process under test (``faults.env``) and set ``ATTN_FAULT`` to
+``hang:<Scene>`` (sleep far past any --timeout) or ``fail:<Scene>`` (raise) for that scene's
+jobs. Python imports ``sitecustomize`` at start-up, before the CLI imports the runner, so the
+runner and the worker processes it forks see the patched ``execute``."""
+
+import os
+
+_SPEC = os.environ.get("ATTN_FAULT", "")
+
+if _SPEC:
+    import time
+
+    import scenes.pipeline.execute as _execute_module
+
+    _original = _execute_module.execute
+
+    def execute(job):
+        what, _, scene = _SPEC.partition(":")
+        if scene == job.scene.name:
+            if what == "hang":
+                time.sleep(10_000)
+            elif what == "fail":
+                raise RuntimeError("injected failure (ATTN_FAULT)")
+        return _original(job)
+
+    execute.__module__ = _execute_module.__name__  # pickled by name to the workers
+    execute.__qualname__ = "execute"
+    _execute_module.execute = execute
