@@ -4,7 +4,7 @@
 name = "week-1"                       # optional; default: the file's stem
 examples = ["zao-shang-hao", "lessons/mine.toml"]   # presets, or files beside the course file
 examples_jsonl = "students.jsonl"     # optional: one example object a line ("name" optional)
-scenes = ["Embeddings", "Softmax"]    # default: every scene
+scenes = ["Embeddings", "Softmax"]    # default: every scene that applies to each example
 langs = ["zh", "en"]                  # default: each example's own language
 themes = ["dark"]
 qualities = ["l"]
@@ -55,6 +55,7 @@ class Course:
     qualities: list
     formats: list
     aspects: list = field(default_factory=lambda: ["16:9"])
+    scenes_given: bool = False  # listed in the file (else: each example's applicable scenes)
 
 
 def _list(data: dict, key: str, default, allowed=None) -> list:
@@ -105,6 +106,7 @@ def load_course(path) -> Course:
             raise ValueError("course.examples_jsonl: give a file name")
         examples += _jsonl(path.parent / jsonl)
     _refuse_collisions(examples)
+    scenes_given = "scenes" in data
     scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
     return Course(
         name,
@@ -115,6 +117,7 @@ def load_course(path) -> Course:
         _list(data, "qualities", ["l"], list(QUALITIES)),
         _list(data, "formats", ["mp4"], FORMATS),
         _list(data, "aspects", ["16:9"], list(ASPECTS)),
+        scenes_given,
     )
 
 
@@ -174,6 +177,15 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
         if ex is None:
             broken.append((label, error))
             continue
+        scenes = []
+        for scene in course.scenes:
+            why = find(scene).why_not(ex)
+            if why is None:
+                scenes.append(scene)
+            elif course.scenes_given:  # asked for by name: said, never dropped silently
+                broken.append(
+                    (f"{label}/{scene}", f"{scene} does not apply to {ex.name}: it {why}")
+                )
         for lang in course.langs:
             for theme in course.themes:
                 for quality in course.qualities:
@@ -188,7 +200,7 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
                         folder = Path(out) / ex.name / look.folder(ex)
                         for fmt in course.formats:
                             kind = kinds.for_format(fmt).job
-                            for scene in course.scenes:
+                            for scene in scenes:
                                 jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
     return list(unique.values()), broken
