@@ -109,6 +109,57 @@ def illustrative_weights(d: int, seed: int = ILLUSTRATIVE_SEED) -> np.ndarray:
     return W
 
 
+def illustrative_projections(d: int, seed: int = ILLUSTRATIVE_SEED) -> tuple[np.ndarray, np.ndarray]:
+    """Two distinct seeded (d, d) maps (W_q, W_k) that show queries and keys in separate spaces.
+
+    W_q is :func:`illustrative_weights` ``(d, seed)``; W_k, from the same seed, turns the other
+    way (by 20–35°) and stretches the other axis, so x W_q and x W_k differ for every x ≠ 0 and
+    a token's query is compared with keys that are not its own vector. Labelled as illustrative
+    wherever it is shown.
+    """
+    W_q = illustrative_weights(d, seed)
+    rng = np.random.default_rng([seed, 1])
+    theta = -np.radians(rng.uniform(20, 35))
+    stretch = np.array([rng.uniform(0.6, 0.8), rng.uniform(1.2, 1.4)])
+    W_k = np.eye(d)
+    if d >= 2:
+        rot = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+        W_k[:2, :2] = np.diag(stretch) @ rot
+    else:
+        W_k[0, 0] = stretch[1] * 1.25
+    return W_q, W_k
+
+
+def illustrative_queries_keys(X, seed: int = ILLUSTRATIVE_SEED):
+    """(Q, K, Q Kᵀ) for the rows of ``X`` under :func:`illustrative_projections`."""
+    X = np.asarray(X, dtype=float)
+    W_q, W_k = illustrative_projections(X.shape[1], seed)
+    Q, K = X @ W_q, X @ W_k
+    return Q, K, Q @ K.T
+
+
+def informative_row(weights, queries=None) -> int:
+    """The query row that shows the most in a per-query demo: not one-hot, not fully masked.
+
+    The row whose weights spread over the most keys — the largest perplexity exp(−Σ w log w),
+    1 for a one-hot row, n for a uniform one — so a causal mask's first row (one-hot) is never
+    the pick; rows that are not finite (fully blocked) are skipped, and so, given ``queries`` (the rows of
+    Q), are zero queries (a padding token's: no direction to project on); ties go to the first.
+    """
+    W = np.asarray(weights, dtype=float)
+    best, best_p = 0, -1.0
+    for i, row in enumerate(W):
+        if not np.all(np.isfinite(row)):
+            continue
+        if queries is not None and not np.any(np.asarray(queries)[i]):
+            continue
+        w = row[row > 0]
+        perplexity = float(np.exp(-np.sum(w * np.log(w))))
+        if perplexity > best_p + 1e-9:
+            best, best_p = i, perplexity
+    return best
+
+
 def attention_cost(n_queries: int, n_keys: int, d_k: int) -> tuple[int, int]:
     """(cells of the weight matrix, multiply-adds of Q Kᵀ) = (m·n, m·n·d_k)."""
     return n_queries * n_keys, n_queries * n_keys * d_k
