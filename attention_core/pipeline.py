@@ -130,11 +130,13 @@ def illustrative_projections(d: int, seed: int = ILLUSTRATIVE_SEED) -> tuple[np.
     return W_q, W_k
 
 
-def illustrative_queries_keys(X, seed: int = ILLUSTRATIVE_SEED):
-    """(Q, K, Q Kᵀ) for the rows of ``X`` under :func:`illustrative_projections`."""
+def illustrative_queries_keys(X, seed: int = ILLUSTRATIVE_SEED, source=None):
+    """(Q, K, Q Kᵀ) under :func:`illustrative_projections`: queries from the rows of ``X``, keys
+    from ``source`` (cross-attention's second sequence; default ``X`` itself)."""
     X = np.asarray(X, dtype=float)
+    src = X if source is None else np.asarray(source, dtype=float)
     W_q, W_k = illustrative_projections(X.shape[1], seed)
-    Q, K = X @ W_q, X @ W_k
+    Q, K = X @ W_q, src @ W_k
     return Q, K, Q @ K.T
 
 

@@ -89,13 +89,17 @@ CAPTIONS = {
         ),
     },
     "DotProducts": {
+        "query": (
+            "跟着一个查询 {q} 走：它的注意力在各个键之间分得最开（不是 one-hot）。",
+            "We follow one query, {q}: its attention is the most spread over the keys (not one-hot).",
+        ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
             "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}.",
         ),
         "matrix": (
-            "每个查询都这样做，得到分数矩阵 Q·Kᵀ（{m}×{n}）。",
-            "Every query does the same: the score matrix Q·Kᵀ ({m}×{n}).",
+            "每个查询都这样做：每个格子来自它自己的影子，得到分数矩阵 $Q K^top$（{m}×{n}）。",
+            "Every query does the same, each cell from its own shadow: the score matrix $Q K^top$ ({m}×{n}).",
         ),
     },
     "Scaling": {
@@ -355,6 +359,10 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # DotProducts
+    "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
+    "legend_q": ("查询 $q$", "query $q$"),
+    "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
 }
 
 
