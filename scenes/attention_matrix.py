@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, Create, LaggedStart, SurroundingRectangle, TransformFromCopy, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -46,9 +47,10 @@ class AttentionMatrix(ExplainerScene):
             W,
             ("weights", 0),
             theme,
-            ex.tokens,
-            ex.key_tokens,
+            self.q_tokens,
+            self.k_tokens,
             Box(left.x0, left.y0, left.x1 - 1.1, left.y1),
+            sizes=(40, 36, 32, 28, 25, 22),
             digits=3,
             heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
@@ -75,7 +77,18 @@ class AttentionMatrix(ExplainerScene):
         self.hold()
 
         self.step("rows")
-        self.play(FadeIn(sum_head), FadeIn(sums, lag_ratio=0.1))
+        # each row's shares gather into its sum
+        self.play(FadeIn(sum_head), run_time=0.4)
+        self.play(
+            LaggedStart(
+                *(
+                    TransformFromCopy(matrix.row_group(i), s)
+                    for i, s in zip(matrix.shown_rows, sums)
+                ),
+                lag_ratio=0.3,
+            ),
+            run_time=min(3.0, 0.8 + 0.4 * len(sums)),
+        )
         self.hold()
 
         other, pair = reading(W, ex.is_cross)
@@ -84,9 +97,9 @@ class AttentionMatrix(ExplainerScene):
             a, b = pair
             sym = self.say(
                 "symmetric_no",
-                a=f"w({ex.tokens[a]}→{ex.key_tokens[b]}) = "
+                a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
                 + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
-                b=f"w({ex.tokens[b]}→{ex.key_tokens[a]}) = "
+                b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
                 + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
             )
         elif not ex.is_cross:
@@ -110,8 +123,8 @@ class AttentionMatrix(ExplainerScene):
             self.step(
                 "reading",
                 caption_key="reading_other",
-                q=ex.tokens[i],
-                k=ex.key_tokens[j],
+                q=self.q_tokens[i],
+                k=self.k_tokens[j],
                 a=self.num(W[i, j], ("weights", 0, i, j), 3).shown,
                 b=self.num(W[i, i], ("weights", 0, i, i), 3).shown,
                 sym=sym,
@@ -145,7 +158,7 @@ class AttentionMatrix(ExplainerScene):
         rows.add(
             flow(
                 [
-                    label("n²·d_k =", BODY, theme.text),
+                    rich("$n^2 d_k$ =", BODY, theme.text),
                     self.num(
                         ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY, color=theme.accent
                     ),

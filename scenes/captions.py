@@ -22,10 +22,7 @@ TITLES = {
     "Softmax": ("Softmax：一个整体的份额", "Softmax: shares of one whole"),
     "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
     "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
-    "Overview": (
-        '全景：$"softmax"((Q K^top) / sqrt(d_k)) V$',
-        'The whole story: $"softmax"((Q K^top) / sqrt(d_k)) V$',
-    ),
+    "Overview": ("全景：一行公式", "The whole story in one line"),
     "CausalMask": ("掩码：不该看的位置设为 −∞", "Masking: what may not be seen becomes −∞"),
     "MultiHeadSplit": ("多头注意力：每个头一个子空间", "Multi-head attention: a subspace per head"),
     "PositionalEncoding": (
@@ -164,15 +161,15 @@ CAPTIONS = {
         ),
         "rows": ("每一行之和都是 1。", "Every row sums to 1."),
         "reading_other": (
-            "如实解读：{q} 最关注 {k}（{a} > {b}），而不是它自己。{sym}",
+            "读数：{q} 最关注的是 {k}（{a} > {b}），而不是它自己。{sym}",
             "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}",
         ),
         "reading_self": (
-            "如实解读：这里每个词都最关注自己。{sym}",
-            "An honest reading: here every token attends most to itself. {sym}",
+            "读数：本例中每个词都最关注它自己。{sym}",
+            "An honest reading: in this example every token attends most to itself. {sym}",
         ),
         "reading_cross": (
-            "如实解读：每行的最大值标出了每个查询最关注的源词。",
+            "读数：每一行的最大值标出这个查询最关注的源词。",
             "An honest reading: each row's largest weight marks the source token it attends to most.",
         ),
         "cost": (
@@ -186,8 +183,8 @@ CAPTIONS = {
             'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
         ),
         "qk": (
-            "QKᵀ：每一对词的点积，也就是投影有多长。",
-            "QKᵀ: the dot product of every pair, how long each shadow is.",
+            "$Q K^top$：每一对词的点积，也就是一个向量在另一个方向上的投影有多长。",
+            "$Q K^top$: the dot product of every pair, how long each shadow is.",
         ),
         "scale": (
             "÷$sqrt(d_k)$：不让分数的方差随维度变大。",
@@ -198,13 +195,28 @@ CAPTIONS = {
             "softmax: each row becomes shares of one whole.",
         ),
         "values": (
-            "·V：按份额混合值向量，得到带上下文的新向量。",
-            "·V: mix the values by those shares: new vectors that carry context.",
+            "乘以 V：按这些份额混合值向量，得到带上下文的输出 o。",
+            "Times V: mix the values by those shares into outputs o that carry context.",
+        ),
+        "masked_note": (
+            "本例带掩码：挡住的位置记为 −∞，softmax 之后权重为 0（掩码一节细讲）。",
+            "This example is masked: blocked cells are −∞, and get weight 0 after softmax "
+            "(the masking scene shows how).",
         ),
     },
     "CausalMask": {
-        "scores": ("缩放后的分数矩阵；下面用{kind}。", "The scaled scores; next, {kind}."),
-        "blocked": ("被挡住的格子设为 −∞：{kind}。", "Blocked cells are set to −∞: {kind}."),
+        "scores": (
+            "先看缩放后的分数矩阵，每个查询对每个键都有一个分数。",
+            "Start from the scaled scores: every query has a score for every key.",
+        ),
+        "mask": (
+            "掩码盖住不该看的格子：{kind}。",
+            "A mask covers the cells that may not be seen: {kind}.",
+        ),
+        "blocked": (
+            "被盖住的分数一律改成 −∞，其余分数保持不变。",
+            "Every covered score becomes −∞; the others stay as they were.",
+        ),
         "unmasked": (
             "这个例子没有掩码：每个查询都能看到所有键。",
             "This example has no mask: every query sees every key.",
@@ -304,8 +316,8 @@ WORDS = {
     "asks": ("提问：我在找什么？", "asks: what am I looking for?"),
     "answers": ("应答：我有什么可匹配？", "answers: what do I offer to match?"),
     "carries": ("携带：被取走的内容", "carries: the content that is taken"),
-    "scores": ("分数 Q·Kᵀ", "scores Q·Kᵀ"),
-    "scaled": ("缩放后 ÷$sqrt(d_k)$", "scaled ÷$sqrt(d_k)$"),
+    "scores": ("分数 $Q K^top$", "scores $Q K^top$"),
+    "scaled": ("缩放后 $Q K^top \\/ sqrt(d_k)$", "scaled $Q K^top \\/ sqrt(d_k)$"),
     "weights": ("权重 softmax", "weights softmax"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
@@ -332,15 +344,15 @@ WORDS = {
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),
     "mask_causal": (
-        "因果掩码：第 i 个词只看位置 ≤ i",
+        "因果掩码，第 i 个词只能看位置不超过 i 的词",
         "a causal mask: token i sees positions ≤ i only",
     ),
     "mask_applied": (
-        "对本例加上因果掩码：第 i 个词只看位置 ≤ i",
+        "这里给本例加上因果掩码，第 i 个词只能看位置不超过 i 的词",
         "a causal mask applied to this example: token i sees positions ≤ i only",
     ),
     "mask_padding": (
-        "填充掩码：填充位置在每一行都被挡住",
+        "填充掩码，每一行里的填充位置都被挡住",
         "a padding mask: padded keys are blocked in every row",
     ),
     "mask_explicit": ("本例给出的掩码", "the example's own mask"),

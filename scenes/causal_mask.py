@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from manim import UP, Arrow, ReplacementTransform, VGroup
+from manim import DOWN, UP, Arrow, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, nudge_into, place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.text import label
@@ -39,51 +39,67 @@ class CausalMask(ExplainerScene):
 
     def construct(self):
         ex, head, theme = self.example, self.head, self.theme
-        left, mid, right = self.regions.content.columns(5, 1, 5, gap=0.15)
+        content = self.regions.content
+        # a narrow frame shows one matrix at a time, the scores turning into the weights
+        narrow = content.width < 1.6 * content.height
+        left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
-        scaled = LabelledMatrix.fitted(
-            head.scaled, ("scaled", 0), theme, ex.tokens, ex.key_tokens, left, **kw
-        )
-        masked = LabelledMatrix.fitted(
-            head.masked, ("masked", 0), theme, ex.tokens, ex.key_tokens, left, **kw
-        )
+        rows, cols = self.q_tokens, self.k_tokens
+        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), theme, rows, cols, left, **kw)
+        masked = LabelledMatrix.fitted(head.masked, ("masked", 0), theme, rows, cols, left, **kw)
+        w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
         weights = LabelledMatrix.fitted(
-            head.weights,
-            ("weights", 0),
-            theme,
-            ex.tokens,
-            ex.key_tokens,
-            Box(right.x0, right.y0, right.x1 - 1.0, right.y1),
-            digits=3,
-            heat=True,
-            **kw,
+            head.weights, ("weights", 0), theme, rows, cols, w_box, digits=3, heat=True, **kw
         )
-        g_scaled = place(VGroup(matrix_title(self.say("scaled"), scaled, theme), scaled), left)
-        g_masked = place(VGroup(matrix_title(self.say("masked"), masked, theme), masked), left)
+        t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
+        t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
+        g_scaled = place(VGroup(t_scaled, scaled), left)
+        place(VGroup(t_masked, masked), left)
         g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
-        place(g_weights, Box(right.x0, right.y0, right.x1 - 1.0, right.y1), "left")
-        for matrix in (masked, weights):  # blocked cells: dark (each matrix elides its own)
-            for i, j in matrix.cells:
-                if head.mask is not None and not head.mask[i, j]:
-                    matrix.cell_rect(i, j).set_fill(theme.background)
-
-        self.step("scores", kind=self.say(f"mask_{self.mask_kind}"))
-        self.play(FadeIn(g_scaled), run_time=1)
-        self.hold()
-
-        self.step(
-            "blocked" if head.mask is not None else "unmasked",
-            kind=self.say(f"mask_{self.mask_kind}"),
+        place(g_weights, w_box, "left")
+        blocked = (
+            [] if head.mask is None else [(i, j) for i, j in scaled.cells if not head.mask[i, j]]
         )
-        if head.mask is not None:
-            self.play(ReplacementTransform(g_scaled, g_masked), run_time=1.5)
-        self.hold()
+        kind = self.say(f"mask_{self.mask_kind}")
 
+        # 1. the scores, as every earlier scene left them
+        self.step("scores", kind=kind)
+        self.play(FadeIn(g_scaled), run_time=1)
+
+        if not blocked:
+            self.step("unmasked", kind=kind)
+        else:
+            # 2. the mask comes down over the cells a query may not see
+            self.step("mask", kind=kind)
+            cover = VGroup(
+                *(
+                    scaled.cell_rect(i, j)
+                    .copy()
+                    .set_fill(theme.background, opacity=0.75)
+                    .set_stroke(theme.muted, width=2)
+                    for i, j in blocked
+                )
+            )
+            self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
+            # 3. under the mask each blocked score becomes −∞; the allowed ones stay
+            self.step("blocked", kind=kind)
+            self.play(
+                ReplacementTransform(t_scaled, t_masked),
+                *(ReplacementTransform(scaled.cell(i, j), masked.cell(i, j)) for i, j in blocked),
+                run_time=1.4,
+            )
+            self.bring_to_front(*(masked.cell(i, j) for i, j in blocked))  # −∞ over the mask
+
+        # 4. softmax row by row, over the allowed keys only; a −∞ gets exactly 0
         self.step("softmax")
-        arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.05)
+        arrow = (
+            VGroup()
+            if narrow
+            else Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.muted, buff=0.05)
+        )
         sums = VGroup(
             *(
                 self.num(np.sum(head.weights[i]), ("rowsum", 0, i), 3, color=theme.accent)
@@ -94,6 +110,28 @@ class CausalMask(ExplainerScene):
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
         nudge_into(sum_head, self.frame.inset(MARGIN))
-        self.play(FadeIn(arrow), FadeIn(g_weights), run_time=1.2)
-        self.play(FadeIn(sums), FadeIn(sum_head))
-        self.hold(1.8)
+        source = masked if blocked else scaled
+        if narrow:  # the scores leave room for the weights
+            keep = (self.title_mob, self.caption_mob)
+            self.play(
+                *(FadeOut(m) for m in self.mobjects if m not in keep),
+                FadeIn(g_weights[0]),
+                FadeIn(weights.frame_parts()),
+                run_time=0.8,
+            )
+            self.play(FadeIn(weights.numbers, lag_ratio=0.1), run_time=1.2)
+        else:  # each row of scores turns into its row of shares
+            self.play(
+                FadeIn(arrow), FadeIn(g_weights[0]), FadeIn(weights.frame_parts()), run_time=0.8
+            )
+            self.play(
+                LaggedStart(
+                    *(
+                        TransformFromCopy(source.row_group(i), weights.row_group(i))
+                        for i in weights.shown_rows
+                    ),
+                    lag_ratio=0.35,
+                ),
+                run_time=min(4.0, 1.0 + 0.5 * len(weights.shown_rows)),
+            )
+        self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head))

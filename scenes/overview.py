@@ -4,7 +4,7 @@ continuous video."""
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, ReplacementTransform, VGroup
+from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 from scenes.base import ExplainerScene
@@ -17,7 +17,9 @@ from scenes.mobjects.theme import SMALL
 from scenes.roles import plane_view_of, view_recipe
 
 FORMULA = (
-    '{{ "softmax" : sm }} ( ( {{ Q : q }} {{ K^top : kt }} ) / {{ sqrt(d_k) : sc }} ) {{ V : v }}'
+    # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
+    '{{ "softmax" : sm }} ( ( {{ Q^"" : q }} {{ K^top : kt }} ) / '
+    '{{ sqrt(d_k) : sc }} ) {{ V^"" : v }}'
 )
 
 
@@ -34,7 +36,7 @@ class Overview(ExplainerScene):
     def construct(self):
         ex, head, theme, tr = self.example, self.head, self.theme, self.trace
         top, body = self.regions.content.rows(1, 4, gap=0.25)
-        formula = MathTypst(FORMULA, font_size=44, color=theme.muted)
+        formula = MathTypst(FORMULA, font_size=48, color=theme.muted)
         place(formula, top)
         panels = body.columns(1, 1.25, 1, gap=0.35)
 
@@ -44,7 +46,7 @@ class Overview(ExplainerScene):
         x_plane = VectorPlane(x_view.coords, x_plane_box, theme, ticks=False)
         q_colors = [self.q_color(i) for i in range(ex.n)]
         x_arrows = x_plane.arrows(x_view.coords, q_colors)
-        x_labels = x_plane.tip_labels(x_view.coords, ex.tokens, q_colors, x_plane_box)
+        x_labels = x_plane.tip_labels(x_view.coords, self.q_tokens, q_colors, x_plane_box)
         x_note = self.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
@@ -57,14 +59,14 @@ class Overview(ExplainerScene):
         kw = dict(row_colors=q_colors, col_colors=[self.k_color(j) for j in range(ex.n_keys)])
         mats = {
             "scores": LabelledMatrix.fitted(
-                head.scores, ("scores", 0), theme, ex.tokens, ex.key_tokens, panels[1], **kw
+                head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
             ),
             "scaled": LabelledMatrix.fitted(
                 head.scaled if head.mask is None else head.masked,
                 ("scaled" if head.mask is None else "masked", 0),
                 theme,
-                ex.tokens,
-                ex.key_tokens,
+                self.q_tokens,
+                self.k_tokens,
                 panels[1],
                 **kw,
             ),
@@ -72,16 +74,21 @@ class Overview(ExplainerScene):
                 head.weights,
                 ("weights", 0),
                 theme,
-                ex.tokens,
-                ex.key_tokens,
+                self.q_tokens,
+                self.k_tokens,
                 panels[1],
                 digits=3,
                 heat=True,
                 **kw,
             ),
         }
+        titles = {"scores": "scores", "scaled": "scaled" if head.mask is None else "masked"}
+        titles["weights"] = "weights"
         groups = {
-            k: place(VGroup(matrix_title(self.say(k), m, theme), m), panels[1])
+            k: place(
+                VGroup(matrix_title(self.typeset(titles[k], SMALL, theme.muted), m, theme), m),
+                panels[1],
+            )
             for k, m in mats.items()
         }
 
@@ -102,7 +109,7 @@ class Overview(ExplainerScene):
         self.play(FadeIn(groups["scores"]), run_time=1)
         self.hold()
 
-        self.step("scale")
+        self.step("scale" if head.mask is None else "masked_note", caption_key=None)
         self.light(formula, "sc")
         self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
         self.hold()
@@ -123,13 +130,19 @@ class Overview(ExplainerScene):
         v_arrows = VGroup(
             *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
         )
-        o_arrows = o_plane.arrows(head.output @ B, q_colors)
-        o_labels = o_plane.tip_labels(head.output @ B, list(ex.tokens), q_colors, o_plane_box)
+        # outputs in their own style, each labelled o(token): no token's colour on a derived vector
+        o_arrows = o_plane.arrows(head.output @ B, [theme.output] * ex.n, stroke_width=4)
+        o_labels = o_plane.tip_labels(
+            head.output @ B, [f"o({t})" for t in self.q_tokens], [theme.output] * ex.n, o_plane_box
+        )
         o_note = self.view_note(out_view, "overview_out")
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
-        self.play(*(grow(a) for a in o_arrows), FadeIn(o_labels), run_time=1.2)
+        # each output is gathered from the values it mixes: the value arrows flow into it
+        self.play(
+            *(TransformFromCopy(v_arrows, a) for a in o_arrows), FadeIn(o_labels), run_time=1.6
+        )
         self.hold(1.8)
 
     def light(self, formula: MathTypst, *parts: str):

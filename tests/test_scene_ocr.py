@@ -27,7 +27,7 @@ def test_matrix_numbers_read_back_by_ocr(scene, array, digits):
     assert len(cells) == truth.size
     misread = {}
     for (i, j), mob in cells.items():
-        seen = read_number(frame, pixel_box(mob, frame))
+        seen = read_number(frame, pixel_box(mob, frame, pad=0.08))
         if seen != fmt(truth[i, j], digits):
             misread[(i, j)] = (seen, fmt(truth[i, j], digits))
     assert not misread, misread

@@ -90,6 +90,7 @@ class LabelledMatrix(VGroup):
         self.ellipses = VGroup()
         scale = "weights" if heat is True else (heat or None)
         limit = score_limit(values) if scale == "scores" else 1.0
+        self.values, self.scale, self.limit = values, scale, limit
         ys = {i: -(slot + 0.5) * ch for slot, i in enumerate(shown_rows)}
         for slot, j in enumerate(shown_cols):
             x = label_w + (slot + 0.5) * cw
@@ -270,8 +271,9 @@ def _extremes(values: np.ndarray) -> list[float]:
     return sorted(picks)
 
 
-def matrix_title(text: str, matrix: VGroup, theme: Theme, size=SMALL):
-    t = label(text, size, theme.muted)
+def matrix_title(text, matrix: VGroup, theme: Theme, size=SMALL):
+    """A heading above ``matrix``, left-aligned: text, or a ready mobject (e.g. typeset)."""
+    t = label(text, size, theme.muted) if isinstance(text, str) else text
     t.next_to(matrix, UP, buff=0.15)
     t.align_to(matrix, LEFT)
     return t

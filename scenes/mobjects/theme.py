@@ -80,10 +80,10 @@ _LIGHT_TOKENS = (
     "#00796B",
     "#AD1457",
     "#3949AB",
-    "#558B2F",
+    "#33691E",
     "#283593",
-    "#D84315",
-    "#0277BD",
+    "#BF360C",
+    "#01579B",
     "#7B1FA2",
 )
 
@@ -97,7 +97,7 @@ DARK = Theme(
     accent=ManimColor("#FFD166"),
     output=ManimColor("#FFFFFF"),
     panel=ManimColor("#1A2130"),
-    dark_text=ManimColor("#0E1117"),
+    dark_text=ManimColor("#000000"),
     light_text=ManimColor("#FFFFFF"),
     tokens=tuple(ManimColor(c) for c in _DARK_TOKENS),
 )
@@ -111,7 +111,7 @@ LIGHT = Theme(
     accent=ManimColor("#A35400"),
     output=ManimColor("#000000"),
     panel=ManimColor("#F1F3F6"),
-    dark_text=ManimColor("#111111"),
+    dark_text=ManimColor("#000000"),
     light_text=ManimColor("#FFFFFF"),
     tokens=tuple(ManimColor(c) for c in _LIGHT_TOKENS),
 )
