@@ -109,7 +109,9 @@ def illustrative_weights(d: int, seed: int = ILLUSTRATIVE_SEED) -> np.ndarray:
     return W
 
 
-def illustrative_projections(d: int, seed: int = ILLUSTRATIVE_SEED) -> tuple[np.ndarray, np.ndarray]:
+def illustrative_projections(
+    d: int, seed: int = ILLUSTRATIVE_SEED
+) -> tuple[np.ndarray, np.ndarray]:
     """Two distinct seeded (d, d) maps (W_q, W_k) that show queries and keys in separate spaces.
 
     W_q is :func:`illustrative_weights` ``(d, seed)``; W_k, from the same seed, turns the other
@@ -145,8 +147,9 @@ def informative_row(weights, queries=None) -> int:
 
     The row whose weights spread over the most keys — the largest perplexity exp(−Σ w log w),
     1 for a one-hot row, n for a uniform one — so a causal mask's first row (one-hot) is never
-    the pick; rows that are not finite (fully blocked) are skipped, and so, given ``queries`` (the rows of
-    Q), are zero queries (a padding token's: no direction to project on); ties go to the first.
+    the pick; rows that are not finite (fully blocked) are skipped, and so, given ``queries``
+    (the rows of Q), are zero queries (a padding token's: no direction to project on); ties go
+    to the first.
     """
     W = np.asarray(weights, dtype=float)
     best, best_p = 0, -1.0

@@ -64,6 +64,7 @@ class DotProducts(ExplainerScene):
             mat_box,
             row_colors=[self.q_color(a) for a in range(ex.n)],
             col_colors=[self.k_color(b) for b in range(n)],
+            sizes=(40, 36, 32, 28, 25, 22),
         )
         m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
         m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
@@ -75,17 +76,24 @@ class DotProducts(ExplainerScene):
         self.plane_box = plane_box
         self.plane = VectorPlane(self.all_points(), plane_box, self.theme)
         legend = self.legend()
-        note = (
-            VGroup()
-            if self.exact_2d
-            else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        )
+        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
         place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
 
         i = self.i
         self.step("query", q=f"q({self.q_tokens[i]})")
         self.add(m_title, matrix.frame_parts())
         row_mark = self.row_mark(i)
+        keys = [b for b in matrix.shown_columns][:DETAILED_KEYS]
+        pq, _ = self.pair_coords(i, keys[0])
+        q_arrow = self.plane.arrow(pq, self.q_color(i))
+        q_label = self.plane.tip_labels(
+            [pq],
+            [f"q({self.q_tokens[i]})"],
+            [self.q_color(i)],
+            plane_box,
+            self.plane.tick_labels,
+            clear_axes=True,
+        )
         self.play(
             Create(self.plane.plane),
             FadeIn(self.plane.tick_labels),
@@ -94,8 +102,8 @@ class DotProducts(ExplainerScene):
             Create(row_mark),
             run_time=1.0,
         )
-        keys = [b for b in range(n)][:DETAILED_KEYS]
-        self.pair = None
+        self.play(grow(q_arrow), FadeIn(q_label), run_time=0.8)
+        self.pair = {"q": q_arrow, "labels": q_label}
         for step, j in enumerate(keys):
             self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(i, j))
             self.show_pair(i, j)
@@ -104,14 +112,12 @@ class DotProducts(ExplainerScene):
         self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
         rows = [a for a in matrix.shown_rows]
         rows = [i] + [a for a in rows if a != i] if i in rows else rows
-        todo = {
-            a: [b for b in matrix.shown_columns if not (a == i and b in keys)] for a in rows
-        }
+        todo = {a: [b for b in matrix.shown_columns if not (a == i and b in keys)] for a in rows}
         todo = {a: bs for a, bs in todo.items() if bs}
         cells = sum(len(bs) for bs in todo.values())
         per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
-        for a, bs in todo.items():
-            self.quick_row(a, bs, per_cell, row_mark)
+        for step, (a, bs) in enumerate(todo.items()):
+            self.quick_row(a, bs, per_cell, row_mark, last=step == len(todo) - 1)
         self.hold(1.2)
 
     # -- what the plane must hold ----------------------------------------------------------------
@@ -138,13 +144,20 @@ class DotProducts(ExplainerScene):
 
     def legend(self) -> VGroup:
         t = self.theme
-        q = VGroup(sample_arrow(t.text), self.typeset("legend_q", SMALL, t.text)).arrange(buff=0.12)
-        k = VGroup(sample_arrow(t.text, outline=True), self.typeset("legend_k", SMALL, t.text))
+        q = VGroup(
+            sample_arrow(t.text, length=0.9), self.typeset("legend_q", SMALL, t.text)
+        ).arrange(buff=0.12)
+        k = VGroup(
+            sample_arrow(t.text, outline=True, length=0.9), self.typeset("legend_k", SMALL, t.text)
+        )
         k.arrange(buff=0.12)
         return VGroup(q, k).arrange(buff=0.35)
 
     def row_mark(self, a: int):
-        row = VGroup(self.matrix.row_label_of[a], *(self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns))
+        row = VGroup(
+            self.matrix.row_label_of[a],
+            *(self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns),
+        )
         return SurroundingRectangle(row, color=self.theme.accent, buff=0.04, stroke_width=3)
 
     def pair_values(self, i, j) -> dict:
@@ -255,10 +268,17 @@ class DotProducts(ExplainerScene):
         cell = self.matrix.cell(i, j)
         old = self.pair
         self.pair = {key: m for key, m in new.items() if key != "result"}
-        if old is None:  # the first pair: everything appears, in the order it is explained
-            self.play(grow(new["q"]), grow(new["k"]), FadeIn(new["labels"]), run_time=0.9)
+        if "k" not in old:  # the first pair: the key joins the query, then the explanation
+            self.play(
+                ReplacementTransform(old["q"], new["q"]),
+                ReplacementTransform(old["labels"], new["labels"]),
+                grow(new["k"]),
+                run_time=0.9,
+            )
             self.play(Create(new["arc"]), FadeIn(new["theta"]), FadeIn(new["line1"]), run_time=0.8)
-            self.play(Create(new["drop"]), Create(new["shadow"]), FadeIn(new["line2"]), run_time=1.0)
+            self.play(
+                Create(new["drop"]), Create(new["shadow"]), FadeIn(new["line2"]), run_time=1.0
+            )
             self.play(FadeIn(new["line3"]), run_time=0.6)
         else:  # the plane stays; the key turns to the next one and its shadow follows
             moves = []
@@ -279,7 +299,7 @@ class DotProducts(ExplainerScene):
             self.play(TransformFromCopy(new["result"], cell), run_time=0.8)
 
     # -- the other cells: each number from its own shadow, quickly --------------------------------
-    def quick_row(self, a: int, keys, per_cell: float, row_mark) -> None:
+    def quick_row(self, a: int, keys, per_cell: float, row_mark, last: bool = False) -> None:
         """Query a's arrow, then for each key its outlined arrow, the drop to its shadow's foot on
         q's line, and the score flying from that foot into its cell."""
         head, theme, plane = self.head, self.theme, self.plane
@@ -300,9 +320,7 @@ class DotProducts(ExplainerScene):
             pq, pk = self.pair_coords(a, b)
             foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)
             k_arrow = plane.arrow(pk, self.k_color(b), outline=True, opacity=0.7)
-            drop = DashedLine(
-                plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=2
-            )
+            drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=2)
             dot = Dot(plane.point(foot), radius=0.06, color=theme.accent)
             tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
@@ -320,4 +338,7 @@ class DotProducts(ExplainerScene):
                 LaggedStart(*flights, lag_ratio=0.5),
                 run_time=max(0.6, per_cell * (len(flights) + 1)),
             )
-        self.play(FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell))
+        if not last:  # the last row stays: the still shows where its numbers came from
+            self.play(
+                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
+            )

@@ -218,7 +218,9 @@ def sample_arrow(color, outline: bool = False, length: float = 0.6, stroke_width
     a, b = np.array([0.0, 0.0, 0.0]), np.array([length, 0.0, 0.0])
     if outline:
         return _outlined_arrow(a, b, color, stroke_width, 1.0)
-    return Arrow(a, b, buff=0, color=color, stroke_width=stroke_width, max_tip_length_to_length_ratio=0.4)
+    return Arrow(
+        a, b, buff=0, color=color, stroke_width=stroke_width, max_tip_length_to_length_ratio=0.4
+    )
 
 
 def _tick(v: float, step: float) -> str:
