@@ -57,12 +57,16 @@ CAPTIONS = {
             "A query asks, a key answers, a value carries the content: like searching a library.",
         ),
         "identity": (
-            "本例中 $W_q = W_k = W_v = I$，所以 Q = K = V = X。",
-            "Here $W_q = W_k = W_v = I$, so Q = K = V = X.",
+            "本例中 $W_q = W_k = W_v = I$：每个词的查询、键和值就是它的词向量，q = k = v = x。",
+            "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
         ),
         "illustrative": (
-            "示意：一个学到的 W（随机种子 {seed}，仅作演示）会拉伸、转动整个平面。",
-            "Illustration: a learned W (seed {seed}, for show only) stretches and turns the whole plane.",
+            "示意（随机种子 {seed}，仅作演示）：学到的 $W_q$ 与 $W_k$ 是两个不同的映射，把同一个词送到查询空间和键空间的不同位置。",
+            "Illustration (seed {seed}, for show only): learned $W_q$ and $W_k$ are two different maps that send each token to different places in the query space and the key space.",
+        ),
+        "compare": (
+            "在键空间里，{q} 与每个键相比：与 {k} 最匹配（{score}）。",
+            "In the key space, {q} meets every key: it matches {k} best ({score}).",
         ),
         "map_q": (
             "$Q = X W_q$：线性映射把整个平面连同网格一起变换。",
@@ -375,6 +379,14 @@ WORDS = {
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    # Projections
+    "identity_w": ("$W_q = W_k = W_v = I$", "$W_q = W_k = W_v = I$"),
+    "identity_qkv": ("$q = k = v = x$", "$q = k = v = x$"),
+    "identity_roles": ("三种角色是同一个向量", "the three roles are one vector"),
+    "space_q": ("查询空间 $Q = X W_q$", "query space $Q = X W_q$"),
+    "space_k": ("键空间 $K = X W_k$", "key space $K = X W_k$"),
+    "illustrative_wq": ("示意用，种子", "illustrative, seed"),
+    "illustrative_wk": ("示意用，种子", "illustrative, seed"),
 }
 
 

@@ -133,6 +133,7 @@ ROLES: dict[str, Callable[..., float]] = {
     # Projections' separate query and key spaces: ("illustrative_qk", seed, which, i, j) with
     # which = "W_q" | "W_k" (the maps), "Q" | "K" (the vectors), "S" (their dot products)
     "illustrative_qk": _illustrative_qk,
+    "seed": lambda tr, name: {"illustrative": ac.ILLUSTRATIVE_SEED, "ffn": ac.FFN_SEED}[name],
     "cells": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[0],
     "work": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[1],
     "cells_at": lambda tr, n: ac.attention_cost(n, n, 1)[0],

@@ -189,9 +189,18 @@ def distinct(labels) -> list[str]:
     return out
 
 
+_CLOSING = set("。，、；：！？）」』》〉】”’")  # never at the start of a line
+
+
 def _break_units(text: str) -> list[str]:
     units, word = [], ""
     for c in text:
+        if c in _CLOSING and (word or units):  # a closing mark stays with what it closes
+            if word:
+                word += c
+            else:
+                units[-1] = units[-1] + c
+            continue
         if ord(c) > 0x2E7F and not c.isspace():  # CJK and friends: a break anywhere
             if word:
                 units.append(word)
