@@ -379,6 +379,8 @@ WORDS = {
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    # Embeddings
+    "embeddings_typeset": ("词向量 $X$", "embeddings $X$"),
     # Projections
     "identity_w": ("$W_q = W_k = W_v = I$", "$W_q = W_k = W_v = I$"),
     "identity_qkv": ("$q = k = v = x$", "$q = k = v = x$"),

@@ -7,7 +7,6 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    UP,
     ApplyMatrix,
     Create,
     LaggedStart,
@@ -23,7 +22,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import LabelledMatrix, math_title, matrix_title, typeset_headers
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -389,20 +388,3 @@ def bracket_matrix(rows, color) -> VGroup:
             Line([x, y - h / 2, 0], [x + d * foot, y - h / 2, 0], color=color, stroke_width=2),
         )
     return VGroup(brackets, grid)
-
-
-def typeset_headers(table: LabelledMatrix, exprs) -> None:
-    """Replace a matrix's plain column headers by typeset ones (x₁, x₂ …), in place."""
-    if table.indexed:
-        return
-    for slot, (mob, j) in enumerate(zip(list(table.col_labels), table.shown_columns)):
-        new = typeset_math(exprs[j], 0.8 * getattr(mob, "font_size", SMALL))
-        new.set_color(mob.get_color()).move_to(mob).align_to(mob, DOWN)
-        table.col_labels.submobjects[slot] = new
-
-
-def math_title(expr: str, matrix, theme, size=SMALL):
-    t = typeset_math(expr, size, theme.muted)
-    t.next_to(matrix, UP, buff=0.15)
-    t.align_to(matrix, LEFT)
-    return t
