@@ -49,7 +49,6 @@ class DotProducts(ExplainerScene):
         ex, head = self.example, self.head
         n = ex.n_keys
         self.exact_2d = head.d_k == 2
-        self.i = ac.informative_row(head.weights, head.Q)
         content = self.regions.content
         side = min(content.height, 0.55 * content.width)
         left = Box(content.x0, content.y0, content.x0 + side, content.y1)
@@ -70,6 +69,10 @@ class DotProducts(ExplainerScene):
         m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(m_title, matrix), mat_box, "top")
         self.matrix, self.work_box = matrix, work_box
+        # the query to follow: the most informative row among those the matrix shows
+        shown = np.full(head.weights.shape, np.nan)
+        shown[matrix.shown_rows] = head.weights[matrix.shown_rows]
+        self.i = ac.informative_row(shown, head.Q)
 
         # one plane for the whole scene: it covers every pair it will show
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
@@ -207,6 +210,7 @@ class DotProducts(ExplainerScene):
             self.plane_box,
             obstacles=list(plane.tick_labels) + list(theta),
             clear_axes=True,
+            merge=0.35,
         )
         # the arithmetic, under the matrix
         nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)

@@ -289,25 +289,30 @@ class Projections(ExplainerScene):
     # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
     def viewed_maps(self):
         ex, tr = self.example, self.trace
-        head = tr.attention
         self.step("maps_nd", clear=True)
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
-        for box, (name, _values, tokens, color_of) in zip(
+        for box, (name, tokens, color_of, outline) in zip(
             boxes,
             (
-                ("Q", head.Q, ex.tokens, self.q_color),
-                ("K", head.K, ex.key_tokens, self.k_color),
-                ("V", head.V, ex.key_tokens, self.k_color),
+                ("Q", self.q_tokens, self.q_color, False),
+                ("K", self.k_tokens, self.k_color, True),
+                ("V", self.k_tokens, self.k_color, False),
             ),
         ):
             view = plane_view_of(tr, name)
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
+            plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
-            arrows = plane.arrows(view.coords, colors)
-            labels = plane.tip_labels(view.coords, tokens, colors, plane_box)
-            heading = place(label(f"{name} = X·W_{name.lower()}", BODY, self.theme.text), title_box)
+            arrows = plane.arrows(view.coords, colors, outline=outline)
+            labels = plane.tip_labels(
+                view.coords, tokens, colors, plane_box, clear_axes=True, merge=0.35
+            )
+            src = "X" if name == "Q" or not ex.is_cross else "X_s"
+            heading = place(
+                typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
+                title_box,
+            )
             note = self.view_note(view, name)
             if len(note):
                 place(note, note_box)

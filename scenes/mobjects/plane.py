@@ -158,15 +158,45 @@ class VectorPlane(VGroup):
         )
 
     def tip_labels(
-        self, coords, texts, colors, bounds: Box, obstacles=(), clear_axes: bool = False
+        self,
+        coords,
+        texts,
+        colors,
+        bounds: Box,
+        obstacles=(),
+        clear_axes: bool = False,
+        merge: float = 0.0,
     ) -> VGroup:
         """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
         in a crowded plane a label with no free spot is left out (its colour still says which).
 
         ``clear_axes``: a zero vector's label (a padding token's dot at the origin) is set off
-        the axes, on the side away from the other vectors, after the others are placed."""
+        the axes, on the side away from the other vectors, after the others are placed.
+        ``merge``: tips closer than this (scene units) share one label, "a, b" in their colours,
+        instead of two labels stacked at one point."""
         labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(texts, colors)]
         anchors = [self.point(c) for c in coords]
+        if merge > 0 and len(anchors) > 1:
+            groups: list[list[int]] = []
+            for k, a in enumerate(anchors):
+                for g in groups:
+                    if np.linalg.norm(anchors[g[0]] - a) < merge:
+                        g.append(k)
+                        break
+                else:
+                    groups.append([k])
+            if any(len(g) > 1 for g in groups):
+                merged = []
+                for g in groups:
+                    parts = []
+                    for n, k in enumerate(g):
+                        if n:
+                            parts.append(label(",", BODY, self.theme.muted))
+                        parts.append(labels[k])
+                    merged.append(VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN))
+                labels = merged
+                anchors = [anchors[g[0]] for g in groups]
+                coords = [coords[g[0]] for g in groups]
         origin = self.point([0, 0])
         prefs = [a - origin for a in anchors]
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
