@@ -186,7 +186,13 @@ class DotProducts(ExplainerScene):
         origin = plane.point([0, 0])
         foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)  # k's shadow on q
         drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=3)
-        shadow = Line(origin, plane.point(foot), color=theme.accent, stroke_width=9)
+        # the shadow runs beside q's line (on the side away from k), so q keeps its colour
+        side = np.zeros(3)
+        if ac.norm(pq) > 0:
+            u = (plane.point(pq) - origin) / np.linalg.norm(plane.point(pq) - origin)
+            n = np.array([-u[1], u[0], 0.0])
+            side = -0.13 * n if np.dot(plane.point(pk) - origin, n) > 0 else 0.13 * n
+        shadow = Line(origin + side, plane.point(foot) + side, color=theme.accent, stroke_width=7)
         arc, theta = VGroup(), VGroup()
         if not degenerate:
             a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
