@@ -50,21 +50,31 @@ class DotProducts(ExplainerScene):
         n = ex.n_keys
         self.exact_2d = head.d_k == 2
         content = self.regions.content
-        side = min(content.height, 0.55 * content.width)
-        left = Box(content.x0, content.y0, content.x0 + side, content.y1)
-        right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
-        mat_box, work_box = right.rows(3, 2) if right.width > 5.5 else right.rows(1, 1)
-        matrix = LabelledMatrix.fitted(
-            head.scores,
-            ("scores", 0),
-            self.theme,
-            self.q_tokens,
-            self.k_tokens,
-            mat_box,
-            row_colors=[self.q_color(a) for a in range(ex.n)],
-            col_colors=[self.k_color(b) for b in range(n)],
-            sizes=(40, 36, 32, 28, 25, 22),
-        )
+        wide = content.width >= 1.6 * content.height
+        # the matrix whole where it can be: the plane gives up width until the matrix fits
+        for share in (1.0, 0.75, 0.55, 0.4):
+            if wide:  # the plane as tall as the content
+                side = min(content.height, 0.55 * content.width * share)
+                left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+                right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
+                mat_box, work_box = right.rows(3, 2)
+            else:  # a narrow frame: plane and matrix side by side, the arithmetic across below
+                top, work_box = content.rows(3, 1.4)
+                left, mat_box = top.columns(share, 1, gap=0.4)
+            matrix = LabelledMatrix.fitted(
+                head.scores,
+                ("scores", 0),
+                self.theme,
+                self.q_tokens,
+                self.k_tokens,
+                mat_box,
+                row_colors=[self.q_color(a) for a in range(ex.n)],
+                col_colors=[self.k_color(b) for b in range(n)],
+                sizes=(40, 36, 32, 28, 25, 22),
+            )
+            whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
+            if whole or ex.n > 4 or n > 4:
+                break
         m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
         m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(m_title, matrix), mat_box, "top")
@@ -114,7 +124,11 @@ class DotProducts(ExplainerScene):
         self.step("matrix", m=ex.n, n=n)
         self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
         rows = [a for a in matrix.shown_rows]
-        rows = [i] + [a for a in rows if a != i] if i in rows else rows
+        # the chosen query's row first; zero queries (padding) early, so the last still shows a
+        # query with a direction
+        others = [a for a in rows if a != i]
+        others.sort(key=lambda a: ac.norm(self.head.Q[a]) > 0)
+        rows = [i] + others if i in rows else others
         todo = {a: [b for b in matrix.shown_columns if not (a == i and b in keys)] for a in rows}
         todo = {a: bs for a, bs in todo.items() if bs}
         cells = sum(len(bs) for bs in todo.values())
@@ -218,7 +232,33 @@ class DotProducts(ExplainerScene):
             clear_axes=True,
             merge=0.35,
         )
-        # the arithmetic, under the matrix
+        for size in (BODY, SMALL):
+            work = self.work_lines(i, j, size)
+            if work.height <= self.work_box.height and work.width <= self.work_box.width:
+                break
+        place(work, self.work_box, "top-left")
+        line1, line2, line3 = work
+        result = work.result
+        return {
+            "q": plane.arrow(pq, qc),
+            "k": plane.arrow(pk, kc, outline=True),
+            "labels": labels,
+            "arc": arc,
+            "theta": theta,
+            "drop": drop,
+            "shadow": shadow,
+            "line1": line1,
+            "line2": line2,
+            "line3": line3,
+            "result": result,
+        }
+
+    def work_lines(self, i: int, j: int, BODY: float) -> VGroup:  # noqa: N803 (a size)
+        """|q|, |k|, cos θ; the shadow |k| cos θ; q·k = |q| · |k| cos θ, with their numbers."""
+        head, theme = self.head, self.theme
+        q, k = head.Q[i], head.K[j]
+        degenerate = ac.norm(q) == 0 or ac.norm(k) == 0
+        qc, kc = self.q_color(i), self.k_color(j)
         nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
         nk = self.num(ac.norm(k), ("norm_k", 0, j), size=BODY, color=kc)
         if degenerate:
@@ -258,20 +298,8 @@ class DotProducts(ExplainerScene):
             hbuff=0.12,
         )
         work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        place(work, self.work_box, "top-left")
-        return {
-            "q": plane.arrow(pq, qc),
-            "k": plane.arrow(pk, kc, outline=True),
-            "labels": labels,
-            "arc": arc,
-            "theta": theta,
-            "drop": drop,
-            "shadow": shadow,
-            "line1": line1,
-            "line2": line2,
-            "line3": line3,
-            "result": result,
-        }
+        work.result = result
+        return work
 
     def show_pair(self, i: int, j: int) -> None:
         new = self.pair_mobjects(i, j)

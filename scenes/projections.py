@@ -315,6 +315,8 @@ class Projections(ExplainerScene):
             )
             note = self.view_note(view, name)
             if len(note):
+                if note.width > note_box.width:  # a narrow column: the note on two lines
+                    note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
                 place(note, note_box)
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
         for g in groups:

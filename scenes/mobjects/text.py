@@ -193,13 +193,20 @@ _CLOSING = set("。，、；：！？）」』》〉】”’")  # never at the 
 
 
 def _break_units(text: str) -> list[str]:
-    units, word = [], ""
+    units, word, depth = [], "", 0
     for c in text:
         if c in _CLOSING and (word or units):  # a closing mark stays with what it closes
             if word:
                 word += c
             else:
                 units[-1] = units[-1] + c
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        if depth and not c.isspace():  # inside "q(早)" or "w(早→好)": no break
+            word += c
             continue
         if ord(c) > 0x2E7F and not c.isspace():  # CJK and friends: a break anywhere
             if word:
