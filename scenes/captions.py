@@ -91,8 +91,8 @@ CAPTIONS = {
     },
     "DotProducts": {
         "query": (
-            "跟着一个查询 {q} 走：它的注意力在各个键之间分得最开（不是 one-hot）。",
-            "We follow one query, {q}: its attention is the most spread over the keys (not one-hot).",
+            "我们跟着一个查询 {q} 走：在所有查询中，它的注意力在各个键上分布得最均匀，不是 one-hot。",
+            "We follow one query, {q}: of all the queries, its attention is spread most evenly over the keys, far from one-hot.",
         ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",

@@ -22,7 +22,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
-from scenes.mobjects.matrix import LabelledMatrix, math_title, matrix_title, typeset_headers
+from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -250,7 +250,13 @@ class Projections(ExplainerScene):
     def planar_maps(self, maps: dict):
         ex, tr = self.example, self.trace
         head = tr.attention
-        left, right = self.regions.content.columns(3, 2)
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:
+            side = min(content.height, 0.6 * content.width)
+            left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+            right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
+        else:
+            left, right = content.columns(1, 1, gap=0.3)
         colors = [self.q_color(i) for i in range(ex.n)]
         results = {"q": head.Q, "k": head.K, "v": head.V}
         plane_pts = np.vstack([tr.X] + list(results.values()))
@@ -259,28 +265,46 @@ class Projections(ExplainerScene):
         for key, W in maps.items():
             self.step(f"map_{key}", clear=True)
             grid = plane.plane.copy()
-            arrows = plane.arrows(tr.X, colors)
+            outline = key == "k"
+            arrows = plane.arrows(tr.X, colors, outline=outline)
+            labels = plane.tip_labels(tr.X, self.q_tokens, colors, left, clear_axes=True)
+            moved = plane.arrows(results[key], colors, outline=outline)
+            moved_labels = plane.tip_labels(
+                results[key],
+                [f"{key}({t})" for t in self.q_tokens],
+                colors,
+                left,
+                clear_axes=True,
+                merge=0.35,
+            )
             role = key.upper()
-            top, bottom = right.rows(1, 1)
+            top, bottom = right.rows(1, 1.8)
             table = LabelledMatrix.fitted(
                 results[key],
                 (role, 0),
                 self.theme,
-                ex.tokens,
+                self.q_tokens,
                 [f"{key}1", f"{key}2"],
                 bottom,
                 row_colors=colors,
             )
+            typeset_headers(table, [f"{key}_1", f"{key}_2"])
             w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""], top)
-            w_side = place(VGroup(matrix_title(f"W_{key}", w_table, self.theme), w_table), top)
+            w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
             side = place(
-                VGroup(matrix_title(f"{role} = X·W_{key}", table, self.theme), table), bottom
+                VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom
             )
-            self.play(FadeIn(grid), *(grow(a) for a in arrows), FadeIn(w_side), run_time=0.8)
-            M = rowvec_matrix(W)
             self.play(
-                ApplyMatrix(M, grid, about_point=origin),
-                ApplyMatrix(M, arrows, about_point=origin),
+                FadeIn(grid),
+                *(grow(a) for a in arrows),
+                FadeIn(labels),
+                FadeIn(w_side),
+                run_time=0.8,
+            )
+            self.play(
+                ApplyMatrix(rowvec_matrix(W), grid, about_point=origin),
+                ReplacementTransform(arrows, moved),
+                ReplacementTransform(labels, moved_labels),
                 FadeIn(side),
                 run_time=2,
             )
