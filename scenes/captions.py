@@ -91,8 +91,8 @@ CAPTIONS = {
     },
     "DotProducts": {
         "query": (
-            "我们跟着一个查询 {q} 走：在所有查询中，它的注意力在各个键上分布得最均匀，不是 one-hot。",
-            "We follow one query, {q}: of all the queries, its attention is spread most evenly over the keys, far from one-hot.",
+            "我们跟着一个查询 {q} 走：在所有查询中，它的注意力在各个键上分布得最均匀（最大的权重是 {top}）。",
+            "We follow one query, {q}: of all the queries, its attention is spread most evenly over the keys (its largest weight is {top}).",
         ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",

@@ -93,7 +93,12 @@ class DotProducts(ExplainerScene):
         place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
 
         i = self.i
-        self.step("query", q=f"q({self.q_tokens[i]})")
+        top = int(np.argmax(head.weights[i]))
+        self.step(
+            "query",
+            q=f"q({self.q_tokens[i]})",
+            top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
+        )
         self.add(m_title, matrix.frame_parts())
         row_mark = self.row_mark(i)
         keys = [b for b in matrix.shown_columns][:DETAILED_KEYS]
