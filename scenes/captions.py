@@ -387,6 +387,7 @@ WORDS = {
     "identity_roles": ("三种角色是同一个向量", "the three roles are one vector"),
     "space_q": ("查询空间 $Q = X W_q$", "query space $Q = X W_q$"),
     "space_k": ("键空间 $K = X W_k$", "key space $K = X W_k$"),
+    "space_k_source": ("键空间（源序列 S）$K = S W_k$", "key space (source S) $K = S W_k$"),
     "illustrative_wq": ("示意用，种子", "illustrative, seed"),
     "illustrative_wk": ("示意用，种子", "illustrative, seed"),
 }

@@ -138,7 +138,11 @@ class Projections(ExplainerScene):
             (halves[0], "q", W_q, tr.X, Q, self.q_tokens, self.q_color, False),
             (halves[1], "k", W_k, tr.source, K, self.k_tokens, self.k_color, True),
         ):
-            heading = self.typeset(f"space_{key}", BODY, self.theme.text)
+            heading = self.typeset(
+                "space_k_source" if key == "k" and ex.is_cross else f"space_{key}",
+                BODY,
+                self.theme.text,
+            )
             w_group = VGroup(
                 typeset_math(f"W_{key} =", SMALL, self.theme.text),
                 bracket_matrix(
