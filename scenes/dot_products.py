@@ -356,6 +356,19 @@ class DotProducts(ExplainerScene):
         self.play(grow(q_arrow), FadeIn(q_label), *moves, run_time=max(0.3, 2 * per_cell))
         group = VGroup()
         flights = []
+        if ac.norm(pq0) > 0:  # q's line, as far as the feet of the shadows reach
+            ts = [0.0, 1.0] + [
+                float(np.dot(self.pair_coords(a, b)[1], pq0) / np.dot(pq0, pq0)) for b in keys
+            ]
+            line = Line(
+                plane.point(min(ts) * pq0),
+                plane.point(max(ts) * pq0),
+                color=qc,
+                stroke_width=2,
+                stroke_opacity=0.6,
+            )
+            group.add(line)
+            flights.append(Create(line))
         for b in keys:
             cell = self.matrix.cell(a, b)
             if cell is None:
