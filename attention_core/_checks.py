@@ -41,3 +41,20 @@ def same_width(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, axis_a=1,
             f"{name_b}: shape {b.shape} does not fit {name_a} of shape {a.shape} "
             f"({a.shape[axis_a]} ≠ {b.shape[axis_b]})"
         )
+
+
+def project(name: str, X: np.ndarray, W: np.ndarray, b=None) -> np.ndarray:
+    """X W (+ b): a linear map of row vectors, with an optional bias of W's width.
+
+    X (n, d_in), W (d_in, d_out), b (d_out,) or None -> (n, d_out).
+    """
+    out = X @ W  # (n, d_out)
+    if b is None:
+        return out
+    b = as_matrix(f"b_{name[-1]}" if name.startswith("W_") else f"{name} bias", b, ndim=1)
+    if b.shape != (W.shape[1],):
+        raise ValueError(
+            f"b_{name[-1]}: shape {b.shape} does not fit {name} of shape {W.shape} "
+            f"(one bias per column: {W.shape[1]})"
+        )
+    return out + b

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._checks import as_mask, as_matrix, same_width
+from ._checks import as_mask, as_matrix, project, same_width
 from .softmax import softmax
 
 
@@ -92,18 +92,27 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True) -> Atte
     )
 
 
-def self_attention(X, W_q, W_k, W_v, mask=None, scale: bool = True) -> AttentionTrace:
-    """Self-attention of the rows of ``X`` (n, d_model): Q = X W_q, K = X W_k, V = X W_v."""
+def self_attention(
+    X, W_q, W_k, W_v, mask=None, scale: bool = True, *, b_q=None, b_k=None, b_v=None
+) -> AttentionTrace:
+    """Self-attention of the rows of ``X`` (n, d_model): Q = X W_q + b_q, K = X W_k + b_k,
+    V = X W_v + b_v (each bias optional, a vector as wide as its matrix; None: no bias)."""
     X = as_matrix("X", X)
     W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
     for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
         same_width("X", X, name, w, axis_a=1, axis_b=0)
-    trace = scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v, mask=mask, scale=scale)
+    Q = project("W_q", X, W_q, b_q)  # (n, d_k)
+    K = project("W_k", X, W_k, b_k)  # (n, d_k)
+    V = project("W_v", X, W_v, b_v)  # (n, d_v)
+    trace = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
     return _with_input(trace, X)
 
 
-def cross_attention(X, source, W_q, W_k, W_v, mask=None, scale: bool = True) -> AttentionTrace:
-    """Queries from ``X`` (m, d_model), keys and values from ``source`` (n, d_model)."""
+def cross_attention(
+    X, source, W_q, W_k, W_v, mask=None, scale: bool = True, *, b_q=None, b_k=None, b_v=None
+) -> AttentionTrace:
+    """Queries from ``X`` (m, d_model), keys and values from ``source`` (n, d_model); optional
+    biases as in :func:`self_attention`."""
     X = as_matrix("X", X)
     source = as_matrix("source", source)
     W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
@@ -111,7 +120,11 @@ def cross_attention(X, source, W_q, W_k, W_v, mask=None, scale: bool = True) -> 
     same_width("source", source, "W_k", W_k, axis_a=1, axis_b=0)
     same_width("source", source, "W_v", W_v, axis_a=1, axis_b=0)
     trace = scaled_dot_product_attention(
-        X @ W_q, source @ W_k, source @ W_v, mask=mask, scale=scale
+        project("W_q", X, W_q, b_q),  # (m, d_k)
+        project("W_k", source, W_k, b_k),  # (n, d_k)
+        project("W_v", source, W_v, b_v),  # (n, d_v)
+        mask=mask,
+        scale=scale,
     )
     return _with_input(trace, X)
 

@@ -83,10 +83,21 @@ def encoder_block(
     gamma1=None,
     gamma2=None,
     eps: float = LAYER_NORM_EPS,
+    *,
+    b_q=None,
+    b_k=None,
+    b_v=None,
+    b_o=None,
 ) -> EncoderTrace:
-    """One encoder block over X (n, d_model); W_o maps the heads back to d_model."""
+    """One encoder block over X (n, d_model); W_o maps the heads back to d_model.
+
+    The attention's optional biases ``b_q`` … ``b_o`` (an example taken from a trained model
+    has them) go to :func:`multi_head_attention`; without them the block has no bias at all.
+    """
     X = as_matrix("X", X)
-    att = multi_head_attention(X, W_q, W_k, W_v, W_o, num_heads, mask=mask)
+    att = multi_head_attention(
+        X, W_q, W_k, W_v, W_o, num_heads, mask=mask, b_q=b_q, b_k=b_k, b_v=b_v, b_o=b_o
+    )
     if att.output.shape != X.shape:
         raise ValueError(
             f"W_o: the attention output has shape {att.output.shape}; the residual needs {X.shape}"

@@ -22,6 +22,12 @@ MAX_ABS = 1e6  # every input number satisfies |x| ≤ MAX_ABS
 MAX_DIM = 16  # d_model, d_k and d_v at most this (a lecture shows the numbers)
 MAX_HEADS = 8
 MAX_TITLE = 60
+# An example that names its `source` (a head of a trained model, `attn-explain from-model`) may be
+# as large as all-MiniLM-L6-v2's layers: d_model ≤ 384, d_k and d_v ≤ 64 per head, 12 heads.
+MODEL_MAX_DIM = 384
+MODEL_MAX_HEAD_DIM = 64
+MODEL_MAX_HEADS = 12
+MAX_SOURCE = 200  # characters of the `source` note
 
 HEAD_FORMS = ("split", "independent")
 
@@ -33,7 +39,9 @@ class Weights:
     ``form`` is ``"identity"`` (Q = K = V = X), ``"split"`` (one matrix per role, columns split
     among heads as ``torch.nn.MultiheadAttention`` does, then ``W_o``) or ``"independent"`` (text
     000: one matrix per head and role, stacked as (H, d_model, d_k), concatenated without W_o).
-    ``seed`` is set when the matrices were drawn at random.
+    ``seed`` is set when the matrices were drawn at random. ``b_q``, ``b_k``, ``b_v`` (and ``b_o``)
+    are optional biases, Q = X W_q + b_q …: one vector of the matrix's width in split form, one
+    row per head, (H, d_k), in per-head form; None means no bias.
     """
 
     form: str
@@ -42,6 +50,15 @@ class Weights:
     W_v: np.ndarray
     W_o: np.ndarray | None = None
     seed: int | None = None
+    b_q: np.ndarray | None = None
+    b_k: np.ndarray | None = None
+    b_v: np.ndarray | None = None
+    b_o: np.ndarray | None = None
+
+    @property
+    def has_bias(self) -> bool:
+        """True when any projection has a bias."""
+        return any(b is not None for b in (self.b_q, self.b_k, self.b_v, self.b_o))
 
     def head(self, h: int, heads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (W_q, W_k, W_v) that head ``h`` of ``heads`` uses."""
@@ -52,6 +69,16 @@ class Weights:
             self.W_q[:, h * dk : (h + 1) * dk],
             self.W_k[:, h * dk : (h + 1) * dk],
             self.W_v[:, h * dv : (h + 1) * dv],
+        )
+
+    def head_biases(self, h: int, heads: int) -> tuple:
+        """The (b_q, b_k, b_v) that head ``h`` of ``heads`` uses (each a vector or None)."""
+        if self.form == "independent":
+            return tuple(None if b is None else b[h] for b in (self.b_q, self.b_k, self.b_v))
+        dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // heads
+        return tuple(
+            None if b is None else b[h * d : (h + 1) * d]
+            for b, d in ((self.b_q, dk), (self.b_k, dk), (self.b_v, dv))
         )
 
 
@@ -83,6 +110,7 @@ class Example:
     source_tokens: Any = None
     source_embeddings: Any = None
     scale: bool = True
+    source: str = ""
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
 
     # -- construction ---------------------------------------------------------------------------
@@ -91,6 +119,7 @@ class Example:
         set_(self, "name", _check_name(self.name))
         set_(self, "title", _check_text("title", self.title, MAX_TITLE, allow_empty=True))
         set_(self, "tokens", _check_labels("tokens", self.tokens))
+        set_(self, "source", _check_text("source", self.source, MAX_SOURCE, allow_empty=True))
         emb = _check_matrix("embeddings", self.embeddings)
         if emb.shape[0] != len(self.tokens):
             raise ValueError(
@@ -99,8 +128,11 @@ class Example:
             )
         set_(self, "embeddings", emb)
         d_model = emb.shape[1]
-        if d_model > MAX_DIM:
-            raise ValueError(f"embeddings: {d_model} dimensions; at most {MAX_DIM} are supported")
+        if d_model > self.max_dim:
+            more = "" if self.source else f" ({MODEL_MAX_DIM} in a file with a `source` note)"
+            raise ValueError(
+                f"embeddings: {d_model} dimensions; at most {self.max_dim} are supported{more}"
+            )
 
         if (self.source_tokens is None) != (self.source_embeddings is None):
             missing = "source_embeddings" if self.source_embeddings is None else "source_tokens"
@@ -122,7 +154,7 @@ class Example:
                 )
             set_(self, "source_embeddings", src)
 
-        set_(self, "heads", _check_int("heads", self.heads, 1, MAX_HEADS))
+        set_(self, "heads", _check_int("heads", self.heads, 1, self.max_heads))
         set_(
             self,
             "positional_encoding",
@@ -153,7 +185,8 @@ class Example:
             given = None
         for name in ("d_k", "d_v"):
             if getattr(self, name) is not None:
-                object.__setattr__(self, name, _check_int(name, getattr(self, name), 1, MAX_DIM))
+                value = _check_int(name, getattr(self, name), 1, self.max_head_dim)
+                object.__setattr__(self, name, value)
                 if self.seed is None:
                     raise ValueError(
                         f"{name}: only used with seed (random weights); add seed = 0 or remove it"
@@ -164,7 +197,11 @@ class Example:
         if given is not None:
             if self.seed is not None and not isinstance(self.weights, Weights):
                 raise ValueError("seed: give either weights or seed (random weights), not both")
-            return _explicit_weights(given, d_model, h, self.d_model, seed)
+            if isinstance(self.weights, Weights):
+                for b in ("b_q", "b_k", "b_v", "b_o"):
+                    if getattr(w, b) is not None:
+                        given[b] = getattr(w, b)
+            return _explicit_weights(given, d_model, h, self.d_model, seed, self.max_head_dim)
         if self.seed is not None:
             return _random_weights(self.seed, d_model, h, self.d_k, self.d_v, self.head_form)
         if d_model % h:
@@ -242,6 +279,11 @@ class Example:
         """Build from a parsed TOML/JSON mapping, rejecting unknown keys with a suggestion."""
         if not isinstance(data, dict):
             raise ValueError("example: expected a table of keys (tokens, embeddings, …)")
+        if "arrays" in data:
+            raise ValueError(
+                "arrays: only an example file names a .npz file (relative to its folder); "
+                "load it with load_example"
+            )
         _reject_unknown("", data, FILE_KEYS)
         if "tokens" not in data:
             raise ValueError('tokens: missing; add tokens = ["…", …]')
@@ -271,8 +313,9 @@ class Example:
             out["head_form"] = w.form
         elif w.form != "identity":
             out["weights"] = {k: getattr(w, k).tolist() for k in ("W_q", "W_k", "W_v")}
-            if w.W_o is not None:
-                out["weights"]["W_o"] = w.W_o.tolist()
+            for k in ("W_o", "b_q", "b_k", "b_v", "b_o"):
+                if getattr(w, k) is not None:
+                    out["weights"][k] = getattr(w, k).tolist()
         out["mask"] = self.mask if isinstance(self.mask, str) else self.mask.astype(int).tolist()
         if self.padding is not None:
             out["padding"] = [int(v) for v in self.padding]
@@ -281,9 +324,26 @@ class Example:
         if self.is_cross:
             out["source_tokens"] = list(self.source_tokens)
             out["source_embeddings"] = self.source_embeddings.tolist()
+        if self.source:
+            out["source"] = self.source
         return out
 
     # -- derived facts --------------------------------------------------------------------------
+    @property
+    def max_dim(self) -> int:
+        """The largest d_model allowed: 384 with a `source` note (a real model), else 16."""
+        return MODEL_MAX_DIM if self.source else MAX_DIM
+
+    @property
+    def max_head_dim(self) -> int:
+        """The largest d_k and d_v per head: 64 with a `source` note, else 16."""
+        return MODEL_MAX_HEAD_DIM if self.source else MAX_DIM
+
+    @property
+    def max_heads(self) -> int:
+        """The most heads allowed: 12 with a `source` note, else 8."""
+        return MODEL_MAX_HEADS if self.source else MAX_HEADS
+
     @property
     def n(self) -> int:
         """Number of query tokens."""
@@ -334,8 +394,10 @@ FILE_KEYS = (
     "source_tokens",
     "source_embeddings",
     "scale",
+    "source",
 )
-WEIGHT_KEYS = ("W_q", "W_k", "W_v", "W_o")
+WEIGHT_KEYS = ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o")
+BIAS_KEYS = ("b_q", "b_k", "b_v", "b_o")
 
 
 # -- checks (each raises ValueError("<field>: <what is wrong>; <the fix>")) ----------------------
@@ -399,7 +461,19 @@ def _check_labels(fieldname: str, labels) -> tuple[str, ...]:
         raise ValueError(f"{fieldname}: the list is empty; give 1 to {MAX_TOKENS} tokens")
     if len(labels) > MAX_TOKENS:
         raise ValueError(f"{fieldname}: {len(labels)} tokens; at most {MAX_TOKENS} are supported")
-    return tuple(_check_text(f"{fieldname}[{i}]", t, MAX_LABEL) for i, t in enumerate(labels))
+    out = tuple(_check_text(f"{fieldname}[{i}]", t, MAX_LABEL) for i, t in enumerate(labels))
+    for i, t in enumerate(out):
+        if any(_is_emoji(c) for c in t):
+            raise ValueError(
+                f"{fieldname}[{i}]: {t!r} contains emoji, which the videos cannot draw (colour "
+                "emoji have no outlines); use a word instead"
+            )
+    return out
+
+
+def _is_emoji(c: str) -> bool:
+    o = ord(c)
+    return 0x1F000 <= o <= 0x1FAFF or o in (0xFE0F, 0x200D) or 0x2600 <= o <= 0x27BF
 
 
 def _check_int(fieldname: str, value, lo: int, hi: int) -> int:
@@ -441,7 +515,9 @@ def _check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MA
 
 
 def _shape_word(ndim: int) -> str:
-    return {2: "a matrix (a list of rows)", 3: "a list of matrices"}.get(ndim, f"{ndim}-D numbers")
+    return {1: "a row of numbers", 2: "a matrix (a list of rows)", 3: "a list of matrices"}.get(
+        ndim, f"{ndim}-D numbers"
+    )
 
 
 def _check_nested(fieldname: str, value, ndim: int, path=()) -> None:
@@ -470,7 +546,9 @@ def _check_nested(fieldname: str, value, ndim: int, path=()) -> None:
         )
 
 
-def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> Weights:
+def _explicit_weights(
+    given: dict, d_model: int, h: int, kv_dim: int, seed, max_head_dim: int = MAX_DIM
+) -> Weights:
     for key in ("W_q", "W_k", "W_v"):
         if key not in given:
             raise ValueError(f"weights.{key}: missing; give W_q, W_k and W_v together")
@@ -485,9 +563,10 @@ def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> W
     ndim = 3 if per_head else 2
     mats = {k: _check_matrix(f"weights.{k}", given[k], ndim=ndim) for k in ("W_q", "W_k", "W_v")}
     if per_head:
-        if "W_o" in given:
+        if "W_o" in given or "b_o" in given:
+            key = "W_o" if "W_o" in given else "b_o"
             raise ValueError(
-                "weights.W_o: not used with per-head matrices (text 000's form "
+                f"weights.{key}: not used with per-head matrices (text 000's form "
                 "concatenates the heads); remove it or use one matrix per role"
             )
         for k, m in mats.items():
@@ -497,14 +576,15 @@ def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> W
                 raise ValueError(
                     f"weights.{k}: each matrix needs {d_model} rows (d_model), got {m.shape[1]}"
                 )
-            if m.shape[2] > MAX_DIM:
-                raise ValueError(f"weights.{k}: {m.shape[2]} columns; at most {MAX_DIM}")
+            if m.shape[2] > max_head_dim:
+                raise ValueError(f"weights.{k}: {m.shape[2]} columns; at most {max_head_dim}")
         if mats["W_q"].shape != mats["W_k"].shape:
             raise ValueError(
                 f"weights.W_k: shape {mats['W_k'].shape} must equal W_q's "
                 f"{mats['W_q'].shape} (q·k needs equal d_k)"
             )
-        return Weights("independent", mats["W_q"], mats["W_k"], mats["W_v"], None, seed)
+        biases = _biases(given, mats, per_head=True)
+        return Weights("independent", mats["W_q"], mats["W_k"], mats["W_v"], None, seed, **biases)
     for k, m in mats.items():
         rows = d_model if k == "W_q" else kv_dim
         if m.shape[0] != rows:
@@ -514,8 +594,8 @@ def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> W
             )
         if m.shape[1] % h:
             raise ValueError(f"weights.{k}: {m.shape[1]} columns do not split into heads = {h}")
-        if m.shape[1] > MAX_DIM * h:
-            raise ValueError(f"weights.{k}: {m.shape[1]} columns; at most {MAX_DIM} per head")
+        if m.shape[1] > max_head_dim * h:
+            raise ValueError(f"weights.{k}: {m.shape[1]} columns; at most {max_head_dim} per head")
     if mats["W_q"].shape != mats["W_k"].shape:
         raise ValueError(
             f"weights.W_k: shape {mats['W_k'].shape[0]}×{mats['W_k'].shape[1]} must "
@@ -530,14 +610,41 @@ def _explicit_weights(given: dict, d_model: int, h: int, kv_dim: int, seed) -> W
                 f"weights.W_o: {W_o.shape[0]} rows; it needs {mats['W_v'].shape[1]} "
                 "(the width of the concatenated heads)"
             )
-        if W_o.shape[1] > MAX_DIM:
-            raise ValueError(f"weights.W_o: {W_o.shape[1]} columns; at most {MAX_DIM}")
+        if W_o.shape[1] > max(max_head_dim, d_model):
+            raise ValueError(
+                f"weights.W_o: {W_o.shape[1]} columns; at most {max(max_head_dim, d_model)}"
+            )
+        mats["W_o"] = W_o
     elif h > 1:
         raise ValueError(
             "weights.W_o: needed for several heads in split form; add W_o, or give "
             "per-head matrices (text 000's form)"
         )
-    return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed)
+    elif "b_o" in given:
+        raise ValueError("weights.b_o: the bias of W_o needs W_o; add W_o or remove b_o")
+    biases = _biases(given, mats, per_head=False)
+    return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed, **biases)
+
+
+def _biases(given: dict, mats: dict, per_head: bool) -> dict:
+    """The biases given, checked against their matrices: split form one vector as wide as the
+    matrix; per-head form one row per head, (H, d_k)."""
+    out = {}
+    for b in BIAS_KEYS:
+        if b not in given:
+            continue
+        W = mats["W_" + b[-1]]
+        arr = _check_matrix(f"weights.{b}", given[b], ndim=2 if per_head else 1)
+        want = (W.shape[0], W.shape[2]) if per_head else (W.shape[1],)
+        if arr.shape != want:
+            shape = "×".join(str(v) for v in arr.shape)
+            raise ValueError(
+                f"weights.{b}: shape {shape}; W_{b[-1]} needs "
+                + (f"{want[0]} rows of {want[1]} (one per head)" if per_head else f"{want[0]}")
+                + " numbers"
+            )
+        out[b] = arr
+    return out
 
 
 def _random_weights(seed: int, d_model: int, h: int, d_k, d_v, form: str) -> Weights:

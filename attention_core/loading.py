@@ -1,4 +1,11 @@
-"""Loading an example: a preset name, or a TOML/JSON file (named by its stem)."""
+"""Loading an example: a preset name, or a TOML/JSON file (named by its stem).
+
+A file may keep its large matrices in a sidecar NumPy ``.npz`` file that it names,
+``arrays = "cat.npz"`` (a path relative to the file's folder): its arrays fill in the fields of
+those names (``embeddings``, ``source_embeddings``, ``W_q`` … ``W_o``, ``b_q`` … ``b_o``), and are
+checked like any input (size, numbers only, finite, shapes). ``attn-explain from-model`` writes
+such pairs, since one head of a real model is about 40,000 numbers.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,10 @@ from .example import Example
 from .presets import PRESETS
 
 MAX_FILE_BYTES = 1_000_000
+MAX_ARRAYS_BYTES = 16_000_000  # the .npz file on disk
+MAX_ARRAYS_UNPACKED = 64_000_000  # its arrays, uncompressed
+ARRAY_FIELDS = ("embeddings", "source_embeddings")
+ARRAY_WEIGHTS = ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o")
 
 
 def load_example(path_or_preset_name) -> Example:
@@ -53,7 +64,83 @@ def load_example(path_or_preset_name) -> Example:
     if "\x00" in text:
         raise ValueError(f"example: {path.name!r} is not UTF-8 text (a binary file?)")
     data = parse_example_text(text, suffix, path.name)
+    if "arrays" in data:
+        data = merge_arrays(data, path.parent)
     return Example.from_dict(data, name=path.stem)
+
+
+def merge_arrays(data: dict, folder: Path) -> dict:
+    """``data`` with the arrays of its ``arrays = "FILE.npz"`` sidecar filled in.
+
+    Each array of the file fills the field of its name (``W_q`` … ``b_o`` go under
+    ``[weights]``); a field given both in the file and in the sidecar, an unknown array name, a
+    file too large, a pickled or non-numeric array: each is a ``ValueError`` naming it.
+    """
+    import zipfile
+
+    import numpy as np
+
+    name = data["arrays"]
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError('arrays: expected a file name in quotes, e.g. arrays = "cat.npz"')
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise ValueError(
+            f"arrays: {name!r} must be a path relative to the example's folder, without '..'"
+        )
+    if rel.suffix.lower() != ".npz":
+        raise ValueError(f"arrays: {name!r} must be a NumPy .npz file")
+    path = folder / rel
+    if not path.is_file():
+        raise ValueError(f"arrays: {name!r} does not exist next to the example file")
+    try:
+        size = path.stat().st_size
+        if size > MAX_ARRAYS_BYTES:
+            raise ValueError(
+                f"arrays: {name!r} is {size:,} bytes; at most {MAX_ARRAYS_BYTES:,} are read"
+            )
+        with zipfile.ZipFile(path) as zf:
+            unpacked = sum(i.file_size for i in zf.infolist())
+        if unpacked > MAX_ARRAYS_UNPACKED:
+            raise ValueError(
+                f"arrays: {name!r} unpacks to {unpacked:,} bytes; at most {MAX_ARRAYS_UNPACKED:,}"
+            )
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+    except zipfile.BadZipFile:
+        raise ValueError(f"arrays: {name!r} is not a NumPy .npz file") from None
+    except OSError as exc:
+        raise ValueError(f"arrays: cannot read {name!r} ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        if str(exc).startswith("arrays:"):
+            raise
+        raise ValueError(f"arrays: {name!r} holds something other than numbers ({exc})") from None
+    out = {k: v for k, v in data.items() if k != "arrays"}
+    weights = out.get("weights", {})
+    if not isinstance(weights, dict):
+        raise ValueError("weights: expected a table with W_q, W_k, W_v (and W_o)")
+    weights = dict(weights)
+    for key, arr in arrays.items():
+        if key not in ARRAY_FIELDS + ARRAY_WEIGHTS:
+            import difflib
+
+            known = ARRAY_FIELDS + ARRAY_WEIGHTS
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+            hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}"
+            raise ValueError(
+                f"arrays: {name!r} holds an array {key!r} this tool does not use; {hint}"
+            )
+        if arr.dtype == np.bool_ or not (
+            np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+        ):
+            raise ValueError(f"arrays: {key!r} in {name!r} has dtype {arr.dtype}; expected numbers")
+        target, field = (weights, f"weights.{key}") if key in ARRAY_WEIGHTS else (out, key)
+        if key in target:
+            raise ValueError(f"{field}: given both in the file and in {name!r}; keep one")
+        target[key] = arr
+    if weights:
+        out["weights"] = weights
+    return out
 
 
 def parse_example_text(text: str, suffix: str, filename: str = "example") -> dict:

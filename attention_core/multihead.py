@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, same_width
+from ._checks import as_matrix, project, same_width
 from .attention import AttentionTrace, scaled_dot_product_attention
 
 
@@ -35,12 +35,27 @@ class MultiHeadTrace:
 
 
 def multi_head_attention(
-    X, W_q, W_k, W_v, W_o, num_heads: int, mask=None, *, source=None, scale: bool = True
+    X,
+    W_q,
+    W_k,
+    W_v,
+    W_o,
+    num_heads: int,
+    mask=None,
+    *,
+    source=None,
+    scale: bool = True,
+    b_q=None,
+    b_k=None,
+    b_v=None,
+    b_o=None,
 ) -> MultiHeadTrace:
     """Multi-head attention with split projections.
 
     X (m, d_model); W_q, W_k (d_model, H·d_k); W_v (d_model, H·d_v); W_o (H·d_v, d_out) or None.
-    ``source`` (n, d_model) gives keys and values for cross-attention (default: X).
+    ``source`` (n, d_model) gives keys and values for cross-attention (default: X). Optional
+    biases (as in BERT and ``torch.nn.MultiheadAttention(bias=True)``): b_q, b_k (H·d_k,),
+    b_v (H·d_v,), split among heads like their matrices' columns, and b_o (d_out,) after W_o.
     """
     X = as_matrix("X", X)
     src = X if source is None else as_matrix("source", source)
@@ -67,17 +82,36 @@ def multi_head_attention(
     def cols(w, h, width):
         return w[:, h * width : (h + 1) * width]
 
+    biases = {}
+    for name, b in (("b_q", b_q), ("b_k", b_k), ("b_v", b_v)):
+        if b is not None:
+            b = as_matrix(name, b, ndim=1)
+            width = mats["W_" + name[-1]].shape[1]
+            if b.shape != (width,):
+                raise ValueError(f"{name}: shape {b.shape}; expected ({width},), one per column")
+        biases[name] = b
+
+    def part(b, h, width):
+        return None if b is None else b[h * width : (h + 1) * width]
+
     per_head = [
-        (cols(mats["W_q"], h, d_k), cols(mats["W_k"], h, d_k), cols(mats["W_v"], h, d_v))
+        (
+            (cols(mats["W_q"], h, d_k), part(biases["b_q"], h, d_k)),
+            (cols(mats["W_k"], h, d_k), part(biases["b_k"], h, d_k)),
+            (cols(mats["W_v"], h, d_v), part(biases["b_v"], h, d_v)),
+        )
         for h in range(num_heads)
     ]
-    return _run_heads(X, src, per_head, W_o, mask, scale, source is not None)
+    return _run_heads(X, src, per_head, W_o, mask, scale, source is not None, b_o)
 
 
-def independent_heads_attention(X, W_qs, W_ks, W_vs, mask=None, *, source=None, scale=True):
+def independent_heads_attention(
+    X, W_qs, W_ks, W_vs, mask=None, *, source=None, scale=True, b_q=None, b_k=None, b_v=None
+):
     """Text 000's multi-head form: one independent (W_q, W_k, W_v) per head, outputs concatenated.
 
     ``W_qs`` etc. are sequences (or (H, d_model, d_k) arrays) of per-head matrices. No W_o.
+    Optional biases ``b_q`` … are (H, d_k) (one row per head) or None.
     """
     X = as_matrix("X", X)
     src = X if source is None else as_matrix("source", source)
@@ -94,17 +128,34 @@ def independent_heads_attention(X, W_qs, W_ks, W_vs, mask=None, *, source=None, 
             raise ValueError(
                 f"{name}: per-head matrices have {s.shape[1]} rows, expected {inp.shape[1]}"
             )
-    per_head = list(zip(*stacks))
+    rows = []
+    for name, b, s in zip(("b_q", "b_k", "b_v"), (b_q, b_k, b_v), stacks):
+        if b is None:
+            rows.append([None] * s.shape[0])
+            continue
+        b = as_matrix(name, b)
+        if b.shape != (s.shape[0], s.shape[2]):
+            raise ValueError(
+                f"{name}: shape {b.shape}; expected ({s.shape[0]}, {s.shape[2]}), one row per head"
+            )
+        rows.append(list(b))
+    per_head = [
+        tuple(zip(mats, bs)) for mats, bs in zip(zip(*stacks), zip(*rows))
+    ]  # per head: ((W_q, b_q), (W_k, b_k), (W_v, b_v))
     return _run_heads(X, src, per_head, None, mask, scale, source is not None)
 
 
-def _run_heads(X, src, per_head, W_o, mask, scale, is_cross) -> MultiHeadTrace:
+def _run_heads(X, src, per_head, W_o, mask, scale, is_cross, b_o=None) -> MultiHeadTrace:
     heads = []
-    for w_q, w_k, w_v in per_head:
-        trace = scaled_dot_product_attention(X @ w_q, src @ w_k, src @ w_v, mask=mask, scale=scale)
-        heads.append(trace)
+    for (w_q, b_q), (w_k, b_k), (w_v, b_v) in per_head:
+        Q = project("W_q", X, w_q, b_q)  # (m, d_k)
+        K = project("W_k", src, w_k, b_k)  # (n, d_k)
+        V = project("W_v", src, w_v, b_v)  # (n, d_v)
+        heads.append(scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale))
     concat = np.concatenate([t.output for t in heads], axis=1)  # (m, H·d_v)
     if W_o is None:
+        if b_o is not None:
+            raise ValueError("b_o: a bias after W_o needs W_o")
         output = concat
     else:
         W_o = as_matrix("W_o", W_o)
@@ -112,7 +163,7 @@ def _run_heads(X, src, per_head, W_o, mask, scale, is_cross) -> MultiHeadTrace:
             raise ValueError(
                 f"W_o: expected {concat.shape[1]} rows (heads × d_v), got shape {W_o.shape}"
             )
-        output = concat @ W_o  # (m, d_out)
+        output = project("W_o", concat, W_o, b_o)  # (m, d_out)
     return MultiHeadTrace(
         heads=tuple(heads),
         concat=concat,

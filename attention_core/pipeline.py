@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ._checks import project
 from .attention import AttentionTrace, scaled_dot_product_attention
 from .example import Example
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
@@ -57,9 +58,10 @@ def trace_example(example: Example) -> ExampleTrace:
     mask = example.mask_matrix
     w = example.weights
     source = src if example.is_cross else None
+    biases = {"b_q": w.b_q, "b_k": w.b_k, "b_v": w.b_v}  # each None when not given
     if w.form == "independent":
         mh = independent_heads_attention(
-            X, w.W_q, w.W_k, w.W_v, mask=mask, source=source, scale=example.scale
+            X, w.W_q, w.W_k, w.W_v, mask=mask, source=source, scale=example.scale, **biases
         )
     elif example.heads > 1 or w.W_o is not None:
         mh = multi_head_attention(
@@ -72,12 +74,18 @@ def trace_example(example: Example) -> ExampleTrace:
             mask=mask,
             source=source,
             scale=example.scale,
+            b_o=w.b_o,
+            **biases,
         )
     else:
         mh = None
     if mh is None:
         trace = scaled_dot_product_attention(
-            X @ w.W_q, src @ w.W_k, src @ w.W_v, mask=mask, scale=example.scale
+            project("W_q", X, w.W_q, w.b_q),  # Q = X W_q + b_q  (n, d_k)
+            project("W_k", src, w.W_k, w.b_k),  # K  (n_keys, d_k)
+            project("W_v", src, w.W_v, w.b_v),  # V  (n_keys, d_v)
+            mask=mask,
+            scale=example.scale,
         )
         heads = (replace(trace, X=X),)
         output = trace.output
@@ -253,6 +261,18 @@ def encoder_weights(example: Example, seed: int = FFN_SEED):
     return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
 
 
+def encoder_biases(example: Example) -> dict:
+    """The example's attention biases in the split form :func:`encoder_weights` uses: b_q, b_k,
+    b_v (H·d_k,) or None each, and b_o only when the block uses the example's own W_o."""
+    w = example.weights
+    out = {"b_q": w.b_q, "b_k": w.b_k, "b_v": w.b_v}
+    if w.form == "independent":
+        out = {k: None if b is None else np.concatenate(list(b)) for k, b in out.items()}
+    ok_o = w.W_o is not None and w.W_o.shape[1] == example.d_model
+    out["b_o"] = w.b_o if ok_o else None
+    return out
+
+
 def trace_encoder(example: Example, seed: int = FFN_SEED):
     """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`."""
     from .encoder import encoder_block
@@ -261,5 +281,14 @@ def trace_encoder(example: Example, seed: int = FFN_SEED):
     X = trace_example(example).X
     mask = None if example.is_cross else example.mask_matrix
     return encoder_block(
-        X, W["W_q"], W["W_k"], W["W_v"], W["W_o"], W["W_1"], W["W_2"], example.heads, mask=mask
+        X,
+        W["W_q"],
+        W["W_k"],
+        W["W_v"],
+        W["W_o"],
+        W["W_1"],
+        W["W_2"],
+        example.heads,
+        mask=mask,
+        **encoder_biases(example),
     )

@@ -49,6 +49,10 @@ heads = {ex["heads"]}
 #   W_q = [[1.0, 0.0], [0.0, 1.0]]     d_model × d_model (columns split among the heads),
 #   W_k = …, W_v = …, W_o = …           or per head: head_form = "independent" and a list
 #                                       of one d_model × d_k matrix per head.
+#   b_q = [0.1, 0.0], b_k = …, b_v = …  optional biases, Q = X·W_q + b_q (b_o with W_o)
+# Large arrays may live in a NumPy file beside this one: arrays = "mine.npz" (any of
+# embeddings, W_q … W_o, b_q … b_o, by name). `attn-explain from-model` writes such pairs
+# from a trained model, with a `source` note; those may reach d_model 384 and 12 heads.
 
 # Masking: "none", "causal" (each token sees itself and earlier ones only), or an explicit
 # 0/1 matrix (1 = may attend; no row may block every key).

@@ -4,7 +4,16 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, LaggedStart, SurroundingRectangle, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    Create,
+    DashedVMobject,
+    LaggedStart,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
 
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
@@ -17,23 +26,57 @@ from scenes.mobjects.theme import BODY, SMALL
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
-def reading(weights: np.ndarray, is_cross: bool):
-    """What the matrix honestly says: a row whose largest weight is not on the diagonal (the
-    one with the clearest margin), and the most asymmetric pair. Pure inspection of the trace."""
+TIE = 5e-4  # weights closer than this (they print alike at three places) are not compared
+
+
+def reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
+    """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
+    (the clearest margin), and the most asymmetric pair — both among real (unpadded) queries and
+    allowed cells only, so a blocked 0 or a padded row never makes a claim. Pure inspection."""
     m, n = weights.shape
+    allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
+    rows = [i for i in range(m) if real is None or real[i]] if m == n else []
     other = None
     if not is_cross and m == n:
-        best = -1.0
-        for i in range(m):
-            j = int(np.argmax(weights[i]))
-            if j != i and weights[i, j] - weights[i, i] > best:
+        best = TIE
+        for i in rows:
+            j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
+            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
                 best, other = weights[i, j] - weights[i, i], (i, j)
     pair = None
     if not is_cross and m == n and m > 1:
-        diff = np.abs(weights - weights.T)
+        both = allowed & allowed.T
+        keep = np.zeros((m, n), bool)
+        keep[np.ix_(rows, rows)] = True
+        diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
         i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-        pair = (int(i), int(j)) if diff[i, j] > 5e-4 else None
+        pair = (int(i), int(j)) if diff[i, j] > TIE else None
     return other, pair
+
+
+def comparable_pairs(mask, real) -> bool:
+    """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
+    if mask is None:
+        n = len(real) if real is not None else 2
+        return n - (0 if real is None else list(real).count(False)) > 1
+    both = np.asarray(mask, bool) & np.asarray(mask, bool).T
+    np.fill_diagonal(both, False)
+    if real is not None:
+        keep = np.asarray(real, bool)
+        both = both[np.ix_(keep, keep)]
+    return bool(both.any())
+
+
+def self_first(weights, mask, real) -> bool:
+    """Whether every real query puts clearly the most weight on itself."""
+    allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
+    for i in range(weights.shape[0]):
+        if real is not None and not real[i]:
+            continue
+        others = np.where(allowed[i] & (np.arange(weights.shape[1]) != i), weights[i], -1.0)
+        if weights[i, i] - others.max() <= TIE:
+            return False
+    return True
 
 
 class AttentionMatrix(ExplainerScene):
@@ -91,7 +134,8 @@ class AttentionMatrix(ExplainerScene):
         )
         self.hold()
 
-        other, pair = reading(W, ex.is_cross)
+        real = ex.padding if ex.padding is not None and not ex.is_cross else None
+        other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = ""
         if pair is not None:
             a, b = pair
@@ -102,8 +146,21 @@ class AttentionMatrix(ExplainerScene):
                 b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
                 + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
             )
-        elif not ex.is_cross:
+        elif not ex.is_cross and comparable_pairs(head.mask, real):
             sym = self.say("symmetric_yes")
+        pair_marks = VGroup()
+        if pair is not None:
+            a, b = pair
+            pair_marks = VGroup(
+                *(
+                    DashedVMobject(
+                        SurroundingRectangle(rect, color=theme.text, buff=0.05, stroke_width=3),
+                        num_dashes=16,
+                    )
+                    for rect in (matrix.cell_rect(a, b), matrix.cell_rect(b, a))
+                    if rect is not None
+                )
+            )
         maxima = VGroup(
             *(
                 SurroundingRectangle(
@@ -129,9 +186,11 @@ class AttentionMatrix(ExplainerScene):
                 b=self.num(W[i, i], ("weights", 0, i, i), 3).shown,
                 sym=sym,
             )
-        else:
+        elif self_first(W, head.mask, real):
             self.step("reading", caption_key="reading_self", sym=sym)
-        self.play_all((Create(r) for r in maxima), run_time=1)
+        else:
+            self.step("reading", caption_key="reading_even", sym=sym)
+        self.play_all((Create(r) for r in [*maxima, *pair_marks]), run_time=1)
         self.hold(1.8)
 
         self.step(

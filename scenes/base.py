@@ -20,7 +20,7 @@ from scenes.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
-from scenes.mobjects.text import Num, distinct, ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.text import Num, balanced_lines, distinct, ellipsize, label, text_width
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
@@ -129,10 +129,10 @@ class ExplainerScene(Scene):
         """The caption in the bar: two lines at the caption size, else up to three smaller."""
         box = self.regions.caption
         size, buff = CAPTION, 0.1
-        lines = wrap_lines(text, box.width, CAPTION, max_lines=99)
+        lines = balanced_lines(text, box.width, CAPTION, max_lines=99)
         if len(lines) > 2:
             size, buff = SMALL, 0.04
-            lines = wrap_lines(text, box.width, SMALL, max_lines=3)
+            lines = balanced_lines(text, box.width, SMALL, max_lines=3)
         group = VGroup(*(label(line, size, self.theme.text) for line in lines))
         group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")
@@ -151,7 +151,7 @@ class ExplainerScene(Scene):
             self.next_section(section)
         else:
             self.next_section(section, skip_animations=True)
-        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values)
+        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values).strip()
         new = self.caption_group(text)
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:
@@ -163,6 +163,7 @@ class ExplainerScene(Scene):
         self.play(FadeIn(new), run_time=0.3)
         self.caption_mob = new
         self._open_step = {"key": key, "caption": text, "start": start}
+        self._caption_shown = self.renderer.time
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
@@ -179,8 +180,9 @@ class ExplainerScene(Scene):
         """End the open step, first holding its still until its caption can be read."""
         if self._open_step is None:
             return
+        # counted from when the caption is fully on screen, plus the next one's fade-out
         short = captions.reading_time(self._open_step["caption"], self.lang) - (
-            self.renderer.time - self._open_step["start"]
+            self.renderer.time - self._caption_shown
         )
         if short > 1e-3:
             self.wait(short)

@@ -23,6 +23,7 @@ TITLES = {
     "WeightedSum": ("加权求和：值向量的重组", "The weighted sum of values"),
     "AttentionMatrix": ("注意力矩阵", "The attention matrix"),
     "Overview": ("全景：一行公式", "The whole story in one line"),
+    "HeadGallery": ("一层里的所有头：各看各的", "Every head of a layer, each its own pattern"),
     "CausalMask": ("掩码：不该看的位置设为 −∞", "Masking: what may not be seen becomes −∞"),
     "MultiHeadSplit": ("多头注意力：每个头一个子空间", "Multi-head attention: a subspace per head"),
     "PositionalEncoding": (
@@ -172,6 +173,10 @@ CAPTIONS = {
             "读数：本例中每个词都最关注它自己。{sym}",
             "An honest reading: in this example every token attends most to itself. {sym}",
         ),
+        "reading_even": (
+            "读数：没有哪个词明显偏爱自己以外的某个键，权重大致均匀。{sym}",
+            "An honest reading: no token clearly prefers one key over the others here. {sym}",
+        ),
         "reading_cross": (
             "读数：每一行的最大值标出这个查询最关注的源词。",
             "An honest reading: each row's largest weight marks the source token it attends to most.",
@@ -208,14 +213,30 @@ CAPTIONS = {
             "(the masking scene shows how).",
         ),
     },
+    "HeadGallery": {
+        "gallery": (
+            "这 {H} 个头各有自己的注意力模式，颜色用同一个 0 到 1 的色标；每个头上方是它最常看的位置和平均权重。",
+            "These {H} heads each have a pattern of their own, on one 0 to 1 colour scale; above "
+            "each, where it looks most and the average weight it puts there.",
+        ),
+        "reading": (
+            "读数：{summary}；框出的是看{lit}的头。",
+            "The reading: {summary}; outlined: the heads on {lit}.",
+        ),
+        "cross": (
+            "这个场景读自注意力的各个头；本例是交叉注意力，请看交叉注意力一节。",
+            "This scene reads the heads of self-attention; this example is cross-attention (see "
+            "the cross-attention scene).",
+        ),
+    },
     "CausalMask": {
         "scores": (
             "先看缩放后的分数矩阵，每个查询对每个键都有一个分数。",
             "Start from the scaled scores: every query has a score for every key.",
         ),
         "mask": (
-            "掩码盖住不该看的格子：{kind}。",
-            "A mask covers the cells that may not be seen: {kind}.",
+            "掩码盖住不该看的格子（{kind}）。",
+            "A mask covers the cells that may not be seen ({kind}).",
         ),
         "blocked": (
             "被盖住的分数一律改成 −∞，其余分数保持不变。",
@@ -255,8 +276,12 @@ CAPTIONS = {
     },
     "PositionalEncoding": {
         "waves": (
-            "每个维度一条正弦或余弦波，频率逐维降低：每个位置得到独一无二的编码。",
+            "每个维度一条正弦或余弦波，维度越高频率越低：每个位置得到独一无二的编码。",
             "One sine or cosine wave per dimension, slower and slower: every position gets its own code.",
+        ),
+        "waves_2d": (
+            "两个维度：一条正弦、一条余弦，频率相同；每个位置得到自己的一对数。",
+            "Two dimensions: one sine and one cosine of the same frequency; each position gets its own pair.",
         ),
         "add": (
             "位置编码直接加到词向量上：向量加法。",
@@ -322,7 +347,7 @@ WORDS = {
     "carries": ("携带：被取走的内容", "carries: the content that is taken"),
     "scores": ("分数 $Q K^top$", "scores $Q K^top$"),
     "scaled": ("缩放后 $Q K^top \\/ sqrt(d_k)$", "scaled $Q K^top \\/ sqrt(d_k)$"),
-    "weights": ("权重 softmax", "weights softmax"),
+    "weights": ("注意力权重", "attention weights"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
     "view_kept": ("二维视图：保留 {kept}", "2-D view: keeps {kept}"),
@@ -366,8 +391,8 @@ WORDS = {
     "head_n": ("头 {h}", "head {h}"),
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),
     "with_pe": ("有位置编码：最大差异", "with PE: largest difference"),
-    "only_moved": ("（输出只是换了位置）", "(the outputs only moved)"),
-    "changed": ("（输出变了）", "(the outputs changed)"),
+    "only_moved": ("（输出只是换了顺序）", "(the outputs were only reordered)"),
+    "changed": ("（输出真正改变了）", "(the outputs really changed)"),
     "reversed": ("把词序倒过来", "the tokens in reverse order"),
     "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),
     "mixed_title": ("输出 = 拼接 · $W_O$", "output = concat · $W_O$"),
@@ -375,6 +400,11 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # HeadGallery
+    "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
+    "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
+    "heads_spread": ("{n} 个头分散", "{n} spread out"),
+    "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
     # DotProducts
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),

@@ -41,7 +41,7 @@ class CausalMask(ExplainerScene):
         ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         # a narrow frame shows one matrix at a time, the scores turning into the weights
-        narrow = content.width < 1.6 * content.height
+        narrow = content.width < 2.0 * content.height
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
@@ -84,6 +84,10 @@ class CausalMask(ExplainerScene):
                 )
             )
             self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
+            # the covered scores stay readable above the mask, in the muted colour
+            covered = [scaled.cell(i, j) for i, j in blocked if scaled.cell(i, j) is not None]
+            self.bring_to_front(*covered)
+            self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
             # 3. under the mask each blocked score becomes −∞; the allowed ones stay
             self.step("blocked", kind=kind)
             self.play(

@@ -370,6 +370,66 @@ def init(file, force):
     click.echo(str(path))
 
 
+@cli.command("from-model")
+@click.argument("text")
+@click.option(
+    "--layer", type=int, required=True, help="The layer, 1–6 (its input hidden states are used)."
+)
+@click.option(
+    "--head", type=int, default=None, help="The head, 1–12 (required without --all-heads)."
+)
+@click.option(
+    "--all-heads",
+    is_flag=True,
+    help="All 12 heads of the layer with W_O: a multi-head example.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The example file to write (default: <slug of TEXT>.toml); its arrays go to "
+    "<stem>.npz beside it.",
+)
+@click.option("--force", is_flag=True, help="Overwrite FILE (and its .npz) if they exist.")
+def from_model(text, layer, head, all_heads, file, force):
+    """Write an example from a trained model: TEXT through all-MiniLM-L6-v2 (offline, the
+    [model] extra), one head of one layer (or --all-heads): tokens with [CLS] and [SEP], the
+    layer's input hidden states as embeddings, the head's W_q, W_k, W_v and biases."""
+    from pathlib import Path
+
+    from attention_core import from_model as fm
+
+    if all_heads and head is not None:
+        raise BadInput("--head: not used with --all-heads (that writes all 12 heads)")
+    if not all_heads and head is None:
+        raise BadInput("--head: give the head, 1–12, or --all-heads")
+    path = Path(file) if file else Path(fm.slug(text) + ".toml")
+    if path.suffix.lower() != ".toml":
+        raise BadInput(f"FILE: {str(path)!r} should end in .toml")
+    npz = path.with_suffix(".npz")
+    for p in (path, npz):
+        if p.exists() and not force:
+            raise BadInput(f"FILE: {str(p)!r} exists; choose another name or add --force")
+    if not path.parent.is_dir():
+        raise BadInput(f"FILE: folder {str(path.parent)!r} does not exist")
+    try:
+        made = fm.model_example(text, layer, head, all_heads=all_heads)
+        made.example(path.stem)  # refuse here what the loader would refuse later
+        fm.write_example(path, made)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"FILE: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+    click.echo(
+        f"wrote {path} and {npz.name}: `attn-explain numbers {path}` or "
+        f"`attn-explain render {path}`",
+        err=True,
+    )
+    click.echo(str(path))
+
+
 @cli.command()
 @click.argument("course_file", metavar="COURSE", type=click.Path(dir_okay=False))
 @click.option(

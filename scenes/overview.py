@@ -8,7 +8,7 @@ from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
@@ -38,7 +38,13 @@ class Overview(ExplainerScene):
         top, body = self.regions.content.rows(1, 4, gap=0.25)
         formula = MathTypst(FORMULA, font_size=48, color=theme.muted)
         place(formula, top)
-        panels = body.columns(1, 1.25, 1, gap=0.35)
+        # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place
+        narrow = body.width < 2.4 * body.height
+        if narrow:
+            left, mid = body.columns(1, 1.6, gap=0.3)
+            panels = [left, mid, left]
+        else:
+            panels = body.columns(1, 1.25, 1, gap=0.3)
 
         # left: the tokens; right: values and outputs (both in 2-D views when d > 2)
         x_view = plane_view_of(tr, "X")
@@ -62,13 +68,10 @@ class Overview(ExplainerScene):
                 head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
             ),
             "scaled": LabelledMatrix.fitted(
-                head.scaled if head.mask is None else head.masked,
-                ("scaled" if head.mask is None else "masked", 0),
-                theme,
-                self.q_tokens,
-                self.k_tokens,
-                panels[1],
-                **kw,
+                head.scaled, ("scaled", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
+            ),
+            "masked": LabelledMatrix.fitted(
+                head.masked, ("masked", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
             ),
             "weights": LabelledMatrix.fitted(
                 head.weights,
@@ -82,8 +85,7 @@ class Overview(ExplainerScene):
                 **kw,
             ),
         }
-        titles = {"scores": "scores", "scaled": "scaled" if head.mask is None else "masked"}
-        titles["weights"] = "weights"
+        titles = {k: k for k in mats}
         groups = {
             k: place(
                 VGroup(matrix_title(self.typeset(titles[k], SMALL, theme.muted), m, theme), m),
@@ -109,18 +111,25 @@ class Overview(ExplainerScene):
         self.play(FadeIn(groups["scores"]), run_time=1)
         self.hold()
 
-        self.step("scale" if head.mask is None else "masked_note", caption_key=None)
+        self.step("scale")
         self.light(formula, "sc")
         self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
-        self.hold()
+        before_softmax = groups["scaled"]
+        if head.mask is not None:  # the example's mask, before softmax: −∞ where blocked
+            self.step("masked_note")
+            self.play(formula.animate.set_color(theme.muted), run_time=0.3)
+            self.play(ReplacementTransform(groups["scaled"], groups["masked"]), run_time=1)
+            before_softmax = groups["masked"]
 
         self.step("softmax")
         self.light(formula, "sm")
-        self.play(ReplacementTransform(groups["scaled"], groups["weights"]), run_time=1)
+        self.play(ReplacementTransform(before_softmax, groups["weights"]), run_time=1)
         self.hold()
 
         self.step("values")
         self.light(formula, "v")
+        if narrow:
+            self.play(FadeOut(VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)))
         out_view = plane_view_of(tr, "overview_out")
         B = out_view.basis
         o_plane_box, o_note_box = panels[2].rows(9, 1, gap=0.1)

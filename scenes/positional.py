@@ -5,12 +5,13 @@ PE it does not (the core checks it; both orders are shown)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, Line, VGroup, VMobject
+from manim import DOWN, LEFT, Create, DashedVMobject, Line, VGroup, VMobject
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.math import math
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
@@ -21,29 +22,41 @@ WAVES = 4  # dimensions drawn as waves
 class PositionalEncoding(ExplainerScene):
     """Why attention needs positions, and how sinusoids supply them."""
 
+    explains_one_head = False  # about the input, not about a head
+
     def construct(self):
         ex, theme = self.example, self.theme
         d, n = ex.d_model, ex.n
         content = self.regions.content
 
         # -- the waves --------------------------------------------------------------------------
-        self.step("waves", d=d)
-        legend = VGroup(
-            *(
-                label(
-                    f"PE[{i}] = {'sin' if i % 2 == 0 else 'cos'}(pos / 10000^({2 * (i // 2)}/{d}))",
-                    SMALL,
-                    theme.token(i + 6),
-                )
-                for i in range(min(WAVES, d))
+        self.step("waves", caption_key="waves_2d" if d == 2 else None, d=d)
+        # each dimension in a style of its own: accent and muted, solid and dashed (token
+        # colours are for tokens only)
+        styles = [
+            (theme.accent, False),
+            (theme.accent, True),
+            (theme.muted, False),
+            (theme.muted, True),
+        ]
+        legend = VGroup()
+        for i in range(min(WAVES, d)):
+            color, dashed = styles[i]
+            sample = Line([0, 0, 0], [0.5, 0, 0], color=color, stroke_width=4)
+            if dashed:
+                sample = DashedVMobject(sample, num_dashes=3)
+            fn = "sin" if i % 2 == 0 else "cos"
+            formula = math(
+                f'"PE"_({i}) = {fn}("pos" \\/ 10000^({2 * (i // 2)} \\/ {d}))', BODY, color
             )
-        ).arrange(buff=0.5)
+            legend.add(VGroup(sample, formula).arrange(buff=0.15))
+        legend.arrange(buff=0.5)
         plot_box, legend_box = content.rows(5, 1, gap=0.15)
         if legend.width > content.width:  # a narrow frame: one formula a line, under the plot
             legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
             plot_box = Box(content.x0, content.y0 + legend.height + 0.15, content.x1, content.y1)
             legend_box = Box(content.x0, content.y0, content.x1, content.y0 + legend.height)
-        span = max(n - 1, 10)  # a stretch of positions, the tokens at the first n
+        span = max(2 * (n - 1), 6)  # a stretch of positions, the tokens at the first n
         fine = np.linspace(0, span, 200)
         pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
         pe = ac.sinusoidal_positional_encoding(n, d)  # the codes added to the tokens
@@ -56,10 +69,10 @@ class PositionalEncoding(ExplainerScene):
         axis = Line(to_screen(0, 0), to_screen(span, 0), color=theme.axis, stroke_width=2)
         waves, dots = VGroup(), VGroup()
         for i in range(min(WAVES, d)):
-            color = theme.token(i + 6)
+            color, dashed = styles[i]
             curve = VMobject(color=color, stroke_width=4)
             curve.set_points_smoothly([to_screen(p, v) for p, v in zip(fine, pe_fine[:, i])])
-            waves.add(curve)
+            waves.add(DashedVMobject(curve, num_dashes=60) if dashed else curve)
             for pos in range(n):
                 dots.add(VGroup().add(self._dot(to_screen(pos, pe[pos, i]), color)))
         gap = (x1 - x0) / span  # the distance between two positions
@@ -68,7 +81,7 @@ class PositionalEncoding(ExplainerScene):
                 label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL, self.q_color(k)).next_to(
                     to_screen(k, -1.0), DOWN, buff=0.12
                 )
-                for k, t in enumerate(ex.tokens)
+                for k, t in enumerate(self.q_tokens)
             )
         )
         ticks = VGroup(*(t for t in ticks if t.width < gap - 0.05))
@@ -84,7 +97,7 @@ class PositionalEncoding(ExplainerScene):
         X = ex.embeddings
         stack = np.vstack([X, X + pe])
         view = ac.plane_view(stack)
-        left, right = content.columns(3, 2)
+        left, right = content.columns(4, 1)
         plane = VectorPlane(view.coords, left, theme)
         colors = [self.q_color(i) for i in range(n)]
         base = plane.arrows(view.coords[:n], colors)
@@ -99,7 +112,7 @@ class PositionalEncoding(ExplainerScene):
         )
         labels = plane.tip_labels(
             view.coords[n:],
-            [f"{t}+PE" for t in ex.tokens],
+            [f"{t}+PE" for t in self.q_tokens],
             colors,
             left,
             obstacles=plane.tick_labels,
@@ -124,8 +137,8 @@ class PositionalEncoding(ExplainerScene):
             return
         check = ac.shuffle_check(ex)
         self.step("order", clear=True)
-        order_a = " ".join(ex.tokens)
-        order_b = " ".join(ex.tokens[p] for p in check.perm)
+        order_a = " ".join(self.q_tokens)
+        order_b = " ".join(self.q_tokens[p] for p in check.perm)
         order_line = f"{order_a}  →  {order_b}"
         if text_width(order_line, BODY) > content.width - 0.5:
             order_line = self.say("reversed")
@@ -139,9 +152,9 @@ class PositionalEncoding(ExplainerScene):
                         ("shuffle_diff", "without"),
                         3,
                         size=BODY,
-                        color=theme.token(2),
+                        color=theme.text,
                     ),
-                    label(self.say("only_moved"), BODY, theme.token(2)),
+                    label(self.say("only_moved"), BODY, theme.text),
                 ],
                 content.width,
             ),

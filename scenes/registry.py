@@ -13,6 +13,12 @@ def _needs_heads(ex) -> str | None:
     return "needs several heads (heads ≥ 2, or per-head weights)"
 
 
+def _needs_heads_self(ex) -> str | None:
+    return _needs_heads(ex) or (
+        "is about self-attention; this example is cross-attention" if ex.is_cross else None
+    )
+
+
 def _needs_source(ex) -> str | None:
     return None if ex.is_cross else "needs a second sequence (source_tokens)"
 
@@ -92,6 +98,13 @@ SCENES: tuple[SceneInfo, ...] = (
         "heads as subspaces side by side: their own vectors and patterns, concat, Wₒ",
         "two-heads",
         requires=_needs_heads,
+    ),
+    SceneInfo(
+        "HeadGallery",
+        "head_gallery",
+        "every head of a layer as a small heatmap, each with a reading of what it attends to",
+        "two-heads",
+        requires=_needs_heads_self,
     ),
     SceneInfo(
         "CausalMask",

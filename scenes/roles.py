@@ -137,6 +137,9 @@ ROLES: dict[str, Callable[..., float]] = {
     "cells": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[0],
     "work": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[1],
     "cells_at": lambda tr, n: ac.attention_cost(n, n, 1)[0],
+    "head_mass": lambda tr, h: max(
+        ac.read_head(tr.heads[h].weights, tr.example.tokens).masses.values()
+    ),
 }
 
 

@@ -67,6 +67,40 @@ def lecture_page_screenshot(out: Path) -> None:
     print(out / "lecture-page.png")
 
 
+def real_model_stills(out: Path, height: int) -> None:
+    """A trained head (examples/minilm-cat.toml, layer 1 head 3: the previous token) and every
+    head of layer 1 (written with `from-model --all-heads` into a scratch folder)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    cat = ac.load_example(root / "examples" / "minilm-cat.toml")
+    stills = run_steps(find("AttentionMatrix").load(), cat, pixel_height=height)
+    save_png(stills[2].frame, out / "minilm-cat-AttentionMatrix.png")
+    print(out / "minilm-cat-AttentionMatrix.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        layer = Path(tmp) / "minilm-cat-layer1.toml"
+        cli = Path(sys.executable).parent / "attn-explain"
+        subprocess.run(
+            [
+                str(cli),
+                "from-model",
+                "the cat sat on the mat",
+                "--layer",
+                "1",
+                "--all-heads",
+                "-o",
+                str(layer),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        stills = run_steps(find("HeadGallery").load(), ac.load_example(layer), pixel_height=height)
+        save_png(stills[-1].frame, out / "minilm-cat-HeadGallery.png")
+    print(out / "minilm-cat-HeadGallery.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -88,6 +122,7 @@ def main() -> None:
         save_png(stills[-1].frame, path)
         print(path)
     variant_stills(out, args.height)
+    real_model_stills(out, args.height)
     lecture_page_screenshot(out)
 
 

@@ -16,10 +16,10 @@ from scenes.roles import resolve
 
 def on_screen(scene, cls=None):
     """Every mobject of ``cls`` (default: text-like) currently in the scene, each once."""
-    from manim import Text
+    from manim import MarkupText, Text
     from manim.mobject.text.typst_mobject import Typst
 
-    cls = cls or (Text, Typst)
+    cls = cls or (Text, MarkupText, Typst)
     seen, out = set(), []
     for top in scene.mobjects:
         for mob in top.get_family():

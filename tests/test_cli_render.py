@@ -169,3 +169,22 @@ def test_new_scenes_render_a_users_example_with_heads_mask_and_source(cli, tmp_p
         assert r.returncode == 0, r.stderr[-2000:]
         for s in scenes:
             assert (tmp_path / path.stem / "480p15" / f"{s}.png").exists()
+
+
+def test_render_takes_the_scenes_that_apply(cli, tmp_path):
+    """zao-shang-hao (one head, no mask, no source): no MultiHeadSplit, CrossAttention,
+    CausalMask; two-heads: MultiHeadSplit; asking for one that does not apply says why."""
+    zao = cli("render", "zao-shang-hao", "--preview", "--out", tmp_path)
+    assert zao.returncode == 0, zao.stderr
+    for absent in ("MultiHeadSplit", "CrossAttention", "CausalMask", "HeadGallery"):
+        assert absent not in zao.stdout
+    assert "Softmax.mp4" in zao.stdout
+    two = cli("render", "two-heads", "--preview", "--out", tmp_path)
+    assert "MultiHeadSplit.mp4" in two.stdout and "CrossAttention" not in two.stdout
+    listing = cli("scenes", "zao-shang-hao").stdout
+    line = next(x for x in listing.splitlines() if x.startswith("MultiHeadSplit"))
+    assert "skipped" in line and "heads" in line
+    bad = cli("render", "zao-shang-hao", "--scene", "CrossAttention", "--out", tmp_path)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "does not apply to zao-shang-hao" in bad.stderr and "second sequence" in bad.stderr
+    assert not any(tmp_path.rglob("*.mp4"))

@@ -130,7 +130,7 @@ HOSTILE_A = {
 }
 HOSTILE_B = {
     "title": "\\input{/etc/passwd}",
-    "tokens": ["\\input{/x}", "<script>", "😀", "שלום", "مرحبا", "longlabel12c"],
+    "tokens": ["\\input{/x}", "<script>", "ÿ̈x", "שלום", "مرحبا", "longlabel12c"],
     "embeddings": np.round(np.random.default_rng(2).normal(size=(6, 2)), 2).tolist(),
 }
 ASCII_MARKUP = ["<b>x</b>", "&amp;", "</span>", "$x$", '#read("/x")', "\\input{/x}", "<script>"]

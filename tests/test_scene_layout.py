@@ -164,3 +164,21 @@ def test_every_look_lays_out_cleanly(lang, theme, aspect):
             for st in stills:
                 leftover = [c for c in st.caption if "\u4e00" <= c <= "\u9fff" and c not in labels]
                 assert not leftover, (scene.name, st.key, st.caption)
+
+
+EXTREMES = {
+    "zeros": [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
+    "tiny": [[1e-300, 2e-300], [3e-300, -1e-300], [0.0, 1e-300]],
+    "huge": [[1e6, -1e6], [-1e6, 5e5], [2e5, 1e6]],
+    "mixed": [[1e-9, 1e6], [0.0, 0.0], [-3.0, 2e-7]],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(EXTREMES))
+def test_extreme_but_valid_values_keep_every_text_in_the_frame(kind):
+    """All-zero, sub-normal and ±1e6 embeddings (valid input): compact ticks, nothing outside
+    the frame or overlapping, every number the core's — in every scene."""
+    ex = ac.Example(name=kind, tokens=["a", "b", "c"], embeddings=EXTREMES[kind])
+    for scene in SCENES:
+        check(scene, ex)

@@ -48,8 +48,6 @@ def math(expr: str, size: float = BODY, color=None) -> MathTypst:
     if color is not None:
         mob.set_color(color)
     mob.source_text = f"${expr}$"
-    # (no ``mob.font_size = size`` here: MathTypst's setter rescales, which undid MATH_SCALE;
-    # font_size now reads the true, scaled size)
     return mob
 
 

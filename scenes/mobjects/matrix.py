@@ -24,6 +24,9 @@ def _elide(count: int, room: float, step: float) -> list[int | None]:
     return list(range(slots - 2)) + [None, count - 1]
 
 
+MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
+
+
 class LabelledMatrix(VGroup):
     """A grid of :class:`Num` cells with row and column labels.
 
@@ -60,7 +63,7 @@ class LabelledMatrix(VGroup):
         self.shape = (m, n)
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
-        pad = cell_pad if cell_pad is not None else 0.06 + 0.004 * size
+        pad = cell_pad if cell_pad is not None else 0.04 + 0.0025 * size  # room to read, not waste
         probe = [Num(v, (), digits, size) for v in _extremes(values)]
         cw = max(p.width for p in probe) + pad * 2
         ch = max(max(p.height for p in probe), 0.26 * size / SMALL) + pad * 1.6
@@ -166,10 +169,14 @@ class LabelledMatrix(VGroup):
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
         above it); at the smallest size, rows and columns that do not fit are elided."""
-        for size in sizes:
-            mob = cls(values, role, theme, row_labels, col_labels, size=size, **kwargs)
-            if mob.width <= box.width and mob.height + title_room <= box.height:
-                return mob
+        shape = np.shape(values)
+        # a matrix of a real model (8 × 384) cannot fit whole at any size: elide at once rather
+        # than lay out thousands of cells four times
+        if max(shape) <= MAX_WHOLE:
+            for size in sizes:
+                mob = cls(values, role, theme, row_labels, col_labels, size=size, **kwargs)
+                if mob.width <= box.width and mob.height + title_room <= box.height:
+                    return mob
         return cls(
             values,
             role,

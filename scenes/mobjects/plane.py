@@ -46,6 +46,9 @@ class VectorPlane(VGroup):
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         span = np.maximum(hi - lo, 1e-9)
         big = max(span.max(), 1e-9)
+        if big <= 1e-6 * max(1.0, float(np.abs(pts).max())) or big < 1e-9 * 1.0001:
+            # (nearly) zero vectors only: a unit plane, on which they are honestly at the origin
+            span, big = np.ones(2), 1.0
         span = np.maximum(span, 0.25 * big)  # keep a thin cloud from collapsing one axis
         centre = (lo + hi) / 2
         lo, hi = centre - span * (0.5 + pad), centre + span * (0.5 + pad)
@@ -240,7 +243,7 @@ class VectorPlane(VGroup):
         before, after = template.split("{kept}")
         parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
         parts = [p for p in parts if p.source_text.strip()]
-        return VGroup(*parts).arrange(buff=0.06)
+        return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
 
 
 def sample_arrow(color, outline: bool = False, length: float = 0.6, stroke_width: float = 5):

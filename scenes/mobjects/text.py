@@ -6,6 +6,9 @@ tests can check every number against the core.
 
 from __future__ import annotations
 
+import html
+import unicodedata
+
 import numpy as np
 from manim import DOWN, LEFT, Mobject, Text, VGroup
 
@@ -29,10 +32,21 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
             _PROTOTYPES.clear()
         proto = text_cache.load(key)  # from an earlier process: a loaded copy, ready to use
         if proto is None:
-            proto = _lightened(Text(text, font=font, font_size=size, weight=weight))
+            proto = _lightened(_pango(text, font, size, weight))
             text_cache.store(key, proto)
         _PROTOTYPES[key] = proto
     return clone(proto)
+
+
+def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
+    """Pango's drawing of ``text``. Manim's ``Text`` draws nothing for right-to-left scripts
+    (Arabic, Hebrew): those go through ``MarkupText`` with every character escaped, so the label
+    is still drawn literally (``<b>`` stays four characters) and no markup is interpreted."""
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        from manim import MarkupText
+
+        return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
+    return Text(text, font=font, font_size=size, weight=weight)
 
 
 def _lightened(text: Text) -> Text:
@@ -132,13 +146,29 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     return lines
 
 
+def balanced_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> list[str]:
+    """:func:`wrap_lines`, then as narrow as the same number of lines allows: the lines come out
+    of even length, with no orphan word alone on the last one."""
+    lines = wrap_lines(text, max_width, size, max_lines)
+    if len(lines) < 2:
+        return lines
+    lo, hi = max_width * 0.4, max_width
+    for _ in range(12):  # the narrowest width that still gives as many lines
+        mid = (lo + hi) / 2
+        if len(wrap_lines(text, mid, size, 99)) <= len(lines):
+            hi = mid
+        else:
+            lo = mid
+    return wrap_lines(text, hi, size, max_lines)
+
+
 def _measure(s: str, size: float, font: str) -> float:
     """The width of ``s`` as Pango sets it (remembered on disk by
     :mod:`scenes.mobjects.text_cache`)."""
     key = f"{font}|{float(size)}|{s}"
     known = text_cache.widths()
     if key not in known:
-        text_cache.remember_width(key, Text(s, font=font, font_size=size).width)
+        text_cache.remember_width(key, _pango(s, font, size).width)
     return known[key]
 
 
@@ -189,24 +219,26 @@ def distinct(labels) -> list[str]:
     return out
 
 
-_CLOSING = set("。，、；：！？）」』》〉】”’")  # never at the start of a line
+CLOSERS = "，。、；：）」』！？,.;:!?"
 
 
 def _break_units(text: str) -> list[str]:
+    """Break opportunities: Latin at spaces, CJK between any two characters — but never inside
+    ASCII parentheses (a formula such as w(早→好) or q(早)) nor before a closing mark."""
     units, word, depth = [], "", 0
     for c in text:
-        if c in _CLOSING and (word or units):  # a closing mark stays with what it closes
-            if word:
-                word += c
-            else:
-                units[-1] = units[-1] + c
-            continue
         if c == "(":
             depth += 1
         elif c == ")":
             depth = max(0, depth - 1)
-        if depth and not c.isspace():  # inside "q(早)" or "w(早→好)": no break
+        if depth or c == ")":
             word += c
+            continue
+        if c in CLOSERS:  # stays with what it closes: no line starts with it
+            if word or not units:
+                word += c
+            else:
+                units[-1] = units[-1].rstrip() + c
             continue
         if ord(c) > 0x2E7F and not c.isspace():  # CJK and friends: a break anywhere
             if word:

@@ -20,7 +20,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2  # 2: right-to-left labels drawn through escaped MarkupText
 
 
 @lru_cache(maxsize=1)

@@ -29,6 +29,37 @@ def _pad(s: str, width: int, right=True) -> str:
     return gap + s if right else s + gap
 
 
+MAX_COLUMNS = 12  # wider tables (d_model 384 from a real model) show their first and last columns
+HEAD_COLUMNS, TAIL_COLUMNS = 6, 2
+ELIDED = "…"
+
+
+def shown_columns(matrix, cols) -> tuple[list, list, int]:
+    """The columns a table shows: all up to :data:`MAX_COLUMNS`, else the first six, a "…"
+    column and the last two. Returns (rows of cell values or None for "…", column labels,
+    number of columns elided). ``--json`` always gives every number."""
+    rows = [list(r) for r in np.asarray(matrix)]
+    if len(cols) <= MAX_COLUMNS:
+        return rows, list(cols), 0
+    keep = lambda r: list(r[:HEAD_COLUMNS]) + [None] + list(r[-TAIL_COLUMNS:])  # noqa: E731
+    return (
+        [keep(r) for r in rows],
+        keep(cols)[:HEAD_COLUMNS] + [ELIDED] + list(cols[-TAIL_COLUMNS:]),
+        len(cols) - HEAD_COLUMNS - TAIL_COLUMNS,
+    )
+
+
+def _elided_note(shape, hidden: int) -> str:
+    if not hidden:
+        return ""
+    first = HEAD_COLUMNS + 1
+    return f"; columns {first}–{first + hidden - 1} elided, --json gives every number"
+
+
+def _cell(v, digits) -> str:
+    return ELIDED if v is None else fmt(v, digits)
+
+
 # -- the steps ------------------------------------------------------------------------------------
 def steps(trace: ExampleTrace):
     """The walk-through as (title, matrix, row labels, column labels) blocks, in order."""
@@ -55,12 +86,17 @@ def steps(trace: ExampleTrace):
                 dims("x", trace.source.shape[1]),
             )
         )
+    w = ex.weights
     for h, head in enumerate(trace.heads):
         tag = f"head {h + 1}: " if len(trace.heads) > 1 else ""
+        b_q, b_k, b_v = (
+            "" if b is None else f" + b_{r}"
+            for b, r in zip(w.head_biases(h, len(trace.heads)), "qkv")
+        )
         blocks += [
-            (f"{tag}Q = X·W_q", head.Q, q_labels, dims("q", head.Q.shape[1])),
-            (f"{tag}K = X·W_k", head.K, k_labels, dims("k", head.K.shape[1])),
-            (f"{tag}V = X·W_v", head.V, k_labels, dims("v", head.V.shape[1])),
+            (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, dims("q", head.Q.shape[1])),
+            (f"{tag}K = X·W_k{b_k}", head.K, k_labels, dims("k", head.K.shape[1])),
+            (f"{tag}V = X·W_v{b_v}", head.V, k_labels, dims("v", head.V.shape[1])),
             (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
             (
                 f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
@@ -88,8 +124,9 @@ def steps(trace: ExampleTrace):
             ("concat = [head 1 … head H]", mh.concat, q_labels, dims("c", mh.concat.shape[1]))
         )
         if mh.W_o is not None:
+            b_o = "" if w.b_o is None else " + b_o"
             blocks.append(
-                ("output = concat·W_o", mh.output, q_labels, dims("o", mh.output.shape[1]))
+                (f"output = concat·W_o{b_o}", mh.output, q_labels, dims("o", mh.output.shape[1]))
             )
     return blocks
 
@@ -104,6 +141,8 @@ def header_lines(trace: ExampleTrace) -> list[str]:
     ]
     if ex.is_cross:
         lines.append("source tokens: " + " ".join(ex.source_tokens))
+    if ex.source:
+        lines.append("from: " + ex.source)
     lines.append(
         f"d_model = {ex.d_model}, d_k = {head.d_k}, d_v = {head.V.shape[1]}, "
         f"heads = {len(trace.heads)}"
@@ -113,7 +152,8 @@ def header_lines(trace: ExampleTrace) -> list[str]:
     elif w.seed is not None:
         lines.append(f"weights: random standard normal, seed = {w.seed} ({w.form} form)")
     else:
-        lines.append(f"weights: given ({w.form} form)")
+        biased = ", with biases" if w.has_bias else ""
+        lines.append(f"weights: given ({w.form} form{biased})")
     if trace.mask is not None:
         lines.append(
             "mask: "
@@ -126,13 +166,14 @@ def header_lines(trace: ExampleTrace) -> list[str]:
 # -- text -----------------------------------------------------------------------------------------
 def as_text(trace: ExampleTrace, digits: int = DIGITS) -> str:
     out = header_lines(trace)
-    for title, matrix, rows, cols in steps(trace):
-        cells = [[fmt(v, digits) for v in row] for row in np.asarray(matrix)]
+    for title, matrix, rows, all_cols in steps(trace):
+        values, cols, hidden = shown_columns(matrix, all_cols)
+        cells = [[_cell(v, digits) for v in row] for row in values]
         label_w = max(display_width(r) for r in rows)
         col_w = max([display_width(c) for c in cols] + [len(c) for r in cells for c in r])
         out += [
             "",
-            f"{title}  ({matrix.shape[0]} × {matrix.shape[1]})",
+            f"{title}  ({matrix.shape[0]} × {matrix.shape[1]}{_elided_note(matrix.shape, hidden)})",
             " " * label_w + "  " + "  ".join(_pad(c, col_w) for c in cols),
         ]
         for label, row in zip(rows, cells):
@@ -162,16 +203,20 @@ def md_escape(s: str) -> str:
 def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
     head, *rest = header_lines(trace)
     out = [f"# {md_escape(head)}", ""] + [f"- {md_escape(line)}" for line in rest]
-    for title, matrix, rows, cols in steps(trace):
+    for title, matrix, rows, all_cols in steps(trace):
+        values, cols, hidden = shown_columns(matrix, all_cols)
+        note = f" ({matrix.shape[0]} × {matrix.shape[1]}{_elided_note(matrix.shape, hidden)})"
         out += [
             "",
-            f"## {md_escape(title)}",
+            f"## {md_escape(title)}" + (md_escape(note) if hidden else ""),
             "",
             "| | " + " | ".join(md_escape(c) for c in cols) + " |",
             "|---|" + "---:|" * len(cols),
         ]
-        for label, row in zip(rows, np.asarray(matrix)):
-            out.append(f"| {md_escape(label)} | " + " | ".join(fmt(v, digits) for v in row) + " |")
+        for label, row in zip(rows, values):
+            out.append(
+                f"| {md_escape(label)} | " + " | ".join(_cell(v, digits) for v in row) + " |"
+            )
     return "\n".join(out) + "\n"
 
 
@@ -183,19 +228,21 @@ def as_html(trace: ExampleTrace, digits: int = DIGITS) -> str:
     head, *rest = header_lines(trace)
     out = ['<section class="numbers">', f"<h2>{escape(head)}</h2>", "<ul>"]
     out += [f"<li>{escape(line)}</li>" for line in rest] + ["</ul>"]
-    for title, matrix, rows, cols in steps(trace):
+    for title, matrix, rows, all_cols in steps(trace):
+        values, cols, hidden = shown_columns(matrix, all_cols)
+        note = f" ({matrix.shape[0]} × {matrix.shape[1]}{_elided_note(matrix.shape, hidden)})"
         out += [
-            f"<h3>{escape(title)}</h3>",
+            f"<h3>{escape(title + (note if hidden else ''))}</h3>",
             "<table>",
             "<thead><tr><th></th>"
             + "".join(f"<th>{escape(c)}</th>" for c in cols)
             + "</tr></thead>",
             "<tbody>",
         ]
-        for label, row in zip(rows, np.asarray(matrix)):
+        for label, row in zip(rows, values):
             out.append(
                 f"<tr><th>{escape(label)}</th>"
-                + "".join(f"<td>{escape(fmt(v, digits))}</td>" for v in row)
+                + "".join(f"<td>{escape(_cell(v, digits))}</td>" for v in row)
                 + "</tr>"
             )
         out += ["</tbody>", "</table>"]
@@ -237,6 +284,8 @@ def as_dict(trace: ExampleTrace) -> dict:
     ex = trace.example
     w = ex.weights
     out: dict = {"example": ex.name, "title": ex.title, "tokens": list(ex.tokens)}
+    if ex.source:
+        out["source"] = ex.source
     if ex.is_cross:
         out["source_tokens"] = list(ex.source_tokens)
         out["source"] = _floats(trace.source)
@@ -249,6 +298,9 @@ def as_dict(trace: ExampleTrace) -> dict:
     out["W_q"], out["W_k"], out["W_v"] = _floats(w.W_q), _floats(w.W_k), _floats(w.W_v)
     if w.W_o is not None:
         out["W_o"] = _floats(w.W_o)
+    for b in ("b_q", "b_k", "b_v", "b_o"):
+        if getattr(w, b) is not None:
+            out[b] = _floats(getattr(w, b))
     out["mask"] = None if trace.mask is None else trace.mask.tolist()
     heads = trace.heads
     if len(heads) == 1 and trace.multihead is None:

@@ -1,0 +1,155 @@
+"""A head (or a layer's heads) of all-MiniLM-L6-v2 as an ordinary example file: TOML + .npz.
+
+``model_example(text, layer, head)`` runs the model (:mod:`attention_core.bert`) on the text and
+returns the example's fields: the tokens ([CLS] … [SEP]), that layer's input hidden states as the
+embeddings (n × 384), the head's W_q, W_k, W_v slices (384 × 32) and biases, and a ``source``
+note; with ``all_heads`` the layer's full split W_q … W_v, W_O and their biases, ``heads = 12``.
+:func:`write_example` writes it as ``NAME.toml`` with the arrays in ``NAME.npz`` beside it, both
+atomically (temporary names, then renamed; the TOML last, so a reader never sees a half pair).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .example import MAX_LABEL, MAX_TITLE, MAX_TOKENS, Example
+
+LAYERS = 6
+HEADS = 12
+
+
+@dataclass(frozen=True, eq=False)
+class ModelExample:
+    """An example's fields from a real model: ``fields`` for the TOML, ``arrays`` for the .npz."""
+
+    fields: dict
+    arrays: dict
+
+    def example(self, name: str = "example") -> Example:
+        """The :class:`Example` these make (validated like a loaded file)."""
+        data = {k: v for k, v in self.fields.items()}
+        weights = {k: v for k, v in self.arrays.items() if k != "embeddings"}
+        return Example.from_dict(
+            {**data, "embeddings": self.arrays["embeddings"], "weights": weights}, name=name
+        )
+
+
+def slug(text: str) -> str:
+    """A file stem for ``text``: lower-case words joined by '-' (``"model-example"`` if none)."""
+    s = re.sub(r"[^\w]+", "-", text.lower(), flags=re.UNICODE).strip("-_")
+    return s[:48].rstrip("-") or "model-example"
+
+
+def _label(token: str) -> str:
+    """A token string as an example label (at most 12 characters: longer ones end in '…')."""
+    return token if len(token) <= MAX_LABEL else token[: MAX_LABEL - 1] + "…"
+
+
+def model_example(text: str, layer: int, head: int | None = None, all_heads: bool = False):
+    """Run all-MiniLM-L6-v2 on ``text`` and take layer ``layer``'s head ``head`` (both from 1).
+
+    Raises ``ValueError`` (one line each) for a layer outside 1 … 6, a head outside 1 … 12,
+    words the vocabulary lacks ([UNK]), more than 12 tokens, or a missing ``[model]`` extra.
+    """
+    from . import model_files
+    from .bert import bert_forward
+
+    if isinstance(layer, bool) or not isinstance(layer, int) or not 1 <= layer <= LAYERS:
+        raise ValueError(f"--layer: {layer!r} is outside 1 … {LAYERS} (counted from 1)")
+    if not all_heads and (
+        isinstance(head, bool) or not isinstance(head, int) or not 1 <= head <= HEADS
+    ):
+        raise ValueError(f"--head: {head!r} is outside 1 … {HEADS} (counted from 1)")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
+    toks = model_files.tokenize(text)
+    if toks.unknown:
+        words = ", ".join(dict.fromkeys(toks.unknown))
+        raise ValueError(
+            f"TEXT: the model's vocabulary lacks {words} (they would become [UNK]); use other words"
+        )
+    if len(toks.ids) > MAX_TOKENS:
+        raise ValueError(
+            f"TEXT: {len(toks.ids)} tokens with [CLS] and [SEP]; at most {MAX_TOKENS} are "
+            "supported, so shorten the sentence"
+        )
+    weights = model_files.load_weights()
+    trace = bert_forward(weights, toks.ids)
+    X = trace.layer_input(layer)  # (n, 384): the hidden states entering the layer
+    arrays = {"embeddings": X}
+    if all_heads:
+        a = weights.attention(layer)  # W_q … W_o (384, 384), b_q … b_o (384,)
+        arrays.update({k: a[k].astype(np.float32) for k in a})  # float32: the model's own values
+        heads, what = HEADS, f"layer {layer}, all {HEADS} heads with W_O"
+    else:
+        h = weights.head(layer, head)  # W_q, W_k, W_v (384, 32), b_q … (32,)
+        arrays.update({k: h[k].astype(np.float32) for k in h})
+        heads, what = 1, f"layer {layer}, head {head}"
+    title = text if len(text) <= MAX_TITLE else text[: MAX_TITLE - 1] + "…"
+    fields = {
+        "title": title,
+        "source": f"{model_files.MODEL_NAME} (BERT, uncased): {what}; embeddings are the "
+        f"layer's input hidden states",
+        "tokens": [_label(t) for t in toks.tokens],
+        "heads": heads,
+    }
+    return ModelExample(fields, arrays)
+
+
+def example_toml(fields: dict, arrays_name: str) -> str:
+    """The TOML text of a model example whose arrays live in ``arrays_name``."""
+    import json
+
+    def q(s: str) -> str:  # a TOML basic string: JSON's escaping is valid TOML
+        return json.dumps(s, ensure_ascii=False)
+
+    tokens = ", ".join(q(t) for t in fields["tokens"])
+    return (
+        f"# Made by `attn-explain from-model`: {fields['source']}.\n"
+        f"# The arrays (embeddings, W_q, W_k, W_v, their biases b_q, b_k, b_v"
+        + (", W_o and b_o" if fields["heads"] > 1 else "")
+        + f") are in {arrays_name}, beside this file.\n"
+        f"title = {q(fields['title'])}\n"
+        f"source = {q(fields['source'])}\n"
+        f"tokens = [{tokens}]\n"
+        f"heads = {fields['heads']}\n"
+        f"arrays = {q(arrays_name)}\n"
+    )
+
+
+def write_example(path, model_ex: ModelExample) -> tuple[Path, Path]:
+    """Write ``path`` (.toml) and its arrays ``<stem>.npz`` beside it, each atomically.
+
+    Returns the two paths. The .npz is renamed into place first, the TOML last.
+    """
+    path = Path(path)
+    npz = path.with_suffix(".npz")
+    text = example_toml(model_ex.fields, npz.name)
+    folder = path.parent
+    tmp_npz = tmp_toml = None
+    try:
+        fd, tmp_npz = tempfile.mkstemp(prefix=f".tmp-{npz.stem}-", suffix=".npz", dir=folder)
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, **model_ex.arrays)
+        fd, tmp_toml = tempfile.mkstemp(prefix=f".tmp-{path.stem}-", suffix=".toml", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        for tmp in (tmp_npz, tmp_toml):  # mkstemp makes 0600; a written file is 0666 − umask
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp_npz, npz)
+        tmp_npz = None
+        os.replace(tmp_toml, path)
+        tmp_toml = None
+    finally:
+        for tmp in (tmp_npz, tmp_toml):
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
+    return path, npz
