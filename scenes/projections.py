@@ -117,11 +117,11 @@ class Projections(ExplainerScene):
             ["x1", "x2"],
             table_box,
             row_colors=colors,
-            sizes=(36, 32, 28, 25, 22),
+            sizes=(44, 40, 36, 32, 28, 25, 22),
         )
         typeset_headers(table, ["x_1", "x_2"])
         head = math_title("Q = K = V = X", table, self.theme)
-        side_group = place(VGroup(head, table), table_box, "top-left")
+        side_group = place(VGroup(head, table), table_box, "left")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), run_time=1)
         self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side_group))
         self.hold()
