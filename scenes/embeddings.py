@@ -94,10 +94,11 @@ class Embeddings(ExplainerScene):
         self.step("compare")
         # the two tokens whose directions are closest, drawn brighter, the angle between them
         if ex.n > 1:
-            i, j = _closest_pair(coords)
+            i, j = _closest_pair(tr.X)  # true angles, in all d dimensions
             others = [k for k in range(ex.n) if k not in (i, j)]
             anims = [arrows[k].animate.set_opacity(0.25) for k in others]
-            arc = self.angle_arc(plane, coords[i], coords[j])
+            # the angle drawn only where the plane shows it truly (d = 2)
+            arc = self.angle_arc(plane, coords[i], coords[j]) if view.exact else VGroup()
             anims += [Create(arc)] if len(arc) else []
             if anims:
                 self.play(*anims, run_time=0.8)
