@@ -36,6 +36,7 @@ from .pipeline import (
     illustrative_queries_keys,
     illustrative_weights,
     informative_row,
+    residual,
     share_from_others,
     shuffle_check,
     tip_to_tail,
@@ -45,7 +46,14 @@ from .pipeline import (
 from .positional import positional_encoding_at, sinusoidal_positional_encoding
 from .presets import DEFAULT_PRESET, PRESETS
 from .softmax import exponentials, saturation, sharpened, softmax, softmax_gradient_factor
-from .variance import VarianceSample, dot_product_variance, scaling_experiment
+from .variance import (
+    ROW_DIM,
+    ScoreRow,
+    VarianceSample,
+    dot_product_variance,
+    random_score_row,
+    scaling_experiment,
+)
 
 __all__ = [
     "AttentionTrace",
@@ -89,8 +97,12 @@ __all__ = [
     "illustrative_weights",
     "illustrative_projections",
     "illustrative_queries_keys",
-    "informative_row",
     "share_from_others",
+    "informative_row",
+    "residual",
+    "random_score_row",
+    "ScoreRow",
+    "ROW_DIM",
     "tip_to_tail",
     "MAX_ABS",
     "MAX_DIM",

@@ -150,29 +150,6 @@ def illustrative_queries_keys(X, seed: int = ILLUSTRATIVE_SEED, source=None):
     return Q, K, Q @ K.T
 
 
-def informative_row(weights, queries=None) -> int:
-    """The query row that shows the most in a per-query demo: not one-hot, not fully masked.
-
-    The row whose weights spread over the most keys — the largest perplexity exp(−Σ w log w),
-    1 for a one-hot row, n for a uniform one — so a causal mask's first row (one-hot) is never
-    the pick; rows that are not finite (fully blocked) are skipped, and so, given ``queries``
-    (the rows of Q), are zero queries (a padding token's: no direction to project on); ties go
-    to the first.
-    """
-    W = np.asarray(weights, dtype=float)
-    best, best_p = 0, -1.0
-    for i, row in enumerate(W):
-        if not np.all(np.isfinite(row)):
-            continue
-        if queries is not None and not np.any(np.asarray(queries)[i]):
-            continue
-        w = row[row > 0]
-        perplexity = float(np.exp(-np.sum(w * np.log(w))))
-        if perplexity > best_p + 1e-9:
-            best, best_p = i, perplexity
-    return best
-
-
 def attention_cost(n_queries: int, n_keys: int, d_k: int) -> tuple[int, int]:
     """(cells of the weight matrix, multiply-adds of Q Kᵀ) = (m·n, m·n·d_k)."""
     return n_queries * n_keys, n_queries * n_keys * d_k
@@ -292,3 +269,30 @@ def trace_encoder(example: Example, seed: int = FFN_SEED):
         mask=mask,
         **encoder_biases(example),
     )
+
+
+def informative_row(weights, rel_tol: float = 0.05) -> int:
+    """The query row a per-query demo shows: one whose weights are spread most widely
+    (largest Σ w(1 − w)), so neither one-hot nor fully masked.
+
+    The first row within ``rel_tol`` of the widest spread is taken, so that when the rows are
+    all alike the demo keeps to the first token. Rows that are not finite count as one-hot; a
+    matrix of one-hot rows gives 0.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2 or w.shape[0] == 0:
+        raise ValueError(f"weights: expected a non-empty (n, m) matrix, got shape {w.shape}")
+    finite = np.all(np.isfinite(w), axis=1)
+    spread = np.where(finite, np.sum(w * (1.0 - w), axis=1), 0.0)  # (n,)
+    best = float(np.max(spread))
+    if best <= 1e-12:
+        return 0
+    return int(np.flatnonzero(spread >= best * (1.0 - rel_tol))[0])
+
+
+def residual(X, output) -> np.ndarray:
+    """The residual update E + ΔE: each token's embedding plus its attention output (ΔE)."""
+    X, output = np.asarray(X, dtype=np.float64), np.asarray(output, dtype=np.float64)
+    if X.shape != output.shape:
+        raise ValueError(f"X {X.shape} and output {output.shape}: the residual needs one shape")
+    return X + output

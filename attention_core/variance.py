@@ -53,3 +53,35 @@ SCALING_SEED = 0
 def scaling_experiment() -> list[VarianceSample]:
     """:func:`dot_product_variance` for d = 16, 32, 64 with 1000 samples, seed 0."""
     return dot_product_variance(SCALING_DIMS, SCALING_SAMPLES, SCALING_SEED)
+
+
+# One row of scores at a realistic width, for the softmax saturation that ÷√d prevents.
+ROW_DIM = 64
+ROW_KEYS = 6
+ROW_SEED = 0
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One query against ``n`` keys in ``d`` dimensions (standard normal q and k): the raw
+    scores q·k_j and the same ÷√d."""
+
+    d: int
+    raw: np.ndarray
+    scaled: np.ndarray
+
+
+def random_score_row(d: int = ROW_DIM, n: int = ROW_KEYS, seed: int = ROW_SEED) -> ScoreRow:
+    """One row of ``n`` scores q·k_j for a standard normal query and keys in ``d`` dimensions.
+
+    Deterministic for a given ``seed``. The raw scores have variance ≈ d, the scaled ones ≈ 1.
+    """
+    if not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d: expected a positive integer, got {d!r}")
+    if not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n: expected an integer ≥ 2 (keys to share among), got {n!r}")
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal(d)  # (d,)
+    K = rng.standard_normal((n, d))  # (n, d)
+    raw = K @ q  # (n,) one q·k_j per key
+    return ScoreRow(int(d), raw, raw / np.sqrt(d))

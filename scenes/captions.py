@@ -92,8 +92,8 @@ CAPTIONS = {
     },
     "DotProducts": {
         "query": (
-            "我们跟着一个查询 {q} 走：在所有查询中，它的注意力在各个键上分布得最均匀（最大的权重是 {top}）。",
-            "We follow one query, {q}: of all the queries, its attention is spread most evenly over the keys (its largest weight is {top}).",
+            "我们跟着查询 {q} 走：它的注意力在各个键上分得和任何查询一样开（最大的权重是 {top}）。",
+            "We follow one query, {q}: its attention is spread over the keys as widely as any query's (its largest weight is {top}).",
         ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
@@ -110,34 +110,58 @@ CAPTIONS = {
             "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
         ),
         "variance": (
-            "为什么？随机向量点积的方差随维度增长：d = 16、32、64 时为 {v16}、{v32}、{v64}。",
+            "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
             "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
         ),
         "scaled": (
-            "除以 √d 后方差回到 1 附近（{s16}、{s32}、{s64}），softmax 不会被推向饱和。",
-            "Divided by √d the variance is back near 1 ({s16}, {s32}, {s64}): softmax is not pushed into saturation.",
+            "除以 √d 后，三组分数都落在同一个窄范围内，方差也回到 1 附近：{s16}、{s32}、{s64}。",
+            "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
+        ),
+        "softmax64": (
+            "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, softmax gives {maxraw} to one key, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
         ),
     },
     "Softmax": {
         "exp": (
-            "先取指数：分数越大，份额越大，而且每份都是正的。",
-            "First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
+            "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_which": (
+            "看 {q} 这一行（权重分布最分散的一行）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, the one whose weights are spread most widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
             "Then divide by the total: {q}'s weights are {weights}, exactly 1 together.",
         ),
+        "share_unmasked": (
+            "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
+            "Then divide by the total: {q}'s weights are {weights}, exactly 1 together. No mask yet: masks come later.",
+        ),
         "rows": (
             "每一行都把一个整体分给所有的键。",
             "Every row shares out one whole among the keys.",
         ),
-        "sharper": (
-            "同样的分数若不缩放或再放大，分配会更尖锐，趋向 one-hot。",
-            "The same scores unscaled or multiplied give a sharper split, towards one-hot.",
+        "rows_unmasked": (
+            "每一行都把一个整体分给所有的键（尚未加掩码）。",
+            "Every row shares out one whole among the keys (before any mask).",
+        ),
+        "sharper_little": (
+            "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {dk}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {graw}, little change. ×10, ×100: {g10}, {g100}.",
+        ),
+        "sharper_more": (
+            "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
+            "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
+        ),
+        "sharper_one": (
+            "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
+            "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
         ),
         "saturation": (
-            "梯度因子 s(1−s) 随之趋近 0：这就是饱和，学习会停滞。",
-            "The gradient factor s(1−s) shrinks towards 0: saturation, where learning stalls.",
+            "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+            "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
         ),
     },
     "WeightedSum": {
@@ -145,18 +169,30 @@ CAPTIONS = {
             "{q} 的输出是所有值向量的加权和。",
             "The output for {q} is a weighted sum of all value vectors.",
         ),
+        "values_which": (
+            "看 {q} 这一行（权重分布最分散）：它的输出是所有值向量的加权和。",
+            "Take {q}, the row whose weights are spread most widely: its output is a weighted sum of all value vectors.",
+        ),
         "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
         "chain": (
-            "首尾相接，合成输出向量；它总在值向量的凸包之内。",
-            "Placed tip to tail they add up to the output, always inside the convex hull of the values.",
+            "首尾相接，合成输出向量 o；它总在值向量的凸包之内。",
+            "Placed tip to tail they add up to the output o, always inside the convex hull of the values.",
         ),
-        "compare": (
-            "与 {q} 原来的向量相比移动了 {moved}；其中 {share} 来自其他词。",
-            "Compared with {q}'s own vector it moved by {moved}; {share} of it comes from the other tokens.",
+        "residual": (
+            "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词。",
+            "The output is added back to {q}'s embedding as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
         ),
         "compare_cross": (
             "输出完全由源序列的值向量组成。",
             "The output is made entirely of the source sequence's values.",
+        ),
+        "compare_heads": (
+            "这只是一个头的输出：它先与其他头的输出拼接，结果再加回词向量（E + ΔE）。",
+            "This is one head's output: it is joined with the other heads' outputs first, and that result is added back to the embedding (E + ΔE).",
+        ),
+        "compare_size": (
+            "输出与词向量的维度不同，所以这里不把它加回词向量。",
+            "The output has another size than the embedding, so it is not added back here.",
         ),
     },
     "AttentionMatrix": {
@@ -405,6 +441,16 @@ WORDS = {
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
     "heads_spread": ("{n} 个头分散", "{n} spread out"),
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    # Softmax
+    "saturated_rows": (
+        "{rows}：分数极大，权重已是 one-hot",
+        "{rows}: huge scores, the weights are one-hot",
+    ),
+    # Scaling
+    "row64_heading": (
+        "随机一行：1 个查询、{n} 个键，d = {d}",
+        "One random row: 1 query, {n} keys, d = {d}",
+    ),
     # DotProducts
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),

@@ -79,10 +79,12 @@ class DotProducts(ExplainerScene):
         m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(m_title, matrix), mat_box, "top")
         self.matrix, self.work_box = matrix, work_box
-        # the query to follow: the most informative row among those the matrix shows
+        # the query to follow: the core's most informative row among those the matrix shows
+        # and that have a direction (a zero query, a padding token's, casts no shadow)
+        rows = [a for a in matrix.shown_rows if ac.norm(head.Q[a]) > 0]
         shown = np.full(head.weights.shape, np.nan)
-        shown[matrix.shown_rows] = head.weights[matrix.shown_rows]
-        self.i = ac.informative_row(shown, head.Q)
+        shown[rows] = head.weights[rows]
+        self.i = ac.informative_row(shown)
 
         # one plane for the whole scene: it covers every pair it will show
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)

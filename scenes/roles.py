@@ -79,6 +79,23 @@ def _shuffle_diff(tr, which):
     return check.diff_without if which == "without" else check.diff_with
 
 
+def _row64(which, stat):
+    """A look-up in the d = 64 score row (raw or scaled): its scores, softmax weights, largest
+    weight or Σ s(1 − s)."""
+
+    def look(tr, *j):
+        row = ac.random_score_row()
+        scores = row.raw if which == "raw" else row.scaled
+        if stat == "score":
+            return scores[j[0]]
+        w = ac.softmax(scores)
+        return {"weight": lambda: w[j[0]], "max": w.max, "saturation": lambda: ac.saturation(w)}[
+            stat
+        ]()
+
+    return look
+
+
 def _tip(tr, h, i, j, c):
     _, starts = ac.tip_to_tail(tr.heads[h].weights[i], tr.heads[h].V)
     return starts[j, c]
@@ -118,11 +135,26 @@ ROLES: dict[str, Callable[..., float]] = {
         ac.sharpened(tr.heads[h].masked[i], f)
     )[j],
     "gradient_sum": lambda tr, h, i, f: ac.saturation(ac.sharpened(tr.heads[h].masked[i], f)),
+    # the same before any mask (Softmax comes before masks are taught)
+    "exp_scaled": lambda tr, h, i, j: ac.exponentials(tr.heads[h].scaled[i])[j],
+    "exp_plain_scaled": lambda tr, h, i, j: ac.exponentials(tr.heads[h].scaled[i], shift=False)[j],
+    "sharpened_scaled": lambda tr, h, i, f, j: ac.sharpened(tr.heads[h].scaled[i], f)[j],
+    "gradient_sum_scaled": lambda tr, h, i, f: ac.saturation(
+        ac.sharpened(tr.heads[h].scaled[i], f)
+    ),
+    # one random row of scores at d = 64, unscaled and ÷√64
+    **{
+        f"row64_{stat}_{which}": _row64(which, stat)
+        for which in ("raw", "scaled")
+        for stat in ("score", "weight", "max", "saturation")
+    },
     # the weighted sum
     "share_others": lambda tr, h, i: ac.share_from_others(tr.heads[h].weights)[i],
     "share_others_pct": lambda tr, h, i: 100.0 * ac.share_from_others(tr.heads[h].weights)[i],
     "moved": _moved,
     "tip": _tip,
+    "residual": lambda tr, h, i, c: ac.residual(tr.X, tr.heads[h].output)[i, c],
+    "norm_output": lambda tr, h, i: ac.norm(tr.heads[h].output[i]),
     # other scenes' numbers
     "enc": _encoder,
     "shuffle_diff": _shuffle_diff,

@@ -1,51 +1,117 @@
-"""Scaling: ÷√d_k on the numbers, and why: q·k of random vectors has variance ≈ d."""
+"""Scaling: ÷√d_k on the numbers, and why: q·k of random vectors has variance ≈ d, drawn on one
+shared, ticked axis before and after; then one d = 64 row through softmax, unscaled and scaled."""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, UP, Arrow, ReplacementTransform, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Line,
+    ReplacementTransform,
+    TransformFromCopy,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.bars import histogram
+from scenes.mobjects.bars import histogram, weight_rows
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.math import math
+from scenes.mobjects.matrix import ColorBar, LabelledMatrix
+from scenes.mobjects.plane import nice_step
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
+BINS = 24  # per histogram, over its own range: the scaled ones get bins of their own
+
+
+def shared_axis(reach: float, x0: float, x1: float, y: float, theme) -> tuple[VGroup, callable]:
+    """A horizontal axis from −reach to +reach between screen x0 and x1 at height y, with ticks
+    at a nice step; returns (the axis, value → screen x)."""
+
+    def to_x(v: float) -> float:
+        return x0 + (v + reach) / (2 * reach) * (x1 - x0)
+
+    step = nice_step(2 * reach)
+    line = Line([x0, y, 0], [x1, y, 0], color=theme.axis, stroke_width=2)
+    ticks = VGroup()
+    for v in np.arange(-np.floor(reach / step) * step, reach + 1e-9, step):
+        x = to_x(float(v))
+        mark = Line([x, y, 0], [x, y - 0.1, 0], color=theme.axis, stroke_width=2)
+        text = label(f"{v:g}".replace("-", "−"), SMALL, theme.muted).next_to(mark, DOWN, 0.06)
+        ticks.add(VGroup(mark, text))
+    return VGroup(line, ticks), to_x
+
 
 class Scaling(ExplainerScene):
-    """Divide the scores by √d_k, then see why: the variance experiment of text 002."""
+    """Divide the scores by √d_k, then see why: the variance of q·k grows with d."""
+
+    explains_one_head = False
 
     def construct(self):
-        ex, head = self.example, self.head
-        left, mid, right = self.regions.content.columns(5, 2, 5, gap=0.2)
+        self.divide()
+        self.variance()
+        self.saturation()
+
+    # -- ÷√d_k on this example's scores ----------------------------------------------------------
+    def divide(self):
+        ex, head, theme = self.example, self.head, self.theme
+        content = self.regions.content
+        left, mid, right = content.columns(5, 2, 5, gap=0.2)
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
-        raw = LabelledMatrix.fitted(
-            head.scores, ("scores", 0), self.theme, ex.tokens, ex.key_tokens, left, **kw
-        )
-        scaled = LabelledMatrix.fitted(
-            head.scaled, ("scaled", 0), self.theme, ex.tokens, ex.key_tokens, right, **kw
-        )
-        raw_g = place(VGroup(matrix_title(self.say("scores"), raw, self.theme), raw), left)
-        scaled_g = place(
-            VGroup(matrix_title(self.say("scaled"), scaled, self.theme), scaled), right
-        )
-        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
-        op = VGroup(label("÷ √d_k", BODY, self.theme.accent), sqrt).arrange(DOWN, buff=0.15)
-        arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=self.theme.accent, buff=0.1)
-        place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
 
-        row = 0
+        def matrix(values, role, box):
+            return LabelledMatrix.fitted(
+                values, role, theme, self.q_tokens, self.k_tokens, box, **kw
+            )
+
+        def titled(key, mob, box):
+            title = self.typeset(key, SMALL, theme.muted)
+            title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
+            return place(VGroup(title, mob), box)
+
+        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=theme.accent)
+        # side by side where both fit whole; else one matrix whose numbers change in place
+        full = LabelledMatrix(
+            head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, size=22, **kw
+        )
+        side_by_side = full.width <= left.width or max(ex.n, ex.n_keys) > 4
+        if side_by_side:
+            raw, scaled = (
+                matrix(head.scores, ("scores", 0), left),
+                matrix(head.scaled, ("scaled", 0), right),
+            )
+            raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
+            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
+            if op.width > mid.width:
+                op = VGroup(math("div sqrt(d_k)", BODY * 1.2, theme.accent), sqrt).arrange(DOWN)
+            arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.1)
+            place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
+        else:
+            top, body = content.rows(1, 6, gap=0.15)
+            raw, scaled = (
+                matrix(head.scores, ("scores", 0), body),
+                matrix(head.scaled, ("scaled", 0), body),
+            )
+            raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
+            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
+            arrow = VGroup()
+            place(op, top)
+
+        row = ac.informative_row(head.weights)
         fmt_row = self.say("tokens_list_sep").join
         self.step(
             "divide",
             sqrt=sqrt.shown,
-            q=ex.tokens[row],
+            q=self.q_tokens[row],
             raw=fmt_row(
                 self.num(v, ("scores", 0, row, j)).shown for j, v in enumerate(head.scores[row][:4])
             ),
@@ -54,18 +120,35 @@ class Scaling(ExplainerScene):
             ),
         )
         self.play(FadeIn(raw_g))
-        self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
-        self.play(
-            *(
-                TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
-                for (i, j) in raw.cells
-                if scaled.cell(i, j) is not None
-            ),
-            run_time=1.5,
-        )
-        self.add(scaled.numbers)
+        if side_by_side:
+            self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
+            self.play(
+                *(
+                    TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
+                    for (i, j) in raw.cells
+                    if scaled.cell(i, j) is not None
+                ),
+                run_time=1.5,
+            )
+            self.add(scaled.numbers)
+        else:  # the same cells, each number divided where it stands
+            self.play(FadeIn(op))
+            self.play(
+                ReplacementTransform(raw_g[0], scaled_g[0]),
+                *(
+                    ReplacementTransform(raw.cell(i, j), scaled.cell(i, j))
+                    for (i, j) in raw.cells
+                    if scaled.cell(i, j) is not None
+                ),
+                run_time=1.5,
+            )
+            self.remove(raw)
+            self.add(scaled)
         self.hold()
 
+    # -- why: the variance of q·k, before and after, on one axis -------------------------------
+    def variance(self):
+        theme = self.theme
         res = ac.scaling_experiment()
         self.step(
             "variance",
@@ -75,45 +158,54 @@ class Scaling(ExplainerScene):
                 for k, r in enumerate(res)
             },
         )
-        panels = self.regions.content.columns(*([1] * len(res)), gap=0.4)
-        reach = max(np.abs(r.raw).max() for r in res)
-        edges = np.linspace(-reach, reach, 41)
-        peak = max(np.histogram(r.scaled, bins=edges)[0].max() for r in res)
-        raw_groups, scaled_bars, var_labels, scaled_labels = [], [], [], []
-        for k, (r, box) in enumerate(zip(res, panels)):
-            top, plot, bottom = box.rows(1, 6, 2, gap=0.1)
-            title = place(label(f"d = {r.d}", BODY, self.theme.text), top)
-            h_raw = histogram(
-                r.raw, edges, plot.width, plot.height, self.theme.token(0), self.theme, peak=peak
-            )
-            h_scaled = histogram(
-                r.scaled, edges, plot.width, plot.height, self.theme.token(2), self.theme, peak=peak
-            )
-            place(h_raw, plot, "bottom")
-            h_scaled.move_to(h_raw, aligned_edge=DOWN)
-            v = VGroup(
-                label(self.say("variance") + " =", SMALL, self.theme.text),
+        box = self.regions.content
+        names = [label(f"d = {r.d}", BODY, theme.text) for r in res]
+        facts_raw = [
+            VGroup(
+                label(self.say("variance") + " =", SMALL, theme.text),
+                self.num(r.raw_variance, ("variance_raw", k), 1, size=SMALL, color=theme.muted),
+            ).arrange(buff=0.1)
+            for k, r in enumerate(res)
+        ]
+        facts_scaled = [
+            VGroup(
+                label(self.say("variance") + " =", SMALL, theme.text),
                 self.num(
-                    r.raw_variance, ("variance_raw", k), 1, size=SMALL, color=self.theme.token(0)
+                    r.scaled_variance, ("variance_scaled", k), 2, size=SMALL, color=theme.accent
                 ),
             ).arrange(buff=0.1)
-            s = VGroup(
-                label(self.say("variance") + " =", SMALL, self.theme.text),
-                self.num(
-                    r.scaled_variance,
-                    ("variance_scaled", k),
-                    2,
-                    size=SMALL,
-                    color=self.theme.token(2),
-                ),
-            ).arrange(buff=0.1)
-            place(v, bottom, "top")
-            s.move_to(v)
-            raw_groups.append(VGroup(title, h_raw, v))
-            scaled_bars.append(h_scaled)
-            var_labels.append(v)
-            scaled_labels.append(s)
-        self.play(*(FadeIn(g, shift=0.2 * UP) for g in raw_groups), run_time=1.5)
+            for k, r in enumerate(res)
+        ]
+        name_w = max(n.width for n in names) + 0.25
+        fact_w = max(f.width for f in facts_raw + facts_scaled) + 0.25
+        x0, x1 = box.x0 + name_w, box.x1 - fact_w
+        tick_room = 0.5
+        rows = Box(x0, box.y0 + tick_room, x1, box.y1).rows(*([1] * len(res)), gap=0.15)
+        reach = float(max(np.abs(r.raw).max() for r in res)) * 1.02
+        axis, to_x = shared_axis(reach, x0, x1, box.y0 + tick_room, theme)
+        raw_hists, scaled_hists = VGroup(), VGroup()
+        for k, (r, lane) in enumerate(zip(res, rows)):
+            for samples, color, out in (
+                (r.raw, theme.muted, raw_hists),
+                (r.scaled, theme.accent, scaled_hists),
+            ):
+                lo, hi = float(samples.min()), float(samples.max())
+                edges = np.linspace(lo, hi, BINS + 1)
+                h = histogram(samples, edges, to_x(hi) - to_x(lo), lane.height - 0.1, color, theme)
+                h[0].set_opacity(0)  # the shared axis and the lanes' baselines are drawn once
+                h.shift([to_x(lo) - h[0].get_left()[0], lane.y0 - h[0].get_y(), 0])
+                out.add(h)
+            base = Line([x0, lane.y0, 0], [x1, lane.y0, 0], color=theme.grid, stroke_width=1.5)
+            names[k].next_to([x0, lane.y0 + 0.3, 0], LEFT, buff=0.2)
+            facts_raw[k].next_to([x1, lane.y0 + 0.3, 0], RIGHT, buff=0.2)
+            facts_scaled[k].move_to(facts_raw[k], aligned_edge=LEFT)
+            raw_hists[k].add_to_back(base)
+        self.play(FadeIn(axis), *(FadeIn(n) for n in names), run_time=0.8)
+        self.play(
+            *(FadeIn(h, shift=0.2 * UP) for h in raw_hists),
+            *(FadeIn(f) for f in facts_raw),
+            run_time=1.5,
+        )
         self.hold(1.5)
 
         self.step(
@@ -123,9 +215,93 @@ class Scaling(ExplainerScene):
                 for k, r in enumerate(res)
             },
         )
+        for k in range(len(res)):  # keep each lane's baseline; only the bars squeeze
+            scaled_hists[k].add_to_back(raw_hists[k][0].copy())
         self.play(
-            *(ReplacementTransform(g[1], h) for g, h in zip(raw_groups, scaled_bars)),
-            *(ReplacementTransform(v, s) for v, s in zip(var_labels, scaled_labels)),
+            *(ReplacementTransform(a, b) for a, b in zip(raw_hists, scaled_hists)),
+            *(ReplacementTransform(a, b) for a, b in zip(facts_raw, facts_scaled)),
             run_time=2,
         )
         self.hold(1.5)
+
+    # -- one d = 64 row through softmax, unscaled and ÷√64 ---------------------------------------
+    def saturation(self):
+        theme = self.theme
+        row = ac.random_score_row()
+        n = row.raw.shape[0]
+        stats = {}
+        for which in ("raw", "scaled"):
+            w = ac.softmax(row.raw if which == "raw" else row.scaled)
+            stats[which] = (
+                w,
+                self.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL, color=theme.text),
+                self.num(
+                    ac.saturation(w),
+                    (f"row64_saturation_{which}",),
+                    3,
+                    size=SMALL,
+                    color=theme.accent,
+                ),
+            )
+        self.step(
+            "softmax64",
+            clear=True,
+            n=n,
+            d=row.d,
+            maxraw=stats["raw"][1].shown,
+            graw=stats["raw"][2].shown,
+            maxscaled=stats["scaled"][1].shown,
+            gscaled=stats["scaled"][2].shown,
+        )
+        box = self.regions.content
+        heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
+        tags = {
+            "raw": label(self.say("raw"), BODY, theme.muted),
+            "scaled": math(f"div sqrt({row.d})", BODY * 1.3, theme.accent),
+        }
+
+        def facts(which):
+            _, mx, g = stats[which]
+            return VGroup(
+                VGroup(label("max =", SMALL, theme.text), mx).arrange(buff=0.1, aligned_edge=DOWN),
+                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(
+                    buff=0.1, aligned_edge=DOWN
+                ),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+
+        fact_mobs = {w: facts(w) for w in ("raw", "scaled")}
+        spare = (
+            box.width
+            - max(t.width for t in tags.values())
+            - max(f.width for f in fact_mobs.values())
+        )
+        bar_w = max(min(spare - 0.8, 7.0), 1.5)
+        panel = weight_rows(
+            [
+                (
+                    tags[w],
+                    stats[w][0],
+                    [(f"row64_weight_{w}", j) for j in range(n)],
+                    fact_mobs[w],
+                )
+                for w in ("raw", "scaled")
+            ],
+            bar_w,
+            theme,
+            height=0.5,
+            gap=0.6,
+        )
+        cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
+        group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+        place(group, box)
+        self.play(FadeIn(heading), FadeIn(cbar), run_time=0.6)
+        raw_row, scaled_row = panel
+        self.play(FadeIn(raw_row[0]), *(FadeIn(p) for p in raw_row[1]), run_time=1)
+        self.play(FadeIn(raw_row[2]))
+        self.play(
+            FadeIn(scaled_row[0]),
+            TransformFromCopy(raw_row[1], scaled_row[1]),
+            run_time=1.5,
+        )
+        self.play(FadeIn(scaled_row[2]))
+        self.hold(1.6)

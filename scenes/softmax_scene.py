@@ -1,20 +1,26 @@
-"""Softmax: exp of each scaled score, then the proportions of one whole, row by row; a side panel
-with the same scores sharper (unscaled, multiplied) and the gradient factor s(1 − s) shrinking."""
+"""Softmax: exp of each scaled score, the bars squeezed into the proportions of one whole, row by
+row; then the same scores sharper (unscaled, multiplied) with Σ s(1 − s), and one d = 64 row
+where scaling decides whether softmax saturates.
+
+Masks are taught later (CausalMask): here every row is the scaled scores before any mask."""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.bars import ProportionBar
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.bars import ProportionBar, weight_rows
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, place
+from scenes.mobjects.math import math
+from scenes.mobjects.matrix import ColorBar
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
+LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -30,18 +36,32 @@ class Softmax(ExplainerScene):
     """Scores become shares of one whole; sharper scores saturate."""
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
-        left, right = self.regions.content.columns(3, 2, gap=0.5)
-        i = 0
-        row = head.masked[i]
-        allowed = np.isfinite(row)
-        plain = float(np.max(np.abs(row[allowed]))) <= EXP_PLAIN_LIMIT
-        exp_role = "exp_plain" if plain else "exp"
-        keys = [j for j in range(ex.n_keys)]
-        colors = [self.k_color(j) for j in keys]
+        head = self.head
+        self.i = ac.informative_row(head.weights)
+        self.masked = bool(np.any(np.isneginf(head.masked)))
+        self.keys = list(range(self.example.n_keys))
+        self.colors = [self.k_color(j) for j in self.keys]
+        self.exp_and_share()
+        self.all_rows()
+        self.sharper()
+        self.row64()
+
+    def exp_and_share(self):
+        ex, head, theme, i, keys, colors = (
+            self.example,
+            self.head,
+            self.theme,
+            self.i,
+            self.keys,
+            self.colors,
+        )
+        left = self.regions.content  # the whole width: the side panel comes later
+        row = head.scaled[i]  # before any mask: masks come later
+        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
+        exp_role = "exp_plain_scaled" if plain else "exp_scaled"
 
         # -- exp bars: one column per key ---------------------------------------------------
-        self.step("exp")
+        self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
         values = list(ac.exponentials(row, shift=not plain))
         top = max(values) or 1.0
         bars_box, shares_box = left.rows(3, 2, gap=0.3)
@@ -58,7 +78,7 @@ class Softmax(ExplainerScene):
             ).move_to([x, base_y + h / 2, 0])
             bars.add(bar)
             k_lab = label(self.k_tokens[j], SMALL, c).move_to([x, plot.y0 + 0.15, 0])
-            s_lab = self.num(row[j], ("masked", 0, i, j), 2, color=theme.muted)
+            s_lab = self.num(row[j], ("scaled", 0, i, j), 2, color=theme.muted)
             s_lab.move_to([x, plot.y0 + 0.5, 0])
             e_lab = self.num(v, (exp_role, 0, i, j), 2, color=theme.text)
             e_lab.next_to(bar, UP, buff=0.08)
@@ -72,28 +92,32 @@ class Softmax(ExplainerScene):
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
             key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
-        head_txt = label(
-            f"q({ellipsize(self.q_tokens[i], 2.5, BODY)}):  "
-            + ("e^s" if plain else self.say("exp_shift")),
-            BODY,
-            self.q_color(i),
-        )
+        q = ellipsize(self.q_tokens[i], 2.5, BODY)
+        head_txt = VGroup(
+            label(f"q({q}):", BODY, self.q_color(i)),
+            math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
+        ).arrange(buff=0.15)
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
         self.hold()
 
-        # -- shares of one whole ---------------------------------------------------------------
-        w = head.weights[i]
+        # -- the e^s bars squeeze into the shares of one whole ----------------------------------
+        w = ac.softmax(row)
         self.step(
             "share",
+            caption_key="share_unmasked" if self.masked else "share",
             q=self.q_tokens[i],
             weights=self.say("tokens_list_sep").join(
-                self.num(w[j], ("weights", 0, i, j), 3).shown for j in keys
+                self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3).shown for j in keys
             ),
         )
         bar = ProportionBar(
-            w, colors, shares_box.width - 1.0, theme, roles=[("weights", 0, i, j) for j in keys]
+            w,
+            colors,
+            shares_box.width - 1.0,
+            theme,
+            roles=[("sharpened_scaled", 0, i, 1.0, j) for j in keys],
         )
         total = VGroup(label("= 1", BODY, theme.text))
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
@@ -104,17 +128,19 @@ class Softmax(ExplainerScene):
             )
             note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
         self.play(
-            *(TransformFromCopy(bars[j], bar.parts[j]) for j in keys),
+            *(ReplacementTransform(bars[j], bar.parts[j]) for j in keys),
+            FadeOut(exp_labels),
             FadeIn(bar.outline),
-            run_time=1.2,
+            run_time=1.5,
         )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
 
-        # -- every row ----------------------------------------------------------------------------
-        self.step("rows", clear=True)
-        rows_box, side_box = left, right
-        n = ex.n
+    def all_rows(self):
+        ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
+        self.step("rows", caption_key="rows_unmasked" if self.masked else "rows", clear=True)
+        rows_box = self.regions.content.columns(3, 2, gap=0.5)[0]
+        n, n_keys = ex.n, ex.n_keys
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
         short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
         tok_w = max(label(t, SMALL).width for t in short) + 0.25
@@ -122,60 +148,149 @@ class Softmax(ExplainerScene):
         rows = VGroup()
         for a in range(n):
             b = ProportionBar(
-                head.weights[a],
+                ac.softmax(head.scaled[a]),
                 colors,
                 bar_width,
                 theme,
                 height=row_h * 0.7,
-                roles=[("weights", 0, a, j) for j in keys],
+                roles=[("sharpened_scaled", 0, a, 1.0, j) for j in keys],
                 show_numbers=False,
             )
             t = label(short[a], SMALL, self.q_color(a))
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
         rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
         place(rows, rows_box)
+        one_hot = [
+            self.q_tokens[a]
+            for a in range(n)
+            if n_keys > 1 and float(np.max(ac.softmax(head.scaled[a]))) > 1 - 1e-6
+        ]
+        note = VGroup()
+        if one_hot and rows.get_bottom()[1] - rows_box.y0 > 0.5:  # huge scores: say so, plainly
+            text = self.say("saturated_rows", rows=self.token_list(one_hot))
+            note = label(ellipsize(text, rows_box.width, SMALL), SMALL, theme.accent)
+            note.next_to(rows, DOWN, buff=0.3).align_to(rows, LEFT)
         self.play(FadeIn(rows, lag_ratio=0.15), run_time=1.2)
+        self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
 
-        # -- sharper: the same scores multiplied ---------------------------------------------------
-        self.step("sharper")
+    # -- sharper: the same scores multiplied, with Σ s(1 − s) --------------------------------
+    def sharper(self):
+        head, theme, i, keys, colors = self.head, self.theme, self.i, self.keys, self.colors
+        side_box = self.regions.content.columns(3, 2, gap=0.5)[1]
         factors = sharpen_factors(head.d_k)
-        panel = VGroup()
-        gauges = []
+        panel, gauges, shown = VGroup(), [], {}
         for name, f in factors:
-            s = ac.sharpened(head.masked[i], f)
+            s = ac.sharpened(head.scaled[i], f)
             b = ProportionBar(
                 s,
                 colors,
                 side_box.width - 2.2,
                 theme,
                 height=0.32,
-                roles=[("sharpened", 0, i, f, j) for j in keys],
+                roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
                 show_numbers=False,
             )
             tag = label(name if name != "√d_k" else self.say("raw"), SMALL, theme.text)
-            g = self.num(
-                ac.saturation(s),
-                ("gradient_sum", 0, i, f),
-                3,
-                color=theme.accent,
-            )
+            g = self.num(ac.saturation(s), ("gradient_sum_scaled", 0, i, f), 3, color=theme.accent)
             gauges.append(g)
+            shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        if "√d_k" in shown:
+            g1 = ac.saturation(ac.sharpened(head.scaled[i], 1.0))
+            g_raw = ac.saturation(ac.sharpened(head.scaled[i], float(np.sqrt(head.d_k))))
+            key = "sharper_little" if abs(g1 - g_raw) < LITTLE * g1 else "sharper_more"
+        else:
+            key = "sharper_one"
+        self.step(
+            "sharper",
+            caption_key=key,
+            dk=self.num(head.d_k, ("d_k", 0), 0).shown,
+            sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
+            g1=shown["×1"],
+            graw=shown.get("√d_k", ""),
+            g10=shown["×10"],
+            g100=shown["×100"],
+        )
         heading = label(f"q({ellipsize(self.q_tokens[i], 2.5, SMALL)})", SMALL, self.q_color(i))
         side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
-        self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
-        self.hold()
-
-        # -- saturation: Σ s(1 − s) ----------------------------------------------------------------
-        self.step("saturation")
         g_head = label("Σ s(1−s)", SMALL, theme.accent)
         for g, p in zip(gauges, panel):
             g.next_to(p, RIGHT, buff=0.2)
         g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
         if g_head.get_right()[0] > self.frame.x1 - MARGIN:  # a narrow frame: flush right
             g_head.align_to(gauges[0], RIGHT)
+        self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
         self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
+        self.hold()
+
+    # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
+    def row64(self):
+        theme = self.theme
+        row = ac.random_score_row()
+        n = row.raw.shape[0]
+        stats = {}
+        for which in ("raw", "scaled"):
+            w = ac.softmax(row.raw if which == "raw" else row.scaled)
+            stats[which] = (
+                w,
+                self.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL),
+                self.num(
+                    ac.saturation(w),
+                    (f"row64_saturation_{which}",),
+                    3,
+                    size=SMALL,
+                    color=theme.accent,
+                ),
+            )
+        self.step(
+            "saturation",
+            clear=True,
+            n=n,
+            d=row.d,
+            maxraw=stats["raw"][1].shown,
+            graw=stats["raw"][2].shown,
+            maxscaled=stats["scaled"][1].shown,
+            gscaled=stats["scaled"][2].shown,
+        )
+        box = self.regions.content
+        heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
+        tags = {
+            "raw": label(self.say("raw"), BODY, theme.muted),
+            "scaled": math(f"div sqrt({row.d})", BODY * 1.3, theme.accent),
+        }
+
+        def facts(which):
+            _, mx, g = stats[which]
+            return VGroup(
+                VGroup(label("max =", SMALL, theme.text), mx).arrange(buff=0.1, aligned_edge=DOWN),
+                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(
+                    buff=0.1, aligned_edge=DOWN
+                ),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+
+        fact_mobs = {w: facts(w) for w in ("raw", "scaled")}
+        spare = (
+            box.width
+            - max(t.width for t in tags.values())
+            - max(f.width for f in fact_mobs.values())
+        )
+        bar_w = max(min(spare - 0.8, 7.0), 1.5)
+        panel = weight_rows(
+            [
+                (tags[w], stats[w][0], [(f"row64_weight_{w}", j) for j in range(n)], fact_mobs[w])
+                for w in ("raw", "scaled")
+            ],
+            bar_w,
+            theme,
+            height=0.5,
+            gap=0.6,
+        )
+        cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
+        group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+        place(group, box)
+        self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
+        self.play(FadeIn(panel[1]), run_time=1.2)
         self.hold(1.6)

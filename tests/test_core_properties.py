@@ -195,13 +195,3 @@ def test_illustrative_projections_are_distinct_seeded_maps():
     for d in (1, 3, 6):
         W_q, W_k = ac.illustrative_projections(d, 3)
         assert W_q.shape == W_k.shape == (d, d) and not np.allclose(W_q, W_k)
-
-
-def test_informative_row_skips_one_hot_and_blocked_rows():
-    causal = np.array([[1.0, 0, 0], [0.4, 0.6, 0], [0.2, 0.3, 0.5]])
-    assert ac.informative_row(causal) == 2
-    assert ac.informative_row(np.array([[0.999, 0.001], [0.4, 0.6]])) == 1
-    assert ac.informative_row(np.array([[np.nan, np.nan], [0.9, 0.1]])) == 1
-    assert ac.informative_row(np.array([[1.0, 0.0], [0.0, 1.0]])) == 0
-    zero_query = np.array([[0.3, 0.3, 0.4], [1 / 3, 1 / 3, 1 / 3]])
-    assert ac.informative_row(zero_query, queries=np.array([[1.0, 0.0], [0.0, 0.0]])) == 0

@@ -73,3 +73,33 @@ def histogram(samples, edges, width: float, height: float, color, theme: Theme, 
         )
     base = Line([0, 0, 0], [width, 0, 0], color=theme.axis, stroke_width=2)
     return VGroup(base, bars)
+
+
+def weight_rows(rows, width: float, theme: Theme, height: float = 0.4, gap: float = 0.35):
+    """Rows of softmax weights drawn as proportion bars coloured on the fixed 0–1 weight scale
+    (:func:`scenes.mobjects.theme.heat`), each with a tag on its left and facts on its right.
+
+    ``rows``: (tag mobject, weights, weight roles, facts mobject) per row. Returns a VGroup of
+    rows, each VGroup(tag, bar, facts); the bars start at one x and the facts at another.
+    """
+    from manim import LEFT, RIGHT
+
+    from scenes.mobjects.theme import heat
+
+    out = VGroup()
+    tag_w = max(r[0].width for r in rows)
+    for tag, weights, roles, facts in rows:
+        bar = ProportionBar(
+            weights,
+            [heat(float(w)) for w in weights],
+            width,
+            theme,
+            roles=roles,
+            height=height,
+            show_numbers=False,
+        )
+        tag.next_to(bar, LEFT, buff=0.25 + tag_w - tag.width)
+        facts.next_to(bar, RIGHT, buff=0.3)
+        out.add(VGroup(tag, bar, facts))
+    out.arrange(DOWN, buff=gap, aligned_edge=LEFT)
+    return out
