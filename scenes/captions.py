@@ -58,12 +58,16 @@ CAPTIONS = {
             "A query asks, a key answers, a value carries the content: like searching a library.",
         ),
         "identity": (
-            "本例中 $W_q = W_k = W_v = I$，所以 Q = K = V = X。",
-            "Here $W_q = W_k = W_v = I$, so Q = K = V = X.",
+            "本例中 $W_q = W_k = W_v = I$：每个词的查询、键和值就是它的词向量，q = k = v = x。",
+            "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
         ),
         "illustrative": (
-            "示意：一个学到的 W（随机种子 {seed}，仅作演示）会拉伸、转动整个平面。",
-            "Illustration: a learned W (seed {seed}, for show only) stretches and turns the whole plane.",
+            "示意（随机种子 {seed}，仅作演示）：学到的 $W_q$ 与 $W_k$ 是两个不同的映射，把同一个词送到查询空间和键空间的不同位置。",
+            "Illustration (seed {seed}, for show only): learned $W_q$ and $W_k$ are two different maps that send each token to different places in the query space and the key space.",
+        ),
+        "compare": (
+            "在键空间里，{q} 与每个键相比：与 {k} 最匹配（{score}）。",
+            "In the key space, {q} meets every key: it matches {k} best ({score}).",
         ),
         "map_q": (
             "$Q = X W_q$：线性映射把整个平面连同网格一起变换。",
@@ -87,13 +91,17 @@ CAPTIONS = {
         ),
     },
     "DotProducts": {
+        "query": (
+            "我们跟着查询 {q} 走：它的注意力在各个键上分得和任何查询一样开（最大的权重是 {top}）。",
+            "We follow one query, {q}: its attention is spread over the keys as widely as any query's (its largest weight is {top}).",
+        ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
             "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}.",
         ),
         "matrix": (
-            "每个查询都这样做，得到分数矩阵 Q·Kᵀ（{m}×{n}）。",
-            "Every query does the same: the score matrix Q·Kᵀ ({m}×{n}).",
+            "每个查询都这样做：每个格子来自它自己的影子，得到分数矩阵 $Q K^top$（{m}×{n}）。",
+            "Every query does the same, each cell from its own shadow: the score matrix $Q K^top$ ({m}×{n}).",
         ),
     },
     "Scaling": {
@@ -443,6 +451,21 @@ WORDS = {
         "随机一行：1 个查询、{n} 个键，d = {d}",
         "One random row: 1 query, {n} keys, d = {d}",
     ),
+    # DotProducts
+    "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
+    "legend_q": ("查询 $q$", "query $q$"),
+    "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    # Embeddings
+    "embeddings_typeset": ("词向量 $X$", "embeddings $X$"),
+    # Projections
+    "identity_w": ("$W_q = W_k = W_v = I$", "$W_q = W_k = W_v = I$"),
+    "identity_qkv": ("$q = k = v = x$", "$q = k = v = x$"),
+    "identity_roles": ("三种角色是同一个向量", "the three roles are one vector"),
+    "space_q": ("查询空间 $Q = X W_q$", "query space $Q = X W_q$"),
+    "space_k": ("键空间 $K = X W_k$", "key space $K = X W_k$"),
+    "space_k_source": ("键空间（源序列 S）$K = S W_k$", "key space (source S) $K = S W_k$"),
+    "illustrative_wq": ("示意用，种子", "illustrative, seed"),
+    "illustrative_wk": ("示意用，种子", "illustrative, seed"),
 }
 
 

@@ -1,23 +1,45 @@
-"""DotProducts: for one query at a time, the key's shadow on the query's direction, |q|·|k|·cos θ,
-and the number landing in its cell of the score matrix; then the whole matrix."""
+"""DotProducts: for one query, each key's shadow on the query's direction, |q||k| cos θ, and the
+number flying into its cell of the score matrix; then every other cell from its own shadow.
+
+The plane persists: across the chosen query's keys only the key (and its shadow) moves; for
+d > 2 each pair is drawn in the exact plane its q and k span (the query on the x axis, so it
+stays put while the key turns).
+"""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, Arc, Create, DashedLine, Line, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    UP,
+    Arc,
+    Create,
+    DashedLine,
+    Dot,
+    LaggedStart,
+    Line,
+    ReplacementTransform,
+    SurroundingRectangle,
+    Transform,
+    TransformFromCopy,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.math import math as typeset
+from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.plane import VectorPlane, grow, sample_arrow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
-DETAILED_KEYS = 3  # keys of the first query drawn one by one; the rest fill in together
+DETAILED_KEYS = 4  # keys of the chosen query worked one by one; the rest of its row goes quickly
+QUICK_BUDGET = 14.0  # seconds for all the other cells together (each still from its own shadow)
 
 
 class DotProducts(ExplainerScene):
@@ -25,42 +47,142 @@ class DotProducts(ExplainerScene):
 
     def construct(self):
         ex, head = self.example, self.head
-        left, right = self.regions.content.columns(1, 1)
         n = ex.n_keys
-        mat_box, work_box = right.rows(3, 2) if right.width > 5.5 else right.rows(1, 1)
-        matrix = LabelledMatrix.fitted(
-            head.scores,
-            ("scores", 0),
-            self.theme,
-            ex.tokens,
-            ex.key_tokens,
-            mat_box,
-            row_colors=[self.q_color(i) for i in range(ex.n)],
-            col_colors=[self.k_color(j) for j in range(n)],
-        )
-        m_title = matrix_title(self.say("scores"), matrix, self.theme)
+        self.exact_2d = head.d_k == 2
+        content = self.regions.content
+        wide = content.width >= 1.6 * content.height
+        # the matrix whole where it can be: the plane gives up width until the matrix fits
+        for share in (1.0, 0.75, 0.55, 0.4):
+            if wide:  # the plane as tall as the content
+                side = min(content.height, 0.55 * content.width * share)
+                left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+                right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
+                mat_box, work_box = right.rows(3, 2)
+            else:  # a narrow frame: plane and matrix side by side, the arithmetic across below
+                top, work_box = content.rows(3, 1.4)
+                left, mat_box = top.columns(share, 1, gap=0.4)
+            matrix = LabelledMatrix.fitted(
+                head.scores,
+                ("scores", 0),
+                self.theme,
+                self.q_tokens,
+                self.k_tokens,
+                mat_box,
+                row_colors=[self.q_color(a) for a in range(ex.n)],
+                col_colors=[self.k_color(b) for b in range(n)],
+                sizes=(40, 36, 32, 28, 25, 22),
+            )
+            whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
+            if whole or ex.n > 4 or n > 4:
+                break
+        m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+        m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(m_title, matrix), mat_box, "top")
-        self.matrix = matrix
+        self.matrix, self.work_box = matrix, work_box
+        # the query to follow: the core's most informative row among those the matrix shows
+        # and that have a direction (a zero query, a padding token's, casts no shadow)
+        rows = [a for a in matrix.shown_rows if ac.norm(head.Q[a]) > 0]
+        shown = np.full(head.weights.shape, np.nan)
+        shown[rows] = head.weights[rows]
+        self.i = ac.informative_row(shown)
+
+        # one plane for the whole scene: it covers every pair it will show
+        plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
+        self.plane_box = plane_box
+        self.plane = VectorPlane(self.all_points(), plane_box, self.theme)
+        legend = self.legend()
+        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
+        place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
+
+        i = self.i
+        top = int(np.argmax(head.weights[i]))
+        self.step(
+            "query",
+            q=f"q({self.q_tokens[i]})",
+            top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
+        )
         self.add(m_title, matrix.frame_parts())
-        exact_2d = head.d_k == 2
-        i = 0
-        keys = list(range(min(n, DETAILED_KEYS)))
-        pair_mobs = VGroup()
-        for j in keys:
-            self.step(f"pair{j + 1}", caption_key="pair", **self.pair_values(i, j))
-            if len(pair_mobs):
-                self.play(*(FadeOut(m) for m in pair_mobs), run_time=0.4)
-            pair_mobs = self.draw_pair(i, j, left, work_box, exact_2d)
+        row_mark = self.row_mark(i)
+        keys = [b for b in matrix.shown_columns][:DETAILED_KEYS]
+        pq, _ = self.pair_coords(i, keys[0])
+        q_arrow = self.plane.arrow(pq, self.q_color(i))
+        q_label = self.plane.tip_labels(
+            [pq],
+            [f"q({self.q_tokens[i]})"],
+            [self.q_color(i)],
+            plane_box,
+            self.plane.tick_labels,
+            clear_axes=True,
+        )
+        self.play(
+            Create(self.plane.plane),
+            FadeIn(self.plane.tick_labels),
+            FadeIn(legend),
+            FadeIn(note),
+            Create(row_mark),
+            run_time=1.0,
+        )
+        self.play(grow(q_arrow), FadeIn(q_label), run_time=0.8)
+        self.pair = {"q": q_arrow, "labels": q_label}
+        for step, j in enumerate(keys):
+            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(i, j))
+            self.show_pair(i, j)
             self.hold()
-        rest = [
-            (a, b)
-            for a in range(ex.n)
-            for b in range(n)
-            if (a, b) not in {(i, j) for j in keys} and matrix.cell(a, b) is not None
-        ]
         self.step("matrix", m=ex.n, n=n)
-        self.play_all((FadeIn(matrix.cell(a, b)) for a, b in rest), run_time=1.2)
-        self.hold(1.6)
+        self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
+        rows = [a for a in matrix.shown_rows]
+        # the chosen query's row first; zero queries (padding) early, so the last still shows a
+        # query with a direction
+        others = [a for a in rows if a != i]
+        others.sort(key=lambda a: ac.norm(self.head.Q[a]) > 0)
+        rows = [i] + others if i in rows else others
+        todo = {a: [b for b in matrix.shown_columns if not (a == i and b in keys)] for a in rows}
+        todo = {a: bs for a, bs in todo.items() if bs}
+        cells = sum(len(bs) for bs in todo.values())
+        per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
+        for step, (a, bs) in enumerate(todo.items()):
+            self.quick_row(a, bs, per_cell, row_mark, last=step == len(todo) - 1)
+        self.hold(1.2)
+
+    # -- what the plane must hold ----------------------------------------------------------------
+    def pair_coords(self, a: int, b: int):
+        """(q, k) of query a and key b as drawn: themselves for d = 2, else in their own plane."""
+        head = self.head
+        q, k = head.Q[a], head.K[b]
+        if self.exact_2d:
+            return np.asarray(q, float), np.asarray(k, float)
+        if ac.norm(q) == 0 or ac.norm(k) == 0:  # a zero vector has no angle: both on the x axis
+            return np.array([ac.norm(q), 0.0]), np.array([ac.norm(k), 0.0])
+        pp = ac.pair_plane(q, k)
+        return pp.q, pp.k
+
+    def all_points(self) -> np.ndarray:
+        head = self.head
+        if self.exact_2d:
+            return np.vstack([head.Q, head.K])
+        pts = [np.zeros(2)]
+        for a in self.matrix.shown_rows:
+            for b in self.matrix.shown_columns:
+                pts += list(self.pair_coords(a, b))
+        return np.vstack(pts)
+
+    def legend(self) -> VGroup:
+        t = self.theme
+        q = VGroup(
+            sample_arrow(t.text, length=0.9), self.typeset("legend_q", SMALL, t.text)
+        ).arrange(buff=0.12)
+        k = VGroup(
+            sample_arrow(t.text, outline=True, length=0.9), self.typeset("legend_k", SMALL, t.text)
+        )
+        k.arrange(buff=0.12)
+        return VGroup(q, k).arrange(buff=0.35)
+
+    def row_mark(self, a: int):
+        row = VGroup(
+            self.matrix.row_label_of[a],
+            *(self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns),
+        )
+        return SurroundingRectangle(row, color=self.theme.accent, buff=0.04, stroke_width=3)
 
     def pair_values(self, i, j) -> dict:
         head = self.head
@@ -75,62 +197,77 @@ class DotProducts(ExplainerScene):
             "score": self.num(head.scores[i, j], ("scores", 0, i, j)).shown,
         }
 
-    def draw_pair(self, i, j, box: Box, work_box: Box, exact_2d: bool) -> VGroup:
-        head, theme = self.head, self.theme
+    # -- one pair, worked in full ----------------------------------------------------------------
+    def pair_mobjects(self, i: int, j: int) -> dict:
+        head, theme, plane = self.head, self.theme, self.plane
         q, k = head.Q[i], head.K[j]
-        degenerate = ac.norm(q) == 0 or ac.norm(k) == 0  # a zero vector has no angle
-        if exact_2d:
-            pq, pk = q, k
-            pts = np.vstack([head.Q, head.K])
-        elif degenerate:
-            pq, pk = np.array([ac.norm(q), 0.0]), np.array([ac.norm(k), 0.0])
-            pts = np.vstack([pq, pk])
-        else:
-            pp = ac.pair_plane(q, k)
-            pq, pk = pp.q, pp.k
-            pts = np.vstack([pq, pk])
-        plane_box, note_box = box.rows(9, 1, gap=0.1)
-        plane = VectorPlane(pts, plane_box, theme)
+        pq, pk = self.pair_coords(i, j)
+        degenerate = ac.norm(q) == 0 or ac.norm(k) == 0
         qc, kc = self.q_color(i), self.k_color(j)
-        qa, ka = plane.arrow(pq, qc), plane.arrow(pk, kc)
+        origin = plane.point([0, 0])
         foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)  # k's shadow on q
         drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=3)
-        shadow = Line(plane.point([0, 0]), plane.point(foot), color=theme.accent, stroke_width=9)
-        origin = plane.point([0, 0])
-        a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
-        sweep = (a_k - a_q + math.pi) % (2 * math.pi) - math.pi
-        arc = (
-            VGroup()
-            if degenerate
-            else Arc(
+        # the shadow runs beside q's line (on the side away from k), so q keeps its colour
+        side = np.zeros(3)
+        if ac.norm(pq) > 0:
+            u = (plane.point(pq) - origin) / np.linalg.norm(plane.point(pq) - origin)
+            n = np.array([-u[1], u[0], 0.0])
+            side = -0.13 * n if np.dot(plane.point(pk) - origin, n) > 0 else 0.13 * n
+        shadow = Line(origin + side, plane.point(foot) + side, color=theme.accent, stroke_width=7)
+        arc, theta = VGroup(), VGroup()
+        if not degenerate:
+            a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
+            sweep = (a_k - a_q + math.pi) % (2 * math.pi) - math.pi
+            arc = Arc(
                 radius=0.45,
                 start_angle=a_q,
-                angle=sweep,
+                angle=sweep if abs(sweep) > 1e-3 else 1e-3,
                 arc_center=origin,
                 color=theme.text,
                 stroke_width=3,
             )
-        )
-        theta = (
-            VGroup()
-            if degenerate
-            else label("θ", SMALL, theme.text).move_to(
-                origin + 0.75 * np.array([math.cos(a_q + sweep / 2), math.sin(a_q + sweep / 2), 0])
+            mid = a_q + sweep / 2
+            theta = typeset("theta", SMALL, theme.text).move_to(
+                origin + 0.78 * np.array([math.cos(mid), math.sin(mid), 0])
             )
-        )
         labels = plane.tip_labels(
             [pq, pk],
             [f"q({self.q_tokens[i]})", f"k({self.k_tokens[j]})"],
             [qc, kc],
-            plane_box,
-            obstacles=list(plane.tick_labels) + [theta],
+            self.plane_box,
+            obstacles=list(plane.tick_labels) + list(theta),
+            clear_axes=True,
+            merge=0.35,
         )
-        note = VGroup()
-        if not exact_2d:
-            note = place(label(self.say("pair_plane"), SMALL, theme.muted), note_box, "left")
-        # the arithmetic, under the matrix
-        nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY)
-        nk = self.num(ac.norm(k), ("norm_k", 0, j), size=BODY)
+        for size in (BODY, SMALL):
+            work = self.work_lines(i, j, size)
+            if work.height <= self.work_box.height and work.width <= self.work_box.width:
+                break
+        place(work, self.work_box, "top-left")
+        line1, line2, line3 = work
+        result = work.result
+        return {
+            "q": plane.arrow(pq, qc),
+            "k": plane.arrow(pk, kc, outline=True),
+            "labels": labels,
+            "arc": arc,
+            "theta": theta,
+            "drop": drop,
+            "shadow": shadow,
+            "line1": line1,
+            "line2": line2,
+            "line3": line3,
+            "result": result,
+        }
+
+    def work_lines(self, i: int, j: int, BODY: float) -> VGroup:  # noqa: N803 (a size)
+        """|q|, |k|, cos θ; the shadow |k| cos θ; q·k = |q| · |k| cos θ, with their numbers."""
+        head, theme = self.head, self.theme
+        q, k = head.Q[i], head.K[j]
+        degenerate = ac.norm(q) == 0 or ac.norm(k) == 0
+        qc, kc = self.q_color(i), self.k_color(j)
+        nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
+        nk = self.num(ac.norm(k), ("norm_k", 0, j), size=BODY, color=kc)
         if degenerate:
             cos = label("—", BODY, theme.muted)
             sh = self.num(0.0, ("scores", 0, i, j), size=BODY, color=theme.accent)
@@ -140,29 +277,126 @@ class DotProducts(ExplainerScene):
                 ac.scalar_projection(k, q), ("shadow", 0, i, j), size=BODY, color=theme.accent
             )
         result = self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=theme.accent)
-        w = work_box.width
+        w = self.work_box.width
+        eq = VGroup  # a formula part and its number, side by side
         line1 = flow(
             [
-                VGroup(label("|q| =", BODY, qc), nq).arrange(buff=0.12),
-                VGroup(label("|k| =", BODY, kc), nk).arrange(buff=0.12),
-                VGroup(label("cos θ =", BODY, theme.text), cos).arrange(buff=0.12),
+                eq(typeset("|q| =", BODY, qc), nq).arrange(buff=0.12),
+                eq(typeset("|k| =", BODY, kc), nk).arrange(buff=0.12),
+                eq(typeset("cos theta =", BODY, theme.text), cos).arrange(buff=0.12),
             ],
             w,
             hbuff=0.45,
         )
-        line2 = flow([label("|k| cos θ =", BODY, theme.text), sh], w, hbuff=0.12)
-        line3 = flow([label("q·k = |q| · |k| cos θ =", BODY, theme.text), result], w, hbuff=0.12)
-        work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
-        place(work, work_box, "top-left")
-
-        self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.6)
-        self.play(grow(qa), grow(ka), FadeIn(labels), run_time=0.8)
-        self.play(Create(arc), FadeIn(theta), FadeIn(line1), run_time=0.7)
-        self.play(Create(drop), Create(shadow), FadeIn(line2), run_time=0.9)
-        self.play(FadeIn(line3), run_time=0.5)
-        cell = self.matrix.cell(i, j)
-        if cell is not None:
-            self.play(TransformFromCopy(result, cell), run_time=0.8)
-        return VGroup(
-            plane.plane, plane.tick_labels, note, qa, ka, labels, drop, shadow, arc, theta, work
+        line2 = flow([typeset("|k| cos theta =", BODY, theme.accent), sh], w, hbuff=0.12)
+        nq2 = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
+        sh2 = sh.copy()
+        sh2.role = sh.role
+        line3 = flow(
+            [
+                typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text),
+                nq2,
+                typeset("times", BODY, theme.text),
+                sh2,
+                typeset("=", BODY, theme.text),
+                result,
+            ],
+            w,
+            hbuff=0.12,
         )
+        work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        work.result = result
+        return work
+
+    def show_pair(self, i: int, j: int) -> None:
+        new = self.pair_mobjects(i, j)
+        cell = self.matrix.cell(i, j)
+        old = self.pair
+        self.pair = {key: m for key, m in new.items() if key != "result"}
+        if "k" not in old:  # the first pair: the key joins the query, then the explanation
+            self.play(
+                ReplacementTransform(old["q"], new["q"]),
+                ReplacementTransform(old["labels"], new["labels"]),
+                grow(new["k"]),
+                run_time=0.9,
+            )
+            self.play(Create(new["arc"]), FadeIn(new["theta"]), FadeIn(new["line1"]), run_time=0.8)
+            self.play(
+                Create(new["drop"]), Create(new["shadow"]), FadeIn(new["line2"]), run_time=1.0
+            )
+            self.play(FadeIn(new["line3"]), run_time=0.6)
+        else:  # the plane stays; the key turns to the next one and its shadow follows
+            moves = []
+            for key in ("q", "k", "labels", "arc", "theta", "drop", "shadow"):
+                a, b = old[key], new[key]
+                if len(a.family_members_with_points()) and len(b.family_members_with_points()):
+                    moves.append(ReplacementTransform(a, b))
+                else:
+                    moves += [FadeOut(a), FadeIn(b)]
+            self.play(*moves, run_time=1.2)
+            self.play(
+                ReplacementTransform(old["line1"], new["line1"]),
+                ReplacementTransform(old["line2"], new["line2"]),
+                ReplacementTransform(old["line3"], new["line3"]),
+                run_time=0.8,
+            )
+        if cell is not None:
+            self.play(TransformFromCopy(new["result"], cell), run_time=0.8)
+
+    # -- the other cells: each number from its own shadow, quickly --------------------------------
+    def quick_row(self, a: int, keys, per_cell: float, row_mark, last: bool = False) -> None:
+        """Query a's arrow, then for each key its outlined arrow, the drop to its shadow's foot on
+        q's line, and the score flying from that foot into its cell."""
+        head, theme, plane = self.head, self.theme, self.plane
+        qc = self.q_color(a)
+        moves = [Transform(row_mark, self.row_mark(a))]
+        pq0, _ = self.pair_coords(a, keys[0])
+        q_arrow = plane.arrow(pq0, qc)
+        q_label = plane.tip_labels(
+            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, plane.tick_labels, True
+        )
+        self.play(grow(q_arrow), FadeIn(q_label), *moves, run_time=max(0.3, 2 * per_cell))
+        group = VGroup()
+        flights = []
+        if ac.norm(pq0) > 0:  # q's line, as far as the feet of the shadows reach
+            ts = [0.0, 1.0] + [
+                float(np.dot(self.pair_coords(a, b)[1], pq0) / np.dot(pq0, pq0)) for b in keys
+            ]
+            line = Line(
+                plane.point(min(ts) * pq0),
+                plane.point(max(ts) * pq0),
+                color=qc,
+                stroke_width=2,
+                stroke_opacity=0.6,
+            )
+            group.add(line)
+            flights.append(Create(line))
+        for b in keys:
+            cell = self.matrix.cell(a, b)
+            if cell is None:
+                continue
+            pq, pk = self.pair_coords(a, b)
+            foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)
+            k_arrow = plane.arrow(pk, self.k_color(b), outline=True, opacity=0.7)
+            drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=2)
+            dot = Dot(plane.point(foot), radius=0.06, color=theme.accent)
+            tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
+            tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
+            group.add(k_arrow, drop, dot)
+            from manim import AnimationGroup, Succession
+
+            flights.append(
+                Succession(
+                    AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot)),
+                    TransformFromCopy(tag, cell),
+                )
+            )
+        if flights:
+            self.play(
+                LaggedStart(*flights, lag_ratio=0.5),
+                run_time=max(0.6, per_cell * (len(flights) + 1)),
+            )
+        if not last:  # the last row stays: the still shows where its numbers came from
+            self.play(
+                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
+            )

@@ -1,32 +1,45 @@
-"""Embeddings: the tokens as arrows on a coordinate plane, each in its colour, labelled."""
+"""Embeddings: the tokens as arrows on a coordinate plane, each in its colour, labelled, with its
+coordinates read off the axes and the table beside."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from manim import Create, LaggedStart, VGroup
+from manim import DOWN, LEFT, Arc, Create, DashedLine, LaggedStart, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.math import math as typeset_math
+from scenes.mobjects.matrix import LabelledMatrix, matrix_title, typeset_headers
 from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.theme import SMALL
 from scenes.roles import plane_view_of
 
 
 class Embeddings(ExplainerScene):
     """The example's tokens as vectors from the origin, with their coordinates beside."""
 
+    explains_one_head = False
+
     def construct(self):
         ex, tr = self.example, self.trace
-        left, right = self.regions.content.columns(3, 2)
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:  # the plane as large as the height allows
+            side = min(content.height, 0.6 * content.width)
+            left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+            right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
+        else:
+            left, right = content.columns(3, 2)
         view = plane_view_of(tr, "X")
         coords = view.coords
         colors = [self.q_color(i) for i in range(ex.n)]
 
         note = self.view_note(view, "X")
         plane_box = left if not len(note) else left.rows(10, 1)[0]
-        plane = VectorPlane(coords, plane_box, self.theme)
+        plane = VectorPlane(coords, plane_box, self.theme, pad=0.1)
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
 
@@ -34,12 +47,16 @@ class Embeddings(ExplainerScene):
             tr.X,
             ("X",),
             self.theme,
-            ex.tokens,
+            self.q_tokens,
             [f"x{j + 1}" for j in range(ex.d_model)],
             right,
             row_colors=colors,
+            sizes=(44, 40, 36, 32, 28, 25, 22),
         )
-        head = matrix_title(self.say("embeddings"), table, self.theme)
+        typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
+        head = matrix_title(
+            self.typeset("embeddings_typeset", SMALL, self.theme.muted), table, self.theme
+        )
         side = VGroup(head, table)
         place(side, right, "center")
 
@@ -47,10 +64,15 @@ class Embeddings(ExplainerScene):
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
         self.hold()
 
-        self.step("tokens", tokens=self.token_list(ex.tokens))
+        self.step("tokens", tokens=self.token_list(self.q_tokens))
         arrows = plane.arrows(coords, colors)
         labels = plane.tip_labels(
-            coords, ex.tokens, colors, left, obstacles=list(plane.tick_labels) + list(note)
+            coords,
+            self.q_tokens,
+            colors,
+            plane_box,
+            obstacles=list(plane.tick_labels) + list(note),
+            clear_axes=True,
         )
         self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
         self.play(
@@ -66,16 +88,84 @@ class Embeddings(ExplainerScene):
             FadeIn(table.ellipses),
             run_time=min(4, 1 + 0.4 * ex.n),
         )
+        self.read_coordinates(plane, coords, table, labels)
         self.hold()
 
         self.step("compare")
-        # the two tokens whose directions are closest, drawn brighter
+        # the two tokens whose directions are closest, drawn brighter, the angle between them
         if ex.n > 1:
-            i, j = _closest_pair(coords)
+            i, j = _closest_pair(tr.X)  # true angles, in all d dimensions
             others = [k for k in range(ex.n) if k not in (i, j)]
-            if others:
-                self.play(*(arrows[k].animate.set_opacity(0.25) for k in others), run_time=0.8)
+            anims = [arrows[k].animate.set_opacity(0.25) for k in others]
+            # the angle drawn only where the plane shows it truly (d = 2)
+            arc = self.angle_arc(plane, coords[i], coords[j]) if view.exact else VGroup()
+            anims += [Create(arc)] if len(arc) else []
+            if anims:
+                self.play(*anims, run_time=0.8)
         self.hold(1.5)
+
+    def read_coordinates(self, plane, coords, table, labels) -> None:
+        """For d = 2: one token's coordinates fly from its row of the table to the axes, where
+        dashed guides from its tip meet them."""
+        tr = self.trace
+        if tr.X.shape[1] != 2 or not len(coords):
+            return
+        norms = [ac.norm(c) for c in coords]
+        i = int(np.argmax(norms))  # the longest arrow: its guides are easiest to see
+        if norms[i] == 0 or (i, 0) not in table.cells or (i, 1) not in table.cells:
+            return
+        x, y = coords[i]
+        tip = plane.point([x, y])
+        gx = DashedLine(tip, plane.point([x, 0]), color=self.q_color(i), stroke_width=2)
+        gy = DashedLine(tip, plane.point([0, y]), color=self.q_color(i), stroke_width=2)
+        nx = self.num(tr.X[i, 0], ("X", i, 0), color=self.q_color(i))
+        ny = self.num(tr.X[i, 1], ("X", i, 1), color=self.q_color(i))
+        nx.next_to(plane.point([x, 0]), DOWN if y >= 0 else -DOWN, buff=0.1)
+        ny.next_to(plane.point([0, y]), LEFT if x >= 0 else -LEFT, buff=0.1)
+        # keep them off the tick labels and the tip labels: hide the ticks they would cover
+        from scenes.mobjects.layout import box_of
+
+        covered = [
+            t
+            for t in plane.tick_labels
+            if box_of(t).overlaps(box_of(nx), 0.05) or box_of(t).overlaps(box_of(ny), 0.05)
+        ]
+        for lab in labels:
+            for n in (nx, ny):
+                if box_of(lab).overlaps(box_of(n), 0.05):
+                    return  # no room beside the axes: the table alone gives the coordinates
+        self.play(
+            Create(gx),
+            Create(gy),
+            *(t.animate.set_opacity(0) for t in covered),
+            TransformFromCopy(table.cell(i, 0), nx),
+            TransformFromCopy(table.cell(i, 1), ny),
+            run_time=1.2,
+        )
+        for t in covered:
+            plane.tick_labels.remove(t)
+            self.remove(t)
+
+    def angle_arc(self, plane, a, b) -> VGroup:
+        if ac.norm(a) == 0 or ac.norm(b) == 0:
+            return VGroup()
+        a_a, a_b = math.atan2(a[1], a[0]), math.atan2(b[1], b[0])
+        sweep = (a_b - a_a + math.pi) % (2 * math.pi) - math.pi
+        if abs(sweep) < 1e-3:
+            return VGroup()
+        origin = plane.point([0, 0])
+        arc = Arc(
+            radius=0.6,
+            start_angle=a_a,
+            angle=sweep,
+            arc_center=origin,
+            color=self.theme.accent,
+            stroke_width=4,
+        )
+        mid = a_a + sweep / 2
+        theta = typeset_math("theta", SMALL, self.theme.accent)
+        theta.move_to(origin + 0.95 * np.array([math.cos(mid), math.sin(mid), 0]))
+        return VGroup(arc, theta)
 
 
 def _closest_pair(coords: np.ndarray):

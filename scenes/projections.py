@@ -4,17 +4,28 @@ plane."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, ApplyMatrix, Create, RoundedRectangle, VGroup
-from manim.mobject.text.typst_mobject import MathTypst
+from manim import (
+    DOWN,
+    LEFT,
+    ApplyMatrix,
+    Create,
+    LaggedStart,
+    ReplacementTransform,
+    RoundedRectangle,
+    TransformFromCopy,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.math import math as typeset_math
+from scenes.mobjects.math import rich
+from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
-from scenes.mobjects.theme import BODY
+from scenes.mobjects.theme import BODY, SMALL
 from scenes.roles import plane_view_of
 
 
@@ -73,70 +84,183 @@ class Projections(ExplainerScene):
             self.viewed_maps()
         self.match_step()
 
-    # -- d = 2 with identity weights: say so, then show what a learned W would do -------------
+    # -- d = 2 with identity weights: say so, then two illustrative maps, one per role -----------
     def identity_then_illustration(self):
         ex, tr = self.example, self.trace
-        left, right = self.regions.content.columns(3, 2)
-        W = ac.illustrative_weights(2, ac.ILLUSTRATIVE_SEED)
-        moved = tr.X @ W
-        plane = VectorPlane(np.vstack([tr.X, moved]), left, self.theme, maps=[W])
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:
+            side = min(content.height, 0.6 * content.width)
+            left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+            right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
+        else:  # a narrow frame: half and half
+            left, right = content.columns(1, 1, gap=0.3)
+        plane = VectorPlane(tr.X, left, self.theme)
         colors = [self.q_color(i) for i in range(ex.n)]
         arrows = plane.arrows(tr.X, colors)
-        labels = plane.tip_labels(tr.X, ex.tokens, colors, left, plane.tick_labels)
+        labels = plane.tip_labels(
+            tr.X, self.q_tokens, colors, left, plane.tick_labels, clear_axes=True
+        )
         self.step("identity", clear=True)
-        note = label(self.say("identity"), BODY, self.theme.accent)
-        place(note, right.rows(1, 3)[0])
+        note_box, table_box = right.rows(1, 3)
+        size = BODY if note_box.width > 5 else SMALL
+        note = VGroup(
+            self.typeset("identity_w", size, self.theme.accent),
+            self.typeset("identity_qkv", size, self.theme.accent),
+            wrapped(self.typeset("identity_roles", SMALL, self.theme.text), note_box.width),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        place(note, note_box, "left")
         table = LabelledMatrix.fitted(
             tr.attention.Q,
             ("Q", 0),
             self.theme,
-            ex.tokens,
-            ["q1", "q2"],
-            right.rows(1, 3)[1],
+            self.q_tokens,
+            ["x1", "x2"],
+            table_box,
             row_colors=colors,
+            sizes=(44, 40, 36, 32, 28, 25, 22),
         )
-        head = matrix_title("Q = K = V = X", table, self.theme)
-        side = place(VGroup(head, table), right.rows(1, 3)[1], "top")
+        typeset_headers(table, ["x_1", "x_2"])
+        head = math_title("Q = K = V = X", table, self.theme)
+        side_group = place(VGroup(head, table), table_box, "left")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), run_time=1)
-        self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side))
+        self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side_group))
         self.hold()
 
-        self.step("illustrative", seed=ac.ILLUSTRATIVE_SEED)
-        w_table = LabelledMatrix.fitted(
-            W,
-            ("illustrative", ac.ILLUSTRATIVE_SEED),
-            self.theme,
-            ["", ""],
-            ["", ""],
-            right.rows(1, 3)[1],
-        )
-        w_head = matrix_title(
-            self.say("illustrative", seed=ac.ILLUSTRATIVE_SEED), w_table, self.theme
-        )
-        w_side = place(VGroup(w_head, w_table), right.rows(1, 3)[1], "top")
+        # two illustrative maps: queries and keys live in different spaces
+        seed = ac.ILLUSTRATIVE_SEED
+        W_q, W_k = ac.illustrative_projections(2, seed)
+        Q, K, S = ac.illustrative_queries_keys(tr.X, seed, tr.source)
+        self.step("illustrative", seed=seed, clear=True)
+        planes_box, line_box = content.rows(6, 1, gap=0.15)
+        halves = planes_box.columns(1, 1, gap=0.5)
+        spaces = []
+        for box, key, W, X, out, tokens, color_of, outline in (
+            (halves[0], "q", W_q, tr.X, Q, self.q_tokens, self.q_color, False),
+            (halves[1], "k", W_k, tr.source, K, self.k_tokens, self.k_color, True),
+        ):
+            heading = self.typeset(
+                "space_k_source" if key == "k" and ex.is_cross else f"space_{key}",
+                BODY,
+                self.theme.text,
+            )
+            w_group = VGroup(
+                typeset_math(f"W_{key} =", SMALL, self.theme.text),
+                bracket_matrix(
+                    [
+                        [
+                            self.num(W[r, c], ("illustrative_qk", seed, f"W_{key}", r, c))
+                            for c in range(2)
+                        ]
+                        for r in range(2)
+                    ],
+                    self.theme.muted,
+                ),
+            ).arrange(buff=0.15)
+            w_note = VGroup(
+                self.typeset(f"illustrative_w{key}", SMALL, self.theme.muted),
+                self.num(seed, ("seed", "illustrative"), digits=0, color=self.theme.muted),
+            ).arrange(buff=0.1)
+            head = flow([heading, w_group, w_note], box.width, hbuff=0.3, vbuff=0.12)
+            place(head, box, "top-left")
+            p_box = Box(box.x0, box.y0, box.x1, head.get_bottom()[1] - 0.15)
+            extra = [Q[0]] if key == "k" else []
+            pl = VectorPlane(np.vstack([X, out, *extra]), p_box, self.theme, pad=0.06, maps=[W])
+            cols = [color_of(i) for i in range(len(X))]
+            arr = pl.arrows(X, cols, outline=outline)
+            labs = pl.tip_labels(X, tokens, cols, p_box, pl.tick_labels, clear_axes=True)
+            heading, w_group = head, VGroup()
+            moved_arr = pl.arrows(out, cols, outline=outline)
+            moved_labs = pl.tip_labels(
+                out, [f"{key}({t})" for t in tokens], cols, p_box, clear_axes=True
+            )
+            spaces.append(
+                dict(
+                    plane=pl,
+                    arrows=arr,
+                    labels=labs,
+                    heading=heading,
+                    w=w_group,
+                    W=W,
+                    moved=moved_arr,
+                    moved_labels=moved_labs,
+                    box=p_box,
+                )
+            )
         self.play(
-            FadeOut(side),
-            FadeOut(note),
-            FadeOut(labels),
-            FadeOut(plane.tick_labels),
-            FadeIn(w_side),
+            *(Create(sp["plane"].plane) for sp in spaces),
+            *(FadeIn(sp["plane"].tick_labels) for sp in spaces),
+            *(FadeIn(sp["heading"]) for sp in spaces),
+            run_time=0.8,
         )
-        M = rowvec_matrix(W)
-        origin = plane.c2p(0, 0)
         self.play(
-            ApplyMatrix(M, plane.plane, about_point=origin),
-            ApplyMatrix(M, arrows, about_point=origin),
+            *(grow(a) for sp in spaces for a in sp["arrows"]),
+            *(FadeIn(sp["labels"]) for sp in spaces),
+            *(FadeIn(sp["w"]) for sp in spaces),
+            run_time=1.0,
+        )
+        self.play(*(FadeOut(sp["plane"].tick_labels) for sp in spaces), run_time=0.3)
+        self.play(
+            *(
+                ApplyMatrix(
+                    rowvec_matrix(sp["W"]), sp["plane"].plane, about_point=sp["plane"].c2p(0, 0)
+                )
+                for sp in spaces
+            ),
+            *(ReplacementTransform(sp["arrows"], sp["moved"]) for sp in spaces),
+            *(ReplacementTransform(sp["labels"], sp["moved_labels"]) for sp in spaces),
             run_time=2.5,
         )
-        moved_labels = plane.tip_labels(moved, ex.tokens, colors, left)
-        self.play(FadeIn(moved_labels))
+        self.hold()
+
+        # the query of one token meets every key, in the key space
+        i = 0
+        kp = spaces[1]["plane"]
+        q_in_k = kp.arrow(Q[i], self.q_color(i))
+        q_label = kp.tip_labels(
+            [Q[i]],
+            [f"q({self.q_tokens[i]})"],
+            [self.q_color(i)],
+            spaces[1]["box"],
+            obstacles=list(spaces[1]["moved_labels"]),
+            clear_axes=True,
+        )
+        best = int(np.argmax(S[i]))
+        self.step(
+            "compare",
+            q=f"q({self.q_tokens[i]})",
+            k=f"k({self.k_tokens[best]})",
+            own=f"k({self.k_tokens[i]})" if i < len(self.k_tokens) else "",
+            score=self.num(S[i, best], ("illustrative_qk", seed, "S", i, best)).shown,
+        )
+        parts = []
+        for j in range(len(self.k_tokens)):
+            color = self.theme.accent if j == best else self.theme.text
+            parts.append(
+                VGroup(
+                    dot_label(self, i, j, BODY),
+                    self.num(S[i, j], ("illustrative_qk", seed, "S", i, j), size=BODY, color=color),
+                ).arrange(buff=0.12)
+            )
+        line = flow(parts, line_box.width, hbuff=0.5)
+        if line.height > line_box.height:
+            line.scale_to_fit_height(line_box.height)
+        place(line, line_box, "center")
+        q_src = spaces[0]["moved"][i]
+        self.play(TransformFromCopy(q_src, q_in_k), FadeIn(q_label), run_time=1.5)
+        self.play(LaggedStart(*(FadeIn(p) for p in line), lag_ratio=0.4), run_time=1.5)
         self.hold(1.5)
 
     # -- d = 2 with real weights: each map moves the grid -----------------------------------------
     def planar_maps(self, maps: dict):
         ex, tr = self.example, self.trace
         head = tr.attention
-        left, right = self.regions.content.columns(3, 2)
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:
+            side = min(content.height, 0.6 * content.width)
+            left = Box(content.x0, content.y0, content.x0 + side, content.y1)
+            right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
+        else:
+            left, right = content.columns(1, 1, gap=0.3)
         colors = [self.q_color(i) for i in range(ex.n)]
         results = {"q": head.Q, "k": head.K, "v": head.V}
         plane_pts = np.vstack([tr.X] + list(results.values()))
@@ -145,28 +269,46 @@ class Projections(ExplainerScene):
         for key, W in maps.items():
             self.step(f"map_{key}", clear=True)
             grid = plane.plane.copy()
-            arrows = plane.arrows(tr.X, colors)
+            outline = key == "k"
+            arrows = plane.arrows(tr.X, colors, outline=outline)
+            labels = plane.tip_labels(tr.X, self.q_tokens, colors, left, clear_axes=True)
+            moved = plane.arrows(results[key], colors, outline=outline)
+            moved_labels = plane.tip_labels(
+                results[key],
+                [f"{key}({t})" for t in self.q_tokens],
+                colors,
+                left,
+                clear_axes=True,
+                merge=0.35,
+            )
             role = key.upper()
-            top, bottom = right.rows(1, 1)
+            top, bottom = right.rows(1, 1.8)
             table = LabelledMatrix.fitted(
                 results[key],
                 (role, 0),
                 self.theme,
-                ex.tokens,
+                self.q_tokens,
                 [f"{key}1", f"{key}2"],
                 bottom,
                 row_colors=colors,
             )
+            typeset_headers(table, [f"{key}_1", f"{key}_2"])
             w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""], top)
-            w_side = place(VGroup(matrix_title(f"W_{key}", w_table, self.theme), w_table), top)
+            w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
             side = place(
-                VGroup(matrix_title(f"{role} = X·W_{key}", table, self.theme), table), bottom
+                VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom
             )
-            self.play(FadeIn(grid), *(grow(a) for a in arrows), FadeIn(w_side), run_time=0.8)
-            M = rowvec_matrix(W)
             self.play(
-                ApplyMatrix(M, grid, about_point=origin),
-                ApplyMatrix(M, arrows, about_point=origin),
+                FadeIn(grid),
+                *(grow(a) for a in arrows),
+                FadeIn(labels),
+                FadeIn(w_side),
+                run_time=0.8,
+            )
+            self.play(
+                ApplyMatrix(rowvec_matrix(W), grid, about_point=origin),
+                ReplacementTransform(arrows, moved),
+                ReplacementTransform(labels, moved_labels),
                 FadeIn(side),
                 run_time=2,
             )
@@ -175,27 +317,34 @@ class Projections(ExplainerScene):
     # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
     def viewed_maps(self):
         ex, tr = self.example, self.trace
-        head = tr.attention
         self.step("maps_nd", clear=True)
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
-        for box, (name, _values, tokens, color_of) in zip(
+        for box, (name, tokens, color_of, outline) in zip(
             boxes,
             (
-                ("Q", head.Q, ex.tokens, self.q_color),
-                ("K", head.K, ex.key_tokens, self.k_color),
-                ("V", head.V, ex.key_tokens, self.k_color),
+                ("Q", self.q_tokens, self.q_color, False),
+                ("K", self.k_tokens, self.k_color, True),
+                ("V", self.k_tokens, self.k_color, False),
             ),
         ):
             view = plane_view_of(tr, name)
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
+            plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
-            arrows = plane.arrows(view.coords, colors)
-            labels = plane.tip_labels(view.coords, tokens, colors, plane_box)
-            heading = place(label(f"{name} = X·W_{name.lower()}", BODY, self.theme.text), title_box)
+            arrows = plane.arrows(view.coords, colors, outline=outline)
+            labels = plane.tip_labels(
+                view.coords, tokens, colors, plane_box, clear_axes=True, merge=0.35
+            )
+            src = "X" if name == "Q" or not ex.is_cross else "X_s"
+            heading = place(
+                typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
+                title_box,
+            )
             note = self.view_note(view, name)
             if len(note):
+                if note.width > note_box.width:  # a narrow column: the note on two lines
+                    note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
                 place(note, note_box)
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
         for g in groups:
@@ -214,17 +363,63 @@ class Projections(ExplainerScene):
         ex, tr = self.example, self.trace
         head = tr.attention
         self.step("match", clear=True)
-        formula = MathTypst(
-            "q_i dot k_j = x_i W_q W_k^top x_j^top", font_size=48, color=self.theme.text
-        )
+        formula = typeset_math("q_i dot k_j = x_i W_q W_k^top x_j^top", 40, self.theme.text)
         i, j = 0, min(1, ex.n_keys - 1)
-        qi, kj = ex.tokens[i], ex.key_tokens[j]
         example_line = VGroup(
-            label(f"q({qi}) · k({kj}) =", BODY, self.theme.text),
+            dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
         ).arrange(buff=0.15)
-        group = VGroup(formula, example_line).arrange(DOWN, buff=0.6)
+        parts = [formula, example_line]
+        if self.example.weights.form == "identity":
+            parts.append(
+                VGroup(
+                    self.typeset("identity_qkv", BODY, self.theme.muted),
+                    self.typeset("identity_roles", BODY, self.theme.muted),
+                ).arrange(buff=0.3)
+            )
+        group = VGroup(*parts).arrange(DOWN, buff=0.6)
+        if group.width > self.regions.content.width:
+            group.scale_to_fit_width(self.regions.content.width)
         place(group, self.regions.content)
         self.play(FadeIn(formula, shift=0.2 * DOWN))
-        self.play(FadeIn(example_line))
+        self.play(FadeIn(VGroup(*parts[1:])))
         self.hold(1.8)
+
+
+def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:
+    """ "q(早) · k(上) =" with the dot and the equals typeset, the labels as text."""
+    return rich(
+        "$q$({q}) $dot$ $k$({k}) $=$",
+        size,
+        scene.theme.text,
+        q=scene.q_tokens[i],
+        k=scene.k_tokens[j],
+    )
+
+
+def wrapped(mob, width: float):
+    """A typeset line (a group of text and math parts) flowed onto more lines when too wide."""
+    if mob.width <= width or len(mob.submobjects) < 2:
+        return mob
+    return flow(list(mob.submobjects), width, hbuff=0.12)
+
+
+def bracket_matrix(rows, color) -> VGroup:
+    """Numbers in a grid between square brackets (a small inline matrix such as W_q)."""
+    from manim import Line
+
+    grid = VGroup(*(VGroup(*row).arrange(buff=0.25) for row in rows)).arrange(DOWN, buff=0.1)
+    for c in range(len(rows[0])):  # right-align each column
+        right = max(row[c].get_right()[0] for row in grid)
+        for row in grid:
+            row[c].shift((right - row[c].get_right()[0]) * np.array([1.0, 0, 0]))
+    h, pad, foot = grid.height + 0.12, 0.1, 0.08
+    x0, x1, y = grid.get_left()[0] - pad, grid.get_right()[0] + pad, grid.get_center()[1]
+    brackets = VGroup()
+    for x, d in ((x0, 1), (x1, -1)):
+        brackets.add(
+            Line([x, y - h / 2, 0], [x, y + h / 2, 0], color=color, stroke_width=2),
+            Line([x, y + h / 2, 0], [x + d * foot, y + h / 2, 0], color=color, stroke_width=2),
+            Line([x, y - h / 2, 0], [x + d * foot, y - h / 2, 0], color=color, stroke_width=2),
+        )
+    return VGroup(brackets, grid)

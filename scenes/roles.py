@@ -101,6 +101,13 @@ def _tip(tr, h, i, j, c):
     return starts[j, c]
 
 
+def _illustrative_qk(tr, seed, which, i, j):
+    if which in ("W_q", "W_k"):
+        return ac.illustrative_projections(tr.X.shape[1], seed)[which == "W_k"][i, j]
+    Q, K, S = ac.illustrative_queries_keys(tr.X, seed, tr.source)
+    return {"Q": Q, "K": K, "S": S}[which][i, j]
+
+
 ROLES: dict[str, Callable[..., float]] = {
     **{kind: _head_array(kind) for kind in HEAD_ARRAYS},
     **{kind: _weights_matrix(kind) for kind in ("W_q", "W_k", "W_v")},
@@ -155,6 +162,10 @@ ROLES: dict[str, Callable[..., float]] = {
     "variance_raw": lambda tr, k: ac.scaling_experiment()[k].raw_variance,
     "variance_scaled": lambda tr, k: ac.scaling_experiment()[k].scaled_variance,
     "illustrative": lambda tr, seed, i, j: ac.illustrative_weights(2, seed)[i, j],
+    # Projections' separate query and key spaces: ("illustrative_qk", seed, which, i, j) with
+    # which = "W_q" | "W_k" (the maps), "Q" | "K" (the vectors), "S" (their dot products)
+    "illustrative_qk": _illustrative_qk,
+    "seed": lambda tr, name: {"illustrative": ac.ILLUSTRATIVE_SEED, "ffn": ac.FFN_SEED}[name],
     "cells": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[0],
     "work": lambda tr: ac.attention_cost(tr.example.n, tr.example.n_keys, tr.heads[0].d_k)[1],
     "cells_at": lambda tr, n: ac.attention_cost(n, n, 1)[0],

@@ -180,3 +180,18 @@ def test_encoder_for_presets_uses_their_weights():
     W, seeded = ac.encoder_weights(ac.PRESETS["two-heads"])
     np.testing.assert_array_equal(W["W_o"], ac.PRESETS["two-heads"].weights.W_o)
     assert not seeded["W_o"]
+
+
+def test_illustrative_projections_are_distinct_seeded_maps():
+    W_q, W_k = ac.illustrative_projections(2, ac.ILLUSTRATIVE_SEED)
+    assert np.array_equal(W_q, ac.illustrative_weights(2, ac.ILLUSTRATIVE_SEED))
+    again = ac.illustrative_projections(2, ac.ILLUSTRATIVE_SEED)
+    assert np.array_equal(W_k, again[1])  # seeded: the same every time
+    assert not np.allclose(W_q, W_k)
+    X = np.array([[1.2, 0.8], [0.9, 1.1], [0.7, 1.3]])
+    Q, K, S = ac.illustrative_queries_keys(X)
+    assert not np.allclose(Q, K, atol=0.05)  # q(x) and k(x) differ for each token
+    np.testing.assert_allclose(S, (X @ W_q) @ (X @ W_k).T)
+    for d in (1, 3, 6):
+        W_q, W_k = ac.illustrative_projections(d, 3)
+        assert W_q.shape == W_k.shape == (d, d) and not np.allclose(W_q, W_k)

@@ -284,3 +284,26 @@ def matrix_title(text, matrix: VGroup, theme: Theme, size=SMALL):
     t.next_to(matrix, UP, buff=0.15)
     t.align_to(matrix, LEFT)
     return t
+
+
+def typeset_headers(table: LabelledMatrix, exprs) -> None:
+    """Replace a matrix's plain column headers by typeset ones (``exprs[j]``, Typst math such
+    as ``"x_1"``: the project's own strings, never labels), in place; indexed headers stay."""
+    from scenes.mobjects.math import math
+
+    if table.indexed:
+        return
+    for slot, (mob, j) in enumerate(zip(list(table.col_labels), table.shown_columns)):
+        new = math(exprs[j], 0.8 * getattr(mob, "font_size", SMALL))
+        new.set_color(mob.get_color()).move_to(mob).align_to(mob, DOWN)
+        table.col_labels.submobjects[slot] = new
+
+
+def math_title(expr: str, matrix, theme, size=SMALL):
+    """A typeset title (Typst math ``expr``) above a matrix, left-aligned with it."""
+    from scenes.mobjects.math import math
+
+    t = math(expr, size, theme.muted)
+    t.next_to(matrix, UP, buff=0.15)
+    t.align_to(matrix, LEFT)
+    return t

@@ -160,15 +160,78 @@ class VectorPlane(VGroup):
             *(self.arrow(c, col, outline=outline, **kw) for c, col in zip(coords, colors))
         )
 
-    def tip_labels(self, coords, texts, colors, bounds: Box, obstacles=()) -> VGroup:
+    def tip_labels(
+        self,
+        coords,
+        texts,
+        colors,
+        bounds: Box,
+        obstacles=(),
+        clear_axes: bool = False,
+        merge: float = 0.0,
+    ) -> VGroup:
         """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
-        in a crowded plane a label with no free spot is left out (its colour still says which)."""
+        in a crowded plane a label with no free spot is left out (its colour still says which).
+
+        ``clear_axes``: a zero vector's label (a padding token's dot at the origin) is set off
+        the axes, on the side away from the other vectors, after the others are placed.
+        ``merge``: tips closer than this (scene units) share one label, "a, b" in their colours,
+        instead of two labels stacked at one point."""
         labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(texts, colors)]
         anchors = [self.point(c) for c in coords]
+        if merge > 0 and len(anchors) > 1:
+            groups: list[list[int]] = []
+            for k, a in enumerate(anchors):
+                for g in groups:
+                    if np.linalg.norm(anchors[g[0]] - a) < merge:
+                        g.append(k)
+                        break
+                else:
+                    groups.append([k])
+            if any(len(g) > 1 for g in groups):
+                merged = []
+                for g in groups:
+                    parts = []
+                    for n, k in enumerate(g):
+                        if n:
+                            parts.append(label(",", BODY, self.theme.muted))
+                        parts.append(labels[k])
+                    merged.append(VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN))
+                labels = merged
+                anchors = [anchors[g[0]] for g in groups]
+                coords = [coords[g[0]] for g in groups]
         origin = self.point([0, 0])
         prefs = [a - origin for a in anchors]
-        placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
-        return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
+        zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
+        if not any(zero):
+            placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
+            return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
+        keep = [k for k in range(len(labels)) if not zero[k]]
+        flags = dict.fromkeys(range(len(labels)), False)
+        ok = place_labels(
+            [labels[k] for k in keep],
+            [anchors[k] for k in keep],
+            [prefs[k] for k in keep],
+            bounds,
+            obstacles=list(obstacles),
+        )
+        flags.update(zip(keep, ok))
+        away = -np.sum([prefs[k] for k in keep], axis=0) if keep else np.array([-1.0, -1.0, 0])
+        if np.linalg.norm(away) < 1e-6:
+            away = np.array([-1.0, -1.0, 0.0])
+        axes = [self.plane.get_x_axis(), self.plane.get_y_axis()]
+        others = [labels[k] for k in keep if flags[k]]
+        for k in (k for k in range(len(labels)) if zero[k]):
+            (flags[k],) = place_labels(
+                [labels[k]],
+                [anchors[k]],
+                [away],
+                bounds,
+                obstacles=list(obstacles) + axes + others,
+            )
+            if flags[k]:
+                others.append(labels[k])
+        return VGroup(*(mob for k, mob in enumerate(labels) if flags[k]))
 
     @staticmethod
     def view_note(view, which: str, template: str, theme: Theme) -> VGroup:
@@ -181,6 +244,16 @@ class VectorPlane(VGroup):
         parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
         parts = [p for p in parts if p.source_text.strip()]
         return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
+
+
+def sample_arrow(color, outline: bool = False, length: float = 0.6, stroke_width: float = 5):
+    """A short horizontal arrow for a legend: solid (queries) or outlined (keys)."""
+    a, b = np.array([0.0, 0.0, 0.0]), np.array([length, 0.0, 0.0])
+    if outline:
+        return _outlined_arrow(a, b, color, stroke_width, 1.0)
+    return Arrow(
+        a, b, buff=0, color=color, stroke_width=stroke_width, max_tip_length_to_length_ratio=0.4
+    )
 
 
 def _tick(v: float, step: float) -> str:
