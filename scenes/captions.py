@@ -211,26 +211,41 @@ CAPTIONS = {
         ),
     },
     "MultiHeadSplit": {
+        "project": (
+            "$Q = X W_q$，K、V 同理：每个矩阵的列分成 {H} 块，每个头一块（$d_k$ = {d_k}）。",
+            "$Q = X W_q$, and K and V alike: the columns fall into {H} blocks, one per head ($d_k$ = {d_k}).",
+        ),
+        "project_independent": (
+            "NumPy 演示的写法：{H} 个头各有自己的 $W_q$、$W_k$、$W_v$；并排放在一起，Q、K、V 每个头占一块列。",
+            "As in the NumPy walk-through, each of the {H} heads has its own $W_q$, $W_k$, $W_v$; side by side, Q, K and V get one column block per head.",
+        ),
         "split": (
-            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {d_k}：各自的 Q、K、V。',
-            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {d_k}: each has its own Q, K, V.',
+            "每个头取走自己那一块：模型的 {d} 个维度分给 {H} 个头，每个头 $d_k$ = {d_k} 维。",
+            "Each head takes its own block: the {d} model dimensions are split among {H} heads of $d_k$ = {d_k}.",
         ),
         "split_independent": (
-            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {d_k}。',
-            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {d_k}.',
+            "每个头取走自己那一块：{H} 个相互独立的头，每个把模型的 {d} 维映射到 $d_k$ = {d_k} 维。",
+            "Each head takes its own block: {H} independent heads, each mapping the {d} model dimensions to $d_k$ = {d_k}.",
         ),
         "heads": (
-            "每个头在自己的子空间里算注意力：各自的向量，各自的模式。",
-            "Each head attends in its own subspace: its own vectors, its own pattern.",
+            "每个头在自己的子空间里算注意力：查询是实线箭头，键是虚线箭头，权重各不相同。",
+            "Each head attends in its own subspace: queries are solid arrows, keys outlined, and each head has its own weights.",
         ),
-        "concat": ("把各头的输出拼接起来。", "The heads' outputs are concatenated."),
+        "concat": (
+            "各头的输出并排拼接：{H} 个头，共 {w} 列。",
+            "The heads' outputs slide side by side: {H} heads, {w} columns in all.",
+        ),
         "mix": (
-            '$W_O$ 把它们混合回 $d_"model"$；h 个 $d_"model" \\/ h$ 维的头，代价约等于一个 $d_"model"$ 维的头。',
-            '$W_O$ mixes them back to $d_"model"$; h heads of $d_"model" \\/ h$ cost about one head of $d_"model"$.',
+            "$W_O$ 把拼接的结果混合回模型的 {d} 维。",
+            "$W_O$ mixes the concatenation back to the {d} model dimensions.",
         ),
         "no_mix": (
-            "文本 000 的写法：直接拼接，没有 $W_O$；代价约等于一个宽头。",
-            "Text 000's form: concatenated, without $W_O$; about the cost of one wide head.",
+            "NumPy 演示的逐头写法到此为止：各头独立计算，直接拼接，没有 $W_O$，拼接就是输出。",
+            "The NumPy walk-through's per-head form stops here: independent heads, concatenated, no $W_O$; the concatenation is the output.",
+        ),
+        "one_head": (
+            "这个例子只有一个头：没有可拆分的东西。多头注意力需要至少两个头。",
+            "This example has a single head, so there is nothing to split: multi-head attention needs two heads or more.",
         ),
     },
     "PositionalEncoding": {
@@ -355,6 +370,11 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # MultiHeadSplit
+    "mh_one_head": (
+        "只有一个头：没有可拆分的",
+        "one head: nothing to split",
+    ),
 }
 
 
