@@ -121,8 +121,7 @@ class MultiHeadSplit(ExplainerScene):
         # -- each head attends in its own plane ---------------------------------------------------
         self.step("heads")
         body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
-        columns = body.columns(*([1] * len(self.shown)), gap=0.3)
-        panels = {h: self.head_panel(h, box) for box, h in zip(columns, self.shown)}
+        panels = self.head_panels(body)
         legend = self.legend_and_bar(key_row)
         self.play(
             *(FadeOut(g) for g in fulls.values()),
@@ -327,14 +326,37 @@ class MultiHeadSplit(ExplainerScene):
             mats[name] = piece
         return mats
 
-    def head_panel(self, h: int, box: Box):
-        """Head ``h``'s plane (q solid, k outlined, labelled) beside its weights."""
+    def head_panels(self, body: Box) -> dict:
+        """One panel per shown head: side by side, each plane beside or above its weights —
+        or, where that would elide a weight, the panels one above the other."""
+        n = len(self.shown)
+        arrangements = [
+            (body.columns(*([1] * n), gap=0.3), "columns", True),
+            (body.columns(*([1] * n), gap=0.3), "rows", True),
+            (body.rows(*([1] * n), gap=0.3), "columns", False),
+        ]
+        first = None
+        for boxes, inner, titled in arrangements:
+            panels = {
+                h: self.head_panel(h, box, inner, titled) for box, h in zip(boxes, self.shown)
+            }
+            if all(p.complete for p in panels.values()):
+                return panels
+            first = first or panels
+        return first
+
+    def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True):
+        """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
+        above its weights; ``titled``: its name above, else in the weights' title."""
         ex, tr, theme = self.example, self.trace, self.theme
         head = tr.heads[h]
         title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
-        title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
-        place(title, title_box, "left")
-        if rest.width >= 1.1 * rest.height:
+        if titled:
+            title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+            place(title, title_box, "left")
+        else:
+            rest = box
+        if inner == "columns":
             plane_area, pat_box = rest.columns(1.15, 1, gap=0.25)
         else:
             plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
@@ -370,10 +392,19 @@ class MultiHeadSplit(ExplainerScene):
             cell_pad=COMPACT,
         )
         separate_ellipses(pattern)
-        p_title = label(self.say("weights"), SMALL, theme.muted)
+        words = self.say("weights")
+        if not titled:
+            words = self.say("head_n", h=h + 1) + "  " + words
+            title = VGroup()
+        p_title = label(words, SMALL, theme.muted)
         p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
         place(VGroup(p_title, pattern), pat_box, "top")
         panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
+        panel.complete = (
+            len(pattern.shown_rows) == ex.n
+            and len(pattern.shown_columns) == ex.n_keys
+            and pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
+        )
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
         panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
         return panel
@@ -432,9 +463,11 @@ class MultiHeadSplit(ExplainerScene):
                 1.1, 0.12, 1, 0.12, 1.2, gap=0.2
             )
             cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
-        elif mixing:  # narrow: concat above, · W_O = output below
-            mix_cat, lower = content.rows(1, 1, gap=0.3)
-            dot_box, wo_box, eq_box, out_box = lower.columns(0.12, 1, 0.12, 1.1, gap=0.15)
+        elif mixing:  # narrow: concat · W_O above, = output below
+            upper, lower = content.rows(1.15, 1, gap=0.3)
+            mix_cat, dot_box, wo_box = upper.columns(1, 0.1, 1, gap=0.15)
+            eq_box, out_box = lower.columns(0.1, 1, gap=0.15)
+            cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
         cat = LabelledMatrix.fitted(
             mh.concat,
             ("concat",),
@@ -481,7 +514,7 @@ class MultiHeadSplit(ExplainerScene):
         self.step("mix", d=ex.d_model)
         cat_g = VGroup(cat_title, cat_g)
         cat_g.generate_target()
-        place(cat_g.target, mix_cat, "center" if wide else "top")
+        place(cat_g.target, mix_cat, "center")
         self.play(
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
             MoveToTarget(cat_g),
@@ -495,13 +528,13 @@ class MultiHeadSplit(ExplainerScene):
             [str(j + 1) for j in range(mh.W_o.shape[1])],
             wo_box,
             sizes=(25, 22),
-            title_room=TITLE_ROOM + 0.45,
+            title_room=TITLE_ROOM,
             cell_pad=COMPACT,
         )
         separate_ellipses(wo)
         wo_title = math("W_O", BODY, theme.text)
         wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
-        place(VGroup(wo_title, wo), wo_box, "center" if wide else "top")
+        place(VGroup(wo_title, wo), wo_box, "center")
         out = LabelledMatrix.fitted(
             mh.output,
             ("final",),
@@ -510,18 +543,18 @@ class MultiHeadSplit(ExplainerScene):
             [str(j + 1) for j in range(mh.output.shape[1])],
             out_box,
             sizes=(25, 22),
-            title_room=TITLE_ROOM + 0.45,
+            title_room=TITLE_ROOM,
             row_colors=out_colors,
             cell_pad=COMPACT,
         )
         separate_ellipses(out)
         for cell in out.cells.values():
             cell.set_color(theme.output)
-        out_title = self.typeset("mixed_title", BODY, theme.output)
+        out_title = self.typeset("mh_output", BODY, theme.output)
         out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
-        place(VGroup(out_title, out), out_box, "center" if wide else "top")
+        place(VGroup(out_title, out), out_box, "center" if wide else "left")
         dot = label("·", BODY, theme.text).move_to([dot_box.center[0], wo.get_center()[1], 0])
-        eq = label("=", BODY, theme.text).move_to([eq_box.center[0], wo.get_center()[1], 0])
+        eq = label("=", BODY, theme.text).move_to([eq_box.center[0], out.get_center()[1], 0])
         self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
         self.play(FadeIn(out.frame_parts()), FadeIn(out_title), run_time=0.5)
         rows, highlights = [], []
