@@ -451,7 +451,7 @@ class MultiHeadSplit(ExplainerScene):
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
                 m.cells[rect.cell_index].set_color(text_on(fill, theme))
-            t = math(f'o_{h + 1} = "head"_{h + 1}', BODY, theme.output)
+            t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
             t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
