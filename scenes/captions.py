@@ -32,7 +32,7 @@ TITLES = {
         "位置编码：让注意力知道顺序",
         "Positional encoding: telling attention the order",
     ),
-    "EncoderBlock": ("编码器块：注意力所在的位置", "The encoder block attention lives in"),
+    "EncoderBlock": ("编码器块：注意力所在的位置", "The encoder block: where attention sits"),
     "CrossAttention": (
         "交叉注意力：查询来自一个序列，键和值来自另一个",
         "Cross-attention: queries from one sequence, keys and values from another",
@@ -268,20 +268,36 @@ CAPTIONS = {
     },
     "EncoderBlock": {
         "attention": (
-            "编码器块第一步：多头自注意力 A = MultiHead(X)。",
-            "An encoder block starts with multi-head self-attention: A = MultiHead(X).",
+            '编码器块第一步：多头自注意力 $A = "MultiHead"(X)$，每个词得到一个变化量。',
+            'An encoder block starts with multi-head self-attention, $A = "MultiHead"(X)$: a change for every token.',
         ),
-        "add_norm1": (
-            "残差相加再做层归一化：H = LayerNorm(X + A)，每个词均值 0、方差 1。",
-            "Residual add, then LayerNorm: H = LayerNorm(X + A), each token to mean 0, variance 1.",
+        "residual1": (
+            "残差连接：把注意力的输出加回原来的向量，X + A，也就是 E + ΔE。",
+            "The residual: the attention output is added back to each token's vector, X + A, that is E + ΔE.",
+        ),
+        "norm1": (
+            '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词的均值变为 0、方差变为 1。',
+            'LayerNorm, row by row: $H = "LayerNorm"(X + A)$ brings each token to mean 0 and variance 1.',
         ),
         "ffn": (
-            '逐位置的前馈网络：$F = "ReLU"(H W_1) W_2$（$W_1$、$W_2$ 为示意用随机权重，种子 {seed}）。',
-            'A position-wise feed-forward network: $F = "ReLU"(H W_1) W_2$ ($W_1$, $W_2$ illustrative, seed {seed}).',
+            '逐位置的前馈网络 $F = "ReLU"(H W_1) W_2$（$W_1$、$W_2$ 为示意用随机权重，种子 {seed}）。',
+            'A position-wise feed-forward network, $F = "ReLU"(H W_1) W_2$ ($W_1$, $W_2$ illustrative, seed {seed}).',
         ),
-        "add_norm2": (
-            "再一次残差与层归一化：Y = LayerNorm(H + F)，这就是块的输出。",
-            "Residual and LayerNorm again: Y = LayerNorm(H + F), the block's output.",
+        "residual2": (
+            "再一次残差：H + F，前馈网络的结果同样加回去。",
+            "The residual again: H + F, the network's result added back in the same way.",
+        ),
+        "norm2": (
+            '再做一次层归一化：$Y = "LayerNorm"(H + F)$，这就是块的输出。',
+            'LayerNorm once more: $Y = "LayerNorm"(H + F)$ is the block\'s output.',
+        ),
+        "narrow": (
+            "编码器块需要至少 4 维的词向量：这个例子只有 {d} 维，层归一化后几乎不剩信息。",
+            "The encoder block needs vectors of at least 4 dimensions: here there are {d}, and LayerNorm would leave almost nothing.",
+        ),
+        "cross": (
+            "编码器块用的是自注意力：这个例子是交叉注意力，不适用。",
+            "The encoder block uses self-attention; this example is cross-attention, so it does not apply.",
         ),
     },
     "CrossAttention": {
@@ -376,6 +392,12 @@ WORDS = {
         "one head: nothing to split",
     ),
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
+    # EncoderBlock
+    "enc_narrow": (
+        '编码器块需要 $d_"model"$ ≥ 4（这里是 {d}）',
+        'the encoder block needs $d_"model"$ ≥ 4 (here {d})',
+    ),
+    "enc_cross": ("编码器块只用自注意力", "the encoder block uses self-attention only"),
 }
 
 

@@ -40,6 +40,7 @@ MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones an
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
+FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
 @view_recipe("head")
@@ -239,7 +240,7 @@ class MultiHeadSplit(ExplainerScene):
                 cell.role = (name, j // width, i, j % width)
             blocks, tags = self.tint_blocks(m, width)
             self.head_blocks[name] = blocks
-            title = math(names[name], BODY, self.theme.text)
+            title = math(names[name], FORMULA, self.theme.text)
             g = VGroup(m, VGroup(*blocks.values()), tags)
             title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
             whole = VGroup(title, g)
@@ -319,7 +320,7 @@ class MultiHeadSplit(ExplainerScene):
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
                 piece.cells[rect.cell_index].set_color(text_on(fill, theme))
-            name_mob = math(f"{name}_{h + 1}", BODY, theme.text)
+            name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
             piece.name_mob = name_mob
@@ -532,7 +533,7 @@ class MultiHeadSplit(ExplainerScene):
             cell_pad=COMPACT,
         )
         separate_ellipses(wo)
-        wo_title = math("W_O", BODY, theme.text)
+        wo_title = math("W_O", FORMULA, theme.text)
         wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
         place(VGroup(wo_title, wo), wo_box, "center")
         out = LabelledMatrix.fitted(
