@@ -391,6 +391,7 @@ WORDS = {
         "只有一个头：没有可拆分的",
         "one head: nothing to split",
     ),
+    "mh_weights": ("权重", "weights"),
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
     # EncoderBlock
     "enc_narrow": (

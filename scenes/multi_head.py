@@ -126,20 +126,21 @@ class MultiHeadSplit(ExplainerScene):
         legend = self.legend_and_bar(key_row)
         self.play(
             *(FadeOut(g) for g in fulls.values()),
-            *(FadeOut(pieces[h][0].title) for h in self.shown),
+            *(FadeOut(pieces[h][0].title) for h in pieces),
+            *(FadeOut(m.frame_parts(), m.name_mob) for h in pieces for m in pieces[h][1].values()),
             *(
-                FadeOut(m.frame_parts(), m.name_mob)
-                for h in self.shown
-                for m in pieces[h][1].values()
+                FadeOut(m.numbers)
+                for h in pieces
+                for name, m in pieces[h][1].items()
+                if name == "V" or h not in panels
             ),
-            *(FadeOut(pieces[h][1]["V"].numbers) for h in self.shown if "V" in pieces[h][1]),
             *(FadeIn(p.title) for p in panels.values()),
             *(Create(p.plane.plane) for p in panels.values()),
             run_time=0.8,
         )
         moves = []
         for h in self.shown:
-            mats, p = pieces[h][1], panels[h]
+            mats, p = pieces[h][1] if h in pieces else {}, panels[h]
             for name, arrows in (("Q", p.q_arrows), ("K", p.k_arrows)):
                 piece = mats.get(name)
                 for i, arrow in enumerate(arrows):
@@ -329,22 +330,27 @@ class MultiHeadSplit(ExplainerScene):
 
     def head_panels(self, body: Box) -> dict:
         """One panel per shown head: side by side, each plane beside or above its weights —
-        or, where that would elide a weight, the panels one above the other."""
-        n = len(self.shown)
-        arrangements = [
-            (body.columns(*([1] * n), gap=0.3), "columns", True),
-            (body.columns(*([1] * n), gap=0.3), "rows", True),
-            (body.rows(*([1] * n), gap=0.3), "columns", False),
-        ]
-        first = None
-        for boxes, inner, titled in arrangements:
-            panels = {
-                h: self.head_panel(h, box, inner, titled) for box, h in zip(boxes, self.shown)
-            }
-            if all(p.complete for p in panels.values()):
+        or, where that would elide a weight, the panels one above the other; where nothing
+        fits, fewer heads (the first and the last). Sets ``self.shown`` to the heads drawn."""
+        tried = []
+        for shown in (self.shown, [self.shown[0], self.shown[-1]]):
+            n = len(shown)
+            for boxes, inner, titled in (
+                (body.columns(*([1] * n), gap=0.3), "columns", True),
+                (body.columns(*([1] * n), gap=0.3), "rows", True),
+                (body.rows(*([1] * n), gap=0.3), "columns", False),
+            ):
+                panels = {h: self.head_panel(h, b, inner, titled) for b, h in zip(boxes, shown)}
+                if all(p.complete for p in panels.values()):
+                    self.shown = shown
+                    return panels
+                tried.append((shown, panels))
+        for shown, panels in tried:
+            if all(p.fits for p in panels.values()):
+                self.shown = shown
                 return panels
-            first = first or panels
-        return first
+        self.shown, panels = tried[0]
+        return panels
 
     def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True):
         """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
@@ -398,14 +404,18 @@ class MultiHeadSplit(ExplainerScene):
             words = self.say("head_n", h=h + 1) + "  " + words
             title = VGroup()
         p_title = label(words, SMALL, theme.muted)
+        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
+            short = self.say("mh_weights")
+            if not titled:
+                short = self.say("head_n", h=h + 1) + "  " + short
+            p_title = label(short, SMALL, theme.muted)
         p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
         place(VGroup(p_title, pattern), pat_box, "top")
         panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
+        panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
         panel.complete = (
-            len(pattern.shown_rows) == ex.n
-            and len(pattern.shown_columns) == ex.n_keys
-            and pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
-        )
+            len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys
+        ) and panel.fits
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
         panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
         return panel
