@@ -11,7 +11,8 @@ scene says why it does not apply.
 
 from __future__ import annotations
 
-from manim import UP, AnimationGroup, Rectangle, TransformFromCopy, VGroup
+import numpy as np
+from manim import UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
@@ -19,8 +20,25 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.theme import BODY
 from scenes.registry import BY_NAME
+from scenes.roles import plane_view_of, view_recipe
+
+
+@view_recipe("residual1")
+def residual1_view(trace):
+    """Each token's vector before and after the first residual add: X, then X + A."""
+    enc = ac.trace_encoder(trace.example)
+    return np.vstack([enc.X, enc.residual1])
+
+
+@view_recipe("residual2")
+def residual2_view(trace):
+    """Each token's vector before and after the second residual add: H, then H + F."""
+    enc = ac.trace_encoder(trace.example)
+    return np.vstack([enc.norm1, enc.residual2])
+
 
 COMPACT = 0.08
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels
@@ -41,7 +59,14 @@ class EncoderBlock(ExplainerScene):
         self.encoder = enc
         content = self.regions.content
         wide = content.width >= 12
-        if wide:
+        self.picture = None  # where E + ΔE is drawn as vectors (wide frames, a few tokens)
+        if wide and ex.n <= 5:
+            top = min(2.5, 0.5 * content.height)
+            upper, lower = content.rows(top, content.height - top - 0.2, gap=0.2)
+            self.slots = upper.columns(1, 1, 1, gap=0.5)
+            ffn_slots = upper.columns(1, 1.25, 1, gap=0.4)
+            self.picture = lower.columns(1, 2, gap=0.5)[1]
+        elif wide:
             self.slots = content.columns(1, 1, 1, gap=0.5)
             ffn_slots = content.columns(1, 1.25, 1, gap=0.4)
         else:  # two above, one below
@@ -85,10 +110,11 @@ class EncoderBlock(ExplainerScene):
         self.step("residual1")
         R = self.matrix(enc.residual1, "residual1", "X + A", self.slots[2])
         self.add_together(X, A, R)
+        picture = self.residual_picture("residual1", "E", "ΔE")
 
         # -- H = LayerNorm(X + A), row by row -----------------------------------------------------
         self.step("norm1")
-        self.play(FadeOut(X), FadeOut(A), run_time=0.4)
+        self.play(FadeOut(X), FadeOut(A), FadeOut(picture), run_time=0.4)
         self.slide_to(R, self.slots[0])
         H = self.matrix(enc.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
         self.normalise(R, H)
@@ -113,13 +139,45 @@ class EncoderBlock(ExplainerScene):
         self.slide_to(F, self.slots[1])
         R2 = self.matrix(enc.residual2, "residual2", "H + F", self.slots[2])
         self.add_together(H, F, R2)
+        picture = self.residual_picture("residual2", "H", "F")
 
         self.step("norm2")
-        self.play(FadeOut(H), FadeOut(F), run_time=0.4)
+        self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
         self.slide_to(R2, self.slots[0])
         Y = self.matrix(enc.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])
         self.normalise(R2, Y)
         self.hold(1.0)
+
+    def residual_picture(self, which: str, base: str, delta: str) -> VGroup:
+        """The residual as vectors for the first token: its vector, the change added at its tip
+        (tip to tail), and the sum — E + ΔE — in the 2-D view of the vectors before and after."""
+        if self.picture is None:
+            return VGroup()
+        ex, theme, i = self.example, self.theme, 0
+        view = plane_view_of(self.trace, which)
+        before, after = view.coords[i], view.coords[ex.n + i]
+        change = after - before
+        note = self.view_note(view, which)
+        plane_box = self.picture
+        if len(note):
+            plane_box, note_box = self.picture.rows(self.picture.height - 0.4, 0.3, gap=0.1)
+            place(note, note_box, "left")
+        plane = VectorPlane(np.vstack([before, after]), plane_box, theme, ticks=False)
+        t = self.q_tokens[i]
+        e = plane.arrow(before, self.q_color(i))
+        d = plane.arrow(change, theme.output, start=before)
+        total = plane.arrow(after, theme.accent, stroke_width=6)
+        labels = plane.tip_labels(
+            [before, before + change / 2, after],
+            [f"{base}({t})", delta, f"{base} + {delta}"],
+            [self.q_color(i), theme.output, theme.accent],
+            plane_box,
+        )
+        self.play(Create(plane.plane), FadeIn(note), run_time=0.5)
+        self.play(grow(e), run_time=0.5)
+        self.play(grow(d), run_time=0.6)
+        self.play(grow(total), FadeIn(labels), run_time=0.6)
+        return VGroup(plane.plane, note, e, d, total, labels)
 
     # -- pieces ----------------------------------------------------------------------------------
     def not_applicable(self):
