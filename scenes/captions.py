@@ -30,7 +30,7 @@ TITLES = {
         "位置编码：让注意力知道顺序",
         "Positional encoding: telling attention the order",
     ),
-    "EncoderBlock": ("编码器块：注意力所在的位置", "The encoder block attention lives in"),
+    "EncoderBlock": ("编码器块：注意力所在的位置", "The encoder block: where attention sits"),
     "CrossAttention": (
         "交叉注意力：查询来自一个序列，键和值来自另一个",
         "Cross-attention: queries from one sequence, keys and values from another",
@@ -288,26 +288,41 @@ CAPTIONS = {
         ),
     },
     "MultiHeadSplit": {
+        "project": (
+            "$Q = X W_q$，K、V 同理：每个矩阵的列分成 {H} 块，每个头一块（$d_k$ = {d_k}）。",
+            "$Q = X W_q$, and K and V alike: the columns fall into {H} blocks, one per head ($d_k$ = {d_k}).",
+        ),
+        "project_independent": (
+            "NumPy 演示的写法：{H} 个头各有自己的 $W_q$、$W_k$、$W_v$；并排放在一起，Q、K、V 每个头占一块列。",
+            "As in the NumPy walk-through, each of the {H} heads has its own $W_q$, $W_k$, $W_v$; side by side, Q, K and V get one column block per head.",
+        ),
         "split": (
-            '$d_"model"$ = {d} 的坐标分给 {H} 个头，每个头 $d_k$ = {d_k}：各自的 Q、K、V。',
-            '$d_"model"$ = {d} is split among {H} heads of $d_k$ = {d_k}: each has its own Q, K, V.',
+            "每个头取走自己那一块：模型的 {d} 个维度分给 {H} 个头，每个头 $d_k$ = {d_k} 维。",
+            "Each head takes its own block: the {d} model dimensions are split among {H} heads of $d_k$ = {d_k}.",
         ),
         "split_independent": (
-            '{H} 个头各有独立的 $W_q$、$W_k$、$W_v$（文本 000）：$d_"model"$ = {d} → $d_k$ = {d_k}。',
-            '{H} heads, each with its own $W_q$, $W_k$, $W_v$ (text 000): $d_"model"$ = {d} → $d_k$ = {d_k}.',
+            "每个头取走自己那一块：{H} 个相互独立的头，每个把模型的 {d} 维映射到 $d_k$ = {d_k} 维。",
+            "Each head takes its own block: {H} independent heads, each mapping the {d} model dimensions to $d_k$ = {d_k}.",
         ),
         "heads": (
-            "每个头在自己的子空间里算注意力：各自的向量，各自的模式。",
-            "Each head attends in its own subspace: its own vectors, its own pattern.",
+            "每个头在自己的子空间里算注意力：查询是实线箭头，键是虚线箭头，权重各不相同。",
+            "Each head attends in its own subspace: queries are solid arrows, keys outlined, and each head has its own weights.",
         ),
-        "concat": ("把各头的输出拼接起来。", "The heads' outputs are concatenated."),
+        "concat": (
+            "各头的输出并排拼接：{H} 个头，共 {w} 列。",
+            "The heads' outputs slide side by side: {H} heads, {w} columns in all.",
+        ),
         "mix": (
-            '$W_O$ 把它们混合回 $d_"model"$；h 个 $d_"model" \\/ h$ 维的头，代价约等于一个 $d_"model"$ 维的头。',
-            '$W_O$ mixes them back to $d_"model"$; h heads of $d_"model" \\/ h$ cost about one head of $d_"model"$.',
+            "$W_O$ 把拼接的结果混合回模型的 {d} 维。",
+            "$W_O$ mixes the concatenation back to the {d} model dimensions.",
         ),
         "no_mix": (
-            "文本 000 的写法：直接拼接，没有 $W_O$；代价约等于一个宽头。",
-            "Text 000's form: concatenated, without $W_O$; about the cost of one wide head.",
+            "NumPy 演示的逐头写法到此为止：各头独立计算，直接拼接，没有 $W_O$，拼接就是输出。",
+            "The NumPy walk-through's per-head form stops here: independent heads, concatenated, no $W_O$; the concatenation is the output.",
+        ),
+        "one_head": (
+            "这个例子只有一个头：没有可拆分的东西。多头注意力需要至少两个头。",
+            "This example has a single head, so there is nothing to split: multi-head attention needs two heads or more.",
         ),
     },
     "PositionalEncoding": {
@@ -334,42 +349,58 @@ CAPTIONS = {
     },
     "EncoderBlock": {
         "attention": (
-            "编码器块第一步：多头自注意力 A = MultiHead(X)。",
-            "An encoder block starts with multi-head self-attention: A = MultiHead(X).",
+            '编码器块第一步：多头自注意力 $A = "MultiHead"(X)$，每个词得到一个变化量。',
+            'An encoder block starts with multi-head self-attention, $A = "MultiHead"(X)$: a change for every token.',
         ),
-        "add_norm1": (
-            "残差相加再做层归一化：H = LayerNorm(X + A)，每个词均值 0、方差 1。",
-            "Residual add, then LayerNorm: H = LayerNorm(X + A), each token to mean 0, variance 1.",
+        "residual1": (
+            "残差连接：把注意力的输出加回原来的向量，X + A，也就是 E + ΔE。",
+            "The residual: the attention output is added back to each token's vector, X + A, that is E + ΔE.",
+        ),
+        "norm1": (
+            '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词的均值变为 0、方差变为 1。',
+            'LayerNorm, row by row: $H = "LayerNorm"(X + A)$ brings each token to mean 0 and variance 1.',
         ),
         "ffn": (
-            '逐位置的前馈网络：$F = "ReLU"(H W_1) W_2$（$W_1$、$W_2$ 为示意用随机权重，种子 {seed}）。',
-            'A position-wise feed-forward network: $F = "ReLU"(H W_1) W_2$ ($W_1$, $W_2$ illustrative, seed {seed}).',
+            '逐位置的前馈网络 $F = "ReLU"(H W_1) W_2$（$W_1$、$W_2$ 为示意用随机权重，种子 {seed}）。',
+            'A position-wise feed-forward network, $F = "ReLU"(H W_1) W_2$ ($W_1$, $W_2$ illustrative, seed {seed}).',
         ),
-        "add_norm2": (
-            "再一次残差与层归一化：Y = LayerNorm(H + F)，这就是块的输出。",
-            "Residual and LayerNorm again: Y = LayerNorm(H + F), the block's output.",
+        "residual2": (
+            "再一次残差：H + F，前馈网络的结果同样加回去。",
+            "The residual again: H + F, the network's result added back in the same way.",
+        ),
+        "norm2": (
+            '再做一次层归一化：$Y = "LayerNorm"(H + F)$，这就是块的输出。',
+            'LayerNorm once more: $Y = "LayerNorm"(H + F)$ is the block\'s output.',
+        ),
+        "narrow": (
+            "编码器块需要至少 4 维的词向量：这个例子只有 {d} 维，层归一化后几乎不剩信息。",
+            "The encoder block needs vectors of at least 4 dimensions: here there are {d}, and LayerNorm would leave almost nothing.",
+        ),
+        "cross": (
+            "编码器块用的是自注意力：这个例子是交叉注意力，不适用。",
+            "The encoder block uses self-attention; this example is cross-attention, so it does not apply.",
         ),
     },
     "CrossAttention": {
         "sequences": (
-            "查询来自 {queries}，键和值来自 {sources}。",
-            "Queries come from {queries}; keys and values from {sources}.",
+            "查询来自 {queries}，键和值来自另一个序列 {sources}：查询是实线箭头，键是虚线箭头。",
+            "Queries come from {queries}; keys and values from another sequence, {sources}: queries solid, keys outlined.",
         ),
         "same": (
-            "这个例子没有第二个序列：键和值也来自 {queries}（即自注意力）。",
-            "This example has no second sequence: keys and values also come from {queries} (self-attention).",
+            "这个例子没有第二个序列：键和值也来自 {queries}，这是自注意力，交叉注意力不适用。",
+            "This example has no second sequence: keys and values also come from {queries}. That is self-attention, so cross-attention does not apply.",
         ),
         "scores": (
             "分数矩阵是 {m}×{n} 的长方形：每个查询对每个源词打分。",
             "The score matrix is {m}×{n}, rectangular: every query scores every source token.",
         ),
         "weights": (
-            "每行仍是一个整体的份额，分给源序列的词。",
-            "Each row is still shares of one whole, among the source tokens.",
+            "softmax 之后，每一行的权重加起来是 1，分给源序列的词。",
+            "After softmax each row's weights add up to 1, shared among the source tokens.",
         ),
         "outputs": (
-            "输出是源序列值向量的混合，每个查询一个。",
-            "The outputs are mixes of the source values, one per query.",
+            "每个查询的输出 o(…) 是源序列值向量按这一行权重的混合。",
+            "Each query's output o(…) is the source's values mixed by that query's row of weights.",
         ),
     },
 }
@@ -466,6 +497,23 @@ WORDS = {
     "space_k_source": ("键空间（源序列 S）$K = S W_k$", "key space (source S) $K = S W_k$"),
     "illustrative_wq": ("示意用，种子", "illustrative, seed"),
     "illustrative_wk": ("示意用，种子", "illustrative, seed"),
+    # MultiHeadSplit
+    "mh_one_head": (
+        "只有一个头：没有可拆分的",
+        "one head: nothing to split",
+    ),
+    "mh_weights": ("权重", "weights"),
+    "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
+    # EncoderBlock
+    "enc_narrow": (
+        '编码器块需要 $d_"model"$ ≥ 4（这里是 {d}）',
+        'the encoder block needs $d_"model"$ ≥ 4 (here {d})',
+    ),
+    "enc_cross": ("编码器块只用自注意力", "the encoder block uses self-attention only"),
+    # CrossAttention
+    "cross_qk": ("查询 q，源序列的键 k", "queries q, keys k"),
+    "cross_vo": ("源序列的值 v，输出 o", "values v, outputs o"),
+    "cross_not": ("没有第二个序列：这是自注意力", "no second sequence: this is self-attention"),
 }
 
 

@@ -1,97 +1,183 @@
-"""CrossAttention: queries from one sequence, keys and values from another (m ≠ n), the score and
-weight matrices rectangular, each output a mix of the source's values."""
+"""CrossAttention: queries from one sequence, keys and values from another (m ≠ n). The queries
+(solid) and the source's keys (outlined) share one plane; the score and weight matrices are
+rectangular, the weights on the one fixed 0–1 scale; each output, in the output style and
+labelled o(…), is the source's values mixed by its row of weights.
+
+For a self-attention example the scene says plainly that it does not apply.
+"""
 
 from __future__ import annotations
 
-from manim import Create, ReplacementTransform, VGroup
+import numpy as np
+from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
+from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
-from scenes.mobjects.theme import SMALL
-from scenes.roles import plane_view_of
+from scenes.mobjects.theme import BODY, SMALL
+from scenes.roles import plane_view_of, view_recipe
+
+
+@view_recipe("cross_qk")
+def cross_qk_view(trace):
+    """The queries and the source's keys, in one view."""
+    return np.vstack([trace.heads[0].Q, trace.heads[0].K])
+
+
+@view_recipe("cross_vo")
+def cross_vo_view(trace):
+    """The source's values and the outputs (mixes of them), in one view."""
+    return np.vstack([trace.heads[0].V, trace.heads[0].output])
 
 
 class CrossAttention(ExplainerScene):
     """Two sequences: the queries ask, the other sequence answers and supplies the content."""
 
+    explains_one_head = False  # its title carries no head tag; a matrix says which head
+
     def construct(self):
         ex, head, theme, tr = self.example, self.head, self.theme, self.trace
-        left, mid, right = self.regions.content.columns(1, 1.3, 1, gap=0.35)
-        q_colors = [self.q_color(i) for i in range(ex.n)]
-        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
-        queries, sources = " ".join(ex.tokens), " ".join(ex.key_tokens)
+        if not ex.is_cross:
+            self.step("same", queries=self.token_list(self.q_tokens))
+            note = label(self.say("cross_not"), BODY, theme.muted)
+            if note.width > self.regions.content.width:
+                note.scale_to_fit_width(self.regions.content.width)
+            place(note, self.regions.content)
+            self.play(FadeIn(note), run_time=0.6)
+            return
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:
+            left, mid, right = content.columns(1, 1.2, 1, gap=0.35)
+        else:  # narrow: the two planes above, the matrix below
+            upper, mid = content.rows(1, 1, gap=0.25)
+            left, right = upper.columns(1, 1, gap=0.35)
+        m, n = ex.n, ex.n_keys
+        q_colors = [self.q_color(i) for i in range(m)]
+        k_colors = [self.k_color(j) for j in range(n)]
 
-        planes = []
-        for box, name, tokens, colors, title in (
-            (left, "Q", ex.tokens, q_colors, self.say("queries")),
-            (right, "V", ex.key_tokens, k_colors, self.say("sources")),
-        ):
-            title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            view = plane_view_of(tr, name)
-            plane = VectorPlane(view.coords, plane_box, theme, ticks=False)
-            arrows = plane.arrows(view.coords, colors)
-            labels = plane.tip_labels(view.coords, tokens, colors, plane_box)
-            heading = place(label(f"{title}: {name}", SMALL, theme.text), title_box, "left")
-            note = self.view_note(view, name)
-            if len(note):
-                place(note, note_box, "left")
-            planes.append((plane, arrows, labels, heading, note))
-
+        # -- the two sequences: queries and the source's keys in one plane, its values in another
         self.step(
-            "sequences" if ex.is_cross else "same",
-            caption_key=None,
-            queries=queries,
-            sources=sources,
+            "sequences",
+            queries=self.token_list(self.q_tokens),
+            sources=self.token_list(self.k_tokens),
         )
-        for plane, arrows, labels, heading, note in planes:
-            self.play(
-                Create(plane.plane),
-                *(grow(a) for a in arrows),
-                FadeIn(labels),
-                FadeIn(heading),
-                FadeIn(note),
-                run_time=1,
-            )
-        self.hold()
+        qk = self.plane(left, "cross_qk", self.say("cross_qk"))
+        q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
+        k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
+        qk_labels = qk.plane.tip_labels(
+            qk.coords,
+            [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens],
+            q_colors + k_colors,
+            qk.box,
+        )
+        vo = self.plane(right, "cross_vo", self.say("cross_vo"))
+        v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
+        o_coords = vo.coords[n:]
+        o_labels_texts = [f"o({t})" for t in self.q_tokens]
+        labels = vo.plane.tip_labels(
+            vo.coords,
+            [f"v({t})" for t in self.k_tokens] + o_labels_texts,
+            k_colors + [theme.output] * m,
+            vo.box,
+        )
+        v_labels = VGroup(*(lb for lb in labels if not lb.source_text.startswith("o(")))
+        o_labels = VGroup(*(lb for lb in labels if lb.source_text.startswith("o(")))
+        self.play(
+            Create(qk.plane.plane),
+            Create(vo.plane.plane),
+            FadeIn(qk.heading),
+            FadeIn(vo.heading),
+            FadeIn(qk.note),
+            FadeIn(vo.note),
+            run_time=0.8,
+        )
+        self.play(*(grow(a) for a in q_arrows), run_time=0.8)
+        self.play(*(grow(a) for a in [*k_arrows, *v_arrows]), run_time=0.8)
+        self.play(FadeIn(VGroup(*(lb for lb in qk_labels))), FadeIn(v_labels), run_time=0.5)
 
-        kw = dict(row_colors=q_colors, col_colors=k_colors)
-        scores = LabelledMatrix.fitted(
-            head.scores, ("scores", 0), theme, ex.tokens, ex.key_tokens, mid, **kw
+        # -- every query scores every source token: an m × n matrix -------------------------------
+        scores = self.named_matrix(head.scores, "scores", mid, q_colors, k_colors, 2)
+        weights = self.named_matrix(head.weights, "weights", mid, q_colors, k_colors, 3)
+        suffix = (
+            "  (" + self.say("head_of", h=1, H=len(tr.heads)) + ")" if len(tr.heads) > 1 else ""
         )
-        weights = LabelledMatrix.fitted(
-            head.weights,
-            ("weights", 0),
-            theme,
-            ex.tokens,
-            ex.key_tokens,
-            mid,
-            digits=3,
-            heat=True,
-            **kw,
+        g_scores = place(
+            VGroup(matrix_title(self.say("scores") + suffix, scores, theme), scores), mid
         )
-        g_scores = place(VGroup(matrix_title(self.say("scores"), scores, theme), scores), mid)
-        g_weights = place(VGroup(matrix_title(self.say("weights"), weights, theme), weights), mid)
-        self.step("scores", m=ex.n, n=ex.n_keys)
-        self.play(FadeIn(g_scores), run_time=1)
-        self.hold()
+        g_weights = place(
+            VGroup(matrix_title(self.say("weights") + suffix, weights, theme), weights), mid
+        )
+        self.step("scores", m=m, n=n)
+        self.play(FadeIn(g_scores[0]), FadeIn(scores.frame_parts()), run_time=0.6)
+        self.play(
+            *(
+                TransformFromCopy(VGroup(q_arrows[i], k_arrows[j]), cell)
+                for (i, j), cell in scores.cells.items()
+            ),
+            run_time=1.4,
+        )
 
         self.step("weights")
         self.play(ReplacementTransform(g_scores, g_weights), run_time=1.2)
-        self.hold()
 
+        # -- each output: the source's values mixed by the query's weights ------------------------
         self.step("outputs")
-        plane, arrows, labels, heading, note = planes[1]  # the source's values
-        basis = plane_view_of(tr, "V").basis  # outputs are convex mixes of V: same view
-        o_arrows = VGroup(
-            *(plane.arrow(o @ basis, col, stroke_width=7) for o, col in zip(head.output, q_colors))
-        )
+        o_arrows = VGroup(*(vo.plane.arrow(c, theme.output, stroke_width=6) for c in o_coords))
+        self.play(*(a.animate.set_opacity(0.35) for a in v_arrows), run_time=0.4)
         self.play(
-            *(a.animate.set_opacity(0.3) for a in arrows),
-            *(grow(a) for a in o_arrows),
-            run_time=1.2,
+            *(TransformFromCopy(v_arrows, o) for o in o_arrows),
+            run_time=1.4,
         )
-        self.hold(1.6)
+        self.play(FadeIn(o_labels), run_time=0.5)
+        self.hold(1.0)
+
+    def named_matrix(self, values, kind, box, q_colors, k_colors, digits):
+        """The m × n matrix with the source tokens' names over its columns: cells widened until
+        the names fit (rather than numbered, which would read as the queries' numbers)."""
+        tried = []
+        for pad in (None, 0.2, 0.3, 0.45, 0.6, 0.8):
+            m = LabelledMatrix.fitted(
+                values,
+                (kind, 0),
+                self.theme,
+                self.q_tokens,
+                self.k_tokens,
+                box,
+                digits=digits,
+                heat=kind,
+                title_room=0.9,
+                row_colors=q_colors,
+                col_colors=k_colors,
+                sizes=(28, 25, 22),
+                cell_pad=pad,
+            )
+            complete = m.shown_columns == list(range(values.shape[1])) and m.shown_rows == list(
+                range(values.shape[0])
+            )
+            if complete and not m.indexed:
+                return m
+            tried.append((complete, m))
+        complete = [m for ok, m in tried if ok]
+        return complete[0] if complete else tried[0][1]
+
+    def plane(self, box: Box, which: str, heading: str):
+        """A plane in ``box`` for view ``which``, its heading above and its view note below."""
+        title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
+        view = plane_view_of(self.trace, which)
+        plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
+        head = place(label(heading, SMALL, self.theme.text), title_box, "left")
+        note = self.view_note(view, which)
+        if len(note):
+            place(note, note_box, "left")
+        out = VGroup(plane.plane, head, note)
+        out.plane, out.coords, out.box, out.heading, out.note = (
+            plane,
+            view.coords,
+            plane_box,
+            head,
+            note,
+        )
+        return out

@@ -1,16 +1,47 @@
-"""EncoderBlock: where attention sits (text 001 §8) — multi-head self-attention, the residual add
-and LayerNorm, the feed-forward network, the second residual and LayerNorm, with the example's
-numbers (its own attention weights; the feed-forward weights seeded and labelled illustrative)."""
+"""EncoderBlock: where attention sits — multi-head self-attention, the residual add (the attention
+output added back to each token's vector, E + ΔE) and LayerNorm, the feed-forward network, the
+second residual and LayerNorm, with the example's numbers (its own attention weights; the
+feed-forward weights seeded and labelled illustrative).
+
+What persists moves: X and A slide together into X + A, each row of it is normalised into H in
+turn, H flows through the feed-forward network, H and F slide together, and LayerNorm gives Y.
+The block needs d_model ≥ 4 (LayerNorm of a 2-D token leaves only ±1); for other examples the
+scene says why it does not apply.
+"""
 
 from __future__ import annotations
 
-from manim import Arrow, VGroup
+import numpy as np
+from manim import UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, box_of, place
+from scenes.mobjects.math import math
+from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.theme import BODY
+from scenes.registry import BY_NAME
+from scenes.roles import plane_view_of, view_recipe
+
+
+@view_recipe("residual1")
+def residual1_view(trace):
+    """Each token's vector before and after the first residual add: X, then X + A."""
+    enc = ac.trace_encoder(trace.example)
+    return np.vstack([enc.X, enc.residual1])
+
+
+@view_recipe("residual2")
+def residual2_view(trace):
+    """Each token's vector before and after the second residual add: H, then H + F."""
+    enc = ac.trace_encoder(trace.example)
+    return np.vstack([enc.norm1, enc.residual2])
+
+
+COMPACT = 0.08
+FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels
 
 
 class EncoderBlock(ExplainerScene):
@@ -19,67 +50,224 @@ class EncoderBlock(ExplainerScene):
     explains_one_head = False
 
     def construct(self):
-        ex, theme = self.example, self.theme
+        why = BY_NAME["EncoderBlock"].why_not(self.example)
+        if why is not None:
+            self.not_applicable()
+            return
+        ex = self.example
         enc = ac.trace_encoder(ex)
         self.encoder = enc
-        colors = [self.q_color(i) for i in range(ex.n)]
+        content = self.regions.content
+        wide = content.width >= 12
+        self.picture = None  # where E + ΔE is drawn as vectors (wide frames, a few tokens)
+        if wide and ex.n <= 5:
+            top = min(2.5, 0.5 * content.height)
+            upper, lower = content.rows(top, content.height - top - 0.2, gap=0.2)
+            self.slots = upper.columns(1, 1, 1, gap=0.5)
+            ffn_slots = upper.columns(1, 1.25, 1, gap=0.4)
+            self.picture = lower.columns(1, 2, gap=0.5)[1]
+        elif wide:
+            self.slots = content.columns(1, 1, 1, gap=0.5)
+            ffn_slots = content.columns(1, 1.25, 1, gap=0.4)
+        else:  # two above, one below
+            upper, lower = content.rows(1, 1, gap=0.3)
+            left, right = upper.columns(1, 1, gap=0.4)
+            self.slots = [left, right, lower.columns(1, 2, 1, gap=0.2)[1]]
+            ffn_slots = [left, right, self.slots[2]]
 
-        def matrix(values, role, name, box):
-            m = LabelledMatrix.fitted(
-                values,
-                role,
-                theme,
-                ex.tokens,
-                [f"{name.lower()[0]}{j + 1}" for j in range(values.shape[1])],
-                box,
-                row_colors=colors,
-            )
-            return place(VGroup(matrix_title(name, m, theme), m), box)
-
-        def row(items):
-            """Matrices left to right with an arrow between each pair."""
-            boxes = self.regions.content.columns(*([1] * len(items)), gap=0.7)
-            mobs = [matrix(v, r, n, b) for (v, r, n), b in zip(items, boxes)]
-            arrows = [
-                Arrow(a.get_right(), b.get_left(), buff=0.15, color=theme.accent, stroke_width=4)
-                for a, b in zip(mobs, mobs[1:])
+        self.size = 22  # one text size for every matrix: the largest at which all fit
+        for size in (32, 28, 25):
+            trial = [
+                LabelledMatrix(
+                    v,
+                    (),
+                    self.theme,
+                    rows,
+                    ["1"] * v.shape[1],
+                    size=size,
+                    digits=d,
+                    cell_pad=COMPACT,
+                )
+                for v, rows, d in (
+                    (enc.residual2, self.q_tokens, 2),
+                    (enc.ff_relu, [""] * ex.n, 1),
+                )
             ]
-            return mobs, arrows
+            room = [(self.slots[0], trial[0]), (ffn_slots[1], trial[1]), (ffn_slots[2], trial[0])]
+            if all(m.width <= b.width and m.height + 0.6 <= b.height for b, m in room):
+                self.size = size
+                break
 
-        steps = [
-            (
-                "attention",
-                [
-                    (enc.X, ("enc", "X"), "X"),
-                    (enc.attention.output, ("enc", "attention"), "A = MultiHead(X)"),
-                ],
-            ),
-            (
-                "add_norm1",
-                [
-                    (enc.residual1, ("enc", "residual1"), "X + A"),
-                    (enc.norm1, ("enc", "norm1"), "H = LayerNorm"),
-                ],
-            ),
-            (
-                "ffn",
-                [
-                    (enc.ff_relu, ("enc", "ff_relu"), "ReLU(H·W_1)"),
-                    (enc.ff_out, ("enc", "ff_out"), "F = ReLU(H·W_1)·W_2"),
-                ],
-            ),
-            (
-                "add_norm2",
-                [
-                    (enc.residual2, ("enc", "residual2"), "H + F"),
-                    (enc.output, ("enc", "output"), "Y = LayerNorm"),
-                ],
-            ),
-        ]
-        for k, (key, items) in enumerate(steps):
-            self.step(key, clear=k > 0, seed=ac.FFN_SEED)
-            mobs, arrows = row(items)
-            self.play(FadeIn(mobs[0]), run_time=0.8)
-            for arrow, mob in zip(arrows, mobs[1:]):
-                self.play(FadeIn(arrow), FadeIn(mob), run_time=0.9)
-            self.hold()
+        # -- A = MultiHead(X) ---------------------------------------------------------------
+        self.step("attention")
+        X = self.matrix(enc.X, "X", "X", self.slots[0])
+        A = self.matrix(enc.attention.output, "attention", 'A = "MultiHead"(X)', self.slots[1])
+        self.play(FadeIn(X), run_time=0.6)
+        self.play(FadeIn(A.frame), FadeIn(A.formula), run_time=0.4)
+        self.play(TransformFromCopy(X.numbers, A.numbers), run_time=1.2)
+
+        # -- X + A: the attention output added back ------------------------------------------------
+        self.step("residual1")
+        R = self.matrix(enc.residual1, "residual1", "X + A", self.slots[2])
+        self.add_together(X, A, R)
+        picture = self.residual_picture("residual1", "E", "ΔE")
+
+        # -- H = LayerNorm(X + A), row by row -----------------------------------------------------
+        self.step("norm1")
+        self.play(FadeOut(X), FadeOut(A), FadeOut(picture), run_time=0.4)
+        self.slide_to(R, self.slots[0])
+        H = self.matrix(enc.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
+        self.normalise(R, H)
+
+        # -- F = ReLU(H W_1) W_2 ---------------------------------------------------------------
+        self.step("ffn", seed=ac.FFN_SEED)
+        self.play(FadeOut(R), run_time=0.4)
+        self.slide_to(H, ffn_slots[0])
+        hidden = self.matrix(
+            enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', ffn_slots[1], digits=1, labelled=False
+        )
+        F = self.matrix(enc.ff_out, "ff_out", 'F = "ReLU"(H W_1) W_2', ffn_slots[2])
+        self.play(FadeIn(hidden.frame), FadeIn(hidden.formula), run_time=0.4)
+        self.play(TransformFromCopy(H.numbers, hidden.numbers), run_time=1.0)
+        self.play(FadeIn(F.frame), FadeIn(F.formula), run_time=0.4)
+        self.play(TransformFromCopy(hidden.numbers, F.numbers), run_time=1.0)
+
+        # -- H + F, then Y = LayerNorm(H + F) ----------------------------------------------------
+        self.step("residual2")
+        self.play(FadeOut(hidden), run_time=0.4)
+        self.slide_to(H, self.slots[0])
+        self.slide_to(F, self.slots[1])
+        R2 = self.matrix(enc.residual2, "residual2", "H + F", self.slots[2])
+        self.add_together(H, F, R2)
+        picture = self.residual_picture("residual2", "H", "F")
+
+        self.step("norm2")
+        self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
+        self.slide_to(R2, self.slots[0])
+        Y = self.matrix(enc.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])
+        self.normalise(R2, Y)
+        self.hold(1.0)
+
+    def residual_picture(self, which: str, base: str, delta: str) -> VGroup:
+        """The residual as vectors for the first token: its vector, the change added at its tip
+        (tip to tail), and the sum — E + ΔE — in the 2-D view of the vectors before and after."""
+        if self.picture is None:
+            return VGroup()
+        ex, theme, i = self.example, self.theme, 0
+        view = plane_view_of(self.trace, which)
+        before, after = view.coords[i], view.coords[ex.n + i]
+        change = after - before
+        note = self.view_note(view, which)
+        plane_box = self.picture
+        if len(note):
+            plane_box, note_box = self.picture.rows(self.picture.height - 0.4, 0.3, gap=0.1)
+            place(note, note_box, "left")
+        plane = VectorPlane(np.vstack([before, after]), plane_box, theme, ticks=False)
+        t = self.q_tokens[i]
+        e = plane.arrow(before, self.q_color(i))
+        d = plane.arrow(change, theme.output, start=before)
+        total = plane.arrow(after, theme.accent, stroke_width=6)
+        labels = plane.tip_labels(
+            [before, before + change / 2, after],
+            [f"{base}({t})", delta, f"{base} + {delta}"],
+            [self.q_color(i), theme.output, theme.accent],
+            plane_box,
+        )
+        self.play(Create(plane.plane), FadeIn(note), run_time=0.5)
+        self.play(grow(e), run_time=0.5)
+        self.play(grow(d), run_time=0.6)
+        self.play(grow(total), FadeIn(labels), run_time=0.6)
+        return VGroup(plane.plane, note, e, d, total, labels)
+
+    # -- pieces ----------------------------------------------------------------------------------
+    def not_applicable(self):
+        ex = self.example
+        key = "cross" if ex.is_cross else "narrow"
+        self.step(key, d=ex.d_model)
+        note = self.typeset("enc_" + key, BODY, self.theme.muted, d=ex.d_model)
+        if note.width > self.regions.content.width:
+            note.scale_to_fit_width(self.regions.content.width)
+        place(note, self.regions.content)
+        self.play(FadeIn(note), run_time=0.6)
+
+    def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
+        """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
+        ex, theme = self.example, self.theme
+        m = LabelledMatrix.fitted(
+            values,
+            ("enc", name),
+            theme,
+            self.q_tokens if labelled else [""] * ex.n,
+            [str(j + 1) for j in range(values.shape[1])],
+            box,
+            sizes=(self.size, 22),
+            title_room=0.6,
+            digits=digits,
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            cell_pad=COMPACT,
+        )
+        title = math(formula, FORMULA, theme.text)
+        if title.width > box.width:
+            title.scale_to_fit_width(box.width)
+        title.next_to(m, UP, buff=0.15).align_to(m, [-1, 0, 0])
+        group = VGroup(title, m)
+        place(group, box, "center")
+        group.matrix, group.formula, group.numbers, group.frame = (
+            m,
+            title,
+            m.numbers,
+            m.frame_parts(),
+        )
+        return group
+
+    def slide_to(self, group, box: Box):
+        """Move a matrix (with its formula) to ``box``: the result of one stage feeds the next."""
+        group.generate_target()
+        place(group.target, box, "center")
+        from manim import MoveToTarget
+
+        self.play(MoveToTarget(group), run_time=0.8)
+
+    def add_together(self, a, b, total):
+        """``a`` and ``b`` slide together, cell onto cell, into ``total``."""
+        self.play(FadeIn(total.frame), FadeIn(total.formula), run_time=0.4)
+        moves = []
+        ma, mb, mt = a.matrix, b.matrix, total.matrix
+        for (i, j), cell in mt.cells.items():
+            parts = [m.cells[i, j] for m in (ma, mb) if (i, j) in m.cells]
+            if parts:
+                moves.append(TransformFromCopy(VGroup(*parts), cell))
+            else:
+                moves.append(FadeIn(cell))
+        self.play(*moves, run_time=1.4)
+
+    def normalise(self, source, result):
+        """LayerNorm row by row: each row of ``source`` lit, then carried into ``result``."""
+        self.play(FadeIn(result.frame), FadeIn(result.formula), run_time=0.4)
+        ms, mr = source.matrix, result.matrix
+        rows, lights = [], []
+        for i in mr.shown_rows:
+            target = mr.row_group(i)
+            if i not in ms.shown_rows:
+                rows.append(FadeIn(target))
+                continue
+            light = _row_light(ms, i, self.theme)
+            lights.append(light)
+            rows.append(
+                AnimationGroup(
+                    FadeIn(light), TransformFromCopy(ms.row_group(i), target), lag_ratio=0.4
+                )
+            )
+        self.play(AnimationGroup(*rows, lag_ratio=0.7), run_time=min(3.0, 0.7 * len(rows) + 0.6))
+        if lights:
+            self.play(*(FadeOut(x) for x in lights), run_time=0.3)
+
+
+def _row_light(m: LabelledMatrix, i: int, theme) -> Rectangle:
+    boxes = [box_of(r) for r in m.backgrounds if r.cell_index[0] == i]
+    x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
+    x1, y1 = max(b.x1 for b in boxes), max(b.y1 for b in boxes)
+    rect = Rectangle(width=x1 - x0 + 0.08, height=y1 - y0 + 0.08, stroke_color=theme.accent)
+    rect.set_stroke(width=3)
+    rect.move_to([(x0 + x1) / 2, (y0 + y1) / 2, 0])
+    return rect

@@ -1,22 +1,46 @@
-"""MultiHeadSplit: d_model's coordinates split among the heads, each head attending in its own
-subspace (its own q/k plane and attention pattern, side by side), the head outputs concatenated,
-and W_O mixing them back to d_model — or text 000's form, concatenated without W_O."""
+"""MultiHeadSplit: the split itself. Q = X·W_q, K and V as n × H·d_k matrices whose column blocks
+are tinted by head; each head's blocks slide into that head's panel, its rows become the head's
+q (solid) and k (outlined) arrows in its own plane, beside its own weights on the shared 0–1
+scale; the head outputs slide into their columns of the concatenation, and W_O maps the product
+back to d_model — or, in the per-head form of the NumPy walk-through (independent heads), the
+concatenation is the output.
+
+Heads that do not fit side by side are elided (the first ones and the last); a one-head example
+says plainly that there is nothing to split.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, Create, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Create,
+    MoveToTarget,
+    Rectangle,
+    ReplacementTransform,
+    TransformFromCopy,
+    VGroup,
+)
 
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, box_of, place
+from scenes.mobjects.math import math
+from scenes.mobjects.matrix import ColorBar, LabelledMatrix
 from scenes.mobjects.plane import VectorPlane, grow
-from scenes.mobjects.text import label
-from scenes.mobjects.theme import SMALL
+from scenes.mobjects.text import label, text_width
+from scenes.mobjects.theme import BODY, SMALL, text_on
 from scenes.roles import plane_view_of, view_recipe
 
-MAX_PANELS = 4  # heads drawn side by side; with more, the first three and the last
+MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
+PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
+COMPACT = 0.08  # cell padding of the compact matrices
+TITLE_ROOM = 0.45
+FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
 @view_recipe("head")
@@ -25,136 +49,575 @@ def head_view(trace, h: int):
     return np.vstack([trace.heads[h].Q, trace.heads[h].K])
 
 
+def head_tints(theme):
+    """Two neutral tints that alternate from head to head (no token's colour, not the accent):
+    the blocks of one head read as one band, its neighbour's as the next."""
+    from manim import interpolate_color
+
+    return (
+        interpolate_color(theme.panel, theme.muted, 0.38),
+        interpolate_color(theme.panel, theme.muted, 0.12),
+    )
+
+
+def shown_heads(H: int, room: float) -> list[int]:
+    """Which heads get a panel in ``room`` (width): all, or the first ones and the last."""
+    slots = max(2, min(MAX_PANELS, int(room // PANEL_WIDTH)))
+    return list(range(H)) if slots >= H else list(range(slots - 1)) + [H - 1]
+
+
 class MultiHeadSplit(ExplainerScene):
-    """Several heads, each its own subspace; concat; W_O."""
+    """Several heads, each its own block of Q, K, V and its own subspace; concat; W_O."""
 
     explains_one_head = False
 
     def construct(self):
+        self.head_blocks: dict[str, dict[int, Rectangle]] = {}
+        if len(self.trace.heads) < 2:
+            self.one_head()
+            return
         ex, tr, theme = self.example, self.trace, self.theme
         heads = tr.heads
-        H = len(heads)
-        shown = list(range(H)) if H <= MAX_PANELS else list(range(MAX_PANELS - 1)) + [H - 1]
-        boxes = self.regions.content.columns(*([1] * len(shown)), gap=0.3)
-        colors = [self.q_color(i) for i in range(ex.n)]
-        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
-        head_color = [theme.token(h + 6) for h in range(H)]
+        H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
+        self.tints = head_tints(theme)
+        content = self.regions.content
+        self.shown = shown_heads(H, content.width)
+        independent = ex.weights.form == "independent"
 
-        # -- the split: each head's slice of Q ---------------------------------------------------
+        # -- Q = X W_q, K, V: one matrix each, its column blocks tinted by head -------------------
         self.step(
-            "split",
-            caption_key="split_independent" if ex.weights.form == "independent" else "split",
+            "project_independent" if independent else "project",
             H=H,
             d=ex.d_model,
-            d_k=heads[0].d_k,
+            d_k=d_k,
         )
-        q_groups = VGroup()
-        for box, h in zip(boxes, shown):
-            top = box.rows(1, 1, gap=0.3)[0]
-            m = LabelledMatrix.fitted(
-                heads[h].Q,
-                ("Q", h),
-                theme,
-                ex.tokens,
-                [f"q{j + 1}" for j in range(heads[h].d_k)],
-                top,
-                row_colors=colors,
-            )
-            title = matrix_title(self.say("head_n", h=h + 1) + " · Q", m, theme)
-            title.set_color(head_color[h])
-            q_groups.add(place(VGroup(title, m), top, "top"))
-        self.play(FadeIn(q_groups, lag_ratio=0.2), run_time=1.2)
-        self.hold()
+        full_h = self.full_height()
+        top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
+        fulls = self.full_matrices(top)
+        self.play(
+            *(FadeIn(g) for g in fulls.values()),
+            run_time=1.0,
+        )
 
-        # -- each head: its own plane and its own pattern ------------------------------------------
+        # -- each head takes its blocks -----------------------------------------------------------
+        self.step("split_independent" if independent else "split", H=H, d=ex.d_model, d_k=d_k)
+        panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
+        pieces = {}
+        frames, anims = [], []
+        for box, h in zip(panel_boxes, self.shown):
+            group, mats = self.head_pieces(h, box)
+            pieces[h] = (group, mats)
+            frames.append(FadeIn(group.title))
+            for name, piece in mats.items():
+                frames.append(FadeIn(piece.frame_parts()))
+                frames.append(FadeIn(piece.name_mob))
+                src = fulls.get(name)
+                width = d_v if name == "V" else d_k
+                for (i, j), cell in piece.cells.items():
+                    source = src.matrix.cells.get((i, h * width + j)) if src else None
+                    anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
+        self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
+        self.play(*anims, run_time=1.6)
+
+        # -- each head attends in its own plane ---------------------------------------------------
         self.step("heads")
-        panels = VGroup()
-        for box, h in zip(boxes, shown):
-            bottom = box.rows(1, 1, gap=0.3)[1]
-            plane_box, pat_box = bottom.columns(1, 1, gap=0.15)
-            view = plane_view_of(tr, ("head", h))
-            n_q = ex.n
-            plane = VectorPlane(view.coords, plane_box.rows(6, 1, gap=0.05)[0], theme, ticks=False)
-            q_arrows = plane.arrows(view.coords[:n_q], colors)
-            k_arrows = VGroup(
-                *(
-                    plane.arrow(c, col, stroke_width=3, opacity=0.6)
-                    for c, col in zip(view.coords[n_q:], k_colors)
+        body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
+        panels = self.head_panels(body)
+        legend = self.legend_and_bar(key_row)
+        self.play(
+            *(FadeOut(g) for g in fulls.values()),
+            *(FadeOut(pieces[h][0].title) for h in pieces),
+            *(FadeOut(m.frame_parts(), m.name_mob) for h in pieces for m in pieces[h][1].values()),
+            *(
+                FadeOut(m.numbers)
+                for h in pieces
+                for name, m in pieces[h][1].items()
+                if name == "V" or h not in panels
+            ),
+            *(FadeIn(p.title) for p in panels.values()),
+            *(Create(p.plane.plane) for p in panels.values()),
+            run_time=0.8,
+        )
+        moves = []
+        for h in self.shown:
+            mats, p = pieces[h][1] if h in pieces else {}, panels[h]
+            for name, arrows in (("Q", p.q_arrows), ("K", p.k_arrows)):
+                piece = mats.get(name)
+                for i, arrow in enumerate(arrows):
+                    row = piece.row_group(i) if piece is not None else VGroup()
+                    moves.append(ReplacementTransform(row, arrow) if len(row) else grow(arrow))
+                if piece is not None:  # rows elided in the piece: their numbers just leave
+                    rest = [c for (i, _), c in piece.cells.items() if i >= len(arrows)]
+                    moves.extend(FadeOut(c) for c in rest)
+        self.play(*moves, run_time=1.4)
+        self.play(
+            *(FadeIn(p.labels) for p in panels.values()),
+            *(FadeIn(p.note) for p in panels.values()),
+            *(FadeIn(p.pattern) for p in panels.values()),
+            FadeIn(legend),
+            run_time=1.0,
+        )
+
+        # -- the head outputs slide into the concatenation ----------------------------------------
+        mh = tr.multihead
+        self.step("concat", clear=True, H=H, w=H * d_v)
+        self.concat_and_mix(mh, independent)
+        self.hold(1.0)
+
+    # -- the one-head case ------------------------------------------------------------------------
+    def one_head(self):
+        self.step("one_head", d=self.example.d_model)
+        note = self.typeset("mh_one_head", BODY, self.theme.muted)
+        if note.width > self.regions.content.width:
+            note.scale_to_fit_width(self.regions.content.width)
+        place(note, self.regions.content)
+        self.play(FadeIn(note), run_time=0.6)
+
+    # -- layout helpers ---------------------------------------------------------------------------
+    def full_height(self) -> float:
+        """The height of the top band: the full matrices at the smallest size, at most 45 %."""
+        n = self.example.n
+        probe = LabelledMatrix(
+            self.trace.heads[0].Q[: min(n, 3), :1],
+            ("Q", 0),
+            self.theme,
+            ["x"] * min(n, 3),
+            ["1"],
+            size=25,
+            cell_pad=COMPACT,
+        )
+        per_row = probe.height / (min(n, 3) + 0.9)
+        need = per_row * (n + 0.9) + TITLE_ROOM + 0.5
+        return min(need, 0.45 * self.regions.content.height)
+
+    def full_matrices(self, top: Box) -> dict:
+        """Q, K, V side by side (or Q alone when the three do not fit), blocks tinted by head."""
+        ex, tr = self.example, self.trace
+        heads = tr.heads
+        d_k, d_v = heads[0].d_k, heads[0].V.shape[1]
+        arrays = {
+            "Q": np.hstack([h.Q for h in heads]),
+            "K": np.hstack([h.K for h in heads]),
+            "V": np.hstack([h.V for h in heads]),
+        }
+        names = {"Q": "Q = X W_q", "K": "K = X W_k", "V": "V = X W_v"}
+        rows = {"Q": self.q_tokens, "K": self.k_tokens, "V": self.k_tokens}
+        colors = {
+            "Q": [self.q_color(i) for i in range(ex.n)],
+            "K": [self.k_color(j) for j in range(ex.n_keys)],
+            "V": [self.k_color(j) for j in range(ex.n_keys)],
+        }
+
+        def build(which, boxes):
+            out = {}
+            for name, box in zip(which, boxes):
+                width = d_v if name == "V" else d_k
+                m = LabelledMatrix.fitted(
+                    arrays[name],
+                    (name,),
+                    self.theme,
+                    rows[name],
+                    [str(j + 1) for j in range(arrays[name].shape[1])],
+                    box.inset(0, 0.0),
+                    sizes=(25, 22),
+                    title_room=TITLE_ROOM + 0.45,
+                    row_colors=colors[name],
+                    cell_pad=COMPACT,
+                )
+                out[name] = (m, width, box)
+            return out
+
+        trial = build("QKV", top.columns(1, 1, 1, gap=0.35))
+        complete = all(
+            len(m.shown_columns) == m.shape[1] and len(m.shown_rows) == m.shape[0]
+            for m, _, _ in trial.values()
+        )
+        if not complete:
+            trial = build("Q", [top])
+        groups = {}
+        for name, (m, width, box) in trial.items():
+            separate_ellipses(m)
+            for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
+                cell.role = (name, j // width, i, j % width)
+            blocks, tags = self.tint_blocks(m, width)
+            self.head_blocks[name] = blocks
+            title = math(names[name], FORMULA, self.theme.text)
+            g = VGroup(m, VGroup(*blocks.values()), tags)
+            title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
+            whole = VGroup(title, g)
+            place(whole, box, "top")
+            whole.matrix = m
+            groups[name] = whole
+        return groups
+
+    def tint_blocks(self, m: LabelledMatrix, width: int):
+        """Tint each head's columns of ``m``; a frame around each block and its head's number
+        under it. Returns ({head: frame}, tags)."""
+        theme = self.theme
+        for rect in m.backgrounds:
+            i, j = rect.cell_index
+            fill = self.tints[(j // width) % 2]
+            rect.set_fill(fill, opacity=1)
+            m.cells[i, j].set_color(text_on(fill, theme))
+        frames, tags = {}, VGroup()
+        for h in sorted({j // width for j in m.shown_columns}):
+            rects = [r for r in m.backgrounds if r.cell_index[1] // width == h]
+            b = _bounds(rects)
+            frame = Rectangle(
+                width=b.width + 0.04, height=b.height + 0.04, stroke_color=theme.muted
+            )
+            frame.set_stroke(width=2.5)
+            frame.move_to(b.center)
+            frame.head = h
+            frames[h] = frame
+            text = self.say("head_n", h=h + 1)
+            if text_width(text, SMALL) > b.width - 0.05:
+                text = str(h + 1)
+            tag = label(text, SMALL, theme.muted)
+            tag.next_to(frame, DOWN, buff=0.06)
+            if text_width(tag.source_text, SMALL) <= b.width + 0.1:
+                tags.add(tag)
+        return frames, tags
+
+    def head_pieces(self, h: int, box: Box):
+        """Head ``h``'s panel in the split step: its title and its Q_h, K_h, V_h blocks."""
+        theme = self.theme
+        title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
+        title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+        place(title, title_box, "left")
+        for names in ("QKV", "Q"):  # all three blocks, or Q's alone where they do not fit
+            boxes = rest.columns(*([1.25, 1, 1][: len(names)]), gap=0.2)
+            mats = self.build_pieces(h, names, boxes, labelled=True)
+            if all(_fits(m, b) for m, b in zip(mats.values(), boxes)):
+                break
+        else:
+            mats = self.build_pieces(h, "Q", boxes, labelled=False)
+        group = VGroup(title, *mats.values(), *(p.name_mob for p in mats.values()))
+        group.title = title
+        return group, mats
+
+    def build_pieces(self, h: int, names: str, boxes, labelled: bool) -> dict:
+        head, theme = self.trace.heads[h], self.theme
+        arrays = {"Q": head.Q, "K": head.K, "V": head.V}
+        mats = {}
+        for k, name in enumerate(names):
+            values = arrays[name]
+            rows = self.q_tokens if name == "Q" and labelled else None
+            n_rows = values.shape[0]
+            colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
+            piece = LabelledMatrix.fitted(
+                values,
+                (name, h),
+                theme,
+                rows if rows is not None else [""] * n_rows,
+                [str(j + 1) for j in range(values.shape[1])],
+                boxes[k],
+                sizes=(25, 22),
+                row_colors=colors,
+                cell_pad=COMPACT,
+            )
+            separate_ellipses(piece)
+            for rect in piece.backgrounds:
+                fill = self.tints[h % 2]
+                rect.set_fill(fill, opacity=1)
+                piece.cells[rect.cell_index].set_color(text_on(fill, theme))
+            name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
+            name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
+            place(VGroup(name_mob, piece), boxes[k], "top")
+            piece.name_mob = name_mob
+            mats[name] = piece
+        return mats
+
+    def head_panels(self, body: Box) -> dict:
+        """One panel per shown head: side by side, each plane beside or above its weights —
+        or, where that would elide a weight, the panels one above the other; where nothing
+        fits, fewer heads (the first and the last). Sets ``self.shown`` to the heads drawn."""
+        tried = []
+        for shown in (self.shown, [self.shown[0], self.shown[-1]]):
+            n = len(shown)
+            for boxes, inner, titled in (
+                (body.columns(*([1] * n), gap=0.3), "columns", True),
+                (body.columns(*([1] * n), gap=0.3), "rows", True),
+                (body.rows(*([1] * n), gap=0.3), "columns", False),
+            ):
+                panels = {h: self.head_panel(h, b, inner, titled) for b, h in zip(boxes, shown)}
+                if all(p.complete for p in panels.values()):
+                    self.shown = shown
+                    return panels
+                tried.append((shown, panels))
+        for shown, panels in tried:
+            if all(p.fits for p in panels.values()):
+                self.shown = shown
+                return panels
+        self.shown, panels = tried[0]
+        return panels
+
+    def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True):
+        """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
+        above its weights; ``titled``: its name above, else in the weights' title."""
+        ex, tr, theme = self.example, self.trace, self.theme
+        head = tr.heads[h]
+        title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
+        if titled:
+            title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+            place(title, title_box, "left")
+        else:
+            rest = box
+        if inner == "columns":
+            plane_area, pat_box = rest.columns(1.15, 1, gap=0.25)
+        else:
+            plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
+        view = plane_view_of(tr, ("head", h))
+        note = self.view_note(view, ("head", h))
+        if len(note):
+            plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
+            place(note, note_box, "left")
+        else:
+            plane_box = plane_area
+        n = ex.n
+        plane = VectorPlane(view.coords, plane_box, theme, ticks=False)
+        q_colors = [self.q_color(i) for i in range(n)]
+        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
+        q_arrows = plane.arrows(view.coords[:n], q_colors)
+        k_arrows = plane.arrows(view.coords[n:], k_colors, outline=True)
+        texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
+        labels = plane.tip_labels(view.coords, texts, q_colors + k_colors, plane_box)
+        pattern = LabelledMatrix.fitted(
+            head.weights,
+            ("weights", h),
+            theme,
+            self.q_tokens,
+            self.k_tokens,
+            pat_box,
+            digits=2,
+            heat="weights",
+            colorbar=False,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            row_colors=q_colors,
+            col_colors=k_colors,
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(pattern)
+        words = self.say("weights")
+        if not titled:
+            words = self.say("head_n", h=h + 1) + "  " + words
+            title = VGroup()
+        p_title = label(words, SMALL, theme.muted)
+        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
+            short = self.say("mh_weights")
+            if not titled:
+                short = self.say("head_n", h=h + 1) + "  " + short
+            p_title = label(short, SMALL, theme.muted)
+        p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
+        place(VGroup(p_title, pattern), pat_box, "top")
+        panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
+        panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
+        panel.complete = (
+            len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys
+        ) and panel.fits
+        panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
+        panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
+        return panel
+
+    def legend_and_bar(self, box: Box) -> VGroup:
+        """'q —  k - -' (solid query, outlined key) and the one shared 0–1 weight bar."""
+        theme = self.theme
+        left, right = box.columns(1, 1, gap=0.4)
+        probe = VectorPlane([[1, 0]], Box(0, 0, 1, 1), theme, ticks=False)
+        items = VGroup()
+        for text, outline in ((self.say("query"), False), (self.say("key"), True)):
+            arrow = probe.arrow([0.6, 0], theme.text, outline=outline)
+            t = label(text, SMALL, theme.text)
+            items.add(VGroup(arrow, t).arrange(RIGHT, buff=0.12))
+        items.arrange(RIGHT, buff=0.5)
+        place(items, left, "left")
+        bar = ColorBar(theme, "weights", width=min(3.0, right.width - 0.2))
+        place(bar, right, "right")
+        return VGroup(items, bar)
+
+    # -- concat, then W_O -------------------------------------------------------------------------
+    def concat_and_mix(self, mh, independent: bool):
+        ex, tr, theme = self.example, self.trace, self.theme
+        heads = tr.heads
+        d_v = heads[0].V.shape[1]
+        content = self.regions.content
+        top, bottom = content.rows(1, 1, gap=0.3)
+        out_colors = [self.q_color(i) for i in range(ex.n)]
+        outs = {}
+        boxes = top.columns(*([1] * len(self.shown)), gap=0.3)
+        for box, h in zip(boxes, self.shown):
+            m = LabelledMatrix.fitted(
+                heads[h].output,
+                ("output", h),
+                theme,
+                [f"o({t})" for t in self.q_tokens],
+                [str(j + 1) for j in range(d_v)],
+                box,
+                sizes=(25, 22),
+                row_colors=out_colors,
+                cell_pad=COMPACT,
+            )
+            for rect in m.backgrounds:
+                fill = self.tints[h % 2]
+                rect.set_fill(fill, opacity=1)
+                m.cells[rect.cell_index].set_color(text_on(fill, theme))
+            t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+            t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
+            place(VGroup(t, m), box, "top")
+            outs[h] = (t, m)
+        mixing = not independent and mh.W_o is not None
+        wide = content.width >= 12
+        cat_box = bottom
+        if mixing and wide:  # concat · W_O = output in one row
+            mix_cat, dot_box, wo_box, eq_box, out_box = content.columns(
+                1.1, 0.12, 1, 0.12, 1.2, gap=0.2
+            )
+            cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
+        elif mixing:  # narrow: concat · W_O above, = output below
+            upper, lower = content.rows(1.15, 1, gap=0.3)
+            mix_cat, dot_box, wo_box = upper.columns(1, 0.1, 1, gap=0.15)
+            eq_box, out_box = lower.columns(0.1, 1, gap=0.15)
+            cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
+        cat = LabelledMatrix.fitted(
+            mh.concat,
+            ("concat",),
+            theme,
+            self.q_tokens if mixing else [f"o({t})" for t in self.q_tokens],
+            [str(j + 1) for j in range(mh.concat.shape[1])],
+            cat_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM + 0.45,
+            row_colors=out_colors,
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(cat)
+        blocks, tags = self.tint_blocks(cat, d_v)
+        self.head_blocks["concat"] = blocks
+        cat_title = label(self.say("concat_title"), SMALL, theme.text)
+        cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
+        cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
+        place(VGroup(cat_title, cat_g), cat_box, "top")
+
+        self.play(*(FadeIn(VGroup(t, m)) for t, m in outs.values()), run_time=0.8)
+        slides = []
+        for h, (_, m) in outs.items():
+            for (i, j), cell in m.cells.items():
+                target = cat.cells.get((i, h * d_v + j))
+                if target is not None:
+                    slides.append(TransformFromCopy(cell, target))
+        done = {id(a.target_mobject) for a in slides}
+        rest = [c for c in cat.cells.values() if id(c) not in done]
+        self.play(
+            FadeIn(cat.frame_parts()),
+            FadeIn(cat_title),
+            FadeIn(VGroup(*blocks.values())),
+            FadeIn(tags),
+            run_time=0.6,
+        )
+        self.play(*slides, *(FadeIn(c) for c in rest), run_time=1.6)
+        self.hold(0.5)
+
+        if not mixing:
+            self.step("no_mix")
+            return
+        # -- W_O: the product back to d_model ------------------------------------------------------
+        self.step("mix", d=ex.d_model)
+        cat_g = VGroup(cat_title, cat_g)
+        cat_g.generate_target()
+        place(cat_g.target, mix_cat, "center")
+        self.play(
+            *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
+            MoveToTarget(cat_g),
+            run_time=0.9,
+        )
+        wo = LabelledMatrix.fitted(
+            mh.W_o,
+            ("W_o",),
+            theme,
+            [str(i + 1) for i in range(mh.W_o.shape[0])],
+            [str(j + 1) for j in range(mh.W_o.shape[1])],
+            wo_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(wo)
+        wo_title = math("W_O", FORMULA, theme.text)
+        wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
+        place(VGroup(wo_title, wo), wo_box, "center")
+        out = LabelledMatrix.fitted(
+            mh.output,
+            ("final",),
+            theme,
+            [f"o({t})" for t in self.q_tokens],
+            [str(j + 1) for j in range(mh.output.shape[1])],
+            out_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            row_colors=out_colors,
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(out)
+        for cell in out.cells.values():
+            cell.set_color(theme.output)
+        out_title = self.typeset("mh_output", BODY, theme.output)
+        out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
+        place(VGroup(out_title, out), out_box, "center" if wide else "left")
+        dot = label("·", BODY, theme.text).move_to([dot_box.center[0], wo.get_center()[1], 0])
+        eq = label("=", BODY, theme.text).move_to([eq_box.center[0], out.get_center()[1], 0])
+        self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
+        self.play(FadeIn(out.frame_parts()), FadeIn(out_title), run_time=0.5)
+        rows, highlights = [], []
+        for i in out.shown_rows:
+            target = out.row_group(i)
+            if i not in cat.shown_rows:  # elided in the concatenation: the row just appears
+                rows.append(FadeIn(target))
+                continue
+            highlight = _row_highlight(cat, i, theme)
+            highlights.append(highlight)
+            rows.append(
+                AnimationGroup(
+                    FadeIn(highlight),
+                    TransformFromCopy(VGroup(cat.row_group(i), wo.numbers).copy(), target),
+                    lag_ratio=0.3,
                 )
             )
-            note = self.view_note(view, ("head", h))
-            if len(note):
-                place(note, plane_box.rows(6, 1, gap=0.05)[1], "left")
-            pattern = LabelledMatrix.fitted(
-                heads[h].weights,
-                ("weights", h),
-                theme,
-                [""] * ex.n,
-                [""] * ex.n_keys,
-                pat_box,
-                digits=2,
-                heat=True,
-                sizes=(25, 22),
-            )
-            place(pattern, pat_box, "top")
-            panels.add(VGroup(plane.plane, q_arrows, k_arrows, note, pattern))
-        self.play(*(Create(p[0]) for p in panels), run_time=0.8)
-        self.play(
-            *(grow(a) for p in panels for a in list(p[1]) + list(p[2])),
-            *(FadeIn(p[3]) for p in panels),
-            *(FadeIn(p[4]) for p in panels),
-            run_time=1.2,
-        )
-        self.hold()
+        self.play(AnimationGroup(*rows, lag_ratio=0.6), run_time=min(3.0, 0.8 * len(rows) + 0.6))
+        self.play_all((FadeOut(hl) for hl in highlights), run_time=0.3)
 
-        # -- concat, then W_O ----------------------------------------------------------------------
-        mh = tr.multihead
-        self.step("concat", clear=True)
-        top, bottom = self.regions.content.rows(1, 1, gap=0.3)
-        if mh is None:  # one head: nothing to concatenate
-            cat = LabelledMatrix.fitted(
-                tr.output,
-                ("final",),
-                theme,
-                ex.tokens,
-                [f"o{j + 1}" for j in range(tr.output.shape[1])],
-                top,
-                row_colors=colors,
-            )
-        else:
-            cat = LabelledMatrix.fitted(
-                mh.concat,
-                ("concat",),
-                theme,
-                ex.tokens,
-                [f"c{j + 1}" for j in range(mh.concat.shape[1])],
-                top,
-                row_colors=colors,
-            )
-            d_v = heads[0].V.shape[1]
-            for j in cat.shown_columns:  # colour each column by the head it came from
-                cat.col_labels[cat.shown_columns.index(j)].set_color(head_color[j // d_v])
-        cat_g = place(VGroup(matrix_title(self.say("concat_title"), cat, theme), cat), top, "top")
-        self.play(FadeIn(cat_g), run_time=1)
-        self.hold()
 
-        if mh is not None and mh.W_o is not None:
-            self.step("mix")
-            out = LabelledMatrix.fitted(
-                mh.output,
-                ("final",),
-                theme,
-                ex.tokens,
-                [f"o{j + 1}" for j in range(mh.output.shape[1])],
-                bottom,
-                row_colors=colors,
-            )
-            out_g = place(
-                VGroup(matrix_title(self.say("mixed_title"), out, theme), out), bottom, "top"
-            )
-            self.play(FadeIn(out_g, shift=0.2 * DOWN), run_time=1)
-        else:
-            self.step("no_mix")
-            place(note := label(self.say("no_w_o"), SMALL, theme.muted), bottom, "top")
-            self.play(FadeIn(note))
-        self.hold(1.8)
+def _fits(m: LabelledMatrix, box: Box) -> bool:
+    """Whether ``m`` (with its name above) lies inside ``box``, no column elided (rows of a long
+    sequence may be)."""
+    whole = VGroup(m, m.name_mob) if hasattr(m, "name_mob") else m
+    return len(m.shown_columns) == m.shape[1] and box.contains(box_of(whole), tol=1e-3)
+
+
+def separate_ellipses(m: LabelledMatrix) -> None:
+    """Where both rows and columns are elided, move the ⋮ over the first column, clear of the …"""
+    marks = [e for e in m.ellipses if e.source_text == "⋮"]
+    dots = [e for e in m.ellipses if e.source_text == "…"]
+    if marks and dots and m.shown_columns:
+        x = m.cell_rect(m.shown_rows[0], m.shown_columns[0]).get_center()[0]
+        for e in marks:
+            e.set_x(x)
+
+
+def _bounds(mobs) -> Box:
+    boxes = [box_of(m) for m in mobs]
+    return Box(
+        min(b.x0 for b in boxes),
+        min(b.y0 for b in boxes),
+        max(b.x1 for b in boxes),
+        max(b.y1 for b in boxes),
+    )
+
+
+def _row_highlight(m: LabelledMatrix, i: int, theme) -> Rectangle:
+    rects = [r for r in m.backgrounds if r.cell_index[0] == i]
+    b = _bounds(rects)
+    rect = Rectangle(width=b.width + 0.08, height=b.height + 0.08, stroke_color=theme.accent)
+    rect.set_stroke(width=3)
+    rect.move_to(b.center)
+    return rect

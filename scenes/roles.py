@@ -116,6 +116,7 @@ ROLES: dict[str, Callable[..., float]] = {
     "source": lambda tr, *ij: tr.source[tuple(ij)],
     "concat": lambda tr, *ij: tr.multihead.concat[tuple(ij)],
     "final": lambda tr, *ij: tr.output[tuple(ij)],
+    "W_o": lambda tr, *ij: tr.multihead.W_o[tuple(ij)],  # MultiHeadSplit
     # geometry of one query and one key
     "norm_q": lambda tr, h, i: ac.norm(tr.heads[h].Q[i]),
     "norm_k": lambda tr, h, j: ac.norm(tr.heads[h].K[j]),
