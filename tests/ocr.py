@@ -35,9 +35,12 @@ def read_number(frame: np.ndarray, box) -> str:
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
     background = np.median(grey)  # the text is the minority: the extreme farthest from it
     text_level = grey.max() if grey.max() - background > background - grey.min() else grey.min()
-    is_text = np.abs(grey - text_level) < np.abs(grey - background)
-    img = Image.fromarray(np.where(is_text, 0, 255).astype(np.uint8))
-    img = img.resize((img.width * 3, img.height * 3), Image.LANCZOS)
+    # dark text on white, its anti-aliasing kept, enlarged to about 100 px a line (tesseract
+    # reads digits of that size best: smaller ones blur, larger ones split)
+    ink = np.clip((grey - background) / ((text_level - background) or 1.0), 0.0, 1.0)
+    img = Image.fromarray((255 * (1.0 - ink)).astype(np.uint8))
+    scale = int(np.clip(round(100 / max(img.height, 1)), 1, 4))
+    img = img.resize((img.width * scale, img.height * scale), Image.LANCZOS)
     img = ImageOps.expand(img, border=20, fill=255)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cell.png"

@@ -63,7 +63,7 @@ class LabelledMatrix(VGroup):
         self.shape = (m, n)
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
-        pad = cell_pad if cell_pad is not None else 0.04 + 0.0025 * size  # room to read, not waste
+        pad = cell_pad if cell_pad is not None else 0.05 + 0.003 * size  # room to read, not waste
         probe = [Num(v, (), digits, size) for v in _extremes(values)]
         cw = max(p.width for p in probe) + pad * 2
         ch = max(max(p.height for p in probe), 0.26 * size / SMALL) + pad * 1.6
