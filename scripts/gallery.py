@@ -121,6 +121,9 @@ def main() -> None:
         path = out / f"{example.name}-{scene.name}.png"
         save_png(stills[-1].frame, path)
         print(path)
+        split = [s for s in stills if s.key == "split"]
+        if scene.name == "MultiHeadSplit" and split:  # the split itself, Q K V into the heads
+            save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
     variant_stills(out, args.height)
     real_model_stills(out, args.height)
     lecture_page_screenshot(out)
