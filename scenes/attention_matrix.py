@@ -154,7 +154,7 @@ class AttentionMatrix(ExplainerScene):
             pair_marks = VGroup(
                 *(
                     DashedVMobject(
-                        SurroundingRectangle(rect, color=theme.text, buff=-0.055, stroke_width=3),
+                        SurroundingRectangle(rect, color=theme.text, buff=0.0, stroke_width=3),
                         num_dashes=16,
                     )
                     for rect in (matrix.cell_rect(a, b), matrix.cell_rect(b, a))
@@ -166,7 +166,7 @@ class AttentionMatrix(ExplainerScene):
                 SurroundingRectangle(
                     matrix.cell_rect(i, int(np.argmax(W[i]))),
                     color=theme.accent,
-                    buff=-0.03,  # inside its cell: never over a neighbour's number
+                    buff=0.0,  # on the cell's edge, clear of every number
                     stroke_width=4,
                 )
                 for i in matrix.shown_rows

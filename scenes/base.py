@@ -12,6 +12,8 @@ works.
 
 from __future__ import annotations
 
+import math
+
 from manim import Scene, VGroup
 
 import attention_core as ac
@@ -185,7 +187,11 @@ class ExplainerScene(Scene):
             self.renderer.time - self._caption_shown
         )
         if short > 1e-3:
-            self.wait(short)
+            # end on a whole frame, so a video split at its steps joins to the same timing
+            from manim import config
+
+            now, fps = self.renderer.time, config.frame_rate
+            self.wait(math.ceil((now + short) * fps - 1e-6) / fps - now)
         record = dict(self._open_step, end=self.renderer.time)
         self.steps.append(record)
         self._open_step = None

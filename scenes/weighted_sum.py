@@ -217,6 +217,11 @@ class WeightedSum(ExplainerScene):
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         facts.next_to(out_line, DOWN, buff=0.4).align_to(out_line, LEFT)
+        if facts.get_bottom()[1] < self.regions.content.y0:  # a long column: the share alone
+            facts = facts[1]
+            facts.next_to(out_line, DOWN, buff=0.3).align_to(out_line, LEFT)
+            if facts.get_bottom()[1] < self.regions.content.y0:
+                facts = VGroup()  # no room: the caption says it
         self.play(
             *fade, FadeOut(v_labels), FadeOut(o_tip), grow(own_arrow), FadeIn(e_tip), run_time=1.2
         )

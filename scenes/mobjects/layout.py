@@ -110,7 +110,7 @@ def regions(frame: Box, caption_lines: int = 2) -> Regions:
     """The title bar, content area and caption bar of ``frame`` (less its margin)."""
     f = frame.inset(MARGIN)
     title_h = 0.65
-    caption_h = 0.38 * caption_lines + 0.2  # room for 2 lines at CAPTION or 3 at SMALL
+    caption_h = 0.38 * caption_lines + 0.32  # room for 2 lines at CAPTION or 3 at SMALL
     title = Box(f.x0, f.y1 - title_h, f.x1, f.y1)
     caption = Box(f.x0, f.y0, f.x1, f.y0 + caption_h)
     content = Box(f.x0, caption.y1 + 0.2, f.x1, title.y0 - 0.2)

@@ -81,7 +81,8 @@ class LabelledMatrix(VGroup):
         header_h = max(label("1", size).height, 0.2) + 0.2
 
         shown_cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw)
-        shown_rows = _elide(m, (max_height - header_h) if max_height else math.inf, ch)
+        bar_h = 0.6 if (heat and colorbar) else 0.0  # the colour bar under the grid
+        shown_rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch)
         self.shown_columns = [j for j in shown_cols if j is not None]
         self.shown_rows = [i for i in shown_rows if i is not None]
 

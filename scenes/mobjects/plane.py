@@ -11,7 +11,7 @@ import numpy as np
 from manim import DOWN, LEFT, Arrow, Dot, NumberPlane, VGroup
 
 from scenes.mobjects.layout import Box, place_labels
-from scenes.mobjects.text import Num, ellipsize, label
+from scenes.mobjects.text import Num, ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL, Theme
 
 
@@ -52,7 +52,12 @@ class VectorPlane(VGroup):
         span = np.maximum(span, 0.25 * big)  # keep a thin cloud from collapsing one axis
         centre = (lo + hi) / 2
         lo, hi = centre - span * (0.5 + pad), centre + span * (0.5 + pad)
-        tick_room = 0.45 if ticks else 0.0
+        tick_room = 0.0
+        if ticks:  # room for the widest tick label on the left (−1e6 needs more than 0.5)
+            step0 = nice_step(max(hi - lo))
+            first = math.ceil(lo[1] / step0) * step0
+            texts = [_tick(v, step0) for v in np.arange(first, hi[1] + 1e-9, step0)]
+            tick_room = max([0.45] + [text_width(t, SMALL) + 0.15 for t in texts])
         corners = np.array([[lo[0], lo[1]], [lo[0], hi[1]], [hi[0], lo[1]], [hi[0], hi[1]]])
         reach = np.vstack([corners] + [corners @ np.asarray(W, dtype=float) for W in maps])
         r_lo, r_hi = reach.min(axis=0), reach.max(axis=0)
