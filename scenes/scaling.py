@@ -18,11 +18,11 @@ from manim import (
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.bars import histogram, weight_rows
+from scenes.mobjects.bars import histogram, score_row_panel
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import ColorBar, LabelledMatrix
+from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import nice_step
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -226,74 +226,8 @@ class Scaling(ExplainerScene):
 
     # -- one d = 64 row through softmax, unscaled and ÷√64 ---------------------------------------
     def saturation(self):
-        theme = self.theme
-        row = ac.random_score_row()
-        n = row.raw.shape[0]
-        stats = {}
-        for which in ("raw", "scaled"):
-            w = ac.softmax(row.raw if which == "raw" else row.scaled)
-            stats[which] = (
-                w,
-                self.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL, color=theme.text),
-                self.num(
-                    ac.saturation(w),
-                    (f"row64_saturation_{which}",),
-                    3,
-                    size=SMALL,
-                    color=theme.accent,
-                ),
-            )
-        self.step(
-            "softmax64",
-            clear=True,
-            n=n,
-            d=row.d,
-            maxraw=stats["raw"][1].shown,
-            graw=stats["raw"][2].shown,
-            maxscaled=stats["scaled"][1].shown,
-            gscaled=stats["scaled"][2].shown,
-        )
-        box = self.regions.content
-        heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
-        tags = {
-            "raw": label(self.say("raw"), BODY, theme.muted),
-            "scaled": math(f"div sqrt({row.d})", BODY * 1.3, theme.accent),
-        }
-
-        def facts(which):
-            _, mx, g = stats[which]
-            return VGroup(
-                VGroup(label("max =", SMALL, theme.text), mx).arrange(buff=0.1, aligned_edge=DOWN),
-                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(
-                    buff=0.1, aligned_edge=DOWN
-                ),
-            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-
-        fact_mobs = {w: facts(w) for w in ("raw", "scaled")}
-        spare = (
-            box.width
-            - max(t.width for t in tags.values())
-            - max(f.width for f in fact_mobs.values())
-        )
-        bar_w = max(min(spare - 0.8, 7.0), 1.5)
-        panel = weight_rows(
-            [
-                (
-                    tags[w],
-                    stats[w][0],
-                    [(f"row64_weight_{w}", j) for j in range(n)],
-                    fact_mobs[w],
-                )
-                for w in ("raw", "scaled")
-            ],
-            bar_w,
-            theme,
-            height=0.5,
-            gap=0.6,
-        )
-        cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
-        group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-        place(group, box)
+        values, heading, panel, cbar = score_row_panel(self, self.regions.content)
+        self.step("softmax64", clear=True, **values)
         self.play(FadeIn(heading), FadeIn(cbar), run_time=0.6)
         raw_row, scaled_row = panel
         self.play(FadeIn(raw_row[0]), *(FadeIn(p) for p in raw_row[1]), run_time=1)

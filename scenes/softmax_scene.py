@@ -11,11 +11,10 @@ from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTra
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.bars import ProportionBar, weight_rows
+from scenes.mobjects.bars import ProportionBar, score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import ColorBar
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -228,69 +227,8 @@ class Softmax(ExplainerScene):
 
     # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
     def row64(self):
-        theme = self.theme
-        row = ac.random_score_row()
-        n = row.raw.shape[0]
-        stats = {}
-        for which in ("raw", "scaled"):
-            w = ac.softmax(row.raw if which == "raw" else row.scaled)
-            stats[which] = (
-                w,
-                self.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL),
-                self.num(
-                    ac.saturation(w),
-                    (f"row64_saturation_{which}",),
-                    3,
-                    size=SMALL,
-                    color=theme.accent,
-                ),
-            )
-        self.step(
-            "saturation",
-            clear=True,
-            n=n,
-            d=row.d,
-            maxraw=stats["raw"][1].shown,
-            graw=stats["raw"][2].shown,
-            maxscaled=stats["scaled"][1].shown,
-            gscaled=stats["scaled"][2].shown,
-        )
-        box = self.regions.content
-        heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
-        tags = {
-            "raw": label(self.say("raw"), BODY, theme.muted),
-            "scaled": math(f"div sqrt({row.d})", BODY * 1.3, theme.accent),
-        }
-
-        def facts(which):
-            _, mx, g = stats[which]
-            return VGroup(
-                VGroup(label("max =", SMALL, theme.text), mx).arrange(buff=0.1, aligned_edge=DOWN),
-                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(
-                    buff=0.1, aligned_edge=DOWN
-                ),
-            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-
-        fact_mobs = {w: facts(w) for w in ("raw", "scaled")}
-        spare = (
-            box.width
-            - max(t.width for t in tags.values())
-            - max(f.width for f in fact_mobs.values())
-        )
-        bar_w = max(min(spare - 0.8, 7.0), 1.5)
-        panel = weight_rows(
-            [
-                (tags[w], stats[w][0], [(f"row64_weight_{w}", j) for j in range(n)], fact_mobs[w])
-                for w in ("raw", "scaled")
-            ],
-            bar_w,
-            theme,
-            height=0.5,
-            gap=0.6,
-        )
-        cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
-        group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-        place(group, box)
+        values, heading, panel, cbar = score_row_panel(self, self.regions.content)
+        self.step("saturation", clear=True, **values)
         self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
         self.play(FadeIn(panel[1]), run_time=1.2)
         self.hold(1.6)
