@@ -60,3 +60,22 @@ def read_number(frame: np.ndarray, box) -> str:
             timeout=60,
         )
     return out.stdout.strip()
+
+
+def misread_matrix(scene_cls, example, truth, digits: int, look=None) -> dict:
+    """Render ``scene_cls``'s last still at 1080p and OCR every matrix cell: {(i, j): (read,
+    expected)} for each cell read wrongly (empty when all are right)."""
+    from scenes.mobjects.numfmt import fmt
+    from scenes.pipeline.stills import run_steps
+
+    stills = run_steps(
+        scene_cls, example, look=look, pixel_height=1080, snapshot=lambda s: dict(s.matrix.cells)
+    )
+    frame, cells = stills[-1].frame, stills[-1].snapshot
+    assert len(cells) == truth.size, (len(cells), truth.shape)
+    out = {}
+    for (i, j), mob in cells.items():
+        seen = read_number(frame, pixel_box(mob, frame, pad=0.08))
+        if seen != fmt(truth[i, j], digits):
+            out[(i, j)] = (seen, fmt(truth[i, j], digits))
+    return out

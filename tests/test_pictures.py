@@ -9,12 +9,11 @@ import pytest
 from manim import config
 
 import attention_core as ac
-from ocr import TESSERACT, pixel_box, read_number
+from ocr import TESSERACT, misread_matrix, pixel_box
 from scene_checks import describe, texts
 from scenes import captions
 from scenes.look import Look
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import contrast, diverging, heat
 from scenes.pipeline.stills import run_steps
 from scenes.registry import SCENES, find
@@ -194,20 +193,8 @@ def test_attention_matrix_weights_read_back_by_ocr(preset, theme):
     assert TESSERACT, "tesseract-ocr is not installed (make test installs it)"
     ex = ac.PRESETS[preset]
     truth = ac.trace_example(ex).attention.weights
-    stills = run_steps(
-        find("AttentionMatrix").load(),
-        ex,
-        look=Look.for_example(ex, theme=theme),
-        pixel_height=1080,
-        snapshot=lambda s: dict(s.matrix.cells),
-    )
-    frame, cells = stills[-1].frame, stills[-1].snapshot
-    assert len(cells) == truth.size
-    misread = {}
-    for (i, j), mob in cells.items():
-        seen = read_number(frame, pixel_box(mob, frame, pad=0.08))
-        if seen != fmt(truth[i, j], 3):
-            misread[(i, j)] = (seen, fmt(truth[i, j], 3))
+    look = Look.for_example(ex, theme=theme)
+    misread = misread_matrix(find("AttentionMatrix").load(), ex, truth, 3, look=look)
     assert not misread, misread
 
 
