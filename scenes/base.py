@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from manim import Scene, VGroup
+from manim import Arrow, Scene, VGroup
 
 import attention_core as ac
 from scenes import captions
@@ -192,11 +192,24 @@ class ExplainerScene(Scene):
 
             now, fps = self.renderer.time, config.frame_rate
             self.wait(math.ceil((now + short) * fps - 1e-6) / fps - now)
+        self._tip_labels_on_top()
         record = dict(self._open_step, end=self.renderer.time)
         self.steps.append(record)
         self._open_step = None
         for listener in self.step_listeners:
             listener(self, record)
+
+    def _tip_labels_on_top(self) -> None:
+        """Arrow labels are drawn last, over every arrow and grid line (with their halo)."""
+        tops = [
+            top
+            for top in self.mobjects
+            if any(getattr(m, "is_tip_label", False) for m in top.get_family())
+            and not any(isinstance(m, Arrow) for m in top.get_family())
+        ]
+        for top in tops:  # a plain reorder: later in the list is drawn on top
+            self.mobjects.remove(top)
+            self.mobjects.append(top)
 
     def render(self, *args, **kwargs):
         """Render with the look's font (its installed fallback) for every text, and only then."""

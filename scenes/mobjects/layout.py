@@ -175,7 +175,7 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
     label: False where no free spot was found (the label then sits at a best-effort spot; callers
     in crowded planes drop it rather than let it overlap).
     """
-    placed: list[Box] = [box_of(o) for o in obstacles]
+    placed: list[Box] = [o if isinstance(o, Box) else box_of(o) for o in obstacles]
     flags = []
     for mob, anchor, pref in zip(labels, anchors, preferred):
         pref = np.asarray(pref, dtype=float)

@@ -94,6 +94,7 @@ class VectorPlane(VGroup):
             self._add_ticks(lo, hi, step, theme)
         self.add(self.tick_labels)
         self.theme = theme
+        self.tips: list = []  # every arrowhead drawn in this plane, for tip_labels to avoid
         self.lo, self.hi = lo, hi
 
     def _add_ticks(self, lo, hi, step, theme):
@@ -145,6 +146,7 @@ class VectorPlane(VGroup):
         if np.linalg.norm(b - a) < 1e-6:
             return Dot(a, radius=0.06, color=color)
         length = np.linalg.norm(b - a)
+        self.tips.append(b)  # labels placed later keep clear of every arrowhead
         if outline:
             return _outlined_arrow(a, b, color, stroke_width, opacity)
         return Arrow(
@@ -183,6 +185,10 @@ class VectorPlane(VGroup):
         ``merge``: tips closer than this (scene units) share one label, "a, b" in their colours,
         instead of two labels stacked at one point."""
         labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(texts, colors)]
+        for mob in labels:  # a halo of the background behind each label: readable over the grid
+            mob.set_stroke(self.theme.background, width=5, background=True)
+            mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
+        heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
         anchors = [self.point(c) for c in coords]
         if merge > 0 and len(anchors) > 1:
             groups: list[list[int]] = []
@@ -209,7 +215,7 @@ class VectorPlane(VGroup):
         prefs = [a - origin for a in anchors]
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
         if not any(zero):
-            placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles))
+            placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles) + heads)
             return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
         keep = [k for k in range(len(labels)) if not zero[k]]
         flags = dict.fromkeys(range(len(labels)), False)
@@ -218,7 +224,7 @@ class VectorPlane(VGroup):
             [anchors[k] for k in keep],
             [prefs[k] for k in keep],
             bounds,
-            obstacles=list(obstacles),
+            obstacles=list(obstacles) + heads,
         )
         flags.update(zip(keep, ok))
         away = -np.sum([prefs[k] for k in keep], axis=0) if keep else np.array([-1.0, -1.0, 0])
@@ -232,7 +238,7 @@ class VectorPlane(VGroup):
                 [anchors[k]],
                 [away],
                 bounds,
-                obstacles=list(obstacles) + axes + others,
+                obstacles=list(obstacles) + axes + others + heads,
             )
             if flags[k]:
                 others.append(labels[k])

@@ -68,14 +68,14 @@ def watch(
             new_content = _content(path)
             if not first and new_content == content:
                 continue
-            content = new_content
             started = time.monotonic()
             try:
                 planned = [job for r in make_requests() for job in plan(r)]
             except Exception as exc:  # noqa: BLE001 - a half-saved file: say so, wait for the next
                 print(f"watch: {exc}", file=err, flush=True)
                 first = False
-                continue
+                continue  # the last good content stays: the same bytes saved again render nothing
+            content = new_content
             report = Report()
             progress = Progress(len(planned), quiet, stream=err, show_starts=workers > 1)
             run_jobs(
