@@ -16,7 +16,7 @@ from manim import (
 )
 
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
@@ -54,6 +54,19 @@ def reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
     return other, pair
 
 
+def named_cells(other, pair) -> list[tuple[int, int]]:
+    """The cells the reading's caption names: the row's largest weight and its own, and the
+    asymmetric pair both ways."""
+    cells = []
+    if other is not None:
+        i, j = other
+        cells += [(i, j), (i, i)]
+    if pair is not None:
+        a, b = pair
+        cells += [(a, b), (b, a)]
+    return cells
+
+
 def comparable_pairs(mask, real) -> bool:
     """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
     if mask is None:
@@ -84,8 +97,13 @@ class AttentionMatrix(ExplainerScene):
 
     def construct(self):
         ex, head, theme = self.example, self.head, self.theme
-        left, right = self.regions.content.split(3, 2, gap=0.5)
+        content = self.regions.content
+        # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
+        alone = ex.n_keys > 6 and content.width < 2.2 * content.height
+        left, right = (content, content) if alone else content.split(3, 2, gap=0.5)
         W = head.weights
+        real = ex.padding if ex.padding is not None and not ex.is_cross else None
+        other, pair = reading(W, ex.is_cross, head.mask, real)
         matrix = LabelledMatrix.fitted(
             W,
             ("weights", 0),
@@ -98,6 +116,7 @@ class AttentionMatrix(ExplainerScene):
             heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            named=named_cells(other, pair),  # a grid of squares keeps the numbers it names
         )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
@@ -134,8 +153,6 @@ class AttentionMatrix(ExplainerScene):
         )
         self.hold()
 
-        real = ex.padding if ex.padding is not None and not ex.is_cross else None
-        other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = ""
         if pair is not None:
             a, b = pair
@@ -163,12 +180,7 @@ class AttentionMatrix(ExplainerScene):
             )
         maxima = VGroup(
             *(
-                SurroundingRectangle(
-                    matrix.cell_rect(i, int(np.argmax(W[i]))),
-                    color=theme.accent,
-                    buff=0.0,  # on the cell's edge, clear of every number
-                    stroke_width=4,
-                )
+                matrix.highlight(i, int(np.argmax(W[i])))  # on the cell's edge, clear of numbers
                 for i in matrix.shown_rows
                 if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
             )
@@ -191,6 +203,7 @@ class AttentionMatrix(ExplainerScene):
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
         self.play_all((Create(r) for r in [*maxima, *pair_marks]), run_time=1)
+        self.bring_to_front(matrix.numbers)  # a number kept on a grid of squares stays readable
         self.hold(1.8)
 
         self.step(
@@ -228,5 +241,7 @@ class AttentionMatrix(ExplainerScene):
         )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
+        if alone:
+            self.play(FadeOut(block, maxima, pair_marks), run_time=0.6)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)

@@ -29,6 +29,14 @@ def masked_example(example: ac.Example) -> tuple[ac.Example, str]:
     return dataclasses.replace(example, mask="causal"), "applied"
 
 
+def _to_blocked(before, after):
+    """A blocked score turning into −∞: its number into "−∞", or (on a grid of squares, where
+    −∞ is an empty cell) its square fading out."""
+    if after is None:
+        return FadeOut(before)
+    return ReplacementTransform(before, after)
+
+
 class CausalMask(ExplainerScene):
     """Masking: blocked scores become −∞, so their weights are exactly 0."""
 
@@ -61,7 +69,9 @@ class CausalMask(ExplainerScene):
         g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
         place(g_weights, w_box, "left")
         blocked = (
-            [] if head.mask is None else [(i, j) for i, j in scaled.cells if not head.mask[i, j]]
+            []
+            if head.mask is None
+            else [(i, j) for i, j in scaled.shown_cells if not head.mask[i, j]]
         )
         kind = self.say(f"mask_{self.mask_kind}")
 
@@ -85,17 +95,18 @@ class CausalMask(ExplainerScene):
             )
             self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
             # the covered scores stay readable above the mask, in the muted colour
-            covered = [scaled.cell(i, j) for i, j in blocked if scaled.cell(i, j) is not None]
+            covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
             self.bring_to_front(*covered)
             self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
             # 3. under the mask each blocked score becomes −∞; the allowed ones stay
             self.step("blocked", kind=kind)
             self.play(
                 ReplacementTransform(t_scaled, t_masked),
-                *(ReplacementTransform(scaled.cell(i, j), masked.cell(i, j)) for i, j in blocked),
+                *(_to_blocked(scaled.mark(i, j), masked.mark(i, j)) for i, j in blocked),
                 run_time=1.4,
             )
-            self.bring_to_front(*(masked.cell(i, j) for i, j in blocked))  # −∞ over the mask
+            shown = [masked.mark(i, j) for i, j in blocked]
+            self.bring_to_front(*(m for m in shown if m is not None))  # −∞ over the mask
 
         # 4. softmax row by row, over the allowed keys only; a −∞ gets exactly 0
         self.step("softmax")
