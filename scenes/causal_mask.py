@@ -56,8 +56,9 @@ class CausalMask(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
         rows, cols = self.q_tokens, self.k_tokens
-        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), theme, rows, cols, left, **kw)
-        masked = LabelledMatrix.fitted(head.masked, ("masked", 0), theme, rows, cols, left, **kw)
+        grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
+        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), theme, rows, cols, left, **grid)
+        masked = LabelledMatrix.fitted(head.masked, ("masked", 0), theme, rows, cols, left, **grid)
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
         weights = LabelledMatrix.fitted(
             head.weights, ("weights", 0), theme, rows, cols, w_box, digits=3, heat=True, **kw

@@ -7,7 +7,9 @@ columns fit (:func:`_elide`), then the cells, the row labels and the colour bar.
 
 from __future__ import annotations
 
+import itertools
 import math
+import weakref
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -54,6 +56,9 @@ class MatrixStyle:
         the value's share of the scale (a weight's area is the weight), coloured on the scale;
         only the ``named`` cells keep their numbers. For a grid too big for numbers at the
         minimum text size (:meth:`LabelledMatrix.fitted` chooses it).
+    upright : bool
+        Column labels wider than a cell stand upright (reading upwards) instead of becoming
+        their numbers (a grid of squares always does so).
     """
 
     digits: int = 2
@@ -62,6 +67,7 @@ class MatrixStyle:
     colorbar: bool = True
     cell_pad: float | None = None
     squares: float | None = None
+    upright: bool = False
 
     @property
     def scale(self) -> str | None:
@@ -175,7 +181,7 @@ class LabelledMatrix(VGroup):
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
             col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
             cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
-        self.upright = bool(style.squares) and _too_wide(col_texts, cw, style.size)
+        self.upright = bool(style.squares or style.upright) and _too_wide(col_texts, cw, style.size)
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
@@ -188,6 +194,8 @@ class LabelledMatrix(VGroup):
         self.squares: dict[tuple[int, int], Rectangle] = {}
         self.badges = VGroup()  # behind the numbers kept on a grid of squares
         self.backgrounds = VGroup()
+        # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
+        self.backgrounds.of_matrix = weakref.ref(self)
         self.col_labels = VGroup()
         self.row_labels = VGroup()
         self.row_label_of: dict[int, object] = {}
@@ -224,6 +232,9 @@ class LabelledMatrix(VGroup):
         A single column keeps its label (the cell widens to it instead)."""
         col_texts = [str(t) for t in col_labels]
         n = len(col_texts)
+        if self.style.upright:  # too wide for a cell: upright, shortened like a row label
+            self.indexed = False
+            return self._label_texts_upright(row_labels, col_texts, size)
         self.indexed = n > 1 and any(label(c, size).width > cw - 0.04 for c in col_texts)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
@@ -231,6 +242,11 @@ class LabelledMatrix(VGroup):
         else:
             row_texts = [str(t) for t in row_labels]
         return [ellipsize(t, LABEL_WIDTH, size) for t in row_texts], col_texts
+
+    @staticmethod
+    def _label_texts_upright(row_labels, col_texts, size: float):
+        rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
+        return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
     def _shown(self, m, n, cw, ch, label_w, max_width, max_height) -> _Grid:
         """Which rows and columns fit the room (all when no room is given)."""
@@ -357,6 +373,7 @@ class LabelledMatrix(VGroup):
         box,
         sizes=(32, 28, 25, 22),
         title_room: float = 0.45,
+        any_squares: bool = False,
         **kwargs,
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
@@ -364,18 +381,26 @@ class LabelledMatrix(VGroup):
         size) becomes a grid of squares sized to the room, every row and column labelled and
         the ``named`` cells' numbers kept; where even that does not fit, rows and columns are
         elided.
-        ``kwargs``: the other parameters of :class:`LabelledMatrix` (colours, style fields)."""
+        Only a shaded matrix (``heat``) turns into squares, or any with ``any_squares`` (its
+        squares then take the score scale). ``kwargs``: the other parameters of
+        :class:`LabelledMatrix` (colours, style fields)."""
         shape = np.shape(values)
         args = (values, role, theme, row_labels, col_labels)
         # a matrix of a real model (8 × 384) cannot fit whole at any size: elide at once rather
         # than lay out thousands of cells four times
-        if max(shape) <= MAX_WHOLE:
-            for size in sizes:
-                mob = cls(*args, size=size, **kwargs)
+        if max(shape) <= MAX_WHOLE:  # the columns named (upright if need be), else numbered
+            stood = False
+            for upright, size in itertools.product((True, False), sizes):
+                if not upright and not stood:
+                    break  # every label fitted flat: numbering would change nothing
+                mob = cls(*args, size=size, upright=upright, **kwargs)
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
+                stood = stood or mob.upright
         squares = _grid_of_squares(args, box.width, box.height - title_room, sizes[-1], kwargs)
-        if squares is not None:
+        if squares is not None and (
+            any_squares or _style(kwargs.get("style"), _style_part(kwargs)).scale
+        ):
             return cls(*squares[0], size=sizes[-1], squares=squares[1], **kwargs)
         room = dict(max_width=box.width, max_height=box.height - title_room)
         return cls(*args, size=sizes[-1], **room, **kwargs)
@@ -440,7 +465,7 @@ def _grid_of_squares(args, width: float, height: float, size: float, kwargs):
     and column labelled at ``size``, or None when the cells would be shorter than a row label
     (or the grid is not shaded). ``args``: (values, role, theme, row labels, column labels)."""
     values, role, theme, row_labels, col_labels = args
-    style = _style(kwargs.get("style"), {k: v for k, v in kwargs.items() if k in STYLE_FIELDS})
+    style = _style(kwargs.get("style"), _style_part(kwargs))
     m, n = np.shape(values)
     bar = 0.75 if style.colorbar else 0.0  # an upright colour bar on the right
     pitch = _row_pitch(_square_label_texts(row_labels, col_labels, size)[0], size)
@@ -508,6 +533,10 @@ def _square_label_texts(row_labels, col_labels, size: float):
 
 def _too_wide(texts, cw: float, size: float) -> bool:
     return len(texts) > 1 and any(label(t, size).width > cw - 0.04 for t in texts)
+
+
+def _style_part(kwargs: dict) -> dict:
+    return {k: v for k, v in kwargs.items() if k in STYLE_FIELDS}
 
 
 def _style(style: MatrixStyle | None, overrides: dict) -> MatrixStyle:
