@@ -19,6 +19,8 @@ def check_new_file(
     if path.suffix.lower() != ".toml":
         raise BadInput(f"FILE: {shown!r} should end in .toml{why}")
     for p, name in ((path, shown), *((p, str(p)) for p in also)):
+        if p.is_dir():
+            raise BadInput(f"FILE: {name!r} is a folder; choose another name")
         if p.exists() and not force:
             raise BadInput(f"FILE: {name!r} exists; choose another name or add --force")
     if not path.parent.is_dir():
@@ -82,15 +84,40 @@ def from_model(text, layer, head, all_heads, file, force):
         raise BadInput("--head: not used with --all-heads (that writes all 12 heads)")
     if not all_heads and head is None:
         raise BadInput("--head: give the head, 1–12, or --all-heads")
+    _check_text(text)
     path = Path(file) if file else Path(fm.slug(text) + ".toml")
     npz = path.with_suffix(".npz")
     check_new_file(path, force, also=(npz,))
     try:
         made = fm.model_example(text, layer, head, all_heads=all_heads)
         made.example(path.stem)  # refuse here what the loader would refuse later
-        fm.write_example(path, made)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    except OSError as exc:
-        raise BadInput(f"FILE: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+    except OSError as exc:  # the model's files are unpacked into the user cache folder
+        raise BadInput(
+            f"XDG_CACHE_HOME: cannot use the model cache {exc.filename or ''!r} "
+            f"({exc.strerror or exc}); point XDG_CACHE_HOME at a writable folder"
+        ) from None
+    try:
+        fm.write_example(path, made)
+    except (OSError, ValueError) as exc:
+        where = getattr(exc, "filename", None) or str(path)
+        why = getattr(exc, "strerror", None) or exc
+        raise BadInput(f"FILE: cannot write {str(where)!r} ({why})") from None
     _wrote(path, f"{path} and {npz.name}:")
+
+
+def _check_text(text: str) -> None:
+    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raw = text[exc.start].encode("utf-8", "surrogateescape")
+        raise BadInput(
+            f"TEXT: not valid UTF-8 (byte 0x{raw.hex()} at character {exc.start + 1}); "
+            "give the sentence as UTF-8 text"
+        ) from None
+    bad = next((c for c in text if ord(c) < 32 or 0x7F <= ord(c) < 0xA0), None)
+    if bad is not None:
+        what = "a line break" if bad in "\r\n" else f"the control character {bad!r}"
+        raise BadInput(f"TEXT: holds {what}; give the sentence as one line")

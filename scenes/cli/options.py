@@ -9,6 +9,7 @@ what was asked as one :class:`Asked` (the look values by field name) and one :cl
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from dataclasses import dataclass, field
 
@@ -58,10 +59,24 @@ def look_option(name: str):
     )
 
 
+class Seconds(click.FloatRange):
+    """A finite number of seconds, at least ``minimum`` (``nan`` and ``inf`` are refused: no
+    limit would apply, and the supervisor would busy-wait)."""
+
+    def __init__(self, minimum: float) -> None:
+        super().__init__(min=minimum)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 def timeout_option(what: str):
     return click.option(
         "--timeout",
-        type=click.FloatRange(min=1),
+        type=Seconds(1),
         default=DEFAULT_TIMEOUT,
         show_default=True,
         help=f"Seconds one {what} may take before {'its worker' if what == 'scene' else 'it'} "
@@ -132,9 +147,32 @@ def look_options(f):
     return _before_look(decorated)
 
 
-def requests(asked: Asked, **kinds) -> list:
-    """One request per language asked for (each its own folder)."""
-    return [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
+def requests(asked: Asked, *, claim: bool = True, force: bool = False, **kinds) -> list:
+    """One request per language asked for (each its own folder). The example's folder under
+    --out is claimed for its file (``claim`` False: only checked), so that two files with one
+    name never overwrite each other's renders."""
+    made = [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
+    _claim(asked, made[0], claim, force)
+    return made
+
+
+def _claim(asked: Asked, made, write: bool, force: bool) -> None:
+    from pathlib import Path
+
+    from attention_core import PRESETS
+    from scenes.pipeline.jobs import claim
+
+    if asked.example in PRESETS:
+        source = f"preset:{asked.example}"
+    else:
+        source = str(Path(asked.example).resolve())
+    try:
+        claim(made.out_dir.parent, source, write=write, force=force)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        where = str(made.out_dir.parent)
+        raise BadInput(f"--out: cannot write to {where!r} ({exc.strerror})") from None
 
 
 def request(asked: Asked, lang: str | None, **kinds):
@@ -144,10 +182,12 @@ def request(asked: Asked, lang: str | None, **kinds):
 
     from scenes.look import Look
     from scenes.mobjects import fonts
-    from scenes.pipeline.jobs import Request, validate
+    from scenes.pipeline.jobs import Request, check_out_name, validate
 
+    check_environment()
     ex = load(asked.example)
     try:
+        check_out_name(asked.out)  # before Path(), which reads "" as "."
         chosen = _scenes(ex, asked.scene_names)
         look = Look.for_example(ex, **asked.look, lang=lang)
         made = Request(ex, chosen, look, Path(asked.out), **kinds)
@@ -162,10 +202,30 @@ def request(asked: Asked, lang: str | None, **kinds):
     return made
 
 
+def check_environment() -> None:
+    """BadInput naming the variable for a setting of the environment that every render would
+    trip over (or silently misread): ``ATTN_TEXT_CACHE_MB`` must be a finite number ≥ 0."""
+    import os
+
+    value = os.environ.get("ATTN_TEXT_CACHE_MB", "")
+    if not value.strip():
+        return
+    try:
+        mb = float(value)
+    except ValueError:
+        mb = float("nan")
+    if not math.isfinite(mb) or mb < 0:
+        raise BadInput(
+            f"ATTN_TEXT_CACHE_MB: {value[:40]!r} is not a size; give the text cache's cap in "
+            "megabytes, a finite number ≥ 0 (unset: 200)"
+        )
+
+
 def _scenes(ex, names) -> list:
     """The scenes asked for by name (ValueError for one that does not apply), or all that apply."""
     from scenes.registry import applicable, find
 
+    names = list(dict.fromkeys(names))  # the same --scene twice is one scene
     chosen = [find(n) for n in names] if names else applicable(ex)
     for s in chosen:
         why = s.why_not(ex)
@@ -204,3 +264,27 @@ def run(made: list, running: Running, stages=()):
         more = f" (and {len(report.failures) - 1} more)" if len(report.failures) > 1 else ""
         raise RenderFailed(f"rendering {label} failed: {error}{more}")
     return report
+
+
+def verify(jobs: list, command: str) -> None:
+    """``--verify``: hash every output of ``jobs`` against its record; one line per output
+    (a folder of stills is one output: its worst state), then RenderFailed if any is not ok."""
+    from scenes.pipeline import cache
+
+    rank = {"ok": 0, "to render": 1, "BAD": 2}
+    lines: dict = {}
+    for job in jobs:
+        record = cache.read_record(job.out_dir, job.name)
+        if record is None or record.get("key") != job.key:
+            state, why = "to render", ""
+        else:
+            why = cache.problem(job.out_dir, record, verify=True)
+            state = "ok" if why is None else "BAD"
+        held = lines.get(job.output)
+        if held is None or rank[state] > rank[held[0]]:
+            lines[job.output] = (state, why)
+    for output, (state, why) in lines.items():
+        click.echo(f"{state:<10}  {output}" + (f"  ({why})" if why else ""))
+    bad = sum(state != "ok" for state, _ in lines.values())
+    if bad:
+        raise RenderFailed(f"--verify: {bad} output(s) to render again (run {command} without it)")

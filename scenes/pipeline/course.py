@@ -43,6 +43,7 @@ KEYS = (
     "aspects",
 )
 MAX_BYTES = 4_000_000
+MAX_NAME = 60  # characters of a course name (its folder: ≤ 255 bytes on every file system)
 
 
 @dataclass
@@ -89,9 +90,7 @@ def load_course(path) -> Course:
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         raise ValueError(f"course.{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
-        raise ValueError("course.name: give a plain folder name, such as 'week-1'")
+    name = _name(data.get("name", path.stem))
     if "examples" not in data and "examples_jsonl" not in data:
         raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
     examples = []
@@ -119,6 +118,26 @@ def load_course(path) -> Course:
         _list(data, "aspects", ["16:9"], list(ASPECTS)),
         scenes_given,
     )
+
+
+def _name(name) -> str:
+    """The course's folder name, checked: plain (no slash, no leading dot, no control
+    character such as NUL) and short enough for every file system (at most MAX_NAME
+    characters), so that a long batch cannot end without its manifest."""
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or "/" in name
+        or name.startswith(".")
+        or any(ord(c) < 32 or ord(c) == 127 for c in name)
+    ):
+        raise ValueError("course.name: give a plain folder name, such as 'week-1'")
+    if len(name) > MAX_NAME or len(name.encode("utf-8", "surrogateescape")) > 4 * MAX_NAME:
+        raise ValueError(
+            f"course.name: {len(name)} characters; a course name is a folder name of at most "
+            f"{MAX_NAME} characters"
+        )
+    return name
 
 
 def _target(ref: str, folder: Path) -> str:
@@ -150,7 +169,10 @@ def _refuse_collisions(examples: list) -> None:
 def _jsonl(path: Path) -> list:
     try:
         lines = read_capped(path, MAX_BYTES).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({why})") from None
+    except (UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({exc})") from None
     out = []
     for number, line in enumerate(lines, 1):
