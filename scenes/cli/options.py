@@ -147,27 +147,29 @@ def look_options(f):
     return _before_look(decorated)
 
 
-def requests(asked: Asked, *, claim: bool = True, force: bool = False, **kinds) -> list:
+def requests(asked: Asked, *, force: bool = False, **kinds) -> list:
     """One request per language asked for (each its own folder). The example's folder under
-    --out is claimed for its file (``claim`` False: only checked), so that two files with one
-    name never overwrite each other's renders."""
+    --out must not hold the renders of another file of the same name (unless ``force``);
+    :func:`claim` marks it as this file's once something is rendered."""
     made = [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
-    _claim(asked, made[0], claim, force)
+    claim(asked, made[0], write=False, force=force)
     return made
 
 
-def _claim(asked: Asked, made, write: bool, force: bool) -> None:
+def claim(asked: Asked, made, *, write: bool = True, force: bool = False) -> None:
+    """Check (and with ``write``, record) that the example folder of request ``made`` belongs
+    to the file (or preset) ``asked`` names (:func:`scenes.pipeline.jobs.claim`)."""
     from pathlib import Path
 
     from attention_core import PRESETS
-    from scenes.pipeline.jobs import claim
+    from scenes.pipeline import jobs
 
     if asked.example in PRESETS:
         source = f"preset:{asked.example}"
     else:
         source = str(Path(asked.example).resolve())
     try:
-        claim(made.out_dir.parent, source, write=write, force=force)
+        jobs.claim(made.out_dir.parent, source, write=write, force=force)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:
@@ -237,9 +239,10 @@ def _scenes(ex, names) -> list:
     return chosen
 
 
-def run(made: list, running: Running, stages=()):
+def run(made: list, running: Running, stages=(), asked: Asked | None = None):
     """Render ``made`` (requests) and then ``stages`` (e.g. the slide decks); print each output
-    path on stdout and a summary on stderr; RenderFailed naming the first failure."""
+    path on stdout and a summary on stderr; RenderFailed naming the first failure. With
+    ``asked``, the example's folder is claimed for its file once an output is there."""
     from scenes.pipeline.run import run_request
 
     report = run_request(
@@ -250,6 +253,8 @@ def run(made: list, running: Running, stages=()):
         quiet=running.quiet,
         stages=stages,
     )
+    if asked is not None and report.outputs:
+        claim(asked, made[0], force=True)  # checked before the run: now it is this file's
     if not running.quiet:
         click.echo(
             f"done: {report.rendered} rendered, {report.reused} up to date, "

@@ -10,6 +10,7 @@ from scenes.cli.options import (
     Asked,
     Running,
     Seconds,
+    claim,
     look_option,
     look_options,
     requests,
@@ -107,7 +108,6 @@ def render(
         captions=captions,
         stills=stills,
         slides=slides,
-        claim=not (preview or verify),
         force=running.force,
     )
     if preview:
@@ -117,7 +117,7 @@ def render(
     _check_deck_assets(formats)
     from scenes.outputs.deck import Decks
 
-    run(made, running, stages=[Decks(made, formats)])
+    run(made, running, stages=[Decks(made, formats)], asked=asked)
 
 
 def _check_deck_assets(formats) -> None:
@@ -184,7 +184,7 @@ def watch(asked: Asked, running: Running, stills, fmt, interval):
         kinds = {"fmt": fmt or "png", "videos": fmt is not None or not stills, "stills": stills}
         return requests(asked, force=running.force, **kinds)
 
-    made()  # bad input: one line and exit code 2 before anything starts
+    claim(asked, made()[0], force=running.force)  # bad input: one line, exit 2, before anything
     path = Path(asked.example) if Path(asked.example).is_file() else None
     if path is None and not running.quiet:
         warn(f"{asked.example!r} is a preset: rendered once, nothing to watch")
@@ -221,7 +221,7 @@ def pack(asked: Asked, running: Running, digits):
 
     videos = requests(asked, fmt="mp4", videos=True, captions=True, force=running.force)
     posters = requests(asked, fmt="png", videos=True, force=running.force)  # last steps
-    run(videos + posters, running)
+    run(videos + posters, running, asked=asked)
     for request in videos:
         try:
             page = build(request, digits)

@@ -14,11 +14,12 @@ from pathlib import Path
 
 
 def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
-    """(start, end, text) per step with a positive duration."""
+    """(start, end, text) per step that lasts at least a millisecond (as both formats write
+    it: a shorter one would be a cue in one file and none in the other)."""
     return [
         (float(s["start"]), float(s["end"]), s["caption"])
         for s in steps
-        if float(s["end"]) > float(s["start"])
+        if to_ms(float(s["end"])) > to_ms(float(s["start"]))
     ]
 
 

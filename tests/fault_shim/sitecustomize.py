@@ -30,7 +30,10 @@ elif _SPEC:
     def execute(job):
         what, _, scene = _SPEC.partition(":")
         if scene == job.scene.name:
-            if what == "hang":
+            if what == "hang":  # as a hung Typst or encoder: mid-render, its media folder made
+                from scenes.pipeline.stills import private_media_dir
+
+                private_media_dir()
                 time.sleep(10_000)
             elif what == "fail":
                 raise RuntimeError("injected failure (ATTN_FAULT)")
