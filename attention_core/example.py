@@ -37,6 +37,7 @@ from .example_validation import (
     check_name,
     check_text,
     combined_mask,
+    shown,
 )
 from .projection_weights import Weights, explicit_weights, identity_weights
 from .random_weights import random_weights
@@ -151,7 +152,9 @@ class Example:
         )
         self._set("scale", check_bool("scale", self.scale))
         if self.head_form not in HEAD_FORMS:
-            raise ValueError(f"head_form: {self.head_form!r} is not one of {', '.join(HEAD_FORMS)}")
+            raise ValueError(
+                f"head_form: {shown(self.head_form)} is not one of {', '.join(HEAD_FORMS)}"
+            )
 
     def _resolve_weights(self) -> Weights:
         """Explicit weights (a mapping, or a :class:`Weights` of an example being replaced),

@@ -8,10 +8,12 @@ the parser's complaint on one line.
 from __future__ import annotations
 
 import json
+import re
+import sys
 import tomllib
 from typing import Any
 
-from .example_validation import reject_unknown
+from .example_validation import WholeNumber, reject_unknown
 from .projection_weights import WEIGHT_KEYS
 
 FILE_KEYS = (
@@ -99,11 +101,15 @@ def _weights_fields(example) -> dict:
 
 
 def parse_example_text(text: str, suffix: str, filename: str = "example") -> dict:
-    """Parse TOML or JSON text into a mapping, with the parser's complaint on one line."""
+    """Parse TOML or JSON text into a mapping, with the parser's complaint on one line.
+
+    A whole number too long for Python to read (thousands of digits) becomes a
+    :class:`~attention_core.example_validation.WholeNumber`, so the field's own check names it.
+    """
     try:
         if suffix == ".toml":
-            return tomllib.loads(text)
-        data = json.loads(text, parse_constant=_reject_constant)
+            return _parse_toml(text, filename)
+        data = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
@@ -116,6 +122,56 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
     if not isinstance(data, dict):
         raise ValueError(f"example: {filename!r} must hold one object of keys (tokens, …)")
     return data
+
+
+def _max_digits() -> int:
+    limit = sys.get_int_max_str_digits()
+    return limit if limit > 0 else 4300
+
+
+def _parse_int(digits: str) -> int:
+    n = len(digits.lstrip("-"))
+    if n > _max_digits():
+        return WholeNumber(n, digits.startswith("-"))
+    return int(digits)
+
+
+_LONG_RUN = re.compile(r"(?<![\w.])(\d{4301,})(?![\w.])")
+_STAND_IN = 10**4299  # a 4,300-digit number: stand-in k is _STAND_IN + k
+
+
+def _parse_toml(text: str, filename: str) -> dict:
+    """tomllib, with every run of more digits than Python reads swapped for a stand-in number and
+    turned into a :class:`WholeNumber` after parsing."""
+    runs: list[int] = []
+
+    def stand_in(match) -> str:
+        runs.append(len(match.group(1)))
+        return str(_STAND_IN + len(runs) - 1)
+
+    if len(text) > 4300:
+        text = _LONG_RUN.sub(stand_in, text)
+    try:
+        data = tomllib.loads(text)
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
+        raise ValueError(
+            f"example: {filename!r} holds a number too long to read; every number must "
+            "satisfy |x| ≤ 1e+06"
+        ) from None
+    return _restore(data, runs) if runs else data
+
+
+def _restore(value, runs: list[int]):
+    """``value`` with each stand-in number replaced by the :class:`WholeNumber` it stands for."""
+    if isinstance(value, dict):
+        return {k: _restore(v, runs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_restore(v, runs) for v in value]
+    if type(value) is int and abs(value) >= _STAND_IN and abs(value) - _STAND_IN < len(runs):
+        return WholeNumber(runs[abs(value) - _STAND_IN], value < 0)
+    return value
 
 
 def _reject_constant(name: str):
