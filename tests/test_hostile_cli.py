@@ -154,16 +154,26 @@ CASES = [
         "1-fifo-course",
         _fifo_course,
         {},
-        r"error: course: cannot read .*c\.toml.* \(not a regular file\)",
+        r"error: course: '.*c\.toml' is a named pipe \(FIFO\), not a regular file",
     ),
     (
         "1-fifo-jsonl",
         _fifo_jsonl,
         {},
-        r"error: course\.examples_jsonl: cannot read .*s\.jsonl.*not a regular file",
+        r"error: course\.examples_jsonl: '.*s\.jsonl' is a named pipe \(FIFO\), not a regular",
     ),
-    ("1-device-course", _device_course, {}, r"error: course: cannot read .*not a regular file"),
-    ("1-folder-jsonl", _folder_jsonl, {}, r"error: course\.examples_jsonl: cannot read .*s\.jsonl"),
+    (
+        "1-device-course",
+        _device_course,
+        {},
+        r"error: course: '.*c\.toml' is a link to '/dev/zero', which is a character device",
+    ),
+    (
+        "1-folder-jsonl",
+        _folder_jsonl,
+        {},
+        r"error: course\.examples_jsonl: '.*s\.jsonl' is a folder, not a regular file",
+    ),
     (
         "1-timeout-nan",
         _render("--timeout", "nan"),
@@ -694,3 +704,20 @@ def test_the_readme_names_the_text_cache_folder_the_tool_uses():
     from scenes.mobjects import text_cache
 
     assert f"text-v{text_cache.FORMAT}-" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_manim_slides_lines_come_once_with_the_final_paths(tmp_path):
+    out = tmp_path / "o"
+    r = run(["render", "--slides", "--scene", "Embeddings", "-j", "1", "--out", out], timeout=600)
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    said = [line for line in err.splitlines() if "manim-slides" in line or "slides of" in line]
+    final = out / "zao-shang-hao" / "480p15" / "slides-src"
+    assert len(said) == 1 and str(final / "files" / "Embeddings") in said[0], said
+    assert ".tmp-" not in err and "Generated" not in err, err
+    quiet = run(
+        ["render", "--slides", "--scene", "Embeddings", "--force", "--quiet", "--out", out],
+        timeout=600,
+    )
+    assert quiet.returncode == 0 and "slides of" not in quiet.stderr.decode()

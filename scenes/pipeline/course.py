@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
+from attention_core.user_files import read_user_file
 from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.pipeline import kinds
-from scenes.pipeline.files import read_capped
 from scenes.pipeline.jobs import Job
 from scenes.pipeline.kinds import FORMATS
 from scenes.registry import SCENES, find
@@ -77,12 +77,7 @@ def load_course(path) -> Course:
     path = Path(path)
     if path.suffix.lower() != ".toml":
         raise ValueError(f"course: {str(path)!r} should be a .toml file")
-    try:
-        raw = read_capped(path, MAX_BYTES)
-    except OSError as exc:
-        raise ValueError(f"course: cannot read {str(path)!r} ({exc.strerror})") from None
-    except ValueError:
-        raise ValueError(f"course: {str(path)!r} is over {MAX_BYTES // 1_000_000} MB") from None
+    raw = read_user_file(path, MAX_BYTES, "course")  # a FIFO or device: refused, never opened
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -167,13 +162,11 @@ def _refuse_collisions(examples: list) -> None:
 
 
 def _jsonl(path: Path) -> list:
+    raw = read_user_file(path, MAX_BYTES, "course.examples_jsonl")
     try:
-        lines = read_capped(path, MAX_BYTES).decode("utf-8").splitlines()
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({why})") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({exc})") from None
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"course.examples_jsonl: {str(path)!r} is not UTF-8 ({exc})") from None
     out = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
