@@ -18,6 +18,8 @@ import zipfile
 import numpy as np
 import pytest
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import attention_core as ac
 from attention_core import visible_text
@@ -356,6 +358,18 @@ LABELS = [
         "can draw; use a word instead (or install a font that has it)",
     ),
     (
+        "braille-blank",
+        labelled("\u2800", "b"),
+        "tokens[0]: '\u2800' has no visible character (U+2800 BRAILLE PATTERN BLANK is drawn "
+        "blank); use a word a viewer can read",
+    ),
+    (
+        "braille-blanks-and-spaces",
+        labelled("a", " \u2800\u2800 "),
+        "tokens[1]: ' \u2800\u2800 ' has no visible character (U+2800 BRAILLE PATTERN BLANK is "
+        "drawn blank); use a word a viewer can read",
+    ),
+    (
         "bidi-in-title",
         json_file({"tokens": ["a"], "embeddings": [[1, 0]], "title": "ok\u202e"}),
         "title: 'ok\\u202e' contains U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that "
@@ -591,6 +605,24 @@ def test_drawability_comes_from_the_fonts_not_a_list():
     from scenes.mobjects.fonts import DEFAULT_FONT
 
     assert visible_text.LABEL_FONT == DEFAULT_FONT
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=6))
+def test_every_text_is_accepted_or_refused_in_one_line_for_a_reason(text):
+    import unicodedata
+
+    why = visible_text.refusal(text)
+    assert why is None or (why and "\n" not in why)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp") for c in text):
+        assert why  # never an invisible, reordering or unassigned character
+    if why is None:  # every character that needs a glyph has one from an outline font
+        for i, c in enumerate(text):
+            if unicodedata.category(c) in ("Zs", "Mn", "Me"):
+                continue
+            family = "emoji" if visible_text.shown_as_emoji(text, i) else visible_text.LABEL_FONT
+            font = visible_text.drawing_font(c, family)
+            assert font and font.has(c) and not font.color, (c, font)
 
 
 def test_presets_and_titles_stay_valid():
