@@ -628,3 +628,25 @@ def test_every_text_is_accepted_or_refused_in_one_line_for_a_reason(text):
 def test_presets_and_titles_stay_valid():
     for ex in ac.PRESETS.values():
         assert ac.Example.from_dict(ex.to_dict(), name=ex.name).tokens == ex.tokens
+
+
+def test_the_shared_reader_refuses_what_is_not_a_regular_file_before_opening(tmp_path):
+    from attention_core.user_files import read_user_file
+
+    (tmp_path / "ok.toml").write_bytes(b"abc")
+    assert read_user_file(tmp_path / "ok.toml", 3, "course") == b"abc"
+    with pytest.raises(ValueError, match=r"^course: 'ok.toml' is 3 bytes; at most 2 are read$"):
+        read_user_file(tmp_path / "ok.toml", 2, "course", name="'ok.toml'")
+    os.mkfifo(tmp_path / "pipe")  # opening it to read would wait for a writer
+    with pytest.raises(ValueError, match=r"is a named pipe \(FIFO\), not a regular file$"):
+        read_user_file(tmp_path / "pipe", 10, "course.examples_jsonl")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match="is a link to '/dev/zero', which is a character device"):
+        read_user_file(tmp_path / "zero", 10, "course")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    with pytest.raises(ValueError, match="symbolic link loop"):
+        read_user_file(tmp_path / "loop", 10, "course")
+    with pytest.raises(ValueError, match=r"^course: '/nonexistent/x' does not exist$"):
+        read_user_file("/nonexistent/x", 10, "course")
+    with pytest.raises(ValueError, match="NUL character"):
+        read_user_file("a\x00b", 10, "course")
