@@ -8,7 +8,6 @@ For a self-attention example the scene says plainly that it does not apply.
 
 from __future__ import annotations
 
-import numpy as np
 from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 
 from scenes.base import ExplainerScene
@@ -18,19 +17,7 @@ from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import VectorPlane, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.roles import plane_view_of, view_recipe
-
-
-@view_recipe("cross_qk")
-def cross_qk_view(trace):
-    """The queries and the source's keys, in one view."""
-    return np.vstack([trace.heads[0].Q, trace.heads[0].K])
-
-
-@view_recipe("cross_vo")
-def cross_vo_view(trace):
-    """The source's values and the outputs (mixes of them), in one view."""
-    return np.vstack([trace.heads[0].V, trace.heads[0].output])
+from scenes.views import plane_view_of
 
 
 class CrossAttention(ExplainerScene):
@@ -64,7 +51,7 @@ class CrossAttention(ExplainerScene):
             queries=self.token_list(self.q_tokens),
             sources=self.token_list(self.k_tokens),
         )
-        qk = self.plane(left, "cross_qk", self.say("cross_qk"))
+        qk = self.plane(left, "queries_keys", self.say("cross_qk"))
         q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
         k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
         qk_labels = qk.plane.tip_labels(
@@ -73,7 +60,7 @@ class CrossAttention(ExplainerScene):
             q_colors + k_colors,
             qk.box,
         )
-        vo = self.plane(right, "cross_vo", self.say("cross_vo"))
+        vo = self.plane(right, "values_outputs", self.say("cross_vo"))
         v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
         o_coords = vo.coords[n:]
         o_labels_texts = [f"o({t})" for t in self.q_tokens]
