@@ -210,7 +210,7 @@ class EncoderBlock(ExplainerScene):
     # -- pieces ----------------------------------------------------------------------------------
     def not_applicable(self):
         ex = self.example
-        key = "cross" if ex.is_cross else "narrow"
+        key = "cross" if ex.is_cross else "narrow" if ex.d_model < 4 else "own_wo"
         self.step(key, d=ex.d_model)
         note = self.typeset("enc_" + key, BODY, self.theme.muted, d=ex.d_model)
         if note.width > self.regions.content.width:

@@ -182,13 +182,9 @@ class WeightedSum(ExplainerScene):
             self.plane_box,
             self.obstacles + list(self.v_labels) + self.points_along_chain(),
         )
-        out_nums = VGroup(
-            *(
-                self.num(self.out[c], ("output", 0, self.i, c), 2, size=BODY, color=theme.output)
-                for c in range(self.out.shape[0])
-            )
+        self.out_line = self.vector_line(
+            o_name, self.out, ("output", 0, self.i), theme.output, self.side_box
         )
-        self.out_line = self.vector_line(o_name, out_nums, theme.output, self.side_box)
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
         self.play(
             *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
@@ -273,13 +269,7 @@ class WeightedSum(ExplainerScene):
         """E + ΔE's numbers and the share from other tokens, under the output's line (the share
         alone in a long column, nothing where even that does not fit)."""
         theme, i, new = self.theme, self.i, self.new
-        new_nums = VGroup(
-            *(
-                self.num(new[c], ("residual", 0, i, c), 2, size=BODY, color=theme.accent)
-                for c in range(new.shape[0])
-            )
-        )
-        new_line = self.vector_line(None, new_nums, theme.accent, self.side_box)
+        new_line = self.vector_line(None, new, ("residual", 0, i), theme.accent, self.side_box)
         facts = VGroup(
             new_line,
             VGroup(
@@ -305,14 +295,22 @@ class WeightedSum(ExplainerScene):
         )[0]
         return VGroup(mob) if ok else VGroup()
 
-    def vector_line(self, name, nums, color, box):
+    def vector_line(self, name, values, role, color, box):
         """'name = [a, b]' (or '= [a, b]' under E + ΔE), folded under the name when too wide;
-        only the name when even the vector alone does not fit."""
+        a long vector elided in the middle ([a, b, …, z]) until it fits, so the line always
+        shows the vector's value. ``role`` + (c,) is the role of entry c."""
         word = label(f"{name} =", BODY, color) if name else math("E + Delta E =", BODY * 1.2, color)
-        vec = vector_row(nums, color)
-        line = VGroup(word, vec).arrange(buff=0.15)
-        if line.width > box.width:
-            line = VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            if vec.width > box.width:
-                line = VGroup(word)
-        return line
+        n = len(values)
+        for keep in [n, *range(min(n - 2, 6), 0, -1)]:
+            shown = list(range(n)) if keep == n else [*range(keep), n - 1]
+            nums = [self.num(values[c], (*role, c), 2, size=BODY, color=color) for c in shown]
+            if keep < n:
+                nums.insert(keep, label("…", BODY, color))
+            vec = vector_row(nums, color)
+            line = VGroup(word, vec).arrange(buff=0.15)
+            if line.width <= box.width:
+                return line
+            if vec.width <= box.width:
+                return VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        vec.scale_to_fit_width(box.width)
+        return VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
