@@ -15,6 +15,7 @@ ZH_RATE = 7.0
 MIN_READ = 2.0
 
 TITLES = {
+    "StarterScene": ("起步场景：词向量的长度", "A starter scene: the tokens' lengths"),
     "Embeddings": ("词向量：每个词是一个箭头", "Tokens as vectors"),
     "Projections": ("Q、K、V：同一向量的三种角色", "Queries, keys and values"),
     "DotProducts": ("点积就是投影", "The dot product as a projection"),
@@ -38,6 +39,14 @@ TITLES = {
 }
 
 CAPTIONS = {
+    # the starter scene to copy (scenes/_template.py): not in the registry, never rendered for users
+    "StarterScene": {
+        "tokens": (
+            "{n} 个词，每个词是一个从原点出发的箭头。",
+            "{n} tokens, each an arrow from the origin.",
+        ),
+        "lengths": ("每个箭头的长度 |x|。", "The length |x| of each arrow."),
+    },
     "Embeddings": {
         "plane": (
             "每个词是一个向量：从原点出发的箭头。",
@@ -410,6 +419,7 @@ CAPTIONS = {
 }
 
 WORDS = {
+    "starter_heading": ("词向量 x", "the embeddings x"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),
