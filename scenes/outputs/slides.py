@@ -9,10 +9,17 @@ The offline HTML deck embeds reveal.js, which manim-slides downloads from a CDN 
 reachable here. It first looks in its cache (``platformdirs.user_cache_path("manim-slides") /
 "revealjs6.0.1"``), which :func:`fetch_assets` fills from the npm registry (``npm pack``);
 ``make setup`` runs it. No third-party file is committed.
+
+Every slide carries the step's speaker notes (:mod:`scenes.outputs.notes`), written into the
+scenes' slide JSON by the ``slides`` job as plain text: PowerPoint's notes pane shows them as
+they are. manim-slides puts them into the HTML deck unescaped, where reveal.js reads them as
+markdown, so the HTML deck is converted from copies whose notes are escaped for markdown and
+HTML (:func:`html_ready_sources`): a label such as ``<img onerror=…>`` is shown, never run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -31,6 +38,7 @@ REVEAL_FILES = {
     "black.css": "package/dist/theme/black.css",
     "zenburn.css": "package/dist/plugin/highlight/zenburn.css",
     "notes.js": "package/dist/plugin/notes.js",
+    "markdown.js": "package/dist/plugin/markdown.js",  # the speaker notes are markdown
 }
 SLIDE_FORMATS = ("html", "pdf", "pptx")
 
@@ -84,12 +92,33 @@ def deck_path(example_dir: Path, example_name: str, look_folder: str, fmt: str) 
     return Path(example_dir) / "slides" / f"{example_name}-{look_folder}.{fmt}"
 
 
+def html_ready_sources(scene_names, slides_src: Path, folder: Path) -> Path:
+    """Copies of the scenes' slide JSON in ``folder`` for the HTML deck: notes escaped (markdown
+    and HTML), slide files absolute. Returns ``folder``."""
+    from html import escape
+
+    from scenes.outputs.notes import as_markdown
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in scene_names:
+        deck = json.loads((Path(slides_src) / f"{name}.json").read_text(encoding="utf-8"))
+        for slide in deck["slides"]:
+            for field_name in ("file", "rev_file"):  # manim-slides reads them from ../
+                slide[field_name] = str((Path(slides_src).parent / slide[field_name]).resolve())
+            slide["notes"] = escape(as_markdown(slide.get("notes", "")), quote=False)
+        atomic_write(folder / f"{name}.json", json.dumps(deck, indent=2))
+    return folder
+
+
 def convert_deck(arg: tuple) -> dict:
     """Convert the scenes' slides into one deck (runs in a worker: it may take a while)."""
     scene_names, slides_src, dest, fmt = arg
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staged = dest.parent / f".tmp-{dest.stem}-{os.getpid()}{dest.suffix}"
+    sources = dest.parent / f".tmp-{dest.stem}-{os.getpid()}-src"
+    if fmt == "html":
+        slides_src = html_ready_sources(scene_names, Path(slides_src), sources)
     cmd = [
         sys.executable,
         "-m",
@@ -118,6 +147,7 @@ def convert_deck(arg: tuple) -> dict:
         place(staged, dest)
     finally:
         staged.unlink(missing_ok=True)
+        shutil.rmtree(sources, ignore_errors=True)
         if fmt == "html":  # --offline may leave an assets folder beside a missing file
             shutil.rmtree(staged.parent / f"{staged.stem}_assets", ignore_errors=True)
     return {"files": [dest.name]}

@@ -12,7 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from scenes.outputs import subtitles
+from scenes.outputs import notes, subtitles
 from scenes.pipeline import cache
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
@@ -53,7 +53,9 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
-    return cls(example=job.example, look=job.look, **kw)
+    scene = cls(example=job.example, look=job.look, **kw)
+    scene.step_listeners.append(notes.collect)  # each step's record keeps its numbers' roles
+    return scene
 
 
 def _steps_of(scene) -> list[dict]:
@@ -78,6 +80,8 @@ def make_video(job: Job, tmp: Path) -> dict:
         produced = Path(writer.gif_file_path if job.fmt == "gif" else writer.movie_file_path)
         sections_dir = Path(writer.sections_output_dir) if job.part else None
     steps = _steps_of(scene)
+    if job.captions and (job.part or (0, 1))[0] == 0:  # for the lecture page's notes
+        notes.add_other_captions(steps, notes.other_captions(job.scene, job.example, job.look))
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
@@ -264,6 +268,8 @@ def make_slides(job: Job, tmp: Path) -> dict:
     from manim import tempconfig
     from manim_slides import Slide
 
+    from attention_core import trace_example
+
     # its INFO lines (to stderr, as all a worker prints) unless --quiet
     logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
 
@@ -281,15 +287,22 @@ def make_slides(job: Job, tmp: Path) -> dict:
     shutil.rmtree(files_dir, ignore_errors=True)
     files_dir.parent.mkdir(parents=True, exist_ok=True)
     os.replace(staged / "files" / name, files_dir)
+    steps = notes.add_other_captions(
+        _steps_of(scene), notes.other_captions(job.scene, job.example, job.look)
+    )
     deck = json.loads((staged / f"{name}.json").read_text())
-    for slide in deck["slides"]:  # point the slide files at their final place
+    if len(deck["slides"]) != len(steps):
+        raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
+    trace = trace_example(job.example)
+    for slide, step in zip(deck["slides"], steps):  # point the slide files at their final place
         for field_name in ("file", "rev_file"):
             slide[field_name] = str(files_dir / Path(slide[field_name]).name)
+        slide["notes"] = notes.step_note(trace, step, job.look.lang)
     atomic_write(final / f"{name}.json", json.dumps(deck, indent=2))
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
-    return {"files": files, "steps": _steps_of(scene)}
+    return {"files": files, "steps": steps}
 
 
 def _expect(job: Job, produced: Path) -> None:
