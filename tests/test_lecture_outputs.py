@@ -6,6 +6,7 @@ script run), transparent video, and the notebook helper."""
 import html.parser
 import json
 import re
+import tomllib
 
 import av
 import numpy as np
@@ -222,6 +223,12 @@ def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
         assert all(t in tokens for t in HOSTILE["tokens"])
         cells = browser.locator("section.numbers th").all_inner_texts()
         assert "<b>x</b>" in cells and "&amp;" in cells
+        # the explorable draws the labels as text and copies them into TOML as themselves
+        drawn = browser.locator("#ex-plane text.vlabel").all_text_contents()
+        assert all(t in drawn for t in HOSTILE["tokens"])
+        found = tomllib.loads(browser.evaluate("window.attnExplorer.toml()"))
+        assert found["tokens"] == HOSTILE["tokens"] and found["title"] == HOSTILE["title"]
+        assert browser.locator("li .notes").count() >= 3  # every step's notes, as text
         browser.locator("button.step").nth(1).click()  # jumps the first video to step 2
         t = browser.evaluate("document.getElementById('v0').currentTime")
         steps = steps_of(tmp_path / "hostile" / "480p15", "Embeddings.mp4")

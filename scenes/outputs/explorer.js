@@ -145,6 +145,19 @@
     return node;
   }
 
+  function named(letter, label, color) { // e.g. k(早): the letter set as math, the label as text
+    var span = el("span", color ? { style: "color:" + color } : {});
+    span.appendChild(el("i", { "class": "m" }, letter));
+    if (label !== undefined) span.appendChild(document.createTextNode("(" + label + ")"));
+    return span;
+  }
+
+  function cell(tag, child, attrs) {
+    var node = el(tag, attrs || {});
+    node.appendChild(child);
+    return node;
+  }
+
   function num(value, role, digits) { // a number on screen, tagged with where it comes from
     return el("span", { "class": "num", "data-role": role }, fmt(value, digits));
   }
@@ -316,7 +329,8 @@
   function vectorsTable(r) {
     var table = el("table", { "class": "ex-vectors" });
     var head = el("tr");
-    ["", "x", "q", "k", "v"].forEach(function (h) { head.appendChild(el("th", {}, h)); });
+    head.appendChild(el("th"));
+    ["x", "q", "k", "v"].forEach(function (h) { head.appendChild(cell("th", named(h))); });
     table.appendChild(head);
     var rows = { x: now.embeddings, q: r.Q, k: r.K, v: r.V };
     data.tokens.forEach(function (t, i) {
@@ -340,15 +354,13 @@
   function matrixTable(r, kind, values) {
     var table = el("table", { "class": "ex-matrix ex-" + kind });
     var head = el("tr");
-    head.appendChild(el("th", {}, kind === "scores" ? "q·k" : "w"));
-    data.tokens.forEach(function (t, j) {
-      head.appendChild(el("th", { style: "color:" + token(j) }, "k(" + t + ")"));
-    });
+    head.appendChild(el("th"));
+    data.tokens.forEach(function (t, j) { head.appendChild(cell("th", named("k", t, token(j)))); });
     table.appendChild(head);
     var limit = scoreLimit(r.scores);
     values.forEach(function (row, i) {
       var tr = el("tr", { "class": i === now.query ? "chosen" : "" });
-      tr.appendChild(el("th", { style: "color:" + token(i) }, "q(" + data.tokens[i] + ")"));
+      tr.appendChild(cell("th", named("q", data.tokens[i], token(i))));
       row.forEach(function (value, j) {
         var blocked = data.mask && !data.mask[i][j];
         var fill = kind === "weights" ? heat(value) : ramp(data.colors.diverging,
@@ -391,11 +403,13 @@
 
   function outputLine(r) {
     var i = now.query, p = el("p", { "class": "ex-output" });
-    p.appendChild(el("span", { style: "font-weight:600" }, "o(" + data.tokens[i] + ") = "));
+    p.appendChild(named("o", data.tokens[i]));
+    p.appendChild(document.createTextNode(" = "));
     r.weights[i].forEach(function (w, j) {
       if (j) p.appendChild(document.createTextNode(" + "));
       p.appendChild(num(w, "chain." + i + "." + j));
-      p.appendChild(el("span", { style: "color:" + token(j) }, "·v(" + data.tokens[j] + ")"));
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(named("v", data.tokens[j], token(j)));
     });
     p.appendChild(document.createTextNode(" = ("));
     r.output[i].forEach(function (value, c) {

@@ -227,6 +227,9 @@ STYLE = """
 #ex-status { color: #2E7D32; }
 #ex-toml { width: 100%; font-family: monospace; }
 .num { font-variant-numeric: tabular-nums; }
+.m, #ex-plane .vlabel.m { font-family: "STIX Two Text", "Latin Modern Roman", "Noto Serif",
+                          "DejaVu Serif", serif; font-style: italic; }
+#ex-side th { font-weight: 600; }
 """.strip()
 
 if "</script" in SCRIPT.lower() or "<!--" in SCRIPT:  # it is inlined into the page as is

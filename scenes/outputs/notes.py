@@ -260,7 +260,7 @@ _MARKDOWN_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation 
 def as_markdown(note: str) -> str:
     """A note for reveal.js's markdown notes: each line a paragraph, every punctuation mark
     backslash-escaped, so a label is shown as itself and never read as markdown or HTML."""
-    return "\n\n".join(_MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in note.splitlines())
+    return "\n\n".join(_MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in note.split("\n"))
 
 
 def from_markdown(text: str) -> str:
