@@ -72,8 +72,7 @@ EXPLORED = [[1.2, 0.8], [0.9, 1.1], [-0.35, 1.35]]  # zao-shang-hao with 好 dra
 
 
 def explorer_screenshot(out: Path, lang: str = "en") -> Path:
-    """The explorable on zao-shang-hao's lecture page (`pack --lang LANG`), after a drag, as a
-    small PNG (256 colours)."""
+    """The explorable on zao-shang-hao's lecture page (`pack --lang LANG`), after a drag."""
     import subprocess
     import sys
     import tempfile
@@ -96,8 +95,7 @@ def explorer_screenshot(out: Path, lang: str = "en") -> Path:
             page.evaluate("window.attnExplorer.choose(2)")
             shot = Path(tmp) / name
             page.locator("#explorer").screenshot(path=str(shot))
-        image = Image.open(shot).convert("RGB").quantize(256, dither=Image.Dither.NONE)
-        image.save(out / name, optimize=True)
+        Image.open(shot).convert("RGB").save(out / name, optimize=True)
     print(out / name)
     return out / name
 

@@ -192,6 +192,8 @@ def section(example: ac.Example, lang: str) -> str:
 
 
 STYLE = """
+.explorer { padding: 0.2rem 1.2rem 0.8rem; margin: 1.5rem 0; border: 1px solid #D5DAE1;
+            border-radius: 8px; background: #FAFBFC; }
 .explorer .hint { color: #4A5260; }
 .ex-grid { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 .ex-plane-box { margin: 0; flex: 0 0 22rem; }
