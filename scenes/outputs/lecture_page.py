@@ -129,41 +129,46 @@ def _on_page(request: Request) -> list:
     return out
 
 
+def _scene_section(request: Request, k: int, scene, trace) -> str:
+    """One scene on the page: its video (captions track, poster) and its steps with notes."""
+    from scenes.pipeline import cache
+
+    ex, lang = request.example, request.look.lang
+    folder = request.look.folder(ex)
+    job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
+    record = cache.fresh_record(job.out_dir, job.name, job.key)
+    if record is None:
+        raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
+    png = Job(scene, ex, request.look, request.out_dir, "png", "png")
+    poster = ""
+    if cache.fresh_record(png.out_dir, png.name, png.key):
+        poster = f' poster="{escape(folder)}/{escape(png.name)}"'
+    if not (job.out_dir / f"{scene.name}.vtt").is_file():
+        raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
+    vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
+    track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
+    vid = f"v{k}"
+    steps = _steps_html(vid, trace, notes.complete(record["steps"], scene, ex, request.look), lang)
+    return (
+        f'<section class="scene" id="{escape(scene.name)}">\n'
+        f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
+        f'<video id="{vid}" controls preload="metadata"{poster} '
+        f'src="{escape(folder)}/{escape(job.name)}">\n'
+        f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
+        ">\n</video>\n"
+        f'<ol class="steps">\n{steps}\n</ol>\n</section>'
+    )
+
+
 def build(request: Request, digits: int = 3) -> Path:
     """Write the page for ``request``'s videos (already rendered with captions); return it.
 
     Each video's poster is the scene's final frame (its last step, a png job) when rendered."""
     ex, lang = request.example, request.look.lang
-    from scenes.pipeline import cache
-
-    folder = request.look.folder(ex)
     trace = trace_example(ex)
-    sections = []
-    for k, scene in enumerate(_on_page(request)):
-        job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
-        record = cache.fresh_record(job.out_dir, job.name, job.key)
-        if record is None:
-            raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
-        png = Job(scene, ex, request.look, request.out_dir, "png", "png")
-        poster = ""
-        if cache.fresh_record(png.out_dir, png.name, png.key):
-            poster = f' poster="{escape(folder)}/{escape(png.name)}"'
-        if not (job.out_dir / f"{scene.name}.vtt").is_file():
-            raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
-        vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
-        track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
-        vid = f"v{k}"
-        steps = notes.complete(record["steps"], scene, ex, request.look)
-        steps = _steps_html(vid, trace, steps, lang)
-        sections.append(
-            f'<section class="scene" id="{escape(scene.name)}">\n'
-            f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
-            f'<video id="{vid}" controls preload="metadata"{poster} '
-            f'src="{escape(folder)}/{escape(job.name)}">\n'
-            f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
-            ">\n</video>\n"
-            f'<ol class="steps">\n{steps}\n</ol>\n</section>'
-        )
+    sections = [
+        _scene_section(request, k, scene, trace) for k, scene in enumerate(_on_page(request))
+    ]
     title = ex.title or ex.name
     numbers = numbers_report.as_html(trace, digits)
     explorable = explorer.why_not(ex) is None
