@@ -29,6 +29,14 @@ def test_a_row_of_weights_is_one_line_in_index_order_from_the_core():
     assert row == "0.359, 0.330, 0.312"
 
 
+def test_softmax_of_the_scores_as_they_are_is_called_the_weights():
+    shown = roles(*(("sharpened_scaled", 0, 0, 1.0, j) for j in range(3)))
+    shown += roles(("sharpened_scaled", 0, 0, 10.0, 0))
+    first, second = notes.number_lines(ZAO, shown, "en")
+    assert first.text() == "weights of 早: 0.359, 0.330, 0.312"
+    assert second.label == "weights of 早, scores ×10" and second.columns == (0,)
+
+
 def test_part_of_a_row_says_which_entries_and_singles_keep_their_own_lines():
     lines = notes.number_lines(
         ZAO, roles(("scores", 0, 1, 2), ("norm_q", 0, 1), ("scores", 0, 1, 0)), "en"

@@ -204,6 +204,8 @@ def _fill(template: str, letters: str, args: tuple, trace: ac.ExampleTrace) -> s
 
 
 def _label(kind: str, args: tuple, lang: str, trace: ac.ExampleTrace, table: dict) -> str:
+    if kind.startswith("sharpened") and args and args[-1] == 1:  # the scores as they are
+        kind, args = "weights", args[:-1]
     entry = table.get(kind)
     text = None
     if entry is not None:
