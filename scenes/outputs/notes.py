@@ -1,11 +1,10 @@
 """Speaker notes: for every step, its caption in the lecture language, the same caption in the
 other language, and the numbers the step shows — each looked up in the core by its role.
 
-A render records, at the end of each step, the roles of the numbers on screen (the ``Num``
-mobjects, :func:`collect`); the notes text is made later from those roles with
-:func:`scenes.roles.resolve`, so every number in a note is the core's, never a typed one. The
-other language's captions come from a dry run of the same scene in that language (no frames,
-:func:`other_captions`). The slide deck carries the notes (manim-slides' ``notes``: reveal.js's
+A render records in each step's record the roles of the numbers on screen at its end and the
+caption in the other language (:mod:`scenes.pipeline.step_notes`); the notes text is made here
+from those roles with :func:`scenes.roles.resolve`, so every number in a note is the core's,
+never a typed one. The slide deck carries the notes (manim-slides' ``notes``: reveal.js's
 speaker view, key S, and PowerPoint's notes pane); the lecture page lists them under each step.
 """
 
@@ -15,8 +14,10 @@ import dataclasses
 import re
 
 import attention_core as ac
-from scenes import captions
 from scenes.mobjects.numfmt import fmt
+from scenes.pipeline.step_notes import complete, other_lang
+
+__all__ = ["as_markdown", "complete", "from_markdown", "number_lines", "other_lang", "step_note"]
 
 NOTE_DIGITS = 3  # decimals in the notes (the screen may show fewer)
 
@@ -112,66 +113,6 @@ class Line:
         if self.columns and not complete:  # a part of a row: say which entries
             shown = [f"[{self.columns[k] + 1}] {v}" for k, v in zip(order, shown)]
         return f"{self.label}: " + ", ".join(shown)
-
-
-# -- while rendering ---------------------------------------------------------------------------
-def on_screen(scene) -> list[dict]:
-    """The numbers on screen now, in drawing order, each once: ``{"role": [...], "digits": d}``."""
-    from scenes.mobjects.text import Num
-
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for m in top.get_family():
-            if isinstance(m, Num) and m.role not in seen and _visible(m):
-                seen.add(m.role)
-                out.append({"role": list(m.role), "digits": int(m.digits)})
-    return out
-
-
-def _visible(num) -> bool:
-    text = num.submobjects[0] if num.submobjects else num
-    return text.get_fill_opacity() >= 0.05 or text.get_stroke_opacity() >= 0.05
-
-
-def collect(scene, record: dict) -> None:
-    """A step listener: the step's record keeps the roles of the numbers it ends on."""
-    record["numbers"] = on_screen(scene)
-
-
-def other_lang(lang: str) -> str:
-    return next(x for x in captions.LANGS if x != lang)
-
-
-def other_captions(scene_info, example, look) -> list[tuple[str, str]]:
-    """(step key, caption) of every step of the scene in the other language: a dry run (no
-    frames, animations skipped) of the same scene."""
-    from scenes.pipeline.stills import run_steps
-
-    other = dataclasses.replace(look, lang=other_lang(look.lang))
-    stills = run_steps(scene_info.load(), example, look=other, frames=False)
-    return [(s.key, s.caption) for s in stills]
-
-
-def add_other_captions(steps: list[dict], others: list[tuple[str, str]]) -> list[dict]:
-    """Each step's record with ``caption_other`` (matched by step number and key)."""
-    for k, step in enumerate(steps):
-        key, text = others[k] if k < len(others) else (None, "")
-        step["caption_other"] = text if key == step["key"] else ""
-    return steps
-
-
-def complete(steps: list[dict], scene_info, example, look) -> list[dict]:
-    """``steps`` with their roles and other-language captions, by a dry run if a record was made
-    without them (a video rendered before it was asked for with captions)."""
-    if all("numbers" in s and "caption_other" in s for s in steps):
-        return steps
-    from scenes.pipeline.stills import run_steps
-
-    if not all("numbers" in s for s in steps):
-        runs = run_steps(scene_info.load(), example, look=look, frames=False, snapshot=on_screen)
-        by_step = {(k, s.key): s.snapshot for k, s in enumerate(runs)}
-        steps = [{**s, "numbers": by_step.get((k, s["key"]), [])} for k, s in enumerate(steps)]
-    return add_other_captions(steps, other_captions(scene_info, example, look))
 
 
 # -- the notes ---------------------------------------------------------------------------------

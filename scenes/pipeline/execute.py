@@ -12,8 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from scenes.outputs import notes, subtitles
-from scenes.pipeline import cache
+from scenes.pipeline import cache, step_notes, subtitles
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
 
@@ -54,7 +53,7 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
     scene = cls(example=job.example, look=job.look, **kw)
-    scene.step_listeners.append(notes.collect)  # each step's record keeps its numbers' roles
+    scene.step_listeners.append(step_notes.collect)  # each step's record keeps its numbers' roles
     return scene
 
 
@@ -81,7 +80,8 @@ def make_video(job: Job, tmp: Path) -> dict:
         sections_dir = Path(writer.sections_output_dir) if job.part else None
     steps = _steps_of(scene)
     if job.captions and (job.part or (0, 1))[0] == 0:  # for the lecture page's notes
-        notes.add_other_captions(steps, notes.other_captions(job.scene, job.example, job.look))
+        others = step_notes.other_captions(job.scene, job.example, job.look)
+        step_notes.add_other_captions(steps, others)
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
@@ -268,8 +268,6 @@ def make_slides(job: Job, tmp: Path) -> dict:
     from manim import tempconfig
     from manim_slides import Slide
 
-    from attention_core import trace_example
-
     # its INFO lines (to stderr, as all a worker prints) unless --quiet
     logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
 
@@ -287,21 +285,20 @@ def make_slides(job: Job, tmp: Path) -> dict:
     shutil.rmtree(files_dir, ignore_errors=True)
     files_dir.parent.mkdir(parents=True, exist_ok=True)
     os.replace(staged / "files" / name, files_dir)
-    steps = notes.add_other_captions(
-        _steps_of(scene), notes.other_captions(job.scene, job.example, job.look)
-    )
     deck = json.loads((staged / f"{name}.json").read_text())
-    if len(deck["slides"]) != len(steps):
-        raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
-    trace = trace_example(job.example)
-    for slide, step in zip(deck["slides"], steps):  # point the slide files at their final place
+    for slide in deck["slides"]:  # point the slide files at their final place
         for field_name in ("file", "rev_file"):
             slide[field_name] = str(files_dir / Path(slide[field_name]).name)
-        slide["notes"] = notes.step_note(trace, step, job.look.lang)
     atomic_write(final / f"{name}.json", json.dumps(deck, indent=2))
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
+    # the speaker notes' facts; the deck writes the notes from them (scenes.outputs.slides)
+    steps = step_notes.add_other_captions(
+        _steps_of(scene), step_notes.other_captions(job.scene, job.example, job.look)
+    )
+    if len(deck["slides"]) != len(steps):
+        raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
     return {"files": files, "steps": steps}
 
 
