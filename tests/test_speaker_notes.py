@@ -5,6 +5,7 @@ explorable's TOML strings read back as the labels they were made from."""
 import tomllib
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -93,3 +94,31 @@ def test_the_explorable_is_for_one_head_of_2d_self_attention():
     assert explorer.why_not(load_example("causal")) is None
     assert "2-D" in explorer.why_not(load_example("two-heads"))
     assert "cross" in explorer.why_not(load_example("cross-zh-en"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["zao-shang-hao", "cross-zh-en"])
+def test_every_step_of_every_scene_has_notes_with_the_cores_numbers(preset):
+    """A dry run of each scene: each step's note starts with its caption and lists every number
+    on screen with the core's value (named in words, not by a role's raw name)."""
+    from scenes.look import Look
+    from scenes.mobjects.numfmt import fmt
+    from scenes.pipeline.step_notes import on_screen
+    from scenes.pipeline.stills import run_steps
+    from scenes.registry import SCENES
+    from scenes.roles import resolve
+
+    ex = load_example(preset)
+    trace = ac.trace_example(ex)
+    look = Look.for_example(ex, lang="en")
+    for scene in (s for s in SCENES if s.why_not(ex) is None):
+        stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=on_screen)
+        for still in stills:
+            step = {"key": still.key, "caption": still.caption, "numbers": still.snapshot}
+            note = notes.step_note(trace, step, "en").split("\n")
+            assert note[0] == still.caption
+            for n in still.snapshot:
+                d = n["digits"] and max(n["digits"], 3)
+                assert any(fmt(resolve(trace, tuple(n["role"])), d) in line for line in note[1:])
+            for line in note[1:]:
+                assert not line.startswith(tuple(f"{r['role'][0]}[" for r in still.snapshot))

@@ -24,7 +24,7 @@ NOTE_DIGITS = 3  # decimals in the notes (the screen may show fewer)
 # kind → (English, Chinese, what each index but the last names): the numbers of one role kind
 # that differ only in their last index are one line, e.g. "weights of 早: 0.359, 0.330, 0.312".
 # Index letters: h head, q query token, k key token, t token, w weight matrix (row), f factor,
-# s a name (shown as is).
+# s a name (shown as is), e a sample of the variance experiment (its d), _ not shown.
 ROWS = {
     "X": ("x({t})", "x({t})", "t"),
     "embeddings": ("embedding of {t}", "{t} 的嵌入", "t"),
@@ -53,6 +53,12 @@ ROWS = {
     "sharpened_scaled": ("weights of {q}, scores ×{f}", "{q} 的权重，分数 ×{f}", "hqf"),
     "gradient": ("s(1 − s) of {q}, scores ×{f}", "{q} 的 s(1 − s)，分数 ×{f}", "hqf"),
     "enc": ("{s} of {t}", "{t} 的 {s}", "st"),
+    "row64_score_raw": ("d = 64, unscaled: scores", "d = 64，不缩放：分数", ""),
+    "row64_score_scaled": ("d = 64, ÷√64: scores", "d = 64，÷√64：分数", ""),
+    "row64_weight_raw": ("d = 64, unscaled: weights", "d = 64，不缩放：权重", ""),
+    "row64_weight_scaled": ("d = 64, ÷√64: weights", "d = 64，÷√64：权重", ""),
+    "illustrative": ("illustrative weights, row {w}", "示意权重，第 {w} 行", "_w"),
+    "illustrative_qk": ("illustrative {s}, row {w}", "示意 {s}，第 {w} 行", "_sw"),
 }
 # kinds shown one number a line: kind → (English, Chinese, index letters)
 SINGLES = {
@@ -84,6 +90,8 @@ SINGLES = {
     "head_mass": ("head {h}: its largest share", "第 {h} 个头：最大份额", "h"),
     "shuffle_diff": ("change after shuffling ({s})", "打乱顺序后的变化（{s}）", "s"),
     "seed": ("seed ({s})", "随机种子（{s}）", "s"),
+    "variance_raw": ("variance of q·k at d = {e}", "d = {e} 时 q·k 的方差", "e"),
+    "variance_scaled": ("variance of q·k ÷ √d at d = {e}", "d = {e} 时 q·k ÷ √d 的方差", "e"),
     "share_others_pct": (
         "% of {q} from the other tokens",
         "{q} 来自其他词的百分比",
@@ -134,6 +142,10 @@ def _fill(template: str, letters: str, args: tuple, trace: ac.ExampleTrace) -> s
             if not isinstance(a, int) or not 0 <= a < len(tokens):
                 return None
             names[letter] = tokens[a]
+        elif letter == "_":
+            continue
+        elif letter == "e":  # a sample of the variance experiment: its dimension
+            names[letter] = str(ac.scaling_experiment()[int(a)].d)
         elif letter in "wh":  # rows and heads counted from 1
             names[letter] = str(int(a) + 1)
         else:
