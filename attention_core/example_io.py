@@ -8,12 +8,13 @@ the parser's complaint on one line.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import tomllib
 from typing import Any
 
-from .example_validation import WholeNumber, reject_unknown
+from .example_validation import OverflowNumber, WholeNumber, reject_unknown
 from .projection_weights import WEIGHT_KEYS
 
 FILE_KEYS = (
@@ -109,7 +110,9 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
     try:
         if suffix == ".toml":
             return _parse_toml(text, filename)
-        data = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+        data = json.loads(
+            text, parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
+        )
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
@@ -136,31 +139,51 @@ def _parse_int(digits: str) -> int:
     return int(digits)
 
 
-_LONG_RUN = re.compile(r"(?<![\w.])(\d{4301,})(?![\w.])")
+# strings and comments (kept as they are), or a run of digits outside them (group 1)
+_NUMBER_RUN = re.compile(
+    r'''"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|'[^'\n]*'|#[^\n]*'''
+    r"|(?<![\w.])(\d(?:_?\d)*)(?![\w.])"
+)
 _STAND_IN = 10**4299  # a 4,300-digit number: stand-in k is _STAND_IN + k
 
 
 def _parse_toml(text: str, filename: str) -> dict:
-    """tomllib, with every run of more digits than Python reads swapped for a stand-in number and
-    turned into a :class:`WholeNumber` after parsing."""
+    """tomllib; when a whole number is longer than Python reads, each such run of digits is
+    swapped for a stand-in number, turned into a :class:`WholeNumber` after parsing."""
+    try:
+        return tomllib.loads(text, parse_float=_parse_float)
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
     runs: list[int] = []
 
     def stand_in(match) -> str:
-        runs.append(len(match.group(1)))
+        if match.group(1) is None:
+            return match.group(0)  # a string or a comment
+        digits = len(match.group(1).replace("_", ""))
+        if digits <= _max_digits():
+            return match.group(1)
+        runs.append(digits)
         return str(_STAND_IN + len(runs) - 1)
 
-    if len(text) > 4300:
-        text = _LONG_RUN.sub(stand_in, text)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(_NUMBER_RUN.sub(stand_in, text), parse_float=_parse_float)
     except ValueError as exc:
         if isinstance(exc, tomllib.TOMLDecodeError):
             raise
         raise ValueError(
             f"example: {filename!r} holds a number too long to read; every number must "
-            "satisfy |x| ≤ 1e+06"
+            "satisfy |x| ≤ 1,000,000"
         ) from None
-    return _restore(data, runs) if runs else data
+    return _restore(data, runs)
+
+
+def _parse_float(text: str) -> float:
+    """A float, or an :class:`OverflowNumber` for a finite number written too large for one."""
+    value = float(text)
+    if math.isinf(value) and text.lstrip("+-").lower() not in ("inf", "infinity"):
+        return OverflowNumber(text)
+    return value
 
 
 def _restore(value, runs: list[int]):

@@ -56,10 +56,28 @@ class WholeNumber(int):
     __str__ = __repr__
 
 
+class OverflowNumber(float):
+    """A finite number written too large for a float (``9…9.5`` of 400 digits, ``1e999``): it
+    stands in as ±infinity and keeps how it was written for the message."""
+
+    def __new__(cls, text: str):
+        self = super().__new__(cls, "-inf" if text.lstrip().startswith("-") else "inf")
+        self.text = text
+        return self
+
+    def __repr__(self) -> str:
+        t = self.text
+        return t if len(t) <= SHOWN else f"{t[:12]}… (a number of {len(t):,} characters)"
+
+    __str__ = __repr__
+
+
 def shown(value, limit: int = SHOWN) -> str:
     """``repr(value)`` for a message, at most about ``limit`` characters: a long value is cut
     (``'xxxx…' (300,000 characters)``) and a whole number of thousands of digits is named by
     its length, so an error stays one short line."""
+    if isinstance(value, OverflowNumber):
+        return repr(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
         return f"a whole number of {int_digits(value):,} digits"
     if isinstance(value, str) and len(value) > limit:
@@ -217,12 +235,13 @@ def check_nested(fieldname: str, value, ndim: int, path=(), allow_bool=False) ->
 
 def _check_number(where: str, value, allow_bool: bool) -> None:
     """A number (an int, a float; a bool only where 0/1 may be written as true/false) that
-    converts to a float."""
+    converts to a float: not a whole number of 19 or more digits, not a number written too
+    large for a float."""
     if isinstance(value, bool) and allow_bool:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{where}: expected a number, got {shown(value)}")
-    if isinstance(value, int) and abs(value) > 10**18:
+    if isinstance(value, OverflowNumber) or (isinstance(value, int) and abs(value) > 10**18):
         raise ValueError(
             f"{where}: {shown(value)} is far too large; every number of an example "
             f"satisfies |x| ≤ {MAX_ABS:,.0f}"

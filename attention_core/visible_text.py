@@ -50,6 +50,9 @@ def refusal(text: str, *, fonts: bool = True) -> str | None:
         why = _category_refusal(c) or (_font_refusal(text, i) if fonts else None)
         if why:
             return why
+    if fonts and text.strip() and not any(_has_ink(text, i) for i in range(len(text))):
+        names = ", ".join(dict.fromkeys(char_name(c) for c in text if not c.isspace()))
+        return f"has no visible character ({names} is drawn blank); use a word a viewer can read"
     return None
 
 
@@ -115,14 +118,32 @@ def _font_refusal(text: str, i: int) -> str | None:
     return None
 
 
+def _has_ink(text: str, i: int) -> bool:
+    """Whether the character at ``i`` leaves a mark: letters and digits do; a symbol drawn by a
+    TrueType font is asked of the font's outline (U+2800 BRAILLE PATTERN BLANK has none);
+    spaces and lone marks do not count."""
+    c = text[i]
+    cat = unicodedata.category(c)
+    if cat[0] in "LN":
+        return True
+    if cat in ("Zs", "Mn", "Me") or cat[0] == "C":
+        return False
+    font = drawing_font(c, EMOJI_FAMILY if shown_as_emoji(text, i) else LABEL_FONT)
+    return not font or font.outline_is_empty(c) is not True
+
+
 @dataclass(frozen=True)
 class Font:
-    """One font of fontconfig's fallback order: its family, whether it is a colour font, and
-    the characters it has (fontconfig's charset: hex ranges such as ``20-7e a0``)."""
+    """One font of fontconfig's fallback order: its family, whether it is a colour font, its
+    outline format and file, and the characters it has (fontconfig's charset: hex ranges such
+    as ``20-7e a0``)."""
 
     family: str
     color: bool
     charset: str
+    fontformat: str = ""
+    file: str = ""
+    index: int = 0
 
     @cached_property
     def _ranges(self) -> tuple[list[int], list[int]]:
@@ -138,6 +159,34 @@ class Font:
         k = bisect.bisect_right(starts, ord(c)) - 1
         return k >= 0 and ord(c) <= ends[k]
 
+    def outline_is_empty(self, c: str) -> bool | None:
+        """True when the font's glyph for ``c`` has no outline (drawn blank), False when it has
+        one, None when it cannot be told (not a TrueType font, or the file cannot be read)."""
+        if self.fontformat != "TrueType" or not self.file:
+            return None
+        return _empty_glyph(self.file, self.index, ord(c))
+
+
+@lru_cache(maxsize=256)
+def _empty_glyph(file: str, index: int, codepoint: int) -> bool | None:
+    font = _truetype(file, index)
+    if font is None or "glyf" not in font:
+        return None
+    name = font.getBestCmap().get(codepoint)
+    if name is None:
+        return None
+    return font["glyf"][name].numberOfContours == 0
+
+
+@lru_cache(maxsize=8)
+def _truetype(file: str, index: int):
+    try:
+        from fontTools.ttLib import TTFont
+
+        return TTFont(file, fontNumber=index, lazy=True)
+    except Exception:  # a font file fontTools cannot read: its glyphs cannot be told
+        return None
+
 
 def drawing_font(c: str, family: str):
     """The font Pango would draw ``c`` with when asked for ``family``: a :class:`Font`, None
@@ -151,7 +200,7 @@ def drawing_font(c: str, family: str):
 @lru_cache(maxsize=8)
 def fallback_order(family: str) -> tuple[Font, ...] | None:
     """fontconfig's fonts for ``family``, best first (``fc-match -s``), or None without it."""
-    fmt = "%{color}|%{family[0]}|%{charset}\\n"
+    fmt = "%{color}|%{fontformat}|%{index}|%{family[0]}|%{file}|%{charset}\\n"
     try:
         done = subprocess.run(
             ["fc-match", "-s", "--format", fmt, family],
@@ -164,6 +213,12 @@ def fallback_order(family: str) -> tuple[Font, ...] | None:
         return None
     fonts = []
     for line in done.stdout.splitlines():
-        color, name, charset = (line.split("|", 2) + ["", ""])[:3]
-        fonts.append(Font(name, color.strip().lower() == "true", charset))
+        fields = line.split("|")
+        if len(fields) < 6:
+            continue
+        color, fontformat, index, family = fields[:4]
+        file, charset = "|".join(fields[4:-1]), fields[-1]
+        is_color = color.strip().lower() == "true"
+        number = int(index) if index.isdigit() else 0
+        fonts.append(Font(family, is_color, charset, fontformat, file, number))
     return tuple(fonts) or None

@@ -18,6 +18,8 @@ import zipfile
 import numpy as np
 import pytest
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import attention_core as ac
 from attention_core import visible_text
@@ -191,6 +193,31 @@ NUMBERS = [
         "d_k: a whole number of 5,000 digits is outside 1 … 16",
     ),
     (
+        "toml-5000-digits-with-underscores",
+        text_file('tokens = ["a"]\nembeddings = [[1' + "_0" * 5000 + ", 0]]\n"),
+        f"embeddings[0][0]: a whole number of 5,001 digits {FAR}",
+    ),
+    (
+        "toml-hex-5000-digits",
+        text_file('tokens = ["a"]\nembeddings = [[0x' + "f" * 5000 + ", 0]]\n"),
+        f"embeddings[0][0]: a whole number of 6,021 digits {FAR}",
+    ),
+    (
+        "json-float-of-5000-digits",
+        text_file('{"tokens": ["a"], "embeddings": [[' + "9" * 5000 + ".5, 0]]}", "e.json"),
+        f"embeddings[0][0]: 999999999999… (a number of 5,002 characters) {FAR}",
+    ),
+    (
+        "toml-float-beyond-float",
+        text_file('tokens = ["a"]\nembeddings = [[0, -1e999]]\n'),
+        f"embeddings[0][1]: -1e999 {FAR}",
+    ),
+    (
+        "toml-digits-in-a-string-stay-text",
+        text_file(f'title = "{BIG5000}"\ntokens = ["a"]\nembeddings = [[1, {BIG5000}]]\n'),
+        "title: '99999999999999999999'… has 5,000 characters; at most 60 are allowed",
+    ),
+    (
         "npz-object-array",
         with_sidecar(npz_members(**{"embeddings.npy": npy(np.array(TWO, dtype=object))})),
         f"arrays: 'embeddings' in 's.npz' {NOT_ARRAY}",
@@ -354,6 +381,18 @@ LABELS = [
         labelled("a", "\u0860"),
         "tokens[1]: 'ࡠ' contains U+0860 SYRIAC LETTER MALAYALAM NGA, which no installed font "
         "can draw; use a word instead (or install a font that has it)",
+    ),
+    (
+        "braille-blank",
+        labelled("\u2800", "b"),
+        "tokens[0]: '\u2800' has no visible character (U+2800 BRAILLE PATTERN BLANK is drawn "
+        "blank); use a word a viewer can read",
+    ),
+    (
+        "braille-blanks-and-spaces",
+        labelled("a", " \u2800\u2800 "),
+        "tokens[1]: ' \u2800\u2800 ' has no visible character (U+2800 BRAILLE PATTERN BLANK is "
+        "drawn blank); use a word a viewer can read",
     ),
     (
         "bidi-in-title",
@@ -566,7 +605,7 @@ def test_a_hostile_example_is_refused_in_one_line(tmp_path, make, first_line):
 
 def test_the_table_holds_every_class_with_its_variants():
     # the named examples of the issue plus at least as many variants of our own, per class
-    for table, at_least in ((NUMBERS, 8), (LABELS, 10), (FILES, 4), (NAMED, 8)):
+    for table, at_least in ((NUMBERS, 12), (LABELS, 20), (FILES, 6), (NAMED, 16)):
         assert len(table) >= at_least
     assert len({c[0] for c in REFUSED}) == len(REFUSED)
 
@@ -593,6 +632,46 @@ def test_drawability_comes_from_the_fonts_not_a_list():
     assert visible_text.LABEL_FONT == DEFAULT_FONT
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=6))
+def test_every_text_is_accepted_or_refused_in_one_line_for_a_reason(text):
+    import unicodedata
+
+    why = visible_text.refusal(text)
+    assert why is None or (why and "\n" not in why)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp") for c in text):
+        assert why  # never an invisible, reordering or unassigned character
+    if why is None:  # every character that needs a glyph has one from an outline font
+        for i, c in enumerate(text):
+            if unicodedata.category(c) in ("Zs", "Mn", "Me"):
+                continue
+            family = "emoji" if visible_text.shown_as_emoji(text, i) else visible_text.LABEL_FONT
+            font = visible_text.drawing_font(c, family)
+            assert font and font.has(c) and not font.color, (c, font)
+
+
 def test_presets_and_titles_stay_valid():
     for ex in ac.PRESETS.values():
         assert ac.Example.from_dict(ex.to_dict(), name=ex.name).tokens == ex.tokens
+
+
+def test_the_shared_reader_refuses_what_is_not_a_regular_file_before_opening(tmp_path):
+    from attention_core.user_files import read_user_file
+
+    (tmp_path / "ok.toml").write_bytes(b"abc")
+    assert read_user_file(tmp_path / "ok.toml", 3, "course") == b"abc"
+    with pytest.raises(ValueError, match=r"^course: 'ok.toml' is 3 bytes; at most 2 are read$"):
+        read_user_file(tmp_path / "ok.toml", 2, "course", name="'ok.toml'")
+    os.mkfifo(tmp_path / "pipe")  # opening it to read would wait for a writer
+    with pytest.raises(ValueError, match=r"is a named pipe \(FIFO\), not a regular file$"):
+        read_user_file(tmp_path / "pipe", 10, "course.examples_jsonl")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match="is a link to '/dev/zero', which is a character device"):
+        read_user_file(tmp_path / "zero", 10, "course")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    with pytest.raises(ValueError, match="symbolic link loop"):
+        read_user_file(tmp_path / "loop", 10, "course")
+    with pytest.raises(ValueError, match=r"^course: '/nonexistent/x' does not exist$"):
+        read_user_file("/nonexistent/x", 10, "course")
+    with pytest.raises(ValueError, match="NUL character"):
+        read_user_file("a\x00b", 10, "course")
