@@ -270,14 +270,14 @@ class ExplainerScene(Scene):
         return VectorPlane.view_note(view, which, self.say("view_kept", kept="{kept}"), self.theme)
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
-        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.roles`), its
+        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.views`), its
         heading above and its view note below.
 
         The group holds the drawn parts (plane, heading, note); its attributes ``plane`` (the
         :class:`VectorPlane`, for arrows and labels), ``coords`` (the view's 2-D coordinates),
         ``box`` (the plane's own box), ``heading`` and ``note`` are for placing what goes on it.
         """
-        from scenes.roles import plane_view_of
+        from scenes.views import plane_view_of
 
         title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
         view = plane_view_of(self.trace, which)

@@ -8,7 +8,6 @@ For a self-attention example the scene says plainly that it does not apply.
 
 from __future__ import annotations
 
-import numpy as np
 from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 
 from scenes.base import ExplainerScene
@@ -18,19 +17,6 @@ from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY
-from scenes.roles import view_recipe
-
-
-@view_recipe("cross_qk")
-def cross_qk_view(trace):
-    """The queries and the source's keys, in one view."""
-    return np.vstack([trace.heads[0].Q, trace.heads[0].K])
-
-
-@view_recipe("cross_vo")
-def cross_vo_view(trace):
-    """The source's values and the outputs (mixes of them), in one view."""
-    return np.vstack([trace.heads[0].V, trace.heads[0].output])
 
 
 class CrossAttention(ExplainerScene):
@@ -72,7 +58,7 @@ class CrossAttention(ExplainerScene):
             queries=self.token_list(self.q_tokens),
             sources=self.token_list(self.k_tokens),
         )
-        qk = self.titled_plane(left, "cross_qk", self.say("cross_qk"))
+        qk = self.titled_plane(left, "queries_keys", self.say("cross_qk"))
         self.q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
         self.k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
         qk_labels = qk.plane.tip_labels(
@@ -81,7 +67,7 @@ class CrossAttention(ExplainerScene):
             q_colors + k_colors,
             qk.box,
         )
-        self.vo = vo = self.titled_plane(right, "cross_vo", self.say("cross_vo"))
+        self.vo = vo = self.titled_plane(right, "values_outputs", self.say("cross_vo"))
         self.v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
         o_labels_texts = [f"o({t})" for t in self.q_tokens]
         labels = vo.plane.tip_labels(

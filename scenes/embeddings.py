@@ -16,7 +16,7 @@ from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import SMALL
-from scenes.roles import plane_view_of
+from scenes.views import plane_view_of
 
 
 class Embeddings(ExplainerScene):

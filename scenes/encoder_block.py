@@ -23,22 +23,7 @@ from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import BODY
 from scenes.registry import BY_NAME
-from scenes.roles import plane_view_of, view_recipe
-
-
-@view_recipe("residual1")
-def residual1_view(trace):
-    """Each token's vector before and after the first residual add: X, then X + A."""
-    enc = ac.trace_encoder(trace.example)
-    return np.vstack([enc.X, enc.residual1])
-
-
-@view_recipe("residual2")
-def residual2_view(trace):
-    """Each token's vector before and after the second residual add: H, then H + F."""
-    enc = ac.trace_encoder(trace.example)
-    return np.vstack([enc.norm1, enc.residual2])
-
+from scenes.views import plane_view_of
 
 COMPACT = 0.08
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels

@@ -34,19 +34,13 @@ from scenes.mobjects.matrix import ColorBar, LabelledMatrix
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label, text_width
 from scenes.mobjects.theme import BODY, SMALL, text_on
-from scenes.roles import plane_view_of, view_recipe
+from scenes.views import plane_view_of
 
 MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
-
-
-@view_recipe("head")
-def head_view(trace, h: int):
-    """Head ``h``'s queries and keys in one view."""
-    return np.vstack([trace.heads[h].Q, trace.heads[h].K])
 
 
 def head_tints(theme):
@@ -396,8 +390,8 @@ class MultiHeadSplit(ExplainerScene):
         """Head ``h``'s queries (solid) and keys (outlined), labelled, in its own plane, with the
         view note below: (plane, q arrows, k arrows, labels, note)."""
         ex = self.example
-        view = plane_view_of(self.trace, ("head", h))
-        note = self.view_note(view, ("head", h))
+        view = plane_view_of(self.trace, ("queries_keys", h))
+        note = self.view_note(view, ("queries_keys", h))
         if len(note):
             plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
             place(note, note_box, "left")

@@ -14,20 +14,13 @@ from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
-from scenes.roles import plane_view_of, view_recipe
+from scenes.views import plane_view_of
 
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
     '{{ "softmax" : sm }} ( ( {{ Q^"" : q }} {{ K^top : kt }} ) / '
     '{{ sqrt(d_k) : sc }} ) {{ V^"" : v }}'
 )
-
-
-@view_recipe("overview_out")
-def outputs_view(trace):
-    """The values and the outputs (convex mixes of them) in one view."""
-    head = trace.heads[0]
-    return np.vstack([head.V, head.output])
 
 
 class Overview(ExplainerScene):
@@ -147,7 +140,7 @@ class Overview(ExplainerScene):
         self.light(self.formula, "v")
         if self.narrow:
             self.play(FadeOut(self.tokens_panel))
-        out_view = plane_view_of(self.trace, "overview_out")
+        out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
         o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
         o_plane = self.vector_plane(
@@ -161,7 +154,7 @@ class Overview(ExplainerScene):
         o_labels = o_plane.tip_labels(
             head.output @ B, [f"o({t})" for t in self.q_tokens], [theme.output] * ex.n, o_plane_box
         )
-        o_note = self.view_note(out_view, "overview_out")
+        o_note = self.view_note(out_view, "values_outputs")
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)

@@ -26,7 +26,7 @@ from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.roles import plane_view_of
+from scenes.views import plane_view_of
 
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:

@@ -15,25 +15,8 @@ from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY
-from scenes.roles import plane_view_of, view_recipe
-
-
-def _has_own(trace: ac.ExampleTrace) -> bool:
-    """Whether the output can be added back to the query's own embedding (same space)."""
-    return not trace.example.is_cross and trace.heads[0].V.shape[1] == trace.X.shape[1]
-
-
-@view_recipe("weighted_sum")
-def weighted_sum_view(trace: ac.ExampleTrace) -> np.ndarray:
-    """The shown query's plane: the values, the output, the chain's points, and the token's own
-    vector with the residual E + ΔE."""
-    head = trace.heads[0]
-    i = ac.informative_row(head.weights)
-    parts, starts = ac.tip_to_tail(head.weights[i], head.V)
-    stack = [head.V, head.output[i : i + 1], starts + parts]
-    if _has_own(trace):
-        stack += [trace.X[i : i + 1], ac.residual(trace.X, head.output)[i : i + 1]]
-    return np.vstack(stack)
+from scenes.views import adds_back as _has_own
+from scenes.views import plane_view_of
 
 
 class WeightedSum(ExplainerScene):
