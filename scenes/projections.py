@@ -146,9 +146,9 @@ class Projections(ExplainerScene):
         note_box, table_box = right.rows(1, 3)
         size = BODY if note_box.width > 5 else SMALL
         note = VGroup(
-            self.typeset("identity_w", size, self.theme.accent),
-            self.typeset("identity_qkv", size, self.theme.accent),
-            wrapped(self.typeset("identity_roles", SMALL, self.theme.text), note_box.width),
+            self.typeset_lines("identity_w", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_qkv", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_roles", SMALL, self.theme.text, note_box.width),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         place(note, note_box, "left")
         table = LabelledMatrix.fitted(
@@ -416,13 +416,6 @@ def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:
         q=scene.q_tokens[i],
         k=scene.k_tokens[j],
     )
-
-
-def wrapped(mob, width: float):
-    """A typeset line (a group of text and math parts) flowed onto more lines when too wide."""
-    if mob.width <= width or len(mob.submobjects) < 2:
-        return mob
-    return flow(list(mob.submobjects), width, hbuff=0.12)
 
 
 def bracket_matrix(rows, color) -> VGroup:
