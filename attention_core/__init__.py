@@ -7,6 +7,19 @@ are boolean with True = may attend, as PyTorch's boolean ``attn_mask``.
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
 from .bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
+from .claims import (
+    MaskClaim,
+    OrderCheck,
+    OutputWidth,
+    RowChoice,
+    SumTerms,
+    demo_row,
+    head_demo_row,
+    mask_claim,
+    order_check,
+    output_width,
+    sum_terms,
+)
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
 from .geometry import (
@@ -126,4 +139,15 @@ __all__ = [
     "QKPlane",
     "qk_plane",
     "read_head",
+    "RowChoice",
+    "SumTerms",
+    "MaskClaim",
+    "OrderCheck",
+    "OutputWidth",
+    "demo_row",
+    "head_demo_row",
+    "sum_terms",
+    "mask_claim",
+    "order_check",
+    "output_width",
 ]

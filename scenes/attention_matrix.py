@@ -15,6 +15,7 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
@@ -114,7 +115,8 @@ class AttentionMatrix(ExplainerScene):
         block = VGroup(title, matrix, sums, sum_head)
         place(block, left)
 
-        self.step("heatmap")
+        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
+        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()

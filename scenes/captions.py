@@ -91,9 +91,26 @@ CAPTIONS = {
         ),
     },
     "DotProducts": {
-        "query": (
-            "我们跟着查询 {q} 走：它的注意力在各个键上分得和任何查询一样开（最大的权重是 {top}）。",
-            "We follow one query, {q}: its attention is spread over the keys as widely as any query's (its largest weight is {top}).",
+        # which query is followed: the kind of attention_core.claims.demo_row
+        "query_widest": (
+            "我们跟着查询 {q} 走：没有哪个查询的注意力分得比它更开（它最大的权重 {top} 是所有查询中最小的）。",
+            "We follow one query, {q}: no query spreads its attention more widely (its largest weight, {top}, is the smallest of any query's).",
+        ),
+        "query_widest_seeing_all": (
+            "我们跟着查询 {q} 走，它能看到所有的键：这样的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+            "We follow one query, {q}, which sees every key: of such queries, none spreads its attention more widely (its largest weight is {top}).",
+        ),
+        "query_widest_among": (
+            "我们跟着查询 {q} 走：这里跟随的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+            "We follow one query, {q}: of the queries followed here, none spreads its attention more widely (its largest weight is {top}).",
+        ),
+        "query_peaked": (
+            "我们跟着查询 {q} 走：每个查询都几乎把全部注意力放在一个键上，它放了 {top}。",
+            "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
+        ),
+        "query_only": (
+            "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",
+            "We follow the one query, {q} (its largest weight is {top}).",
         ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
@@ -127,9 +144,17 @@ CAPTIONS = {
             "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
             "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
         ),
-        "exp_which": (
-            "看 {q} 这一行（权重分布最分散的一行）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row, the one whose weights are spread most widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "exp_widest": (
+            "看 {q} 这一行：没有哪一行的权重分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row: no row's weights are spread more widely (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_widest_seeing_all": (
+            "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_peaked": (
+            "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row: every row's weights are nearly one-hot, this one's largest is {top}. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
@@ -165,13 +190,21 @@ CAPTIONS = {
         ),
     },
     "WeightedSum": {
-        "values": (
-            "{q} 的输出是所有值向量的加权和。",
-            "The output for {q} is a weighted sum of all value vectors.",
+        "values_only": (
+            "{q} 的输出是{terms}的加权和。",
+            "The output for {q} is a weighted sum of {terms}.",
         ),
-        "values_which": (
-            "看 {q} 这一行（权重分布最分散）：它的输出是所有值向量的加权和。",
-            "Take {q}, the row whose weights are spread most widely: its output is a weighted sum of all value vectors.",
+        "values_widest": (
+            "看 {q}：没有哪一行的权重分得比它更开（最大的是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}: no row's weights are spread more widely (its largest is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_widest_seeing_all": (
+            "看 {q}，它能看到所有的键：这样的行中，没有哪一行分得比它更开（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_peaked": (
+            "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",
+            "Take {q}: every row's weights are nearly one-hot, this one's largest is {top}. Its output is a weighted sum of {terms}.",
         ),
         "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
         "chain": (
@@ -199,6 +232,10 @@ CAPTIONS = {
         "heatmap": (
             "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。",
             "The attention weights: row i is how token i shares its attention among the keys.",
+        ),
+        "heatmap_masked": (
+            "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。本例带掩码：挡住的格子权重为 0（掩码一节细讲）。",
+            "The attention weights: row i is how token i shares its attention among the keys. This example is masked: blocked cells get 0 (the masking scene shows how).",
         ),
         "rows": ("每一行之和都是 1。", "Every row sums to 1."),
         "reading_other": (
@@ -282,6 +319,10 @@ CAPTIONS = {
             "这个例子没有掩码：每个查询都能看到所有键。",
             "This example has no mask: every query sees every key.",
         ),
+        "blocks_nothing": (
+            "这个例子的掩码（{kind}）在这里一个格子也没有挡住：每个查询都能看到所有键。",
+            "This example's mask ({kind}) blocks no cell here: every query sees every key.",
+        ),
         "softmax": (
             "softmax 只在允许的键之间分配：−∞ 的权重恰好是 0，每行之和仍是 1。",
             "softmax shares only among the allowed keys: a −∞ gets exactly 0, and every row still sums to 1.",
@@ -316,6 +357,10 @@ CAPTIONS = {
             "$W_O$ 把拼接的结果混合回模型的 {d} 维。",
             "$W_O$ mixes the concatenation back to the {d} model dimensions.",
         ),
+        "mix_other": (
+            "$W_O$ 把拼接的结果混合成宽度为 {w} 的输出（模型本身是 {d} 维）。",
+            "$W_O$ mixes the concatenation into an output of width {w} (the model has {d} dimensions).",
+        ),
         "no_mix": (
             "NumPy 演示的逐头写法到此为止：各头独立计算，直接拼接，没有 $W_O$，拼接就是输出。",
             "The NumPy walk-through's per-head form stops here: independent heads, concatenated, no $W_O$; the concatenation is the output.",
@@ -338,9 +383,22 @@ CAPTIONS = {
             "位置编码直接加到词向量上：向量加法。",
             "The code is simply added to each embedding: vector addition.",
         ),
-        "order": (
+        # whether order matters: the kind of attention_core.claims.order_check
+        "order_pe_orders": (
             "为什么需要它：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
             "Why: without it, shuffling the tokens only shuffles the outputs; with it, the outputs really change.",
+        ),
+        "order_mask_orders": (
+            "本例的因果掩码已经让顺序起作用：即使没有位置编码，打乱词序也会改变输出；位置编码把顺序也写进每个词向量。",
+            "Here the causal mask already makes order matter: even without the code, shuffling the tokens changes the outputs; the code writes the order into every embedding too.",
+        ),
+        "order_alike": (
+            "这些词打乱后与原来一样，有没有位置编码输出都不变；一般来说，正是位置编码让顺序起作用。",
+            "These tokens are alike, so shuffling them changes nothing, with or without the code; in general the code is what makes order matter.",
+        ),
+        "order_pe_undoes": (
+            "打乱词序：没有位置编码时输出改变，加上后反而不变。",
+            "Shuffled, the outputs change without the code and stay as they were with it.",
         ),
         "order_none": (
             "（打乱词序的对比需要至少两个词的自注意力。）",
@@ -459,6 +517,13 @@ WORDS = {
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),
     "with_pe": ("有位置编码：最大差异", "with PE: largest difference"),
     "only_moved": ("（输出只是换了顺序）", "(the outputs were only reordered)"),
+    "changed_by_mask": ("（掩码让输出改变了）", "(the mask changed the outputs)"),
+    "unchanged": ("（输出没有改变）", "(the outputs did not change)"),
+    "terms_all": ("所有值向量", "all value vectors"),
+    "terms_allowed": (
+        "它能看到的 {k} 个值向量（掩码挡住了 {b} 个）",
+        "the {k} value vectors it may see (the mask blocks {b})",
+    ),
     "changed": ("（输出真正改变了）", "(the outputs really changed)"),
     "reversed": ("把词序倒过来", "the tokens in reverse order"),
     "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),

@@ -69,8 +69,11 @@ class CausalMask(ExplainerScene):
         self.step("scores", kind=kind)
         self.play(FadeIn(g_scaled), run_time=1)
 
-        if not blocked:
-            self.step("unmasked", kind=kind)
+        claim = ac.mask_claim(head.mask, head.weights.shape)
+        if claim.kind != "blocks":  # "unmasked" or "blocks_nothing"
+            self.step(
+                "unmasked", caption_key={"none": "unmasked"}.get(claim.kind, claim.kind), kind=kind
+            )
         else:
             # 2. the mask comes down over the cells a query may not see
             self.step("mask", kind=kind)

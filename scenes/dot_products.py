@@ -81,10 +81,9 @@ class DotProducts(ExplainerScene):
         self.matrix, self.work_box = matrix, work_box
         # the query to follow: the core's most informative row among those the matrix shows
         # and that have a direction (a zero query, a padding token's, casts no shadow)
-        rows = [a for a in matrix.shown_rows if ac.norm(head.Q[a]) > 0]
-        shown = np.full(head.weights.shape, np.nan)
-        shown[rows] = head.weights[rows]
-        self.i = ac.informative_row(shown)
+        rows = [a for a in matrix.shown_rows if ac.norm(head.Q[a]) > 0] or [0]
+        choice = ac.head_demo_row(self.trace, rows)
+        self.i = choice.row
 
         # one plane for the whole scene: it covers every pair it will show
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
@@ -98,6 +97,7 @@ class DotProducts(ExplainerScene):
         top = int(np.argmax(head.weights[i]))
         self.step(
             "query",
+            caption_key=f"query_{choice.kind}",
             q=f"q({self.q_tokens[i]})",
             top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
         )

@@ -26,6 +26,7 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, place
@@ -522,7 +523,13 @@ class MultiHeadSplit(ExplainerScene):
             self.step("no_mix")
             return
         # -- W_O: the product back to d_model ------------------------------------------------------
-        self.step("mix", d=ex.d_model)
+        width = ac.output_width(self.trace)
+        self.step(
+            "mix",
+            caption_key="mix" if width.kind == "model" else "mix_other",
+            d=width.d_model,
+            w=width.width,
+        )
         cat_g = VGroup(cat_title, cat_g)
         cat_g.generate_target()
         place(cat_g.target, mix_cat, "center")

@@ -135,8 +135,14 @@ class PositionalEncoding(ExplainerScene):
             self.step("order_none", clear=True)
             self.hold(1.6)
             return
-        check = ac.shuffle_check(ex)
-        self.step("order", clear=True)
+        check = ac.order_check(ex)  # with the example's own mask
+        self.step("order", caption_key=f"order_{check.kind}", clear=True)
+        without_word = (
+            ("changed_by_mask" if ex.mask_matrix is not None else "changed")
+            if check.changes_without
+            else "only_moved"
+        )
+        with_word = "changed" if check.changes_with else "unchanged"
         order_a = " ".join(self.q_tokens)
         order_b = " ".join(self.q_tokens[p] for p in check.perm)
         order_line = f"{order_a}  →  {order_b}"
@@ -154,7 +160,7 @@ class PositionalEncoding(ExplainerScene):
                         size=BODY,
                         color=theme.text,
                     ),
-                    label(self.say("only_moved"), BODY, theme.text),
+                    label(self.say(without_word), BODY, theme.text),
                 ],
                 content.width,
             ),
@@ -164,7 +170,7 @@ class PositionalEncoding(ExplainerScene):
                     self.num(
                         check.diff_with, ("shuffle_diff", "with"), 3, size=BODY, color=theme.accent
                     ),
-                    label(self.say("changed"), BODY, theme.accent),
+                    label(self.say(with_word), BODY, theme.accent),
                 ],
                 content.width,
             ),

@@ -75,7 +75,7 @@ def _moved(tr, h, i):
 
 
 def _shuffle_diff(tr, which):
-    check = ac.shuffle_check(tr.example)
+    check = ac.order_check(tr.example)
     return check.diff_without if which == "without" else check.diff_with
 
 

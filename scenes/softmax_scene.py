@@ -36,7 +36,9 @@ class Softmax(ExplainerScene):
 
     def construct(self):
         head = self.head
-        self.i = ac.informative_row(head.weights)
+        # the row shown before any mask: one that sees every key where there is one
+        self.choice = ac.head_demo_row(self.trace, before_mask=True)
+        self.i = self.choice.row
         self.masked = bool(np.any(np.isneginf(head.masked)))
         self.keys = list(range(self.example.n_keys))
         self.colors = [self.k_color(j) for j in self.keys]
@@ -46,8 +48,7 @@ class Softmax(ExplainerScene):
         self.row64()
 
     def exp_and_share(self):
-        ex, head, theme, i, keys, colors = (
-            self.example,
+        head, theme, i, keys, colors = (
             self.head,
             self.theme,
             self.i,
@@ -60,7 +61,15 @@ class Softmax(ExplainerScene):
         exp_role = "exp_plain_scaled" if plain else "exp_scaled"
 
         # -- exp bars: one column per key ---------------------------------------------------
-        self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
+        kind = self.choice.kind
+        w = ac.softmax(row)
+        top = int(np.argmax(w))
+        self.step(
+            "exp",
+            caption_key="exp" if kind == "only" else f"exp_{kind}",
+            q=self.q_tokens[i],
+            top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
+        )
         values = list(ac.exponentials(row, shift=not plain))
         top = max(values) or 1.0
         bars_box, shares_box = left.rows(3, 2, gap=0.3)

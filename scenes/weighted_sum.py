@@ -28,7 +28,7 @@ def weighted_sum_view(trace: ac.ExampleTrace) -> np.ndarray:
     """The shown query's plane: the values, the output, the chain's points, and the token's own
     vector with the residual E + ΔE."""
     head = trace.heads[0]
-    i = ac.informative_row(head.weights)
+    i = ac.head_demo_row(trace).row
     parts, starts = ac.tip_to_tail(head.weights[i], head.V)
     stack = [head.V, head.output[i : i + 1], starts + parts]
     if _has_own(trace):
@@ -42,7 +42,8 @@ class WeightedSum(ExplainerScene):
     def construct(self):
         ex, head, theme = self.example, self.head, self.theme
         tr = self.trace
-        i = ac.informative_row(head.weights)
+        choice = ac.head_demo_row(tr)
+        i = choice.row
         left, right = self.regions.content.columns(3, 2)
         parts, starts = ac.tip_to_tail(head.weights[i], head.V)
         out = head.output[i]
@@ -63,8 +64,14 @@ class WeightedSum(ExplainerScene):
         colors = [self.k_color(j) for j in range(ex.n_keys)]
         q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
 
+        terms = ac.sum_terms(head, i)
+        top = int(np.argmax(head.weights[i]))
         self.step(
-            "values", caption_key="values_which" if ex.n > 1 else "values", q=self.q_tokens[i]
+            "values",
+            caption_key=f"values_{choice.kind}",
+            q=self.q_tokens[i],
+            top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
+            terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
         arrows = plane.arrows(V2, colors)
         obstacles = list(plane.tick_labels) + list(note)

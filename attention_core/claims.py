@@ -1,0 +1,222 @@
+"""Claims: every sentence a scene says about the numbers, decided here from the trace.
+
+A scene never decides in its own code whether "this query's attention is spread most widely",
+"the outputs were only reordered", "there is no mask" or "back to the model's 4 dimensions": it
+asks a function of this module, and words the answer from a caption template chosen by the
+answer's ``kind`` (``scenes/captions.py``). ``tests/test_claims.py`` checks every kind against
+the trace over random examples (masks, one-hot rows, ties, one token, d = 1, narrow W_O,
+cross-attention, trained heads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .example import Example
+
+PEAKED = 0.9  # every row putting at least this on one key: "nearly one-hot"
+TIE = 5e-4  # weights closer than this print alike at three places: not told apart
+
+
+# -- which query a per-query step follows ------------------------------------------------------
+@dataclass(frozen=True)
+class RowChoice:
+    """The query row a per-query step follows, and what may truthfully be said about it.
+
+    ``kind``:
+
+    - ``"widest"``: no candidate row has a smaller largest weight (within :data:`TIE`): its
+      attention is spread at least as widely as any query's;
+    - ``"widest_seeing_all"``: the same, among the rows that see every key (a mask blocks keys in
+      the others; such a row's weights are the same before and after the mask);
+    - ``"widest_among"``: the same, among the candidate rows given (not every row);
+    - ``"peaked"``: every row puts at least :data:`PEAKED` on one key (nearly one-hot);
+    - ``"only"``: there is one candidate row.
+
+    ``top`` is the row's largest weight, ``blocked`` how many keys the mask blocks in that row.
+    """
+
+    row: int
+    top: float
+    kind: str
+    blocked: int
+    candidates: tuple[int, ...]
+
+
+def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
+    """The row a per-query step follows: the one whose largest weight is smallest (its attention
+    spread most widely), preferring rows that see every key; ties go to the first row.
+
+    ``weights`` (m, n) rows summing to 1; ``blocked`` (m, n) True where a mask blocks a key (or
+    None); ``rows`` the candidate rows (default: all with finite weights); ``every`` the rows
+    that count as "every query" (default: all with finite weights; padded queries are not).
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2 or w.shape[0] == 0:
+        raise ValueError(f"weights: expected a non-empty (m, n) matrix, got shape {w.shape}")
+    finite = np.all(np.isfinite(w), axis=1)
+    cand = [int(r) for r in (range(w.shape[0]) if rows is None else rows) if finite[r]]
+    if not cand:
+        cand = [int(next(iter(rows))) if rows is not None and len(rows) else 0]
+    b = np.zeros(w.shape, bool) if blocked is None else np.asarray(blocked, bool)
+    seeing_all = [r for r in cand if not b[r].any()]
+    pool = seeing_all or cand
+    tops = {r: float(np.max(w[r])) if finite[r] else 1.0 for r in pool}
+    best = min(tops.values())
+    row = next(r for r in pool if tops[r] <= best + TIE)
+    every = [r for r in (range(w.shape[0]) if every is None else every) if finite[r]]
+    if len(cand) == 1:
+        kind = "only"
+    elif all(float(np.max(w[r])) >= PEAKED for r in every):
+        kind = "peaked"
+    elif len(pool) < len(cand):
+        kind = "widest_seeing_all"
+    elif len(cand) < len(every):
+        kind = "widest_among"
+    else:
+        kind = "widest"
+    return RowChoice(row, tops[row], kind, int(b[row].sum()), tuple(cand))
+
+
+def head_demo_row(trace, rows=None, before_mask: bool = False, head: int = 0) -> RowChoice:
+    """:func:`demo_row` for one head of an example's trace: its weights (``before_mask``: the
+    softmax of the scaled scores, as a step that teaches softmax before masking shows them), the
+    mask's blocked keys, and as candidates ``rows`` (default: every query) less the padding
+    tokens (a padded query is no query to follow)."""
+    from .softmax import softmax
+
+    h = trace.heads[head]
+    w = softmax(h.scaled) if before_mask else h.weights
+    blocked = None if h.mask is None else ~np.asarray(h.mask, bool)
+    every = list(range(w.shape[0]))
+    pad = trace.example.padding
+    if pad is not None and not trace.example.is_cross:
+        every = [r for r in every if pad[r]] or every
+    rows = every if rows is None else [r for r in rows if r in every] or list(rows)
+    return demo_row(w, blocked, rows, every)
+
+
+# -- which terms a weighted sum adds --------------------------------------------------------
+@dataclass(frozen=True)
+class SumTerms:
+    """The value vectors a query's output adds: ``kind`` ``"all"`` (every key's) or ``"allowed"``
+    (the mask blocks ``blocked`` of the ``total`` keys; their weight is exactly 0)."""
+
+    kind: str
+    allowed: int
+    blocked: int
+    total: int
+
+
+def sum_terms(head, i: int) -> SumTerms:
+    """Which value vectors output ``i`` is the weighted sum of."""
+    total = head.weights.shape[1]
+    blocked = 0 if head.mask is None else int(np.sum(~np.asarray(head.mask, bool)[i]))
+    return SumTerms("allowed" if blocked else "all", total - blocked, blocked, total)
+
+
+# -- whether there is a mask, and what it blocks ---------------------------------------------
+@dataclass(frozen=True)
+class MaskClaim:
+    """``kind``: ``"none"`` (no mask), ``"blocks_nothing"`` (a mask that blocks no cell: one token
+    under a causal mask), ``"blocks"`` (it blocks ``blocked`` of the ``cells``)."""
+
+    kind: str
+    blocked: int
+    cells: int
+
+
+def mask_claim(mask, shape=None) -> MaskClaim:
+    """What a boolean mask (True = may attend; None = no mask) does to a matrix of ``shape``."""
+    if mask is None:
+        cells = int(np.prod(shape)) if shape is not None else 0
+        return MaskClaim("none", 0, cells)
+    m = np.asarray(mask, bool)
+    blocked = int(np.sum(~m))
+    return MaskClaim("blocks" if blocked else "blocks_nothing", blocked, int(m.size))
+
+
+# -- whether order matters -----------------------------------------------------------------
+@dataclass(frozen=True)
+class OrderCheck:
+    """Self-attention with the tokens in another order (the example's own mask kept: a causal
+    mask stays causal, an explicit or padding mask moves with its tokens), outputs put back in
+    the original order, without and with sinusoidal positional encoding.
+
+    ``diff_*`` the largest absolute differences; ``changes_*`` whether they exceed the
+    tolerance. ``kind``: ``"pe_orders"`` (without PE the outputs only move, with PE they change:
+    the textbook case), ``"mask_orders"`` (a causal mask already makes order matter),
+    ``"alike"`` (the shuffle changes nothing either way: the reordered tokens are alike), or
+    ``"pe_undoes"`` (changes without PE, not with it; no known example).
+    """
+
+    perm: tuple[int, ...]
+    diff_without: float
+    diff_with: float
+    changes_without: bool
+    changes_with: bool
+    kind: str
+
+
+def _permuted(example: Example, perm) -> Example:
+    p = list(perm)
+    mask = example.mask
+    if not isinstance(mask, str):  # an explicit matrix moves with its tokens
+        mask = np.asarray(mask)[np.ix_(p, p)]
+    padding = None if example.padding is None else [example.padding[k] for k in p]
+    return replace(
+        example,
+        tokens=[example.tokens[k] for k in p],
+        embeddings=example.embeddings[p],
+        mask=mask,
+        padding=padding,
+    )
+
+
+def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderCheck:
+    """Shuffle the tokens (default: reversed) with the example's mask, compare outputs without
+    and with positional encoding."""
+    from .pipeline import trace_example
+
+    if example.is_cross:
+        raise ValueError("example: the order check is for self-attention (no source sequence)")
+    n = example.n
+    perm = tuple(range(n - 1, -1, -1)) if perm is None else tuple(int(p) for p in perm)
+    if sorted(perm) != list(range(n)):
+        raise ValueError(f"perm: {perm} is not a permutation of 0 … {n - 1}")
+    inverse = np.argsort(perm)
+    diffs, changes = [], []
+    for pe_on in (False, True):
+        base = replace(example, positional_encoding=pe_on)
+        out = trace_example(base).output
+        back = trace_example(_permuted(base, perm)).output[inverse]
+        diff = float(np.max(np.abs(out - back)))
+        diffs.append(diff)
+        changes.append(diff > rel_tol * max(1.0, float(np.max(np.abs(out)))))
+    kind = {
+        (False, True): "pe_orders",
+        (True, True): "mask_orders",
+        (False, False): "alike",
+        (True, False): "pe_undoes",
+    }[tuple(changes)]
+    return OrderCheck(perm, diffs[0], diffs[1], changes[0], changes[1], kind)
+
+
+# -- the size of a multi-head output ---------------------------------------------------------
+@dataclass(frozen=True)
+class OutputWidth:
+    """``kind`` ``"model"`` when W_O maps back to d_model, else ``"other"`` (a W_O narrower or
+    wider than the model); ``width`` the output's columns."""
+
+    kind: str
+    width: int
+    d_model: int
+
+
+def output_width(trace) -> OutputWidth:
+    """How many dimensions the layer's output has, against the model's."""
+    width = int(np.asarray(trace.output).shape[1])
+    d = int(trace.example.d_model)
+    return OutputWidth("model" if width == d else "other", width, d)
