@@ -288,9 +288,9 @@ CAPTIONS = {
     },
     "HeadGallery": {
         "gallery": (
-            "这 {H} 个头各有自己的注意力模式，颜色用同一个 0 到 1 的色标；每个头上方是它最常看的位置和平均权重。",
-            "These {H} heads each have a pattern of their own, on one 0 to 1 colour scale; above "
-            "each, where it looks most and the average weight it puts there.",
+            "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+            "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
+            "least {threshold} of their weight on average (else spread), and that average.",
         ),
         "reading": (
             "读数：{summary}；框出的是看{lit}的头。",
@@ -537,6 +537,8 @@ WORDS = {
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
     "heads_spread": ("{n} 个头分散", "{n} spread out"),
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    "heads_key_rows": ("行 = 查询", "rows = queries"),
+    "heads_key_cols": ("列 = 键", "columns = keys"),
     # Softmax
     "saturated_rows": (
         "{rows}：分数极大，权重已是 one-hot",

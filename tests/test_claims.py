@@ -302,7 +302,7 @@ def check_scene_captions(ex):
 
 
 @pytest.mark.slow
-@settings(max_examples=6, deadline=None, derandomize=True)
+@settings(max_examples=4, deadline=None, derandomize=True)
 @given(examples(cross=False))
 def test_scene_captions_hold_on_random_examples(ex):
     check_scene_captions(ex)
