@@ -18,6 +18,7 @@ from .example import Example
 
 PEAKED = 0.9  # every row putting at least this on one key: "nearly one-hot"
 TIE = 5e-4  # weights closer than this print alike at three places: not told apart
+ALIKE = 0.05  # every row's largest weight within this of every other's: the rows spread alike
 
 
 # -- which query a per-query step follows ------------------------------------------------------
@@ -32,6 +33,8 @@ class RowChoice:
     - ``"widest_seeing_all"``: the same, among the rows that see every key (a mask blocks keys in
       the others; such a row's weights are the same before and after the mask);
     - ``"widest_among"``: the same, among the candidate rows given (not every row);
+    - ``"alike"``: every row's largest weight is within :data:`ALIKE` of every other's (and none
+      nearly one-hot): the first row is followed, as good as any;
     - ``"peaked"``: every row puts at least :data:`PEAKED` on one key (nearly one-hot);
     - ``"only"``: there is one candidate row.
 
@@ -75,6 +78,8 @@ def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
         kind = "widest_seeing_all"
     elif len(cand) < len(every):
         kind = "widest_among"
+    elif max(tops.values()) - best < ALIKE:
+        kind, row = "alike", pool[0]
     else:
         kind = "widest"
     return RowChoice(row, tops[row], kind, int(b[row].sum()), tuple(cand))

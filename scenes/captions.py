@@ -104,6 +104,10 @@ CAPTIONS = {
             "我们跟着查询 {q} 走：这里跟随的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
             "We follow one query, {q}: of the queries followed here, none spreads its attention more widely (its largest weight is {top}).",
         ),
+        "query_alike": (
+            "我们跟着第一个查询 {q} 走：每个查询最大的权重彼此相差不到 {alike}，注意力分得差不多开（它的是 {top}）。",
+            "We follow the first query, {q}: every query's largest weight is within {alike} of the others', so they spread alike (this one's is {top}).",
+        ),
         "query_peaked": (
             "我们跟着查询 {q} 走：每个查询都几乎把全部注意力放在一个键上，它放了 {top}。",
             "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
@@ -151,6 +155,10 @@ CAPTIONS = {
         "exp_widest_seeing_all": (
             "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
             "Take {q}'s row, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_alike": (
+            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the first row, {q}'s: every row's largest weight is within {alike} of the others' (this one's is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_peaked": (
             "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
@@ -201,6 +209,10 @@ CAPTIONS = {
         "values_widest_seeing_all": (
             "看 {q}，它能看到所有的键：这样的行中，没有哪一行分得比它更开（最大的权重是 {top}）。它的输出是{terms}的加权和。",
             "Take {q}, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_alike": (
+            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。它的输出是{terms}的加权和。",
+            "Take the first row, {q}: every row's largest weight is within {alike} of the others' (this one's is {top}). Its output is a weighted sum of {terms}.",
         ),
         "values_peaked": (
             "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",

@@ -69,6 +69,7 @@ class Softmax(ExplainerScene):
             caption_key="exp" if kind == "only" else f"exp_{kind}",
             q=self.q_tokens[i],
             top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
+            alike=f"{ac.claims.ALIKE:.2f}",
         )
         values = list(ac.exponentials(row, shift=not plain))
         top = max(values) or 1.0

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core.claims import PEAKED, TIE
+from attention_core.claims import ALIKE, PEAKED, TIE
 from scenes import captions
 from scenes.pipeline.stills import run_steps
 from scenes.registry import find
@@ -93,6 +93,9 @@ def check_row_choice(choice: ac.RowChoice, weights, blocked, every):
         assert len(choice.candidates) == 1
     elif choice.kind == "peaked":  # "every query puts nearly all its attention on one key"
         assert all(float(np.max(weights[r])) >= PEAKED for r in every)
+    elif choice.kind == "alike":  # "every query's largest weight is within 0.05 of the others'"
+        every_top = [float(np.max(weights[r])) for r in every]
+        assert max(every_top) - min(every_top) < ALIKE and choice.row == choice.candidates[0]
     elif choice.kind == "widest":  # "no query spreads its attention more widely"
         assert sorted(choice.candidates) == sorted(every)
         assert all(choice.top <= t + TIE for t in tops.values())
@@ -205,6 +208,8 @@ def test_dot_products_query_is_the_widest():
     w = np.array([[0.54, 0.23, 0.23], [0.38, 0.37, 0.25], [0.9, 0.05, 0.05]])
     choice = ac.demo_row(w)
     assert choice.row == 1 and choice.kind == "widest"
+    alike = np.array([[0.36, 0.33, 0.31], [0.34, 0.33, 0.33], [0.37, 0.33, 0.30]])
+    assert ac.demo_row(alike).kind == "alike" and ac.demo_row(alike).row == 0
 
 
 def test_near_one_hot_rows_are_not_called_spread():
@@ -257,7 +262,7 @@ def test_every_claim_kind_has_its_caption():
     """DotProducts follows one of the rows it draws ("widest_among" when not all are); Softmax
     and WeightedSum choose among every query."""
     assert "query_widest_among" in captions.CAPTIONS["DotProducts"]
-    for kind in ("widest", "widest_seeing_all", "peaked", "only"):
+    for kind in ("widest", "widest_seeing_all", "alike", "peaked", "only"):
         assert f"query_{kind}" in captions.CAPTIONS["DotProducts"]
         assert f"values_{kind}" in captions.CAPTIONS["WeightedSum"]
         assert kind == "only" or f"exp_{kind}" in captions.CAPTIONS["Softmax"]
