@@ -225,3 +225,56 @@ def output_width(trace) -> OutputWidth:
     width = int(np.asarray(trace.output).shape[1])
     d = int(trace.example.d_model)
     return OutputWidth("model" if width == d else "other", width, d)
+
+
+# -- what an attention matrix says ---------------------------------------------------------
+def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
+    """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
+    (the clearest margin, more than :data:`TIE`): ``(i, j)`` or None; and the most asymmetric
+    pair ``(a, b)`` (w_ab and w_ba differ by more than :data:`TIE`) or None — both among real
+    (unpadded, ``real``) queries and allowed cells only, so a blocked 0 or a padded row never
+    makes a claim (AttentionMatrix's reading)."""
+    m, n = weights.shape
+    allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
+    rows = [i for i in range(m) if real is None or real[i]] if m == n else []
+    other = None
+    if not is_cross and m == n:
+        best = TIE
+        for i in rows:
+            j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
+            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
+                best, other = weights[i, j] - weights[i, i], (i, j)
+    pair = None
+    if not is_cross and m == n and m > 1:
+        both = allowed & allowed.T
+        keep = np.zeros((m, n), bool)
+        keep[np.ix_(rows, rows)] = True
+        diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
+        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        pair = (int(i), int(j)) if diff[i, j] > TIE else None
+    return other, pair
+
+
+def comparable_pairs(mask, real) -> bool:
+    """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
+    if mask is None:
+        n = len(real) if real is not None else 2
+        return n - (0 if real is None else list(real).count(False)) > 1
+    both = np.asarray(mask, bool) & np.asarray(mask, bool).T
+    np.fill_diagonal(both, False)
+    if real is not None:
+        keep = np.asarray(real, bool)
+        both = both[np.ix_(keep, keep)]
+    return bool(both.any())
+
+
+def self_first(weights, mask, real) -> bool:
+    """Whether every real query puts clearly the most weight on itself."""
+    allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
+    for i in range(weights.shape[0]):
+        if real is not None and not real[i]:
+            continue
+        others = np.where(allowed[i] & (np.arange(weights.shape[1]) != i), weights[i], -1.0)
+        if weights[i, i] - others.max() <= TIE:
+            return False
+    return True

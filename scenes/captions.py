@@ -259,8 +259,8 @@ CAPTIONS = {
             "An honest reading: in this example every token attends most to itself. {sym}",
         ),
         "reading_even": (
-            "读数：没有哪个词明显偏爱自己以外的某个键，权重大致均匀。{sym}",
-            "An honest reading: no token clearly prefers one key over the others here. {sym}",
+            "读数：本例中没有哪个词明显更关注别的词而不是它自己。{sym}",
+            "An honest reading: no token here attends clearly more to another token than to itself. {sym}",
         ),
         "reading_cross": (
             "读数：每一行的最大值标出这个查询最关注的源词。",

@@ -187,6 +187,45 @@ def test_order_claim_holds(ex):
         assert causal and check.diff_without > 1e-9 * scale
 
 
+@SETTINGS
+@given(examples())
+def test_matrix_reading_holds(ex):
+    """AttentionMatrix's reading: "q attends most to k (a > b), not to itself", "every token
+    attends most to itself", "no token attends clearly more to another than to itself", and
+    "not symmetric: w(a→b) ≠ w(b→a)"."""
+    from attention_core.claims import comparable_pairs, matrix_reading, self_first
+
+    head = ac.trace_example(ex).heads[0]
+    W = head.weights
+    allowed = np.ones(W.shape, bool) if head.mask is None else head.mask
+    real = ex.padding if ex.padding is not None and not ex.is_cross else None
+    rows = [i for i in range(ex.n) if real is None or real[i]]
+    other, pair = matrix_reading(W, ex.is_cross, head.mask, real)
+    square = not ex.is_cross
+    if other is not None:
+        i, j = other
+        assert square and i in rows and i != j and allowed[i, j] and allowed[i, i]
+        assert W[i, j] - W[i, i] > TIE and W[i, j] == W[i][allowed[i]].max()
+    elif square:
+        for i in rows:
+            if allowed[i, i]:
+                off = [W[i, j] for j in range(ex.n) if j != i and allowed[i, j]]
+                assert not off or max(off) - W[i, i] <= TIE
+    if pair is not None:
+        a, b = pair
+        assert square and a in rows and b in rows and allowed[a, b] and allowed[b, a]
+        assert abs(W[a, b] - W[b, a]) > TIE
+    if square and self_first(W, head.mask, real):
+        for i in rows:
+            off = [W[i, j] for j in range(ex.n) if j != i and allowed[i, j]]
+            assert not off or W[i, i] - max(off) > TIE
+    if square and pair is None and comparable_pairs(head.mask, real):  # "happens to be symmetric"
+        both = allowed & allowed.T
+        for a in rows:
+            for b in rows:
+                assert not both[a, b] or abs(W[a, b] - W[b, a]) <= TIE
+
+
 def test_trained_head_claims():
     ex = trained()
     tr = ac.trace_example(ex)
