@@ -278,3 +278,43 @@ def self_first(weights, mask, real) -> bool:
         if weights[i, i] - others.max() <= TIE:
             return False
     return True
+
+
+# -- how much sharper scores saturate softmax --------------------------------------------------
+LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
+FLAT = 1e-9  # Σ s(1 − s) the same at every factor (equal scores, one key): "changes nothing"
+
+
+@dataclass(frozen=True)
+class Sharpening:
+    """Σ s(1 − s) of one row of scaled scores multiplied by 1 (as scaled), √d_k (unscaled), 10
+    and 100: ``g`` maps each factor's name (``"×1"``, ``"√d_k"`` when d_k > 1, ``"×10"``,
+    ``"×100"``) to it. ``kind``: ``"flat"`` (the same at every factor: equal scores),
+    ``"one"`` (d_k = 1: scaling changes nothing; the factors make it fall), ``"little"``
+    (unscaled moves it by less than :data:`LITTLE` of its value), ``"more"`` (it falls more).
+    ``falls``: it never rises from one factor to the next (what "falls from … to …" says)."""
+
+    kind: str
+    g: dict
+    falls: bool
+
+
+def sharpening(scaled_row, d_k: int) -> Sharpening:
+    """What multiplying one row of scaled scores does to softmax's Σ s(1 − s)."""
+    from .softmax import saturation, sharpened
+
+    row = np.asarray(scaled_row, dtype=np.float64)
+    factors = [("×1", 1.0)] + ([("√d_k", float(np.sqrt(d_k)))] if d_k > 1 else [])
+    factors += [("×10", 10.0), ("×100", 100.0)]
+    g = {name: float(saturation(sharpened(row, f))) for name, f in factors}
+    values = list(g.values())
+    falls = all(b <= a + FLAT for a, b in zip(values, values[1:]))
+    if max(values) - min(values) <= FLAT:
+        kind = "flat"
+    elif d_k == 1:
+        kind = "one"
+    elif abs(g["×1"] - g["√d_k"]) < LITTLE * g["×1"]:
+        kind = "little"
+    else:
+        kind = "more"
+    return Sharpening(kind, g, falls)

@@ -188,6 +188,10 @@ CAPTIONS = {
             "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
             "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
         ),
+        "sharper_flat": (
+            "这一行的分数都相同：乘以任何倍数，权重都不变，Σ s(1−s) 一直是 {g1}（×10、×100 时为 {g10}、{g100}）。",
+            "Every score in this row is the same: multiplying changes no weight, and Σ s(1−s) stays {g1} (×10, ×100: {g10}, {g100}).",
+        ),
         "sharper_one": (
             "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
             "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",

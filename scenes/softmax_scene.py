@@ -19,7 +19,6 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
-LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -206,15 +205,10 @@ class Softmax(ExplainerScene):
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        if "√d_k" in shown:
-            g1 = ac.saturation(ac.sharpened(head.scaled[i], 1.0))
-            g_raw = ac.saturation(ac.sharpened(head.scaled[i], float(np.sqrt(head.d_k))))
-            key = "sharper_little" if abs(g1 - g_raw) < LITTLE * g1 else "sharper_more"
-        else:
-            key = "sharper_one"
+        claim = ac.claims.sharpening(head.scaled[i], head.d_k)
         self.step(
             "sharper",
-            caption_key=key,
+            caption_key=f"sharper_{claim.kind}",
             dk=self.num(head.d_k, ("d_k", 0), 0).shown,
             sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
             g1=shown["×1"],

@@ -226,6 +226,36 @@ def test_matrix_reading_holds(ex):
                 assert not both[a, b] or abs(W[a, b] - W[b, a]) <= TIE
 
 
+@SETTINGS
+@given(examples())
+def test_sharpening_claim_holds(ex):
+    """Softmax's "sharper" step: "falls from … to …" only when it falls; "little change" only
+    when unscaled moves Σ s(1−s) by under 5 %; "stays" only when nothing changes."""
+    from attention_core.claims import LITTLE, sharpening
+
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    i = ac.head_demo_row(tr, before_mask=True).row
+    claim = sharpening(head.scaled[i], head.d_k)
+    g = claim.g
+    for name, f in (("×1", 1.0), ("×10", 10.0), ("×100", 100.0)):
+        assert g[name] == pytest.approx(ac.saturation(ac.softmax(head.scaled[i] * f)), abs=1e-12)
+    if claim.kind == "flat":
+        assert max(g.values()) - min(g.values()) <= 1e-9
+    if claim.kind in ("one", "more"):  # "falls from g1 to …", zh "降到"
+        assert claim.falls, g
+    if claim.kind == "little":
+        assert abs(g["×1"] - g["√d_k"]) < LITTLE * g["×1"]
+    assert (claim.kind == "one") == (head.d_k == 1 and claim.kind != "flat")
+
+
+def test_one_key_does_not_fall():
+    """One token: Σ s(1−s) is 0 at every factor; the caption said it "falls from 0.000 to 0.000"."""
+    from attention_core.claims import sharpening
+
+    assert sharpening(np.array([0.7]), 1).kind == "flat"
+
+
 def test_trained_head_claims():
     ex = trained()
     tr = ac.trace_example(ex)
