@@ -318,3 +318,23 @@ def sharpening(scaled_row, d_k: int) -> Sharpening:
     else:
         kind = "more"
     return Sharpening(kind, g, falls)
+
+
+# -- how the model's dimensions go to the heads ------------------------------------------------
+@dataclass(frozen=True)
+class HeadSplit:
+    """``kind`` ``"even"`` when the heads' d_k add up to d_model (the model's dimensions split
+    among them), else ``"other"`` (each head maps d_model to its own d_k; together ``width``)."""
+
+    kind: str
+    heads: int
+    d_k: int
+    width: int
+    d_model: int
+
+
+def head_split(trace) -> HeadSplit:
+    """Whether H heads of d_k are the model's d_model dimensions split among them."""
+    H, d_k = len(trace.heads), int(trace.heads[0].d_k)
+    d = int(trace.example.d_model)
+    return HeadSplit("even" if H * d_k == d else "other", H, d_k, H * d_k, d)

@@ -357,6 +357,10 @@ CAPTIONS = {
             "每个头取走自己那一块：模型的 {d} 个维度分给 {H} 个头，每个头 $d_k$ = {d_k} 维。",
             "Each head takes its own block: the {d} model dimensions are split among {H} heads of $d_k$ = {d_k}.",
         ),
+        "split_other": (
+            "每个头取走自己那一块：{H} 个头，每个 $d_k$ = {d_k} 维，合起来 {w} 维（模型本身是 {d} 维）。",
+            "Each head takes its own block: {H} heads of $d_k$ = {d_k}, {w} columns together (the model has {d} dimensions).",
+        ),
         "split_independent": (
             "每个头取走自己那一块：{H} 个相互独立的头，每个把模型的 {d} 维映射到 $d_k$ = {d_k} 维。",
             "Each head takes its own block: {H} independent heads, each mapping the {d} model dimensions to $d_k$ = {d_k}.",

@@ -101,7 +101,9 @@ class MultiHeadSplit(ExplainerScene):
         )
 
         # -- each head takes its blocks -----------------------------------------------------------
-        self.step("split_independent" if independent else "split", H=H, d=ex.d_model, d_k=d_k)
+        even = ac.claims.head_split(self.trace).kind == "even"
+        key = "split_independent" if independent else "split" if even else "split_other"
+        self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
         panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
         pieces = {}
         frames, anims = [], []

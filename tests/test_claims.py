@@ -47,7 +47,8 @@ def examples(draw, cross=None, heads=None):
     if h > 1 and weights == "identity":
         weights = "seed"
     if weights == "seed":
-        kw.update(heads=h, seed=int(rng.integers(0, 1000)))
+        d_k = draw(st.sampled_from([None, 1, 3]))  # d_k = 3 with 2 heads: not d_model split
+        kw.update(heads=h, seed=int(rng.integers(0, 1000)), d_k=d_k)
     elif weights == "narrow_o":
         width = draw(st.integers(1, 4))
         kw.update(
@@ -148,6 +149,9 @@ def test_sum_mask_and_width_claims_hold(ex):
     else:
         assert claim.blocked == int(np.sum(~ex.mask_matrix))
         assert (claim.kind == "blocks_nothing") == bool(ex.mask_matrix.all())
+    split = ac.claims.head_split(tr)
+    assert split.width == sum(h.d_k for h in tr.heads)
+    assert (split.kind == "even") == (split.width == ex.d_model)
     width = ac.output_width(tr)
     assert width.width == tr.output.shape[1]
     assert (width.kind == "model") == (tr.output.shape[1] == ex.d_model)
