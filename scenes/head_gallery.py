@@ -123,6 +123,9 @@ class HeadGallery(ExplainerScene):
             run_time=min(4.0, 1.0 + 0.25 * H),
         )
         summary, common = self.summary(readings)
+        if common[0] == "spread":  # no head with a clear pattern: nothing to outline
+            self.step("reading", caption_key="reading_spread", summary=summary)
+            return
         self.step("reading", summary=summary, lit=self.phrase(common))
         # the heads with a clear pattern are the point: the most common one is lit
         marks = VGroup(
@@ -256,35 +259,41 @@ class HeadGallery(ExplainerScene):
             out.append(Box(col_boxes[c].x0, top - cell_h, col_boxes[c].x1, top))
         return out
 
+    def key_head(self) -> VGroup:
+        theme = self.theme
+        return VGroup(
+            *(label(self.say(k), SMALL, theme.muted) for k in ("heads_key_rows", "heads_key_cols"))
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+
     def key_split(self, grid_box: Box) -> tuple[Box, Box]:
-        """Room for the key grid: at the left in a wide frame, at the top in a narrow one."""
+        """Room for the key grid at the left: its cells at the smallest text's height, its row
+        labels as wide as they are (up to 60 % of the width in a narrow frame)."""
         n = self.example.n
         row_w, text_h = self.label_room()
-        need = row_w + LABEL_GAP + n * text_h * 1.3 + 0.2
-        if grid_box.width >= 1.3 * grid_box.height:
-            w = min(max(need, 0.2 * grid_box.width), 0.45 * grid_box.width)
-            return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
-                grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
-            )
-        h = min(max(need + 0.4, 0.3 * grid_box.height), 0.45 * grid_box.height)
-        return Box(grid_box.x0, grid_box.y1 - h, grid_box.x1, grid_box.y1), Box(
-            grid_box.x0, grid_box.y0, grid_box.x1, grid_box.y1 - h - 0.2
+        need = max(row_w + LABEL_GAP + n * text_h * 1.15 + 0.1, self.key_head().width)
+        share = 0.45 if grid_box.width >= 1.3 * grid_box.height else 0.6
+        w = min(max(need, 0.2 * grid_box.width), share * grid_box.width)
+        return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
+            grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
         )
 
     def key_grid(self, box: Box) -> VGroup:
         """Empty cells with every query (rows) and key (columns) labelled: how to read each
-        small heatmap."""
+        small heatmap. Labels keep their distinct ends where the room is short (the₁ … runs)."""
         theme, n = self.theme, self.example.n
         row_w, text_h = self.label_room()
-        head = VGroup(
-            *(label(self.say(k), SMALL, theme.muted) for k in ("heads_key_rows", "heads_key_cols"))
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-        side = min(box.width - row_w - LABEL_GAP, box.height - head.height - row_w - 0.35)
-        side = max(side, n * text_h * 1.05)
-        grid = HeatGrid(None, side, theme, n=n)
+        head = self.key_head()
+        cell = text_h * 1.15
+        top_room = box.height - head.height - 0.12 - LABEL_GAP - n * cell
+        col_len = max(min(row_w, top_room), text_width("a…b", SMALL))
+        row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), text_width("a…b", SMALL))
+        side = min(box.width - row_len - LABEL_GAP, box.height - head.height - col_len - 0.2)
+        grid = HeatGrid(None, max(side, 0.3), theme, n=n)
         colors = [self.q_color(i) for i in range(n)]
-        labels = axis_labels(grid, self.q_tokens, self.q_tokens, colors, colors, rotate=True)
+        rows = [ellipsize(t, row_len, SMALL) for t in self.q_tokens]
+        cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
+        labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
         body = VGroup(grid, labels)
         group = VGroup(head, body).arrange(DOWN, buff=0.12)
         head.align_to(body, LEFT)
-        return place(group, box, "top")
+        return place(group, box, "top-left")
