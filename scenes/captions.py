@@ -563,6 +563,10 @@ WORDS = {
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
     "heads_key_rows": ("行 = 查询", "rows = queries"),
     "heads_key_cols": ("列 = 键", "columns = keys"),
+    "heads_key_same": (
+        "列 = 同样顺序的键",
+        "columns = keys, same order",
+    ),
     # Softmax
     "saturated_rows": (
         "{rows}：分数极大，权重已是 one-hot",

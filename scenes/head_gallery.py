@@ -191,9 +191,11 @@ class HeadGallery(ExplainerScene):
         return VGroup(*parts).arrange(buff=0.12)
 
     def label_room(self):
-        """(widest row label, tallest label) at the smallest text size."""
+        """(widest token label, tallest one plus a little air) at the smallest text size: a
+        cell at least that tall keeps neighbouring labels apart."""
         widths = [text_width(t, SMALL) for t in self.q_tokens]
-        return max(widths), label("Ag", SMALL).height
+        heights = [label(t, SMALL).height for t in self.q_tokens + ["Ag"]]
+        return max(widths), max(heights) + 0.02
 
     def labels_fit(self, box: Box, line_h: float) -> tuple[bool, bool, float]:
         """Whether the token labels fit on one panel's axes (and upright, turned), and the
@@ -204,7 +206,7 @@ class HeadGallery(ExplainerScene):
         if flat_side > 0 and flat_side / n >= max(text_h, row_w):
             return True, False, flat_side  # column labels as wide as the row labels: flat
         side = min(box.width - row_w - LABEL_GAP, box.height - line_h - row_w - 0.2)
-        return side > 0 and side / n >= text_h * 1.05, True, side
+        return side > 0 and side / n >= text_h, True, side
 
     def build(self, readings):
         tr, theme = self.trace, self.theme
@@ -259,40 +261,54 @@ class HeadGallery(ExplainerScene):
             out.append(Box(col_boxes[c].x0, top - cell_h, col_boxes[c].x1, top))
         return out
 
-    def key_head(self) -> VGroup:
+    def key_head(self, width: float | None = None, cols: str = "heads_key_cols") -> VGroup:
+        """The key's heading, "rows = queries, columns = keys": one line where it fits
+        ``width``, else two."""
         theme = self.theme
-        return VGroup(
-            *(label(self.say(k), SMALL, theme.muted) for k in ("heads_key_rows", "heads_key_cols"))
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+        parts = [self.say(k) for k in ("heads_key_rows", cols)]
+        one = label(self.say("tokens_list_sep").join(parts), SMALL, theme.muted)
+        if width is not None and one.width <= width:
+            return VGroup(one)
+        lines = VGroup(*(label(p, SMALL, theme.muted) for p in parts))
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 
     def key_split(self, grid_box: Box) -> tuple[Box, Box]:
         """Room for the key grid at the left: its cells at the smallest text's height, its row
-        labels as wide as they are (up to 60 % of the width in a narrow frame)."""
+        labels as wide as they are (at most 60 % of the width, unless shortened labels need
+        more)."""
         n = self.example.n
         row_w, text_h = self.label_room()
-        need = max(row_w + LABEL_GAP + n * text_h * 1.15 + 0.1, self.key_head().width)
-        share = 0.45 if grid_box.width >= 1.3 * grid_box.height else 0.6
-        w = min(max(need, 0.2 * grid_box.width), share * grid_box.width)
+        need = row_w + LABEL_GAP + n * text_h + 0.1
+        least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
+        w = max(min(max(need, 0.2 * grid_box.width), 0.6 * grid_box.width), least)
+        w = min(w, 0.75 * grid_box.width)
         return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
             grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
         )
 
     def key_grid(self, box: Box) -> VGroup:
         """Empty cells with every query (rows) and key (columns) labelled: how to read each
-        small heatmap. Labels keep their distinct ends where the room is short (the₁ … runs)."""
+        small heatmap. Labels keep their distinct ends where room is short; where even that
+        leaves no room above the cells, the columns are said to be the rows' tokens in order."""
         theme, n = self.theme, self.example.n
-        row_w, text_h = self.label_room()
-        head = self.key_head()
-        cell = text_h * 1.15
-        top_room = box.height - head.height - 0.12 - LABEL_GAP - n * cell
-        col_len = max(min(row_w, top_room), text_width("a…b", SMALL))
-        row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), text_width("a…b", SMALL))
-        side = min(box.width - row_len - LABEL_GAP, box.height - head.height - col_len - 0.2)
-        grid = HeatGrid(None, max(side, 0.3), theme, n=n)
-        colors = [self.q_color(i) for i in range(n)]
+        row_w, cell = self.label_room()
+        shortest = text_width("a…b", SMALL)
+        head = self.key_head(box.width)
+        avail = box.height - head.height - 0.12  # below the head
+        col_len = min(row_w, avail - n * cell - LABEL_GAP - 0.02)
+        row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), shortest)
         rows = [ellipsize(t, row_len, SMALL) for t in self.q_tokens]
-        cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
-        labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
+        colors = [self.q_color(i) for i in range(n)]
+        if col_len >= shortest:
+            side = min(box.width - row_len - LABEL_GAP, avail - col_len - LABEL_GAP - 0.02)
+            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
+            labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
+        else:
+            head = self.key_head(box.width, "heads_key_same")
+            side = min(box.width - row_len - LABEL_GAP, box.height - head.height - 0.12)
+            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            labels = axis_labels(grid, rows, [], colors, [], rotate=True)
         body = VGroup(grid, labels)
         group = VGroup(head, body).arrange(DOWN, buff=0.12)
         head.align_to(body, LEFT)

@@ -138,3 +138,36 @@ def test_every_head_numbered_on_a_trained_layer(layers):
         if "cls" in counts:
             n = counts["cls"]
             assert f"{n} attend{'s' if n == 1 else ''} to [CLS]" in caps["reading"], caps
+
+
+def _limits_example():
+    import numpy as np
+
+    tokens = ["the", "quick", "brown", "fox", "jumps", "over", "the"]
+    tokens += ["lazy", "dog", "and", "runs", "intermediate"]  # 12 tokens, 12 characters
+    emb = np.random.default_rng(3).normal(size=(12, 8)).round(2)
+    return ac.Example(tokens=tokens, embeddings=emb, heads=4, seed=5, mask="causal")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+def test_limits_example_numbers_every_head_and_lays_out_cleanly(aspect):
+    """12 tokens (a 12-character label, a repeated one), 4 heads, causal: every head numbered,
+    the token labels on a key grid, nothing outside the frame or overlapping."""
+    from scenes.look import Look
+
+    ex = _limits_example()
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(
+        find("HeadGallery").load(),
+        ex,
+        look=look,
+        frames=False,
+        snapshot=lambda s: layout_problems(s) + numbers_problems(s),
+    )
+    problems = [p for s in stills for p in s.snapshot]
+    assert not problems, problems[:5]
+    panels, caps = _gallery(ex, aspect=aspect)
+    for h, (_, texts, _) in enumerate(panels):
+        assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), (aspect, h, texts)
+    assert "4 spread out" in caps["reading"]
