@@ -183,7 +183,7 @@ def _permuted(example: Example, perm) -> Example:
 def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderCheck:
     """Shuffle the tokens (default: reversed) with the example's mask, compare outputs without
     and with positional encoding."""
-    from .pipeline import trace_example
+    from .trace import trace_example
 
     if example.is_cross:
         raise ValueError("example: the order check is for self-attention (no source sequence)")

@@ -15,6 +15,7 @@ ZH_RATE = 7.0
 MIN_READ = 2.0
 
 TITLES = {
+    "StarterScene": ("起步场景：词向量的长度", "A starter scene: the tokens' lengths"),
     "Embeddings": ("词向量：每个词是一个箭头", "Tokens as vectors"),
     "Projections": ("Q、K、V：同一向量的三种角色", "Queries, keys and values"),
     "DotProducts": ("点积就是投影", "The dot product as a projection"),
@@ -38,6 +39,14 @@ TITLES = {
 }
 
 CAPTIONS = {
+    # the starter scene to copy (scenes/_template.py): not in the registry, never rendered for users
+    "StarterScene": {
+        "tokens": (
+            "{n} 个词，每个词是一个从原点出发的箭头。",
+            "{n} tokens, each an arrow from the origin.",
+        ),
+        "lengths": ("每个箭头的长度 |x|。", "The length |x| of each arrow."),
+    },
     "Embeddings": {
         "plane": (
             "每个词是一个向量：从原点出发的箭头。",
@@ -462,6 +471,10 @@ CAPTIONS = {
             "编码器块用的是自注意力：这个例子是交叉注意力，不适用。",
             "The encoder block uses self-attention; this example is cross-attention, so it does not apply.",
         ),
+        "own_wo": (
+            "编码器块需要注意力自己的 $W_O$ 把各头的输出映射回 {d} 维：这个例子没有，不编造一个。",
+            "The encoder block needs the attention's own $W_O$ to map the heads back to {d} dimensions; this example has none, and none is made up.",
+        ),
     },
     "CrossAttention": {
         "sequences": (
@@ -488,6 +501,7 @@ CAPTIONS = {
 }
 
 WORDS = {
+    "starter_heading": ("词向量 x", "the embeddings x"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),
@@ -605,6 +619,10 @@ WORDS = {
         'the encoder block needs $d_"model"$ ≥ 4 (here {d})',
     ),
     "enc_cross": ("编码器块只用自注意力", "the encoder block uses self-attention only"),
+    "enc_own_wo": (
+        "编码器块需要注意力自己的 $W_O$（多头：from-model --all-heads）",
+        "the encoder block needs the attention's own $W_O$ (all heads: from-model --all-heads)",
+    ),
     # CrossAttention
     "cross_qk": ("查询 q，源序列的键 k", "queries q, keys k"),
     "cross_vo": ("源序列的值 v，输出 o", "values v, outputs o"),

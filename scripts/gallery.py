@@ -1,5 +1,6 @@
 """Writes the README's pictures into renders/gallery/: each scene's final frame, a light-theme
-still, a square English still, and a screenshot of the lecture page in headless Chromium.
+still, a square English still, and screenshots of the lecture page and its explorable in headless
+Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
 """
@@ -67,6 +68,38 @@ def lecture_page_screenshot(out: Path) -> None:
     print(out / "lecture-page.png")
 
 
+EXPLORED = [[1.2, 0.8], [0.9, 1.1], [-0.35, 1.35]]  # zao-shang-hao with 好 dragged left
+
+
+def explorer_screenshot(out: Path, lang: str = "en") -> Path:
+    """The explorable on zao-shang-hao's lecture page (`pack --lang LANG`), after a drag."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from PIL import Image
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from browser import chromium_page
+
+    name = "lecture-explorer.png" if lang == "en" else f"lecture-explorer-{lang}.png"
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Path(sys.executable).parent / "attn-explain"
+        args = ["pack", "--scene", "Embeddings", "--lang", lang, "--quiet", "--out", tmp]
+        done = subprocess.run([str(cli), *args], check=True, capture_output=True, text=True)
+        page_path = Path(done.stdout.strip().splitlines()[-1])
+        with chromium_page() as page:
+            page.set_viewport_size({"width": 1000, "height": 1000})
+            page.goto(page_path.as_uri())
+            page.evaluate("E => window.attnExplorer.set({embeddings: E})", EXPLORED)
+            page.evaluate("window.attnExplorer.choose(2)")
+            shot = Path(tmp) / name
+            page.locator("#explorer").screenshot(path=str(shot))
+        Image.open(shot).convert("RGB").save(out / name, optimize=True)
+    print(out / name)
+    return out / name
+
+
 def real_model_stills(out: Path, height: int) -> None:
     """A trained head (examples/minilm-cat.toml, layer 1 head 3: the previous token) and every
     head of layer 1 (written with `from-model --all-heads` into a scratch folder)."""
@@ -128,6 +161,7 @@ def main() -> None:
             save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
     variant_stills(out, args.height)
     real_model_stills(out, args.height)
+    explorer_screenshot(out)
     lecture_page_screenshot(out)
 
 

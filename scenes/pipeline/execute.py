@@ -12,8 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from scenes.outputs import subtitles
-from scenes.pipeline import cache
+from scenes.pipeline import cache, step_notes, subtitles
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
 
@@ -53,7 +52,9 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
-    return cls(example=job.example, look=job.look, **kw)
+    scene = cls(example=job.example, look=job.look, **kw)
+    scene.step_listeners.append(step_notes.collect)  # each step's record keeps its numbers' roles
+    return scene
 
 
 def _steps_of(scene) -> list[dict]:
@@ -78,6 +79,9 @@ def make_video(job: Job, tmp: Path) -> dict:
         produced = Path(writer.gif_file_path if job.fmt == "gif" else writer.movie_file_path)
         sections_dir = Path(writer.sections_output_dir) if job.part else None
     steps = _steps_of(scene)
+    if job.captions and (job.part or (0, 1))[0] == 0:  # for the lecture page's notes
+        others = step_notes.other_captions(job.scene, job.example, job.look)
+        step_notes.add_other_captions(steps, others)
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
@@ -289,7 +293,13 @@ def make_slides(job: Job, tmp: Path) -> dict:
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
-    return {"files": files, "steps": _steps_of(scene)}
+    # the speaker notes' facts; the deck writes the notes from them (scenes.outputs.slides)
+    steps = step_notes.add_other_captions(
+        _steps_of(scene), step_notes.other_captions(job.scene, job.example, job.look)
+    )
+    if len(deck["slides"]) != len(steps):
+        raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
+    return {"files": files, "steps": steps}
 
 
 def _expect(job: Job, produced: Path) -> None:
