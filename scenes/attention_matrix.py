@@ -15,6 +15,7 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
@@ -26,57 +27,12 @@ from scenes.mobjects.theme import BODY, SMALL
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
-TIE = 5e-4  # weights closer than this (they print alike at three places) are not compared
-
-
-def reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
-    """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
-    (the clearest margin), and the most asymmetric pair — both among real (unpadded) queries and
-    allowed cells only, so a blocked 0 or a padded row never makes a claim. Pure inspection."""
-    m, n = weights.shape
-    allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
-    rows = [i for i in range(m) if real is None or real[i]] if m == n else []
-    other = None
-    if not is_cross and m == n:
-        best = TIE
-        for i in rows:
-            j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
-            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
-                best, other = weights[i, j] - weights[i, i], (i, j)
-    pair = None
-    if not is_cross and m == n and m > 1:
-        both = allowed & allowed.T
-        keep = np.zeros((m, n), bool)
-        keep[np.ix_(rows, rows)] = True
-        diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
-        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-        pair = (int(i), int(j)) if diff[i, j] > TIE else None
-    return other, pair
-
-
-def comparable_pairs(mask, real) -> bool:
-    """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
-    if mask is None:
-        n = len(real) if real is not None else 2
-        return n - (0 if real is None else list(real).count(False)) > 1
-    both = np.asarray(mask, bool) & np.asarray(mask, bool).T
-    np.fill_diagonal(both, False)
-    if real is not None:
-        keep = np.asarray(real, bool)
-        both = both[np.ix_(keep, keep)]
-    return bool(both.any())
-
-
-def self_first(weights, mask, real) -> bool:
-    """Whether every real query puts clearly the most weight on itself."""
-    allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
-    for i in range(weights.shape[0]):
-        if real is not None and not real[i]:
-            continue
-        others = np.where(allowed[i] & (np.arange(weights.shape[1]) != i), weights[i], -1.0)
-        if weights[i, i] - others.max() <= TIE:
-            return False
-    return True
+# what the matrix honestly says: decided in the core (attention_core.claims)
+reading, comparable_pairs, self_first = (
+    ac.claims.matrix_reading,
+    ac.claims.comparable_pairs,
+    ac.claims.self_first,
+)
 
 
 class AttentionMatrix(ExplainerScene):
@@ -121,7 +77,8 @@ class AttentionMatrix(ExplainerScene):
         block = VGroup(title, matrix, sums, sum_head)
         place(block, left)
 
-        self.step("heatmap")
+        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
+        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()

@@ -49,8 +49,11 @@ class CausalMask(ExplainerScene):
         self.step("scores", kind=kind)
         self.play(FadeIn(self.g_scaled), run_time=1)
 
-        if not self.blocked:
-            self.step("unmasked", kind=kind)
+        claim = ac.mask_claim(self.head.mask, self.head.weights.shape)
+        if claim.kind != "blocks":  # no mask, or one that blocks no cell (one token)
+            self.step(
+                "unmasked", caption_key={"none": "unmasked"}.get(claim.kind, claim.kind), kind=kind
+            )
         else:
             self.lower_the_mask(kind)
         self.softmax_rows(mid)

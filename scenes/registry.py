@@ -103,7 +103,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "Projections",
         "projections",
-        "query, key, value; Q = X·Wq, K = X·Wₖ, V = X·Wᵥ as maps of the plane",
+        "query, key, value; Q = X·Wq, K = X·Wk, V = X·Wv as maps of the plane",
     ),
     SceneInfo(
         "DotProducts",
@@ -126,7 +126,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "MultiHeadSplit",
         "multi_head",
-        "heads as subspaces side by side: their own vectors and patterns, concat, Wₒ",
+        "heads as subspaces side by side: their own vectors and patterns, concat, WO",
         "two-heads",
         requires=_needs_heads,
     ),

@@ -290,8 +290,9 @@ def norm_output(tr, h, i):
 # -- the other scenes' numbers -------------------------------------------------------------------
 @role()
 def shuffle_diff(tr, which):
-    """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding."""
-    check = ac.shuffle_check(tr.example)
+    """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding
+    (the example's own mask kept: claims.order_check)."""
+    check = ac.order_check(tr.example)
     return check.diff_without if which == "without" else check.diff_with
 
 

@@ -264,8 +264,22 @@ def _masked(a) -> list:
     return [[None if math.isinf(v) else float(v) for v in row] for row in np.asarray(a)]
 
 
-def _head_dict(head) -> dict:
+def _reading(head, tokens) -> dict | None:
+    """A self-attention head's reading (attention_core.read_head: the one classifier)."""
+    from attention_core import read_head
+
+    if head.weights.shape[0] != head.weights.shape[1] or len(tokens) != head.weights.shape[0]:
+        return None
+    r = read_head(head.weights, tokens)
+    out = {"pattern": r.pattern, "mass": r.mass, "text": r.text}
+    if r.key is not None:
+        out["key"], out["token"] = r.key, r.token
+    return out
+
+
+def _head_dict(head, tokens=()) -> dict:
     return {
+        "reading": _reading(head, tokens),
         "Q": _floats(head.Q),
         "K": _floats(head.K),
         "V": _floats(head.V),
@@ -308,7 +322,7 @@ def as_dict(trace: ExampleTrace) -> dict:
     out["mask"] = None if trace.mask is None else trace.mask.tolist()
     heads = trace.heads
     if len(heads) == 1 and trace.multihead is None:
-        out.update(_head_dict(heads[0]))
+        out.update(_head_dict(heads[0], () if ex.is_cross else ex.tokens))
     else:
         out["Q"] = _floats(np.concatenate([h.Q for h in heads], axis=1))
         out["K"] = _floats(np.concatenate([h.K for h in heads], axis=1))
@@ -318,7 +332,7 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["masked"] = _masked(np.mean([h.masked for h in heads], axis=0))
         out["output"] = _floats(trace.output)
         out["d_k"] = heads[0].d_k
-        out["heads"] = [_head_dict(h) for h in heads]
+        out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
         out["concat"] = _floats(trace.multihead.concat)
     return out
 
