@@ -1,0 +1,124 @@
+"""An example as a plain mapping (the keys of a TOML/JSON file) and as TOML/JSON text.
+
+:func:`example_from_dict` and :func:`example_to_dict` back :meth:`Example.from_dict` and
+:meth:`Example.to_dict`; :func:`parse_example_text` turns a file's text into the mapping, with
+the parser's complaint on one line.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+from .example_validation import reject_unknown
+from .projection_weights import WEIGHT_KEYS
+
+FILE_KEYS = (
+    "title",
+    "tokens",
+    "embeddings",
+    "heads",
+    "weights",
+    "seed",
+    "d_k",
+    "d_v",
+    "head_form",
+    "mask",
+    "padding",
+    "positional_encoding",
+    "source_tokens",
+    "source_embeddings",
+    "scale",
+    "source",
+)
+
+
+def example_from_dict(cls, data: dict, name: str = "example"):
+    """``cls(name=name, **data)`` for a parsed file's mapping, rejecting unknown keys with a
+    suggestion (``cls`` is :class:`~attention_core.Example`)."""
+    if not isinstance(data, dict):
+        raise ValueError("example: expected a table of keys (tokens, embeddings, …)")
+    if "arrays" in data:
+        raise ValueError(
+            "arrays: only an example file names a .npz file (relative to its folder); "
+            "load it with load_example"
+        )
+    reject_unknown("", data, FILE_KEYS)
+    if "tokens" not in data:
+        raise ValueError('tokens: missing; add tokens = ["…", …]')
+    if "embeddings" not in data:
+        raise ValueError("embeddings: missing; add one row of numbers per token")
+    weights = data.get("weights")
+    if weights is not None:
+        if not isinstance(weights, dict):
+            raise ValueError("weights: expected a table with W_q, W_k, W_v (and W_o)")
+        reject_unknown("weights.", weights, WEIGHT_KEYS)
+    kwargs = {k: v for k, v in data.items() if k in FILE_KEYS}
+    return cls(name=name, **kwargs)
+
+
+def example_to_dict(example) -> dict:
+    """A JSON/TOML-ready mapping that :func:`example_from_dict` turns back into an equal
+    example."""
+    out: dict[str, Any] = {
+        "title": example.title,
+        "tokens": list(example.tokens),
+        "embeddings": example.embeddings.tolist(),
+        "heads": example.heads,
+    }
+    out.update(_weights_fields(example))
+    mask = example.mask
+    out["mask"] = mask if isinstance(mask, str) else mask.astype(int).tolist()
+    if example.padding is not None:
+        out["padding"] = [int(v) for v in example.padding]
+    out["positional_encoding"] = example.positional_encoding
+    out["scale"] = example.scale
+    if example.is_cross:
+        out["source_tokens"] = list(example.source_tokens)
+        out["source_embeddings"] = example.source_embeddings.tolist()
+    if example.source:
+        out["source"] = example.source
+    return out
+
+
+def _weights_fields(example) -> dict:
+    """The keys that give the weights: the seed (and sizes) of random ones, the matrices of
+    explicit ones, nothing for identities."""
+    w = example.weights
+    if w.seed is not None:
+        return {
+            "seed": w.seed,
+            "d_k": int(w.head(0, example.heads)[0].shape[1]),
+            "d_v": int(w.head(0, example.heads)[2].shape[1]),
+            "head_form": w.form,
+        }
+    if w.form != "identity":
+        return {"weights": {k: v.tolist() for k, v in w.given().items()}}
+    return {}
+
+
+def parse_example_text(text: str, suffix: str, filename: str = "example") -> dict:
+    """Parse TOML or JSON text into a mapping, with the parser's complaint on one line."""
+    try:
+        if suffix == ".toml":
+            return tomllib.loads(text)
+        data = json.loads(text, parse_constant=_reject_constant)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"example: {filename!r} is not valid JSON ({exc.msg}, line {exc.lineno} "
+            f"column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"example: {filename!r} nests too deeply") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"example: {filename!r} must hold one object of keys (tokens, …)")
+    return data
+
+
+def _reject_constant(name: str):
+    raise ValueError(
+        f"example: {name} is not a number this tool accepts; every number must be finite"
+    )
