@@ -31,6 +31,9 @@ FILE_KEYS = (
     "source_embeddings",
     "scale",
     "source",
+    "kv_heads",
+    "rotary_base",
+    "positions",
 )
 
 
@@ -79,6 +82,10 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
+    for key in ("kv_heads", "rotary_base", "positions"):  # a decoder's fields, when set
+        if getattr(example, key) is not None:
+            value = getattr(example, key)
+            out[key] = list(value) if key == "positions" else value
     return out
 
 

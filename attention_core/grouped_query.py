@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, same_width
+from ._checks import as_matrix, project, same_width
 from .attention import scaled_dot_product_attention
 from .multihead import MultiHeadTrace
 from .rotary import apply_rotary
@@ -63,13 +63,15 @@ def _check_counts(heads, kv_heads) -> tuple[int, int]:
 
 def grouped_query_attention(
     X, W_q, W_k, W_v, W_o, heads: int, kv_heads: int, mask=None, *,
-    rotary_base: float | None = None, positions=None,
+    rotary_base: float | None = None, positions=None, scale: bool = True, biases=None,
 ) -> GroupedQueryTrace:  # fmt: skip
     """Self-attention of ``X`` (n, d_model) with ``heads`` query heads over ``kv_heads`` shared
     key/value heads. W_q (d_model, H·d_k), W_k (d_model, G·d_k), W_v (d_model, G·d_v), W_o
     (H·d_v, d_out) or None; ``mask`` boolean (n, n), True = may attend; ``rotary_base`` turns Q
-    and K by ``positions`` (default 0 … n − 1) before the scores."""
+    and K by ``positions`` (default 0 … n − 1) before the scores. ``biases`` (optional) maps
+    b_q, b_k, b_v, b_o to vectors as wide as their matrices (None entries: no bias)."""
     X = as_matrix("X", X)
+    b = {k: None for k in ("b_q", "b_k", "b_v", "b_o")} | dict(biases or {})
     heads, kv_heads = _check_counts(heads, kv_heads)
     mats = {}
     for name, w, count in (("W_q", W_q, heads), ("W_k", W_k, kv_heads), ("W_v", W_v, kv_heads)):
@@ -88,17 +90,23 @@ def grouped_query_attention(
     def turn(M):
         return M if rotary_base is None else apply_rotary(M, pos, rotary_base)
 
-    def cols(w, i, width):
-        return w[:, i * width : (i + 1) * width]
+    def proj(key, i, width):  # X W[:, i-th block] (+ its bias)
+        cols = slice(i * width, (i + 1) * width)
+        bias = b["b_" + key]
+        return project(
+            "W_" + key, X, mats["W_" + key][:, cols], None if bias is None else bias[cols]
+        )
 
-    Q_raw = [X @ cols(mats["W_q"], h, d_k) for h in range(heads)]  # H × (n, d_k)
-    K_raw = [X @ cols(mats["W_k"], g, d_k) for g in range(kv_heads)]  # G × (n, d_k)
-    V = [X @ cols(mats["W_v"], g, d_v) for g in range(kv_heads)]  # G × (n, d_v)
+    Q_raw = [proj("q", h, d_k) for h in range(heads)]  # H × (n, d_k)
+    K_raw = [proj("k", g, d_k) for g in range(kv_heads)]  # G × (n, d_k)
+    V = [proj("v", g, d_v) for g in range(kv_heads)]  # G × (n, d_v)
     K_rot = [turn(K) for K in K_raw]
     traces = []
     for h in range(heads):
         g = kv_group(h, heads, kv_heads)
-        traces.append(scaled_dot_product_attention(turn(Q_raw[h]), K_rot[g], V[g], mask=mask))
+        traces.append(
+            scaled_dot_product_attention(turn(Q_raw[h]), K_rot[g], V[g], mask=mask, scale=scale)
+        )
     concat = np.concatenate([t.output for t in traces], axis=1)  # (n, H·d_v)
     if W_o is None:
         output = concat
@@ -106,7 +114,7 @@ def grouped_query_attention(
         W_o = as_matrix("W_o", W_o)
         if W_o.shape[0] != concat.shape[1]:
             raise ValueError(f"W_o: expected {concat.shape[1]} rows (heads × d_v), got {W_o.shape}")
-        output = concat @ W_o
+        output = project("W_o", concat, W_o, b["b_o"])
     return GroupedQueryTrace(
         heads=tuple(traces), concat=concat, output=output, W_o=W_o, num_heads=heads, X=X,
         kv_heads=kv_heads, K_shared=tuple(K_rot), V_shared=tuple(V), Q_unrotated=tuple(Q_raw),
