@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .decoder_fields import check_kv_heads, check_positions, check_rotary_base, check_rotary_width
 from .example_io import example_from_dict, example_to_dict
 from .example_limits import (
     HEAD_FORMS,
@@ -29,7 +30,6 @@ from .example_limits import (
     MODEL_MAX_HEAD_DIM,
     MODEL_MAX_HEADS,
 )
-from .decoder_fields import check_kv_heads, check_positions, check_rotary_base, check_rotary_width
 from .example_validation import (
     check_bool,
     check_int,
