@@ -35,7 +35,15 @@ def _needs_self_attention(ex) -> str | None:
     return None
 
 
+def _needs_sinusoidal(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is not None:
+        return "this example encodes positions by rotation (rotary_base), not by adding waves"
+    return _needs_self_attention(ex)
+
+
 def _needs_wide_model(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is not None:
+        return "is an encoder block (LayerNorm, ReLU); this example is a decoder's (rotary_base)"
     if ex.is_cross:
         return "is about self-attention; this example is cross-attention"
     if ex.d_model < 4:
@@ -117,7 +125,7 @@ SCENES: tuple[SceneInfo, ...] = (
         "PositionalEncoding",
         "positional",
         "sinusoidal waves, PE added as vectors, and why: order matters only with PE",
-        requires=_needs_self_attention,
+        requires=_needs_sinusoidal,
     ),
     SceneInfo(
         "EncoderBlock",

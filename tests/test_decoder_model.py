@@ -10,11 +10,15 @@ without the [model] extra or the model file (make test installs both) the tests 
 fail.
 """
 
+import json
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import attention_core as ac
 from attention_core.gguf_weights import unpermute_rotary_rows
 from attention_core.grouped_query import grouped_query_attention, kv_group
 from attention_core.llama import LlamaConfig, LlamaWeights, llama_forward, rms_norm
@@ -321,3 +325,93 @@ def test_rms_norm_and_config_refusals():
     np.testing.assert_allclose(rms_norm(x, eps=0.0), x / np.sqrt(12.5))
     with pytest.raises(ValueError, match="architecture 'gpt2' is not 'llama'"):
         LlamaConfig.from_gguf_metadata({"general.architecture": "gpt2"})
+
+
+# -- from-model --model smollm2, through the console script -------------------------------------
+@pytest.mark.slow
+def test_from_model_smollm2_numbers_equal_transformers(cli, tmp_path, smol, reference):
+    text, layer, head = SENTENCES[1], 19, 7  # the induction head of PLATFORM.md
+    r = cli("from-model", text, "--model", "smollm2", "--layer", layer, "--head", head,
+            "-o", "h.toml", cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "h.toml" and (tmp_path / "h.npz").is_file()
+    n = cli("numbers", "h.toml", "--json", cwd=tmp_path)
+    assert n.returncode == 0, n.stderr
+    data = json.loads(n.stdout)
+    assert data["tokens"][:3] == ["red", "apple", "blue"]
+    assert "layer 19, head 7 (key/value head 3 of 3)" in data["source"]
+    np.testing.assert_allclose(data["weights"], reference[text]["attentions"][18][6], atol=1e-4)
+    ex = ac.load_example(tmp_path / "h.toml")
+    assert ex.rotary_base == 100000.0 and ex.positions == tuple(range(12))
+    assert ex.mask == "causal" and ex.d_model == 576 and ex.weights.W_q.shape == (576, 64)
+
+
+@pytest.mark.slow
+def test_from_model_smollm2_all_heads_is_grouped_query(cli, tmp_path, smol, reference):
+    text = SENTENCES[2]  # Chinese: readable labels, byte pieces numbered
+    r = cli("from-model", text[:3], "--model", "smollm2", "--layer", 3, "--all-heads",
+            "-o", "zh.toml", cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    ex = ac.load_example(tmp_path / "zh.toml")
+    assert ex.tokens == ("早¹", "早²", "上", "好¹", "好²")
+    assert ex.heads == 9 and ex.kv_heads == 3
+    assert ex.weights.W_k.shape == (576, 192) and ex.weights.W_o.shape == (576, 576)
+    data = json.loads(cli("numbers", "zh.toml", "--json", cwd=tmp_path).stdout)
+    ref = reference[text]["attentions"][2][:, :5, :5]  # causal: the first 5 tokens alone agree
+    for h in range(9):
+        np.testing.assert_allclose(data["heads"][h]["weights"], ref[h], atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["hi", "--layer", "31", "--head", "1"], "--layer: 31 is outside 1 … 30"),
+        (["hi", "--layer", "0", "--head", "1"], "--layer: 0 is outside 1 … 30"),
+        (["hi", "--layer", "2", "--head", "10"], "--head: 10 is outside 1 … 9"),
+        (["hi", "--layer", "2"], "--head: give the head, 1–9, or --all-heads"),
+        (["hi", "--layer", "2", "--head", "1", "--all-heads"], "--head: not used with"),
+        (["早上好，今天天气很好。", "--layer", "2", "--head", "1"], "TEXT: 20 tokens; at most 12"),
+        (["  ", "--layer", "2", "--head", "1"], "TEXT: give a sentence"),
+        (["hi", "--layer", "2", "--head", "1", "-o", "x.txt"], "should end in .toml"),
+    ],
+)
+def test_from_model_smollm2_refuses_with_one_line(cli, tmp_path, args, match):
+    r = cli("from-model", "--model", "smollm2", *args, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert match in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_decoder_example_round_trips_and_refuses_bad_fields():
+    rng = np.random.default_rng(1)
+    w = {"W_q": rng.normal(size=(4, 4)), "W_k": rng.normal(size=(4, 2)),
+         "W_v": rng.normal(size=(4, 2)), "W_o": rng.normal(size=(4, 4))}  # fmt: skip
+    base = dict(tokens=["a", "b", "c"], embeddings=rng.normal(size=(3, 4)).tolist(), heads=2,
+                kv_heads=1, weights=w, mask="causal", rotary_base=100.0)  # fmt: skip
+    ex = ac.Example.from_dict(base)
+    assert ac.Example.from_dict(ex.to_dict()).to_dict() == ex.to_dict()
+    tr = ac.trace_example(ex)
+    assert tr.heads[0].K is tr.heads[1].K  # both query heads read the one key/value head
+    np.testing.assert_allclose(
+        tr.heads[0].Q, apply_rotary(ex.embeddings @ w["W_q"][:, :2], base=100)
+    )
+    bad = [
+        ({"kv_heads": 3}, "kv_heads: 3; give a whole number from 1 to heads = 2"),
+        ({"rotary_base": 1}, "rotary_base: 1; give a number above 1"),
+        ({"rotary_base": "big"}, "rotary_base: expected a number"),
+        ({"positions": [0, 1]}, "positions: 2 numbers for 3 tokens"),
+        ({"positions": [0, -1, 2]}, "positions[1]: -1"),
+        ({"rotary_base": None, "positions": [0, 1, 2]}, "positions: only used with rotary_base"),
+        ({"positional_encoding": True}, "rotary_base: the example already adds sinusoidal"),
+        (
+            {"weights": {**w, "W_k": rng.normal(size=(4, 4))}},
+            "weights.W_k: 4 columns; kv_heads = 1",
+        ),
+    ]
+    for change, match in bad:
+        with pytest.raises(ValueError, match=re.escape(match)):
+            ac.Example.from_dict({**base, **change})
+    odd = dict(tokens=["a"], embeddings=[[1.0, 2.0, 3.0]], rotary_base=10.0)
+    with pytest.raises(ValueError, match="rotary_base: each head's d_k = 3 is odd"):
+        ac.Example.from_dict(odd)
