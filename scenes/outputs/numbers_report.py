@@ -61,20 +61,20 @@ def _cell(v, digits) -> str:
 
 
 # -- the steps ------------------------------------------------------------------------------------
+def _dims(prefix: str, width: int) -> list[str]:
+    return [f"{prefix}{j + 1}" for j in range(width)]
+
+
 def steps(trace: ExampleTrace):
     """The walk-through as (title, matrix, row labels, column labels) blocks, in order."""
     ex = trace.example
     q_labels, k_labels = list(ex.tokens), list(ex.key_tokens)
-
-    def dims(prefix, width):
-        return [f"{prefix}{j + 1}" for j in range(width)]
-
     blocks = [
         (
             "X — embeddings" + (" + positional encoding" if trace.pe is not None else ""),
             trace.X,
             q_labels,
-            dims("x", trace.X.shape[1]),
+            _dims("x", trace.X.shape[1]),
         )
     ]
     if ex.is_cross:
@@ -83,51 +83,55 @@ def steps(trace: ExampleTrace):
                 "source — keys and values come from this sequence",
                 trace.source,
                 k_labels,
-                dims("x", trace.source.shape[1]),
+                _dims("x", trace.source.shape[1]),
             )
         )
-    w = ex.weights
-    for h, head in enumerate(trace.heads):
-        tag = f"head {h + 1}: " if len(trace.heads) > 1 else ""
-        b_q, b_k, b_v = (
-            "" if b is None else f" + b_{r}"
-            for b, r in zip(w.head_biases(h, len(trace.heads)), "qkv")
-        )
-        blocks += [
-            (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, dims("q", head.Q.shape[1])),
-            (f"{tag}K = X·W_k{b_k}", head.K, k_labels, dims("k", head.K.shape[1])),
-            (f"{tag}V = X·W_v{b_v}", head.V, k_labels, dims("v", head.V.shape[1])),
-            (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
-            (
-                f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
-                if head.scale != 1.0
-                else f"{tag}scaled = scores (unscaled)",
-                head.scaled,
-                q_labels,
-                k_labels,
-            ),
-        ]
-        if head.mask is not None:
-            blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
-        blocks += [
-            (
-                f"{tag}weights = softmax(masked) — each row sums to 1",
-                head.weights,
-                q_labels,
-                k_labels,
-            ),
-            (f"{tag}output = weights·V", head.output, q_labels, dims("o", head.output.shape[1])),
-        ]
-    if trace.multihead is not None:
-        mh = trace.multihead
+    for h in range(len(trace.heads)):
+        blocks += _head_blocks(trace, h, q_labels, k_labels)
+    return blocks + _mixing_blocks(trace, q_labels)
+
+
+def _head_blocks(trace: ExampleTrace, h: int, q_labels: list, k_labels: list) -> list:
+    """The blocks of head ``h``: Q, K, V, scores, scaled, masked, weights, output."""
+    head, n = trace.heads[h], len(trace.heads)
+    tag = f"head {h + 1}: " if n > 1 else ""
+    b_q, b_k, b_v = (
+        "" if b is None else f" + b_{r}"
+        for b, r in zip(trace.example.weights.head_biases(h, n), "qkv")
+    )
+    scaled = (
+        f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
+        if head.scale != 1.0
+        else f"{tag}scaled = scores (unscaled)"
+    )
+    blocks = [
+        (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
+        (f"{tag}K = X·W_k{b_k}", head.K, k_labels, _dims("k", head.K.shape[1])),
+        (f"{tag}V = X·W_v{b_v}", head.V, k_labels, _dims("v", head.V.shape[1])),
+        (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
+        (scaled, head.scaled, q_labels, k_labels),
+    ]
+    if head.mask is not None:
+        blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
+    weights = f"{tag}weights = softmax(masked) — each row sums to 1"
+    return [
+        *blocks,
+        (weights, head.weights, q_labels, k_labels),
+        (f"{tag}output = weights·V", head.output, q_labels, _dims("o", head.output.shape[1])),
+    ]
+
+
+def _mixing_blocks(trace: ExampleTrace, q_labels: list) -> list:
+    """Multi-head: the concatenated heads and, with W_o, the mixed output."""
+    mh = trace.multihead
+    if mh is None:
+        return []
+    blocks = [("concat = [head 1 … head H]", mh.concat, q_labels, _dims("c", mh.concat.shape[1]))]
+    if mh.W_o is not None:
+        b_o = "" if trace.example.weights.b_o is None else " + b_o"
         blocks.append(
-            ("concat = [head 1 … head H]", mh.concat, q_labels, dims("c", mh.concat.shape[1]))
+            (f"output = concat·W_o{b_o}", mh.output, q_labels, _dims("o", mh.output.shape[1]))
         )
-        if mh.W_o is not None:
-            b_o = "" if w.b_o is None else " + b_o"
-            blocks.append(
-                (f"output = concat·W_o{b_o}", mh.output, q_labels, dims("o", mh.output.shape[1]))
-            )
     return blocks
 
 

@@ -12,8 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from scenes.outputs import subtitles
-from scenes.pipeline import cache
+from scenes.pipeline import cache, subtitles
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
 

@@ -148,33 +148,9 @@ class Pool:
         outcomes: list[Outcome] = []
         try:
             while pending or any(w.task for w in self._workers):
-                while (
-                    pending
-                    and len(self._workers) < self.size
-                    and len(self._workers) < len(pending) + sum(1 for w in self._workers if w.task)
-                ):
-                    self._spawn()
-                for worker in self._workers:
-                    if pending and worker.ready and worker.task is None:
-                        task = pending.popleft()
-                        task.attempts += 1
-                        worker.task, worker.started = task, time.monotonic()
-                        worker.deadline = worker.started + self.timeout
-                        worker.conn.send((task.fn, task.arg))
-                        if on_start:
-                            on_start(task)
-                watched = [w for w in self._workers if w.task or not w.ready]
-                if not watched:
-                    continue
-                next_deadline = min(w.deadline for w in watched)
-                ready = wait(
-                    [w.conn for w in watched], timeout=max(0.0, next_deadline - time.monotonic())
-                )
-                now = time.monotonic()
-                for worker in watched:
-                    outcome = self._check(worker, worker.conn in ready, now)
-                    if outcome is None:
-                        continue
+                self._grow(len(pending))
+                self._hand_out(pending, on_start)
+                for outcome in self._collect():
                     task = outcome.task
                     if not outcome.ok and not outcome.timed_out and task.attempts <= self.retries:
                         pending.append(task)
@@ -188,6 +164,38 @@ class Pool:
                     self._kill(worker)
             raise
         return outcomes
+
+    def _grow(self, pending: int) -> None:
+        """Start workers up to ``size``, no more than the tasks pending and running need."""
+        while (
+            pending
+            and len(self._workers) < self.size
+            and len(self._workers) < pending + sum(1 for w in self._workers if w.task)
+        ):
+            self._spawn()
+
+    def _hand_out(self, pending: deque, on_start) -> None:
+        """Send the next pending task to each ready, idle worker."""
+        for worker in self._workers:
+            if pending and worker.ready and worker.task is None:
+                task = pending.popleft()
+                task.attempts += 1
+                worker.task, worker.started = task, time.monotonic()
+                worker.deadline = worker.started + self.timeout
+                worker.conn.send((task.fn, task.arg))
+                if on_start:
+                    on_start(task)
+
+    def _collect(self) -> list[Outcome]:
+        """Wait for the next message or deadline of a busy or warming worker; its outcomes."""
+        watched = [w for w in self._workers if w.task or not w.ready]
+        if not watched:
+            return []
+        next_deadline = min(w.deadline for w in watched)
+        ready = wait([w.conn for w in watched], timeout=max(0.0, next_deadline - time.monotonic()))
+        now = time.monotonic()
+        found = (self._check(w, w.conn in ready, now) for w in watched)
+        return [outcome for outcome in found if outcome is not None]
 
     def _check(self, worker: _Worker, readable: bool, now: float) -> Outcome | None:
         """What ``worker`` has to say: ready, a result, death, or a passed deadline."""
