@@ -41,6 +41,12 @@ def _needs_sinusoidal(ex) -> str | None:
     return _needs_self_attention(ex)
 
 
+def _needs_rotary(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is None:
+        return "needs rotary positions (rotary_base)"
+    return None
+
+
 def _needs_wide_model(ex) -> str | None:
     if getattr(ex, "rotary_base", None) is not None:
         return "is an encoder block (LayerNorm, ReLU); this example is a decoder's (rotary_base)"
@@ -126,6 +132,14 @@ SCENES: tuple[SceneInfo, ...] = (
         "positional",
         "sinusoidal waves, PE added as vectors, and why: order matters only with PE",
         requires=_needs_sinusoidal,
+    ),
+    SceneInfo(
+        "RotaryPositions",
+        "rotary_positions",
+        "RoPE: q and k of one pair of dimensions turned by their positions; move both, the "
+        "score stays",
+        "rotary",
+        requires=_needs_rotary,
     ),
     SceneInfo(
         "EncoderBlock",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 import attention_core as ac
+from attention_core.rotary_view import rotary_view
 
 HEAD_ARRAYS = ("Q", "K", "V", "scores", "scaled", "masked", "weights", "output")
 
@@ -112,6 +113,7 @@ ROLES: dict[str, Callable[..., float]] = {
     **{kind: _head_array(kind) for kind in HEAD_ARRAYS},
     **{kind: _weights_matrix(kind) for kind in ("W_q", "W_k", "W_v")},
     "X": lambda tr, *ij: tr.X[tuple(ij)],
+    "rotary": lambda tr, field: getattr(rotary_view(tr), field),  # RotaryPositions
     "embeddings": lambda tr, *ij: tr.example.embeddings[tuple(ij)],
     "source": lambda tr, *ij: tr.source[tuple(ij)],
     "concat": lambda tr, *ij: tr.multihead.concat[tuple(ij)],
