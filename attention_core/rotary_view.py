@@ -59,6 +59,20 @@ class RotaryView:
         return self.n * self.degrees
 
 
+def rotary_example(example):
+    """``example`` itself when it has a rotary base; else a rotary stand-in the scene can show:
+    its tokens with the first two coordinates of their embeddings (identity weights, causal mask,
+    base 10000; in 2-D the one pair turns 1 rad per position whatever the base)."""
+    from .example import Example
+
+    if example.rotary_base is not None:
+        return example
+    return Example(
+        name=example.name, title=example.title, tokens=list(example.tokens),
+        embeddings=example.embeddings[:, :2], mask="causal", rotary_base=10000.0,
+    )  # fmt: skip
+
+
 def _pick(trace) -> tuple[int, int]:
     """The last query and the key it weighs most among the others."""
     weights = trace.heads[0].weights

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, ReplacementTransform, VGroup
 
-from attention_core.rotary_view import rotary_view
+import attention_core as ac
+from attention_core.rotary_view import rotary_example, rotary_view
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
@@ -17,6 +18,14 @@ from scenes.mobjects.theme import SMALL
 
 class RotaryPositions(ExplainerScene):
     """A query and a key turned by their positions: only the offset between them matters."""
+
+    def __init__(self, example=None, **kwargs):
+        super().__init__(example, **kwargs)
+        # an example without rotary positions (the registry does not offer it this scene) is
+        # shown through a 2-D rotary stand-in, so the scene renders for any example
+        if self.example.rotary_base is None:
+            self.example = rotary_example(self.example)
+            self.trace = ac.trace_example(self.example)
 
     def construct(self):
         v = rotary_view(self.trace)
