@@ -415,3 +415,47 @@ def test_a_decoder_example_round_trips_and_refuses_bad_fields():
     odd = dict(tokens=["a"], embeddings=[[1.0, 2.0, 3.0]], rotary_base=10.0)
     with pytest.raises(ValueError, match="rotary_base: each head's d_k = 3 is odd"):
         ac.Example.from_dict(odd)
+
+
+# -- what RotaryPositions shows ------------------------------------------------------------------
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 6),
+    half=st.integers(1, 4),
+    base=st.floats(2.0, 1e5),
+    seed=st.integers(0, 2**16),
+)
+def test_rotary_view_score_is_the_heads_and_survives_the_shift(n, half, base, seed):
+    from attention_core.rotary_view import SHIFT, rotary_view
+
+    rng = np.random.default_rng(seed)
+    d = 2 * half
+    ex = ac.Example(
+        tokens=[f"t{i}" for i in range(n)], embeddings=rng.normal(size=(n, d)).tolist(),
+        weights={"W_q": rng.normal(size=(d, d)), "W_k": rng.normal(size=(d, d)),
+                 "W_v": rng.normal(size=(d, d))},
+        mask="causal", rotary_base=base,
+    )  # fmt: skip
+    tr = ac.trace_example(ex)
+    v = rotary_view(tr)
+    assert v.query == n - 1 and (v.key != v.query or n == 1)
+    assert v.score == pytest.approx(tr.heads[0].scores[v.query, v.key], rel=1e-9, abs=1e-9)
+    assert v.score_shifted == pytest.approx(v.score, rel=1e-9, abs=1e-9)
+    assert v.term_shifted == pytest.approx(v.term, rel=1e-9, abs=1e-9)
+    terms = pair_scores(tr.heads[0].Q[v.query], tr.heads[0].K[v.key])
+    assert v.term == pytest.approx(terms.max()) and v.pair == int(np.argmax(terms))
+    assert v.frequency == pytest.approx(base ** (-2 * v.pair / d))
+    # the turned pair is the unturned one rotated by position × ω
+    ang = np.arctan2(v.q_turned[1], v.q_turned[0]) - np.arctan2(v.q[1], v.q[0])
+    assert np.cos(ang) == pytest.approx(np.cos(v.m * v.frequency), abs=1e-9)
+    assert v.shift == SHIFT and v.angle_m == pytest.approx(v.m * np.degrees(v.frequency))
+
+
+def test_rotary_preset_and_stand_in():
+    from attention_core.rotary_view import rotary_example, rotary_view
+
+    v = rotary_view(ac.trace_example(ac.PRESETS["rotary"]))
+    assert (v.query, v.key, v.pairs, v.frequency) == (2, 1, 1, 1.0)  # 好 and 上, 1 rad
+    stand_in = rotary_example(ac.PRESETS["zao-shang-hao"])
+    assert stand_in.rotary_base == 10000.0 and stand_in.d_model == 2
+    assert rotary_example(ac.PRESETS["rotary"]) is ac.PRESETS["rotary"]
