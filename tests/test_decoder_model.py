@@ -459,3 +459,54 @@ def test_rotary_preset_and_stand_in():
     stand_in = rotary_example(ac.PRESETS["zao-shang-hao"])
     assert stand_in.rotary_base == 10000.0 and stand_in.d_model == 2
     assert rotary_example(ac.PRESETS["rotary"]) is ac.PRESETS["rotary"]
+
+
+# -- heads that copy, and the attention sink -----------------------------------------------------
+def _rows(n, pick):
+    W = np.zeros((n, n))
+    for i in range(n):
+        W[i, pick(i)] = 1.0
+    return W
+
+
+def test_induction_and_sink_on_made_up_heads():
+    from attention_core.copy_heads import (
+        first_token_share,
+        induction_share,
+        induction_targets,
+        is_attention_sink,
+    )
+
+    toks = ["A", "B", "C", "A", "B", "C"]
+    assert induction_targets(toks) == {3: [1], 4: [2], 5: [3]}  # the token after the earlier one
+    targets = induction_targets(toks)
+    induction = _rows(6, lambda i: targets[i][0] if i in targets else 0)
+    previous = _rows(6, lambda i: max(i - 1, 0))
+    sink = _rows(6, lambda i: 0)
+    assert induction_share(induction, toks).is_induction
+    assert induction_share(induction, toks).hits == 1.0
+    assert not induction_share(previous, toks).is_induction
+    assert not induction_share(sink, toks).is_induction
+    assert not induction_share(induction, list("ABCDEF")).is_induction  # nothing repeats
+    assert is_attention_sink(sink) and first_token_share(sink) == 1.0
+    assert not is_attention_sink(previous)
+
+
+@pytest.mark.slow
+def test_repeated_sentence_reads_induction_and_sink(ours):
+    """PLATFORM.md: layer 19 head 7 is an induction head; about 0.6 of the weight sits on the
+    first token across heads."""
+    from attention_core.copy_heads import first_token_share, induction_share
+    from attention_core.token_labels import byte_level_labels
+
+    from_text = SENTENCES[1]
+    trace = ours[from_text]
+    from attention_core import smollm2_files
+
+    labels = byte_level_labels(smollm2_files.tokenize(from_text).tokens)
+    reads = {(l + 1, h + 1): induction_share(trace.layers[l].weights[h], labels)
+             for l in range(30) for h in range(9)}  # fmt: skip
+    assert reads[(19, 7)].is_induction and reads[(19, 7)].mass > 0.75
+    assert not reads[(17, 1)].is_induction  # the previous-token head
+    shares = [first_token_share(trace.layers[l].weights[h]) for l in range(30) for h in range(9)]
+    assert 0.5 < np.mean(shares) < 0.7
