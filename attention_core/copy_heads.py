@@ -34,7 +34,9 @@ INDUCTION_AT_LEAST = 0.3
 def _square(weights) -> np.ndarray:
     W = as_matrix("weights", weights)
     if W.shape[0] != W.shape[1]:
-        raise ValueError(f"weights: expected a square (n, n) matrix of self-attention, got {W.shape}")
+        raise ValueError(
+            f"weights: expected a square (n, n) matrix (self-attention), got {W.shape}"
+        )
     return W
 
 

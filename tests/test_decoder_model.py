@@ -504,9 +504,9 @@ def test_repeated_sentence_reads_induction_and_sink(ours):
     from attention_core import smollm2_files
 
     labels = byte_level_labels(smollm2_files.tokenize(from_text).tokens)
-    reads = {(l + 1, h + 1): induction_share(trace.layers[l].weights[h], labels)
-             for l in range(30) for h in range(9)}  # fmt: skip
+    reads = {(ly + 1, h + 1): induction_share(trace.layers[ly].weights[h], labels)
+             for ly in range(30) for h in range(9)}  # fmt: skip
     assert reads[(19, 7)].is_induction and reads[(19, 7)].mass > 0.75
     assert not reads[(17, 1)].is_induction  # the previous-token head
-    shares = [first_token_share(trace.layers[l].weights[h]) for l in range(30) for h in range(9)]
+    shares = [first_token_share(trace.layers[ly].weights[h]) for ly in range(30) for h in range(9)]
     assert 0.5 < np.mean(shares) < 0.7
