@@ -83,8 +83,15 @@ class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
         left, right = self.regions.content.split(3, 2, gap=0.5)
+        self.show_heatmap(left)
+        self.gather_row_sums()
+        self.read_the_matrix()
+        self.show_cost(right)
+
+    def show_heatmap(self, left):
+        """The weights as a heatmap with their values (and, placed now, the row sums)."""
+        ex, head, theme = self.example, self.head, self.theme
         W = head.weights
         matrix = LabelledMatrix.fitted(
             W,
@@ -101,14 +108,14 @@ class AttentionMatrix(ExplainerScene):
         )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
-        sums = VGroup(
+        self.sums = sums = VGroup(
             *(
                 self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
                 for i in matrix.shown_rows
             )
         )
         matrix.place_row_notes(sums, buff=0.25)
-        sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
         block = VGroup(title, matrix, sums, sum_head)
@@ -119,9 +126,11 @@ class AttentionMatrix(ExplainerScene):
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()
 
+    def gather_row_sums(self):
+        """Each row's shares gather into its sum."""
+        matrix, sums = self.matrix, self.sums
         self.step("rows")
-        # each row's shares gather into its sum
-        self.play(FadeIn(sum_head), run_time=0.4)
+        self.play(FadeIn(self.sum_head), run_time=0.4)
         self.play(
             LaggedStart(
                 *(
@@ -134,45 +143,14 @@ class AttentionMatrix(ExplainerScene):
         )
         self.hold()
 
+    def read_the_matrix(self):
+        """Which key each row attends to most, and whether the matrix is symmetric."""
+        ex, head = self.example, self.head
+        W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
-        sym = ""
-        if pair is not None:
-            a, b = pair
-            sym = self.say(
-                "symmetric_no",
-                a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
-                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
-                b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
-                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
-            )
-        elif not ex.is_cross and comparable_pairs(head.mask, real):
-            sym = self.say("symmetric_yes")
-        pair_marks = VGroup()
-        if pair is not None:
-            a, b = pair
-            pair_marks = VGroup(
-                *(
-                    DashedVMobject(
-                        SurroundingRectangle(rect, color=theme.text, buff=0.0, stroke_width=3),
-                        num_dashes=16,
-                    )
-                    for rect in (matrix.cell_rect(a, b), matrix.cell_rect(b, a))
-                    if rect is not None
-                )
-            )
-        maxima = VGroup(
-            *(
-                SurroundingRectangle(
-                    matrix.cell_rect(i, int(np.argmax(W[i]))),
-                    color=theme.accent,
-                    buff=0.0,  # on the cell's edge, clear of every number
-                    stroke_width=4,
-                )
-                for i in matrix.shown_rows
-                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
-            )
-        )
+        sym = self.symmetry_words(pair, real)
+        marks = [*self.row_maxima(), *self.pair_marks(pair)]
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
@@ -190,9 +168,60 @@ class AttentionMatrix(ExplainerScene):
             self.step("reading", caption_key="reading_self", sym=sym)
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
-        self.play_all((Create(r) for r in [*maxima, *pair_marks]), run_time=1)
+        self.play_all((Create(r) for r in marks), run_time=1)
         self.hold(1.8)
 
+    def symmetry_words(self, pair, real) -> str:
+        """The caption's sentence on symmetry: the most asymmetric pair, where there is one."""
+        ex, W = self.example, self.head.weights
+        if pair is not None:
+            a, b = pair
+            return self.say(
+                "symmetric_no",
+                a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
+                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
+                b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
+                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
+            )
+        if not ex.is_cross and comparable_pairs(self.head.mask, real):
+            return self.say("symmetric_yes")
+        return ""
+
+    def pair_marks(self, pair) -> VGroup:
+        """Dashed frames on the two cells of the most asymmetric pair (none without one)."""
+        if pair is None:
+            return VGroup()
+        a, b = pair
+        return VGroup(
+            *(
+                DashedVMobject(
+                    SurroundingRectangle(rect, color=self.theme.text, buff=0.0, stroke_width=3),
+                    num_dashes=16,
+                )
+                for rect in (self.matrix.cell_rect(a, b), self.matrix.cell_rect(b, a))
+                if rect is not None
+            )
+        )
+
+    def row_maxima(self) -> VGroup:
+        """A frame on each shown row's largest weight."""
+        matrix, W = self.matrix, self.head.weights
+        return VGroup(
+            *(
+                SurroundingRectangle(
+                    matrix.cell_rect(i, int(np.argmax(W[i]))),
+                    color=self.theme.accent,
+                    buff=0.0,  # on the cell's edge, clear of every number
+                    stroke_width=4,
+                )
+                for i in matrix.shown_rows
+                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
+            )
+        )
+
+    def show_cost(self, right):
+        """The n² cost: cells for this example and for a long text, and the multiply-adds."""
+        ex, head, theme = self.example, self.head, self.theme
         self.step(
             "cost",
             cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,

@@ -411,6 +411,10 @@ CAPTIONS = {
             "编码器块用的是自注意力：这个例子是交叉注意力，不适用。",
             "The encoder block uses self-attention; this example is cross-attention, so it does not apply.",
         ),
+        "own_wo": (
+            "编码器块需要注意力自己的 $W_O$ 把各头的输出映射回 {d} 维：这个例子没有，不编造一个。",
+            "The encoder block needs the attention's own $W_O$ to map the heads back to {d} dimensions; this example has none, and none is made up.",
+        ),
     },
     "CrossAttention": {
         "sequences": (
@@ -550,6 +554,10 @@ WORDS = {
         'the encoder block needs $d_"model"$ ≥ 4 (here {d})',
     ),
     "enc_cross": ("编码器块只用自注意力", "the encoder block uses self-attention only"),
+    "enc_own_wo": (
+        "编码器块需要注意力自己的 $W_O$（多头：from-model --all-heads）",
+        "the encoder block needs the attention's own $W_O$ (all heads: from-model --all-heads)",
+    ),
     # CrossAttention
     "cross_qk": ("查询 q，源序列的键 k", "queries q, keys k"),
     "cross_vo": ("源序列的值 v，输出 o", "values v, outputs o"),

@@ -38,75 +38,92 @@ class CausalMask(ExplainerScene):
         self.trace = ac.trace_example(self.example)
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         # a narrow frame shows one matrix at a time, the scores turning into the weights
-        narrow = content.width < 2.0 * content.height
+        self.narrow = narrow = content.width < 2.0 * content.height
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
+        self.build_matrices(left, right)
+        kind = self.say(f"mask_{self.mask_kind}")
+
+        # 1. the scores, as every earlier scene left them
+        self.step("scores", kind=kind)
+        self.play(FadeIn(self.g_scaled), run_time=1)
+
+        if not self.blocked:
+            self.step("unmasked", kind=kind)
+        else:
+            self.lower_the_mask(kind)
+        self.softmax_rows(mid)
+
+    def build_matrices(self, left, right):
+        """The scaled scores, the masked scores (where the first will turn into) and the
+        weights, with their titles; and the cells the mask blocks."""
+        ex, head, theme = self.example, self.head, self.theme
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
         rows, cols = self.q_tokens, self.k_tokens
-        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), theme, rows, cols, left, **kw)
-        masked = LabelledMatrix.fitted(head.masked, ("masked", 0), theme, rows, cols, left, **kw)
+        self.scaled = scaled = LabelledMatrix.fitted(
+            head.scaled, ("scaled", 0), theme, rows, cols, left, **kw
+        )
+        self.masked = masked = LabelledMatrix.fitted(
+            head.masked, ("masked", 0), theme, rows, cols, left, **kw
+        )
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
-        weights = LabelledMatrix.fitted(
+        self.weights = weights = LabelledMatrix.fitted(
             head.weights, ("weights", 0), theme, rows, cols, w_box, digits=3, heat=True, **kw
         )
-        t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
-        t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
-        g_scaled = place(VGroup(t_scaled, scaled), left)
-        place(VGroup(t_masked, masked), left)
-        g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
-        place(g_weights, w_box, "left")
-        blocked = (
+        self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
+        self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
+        self.g_scaled = place(VGroup(self.t_scaled, scaled), left)
+        place(VGroup(self.t_masked, masked), left)
+        self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
+        place(self.g_weights, w_box, "left")
+        self.blocked = (
             [] if head.mask is None else [(i, j) for i, j in scaled.cells if not head.mask[i, j]]
         )
-        kind = self.say(f"mask_{self.mask_kind}")
 
-        # 1. the scores, as every earlier scene left them
-        self.step("scores", kind=kind)
-        self.play(FadeIn(g_scaled), run_time=1)
-
-        if not blocked:
-            self.step("unmasked", kind=kind)
-        else:
-            # 2. the mask comes down over the cells a query may not see
-            self.step("mask", kind=kind)
-            cover = VGroup(
-                *(
-                    scaled.cell_rect(i, j)
-                    .copy()
-                    .set_fill(theme.background, opacity=0.75)
-                    .set_stroke(theme.muted, width=2)
-                    for i, j in blocked
-                )
+    def lower_the_mask(self, kind):
+        """The mask comes down over the cells a query may not see; under it each blocked score
+        becomes −∞, the allowed ones stay."""
+        theme, scaled, masked, blocked = self.theme, self.scaled, self.masked, self.blocked
+        self.step("mask", kind=kind)
+        cover = VGroup(
+            *(
+                scaled.cell_rect(i, j)
+                .copy()
+                .set_fill(theme.background, opacity=0.75)
+                .set_stroke(theme.muted, width=2)
+                for i, j in blocked
             )
-            self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
-            # the covered scores stay readable above the mask, in the muted colour
-            covered = [scaled.cell(i, j) for i, j in blocked if scaled.cell(i, j) is not None]
-            self.bring_to_front(*covered)
-            self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
-            # 3. under the mask each blocked score becomes −∞; the allowed ones stay
-            self.step("blocked", kind=kind)
-            # the two matrices may elide different cells (scores are wider than −∞): a cell shown
-            # in both turns into its −∞, one shown in only one of them fades
-            shown_s = {c for c in blocked if scaled.cell(*c) is not None}
-            shown_m = {c for c in blocked if masked.cell(*c) is not None}
-            both = [c for c in blocked if c in shown_s and c in shown_m]
-            gone = [scaled.cell(*c) for c in blocked if c in shown_s - shown_m]
-            new = [masked.cell(*c) for c in blocked if c in shown_m - shown_s]
-            self.play(
-                ReplacementTransform(t_scaled, t_masked),
-                *(ReplacementTransform(scaled.cell(i, j), masked.cell(i, j)) for i, j in both),
-                *(FadeOut(c) for c in gone),
-                *(FadeIn(c) for c in new),
-                run_time=1.4,
-            )
-            self.bring_to_front(*(masked.cell(i, j) for i, j in both), *new)  # −∞ over the mask
+        )
+        self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
+        # the covered scores stay readable above the mask, in the muted colour
+        covered = [scaled.cell(i, j) for i, j in blocked if scaled.cell(i, j) is not None]
+        self.bring_to_front(*covered)
+        self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
+        self.step("blocked", kind=kind)
+        # the two matrices may elide different cells (scores are wider than −∞): a cell shown in
+        # both turns into its −∞, one shown in only one of them fades
+        shown_s = {c for c in blocked if scaled.cell(*c) is not None}
+        shown_m = {c for c in blocked if masked.cell(*c) is not None}
+        both = [c for c in blocked if c in shown_s and c in shown_m]
+        gone = [scaled.cell(*c) for c in blocked if c in shown_s - shown_m]
+        new = [masked.cell(*c) for c in blocked if c in shown_m - shown_s]
+        self.play(
+            ReplacementTransform(self.t_scaled, self.t_masked),
+            *(ReplacementTransform(scaled.cell(*c), masked.cell(*c)) for c in both),
+            *(FadeOut(c) for c in gone),
+            *(FadeIn(c) for c in new),
+            run_time=1.4,
+        )
+        self.bring_to_front(*(masked.cell(*c) for c in both), *new)  # −∞ over the mask
 
-        # 4. softmax row by row, over the allowed keys only; a −∞ gets exactly 0
+    def softmax_rows(self, mid):
+        """Softmax row by row, over the allowed keys only; a −∞ gets exactly 0. The row sums
+        are still 1."""
+        head, theme, weights, narrow = self.head, self.theme, self.weights, self.narrow
         self.step("softmax")
         arrow = (
             VGroup()
@@ -123,19 +140,22 @@ class CausalMask(ExplainerScene):
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
         nudge_into(sum_head, self.frame.inset(MARGIN))
-        source = masked if blocked else scaled
         if narrow:  # the scores leave room for the weights
             keep = (self.title_mob, self.caption_mob)
             self.play(
                 *(FadeOut(m) for m in self.mobjects if m not in keep),
-                FadeIn(g_weights[0]),
+                FadeIn(self.g_weights[0]),
                 FadeIn(weights.frame_parts()),
                 run_time=0.8,
             )
             self.play(FadeIn(weights.numbers, lag_ratio=0.1), run_time=1.2)
         else:  # each row of scores turns into its row of shares
+            source = self.masked if self.blocked else self.scaled
             self.play(
-                FadeIn(arrow), FadeIn(g_weights[0]), FadeIn(weights.frame_parts()), run_time=0.8
+                FadeIn(arrow),
+                FadeIn(self.g_weights[0]),
+                FadeIn(weights.frame_parts()),
+                run_time=0.8,
             )
             self.play(
                 LaggedStart(

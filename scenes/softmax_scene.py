@@ -46,30 +46,43 @@ class Softmax(ExplainerScene):
         self.row64()
 
     def exp_and_share(self):
-        ex, head, theme, i, keys, colors = (
-            self.example,
-            self.head,
-            self.theme,
-            self.i,
-            self.keys,
-            self.colors,
-        )
         left = self.regions.content  # the whole width: the side panel comes later
-        row = head.scaled[i]  # before any mask: masks come later
-        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
-        exp_role = "exp_plain_scaled" if plain else "exp_scaled"
+        row = self.head.scaled[self.i]  # before any mask: masks come later
+        bars_box, shares_box = left.rows(3, 2, gap=0.3)
+        bars, exp_labels = self.exponentials(row, left, bars_box)
+        self.shares(row, bars, exp_labels, shares_box)
 
-        # -- exp bars: one column per key ---------------------------------------------------
+    def exponentials(self, row, left: Box, bars_box: Box):
+        """exp bars: one column per key, its score under it and e^s over it (the numbers left
+        out where they would crowd). Returns the bars and their e^s labels."""
+        ex, i = self.example, self.i
+        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
         self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
         values = list(ac.exponentials(row, shift=not plain))
+        bars, score_labels, exp_labels, key_labels = self.exp_columns(
+            row, values, bars_box, "exp_plain_scaled" if plain else "exp_scaled"
+        )
+        q = ellipsize(self.q_tokens[i], 2.5, BODY)
+        head_txt = VGroup(
+            label(f"q({q}):", BODY, self.q_color(i)),
+            math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
+        ).arrange(buff=0.15)
+        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
+        self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
+        self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
+        self.hold()
+        return bars, exp_labels
+
+    def exp_columns(self, row, values, bars_box: Box, exp_role: str):
+        """(bars, score labels, e^s labels, key labels), one column per key."""
+        theme, i = self.theme, self.i
         top = max(values) or 1.0
-        bars_box, shares_box = left.rows(3, 2, gap=0.3)
         plot = bars_box.inset(0.1, 0.0)
-        slot = plot.width / len(keys)
+        slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
         base_y = plot.y0 + 0.75
         bars, score_labels, exp_labels, key_labels = VGroup(), VGroup(), VGroup(), VGroup()
-        for j, (v, c) in enumerate(zip(values, colors)):
+        for j, (v, c) in enumerate(zip(values, self.colors)):
             x = plot.x0 + (j + 0.5) * slot
             h = max((plot.height - 2.0) * v / top, 0.02)
             bar = Rectangle(
@@ -91,17 +104,11 @@ class Softmax(ExplainerScene):
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
             key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
-        q = ellipsize(self.q_tokens[i], 2.5, BODY)
-        head_txt = VGroup(
-            label(f"q({q}):", BODY, self.q_color(i)),
-            math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
-        ).arrange(buff=0.15)
-        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
-        self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
-        self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
-        self.hold()
+        return bars, score_labels, exp_labels, key_labels
 
-        # -- the e^s bars squeeze into the shares of one whole ----------------------------------
+    def shares(self, row, bars, exp_labels, shares_box: Box):
+        """The e^s bars squeeze into the shares of one whole."""
+        theme, i, keys = self.theme, self.i, self.keys
         w = ac.softmax(row)
         self.step(
             "share",
@@ -113,7 +120,7 @@ class Softmax(ExplainerScene):
         )
         bar = ProportionBar(
             w,
-            colors,
+            self.colors,
             shares_box.width - 1.0,
             theme,
             roles=[("sharpened_scaled", 0, i, 1.0, j) for j in keys],

@@ -17,7 +17,7 @@ import attention_core as ac
 from scenes.look import ASPECTS, LANGS, THEME_NAMES, Look
 from scenes.pipeline import cache
 from scenes.pipeline.jobs import Job
-from scenes.registry import find
+from scenes.registry import SCENES, find
 
 
 def leftovers(root):
@@ -196,16 +196,16 @@ def test_stills_one_png_per_step_in_order_light_theme_and_square(cli, tmp_path):
     assert r.returncode == 0, r.stderr
     folder = tmp_path / "zao-shang-hao" / "480p15-light-1x1" / "stills"
     names = sorted(p.name for p in folder.iterdir())
-    assert names == [
-        "01-Embeddings-01-plane.png",
-        "01-Embeddings-02-tokens.png",
-        "01-Embeddings-03-compare.png",
-        "05-Softmax-01-exp.png",
-        "05-Softmax-02-share.png",
-        "05-Softmax-03-rows.png",
-        "05-Softmax-04-sharper.png",
-        "05-Softmax-05-saturation.png",
-    ]
+    place = {s.name: f"{k + 1:02d}" for k, s in enumerate(SCENES)}  # files sort in teaching order
+    steps = {
+        "Embeddings": ["plane", "tokens", "compare"],
+        "Softmax": ["exp", "share", "rows", "sharper", "saturation"],
+    }
+    assert names == sorted(
+        f"{place[scene]}-{scene}-{k + 1:02d}-{key}.png"
+        for scene, keys in steps.items()
+        for k, key in enumerate(keys)
+    )
     img = Image.open(folder / names[0]).convert("RGB")
     assert img.size == (480, 480)
     assert img.getpixel((2, 2)) == (255, 255, 255)  # the light theme's white

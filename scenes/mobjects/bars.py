@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, Line, Rectangle, VGroup
 
 from scenes.mobjects.text import Num
 from scenes.mobjects.theme import SMALL, Theme
@@ -14,6 +14,42 @@ class ProportionBar(VGroup):
 
     Each part large enough gets its share written under it (a :class:`Num` with ``roles[j]``);
     shares too narrow to label stay unlabelled (their value is in the matrix beside).
+
+    Parameters
+    ----------
+    shares : array_like
+        The parts of one whole (a row of softmax weights).
+    colors : sequence of colours
+        One per part.
+    width : float
+        The whole bar's width (scene units).
+    theme : Theme
+    roles : sequence of tuple, optional
+        The role of each share's number; without roles no numbers are written.
+    height : float
+        The bar's height.
+    digits : int
+        Decimals of the numbers.
+    show_numbers : bool
+        False draws the bar alone (its numbers shown elsewhere).
+
+    Examples
+    --------
+    .. code-block:: python
+
+        from manim import Scene
+
+        from scenes.mobjects.bars import ProportionBar
+        from scenes.mobjects.theme import THEMES
+
+        class SharesExample(Scene):
+            def construct(self):
+                theme = THEMES["dark"]
+                shares = [0.6, 0.3, 0.1]
+                colors = [theme.token(j) for j in range(3)]
+                roles = [("weights", 0, 0, j) for j in range(3)]
+                bar = ProportionBar(shares, colors, 6.0, theme, roles=roles)
+                self.add(bar.move_to([0, 0, 0]))
     """
 
     def __init__(
@@ -79,10 +115,43 @@ def weight_rows(rows, width: float, theme: Theme, height: float = 0.4, gap: floa
     """Rows of softmax weights drawn as proportion bars coloured on the fixed 0–1 weight scale
     (:func:`scenes.mobjects.theme.heat`), each with a tag on its left and facts on its right.
 
-    ``rows``: (tag mobject, weights, weight roles, facts mobject) per row. Returns a VGroup of
-    rows, each VGroup(tag, bar, facts); the bars start at one x and the facts at another.
+    Parameters
+    ----------
+    rows : sequence of (Mobject, array_like, sequence of tuple, Mobject)
+        Per row: its tag, its weights, the weights' roles, and the facts shown right of it.
+    width : float
+        The width of every bar.
+    theme : Theme
+    height, gap : float
+        A bar's height, and the space between rows.
+
+    Returns
+    -------
+    VGroup
+        One VGroup(tag, bar, facts) per row; the bars start at one x and the facts at another.
+
+    Examples
+    --------
+    .. code-block:: python
+
+        from manim import Scene
+
+        from scenes.mobjects.bars import weight_rows
+        from scenes.mobjects.text import label
+        from scenes.mobjects.theme import THEMES
+
+        class RowsExample(Scene):
+            def construct(self):
+                theme = THEMES["dark"]
+                rows = [
+                    (label("早", 26), [0.7, 0.3], [("weights", 0, 0, j) for j in range(2)],
+                     label("max 0.70", 22)),
+                    (label("好", 26), [0.4, 0.6], [("weights", 0, 1, j) for j in range(2)],
+                     label("max 0.60", 22)),
+                ]
+                self.add(weight_rows(rows, 5.0, theme).move_to([0, 0, 0]))
     """
-    from manim import LEFT, RIGHT
+    from manim import RIGHT
 
     from scenes.mobjects.theme import heat
 
@@ -110,67 +179,27 @@ def score_row_panel(scene, box):
     bars on the fixed scale with max and Σ s(1−s) beside each: what the Scaling and Softmax
     scenes show. ``scene`` is the ExplainerScene (its numbers, words and theme).
     Returns (values for the caption, heading, the two rows, colour bar), laid out in ``box``."""
-    from manim import DOWN, LEFT, VGroup
-
     import attention_core as ac
     from scenes.mobjects.layout import place
-    from scenes.mobjects.math import math
     from scenes.mobjects.matrix import ColorBar
-    from scenes.mobjects.text import label
-    from scenes.mobjects.theme import BODY, SMALL
+    from scenes.mobjects.theme import BODY
 
-    self, theme = scene, scene.theme
+    theme = scene.theme
     row = ac.random_score_row()
     n = row.raw.shape[0]
-    stats = {}
-    for which in ("raw", "scaled"):
-        w = ac.softmax(row.raw if which == "raw" else row.scaled)
-        stats[which] = (
-            w,
-            self.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL, color=theme.text),
-            self.num(
-                ac.saturation(w),
-                (f"row64_saturation_{which}",),
-                3,
-                size=SMALL,
-                color=theme.accent,
-            ),
-        )
-    heading = self.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
-    tags = {
-        "raw": label(self.say("raw"), BODY, theme.muted),
-        "scaled": math(f"div sqrt({row.d})", BODY * 1.3, theme.accent),
-    }
-
-    def facts(which):
-        _, mx, g = stats[which]
-        return VGroup(
-            VGroup(label("max =", SMALL, theme.text), mx).arrange(buff=0.1, aligned_edge=DOWN),
-            VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(
-                buff=0.1, aligned_edge=DOWN
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-
-    fact_mobs = {w: facts(w) for w in ("raw", "scaled")}
+    stats = {which: _row_stats(scene, row, which) for which in ("raw", "scaled")}
+    heading = scene.typeset("row64_heading", BODY, theme.text, n=n, d=row.d)
+    tags = _row_tags(scene, row.d)
+    fact_mobs = {w: _row_facts(theme, *stats[w][1:]) for w in ("raw", "scaled")}
     spare = (
         box.width - max(t.width for t in tags.values()) - max(f.width for f in fact_mobs.values())
     )
     bar_w = max(min(spare - 0.8, 7.0), 1.5)
-    panel = weight_rows(
-        [
-            (
-                tags[w],
-                stats[w][0],
-                [(f"row64_weight_{w}", j) for j in range(n)],
-                fact_mobs[w],
-            )
-            for w in ("raw", "scaled")
-        ],
-        bar_w,
-        theme,
-        height=0.5,
-        gap=0.6,
-    )
+    rows = [
+        (tags[w], stats[w][0], [(f"row64_weight_{w}", j) for j in range(n)], fact_mobs[w])
+        for w in ("raw", "scaled")
+    ]
+    panel = weight_rows(rows, bar_w, theme, height=0.5, gap=0.6)
     cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
     group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
     place(group, box)
@@ -183,3 +212,41 @@ def score_row_panel(scene, box):
         gscaled=stats["scaled"][2].shown,
     )
     return values, heading, panel, cbar
+
+
+def _row_stats(scene, row, which: str):
+    """The softmax weights of the d = 64 row (``which``: "raw" or "scaled"), and its largest
+    weight and Σ s(1 − s) as numbers on screen."""
+    import attention_core as ac
+
+    theme = scene.theme
+    w = ac.softmax(row.raw if which == "raw" else row.scaled)
+    largest = scene.num(w.max(), (f"row64_max_{which}",), 3, size=SMALL, color=theme.text)
+    saturation = scene.num(
+        ac.saturation(w), (f"row64_saturation_{which}",), 3, size=SMALL, color=theme.accent
+    )
+    return w, largest, saturation
+
+
+def _row_tags(scene, d: int) -> dict:
+    """The tags left of the two bars: "raw" and ÷√d."""
+    from scenes.mobjects.math import math
+    from scenes.mobjects.text import label
+    from scenes.mobjects.theme import BODY
+
+    return {
+        "raw": label(scene.say("raw"), BODY, scene.theme.muted),
+        "scaled": math(f"div sqrt({d})", BODY * 1.3, scene.theme.accent),
+    }
+
+
+def _row_facts(theme: Theme, largest, saturation) -> VGroup:
+    """ "max = …" over "Σ s(1−s) = …", right of a bar."""
+    from scenes.mobjects.text import label
+
+    return VGroup(
+        VGroup(label("max =", SMALL, theme.text), largest).arrange(buff=0.1, aligned_edge=DOWN),
+        VGroup(label("Σ s(1−s) =", SMALL, theme.accent), saturation).arrange(
+            buff=0.1, aligned_edge=DOWN
+        ),
+    ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)

@@ -25,8 +25,89 @@ def nice_step(span: float) -> float:
     return 10 * power
 
 
+def _data_range(points, pad: float) -> tuple[np.ndarray, np.ndarray]:
+    """The plane's x and y ranges: the points and the origin, padded, neither axis collapsed."""
+    pts = np.atleast_2d(np.asarray(points, dtype=float))[:, :2]
+    pts = np.vstack([pts, [[0.0, 0.0]]])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    big = max(span.max(), 1e-9)
+    if big <= 1e-6 * max(1.0, float(np.abs(pts).max())) or big < 1e-9 * 1.0001:
+        # (nearly) zero vectors only: a unit plane, on which they are honestly at the origin
+        span, big = np.ones(2), 1.0
+    span = np.maximum(span, 0.25 * big)  # keep a thin cloud from collapsing one axis
+    centre = (lo + hi) / 2
+    return centre - span * (0.5 + pad), centre + span * (0.5 + pad)
+
+
+def _tick_room(lo, hi) -> float:
+    """Room for the widest tick label on the left (−1e6 needs more than 0.5)."""
+    step0 = nice_step(max(hi - lo))
+    first = math.ceil(lo[1] / step0) * step0
+    texts = [_tick(v, step0) for v in np.arange(first, hi[1] + 1e-9, step0)]
+    return max([0.45] + [text_width(t, SMALL) + 0.15 for t in texts])
+
+
+def _number_plane(lo, hi, step, unit, theme: Theme, grid_opacity: float) -> NumberPlane:
+    return NumberPlane(
+        x_range=[lo[0], hi[0], step],
+        y_range=[lo[1], hi[1], step],
+        x_length=(hi[0] - lo[0]) * unit,
+        y_length=(hi[1] - lo[1]) * unit,
+        background_line_style={
+            "stroke_color": theme.grid,
+            "stroke_width": 1.5,
+            "stroke_opacity": grid_opacity,
+        },
+        axis_config={"stroke_color": theme.axis, "stroke_width": 2, "include_ticks": False},
+        faded_line_ratio=1,
+    )
+
+
 class VectorPlane(VGroup):
-    """A NumberPlane whose ranges cover ``points`` (and the origin), fitted into ``box``."""
+    """A NumberPlane whose ranges cover ``points`` (and the origin), fitted into ``box``.
+
+    Both axes share one unit length (angles and lengths on screen are true); tick labels on
+    the bottom and left edges, thinned where they would touch.
+
+    Parameters
+    ----------
+    points : array_like, shape (k, 2)
+        Every point the plane must show (tips, chain points); the origin is always included.
+    box : Box
+        The region of the frame the plane (with its tick labels) fills.
+    theme : Theme
+    pad : float
+        Margin around the points, as a fraction of their span.
+    ticks : bool
+        Tick labels on the axes.
+    grid_opacity : float
+        Opacity of the background grid lines.
+    maps : sequence of 2 × 2 arrays
+        Row-convention matrices the plane will be transformed by: it is sized so that its
+        transformed grid stays inside ``box`` too.
+
+    Examples
+    --------
+    .. code-block:: python
+
+        from manim import Scene
+
+        from scenes.mobjects.layout import Box
+        from scenes.mobjects.plane import VectorPlane
+        from scenes.mobjects.theme import THEMES
+
+        class PlaneExample(Scene):
+            def construct(self):
+                theme = THEMES["dark"]
+                vectors = [[1.0, 0.5], [-0.4, 1.2]]
+                box = Box(-3, -2, 3, 2)
+                plane = VectorPlane(vectors, box, theme)
+                colors = [theme.token(0), theme.token(1)]
+                arrows = plane.arrows(vectors, colors)
+                labels = plane.tip_labels(vectors, ["早", "好"], colors, box)
+                self.add(plane, arrows, labels)
+    """
 
     def __init__(
         self,
@@ -38,26 +119,9 @@ class VectorPlane(VGroup):
         grid_opacity: float = 1.0,
         maps=(),
     ):
-        """``maps``: row-convention 2×2 matrices the plane will be transformed by; the plane is
-        sized so that its transformed grid stays inside ``box`` too."""
         super().__init__()
-        pts = np.atleast_2d(np.asarray(points, dtype=float))[:, :2]
-        pts = np.vstack([pts, [[0.0, 0.0]]])
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        span = np.maximum(hi - lo, 1e-9)
-        big = max(span.max(), 1e-9)
-        if big <= 1e-6 * max(1.0, float(np.abs(pts).max())) or big < 1e-9 * 1.0001:
-            # (nearly) zero vectors only: a unit plane, on which they are honestly at the origin
-            span, big = np.ones(2), 1.0
-        span = np.maximum(span, 0.25 * big)  # keep a thin cloud from collapsing one axis
-        centre = (lo + hi) / 2
-        lo, hi = centre - span * (0.5 + pad), centre + span * (0.5 + pad)
-        tick_room = 0.0
-        if ticks:  # room for the widest tick label on the left (−1e6 needs more than 0.5)
-            step0 = nice_step(max(hi - lo))
-            first = math.ceil(lo[1] / step0) * step0
-            texts = [_tick(v, step0) for v in np.arange(first, hi[1] + 1e-9, step0)]
-            tick_room = max([0.45] + [text_width(t, SMALL) + 0.15 for t in texts])
+        lo, hi = _data_range(points, pad)
+        tick_room = _tick_room(lo, hi) if ticks else 0.0
         corners = np.array([[lo[0], lo[1]], [lo[0], hi[1]], [hi[0], lo[1]], [hi[0], hi[1]]])
         reach = np.vstack([corners] + [corners @ np.asarray(W, dtype=float) for W in maps])
         r_lo, r_hi = reach.min(axis=0), reach.max(axis=0)
@@ -68,23 +132,9 @@ class VectorPlane(VGroup):
         self.unit = unit
         step = nice_step(max(hi - lo))
         self.step = step
-        self.plane = NumberPlane(
-            x_range=[lo[0], hi[0], step],
-            y_range=[lo[1], hi[1], step],
-            x_length=(hi[0] - lo[0]) * unit,
-            y_length=(hi[1] - lo[1]) * unit,
-            background_line_style={
-                "stroke_color": theme.grid,
-                "stroke_width": 1.5,
-                "stroke_opacity": grid_opacity,
-            },
-            axis_config={"stroke_color": theme.axis, "stroke_width": 2, "include_ticks": False},
-            faded_line_ratio=1,
-        )
+        self.plane = _number_plane(lo, hi, step, unit, theme, grid_opacity)
         # place it so that the whole reach (the plane and its images) is centred in the box
-        reach_centre = (r_lo + r_hi) / 2
-        plane_centre = (lo + hi) / 2
-        offset = (plane_centre - reach_centre) * unit
+        offset = ((lo + hi) / 2 - (r_lo + r_hi) / 2) * unit
         self.plane.move_to(
             box.center + np.array([tick_room / 2 + offset[0], tick_room / 2 + offset[1], 0])
         )
@@ -184,39 +234,51 @@ class VectorPlane(VGroup):
         the axes, on the side away from the other vectors, after the others are placed.
         ``merge``: tips closer than this (scene units) share one label, "a, b" in their colours,
         instead of two labels stacked at one point."""
-        labels = [label(ellipsize(t, 2.6, BODY), BODY, col) for t, col in zip(texts, colors)]
-        for mob in labels:  # a halo of the background behind each label: readable over the grid
-            mob.set_stroke(self.theme.background, width=5, background=True)
-            mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
+        labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
         heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
         anchors = [self.point(c) for c in coords]
         if merge > 0 and len(anchors) > 1:
-            groups: list[list[int]] = []
-            for k, a in enumerate(anchors):
-                for g in groups:
-                    if np.linalg.norm(anchors[g[0]] - a) < merge:
-                        g.append(k)
-                        break
-                else:
-                    groups.append([k])
-            if any(len(g) > 1 for g in groups):
-                merged = []
-                for g in groups:
-                    parts = []
-                    for n, k in enumerate(g):
-                        if n:
-                            parts.append(label(",", BODY, self.theme.muted))
-                        parts.append(labels[k])
-                    merged.append(VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN))
-                labels = merged
-                anchors = [anchors[g[0]] for g in groups]
-                coords = [coords[g[0]] for g in groups]
+            labels, anchors = self._merged(labels, anchors, merge)
         origin = self.point([0, 0])
         prefs = [a - origin for a in anchors]
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
         if not any(zero):
             placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles) + heads)
             return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
+        flags = self._place_around_origin(labels, anchors, prefs, zero, bounds, obstacles, heads)
+        return VGroup(*(mob for k, mob in enumerate(labels) if flags[k]))
+
+    def _tip_label(self, text: str, color):
+        """A token label with a halo of the background behind it: readable over the grid."""
+        mob = label(ellipsize(text, 2.6, BODY), BODY, color)
+        mob.set_stroke(self.theme.background, width=5, background=True)
+        mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
+        return mob
+
+    def _merged(self, labels, anchors, merge: float):
+        """Labels of tips closer than ``merge`` joined into one "a, b" label at the first."""
+        groups: list[list[int]] = []
+        for k, a in enumerate(anchors):
+            near = next((g for g in groups if np.linalg.norm(anchors[g[0]] - a) < merge), None)
+            if near is None:
+                groups.append([k])
+            else:
+                near.append(k)
+        if all(len(g) == 1 for g in groups):
+            return labels, anchors
+        merged = []
+        for g in groups:
+            parts = []
+            for n, k in enumerate(g):
+                if n:
+                    parts.append(label(",", BODY, self.theme.muted))
+                parts.append(labels[k])
+            merged.append(VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN))
+        return merged, [anchors[g[0]] for g in groups]
+
+    def _place_around_origin(self, labels, anchors, prefs, zero, bounds, obstacles, heads):
+        """Place the labels of the non-zero vectors, then each zero vector's label off both
+        axes, away from the others; returns, per label, whether it found a spot."""
         keep = [k for k in range(len(labels)) if not zero[k]]
         flags = dict.fromkeys(range(len(labels)), False)
         ok = place_labels(
@@ -242,7 +304,7 @@ class VectorPlane(VGroup):
             )
             if flags[k]:
                 others.append(labels[k])
-        return VGroup(*(mob for k, mob in enumerate(labels) if flags[k]))
+        return flags
 
     @staticmethod
     def view_note(view, which: str, template: str, theme: Theme) -> VGroup:
