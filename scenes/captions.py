@@ -526,6 +526,8 @@ WORDS = {
     # RotaryPositions
     "rope_omega": ("ω =", "ω ="),
     "rope_per_position": ("每个位置", "per position"),
+    "rope_query": ("查询：m = {m}，m·ω =", "query: m = {m}, m·ω ="),
+    "rope_key": ("键：n = {n}，n·ω =", "key: n = {n}, n·ω ="),
     "rope_score_one": ("分数 =", "score ="),
     "rope_term": ("这一对的贡献 =", "this pair's part ="),
     "rope_score": ("分数（{P} 对之和） =", "score (sum over {P} pairs) ="),

@@ -41,8 +41,6 @@ class RotaryPositions(ExplainerScene):
             parts = VGroup(label(template, SMALL, color or self.theme.text), *nums)
             rows.add(parts.arrange(buff=0.12))
             rows.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
-            if rows.width > right.width:  # a long token label: the lines shrink to fit
-                rows.scale_to_fit_width(right.width)
             place(rows, right, "left")
             return parts
 
@@ -69,8 +67,9 @@ class RotaryPositions(ExplainerScene):
         # 2. each turns by its position times ω
         self.step("turn", q=q_tok, m=v.m, k=k_tok, n=v.n)
         turns = VGroup(
-            line(f"{q_tok}: m = {v.m}, m·ω =", self._deg(v.angle_m, "angle_m"), color=qc),
-            line(f"{k_tok}: n = {v.n}, n·ω =", self._deg(v.angle_n, "angle_n"), color=kc),
+            # the token names are at the arrow tips; the lines say query and key (any label fits)
+            line(self.say("rope_query", m=v.m), self._deg(v.angle_m, "angle_m"), color=qc),
+            line(self.say("rope_key", n=v.n), self._deg(v.angle_n, "angle_n"), color=kc),
         )
         q1, k1 = plane.arrow(v.q_turned, qc), plane.arrow(v.k_turned, kc, outline=True)
         tips1 = self._tips(plane, v.q_turned, v.k_turned, left, toks, cols)
