@@ -510,3 +510,20 @@ def test_repeated_sentence_reads_induction_and_sink(ours):
     assert not reads[(17, 1)].is_induction  # the previous-token head
     shares = [first_token_share(trace.layers[ly].weights[h]) for ly in range(30) for h in range(9)]
     assert 0.5 < np.mean(shares) < 0.7
+
+
+def test_committed_decoder_examples_read_induction_and_previous():
+    from pathlib import Path
+
+    from attention_core.copy_heads import induction_share
+
+    root = Path(__file__).resolve().parent.parent / "examples"
+    ind = ac.load_example(root / "smollm2-induction.toml")
+    prev = ac.load_example(root / "smollm2-previous.toml")
+    assert "layer 19, head 7" in ind.source and "layer 17, head 1" in prev.source
+    w_ind = ac.trace_example(ind).heads[0].weights
+    w_prev = ac.trace_example(prev).heads[0].weights
+    assert induction_share(w_ind, ind.tokens).is_induction
+    assert induction_share(w_ind, ind.tokens).mass > 0.75
+    assert ac.read_head(w_prev, prev.tokens).pattern == "previous"
+    assert not induction_share(w_prev, prev.tokens).is_induction
