@@ -101,6 +101,35 @@ def real_model_stills(out: Path, height: int) -> None:
     print(out / "minilm-cat-HeadGallery.png")
 
 
+def decoder_stills(out: Path, height: int) -> None:
+    """SmolLM2 on a repeated sentence: the induction head (examples/smollm2-induction.toml, layer
+    19 head 7) and every head of layer 19 (from-model --model smollm2 --all-heads, scratch)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    ind = ac.load_example(root / "examples" / "smollm2-induction.toml")
+    stills = run_steps(find("AttentionMatrix").load(), ind, lang="en", pixel_height=height)
+    save_png(stills[0].frame, out / "smollm2-induction-AttentionMatrix.png")
+    print(out / "smollm2-induction-AttentionMatrix.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        layer = Path(tmp) / "smollm2-layer19.toml"
+        cli = Path(sys.executable).parent / "attn-explain"
+        text = "red apple blue sky green tree red apple blue sky green tree"
+        subprocess.run(
+            [str(cli), "from-model", text, "--model", "smollm2", "--layer", "19", "--all-heads",
+             "-o", str(layer)],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        stills = run_steps(
+            find("HeadGallery").load(), ac.load_example(layer), lang="en", pixel_height=height
+        )
+        save_png(stills[-1].frame, out / "smollm2-layer19-HeadGallery.png")
+    print(out / "smollm2-layer19-HeadGallery.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -128,6 +157,7 @@ def main() -> None:
             save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
     variant_stills(out, args.height)
     real_model_stills(out, args.height)
+    decoder_stills(out, args.height)
     lecture_page_screenshot(out)
 
 
