@@ -107,12 +107,21 @@ class CausalMask(ExplainerScene):
         self.bring_to_front(*covered)
         self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
         self.step("blocked", kind=kind)
+        # the two matrices may elide different cells (scores are wider than −∞): a cell shown in
+        # both turns into its −∞, one shown in only one of them fades
+        shown_s = {c for c in blocked if scaled.cell(*c) is not None}
+        shown_m = {c for c in blocked if masked.cell(*c) is not None}
+        both = [c for c in blocked if c in shown_s and c in shown_m]
+        gone = [scaled.cell(*c) for c in blocked if c in shown_s - shown_m]
+        new = [masked.cell(*c) for c in blocked if c in shown_m - shown_s]
         self.play(
             ReplacementTransform(self.t_scaled, self.t_masked),
-            *(ReplacementTransform(scaled.cell(i, j), masked.cell(i, j)) for i, j in blocked),
+            *(ReplacementTransform(scaled.cell(*c), masked.cell(*c)) for c in both),
+            *(FadeOut(c) for c in gone),
+            *(FadeIn(c) for c in new),
             run_time=1.4,
         )
-        self.bring_to_front(*(masked.cell(i, j) for i, j in blocked))  # −∞ over the mask
+        self.bring_to_front(*(masked.cell(*c) for c in both), *new)  # −∞ over the mask
 
     def softmax_rows(self, mid):
         """Softmax row by row, over the allowed keys only; a −∞ gets exactly 0. The row sums

@@ -134,6 +134,35 @@ def real_model_stills(out: Path, height: int) -> None:
     print(out / "minilm-cat-HeadGallery.png")
 
 
+def decoder_stills(out: Path, height: int) -> None:
+    """SmolLM2 on repeated sentences (from-model --model smollm2, into a scratch folder): the
+    induction head, layer 19 head 7, on an 8-token sentence (its matrix shows apple₂ → blue₁),
+    and every head of layer 19 on the 12-token one (examples/smollm2-*.toml are its heads)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    cli = Path(sys.executable).parent / "attn-explain"
+    with tempfile.TemporaryDirectory() as tmp:
+        ind, layer = Path(tmp) / "ind.toml", Path(tmp) / "layer19.toml"
+        for text, args, path in (
+            ("red apple blue sky red apple blue sky", ["--head", "7"], ind),
+            ("red apple blue sky green tree red apple blue sky green tree", ["--all-heads"], layer),
+        ):
+            cmd = [str(cli), "from-model", text, "--model", "smollm2", "--layer", "19", *args]
+            subprocess.run([*cmd, "-o", str(path)], check=True, capture_output=True)
+        stills = run_steps(
+            find("AttentionMatrix").load(), ac.load_example(ind), lang="en", pixel_height=height
+        )
+        save_png(stills[2].frame, out / "smollm2-induction-AttentionMatrix.png")
+        stills = run_steps(
+            find("HeadGallery").load(), ac.load_example(layer), lang="en", pixel_height=height
+        )
+        save_png(stills[-1].frame, out / "smollm2-layer19-HeadGallery.png")
+    print(out / "smollm2-induction-AttentionMatrix.png")
+    print(out / "smollm2-layer19-HeadGallery.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -162,6 +191,7 @@ def main() -> None:
     variant_stills(out, args.height)
     real_model_stills(out, args.height)
     explorer_screenshot(out)
+    decoder_stills(out, args.height)
     lecture_page_screenshot(out)
 
 
