@@ -3,11 +3,30 @@
 Pure NumPy, no Manim (``model_files`` reads a real model's files with the optional ``[model]``
 extra, imported only when called). Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks
 are boolean with True = may attend, as PyTorch's boolean ``attn_mask``.
+
+The public names, in the order the README presents them: the attention functions and their
+parts (softmax, masks, positional encoding, the variance behind 1/√d_k, geometry, the encoder
+block), then the example a lecturer edits and its trace, the quantities particular scenes show,
+and reading the heads of a real model.
 """
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
 from .bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
+from .claims import (
+    MaskClaim,
+    OrderCheck,
+    OutputWidth,
+    RowChoice,
+    SumTerms,
+    demo_row,
+    head_demo_row,
+    mask_claim,
+    order_check,
+    output_width,
+    sum_terms,
+)
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
+from .encoder_trace import FFN_SEED, encoder_weights, trace_encoder
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
 from .geometry import (
     PairPlane,
@@ -22,30 +41,27 @@ from .geometry import (
     scalar_projection,
 )
 from .heads import HeadReading, QKPlane, qk_plane, read_head
-from .loading import load_example
-from .masks import causal_mask, padding_mask
-from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
-from .pipeline import (
-    FFN_SEED,
+from .illustrative import (
     ILLUSTRATIVE_SEED,
-    ExampleTrace,
-    ShuffleCheck,
-    attention_cost,
-    encoder_weights,
     illustrative_projections,
     illustrative_queries_keys,
     illustrative_weights,
+)
+from .loading import load_example
+from .masks import causal_mask, padding_mask
+from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
+from .permutation import ShuffleCheck, shuffle_check
+from .positional import positional_encoding_at, sinusoidal_positional_encoding
+from .presets import DEFAULT_PRESET, PRESETS
+from .scene_quantities import (
+    attention_cost,
     informative_row,
     residual,
     share_from_others,
-    shuffle_check,
     tip_to_tail,
-    trace_encoder,
-    trace_example,
 )
-from .positional import positional_encoding_at, sinusoidal_positional_encoding
-from .presets import DEFAULT_PRESET, PRESETS
 from .softmax import exponentials, saturation, sharpened, softmax, softmax_gradient_factor
+from .trace import ExampleTrace, trace_example
 from .variance import (
     ROW_DIM,
     ScoreRow,
@@ -56,74 +72,99 @@ from .variance import (
 )
 
 __all__ = [
+    # attention: softmax(Q Kᵀ / √d_k) V, for one sequence or two (attention.py)
     "AttentionTrace",
-    "MultiHeadTrace",
-    "ExampleTrace",
-    "Example",
-    "Weights",
-    "PairPlane",
-    "PlaneView",
-    "VarianceSample",
     "scaled_dot_product_attention",
     "self_attention",
     "cross_attention",
+    # multi-head: split projections (torch's form) or independent heads (text 000's form)
+    "MultiHeadTrace",
     "multi_head_attention",
     "independent_heads_attention",
+    # softmax and what it does to scores (softmax.py)
     "softmax",
     "softmax_gradient_factor",
     "exponentials",
     "sharpened",
     "saturation",
-    "FFN_SEED",
-    "ILLUSTRATIVE_SEED",
-    "attention_cost",
-    "scaling_experiment",
+    # masks: True = may attend (masks.py)
     "causal_mask",
     "padding_mask",
+    # positional encoding (positional.py)
     "sinusoidal_positional_encoding",
+    "positional_encoding_at",
+    # why scores are divided by √d_k (variance.py)
     "dot_product_variance",
+    "scaling_experiment",
+    "VarianceSample",
+    "random_score_row",
+    "ScoreRow",
+    "ROW_DIM",
+    # geometry of the 2-D views (geometry.py)
     "norm",
     "norms",
     "angle",
     "projection",
     "scalar_projection",
     "pair_plane",
+    "PairPlane",
     "plane_view",
+    "PlaneView",
     "convex_hull_2d",
+    # the encoder block: attention, residual, LayerNorm, feed-forward (encoder.py)
+    "layer_norm",
+    "feed_forward",
+    "encoder_block",
+    "EncoderTrace",
+    # the example a lecturer edits, its limits, files and presets (example*.py, loading.py)
+    "Example",
+    "Weights",
     "load_example",
     "PRESETS",
     "DEFAULT_PRESET",
-    "trace_example",
-    "illustrative_weights",
-    "illustrative_projections",
-    "illustrative_queries_keys",
-    "share_from_others",
-    "informative_row",
-    "residual",
-    "random_score_row",
-    "ScoreRow",
-    "ROW_DIM",
-    "tip_to_tail",
     "MAX_ABS",
     "MAX_DIM",
     "MAX_LABEL",
     "MAX_TOKENS",
-    "EncoderTrace",
-    "encoder_block",
-    "feed_forward",
-    "layer_norm",
-    "ShuffleCheck",
-    "shuffle_check",
-    "encoder_weights",
+    # an example's trace: every number the scenes show (trace.py, encoder_trace.py)
+    "ExampleTrace",
+    "trace_example",
     "trace_encoder",
-    "positional_encoding_at",
+    "encoder_weights",
+    "FFN_SEED",
+    # quantities particular scenes show (illustrative.py, permutation.py, scene_quantities.py)
+    "illustrative_weights",
+    "illustrative_projections",
+    "illustrative_queries_keys",
+    "ILLUSTRATIVE_SEED",
+    "shuffle_check",
+    "ShuffleCheck",
+    "attention_cost",
+    "share_from_others",
+    "informative_row",
+    "residual",
+    "tip_to_tail",
+    # the heads of a real model: the q·k plane and a one-line reading (heads.py)
+    "qk_plane",
+    "QKPlane",
+    "read_head",
+    "HeadReading",
+    # a real model's forward pass (bert.py)
+    "bert_forward",
+    "BertWeights",
     "BertConfig",
     "BertTrace",
-    "BertWeights",
-    "bert_forward",
     "gelu",
-    "HeadReading",
-    "QKPlane",
-    "qk_plane",
-    "read_head",
+    # what the scenes say about the numbers (claims.py)
+    "RowChoice",
+    "SumTerms",
+    "MaskClaim",
+    "OrderCheck",
+    "OutputWidth",
+    "demo_row",
+    "head_demo_row",
+    "sum_terms",
+    "mask_claim",
+    "order_check",
+    "output_width",
 ]

@@ -190,6 +190,30 @@ def bert_forward(weights: BertWeights, token_ids, token_type_ids=None) -> BertTr
         The embeddings, every layer's input and output hidden states and attention steps.
     """
     c = weights.config
+    ids, types = _check_ids(c, token_ids, token_type_ids)
+    n = ids.size
+    emb = (
+        weights["embeddings.word_embeddings.weight"][ids]  # (n, d)
+        + weights["embeddings.position_embeddings.weight"][:n]  # (n, d)
+        + weights["embeddings.token_type_embeddings.weight"][types]  # (n, d)
+    )
+    H = layer_norm(
+        emb,
+        weights["embeddings.LayerNorm.weight"],
+        weights["embeddings.LayerNorm.bias"],
+        c.layer_norm_eps,
+    )
+    hidden, layers = [H], []
+    for layer in range(1, c.num_hidden_layers + 1):
+        trace = _bert_layer(weights, layer, H)
+        layers.append(trace)
+        H = trace.output
+        hidden.append(H)
+    return BertTrace(ids.copy(), emb, tuple(hidden), tuple(layers))
+
+
+def _check_ids(c: BertConfig, token_ids, token_type_ids) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids and segment ids as arrays, each within its vocabulary."""
     ids = np.asarray(token_ids)
     if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
         raise ValueError(f"token_ids: expected a non-empty list of integers, got {token_ids!r}")
@@ -201,42 +225,35 @@ def bert_forward(weights: BertWeights, token_ids, token_type_ids=None) -> BertTr
     types = np.zeros(n, dtype=int) if token_type_ids is None else np.asarray(token_type_ids)
     if types.shape != (n,) or types.min() < 0 or types.max() >= c.type_vocab_size:
         raise ValueError(f"token_type_ids: expected {n} ids in 0 … {c.type_vocab_size - 1}")
-    eps = c.layer_norm_eps
+    return ids, types
 
-    emb = (
-        weights["embeddings.word_embeddings.weight"][ids]  # (n, d)
-        + weights["embeddings.position_embeddings.weight"][:n]  # (n, d)
-        + weights["embeddings.token_type_embeddings.weight"][types]  # (n, d)
+
+def _bert_layer(weights: BertWeights, layer: int, H: np.ndarray) -> BertLayerTrace:
+    """Layer ``layer`` (1-based) over the hidden states ``H``: attention, add & norm,
+    feed-forward, add & norm."""
+    c = weights.config
+    eps = c.layer_norm_eps
+    p = f"encoder.layer.{layer - 1}."
+    a = weights.attention(layer)
+    att = multi_head_attention(
+        H, a["W_q"], a["W_k"], a["W_v"], a["W_o"], c.num_attention_heads,
+        b_q=a["b_q"], b_k=a["b_k"], b_v=a["b_v"], b_o=a["b_o"],
+    )  # fmt: skip
+    context = att.concat  # (n, d): softmax(Q_h K_hᵀ/√d_k) V_h, heads side by side
+    dense = att.output  # (n, d): context W_O + b_O
+    H1 = layer_norm(  # (n, d): post-norm residual
+        H + dense,
+        weights[p + "attention.output.LayerNorm.weight"],
+        weights[p + "attention.output.LayerNorm.bias"],
+        eps,
     )
-    H = layer_norm(
-        emb, weights["embeddings.LayerNorm.weight"], weights["embeddings.LayerNorm.bias"], eps
+    W_1, b_1 = weights.dense(p + "intermediate.dense")
+    W_2, b_2 = weights.dense(p + "output.dense")
+    inter = gelu(H1 @ W_1 + b_1)  # (n, d_ff)
+    out = layer_norm(  # (n, d)
+        H1 + inter @ W_2 + b_2,
+        weights[p + "output.LayerNorm.weight"],
+        weights[p + "output.LayerNorm.bias"],
+        eps,
     )
-    hidden, layers = [H], []
-    for layer in range(1, c.num_hidden_layers + 1):
-        p = f"encoder.layer.{layer - 1}."
-        a = weights.attention(layer)
-        att = multi_head_attention(
-            H, a["W_q"], a["W_k"], a["W_v"], a["W_o"], c.num_attention_heads,
-            b_q=a["b_q"], b_k=a["b_k"], b_v=a["b_v"], b_o=a["b_o"],
-        )  # fmt: skip
-        context = att.concat  # (n, d): softmax(Q_h K_hᵀ/√d_k) V_h, heads side by side
-        dense = att.output  # (n, d): context W_O + b_O
-        H1 = layer_norm(  # (n, d): post-norm residual
-            H + dense,
-            weights[p + "attention.output.LayerNorm.weight"],
-            weights[p + "attention.output.LayerNorm.bias"],
-            eps,
-        )
-        W_1, b_1 = weights.dense(p + "intermediate.dense")
-        W_2, b_2 = weights.dense(p + "output.dense")
-        inter = gelu(H1 @ W_1 + b_1)  # (n, d_ff)
-        out = layer_norm(  # (n, d)
-            H1 + inter @ W_2 + b_2,
-            weights[p + "output.LayerNorm.weight"],
-            weights[p + "output.LayerNorm.bias"],
-            eps,
-        )
-        layers.append(BertLayerTrace(H, att, context, dense, H1, inter, out))
-        H = out
-        hidden.append(H)
-    return BertTrace(ids.copy(), emb, tuple(hidden), tuple(layers))
+    return BertLayerTrace(H, att, context, dense, H1, inter, out)

@@ -61,48 +61,55 @@ def multi_head_attention(
     src = X if source is None else as_matrix("source", source)
     if not isinstance(num_heads, (int, np.integer)) or isinstance(num_heads, bool) or num_heads < 1:
         raise ValueError(f"num_heads: expected a positive integer, got {num_heads!r}")
-    mats = {}
-    for name, w, inp, inp_name in (
-        ("W_q", W_q, X, "X"),
-        ("W_k", W_k, src, "source" if source is not None else "X"),
-        ("W_v", W_v, src, "source" if source is not None else "X"),
-    ):
-        w = as_matrix(name, w)
-        same_width(inp_name, inp, name, w, axis_a=1, axis_b=0)
-        if w.shape[1] % num_heads:
-            raise ValueError(
-                f"{name}: its {w.shape[1]} columns do not split into num_heads = {num_heads} "
-                "equal heads"
-            )
-        mats[name] = w
-    same_width("W_q", mats["W_q"], "W_k", mats["W_k"])
-    d_k = mats["W_q"].shape[1] // num_heads
-    d_v = mats["W_v"].shape[1] // num_heads
-
-    def cols(w, h, width):
-        return w[:, h * width : (h + 1) * width]
-
-    biases = {}
-    for name, b in (("b_q", b_q), ("b_k", b_k), ("b_v", b_v)):
-        if b is not None:
-            b = as_matrix(name, b, ndim=1)
-            width = mats["W_" + name[-1]].shape[1]
-            if b.shape != (width,):
-                raise ValueError(f"{name}: shape {b.shape}; expected ({width},), one per column")
-        biases[name] = b
-
-    def part(b, h, width):
-        return None if b is None else b[h * width : (h + 1) * width]
-
-    per_head = [
-        (
-            (cols(mats["W_q"], h, d_k), part(biases["b_q"], h, d_k)),
-            (cols(mats["W_k"], h, d_k), part(biases["b_k"], h, d_k)),
-            (cols(mats["W_v"], h, d_v), part(biases["b_v"], h, d_v)),
+    src_name = "source" if source is not None else "X"
+    mats = {
+        name: _split_matrix(name, w, inp, inp_name, num_heads)
+        for name, w, inp, inp_name in (
+            ("W_q", W_q, X, "X"),
+            ("W_k", W_k, src, src_name),
+            ("W_v", W_v, src, src_name),
         )
-        for h in range(num_heads)
-    ]
+    }
+    same_width("W_q", mats["W_q"], "W_k", mats["W_k"])
+    biases = {
+        name: _split_bias(name, b, mats) for name, b in (("b_q", b_q), ("b_k", b_k), ("b_v", b_v))
+    }
+    per_head = [_head_slices(mats, biases, h, num_heads) for h in range(num_heads)]
     return _run_heads(X, src, per_head, W_o, mask, scale, source is not None, b_o)
+
+
+def _split_matrix(name: str, w, inp: np.ndarray, inp_name: str, num_heads: int) -> np.ndarray:
+    """A projection matrix that multiplies ``inp`` and whose columns split into the heads."""
+    w = as_matrix(name, w)
+    same_width(inp_name, inp, name, w, axis_a=1, axis_b=0)
+    if w.shape[1] % num_heads:
+        raise ValueError(
+            f"{name}: its {w.shape[1]} columns do not split into num_heads = {num_heads} "
+            "equal heads"
+        )
+    return w
+
+
+def _split_bias(name: str, b, mats: dict) -> np.ndarray | None:
+    """A bias of its matrix's width (one per column), or None."""
+    if b is None:
+        return None
+    b = as_matrix(name, b, ndim=1)
+    width = mats["W_" + name[-1]].shape[1]
+    if b.shape != (width,):
+        raise ValueError(f"{name}: shape {b.shape}; expected ({width},), one per column")
+    return b
+
+
+def _head_slices(mats: dict, biases: dict, h: int, num_heads: int) -> tuple:
+    """Head ``h``'s ((W_q, b_q), (W_k, b_k), (W_v, b_v)): its columns of each matrix and bias."""
+    out = []
+    for role in ("q", "k", "v"):
+        W, b = mats["W_" + role], biases["b_" + role]
+        width = W.shape[1] // num_heads
+        cols = slice(h * width, (h + 1) * width)
+        out.append((W[:, cols], None if b is None else b[cols]))
+    return tuple(out)
 
 
 def independent_heads_attention(

@@ -15,6 +15,7 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
@@ -26,32 +27,12 @@ from scenes.mobjects.theme import BODY, SMALL
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
-TIE = 5e-4  # weights closer than this (they print alike at three places) are not compared
-
-
-def reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
-    """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
-    (the clearest margin), and the most asymmetric pair — both among real (unpadded) queries and
-    allowed cells only, so a blocked 0 or a padded row never makes a claim. Pure inspection."""
-    m, n = weights.shape
-    allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
-    rows = [i for i in range(m) if real is None or real[i]] if m == n else []
-    other = None
-    if not is_cross and m == n:
-        best = TIE
-        for i in rows:
-            j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
-            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
-                best, other = weights[i, j] - weights[i, i], (i, j)
-    pair = None
-    if not is_cross and m == n and m > 1:
-        both = allowed & allowed.T
-        keep = np.zeros((m, n), bool)
-        keep[np.ix_(rows, rows)] = True
-        diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
-        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-        pair = (int(i), int(j)) if diff[i, j] > TIE else None
-    return other, pair
+# what the matrix honestly says: decided in the core (attention_core.claims)
+reading, comparable_pairs, self_first = (
+    ac.claims.matrix_reading,
+    ac.claims.comparable_pairs,
+    ac.claims.self_first,
+)
 
 
 def named_cells(other, pair) -> list[tuple[int, int]]:
@@ -67,40 +48,22 @@ def named_cells(other, pair) -> list[tuple[int, int]]:
     return cells
 
 
-def comparable_pairs(mask, real) -> bool:
-    """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
-    if mask is None:
-        n = len(real) if real is not None else 2
-        return n - (0 if real is None else list(real).count(False)) > 1
-    both = np.asarray(mask, bool) & np.asarray(mask, bool).T
-    np.fill_diagonal(both, False)
-    if real is not None:
-        keep = np.asarray(real, bool)
-        both = both[np.ix_(keep, keep)]
-    return bool(both.any())
-
-
-def self_first(weights, mask, real) -> bool:
-    """Whether every real query puts clearly the most weight on itself."""
-    allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
-    for i in range(weights.shape[0]):
-        if real is not None and not real[i]:
-            continue
-        others = np.where(allowed[i] & (np.arange(weights.shape[1]) != i), weights[i], -1.0)
-        if weights[i, i] - others.max() <= TIE:
-            return False
-    return True
-
-
 class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
-        alone = ex.n_keys > 6 and content.width < 2.2 * content.height
-        left, right = (content, content) if alone else content.split(3, 2, gap=0.5)
+        self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
+        left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
+        self.show_heatmap(left)
+        self.gather_row_sums()
+        self.read_the_matrix()
+        self.show_cost(right)
+
+    def show_heatmap(self, left):
+        """The weights as a heatmap with their values (and, placed now, the row sums)."""
+        ex, head, theme = self.example, self.head, self.theme
         W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
@@ -120,27 +83,30 @@ class AttentionMatrix(ExplainerScene):
         )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
-        sums = VGroup(
+        self.sums = sums = VGroup(
             *(
                 self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
                 for i in matrix.shown_rows
             )
         )
         matrix.place_row_notes(sums, buff=0.25)
-        sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
-        block = VGroup(title, matrix, sums, sum_head)
+        self.block = block = VGroup(title, matrix, sums, sum_head)
         place(block, left)
 
-        self.step("heatmap")
+        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
+        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()
 
+    def gather_row_sums(self):
+        """Each row's shares gather into its sum."""
+        matrix, sums = self.matrix, self.sums
         self.step("rows")
-        # each row's shares gather into its sum
-        self.play(FadeIn(sum_head), run_time=0.4)
+        self.play(FadeIn(self.sum_head), run_time=0.4)
         self.play(
             LaggedStart(
                 *(
@@ -153,38 +119,14 @@ class AttentionMatrix(ExplainerScene):
         )
         self.hold()
 
-        sym = ""
-        if pair is not None:
-            a, b = pair
-            sym = self.say(
-                "symmetric_no",
-                a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
-                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
-                b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
-                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
-            )
-        elif not ex.is_cross and comparable_pairs(head.mask, real):
-            sym = self.say("symmetric_yes")
-        pair_marks = VGroup()
-        if pair is not None:
-            a, b = pair
-            pair_marks = VGroup(
-                *(
-                    DashedVMobject(
-                        SurroundingRectangle(rect, color=theme.text, buff=0.0, stroke_width=3),
-                        num_dashes=16,
-                    )
-                    for rect in (matrix.cell_rect(a, b), matrix.cell_rect(b, a))
-                    if rect is not None
-                )
-            )
-        maxima = VGroup(
-            *(
-                matrix.highlight(i, int(np.argmax(W[i])))  # on the cell's edge, clear of numbers
-                for i in matrix.shown_rows
-                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
-            )
-        )
+    def read_the_matrix(self):
+        """Which key each row attends to most, and whether the matrix is symmetric."""
+        ex, head = self.example, self.head
+        W = head.weights
+        real = ex.padding if ex.padding is not None and not ex.is_cross else None
+        other, pair = reading(W, ex.is_cross, head.mask, real)
+        sym = self.symmetry_words(pair, real)
+        self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair)]
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
@@ -202,10 +144,56 @@ class AttentionMatrix(ExplainerScene):
             self.step("reading", caption_key="reading_self", sym=sym)
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
-        self.play_all((Create(r) for r in [*maxima, *pair_marks]), run_time=1)
-        self.bring_to_front(matrix.numbers)  # a number kept on a grid of squares stays readable
+        self.play_all((Create(r) for r in marks), run_time=1)
+        self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
 
+    def symmetry_words(self, pair, real) -> str:
+        """The caption's sentence on symmetry: the most asymmetric pair, where there is one."""
+        ex, W = self.example, self.head.weights
+        if pair is not None:
+            a, b = pair
+            return self.say(
+                "symmetric_no",
+                a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
+                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
+                b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
+                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
+            )
+        if not ex.is_cross and comparable_pairs(self.head.mask, real):
+            return self.say("symmetric_yes")
+        return ""
+
+    def pair_marks(self, pair) -> VGroup:
+        """Dashed frames on the two cells of the most asymmetric pair (none without one)."""
+        if pair is None:
+            return VGroup()
+        a, b = pair
+        return VGroup(
+            *(
+                DashedVMobject(
+                    SurroundingRectangle(rect, color=self.theme.text, buff=0.0, stroke_width=3),
+                    num_dashes=16,
+                )
+                for rect in (self.matrix.cell_rect(a, b), self.matrix.cell_rect(b, a))
+                if rect is not None
+            )
+        )
+
+    def row_maxima(self) -> VGroup:
+        """A frame on each shown row's largest weight."""
+        matrix, W = self.matrix, self.head.weights
+        return VGroup(
+            *(
+                matrix.highlight(i, int(np.argmax(W[i])))  # visible on every cell colour
+                for i in matrix.shown_rows
+                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
+            )
+        )
+
+    def show_cost(self, right):
+        """The n² cost: cells for this example and for a long text, and the multiply-adds."""
+        ex, head, theme = self.example, self.head, self.theme
         self.step(
             "cost",
             cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,
@@ -241,7 +229,7 @@ class AttentionMatrix(ExplainerScene):
         )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
-        if alone:
-            self.play(FadeOut(block, maxima, pair_marks), run_time=0.6)
+        if self.alone:  # the matrix leaves the room to the cost
+            self.play(FadeOut(self.block, *self.marks), run_time=0.6)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)

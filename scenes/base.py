@@ -13,6 +13,7 @@ works.
 from __future__ import annotations
 
 import math
+import re
 
 from manim import Arrow, Scene, VGroup
 
@@ -73,6 +74,34 @@ class ExplainerScene(Scene):
         from scenes.mobjects.math import rich
 
         return rich(captions.template(key, self.lang), size, color or self.theme.text, **values)
+
+    def typeset_lines(self, key: str, size: float, color, width: float, **values):
+        """:meth:`typeset`, broken into lines between words where it is wider than ``width`` —
+        never inside a formula, never between the letters of a word; shrunk only where one
+        word or formula alone is wider."""
+        from scenes.mobjects.math import rich
+        from scenes.mobjects.unimath import plain
+
+        mob = self.typeset(key, size, color, **values)
+        if mob.width <= width:
+            return mob
+        text = captions.template(key, self.lang)
+        if "$" not in text:
+            lines = balanced_lines(text, width, size, max_lines=3)
+        else:  # words and whole formulas ($…$ with what sticks to it), packed greedily
+            lines, line = [], ""
+            for word in re.findall(r"\$[^$]*\$\S*|\S+", text):
+                wider = f"{line} {word}".strip()
+                if line and text_width(plain(wider), size) > width:
+                    lines.append(line)
+                    wider = word
+                line = wider
+            lines.append(line)
+        group = VGroup(*(rich(line, size, color, **values) for line in lines))
+        group.arrange(direction=[0, -1, 0], aligned_edge=[-1, 0, 0], buff=0.06)
+        if group.width > width:
+            group.scale_to_fit_width(width)
+        return group
 
     @property
     def head(self) -> ac.AttentionTrace:
@@ -220,11 +249,52 @@ class ExplainerScene(Scene):
         self._close_step()
         super().tear_down()
 
+    # -- planes ---------------------------------------------------------------------------------
+    def vector_plane(self, points, box: Box, **options):
+        """The coordinate plane for ``points`` (an array of 2-D coordinates, or a view with
+        ``coords``) inside ``box``, drawn in this scene's look.
+
+        Every scene builds its planes here, so an option of the look that changes how planes are
+        drawn reaches every plane in one place. ``options`` are :class:`VectorPlane`'s own (pad,
+        ticks, grid_opacity, maps).
+        """
+        from scenes.mobjects.plane import VectorPlane
+
+        coords = getattr(points, "coords", points)
+        return VectorPlane(coords, box, self.theme, **options)
+
     def view_note(self, view, which: str):
         """The plane's '2-D view: keeps 87 %' note in this scene's language (empty when exact)."""
         from scenes.mobjects.plane import VectorPlane
 
         return VectorPlane.view_note(view, which, self.say("view_kept", kept="{kept}"), self.theme)
+
+    def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
+        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.views`), its
+        heading above and its view note below.
+
+        The group holds the drawn parts (plane, heading, note); its attributes ``plane`` (the
+        :class:`VectorPlane`, for arrows and labels), ``coords`` (the view's 2-D coordinates),
+        ``box`` (the plane's own box), ``heading`` and ``note`` are for placing what goes on it.
+        """
+        from scenes.views import plane_view_of
+
+        title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
+        view = plane_view_of(self.trace, which)
+        plane = self.vector_plane(view, plane_box, ticks=False)
+        head = place(label(heading, SMALL, self.theme.text), title_box, "left")
+        note = self.view_note(view, which)
+        if len(note):
+            place(note, note_box, "left")
+        out = VGroup(plane.plane, head, note)
+        out.plane, out.coords, out.box, out.heading, out.note = (
+            plane,
+            view.coords,
+            plane_box,
+            head,
+            note,
+        )
+        return out
 
     # -- numbers ----------------------------------------------------------------------------------
     def num(self, value, role, digits=2, size=None, color=None, **kw) -> Num:

@@ -29,14 +29,6 @@ def masked_example(example: ac.Example) -> tuple[ac.Example, str]:
     return dataclasses.replace(example, mask="causal"), "applied"
 
 
-def _to_blocked(before, after):
-    """A blocked score turning into −∞: its number into "−∞", or (on a grid of squares, where
-    −∞ is an empty cell) its square fading out."""
-    if after is None:
-        return FadeOut(before)
-    return ReplacementTransform(before, after)
-
-
 class CausalMask(ExplainerScene):
     """Masking: blocked scores become −∞, so their weights are exactly 0."""
 
@@ -46,70 +38,99 @@ class CausalMask(ExplainerScene):
         self.trace = ac.trace_example(self.example)
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         # a narrow frame shows one matrix at a time, the scores turning into the weights
-        narrow = content.width < 2.0 * content.height
+        self.narrow = narrow = content.width < 2.0 * content.height
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
+        self.build_matrices(left, right)
+        kind = self.say(f"mask_{self.mask_kind}")
+
+        # 1. the scores, as every earlier scene left them
+        self.step("scores", kind=kind)
+        self.play(FadeIn(self.g_scaled), run_time=1)
+
+        claim = ac.mask_claim(self.head.mask, self.head.weights.shape)
+        if claim.kind != "blocks":  # no mask, or one that blocks no cell (one token)
+            self.step(
+                "unmasked", caption_key={"none": "unmasked"}.get(claim.kind, claim.kind), kind=kind
+            )
+        else:
+            self.lower_the_mask(kind)
+        self.softmax_rows(mid)
+
+    def build_matrices(self, left, right):
+        """The scaled scores, the masked scores (where the first will turn into) and the
+        weights, with their titles; and the cells the mask blocks."""
+        ex, head, theme = self.example, self.head, self.theme
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
         rows, cols = self.q_tokens, self.k_tokens
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
-        scaled = LabelledMatrix.fitted(head.scaled, ("scaled", 0), theme, rows, cols, left, **grid)
-        masked = LabelledMatrix.fitted(head.masked, ("masked", 0), theme, rows, cols, left, **grid)
+        self.scaled = scaled = LabelledMatrix.fitted(
+            head.scaled, ("scaled", 0), theme, rows, cols, left, **grid
+        )
+        self.masked = masked = LabelledMatrix.fitted(
+            head.masked, ("masked", 0), theme, rows, cols, left, **grid
+        )
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
-        weights = LabelledMatrix.fitted(
+        self.weights = weights = LabelledMatrix.fitted(
             head.weights, ("weights", 0), theme, rows, cols, w_box, digits=3, heat=True, **kw
         )
-        t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
-        t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
-        g_scaled = place(VGroup(t_scaled, scaled), left)
-        place(VGroup(t_masked, masked), left)
-        g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
-        place(g_weights, w_box, "left")
-        blocked = (
+        self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
+        self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
+        self.g_scaled = place(VGroup(self.t_scaled, scaled), left)
+        place(VGroup(self.t_masked, masked), left)
+        self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
+        place(self.g_weights, w_box, "left")
+        self.blocked = (
             []
             if head.mask is None
             else [(i, j) for i, j in scaled.shown_cells if not head.mask[i, j]]
         )
-        kind = self.say(f"mask_{self.mask_kind}")
 
-        # 1. the scores, as every earlier scene left them
-        self.step("scores", kind=kind)
-        self.play(FadeIn(g_scaled), run_time=1)
-
-        if not blocked:
-            self.step("unmasked", kind=kind)
-        else:
-            # 2. the mask comes down over the cells a query may not see
-            self.step("mask", kind=kind)
-            cover = VGroup(
-                *(
-                    scaled.cell_rect(i, j)
-                    .copy()
-                    .set_fill(theme.background, opacity=0.75)
-                    .set_stroke(theme.muted, width=2)
-                    for i, j in blocked
-                )
+    def lower_the_mask(self, kind):
+        """The mask comes down over the cells a query may not see; under it each blocked score
+        becomes −∞, the allowed ones stay."""
+        theme, scaled, masked, blocked = self.theme, self.scaled, self.masked, self.blocked
+        self.step("mask", kind=kind)
+        cover = VGroup(
+            *(
+                scaled.cell_rect(i, j)
+                .copy()
+                .set_fill(theme.background, opacity=0.75)
+                .set_stroke(theme.muted, width=2)
+                for i, j in blocked
             )
-            self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
-            # the covered scores stay readable above the mask, in the muted colour
-            covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
-            self.bring_to_front(*covered)
-            self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
-            # 3. under the mask each blocked score becomes −∞; the allowed ones stay
-            self.step("blocked", kind=kind)
-            self.play(
-                ReplacementTransform(t_scaled, t_masked),
-                *(_to_blocked(scaled.mark(i, j), masked.mark(i, j)) for i, j in blocked),
-                run_time=1.4,
-            )
-            shown = [masked.mark(i, j) for i, j in blocked]
-            self.bring_to_front(*(m for m in shown if m is not None))  # −∞ over the mask
+        )
+        self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
+        # the covered scores stay readable above the mask, in the muted colour
+        covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
+        self.bring_to_front(*covered)
+        self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
+        self.step("blocked", kind=kind)
+        # the two matrices may elide different cells (scores are wider than −∞): a cell shown in
+        # both turns into its −∞, one shown in only one of them fades (on a grid of squares a
+        # −∞ is an empty cell: the score's square fades)
+        shown_s = {c for c in blocked if scaled.mark(*c) is not None}
+        shown_m = {c for c in blocked if masked.mark(*c) is not None}
+        both = [c for c in blocked if c in shown_s and c in shown_m]
+        gone = [scaled.mark(*c) for c in blocked if c in shown_s - shown_m]
+        new = [masked.mark(*c) for c in blocked if c in shown_m - shown_s]
+        self.play(
+            ReplacementTransform(self.t_scaled, self.t_masked),
+            *(ReplacementTransform(scaled.mark(*c), masked.mark(*c)) for c in both),
+            *(FadeOut(c) for c in gone),
+            *(FadeIn(c) for c in new),
+            run_time=1.4,
+        )
+        self.bring_to_front(*(masked.mark(*c) for c in both), *new)  # −∞ over the mask
 
-        # 4. softmax row by row, over the allowed keys only; a −∞ gets exactly 0
+    def softmax_rows(self, mid):
+        """Softmax row by row, over the allowed keys only; a −∞ gets exactly 0. The row sums
+        are still 1."""
+        head, theme, weights, narrow = self.head, self.theme, self.weights, self.narrow
         self.step("softmax")
         arrow = (
             VGroup()
@@ -126,19 +147,22 @@ class CausalMask(ExplainerScene):
         sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
         nudge_into(sum_head, self.frame.inset(MARGIN))
-        source = masked if blocked else scaled
         if narrow:  # the scores leave room for the weights
             keep = (self.title_mob, self.caption_mob)
             self.play(
                 *(FadeOut(m) for m in self.mobjects if m not in keep),
-                FadeIn(g_weights[0]),
+                FadeIn(self.g_weights[0]),
                 FadeIn(weights.frame_parts()),
                 run_time=0.8,
             )
             self.play(FadeIn(weights.numbers, lag_ratio=0.1), run_time=1.2)
         else:  # each row of scores turns into its row of shares
+            source = self.masked if self.blocked else self.scaled
             self.play(
-                FadeIn(arrow), FadeIn(g_weights[0]), FadeIn(weights.frame_parts()), run_time=0.8
+                FadeIn(arrow),
+                FadeIn(self.g_weights[0]),
+                FadeIn(weights.frame_parts()),
+                run_time=0.8,
             )
             self.play(
                 LaggedStart(

@@ -12,12 +12,11 @@ from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import Box, place
+from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
-from scenes.mobjects.theme import BODY, SMALL
-from scenes.views import plane_view_of
+from scenes.mobjects.theme import BODY
 
 
 class CrossAttention(ExplainerScene):
@@ -26,14 +25,8 @@ class CrossAttention(ExplainerScene):
     explains_one_head = False  # its title carries no head tag; a matrix says which head
 
     def construct(self):
-        ex, head, theme, tr = self.example, self.head, self.theme, self.trace
-        if not ex.is_cross:
-            self.step("same", queries=self.token_list(self.q_tokens))
-            note = label(self.say("cross_not"), BODY, theme.muted)
-            if note.width > self.regions.content.width:
-                note.scale_to_fit_width(self.regions.content.width)
-            place(note, self.regions.content)
-            self.play(FadeIn(note), run_time=0.6)
+        if not self.example.is_cross:
+            self.not_cross()
             return
         content = self.regions.content
         if content.width >= 1.6 * content.height:
@@ -41,37 +34,50 @@ class CrossAttention(ExplainerScene):
         else:  # narrow: the two planes above, the matrix below
             upper, mid = content.rows(1, 1, gap=0.25)
             left, right = upper.columns(1, 1, gap=0.35)
-        m, n = ex.n, ex.n_keys
-        q_colors = [self.q_color(i) for i in range(m)]
-        k_colors = [self.k_color(j) for j in range(n)]
+        self.q_colors = [self.q_color(i) for i in range(self.example.n)]
+        self.k_colors = [self.k_color(j) for j in range(self.example.n_keys)]
+        self.show_sequences(left, right)
+        self.score_every_pair(mid)
+        self.mix_the_values()
 
-        # -- the two sequences: queries and the source's keys in one plane, its values in another
+    def not_cross(self):
+        """A self-attention example: the scene says plainly that it does not apply."""
+        self.step("same", queries=self.token_list(self.q_tokens))
+        note = label(self.say("cross_not"), BODY, self.theme.muted)
+        if note.width > self.regions.content.width:
+            note.scale_to_fit_width(self.regions.content.width)
+        place(note, self.regions.content)
+        self.play(FadeIn(note), run_time=0.6)
+
+    def show_sequences(self, left, right):
+        """The two sequences: queries and the source's keys in one plane, its values in another."""
+        m, n = self.example.n, self.example.n_keys
+        q_colors, k_colors = self.q_colors, self.k_colors
         self.step(
             "sequences",
             queries=self.token_list(self.q_tokens),
             sources=self.token_list(self.k_tokens),
         )
-        qk = self.plane(left, "queries_keys", self.say("cross_qk"))
-        q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
-        k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
+        qk = self.titled_plane(left, "queries_keys", self.say("cross_qk"))
+        self.q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
+        self.k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
         qk_labels = qk.plane.tip_labels(
             qk.coords,
             [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens],
             q_colors + k_colors,
             qk.box,
         )
-        vo = self.plane(right, "values_outputs", self.say("cross_vo"))
-        v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
-        o_coords = vo.coords[n:]
+        self.vo = vo = self.titled_plane(right, "values_outputs", self.say("cross_vo"))
+        self.v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
         o_labels_texts = [f"o({t})" for t in self.q_tokens]
         labels = vo.plane.tip_labels(
             vo.coords,
             [f"v({t})" for t in self.k_tokens] + o_labels_texts,
-            k_colors + [theme.output] * m,
+            k_colors + [self.theme.output] * m,
             vo.box,
         )
         v_labels = VGroup(*(lb for lb in labels if not lb.source_text.startswith("o(")))
-        o_labels = VGroup(*(lb for lb in labels if lb.source_text.startswith("o(")))
+        self.o_labels = VGroup(*(lb for lb in labels if lb.source_text.startswith("o(")))
         self.play(
             Create(qk.plane.plane),
             Create(vo.plane.plane),
@@ -81,11 +87,14 @@ class CrossAttention(ExplainerScene):
             FadeIn(vo.note),
             run_time=0.8,
         )
-        self.play(*(grow(a) for a in q_arrows), run_time=0.8)
-        self.play(*(grow(a) for a in [*k_arrows, *v_arrows]), run_time=0.8)
+        self.play(*(grow(a) for a in self.q_arrows), run_time=0.8)
+        self.play(*(grow(a) for a in [*self.k_arrows, *self.v_arrows]), run_time=0.8)
         self.play(FadeIn(VGroup(*(lb for lb in qk_labels))), FadeIn(v_labels), run_time=0.5)
 
-        # -- every query scores every source token: an m × n matrix -------------------------------
+    def score_every_pair(self, mid):
+        """Every query scores every source token: an m × n matrix, then its weights."""
+        head, theme, tr = self.head, self.theme, self.trace
+        q_colors, k_colors = self.q_colors, self.k_colors
         scores = self.named_matrix(head.scores, "scores", mid, q_colors, k_colors, 2)
         weights = self.named_matrix(head.weights, "weights", mid, q_colors, k_colors, 3)
         suffix = (
@@ -97,11 +106,11 @@ class CrossAttention(ExplainerScene):
         g_weights = place(
             VGroup(matrix_title(self.say("weights") + suffix, weights, theme), weights), mid
         )
-        self.step("scores", m=m, n=n)
+        self.step("scores", m=self.example.n, n=self.example.n_keys)
         self.play(FadeIn(g_scores[0]), FadeIn(scores.frame_parts()), run_time=0.6)
         self.play(
             *(
-                TransformFromCopy(VGroup(q_arrows[i], k_arrows[j]), cell)
+                TransformFromCopy(VGroup(self.q_arrows[i], self.k_arrows[j]), cell)
                 for (i, j), cell in scores.cells.items()
             ),
             run_time=1.4,
@@ -110,15 +119,18 @@ class CrossAttention(ExplainerScene):
         self.step("weights")
         self.play(ReplacementTransform(g_scores, g_weights), run_time=1.2)
 
-        # -- each output: the source's values mixed by the query's weights ------------------------
+    def mix_the_values(self):
+        """Each output: the source's values mixed by the query's weights."""
+        vo, v_arrows = self.vo, self.v_arrows
         self.step("outputs")
-        o_arrows = VGroup(*(vo.plane.arrow(c, theme.output, stroke_width=6) for c in o_coords))
+        o_coords = vo.coords[self.example.n_keys :]
+        o_arrows = VGroup(*(vo.plane.arrow(c, self.theme.output, stroke_width=6) for c in o_coords))
         self.play(*(a.animate.set_opacity(0.35) for a in v_arrows), run_time=0.4)
         self.play(
             *(TransformFromCopy(v_arrows, o) for o in o_arrows),
             run_time=1.4,
         )
-        self.play(FadeIn(o_labels), run_time=0.5)
+        self.play(FadeIn(self.o_labels), run_time=0.5)
         self.hold(1.0)
 
     def named_matrix(self, values, kind, box, q_colors, k_colors, digits):
@@ -149,22 +161,3 @@ class CrossAttention(ExplainerScene):
             tried.append((complete, m))
         complete = [m for ok, m in tried if ok]
         return complete[0] if complete else tried[0][1]
-
-    def plane(self, box: Box, which: str, heading: str):
-        """A plane in ``box`` for view ``which``, its heading above and its view note below."""
-        title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
-        view = plane_view_of(self.trace, which)
-        plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False)
-        head = place(label(heading, SMALL, self.theme.text), title_box, "left")
-        note = self.view_note(view, which)
-        if len(note):
-            place(note, note_box, "left")
-        out = VGroup(plane.plane, head, note)
-        out.plane, out.coords, out.box, out.heading, out.note = (
-            plane,
-            view.coords,
-            plane_box,
-            head,
-            note,
-        )
-        return out

@@ -34,7 +34,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.plane import VectorPlane, grow, sample_arrow
+from scenes.mobjects.plane import grow, sample_arrow, shaft_marks
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -46,12 +46,30 @@ class DotProducts(ExplainerScene):
     """q·k = |q|·(the length of k's shadow on q) = |q||k|cos θ, cell by cell."""
 
     def construct(self):
+        self.exact_2d = self.head.d_k == 2
+        left = self.lay_out_matrix()
+        self.choose_query()
+        # one plane for the whole scene: it covers every pair it will show
+        plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
+        self.plane_box = plane_box
+        self.plane = self.vector_plane(self.all_points(), plane_box)
+        legend = self.legend()
+        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
+        place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
+        keys = self.show_query(legend, note)
+        for step, j in enumerate(keys):
+            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
+            self.show_pair(self.i, j)
+            self.hold()
+        self.fill_the_matrix(keys)
+
+    def lay_out_matrix(self):
+        """The score matrix (with its title) whole where it can be: the plane gives up width
+        until the matrix fits. Returns the box left for the plane."""
         ex, head = self.example, self.head
         n = ex.n_keys
-        self.exact_2d = head.d_k == 2
         content = self.regions.content
         wide = content.width >= 1.6 * content.height
-        # the matrix whole where it can be: the plane gives up width until the matrix fits
         for share in (1.0, 0.75, 0.55, 0.4):
             if wide:  # the plane as tall as the content
                 side = min(content.height, 0.55 * content.width * share)
@@ -75,34 +93,34 @@ class DotProducts(ExplainerScene):
             whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
             if whole or ex.n > 4 or n > 4:
                 break
-        m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
-        m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
-        place(VGroup(m_title, matrix), mat_box, "top")
+        self.m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+        self.m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
+        place(VGroup(self.m_title, matrix), mat_box, "top")
         self.matrix, self.work_box = matrix, work_box
-        # the query to follow: the core's most informative row among those the matrix shows
-        # and that have a direction (a zero query, a padding token's, casts no shadow)
-        rows = [a for a in matrix.shown_rows if ac.norm(head.Q[a]) > 0]
-        shown = np.full(head.weights.shape, np.nan)
-        shown[rows] = head.weights[rows]
-        self.i = ac.informative_row(shown)
+        return left
 
-        # one plane for the whole scene: it covers every pair it will show
-        plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
-        self.plane_box = plane_box
-        self.plane = VectorPlane(self.all_points(), plane_box, self.theme)
-        legend = self.legend()
-        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
+    def choose_query(self):
+        """The query to follow: the core's most informative row among those the matrix shows
+        and that have a direction (a zero query, a padding token's, casts no shadow)."""
+        head = self.head
+        rows = [a for a in self.matrix.shown_rows if ac.norm(head.Q[a]) > 0] or [0]
+        self.choice = ac.head_demo_row(self.trace, rows)  # and what may be said of it
+        self.i = self.choice.row
 
-        i = self.i
+    def show_query(self, legend, note):
+        """The plane, the empty matrix and the chosen query's arrow; returns the keys to work
+        in full."""
+        head, matrix, i = self.head, self.matrix, self.i
         top = int(np.argmax(head.weights[i]))
         self.step(
             "query",
+            caption_key=f"query_{self.choice.kind}",
+            alike=f"{ac.claims.ALIKE:.2f}",
             q=f"q({self.q_tokens[i]})",
             top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
         )
-        self.add(m_title, matrix.frame_parts())
-        row_mark = self.row_mark(i)
+        self.add(self.m_title, matrix.frame_parts())
+        self.row_mark_mob = row_mark = self.row_mark(i)
         keys = [b for b in matrix.shown_columns][:DETAILED_KEYS]
         pq, _ = self.pair_coords(i, keys[0])
         q_arrow = self.plane.arrow(pq, self.q_color(i))
@@ -110,7 +128,7 @@ class DotProducts(ExplainerScene):
             [pq],
             [f"q({self.q_tokens[i]})"],
             [self.q_color(i)],
-            plane_box,
+            self.plane_box,
             self.plane.tick_labels,
             clear_axes=True,
         )
@@ -124,15 +142,15 @@ class DotProducts(ExplainerScene):
         )
         self.play(grow(q_arrow), FadeIn(q_label), run_time=0.8)
         self.pair = {"q": q_arrow, "labels": q_label}
-        for step, j in enumerate(keys):
-            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(i, j))
-            self.show_pair(i, j)
-            self.hold()
-        self.step("matrix", m=ex.n, n=n)
+        return keys
+
+    def fill_the_matrix(self, keys):
+        """Every other cell, each from its own shadow: the chosen query's row first; zero
+        queries (padding) early, so the last still shows a query with a direction."""
+        ex, matrix, i = self.example, self.matrix, self.i
+        self.step("matrix", m=ex.n, n=ex.n_keys)
         self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
         rows = [a for a in matrix.shown_rows]
-        # the chosen query's row first; zero queries (padding) early, so the last still shows a
-        # query with a direction
         others = [a for a in rows if a != i]
         others.sort(key=lambda a: ac.norm(self.head.Q[a]) > 0)
         rows = [i] + others if i in rows else others
@@ -141,7 +159,7 @@ class DotProducts(ExplainerScene):
         cells = sum(len(bs) for bs in todo.values())
         per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
         for step, (a, bs) in enumerate(todo.items()):
-            self.quick_row(a, bs, per_cell, row_mark, last=step == len(todo) - 1)
+            self.quick_row(a, bs, per_cell, self.row_mark_mob, last=step == len(todo) - 1)
         self.hold(1.2)
 
     # -- what the plane must hold ----------------------------------------------------------------
@@ -214,22 +232,7 @@ class DotProducts(ExplainerScene):
             n = np.array([-u[1], u[0], 0.0])
             side = -0.13 * n if np.dot(plane.point(pk) - origin, n) > 0 else 0.13 * n
         shadow = Line(origin + side, plane.point(foot) + side, color=theme.accent, stroke_width=7)
-        arc, theta = VGroup(), VGroup()
-        if not degenerate:
-            a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
-            sweep = (a_k - a_q + math.pi) % (2 * math.pi) - math.pi
-            arc = Arc(
-                radius=0.45,
-                start_angle=a_q,
-                angle=sweep if abs(sweep) > 1e-3 else 1e-3,
-                arc_center=origin,
-                color=theme.text,
-                stroke_width=3,
-            )
-            mid = a_q + sweep / 2
-            theta = typeset("theta", SMALL, theme.text).move_to(
-                origin + 0.78 * np.array([math.cos(mid), math.sin(mid), 0])
-            )
+        arc, theta = (VGroup(), VGroup()) if degenerate else self.angle_mark(pq, pk)
         labels = plane.tip_labels(
             [pq, pk],
             [f"q({self.q_tokens[i]})", f"k({self.k_tokens[j]})"],
@@ -259,6 +262,25 @@ class DotProducts(ExplainerScene):
             "line3": line3,
             "result": result,
         }
+
+    def angle_mark(self, pq, pk):
+        """The arc from q to k at the origin, and θ beside it."""
+        theme, origin = self.theme, self.plane.point([0, 0])
+        a_q, a_k = math.atan2(pq[1], pq[0]), math.atan2(pk[1], pk[0])
+        sweep = (a_k - a_q + math.pi) % (2 * math.pi) - math.pi
+        arc = Arc(
+            radius=0.45,
+            start_angle=a_q,
+            angle=sweep if abs(sweep) > 1e-3 else 1e-3,
+            arc_center=origin,
+            color=theme.text,
+            stroke_width=3,
+        )
+        mid = a_q + sweep / 2
+        theta = typeset("theta", SMALL, theme.text).move_to(
+            origin + 0.78 * np.array([math.cos(mid), math.sin(mid), 0])
+        )
+        return arc, theta
 
     def work_lines(self, i: int, j: int, BODY: float) -> VGroup:  # noqa: N803 (a size)
         """|q|, |k|, cos θ; the shadow |k| cos θ; q·k = |q| · |k| cos θ, with their numbers."""
@@ -292,15 +314,13 @@ class DotProducts(ExplainerScene):
         nq2 = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
         sh2 = sh.copy()
         sh2.role = sh.role
+        # the formula and its numbers each stay whole: a narrow frame breaks the line only
+        # between them, at the "="
+        numbers = VGroup(
+            nq2, typeset("times", BODY, theme.text), sh2, typeset("=", BODY, theme.text), result
+        ).arrange(buff=0.12)
         line3 = flow(
-            [
-                typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text),
-                nq2,
-                typeset("times", BODY, theme.text),
-                sh2,
-                typeset("=", BODY, theme.text),
-                result,
-            ],
+            [typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text), numbers],
             w,
             hbuff=0.12,
         )
@@ -346,16 +366,42 @@ class DotProducts(ExplainerScene):
     # -- the other cells: each number from its own shadow, quickly --------------------------------
     def quick_row(self, a: int, keys, per_cell: float, row_mark, last: bool = False) -> None:
         """Query a's arrow, then for each key its outlined arrow, the drop to its shadow's foot on
-        q's line, and the score flying from that foot into its cell."""
-        head, theme, plane = self.head, self.theme, self.plane
+        q's line, and the score flying from that foot into its cell. Everything is drawn before
+        q's label is placed, so that the label keeps clear of every arrow and foot."""
+        plane = self.plane
         qc = self.q_color(a)
-        moves = [Transform(row_mark, self.row_mark(a))]
         pq0, _ = self.pair_coords(a, keys[0])
         q_arrow = plane.arrow(pq0, qc)
+        group, flights = self.shadow_flights(a, keys, pq0)
         q_label = plane.tip_labels(
-            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, plane.tick_labels, True
+            [pq0],
+            [f"q({self.q_tokens[a]})"],
+            [qc],
+            self.plane_box,
+            list(plane.tick_labels)
+            + [m for m in group if isinstance(m, Dot)]
+            + shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line]),
+            True,
         )
+        moves = [Transform(row_mark, self.row_mark(a))]
         self.play(grow(q_arrow), FadeIn(q_label), *moves, run_time=max(0.3, 2 * per_cell))
+        if flights:
+            self.play(
+                LaggedStart(*flights, lag_ratio=0.5),
+                run_time=max(0.6, per_cell * (len(flights) + 1)),
+            )
+        if not last:  # the last row stays: the still shows where its numbers came from
+            self.play(
+                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
+            )
+
+    def shadow_flights(self, a: int, keys, pq0):
+        """For query a: q's line as far as the feet reach, and per key its outlined arrow, the
+        drop to its foot and the score flying into its cell. Returns (what is drawn, the
+        animations)."""
+        from manim import AnimationGroup, Succession
+
+        head, theme, plane, qc = self.head, self.theme, self.plane, self.q_color(a)
         group = VGroup()
         flights = []
         if ac.norm(pq0) > 0:  # q's line, as far as the feet of the shadows reach
@@ -383,20 +429,10 @@ class DotProducts(ExplainerScene):
             tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
             group.add(k_arrow, drop, dot)
-            from manim import AnimationGroup, Succession
-
             flights.append(
                 Succession(
                     AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot)),
                     TransformFromCopy(tag, cell),
                 )
             )
-        if flights:
-            self.play(
-                LaggedStart(*flights, lag_ratio=0.5),
-                run_time=max(0.6, per_cell * (len(flights) + 1)),
-            )
-        if not last:  # the last row stays: the still shows where its numbers came from
-            self.play(
-                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
-            )
+        return group, flights

@@ -14,7 +14,7 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title, typeset_headers
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import SMALL
 from scenes.views import plane_view_of
 
@@ -25,7 +25,6 @@ class Embeddings(ExplainerScene):
     explains_one_head = False
 
     def construct(self):
-        ex, tr = self.example, self.trace
         content = self.regions.content
         if content.width >= 1.6 * content.height:  # the plane as large as the height allows
             side = min(content.height, 0.6 * content.width)
@@ -33,48 +32,56 @@ class Embeddings(ExplainerScene):
             right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
         else:
             left, right = content.columns(3, 2)
-        view = plane_view_of(tr, "X")
-        coords = view.coords
-        colors = [self.q_color(i) for i in range(ex.n)]
+        self.view = plane_view_of(self.trace, "X")
+        self.coords = self.view.coords
+        self.colors = [self.q_color(i) for i in range(self.example.n)]
+        self.show_plane(left, right)
+        self.show_tokens()
+        self.compare_directions()
 
-        note = self.view_note(view, "X")
-        plane_box = left if not len(note) else left.rows(10, 1)[0]
-        plane = VectorPlane(coords, plane_box, self.theme, pad=0.1)
+    def show_plane(self, left, right):
+        """The empty plane (the table of coordinates placed beside, for the next step)."""
+        ex, tr = self.example, self.trace
+        self.note = note = self.view_note(self.view, "X")
+        self.plane_box = left if not len(note) else left.rows(10, 1)[0]
+        self.vplane = plane = self.vector_plane(self.coords, self.plane_box, pad=0.1)
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
 
-        table = LabelledMatrix.fitted(
+        self.table = table = LabelledMatrix.fitted(
             tr.X,
             ("X",),
             self.theme,
             self.q_tokens,
             [f"x{j + 1}" for j in range(ex.d_model)],
             right,
-            row_colors=colors,
+            row_colors=self.colors,
             sizes=(44, 40, 36, 32, 28, 25, 22),
         )
         typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
-        head = matrix_title(
+        self.table_head = matrix_title(
             self.typeset("embeddings_typeset", SMALL, self.theme.muted), table, self.theme
         )
-        side = VGroup(head, table)
-        place(side, right, "center")
+        place(VGroup(self.table_head, table), right, "center")
 
         self.step("plane")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
         self.hold()
 
+    def show_tokens(self):
+        """Each token an arrow from the origin, labelled, and its row of the table."""
+        plane, table, coords, colors = self.vplane, self.table, self.coords, self.colors
         self.step("tokens", tokens=self.token_list(self.q_tokens))
-        arrows = plane.arrows(coords, colors)
+        self.arrows = arrows = plane.arrows(coords, colors)
         labels = plane.tip_labels(
             coords,
             self.q_tokens,
             colors,
-            plane_box,
-            obstacles=list(plane.tick_labels) + list(note),
+            self.plane_box,
+            obstacles=list(plane.tick_labels) + list(self.note),
             clear_axes=True,
         )
-        self.play(FadeIn(head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
+        self.play(FadeIn(self.table_head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
         self.play(
             LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
             LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
@@ -86,19 +93,25 @@ class Embeddings(ExplainerScene):
                 lag_ratio=0.3,
             ),
             FadeIn(table.ellipses),
-            run_time=min(4, 1 + 0.4 * ex.n),
+            run_time=min(4, 1 + 0.4 * self.example.n),
         )
         self.read_coordinates(plane, coords, table, labels)
         self.hold()
 
+    def compare_directions(self):
+        """The two tokens whose directions are closest, drawn brighter, the angle between them."""
+        ex = self.example
         self.step("compare")
-        # the two tokens whose directions are closest, drawn brighter, the angle between them
         if ex.n > 1:
-            i, j = _closest_pair(tr.X)  # true angles, in all d dimensions
+            i, j = _closest_pair(self.trace.X)  # true angles, in all d dimensions
             others = [k for k in range(ex.n) if k not in (i, j)]
-            anims = [arrows[k].animate.set_opacity(0.25) for k in others]
+            anims = [self.arrows[k].animate.set_opacity(0.25) for k in others]
             # the angle drawn only where the plane shows it truly (d = 2)
-            arc = self.angle_arc(plane, coords[i], coords[j]) if view.exact else VGroup()
+            arc = (
+                self.angle_arc(self.vplane, self.coords[i], self.coords[j])
+                if self.view.exact
+                else VGroup()
+            )
             anims += [Create(arc)] if len(arc) else []
             if anims:
                 self.play(*anims, run_time=0.8)

@@ -20,7 +20,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import BODY
 from scenes.registry import BY_NAME
 from scenes.views import plane_view_of
@@ -39,13 +39,24 @@ class EncoderBlock(ExplainerScene):
         if why is not None:
             self.not_applicable()
             return
-        ex = self.example
-        enc = ac.trace_encoder(ex)
-        self.encoder = enc
+        self.encoder = ac.trace_encoder(self.example)
+        ffn_slots = self.lay_out()
+        self.size = self.text_size(ffn_slots)
+        X, A = self.show_attention()
+        R, picture = self.add_attention_back(X, A)
+        H = self.normalise_first(X, A, R, picture)
+        F, hidden = self.feed_forward(R, H, ffn_slots)
+        R2, picture = self.add_feed_forward_back(H, F, hidden)
+        self.normalise_second(H, F, R2, picture)
+
+    def lay_out(self):
+        """Three slots for the matrices of a stage (``self.slots``), where E + ΔE is drawn as
+        vectors (``self.picture``: wide frames, a few tokens); returns the feed-forward
+        stage's slots (its hidden layer is wider)."""
         content = self.regions.content
         wide = content.width >= 12
-        self.picture = None  # where E + ΔE is drawn as vectors (wide frames, a few tokens)
-        if wide and ex.n <= 5:
+        self.picture = None
+        if wide and self.example.n <= 5:
             top = min(2.5, 0.5 * content.height)
             upper, lower = content.rows(top, content.height - top - 0.2, gap=0.2)
             self.slots = upper.columns(1, 1, 1, gap=0.5)
@@ -59,8 +70,11 @@ class EncoderBlock(ExplainerScene):
             left, right = upper.columns(1, 1, gap=0.4)
             self.slots = [left, right, lower.columns(1, 2, 1, gap=0.2)[1]]
             ffn_slots = [left, right, self.slots[2]]
+        return ffn_slots
 
-        self.size = 22  # one text size for every matrix: the largest at which all fit
+    def text_size(self, ffn_slots) -> int:
+        """One text size for every matrix: the largest at which all fit."""
+        enc, ex = self.encoder, self.example
         for size in (32, 28, 25):
             trial = [
                 LabelledMatrix(
@@ -80,31 +94,40 @@ class EncoderBlock(ExplainerScene):
             ]
             room = [(self.slots[0], trial[0]), (ffn_slots[1], trial[1]), (ffn_slots[2], trial[0])]
             if all(m.width <= b.width and m.height + 0.6 <= b.height for b, m in room):
-                self.size = size
-                break
+                return size
+        return 22
 
-        # -- A = MultiHead(X) ---------------------------------------------------------------
+    def show_attention(self):
+        """A = MultiHead(X)."""
+        enc = self.encoder
         self.step("attention")
         X = self.matrix(enc.X, "X", "X", self.slots[0])
         A = self.matrix(enc.attention.output, "attention", 'A = "MultiHead"(X)', self.slots[1])
         self.play(FadeIn(X), run_time=0.6)
         self.play(FadeIn(A.frame), FadeIn(A.formula), run_time=0.4)
         self.play(TransformFromCopy(X.numbers, A.numbers), run_time=1.2)
+        return X, A
 
-        # -- X + A: the attention output added back ------------------------------------------------
+    def add_attention_back(self, X, A):
+        """X + A: the attention output added back."""
         self.step("residual1")
-        R = self.matrix(enc.residual1, "residual1", "X + A", self.slots[2])
+        R = self.matrix(self.encoder.residual1, "residual1", "X + A", self.slots[2])
         self.add_together(X, A, R)
         picture = self.residual_picture("residual1", "E", "ΔE")
+        return R, picture
 
-        # -- H = LayerNorm(X + A), row by row -----------------------------------------------------
+    def normalise_first(self, X, A, R, picture):
+        """H = LayerNorm(X + A), row by row."""
         self.step("norm1")
         self.play(FadeOut(X), FadeOut(A), FadeOut(picture), run_time=0.4)
         self.slide_to(R, self.slots[0])
-        H = self.matrix(enc.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
+        H = self.matrix(self.encoder.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
         self.normalise(R, H)
+        return H
 
-        # -- F = ReLU(H W_1) W_2 ---------------------------------------------------------------
+    def feed_forward(self, R, H, ffn_slots):
+        """F = ReLU(H W_1) W_2."""
+        enc = self.encoder
         self.step("ffn", seed=ac.FFN_SEED)
         self.play(FadeOut(R), run_time=0.4)
         self.slide_to(H, ffn_slots[0])
@@ -116,20 +139,25 @@ class EncoderBlock(ExplainerScene):
         self.play(TransformFromCopy(H.numbers, hidden.numbers), run_time=1.0)
         self.play(FadeIn(F.frame), FadeIn(F.formula), run_time=0.4)
         self.play(TransformFromCopy(hidden.numbers, F.numbers), run_time=1.0)
+        return F, hidden
 
-        # -- H + F, then Y = LayerNorm(H + F) ----------------------------------------------------
+    def add_feed_forward_back(self, H, F, hidden):
+        """H + F: the feed-forward output added back."""
         self.step("residual2")
         self.play(FadeOut(hidden), run_time=0.4)
         self.slide_to(H, self.slots[0])
         self.slide_to(F, self.slots[1])
-        R2 = self.matrix(enc.residual2, "residual2", "H + F", self.slots[2])
+        R2 = self.matrix(self.encoder.residual2, "residual2", "H + F", self.slots[2])
         self.add_together(H, F, R2)
         picture = self.residual_picture("residual2", "H", "F")
+        return R2, picture
 
+    def normalise_second(self, H, F, R2, picture):
+        """Y = LayerNorm(H + F): the block's output."""
         self.step("norm2")
         self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
         self.slide_to(R2, self.slots[0])
-        Y = self.matrix(enc.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])
+        Y = self.matrix(self.encoder.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])
         self.normalise(R2, Y)
         self.hold(1.0)
 
@@ -147,7 +175,7 @@ class EncoderBlock(ExplainerScene):
         if len(note):
             plane_box, note_box = self.picture.rows(self.picture.height - 0.4, 0.3, gap=0.1)
             place(note, note_box, "left")
-        plane = VectorPlane(np.vstack([before, after]), plane_box, theme, ticks=False)
+        plane = self.vector_plane(np.vstack([before, after]), plane_box, ticks=False)
         t = self.q_tokens[i]
         e = plane.arrow(before, self.q_color(i))
         d = plane.arrow(change, theme.output, start=before)
@@ -167,7 +195,7 @@ class EncoderBlock(ExplainerScene):
     # -- pieces ----------------------------------------------------------------------------------
     def not_applicable(self):
         ex = self.example
-        key = "cross" if ex.is_cross else "narrow"
+        key = "cross" if ex.is_cross else "narrow" if ex.d_model < 4 else "own_wo"
         self.step(key, d=ex.d_model)
         note = self.typeset("enc_" + key, BODY, self.theme.muted, d=ex.d_model)
         if note.width > self.regions.content.width:

@@ -3,11 +3,18 @@
 Everything that changes the picture lives in one :class:`Look`; its :meth:`Look.folder` name
 tells variants apart (``480p15``, ``480p15-en-light``, ``720p30-4x3-alpha``), so different
 looks never overwrite each other. Importing this module does not import Manim.
+
+:data:`OPTIONS` is the one table of look options: for each field of :class:`Look`, its
+command-line flags and help (the CLI builds its options from it), how a value is checked, its
+part of the folder name and its ``ATTN_*`` variable for plain ``manim render``
+(:func:`from_environment`). Adding a look option is a field of :class:`Look` and a row here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from attention_core import DEFAULT_PRESET, Example, load_example
@@ -25,6 +32,7 @@ QUALITIES = {
 ASPECTS = {"16:9": (16, 9), "4:3": (4, 3), "1:1": (1, 1)}
 THEME_NAMES = ("dark", "light")
 FRAME_HEIGHT = 8.0  # Manim's frame height in scene units; the width follows the aspect
+EXAMPLE_VARIABLE = "ATTN_EXAMPLE"
 
 
 def _choice(option: str, value, choices) -> None:
@@ -42,33 +50,17 @@ class Look:
     font: str = DEFAULT_FONT
 
     @classmethod
-    def for_example(
-        cls,
-        example: Example,
-        *,
-        quality="l",
-        lang=None,
-        theme="dark",
-        aspect="16:9",
-        transparent=False,
-        font=None,
-    ) -> Look:
-        """The look asked for on the command line, validated (ValueError names the option)."""
-        _choice("-q/--quality", quality, QUALITIES)
-        if lang is not None:
-            _choice("--lang", lang, LANGS)
-        _choice("--theme", theme, THEME_NAMES)
-        _choice("--aspect", aspect, ASPECTS)
-        if font is not None and (not font.strip() or len(font) > 100):
-            raise ValueError("--font: give a font family name, such as 'Noto Sans CJK SC'")
-        return cls(
-            quality,
-            lang or default_lang(example),
-            theme,
-            aspect,
-            bool(transparent),
-            font or DEFAULT_FONT,
-        )
+    def for_example(cls, example: Example, **asked) -> Look:
+        """The look asked for (by field name; None or absent: the option's default), validated
+        as :data:`OPTIONS` says (ValueError names the option)."""
+        unknown = [name for name in asked if name not in OPTIONS]
+        if unknown:
+            raise TypeError(f"Look.for_example: no look option {unknown[0]!r}")
+        values = {}
+        for name, option in OPTIONS.items():
+            value = asked.get(name)
+            values[name] = option.resolve(value, example)
+        return cls(**values)
 
     @property
     def pixel_height(self) -> int:
@@ -90,18 +82,8 @@ class Look:
 
     def folder(self, example: Example) -> str:
         """``480p15`` for the defaults; each other choice adds a part (``-en``, ``-light``…)."""
-        parts = [f"{self.pixel_height}p{self.frame_rate}"]
-        if self.lang != default_lang(example):
-            parts.append(self.lang)
-        if self.theme != "dark":
-            parts.append(self.theme)
-        if self.aspect != "16:9":
-            parts.append(self.aspect.replace(":", "x"))
-        if self.transparent:
-            parts.append("alpha")
-        if self.font != DEFAULT_FONT:
-            parts.append("font-" + "".join(c if c.isalnum() else "_" for c in self.font)[:40])
-        return "-".join(parts)
+        parts = (o.folder(getattr(self, name), example) for name, o in OPTIONS.items())
+        return "-".join(p for p in parts if p)
 
     def manim_config(self, pixel_height: int | None = None) -> dict:
         """Manim config values for this look (``pixel_height`` overrides the quality's)."""
@@ -119,38 +101,146 @@ class Look:
         return cfg
 
     def as_dict(self) -> dict:
-        return {
-            "quality": self.quality,
-            "lang": self.lang,
-            "theme": self.theme,
-            "aspect": self.aspect,
-            "transparent": self.transparent,
-            "font": self.font,
-        }
+        """Every field (part of each output's content key)."""
+        return dataclasses.asdict(self)
 
+
+# -- the table of look options ---------------------------------------------------------------------
+def _no_part(value, example) -> str:  # noqa: ARG001 - the default folder part: none
+    return ""
+
+
+@dataclass(frozen=True)
+class LookOption:
+    """One field of :class:`Look` as the user sets it.
+
+    ``flags``/``help``/``metavar``/``cli_default`` make its click option (``multiple``: given
+    once per value, as ``--lang``; ``shared``: on every rendering command, else a command adds it
+    by name); ``check(value)`` raises ValueError naming the option; ``default(example)`` is its
+    value when none is given; ``folder(value, example)`` its part of the folder name ("" for
+    none); ``env`` its variable for plain ``manim render``.
+    """
+
+    name: str
+    flags: tuple[str, ...]
+    help: str | None = None
+    metavar: str | None = None
+    cli_default: object = None
+    multiple: bool = False
+    is_flag: bool = False
+    shared: bool = True
+    check: Callable[[object], None] = lambda value: None  # noqa: ARG005
+    default: Callable[[Example], object] = lambda example: None  # noqa: ARG005
+    folder: Callable[[object, Example], str] = _no_part
+    env: str | None = None
+    convert: Callable[[object], object] = lambda value: value
+
+    def resolve(self, value, example: Example):
+        """``value`` checked, or the default for ``example`` when it is None."""
+        if value is None:
+            return self.default(example)
+        self.check(value)
+        return self.convert(value)
+
+
+def _check_font(font) -> None:
+    if not font.strip() or len(font) > 100:
+        raise ValueError("--font: give a font family name, such as 'Noto Sans CJK SC'")
+
+
+def _quality_part(quality, example) -> str:  # noqa: ARG001
+    _, height, rate = QUALITIES[quality]
+    return f"{height}p{rate}"
+
+
+def _font_part(font, example) -> str:  # noqa: ARG001
+    if font == DEFAULT_FONT:
+        return ""
+    return "font-" + "".join(c if c.isalnum() else "_" for c in font)[:40]
+
+
+OPTIONS: dict[str, LookOption] = {
+    o.name: o
+    for o in (
+        LookOption(
+            "quality",
+            ("-q", "--quality"),
+            help="l 480p15, m 720p30, h 1080p60, p 1440p60, k 2160p60.",
+            metavar="l|m|h|p|k",
+            cli_default="l",
+            check=lambda v: _choice("-q/--quality", v, QUALITIES),
+            default=lambda example: "l",  # noqa: ARG005
+            folder=_quality_part,
+        ),
+        LookOption(
+            "lang",
+            ("--lang",),
+            help="Language of every word on screen and in captions (default: zh for "
+            "CJK examples, else en); repeat it for both: --lang zh --lang en.",
+            metavar="zh|en",
+            multiple=True,
+            check=lambda v: _choice("--lang", v, LANGS),
+            default=default_lang,
+            folder=lambda v, example: v if v != default_lang(example) else "",
+            env="ATTN_LANG",
+        ),
+        LookOption(
+            "theme",
+            ("--theme",),
+            help="light: dark text on white, for projectors and handouts.",
+            metavar="dark|light",
+            cli_default="dark",
+            check=lambda v: _choice("--theme", v, THEME_NAMES),
+            default=lambda example: "dark",  # noqa: ARG005
+            folder=lambda v, example: v if v != "dark" else "",  # noqa: ARG005
+            env="ATTN_THEME",
+        ),
+        LookOption(
+            "aspect",
+            ("--aspect",),
+            metavar="16:9|4:3|1:1",
+            cli_default="16:9",
+            check=lambda v: _choice("--aspect", v, ASPECTS),
+            default=lambda example: "16:9",  # noqa: ARG005
+            folder=lambda v, example: v.replace(":", "x") if v != "16:9" else "",  # noqa: ARG005
+            env="ATTN_ASPECT",
+        ),
+        LookOption(
+            "transparent",
+            ("--transparent",),
+            help="Alpha background (with --format webm, mov or png).",
+            is_flag=True,
+            shared=False,  # render only: `render` adds it beside --format
+            convert=bool,
+            default=lambda example: False,  # noqa: ARG005
+            folder=lambda v, example: "alpha" if v else "",  # noqa: ARG005
+        ),
+        LookOption(
+            "font",
+            ("--font",),
+            help="Font family (default: Noto Sans CJK SC); a missing one falls back "
+            "with a warning.",
+            metavar="FAMILY",
+            check=_check_font,
+            default=lambda example: DEFAULT_FONT,  # noqa: ARG005
+            folder=_font_part,
+            env="ATTN_FONT",
+        ),
+    )
+}
 
 # For plain `manim render scenes/<module>.py <Scene>`: the one place the environment is read.
 ENVIRONMENT = {
-    "example": "ATTN_EXAMPLE",
-    "lang": "ATTN_LANG",
-    "theme": "ATTN_THEME",
-    "aspect": "ATTN_ASPECT",
-    "font": "ATTN_FONT",
+    "example": EXAMPLE_VARIABLE,
+    **{name: o.env for name, o in OPTIONS.items() if o.env},
 }
 
 
 def from_environment(example: Example | None = None) -> tuple[Example, Look]:
-    """The example and look that ``$ATTN_EXAMPLE``, ``$ATTN_LANG``, ``$ATTN_THEME``,
-    ``$ATTN_ASPECT`` and ``$ATTN_FONT`` name (defaults: zao-shang-hao, its own language, dark,
-    16:9, the default font), validated like the command line's options."""
-    env = {k: os.environ.get(v) or None for k, v in ENVIRONMENT.items()}
+    """The example and look that ``$ATTN_EXAMPLE`` and each look option's variable name
+    (``ATTN_LANG``, ``ATTN_THEME``, ``ATTN_ASPECT``, ``ATTN_FONT``; an unset or empty one:
+    the default), validated like the command line's options."""
     if example is None:
-        example = load_example(env["example"] or DEFAULT_PRESET)
-    look = Look.for_example(
-        example,
-        lang=env["lang"],
-        theme=env["theme"] or "dark",
-        aspect=env["aspect"] or "16:9",
-        font=env["font"],
-    )
-    return example, look
+        example = load_example(os.environ.get(EXAMPLE_VARIABLE) or DEFAULT_PRESET)
+    asked = {name: os.environ.get(o.env) or None for name, o in OPTIONS.items() if o.env}
+    return example, Look.for_example(example, **asked)

@@ -22,24 +22,27 @@ from manim import (
     MoveToTarget,
     Rectangle,
     ReplacementTransform,
+    Square,
     TransformFromCopy,
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import ColorBar, LabelledMatrix
-from scenes.mobjects.plane import VectorPlane, grow
-from scenes.mobjects.text import label, text_width
-from scenes.mobjects.theme import BODY, SMALL, text_on
+from scenes.mobjects.plane import grow
+from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.theme import BODY, SMALL, diverging, heat, score_limit, text_on
 from scenes.views import plane_view_of
 
 MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
+ROW_LABEL_CELL = 0.3  # the smallest cell (scene units) beside which a row label fits
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
@@ -70,31 +73,49 @@ class MultiHeadSplit(ExplainerScene):
         if len(self.trace.heads) < 2:
             self.one_head()
             return
-        ex, tr, theme = self.example, self.trace, self.theme
-        heads = tr.heads
-        H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
-        self.tints = head_tints(theme)
-        content = self.regions.content
-        self.shown = shown_heads(H, content.width)
+        ex, tr = self.example, self.trace
+        H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
+        self.tints = head_tints(self.theme)
+        self.shown = shown_heads(H, self.regions.content.width)
         independent = ex.weights.form == "independent"
+        fulls, bottom = self.project(independent)
+        pieces = self.split_into_heads(fulls, bottom, independent)
+        panels = self.attend_per_head(fulls, pieces)
+        # -- the head outputs slide into the concatenation ----------------------------------------
+        self.step("concat", H=H, w=H * d_v)
+        self.concat_and_mix(tr.multihead, independent, panels)
+        self.hold(1.0)
 
-        # -- Q = X W_q, K, V: one matrix each, its column blocks tinted by head -------------------
+    def project(self, independent: bool):
+        """Q = X W_q, K, V: one matrix each, its column blocks tinted by head. Returns them and
+        the box left below them."""
+        ex, content = self.example, self.regions.content
         self.step(
             "project_independent" if independent else "project",
-            H=H,
+            H=len(self.trace.heads),
             d=ex.d_model,
-            d_k=d_k,
+            d_k=self.trace.heads[0].d_k,
         )
         full_h = self.full_height()
         top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
         fulls = self.full_matrices(top)
+        self.fulls_stay = bool(fulls)  # above the heads' blocks; else they give them the room
+        if not fulls:  # every row and column of Q, K and V, compact, in the whole content
+            fulls = self.full_matrices(content, compact=True)
+            bottom = content
         self.play(
             *(FadeIn(g) for g in fulls.values()),
             run_time=1.0,
         )
+        return fulls, bottom
 
-        # -- each head takes its blocks -----------------------------------------------------------
-        self.step("split_independent" if independent else "split", H=H, d=ex.d_model, d_k=d_k)
+    def split_into_heads(self, fulls, bottom, independent: bool) -> dict:
+        """Each head takes its blocks: {head: (panel group, its Q_h, K_h, V_h)}."""
+        ex, heads = self.example, self.trace.heads
+        H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
+        even = ac.claims.head_split(self.trace).kind == "even"
+        key = "split_independent" if independent else "split" if even else "split_other"
+        self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
         panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
         pieces = {}
         frames, anims = [], []
@@ -110,16 +131,23 @@ class MultiHeadSplit(ExplainerScene):
                 for (i, j), cell in piece.cells.items():
                     source = src.matrix.cells.get((i, h * width + j)) if src else None
                     anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
+        if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
+            # the empty blocks first (the squares land on top), the old matrices leaving
+            self.play(*frames, *anims, *(FadeOut(g) for g in fulls.values()), run_time=1.8)
+            return pieces
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)
+        return pieces
 
-        # -- each head attends in its own plane ---------------------------------------------------
+    def attend_per_head(self, fulls, pieces) -> None:
+        """Each head attends in its own plane: the rows of its Q and K become its arrows."""
+        content = self.regions.content
         self.step("heads")
         body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
         panels = self.head_panels(body)
         legend = self.legend_and_bar(key_row)
         self.play(
-            *(FadeOut(g) for g in fulls.values()),
+            *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
             *(FadeOut(pieces[h][0].title) for h in pieces),
             *(FadeOut(m.frame_parts(), m.name_mob) for h in pieces for m in pieces[h][1].values()),
             *(
@@ -132,6 +160,18 @@ class MultiHeadSplit(ExplainerScene):
             *(Create(p.plane.plane) for p in panels.values()),
             run_time=0.8,
         )
+        self.play(*self.rows_into_arrows(pieces, panels), run_time=1.4)
+        self.play(
+            *(FadeIn(p.labels) for p in panels.values()),
+            *(FadeIn(p.note) for p in panels.values()),
+            *(FadeIn(p.pattern) for p in panels.values()),
+            FadeIn(legend),
+            run_time=1.0,
+        )
+        return panels
+
+    def rows_into_arrows(self, pieces, panels) -> list:
+        """Each row of a head's Q_h and K_h turns into its arrow (elided rows just leave)."""
         moves = []
         for h in self.shown:
             mats, p = pieces[h][1] if h in pieces else {}, panels[h]
@@ -143,20 +183,7 @@ class MultiHeadSplit(ExplainerScene):
                 if piece is not None:  # rows elided in the piece: their numbers just leave
                     rest = [c for (i, _), c in piece.cells.items() if i >= len(arrows)]
                     moves.extend(FadeOut(c) for c in rest)
-        self.play(*moves, run_time=1.4)
-        self.play(
-            *(FadeIn(p.labels) for p in panels.values()),
-            *(FadeIn(p.note) for p in panels.values()),
-            *(FadeIn(p.pattern) for p in panels.values()),
-            FadeIn(legend),
-            run_time=1.0,
-        )
-
-        # -- the head outputs slide into the concatenation ----------------------------------------
-        mh = tr.multihead
-        self.step("concat", clear=True, H=H, w=H * d_v)
-        self.concat_and_mix(mh, independent)
-        self.hold(1.0)
+        return moves
 
     # -- the one-head case ------------------------------------------------------------------------
     def one_head(self):
@@ -184,8 +211,9 @@ class MultiHeadSplit(ExplainerScene):
         need = per_row * (n + 0.9) + TITLE_ROOM + 0.5
         return min(need, 0.45 * self.regions.content.height)
 
-    def full_matrices(self, top: Box) -> dict:
-        """Q, K, V side by side (or Q alone when the three do not fit), blocks tinted by head."""
+    def full_matrices(self, top: Box, compact: bool = False) -> dict:
+        """Q, K, V side by side, blocks tinted by head; ``compact``: as grids of squares where the
+        numbers do not all fit (K's and V's rows then named once, by Q's, in self-attention)."""
         ex, tr = self.example, self.trace
         heads = tr.heads
         d_k, d_v = heads[0].d_k, heads[0].V.shape[1]
@@ -202,11 +230,15 @@ class MultiHeadSplit(ExplainerScene):
             "V": [self.k_color(j) for j in range(ex.n_keys)],
         }
 
+        if compact and not ex.is_cross:
+            rows["K"] = rows["V"] = [""] * ex.n
+        build_matrix = fitted_grid if compact else LabelledMatrix.fitted
+
         def build(which, boxes):
             out = {}
             for name, box in zip(which, boxes):
                 width = d_v if name == "V" else d_k
-                m = LabelledMatrix.fitted(
+                m = build_matrix(
                     arrays[name],
                     (name,),
                     self.theme,
@@ -227,7 +259,7 @@ class MultiHeadSplit(ExplainerScene):
             for m, _, _ in trial.values()
         )
         if not complete:
-            trial = build("Q", [top])
+            return {}
         groups = {}
         for name, (m, width, box) in trial.items():
             separate_ellipses(m)
@@ -252,7 +284,8 @@ class MultiHeadSplit(ExplainerScene):
             i, j = rect.cell_index
             fill = self.tints[(j // width) % 2]
             rect.set_fill(fill, opacity=1)
-            m.cells[i, j].set_color(text_on(fill, theme))
+            if not getattr(m, "compact", False):
+                m.cells[i, j].set_color(text_on(fill, theme))
         frames, tags = {}, VGroup()
         for h in sorted({j // width for j in m.shown_columns}):
             rects = [r for r in m.backgrounds if r.cell_index[1] // width == h]
@@ -299,7 +332,7 @@ class MultiHeadSplit(ExplainerScene):
             rows = self.q_tokens if name == "Q" and labelled else None
             n_rows = values.shape[0]
             colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
-            piece = LabelledMatrix.fitted(
+            piece = fitted_grid(
                 values,
                 (name, h),
                 theme,
@@ -307,6 +340,7 @@ class MultiHeadSplit(ExplainerScene):
                 [str(j + 1) for j in range(values.shape[1])],
                 boxes[k],
                 sizes=(25, 22),
+                title_room=0.75,
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
@@ -314,7 +348,8 @@ class MultiHeadSplit(ExplainerScene):
             for rect in piece.backgrounds:
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
-                piece.cells[rect.cell_index].set_color(text_on(fill, theme))
+                if not getattr(piece, "compact", False):
+                    piece.cells[rect.cell_index].set_color(text_on(fill, theme))
             name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
@@ -349,8 +384,7 @@ class MultiHeadSplit(ExplainerScene):
     def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True):
         """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
         above its weights; ``titled``: its name above, else in the weights' title."""
-        ex, tr, theme = self.example, self.trace, self.theme
-        head = tr.heads[h]
+        ex, theme = self.example, self.theme
         title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
         if titled:
             title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
@@ -361,50 +395,10 @@ class MultiHeadSplit(ExplainerScene):
             plane_area, pat_box = rest.columns(1.15, 1, gap=0.25)
         else:
             plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
-        view = plane_view_of(tr, ("queries_keys", h))
-        note = self.view_note(view, ("queries_keys", h))
-        if len(note):
-            plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
-            place(note, note_box, "left")
-        else:
-            plane_box = plane_area
-        n = ex.n
-        plane = VectorPlane(view.coords, plane_box, theme, ticks=False)
-        q_colors = [self.q_color(i) for i in range(n)]
-        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
-        q_arrows = plane.arrows(view.coords[:n], q_colors)
-        k_arrows = plane.arrows(view.coords[n:], k_colors, outline=True)
-        texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
-        labels = plane.tip_labels(view.coords, texts, q_colors + k_colors, plane_box)
-        pattern = LabelledMatrix.fitted(
-            head.weights,
-            ("weights", h),
-            theme,
-            self.q_tokens,
-            self.k_tokens,
-            pat_box,
-            digits=2,
-            heat="weights",
-            colorbar=False,
-            sizes=(25, 22),
-            title_room=TITLE_ROOM,
-            row_colors=q_colors,
-            col_colors=k_colors,
-            cell_pad=COMPACT,
-        )
-        separate_ellipses(pattern)
-        words = self.say("weights")
+        plane, q_arrows, k_arrows, labels, note = self.head_plane(h, plane_area)
+        p_title, pattern = self.head_weights(h, pat_box, titled)
         if not titled:
-            words = self.say("head_n", h=h + 1) + "  " + words
             title = VGroup()
-        p_title = label(words, SMALL, theme.muted)
-        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
-            short = self.say("mh_weights")
-            if not titled:
-                short = self.say("head_n", h=h + 1) + "  " + short
-            p_title = label(short, SMALL, theme.muted)
-        p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
-        place(VGroup(p_title, pattern), pat_box, "top")
         panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
         panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
         panel.complete = (
@@ -414,11 +408,67 @@ class MultiHeadSplit(ExplainerScene):
         panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
         return panel
 
+    def head_plane(self, h: int, plane_area: Box):
+        """Head ``h``'s queries (solid) and keys (outlined), labelled, in its own plane, with the
+        view note below: (plane, q arrows, k arrows, labels, note)."""
+        ex = self.example
+        view = plane_view_of(self.trace, ("queries_keys", h))
+        note = self.view_note(view, ("queries_keys", h))
+        if len(note):
+            plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
+            place(note, note_box, "left")
+        else:
+            plane_box = plane_area
+        n = ex.n
+        plane = self.vector_plane(view, plane_box, ticks=False)
+        q_colors = [self.q_color(i) for i in range(n)]
+        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
+        q_arrows = plane.arrows(view.coords[:n], q_colors)
+        k_arrows = plane.arrows(view.coords[n:], k_colors, outline=True)
+        texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
+        labels = plane.tip_labels(view.coords, texts, q_colors + k_colors, plane_box)
+        return plane, q_arrows, k_arrows, labels, note
+
+    def head_weights(self, h: int, pat_box: Box, titled: bool):
+        """Head ``h``'s weights in ``pat_box`` with their title (the head's name in it when the
+        panel has no title of its own): (title, matrix)."""
+        ex, theme = self.example, self.theme
+        pattern = fitted_grid(
+            self.trace.heads[h].weights,
+            ("weights", h),
+            theme,
+            self.q_tokens,
+            self.k_tokens,
+            pat_box,
+            digits=2,
+            heat="weights",
+            scale="weights",
+            colorbar=False,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(pattern)
+        words = self.say("weights")
+        if not titled:
+            words = self.say("head_n", h=h + 1) + "  " + words
+        p_title = label(words, SMALL, theme.muted)
+        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
+            short = self.say("mh_weights")
+            if not titled:
+                short = self.say("head_n", h=h + 1) + "  " + short
+            p_title = label(short, SMALL, theme.muted)
+        p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
+        place(VGroup(p_title, pattern), pat_box, "top")
+        return p_title, pattern
+
     def legend_and_bar(self, box: Box) -> VGroup:
         """'q —  k - -' (solid query, outlined key) and the one shared 0–1 weight bar."""
         theme = self.theme
         left, right = box.columns(1, 1, gap=0.4)
-        probe = VectorPlane([[1, 0]], Box(0, 0, 1, 1), theme, ticks=False)
+        probe = self.vector_plane([[1, 0]], Box(0, 0, 1, 1), ticks=False)
         items = VGroup()
         for text, outline in ((self.say("query"), False), (self.say("key"), True)):
             arrow = probe.arrow([0.6, 0], theme.text, outline=outline)
@@ -431,17 +481,34 @@ class MultiHeadSplit(ExplainerScene):
         return VGroup(items, bar)
 
     # -- concat, then W_O -------------------------------------------------------------------------
-    def concat_and_mix(self, mh, independent: bool):
-        ex, tr, theme = self.example, self.trace, self.theme
-        heads = tr.heads
-        d_v = heads[0].V.shape[1]
+    def concat_and_mix(self, mh, independent: bool, panels: dict):
+        """Each head's weights turn into its output (weights × V); the outputs slide into their
+        columns of the concatenation; then (unless the heads are independent) W_O maps it back
+        to d_model."""
         content = self.regions.content
         top, bottom = content.rows(1, 1, gap=0.3)
-        out_colors = [self.q_color(i) for i in range(ex.n)]
+        outs = self.head_outputs(top)
+        self.weights_into_outputs(panels, outs)
+        mixing = not independent and mh.W_o is not None
+        boxes = self.mix_boxes(bottom) if mixing else None
+        cat_box = boxes["cat"] if mixing else bottom
+        cat, cat_g = self.concat_matrix(mh, mixing, cat_box)
+        self.slide_into_concat(outs, cat, cat_g)
+        self.hold(0.5)
+        if not mixing:
+            self.step("no_mix")
+            return
+        self.mix(mh, outs, cat, cat_g, boxes)
+
+    def head_outputs(self, top: Box) -> dict:
+        """Each shown head's output, tinted as its blocks: {head: (title, matrix)}."""
+        theme, heads = self.theme, self.trace.heads
+        d_v = heads[0].V.shape[1]
+        out_colors = [self.q_color(i) for i in range(self.example.n)]
         outs = {}
         boxes = top.columns(*([1] * len(self.shown)), gap=0.3)
         for box, h in zip(boxes, self.shown):
-            m = LabelledMatrix.fitted(
+            m = fitted_grid(
                 heads[h].output,
                 ("output", h),
                 theme,
@@ -455,25 +522,60 @@ class MultiHeadSplit(ExplainerScene):
             for rect in m.backgrounds:
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
-                m.cells[rect.cell_index].set_color(text_on(fill, theme))
+                if not getattr(m, "compact", False):
+                    m.cells[rect.cell_index].set_color(text_on(fill, theme))
             t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
             t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
-        mixing = not independent and mh.W_o is not None
+        return outs
+
+    def weights_into_outputs(self, panels: dict, outs: dict) -> None:
+        """The planes leave; each shown head's weights turn into its output, the weights times
+        its values (an output never appears from nothing)."""
+        patterns = [p.pattern for p in panels.values()]
+        keep = (self.title_mob, self.caption_mob, *patterns)
+        self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
+        self.play(
+            *(
+                ReplacementTransform(panels[h].pattern, VGroup(*outs[h]))
+                for h in outs
+                if h in panels
+            ),
+            *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
+            run_time=1.2,
+        )
+
+    def mix_boxes(self, bottom: Box) -> dict:
+        """Where concat · W_O = output go: in one row (wide), or concat · W_O above and
+        = output below (narrow); "cat" is the concatenation's box under the head outputs."""
+        content = self.regions.content
         wide = content.width >= 12
-        cat_box = bottom
-        if mixing and wide:  # concat · W_O = output in one row
+        if wide:  # concat · W_O = output in one row
             mix_cat, dot_box, wo_box, eq_box, out_box = content.columns(
                 1.1, 0.12, 1, 0.12, 1.2, gap=0.2
             )
-            cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
-        elif mixing:  # narrow: concat · W_O above, = output below
+        else:  # narrow: concat · W_O above, = output below
             upper, lower = content.rows(1.15, 1, gap=0.3)
             mix_cat, dot_box, wo_box = upper.columns(1, 0.1, 1, gap=0.15)
             eq_box, out_box = lower.columns(0.1, 1, gap=0.15)
-            cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
-        cat = LabelledMatrix.fitted(
+        cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
+        return {
+            "wide": wide,
+            "cat": cat_box,
+            "mix_cat": mix_cat,
+            "dot": dot_box,
+            "wo": wo_box,
+            "eq": eq_box,
+            "out": out_box,
+        }
+
+    def concat_matrix(self, mh, mixing: bool, cat_box: Box):
+        """The concatenation, its column blocks tinted by head and tagged with their numbers:
+        (matrix, the group of title, matrix, frames and tags)."""
+        theme = self.theme
+        d_v = self.trace.heads[0].V.shape[1]
+        cat = fitted_grid(
             mh.concat,
             ("concat",),
             theme,
@@ -482,7 +584,7 @@ class MultiHeadSplit(ExplainerScene):
             cat_box,
             sizes=(25, 22),
             title_room=TITLE_ROOM + 0.45,
-            row_colors=out_colors,
+            row_colors=[self.q_color(i) for i in range(self.example.n)],
             cell_pad=COMPACT,
         )
         separate_ellipses(cat)
@@ -492,8 +594,12 @@ class MultiHeadSplit(ExplainerScene):
         cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
         cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
         place(VGroup(cat_title, cat_g), cat_box, "top")
+        return cat, VGroup(cat_title, cat_g)
 
-        self.play(*(FadeIn(VGroup(t, m)) for t, m in outs.values()), run_time=0.8)
+    def slide_into_concat(self, outs, cat, cat_g) -> None:
+        """Each head output's cells slide into their columns of the concatenation."""
+        d_v = self.trace.heads[0].V.shape[1]
+        cat_title, (_, blocks, tags) = cat_g
         slides = []
         for h, (_, m) in outs.items():
             for (i, j), cell in m.cells.items():
@@ -505,59 +611,28 @@ class MultiHeadSplit(ExplainerScene):
         self.play(
             FadeIn(cat.frame_parts()),
             FadeIn(cat_title),
-            FadeIn(VGroup(*blocks.values())),
+            FadeIn(VGroup(*blocks)),
             FadeIn(tags),
             run_time=0.6,
         )
         self.play(*slides, *(FadeIn(c) for c in rest), run_time=1.6)
-        self.hold(0.5)
 
-        if not mixing:
-            self.step("no_mix")
-            return
-        # -- W_O: the product back to d_model ------------------------------------------------------
-        self.step("mix", d=ex.d_model)
-        cat_g = VGroup(cat_title, cat_g)
+    def mix(self, mh, outs, cat, cat_g, boxes) -> None:
+        """W_O: the product back to d_model, row by row of the concatenation."""
+        theme = self.theme
+        width = ac.output_width(self.trace)
+        key = "mix" if width.kind == "model" else "mix_other"
+        self.step("mix", caption_key=key, d=width.d_model, w=width.width)
         cat_g.generate_target()
-        place(cat_g.target, mix_cat, "center")
+        place(cat_g.target, boxes["mix_cat"], "center")
         self.play(
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
             MoveToTarget(cat_g),
             run_time=0.9,
         )
-        wo = LabelledMatrix.fitted(
-            mh.W_o,
-            ("W_o",),
-            theme,
-            [str(i + 1) for i in range(mh.W_o.shape[0])],
-            [str(j + 1) for j in range(mh.W_o.shape[1])],
-            wo_box,
-            sizes=(25, 22),
-            title_room=TITLE_ROOM,
-            cell_pad=COMPACT,
-        )
-        separate_ellipses(wo)
-        wo_title = math("W_O", FORMULA, theme.text)
-        wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
-        place(VGroup(wo_title, wo), wo_box, "center")
-        out = LabelledMatrix.fitted(
-            mh.output,
-            ("final",),
-            theme,
-            [f"o({t})" for t in self.q_tokens],
-            [str(j + 1) for j in range(mh.output.shape[1])],
-            out_box,
-            sizes=(25, 22),
-            title_room=TITLE_ROOM,
-            row_colors=out_colors,
-            cell_pad=COMPACT,
-        )
-        separate_ellipses(out)
-        for cell in out.cells.values():
-            cell.set_color(theme.output)
-        out_title = self.typeset("mh_output", BODY, theme.output)
-        out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
-        place(VGroup(out_title, out), out_box, "center" if wide else "left")
+        wo, wo_title = self.w_o_matrix(mh, boxes["wo"])
+        out, out_title = self.mixed_output(mh, boxes["out"], boxes["wide"])
+        dot_box, eq_box = boxes["dot"], boxes["eq"]
         dot = label("·", BODY, theme.text).move_to([dot_box.center[0], wo.get_center()[1], 0])
         eq = label("=", BODY, theme.text).move_to([eq_box.center[0], out.get_center()[1], 0])
         self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
@@ -579,6 +654,145 @@ class MultiHeadSplit(ExplainerScene):
             )
         self.play(AnimationGroup(*rows, lag_ratio=0.6), run_time=min(3.0, 0.8 * len(rows) + 0.6))
         self.play_all((FadeOut(hl) for hl in highlights), run_time=0.3)
+
+    def w_o_matrix(self, mh, wo_box: Box):
+        """W_O with its name above, in ``wo_box``: (matrix, title)."""
+        theme = self.theme
+        wo = fitted_grid(
+            mh.W_o,
+            ("W_o",),
+            theme,
+            [str(i + 1) for i in range(mh.W_o.shape[0])],
+            [str(j + 1) for j in range(mh.W_o.shape[1])],
+            wo_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(wo)
+        wo_title = math("W_O", FORMULA, theme.text)
+        wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
+        place(VGroup(wo_title, wo), wo_box, "center")
+        return wo, wo_title
+
+    def mixed_output(self, mh, out_box: Box, wide: bool):
+        """The multi-head output (concat · W_O), in the output style: (matrix, title)."""
+        theme = self.theme
+        out = fitted_grid(
+            mh.output,
+            ("final",),
+            theme,
+            [f"o({t})" for t in self.q_tokens],
+            [str(j + 1) for j in range(mh.output.shape[1])],
+            out_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            row_colors=[self.q_color(i) for i in range(self.example.n)],
+            cell_pad=COMPACT,
+        )
+        separate_ellipses(out)
+        for cell in out.cells.values() if not getattr(out, "compact", False) else ():
+            cell.set_color(theme.output)
+        out_title = self.typeset("mh_output", BODY, theme.output)
+        out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
+        place(VGroup(out_title, out), out_box, "center" if wide else "left")
+        return out, out_title
+
+
+class CompactGrid(VGroup):
+    """A matrix too large for its numbers at the minimum text size, drawn as a grid of squares:
+    each cell's square has an area in proportion to its magnitude (a weight: its share of the
+    cell, as 3Blue1Brown draws attention) in the colour of its value on the matrix's scale, and
+    every row labelled. It offers the parts of :class:`LabelledMatrix` the scene moves (cells,
+    rows, backgrounds, frame parts), so a step animates either the same way."""
+
+    compact = True
+    indexed = False
+
+    def __init__(
+        self,
+        values,
+        theme,
+        row_labels,
+        cell: float,
+        scale="values",
+        row_colors=None,
+        label_width: float = 2.2,
+    ):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        m, n = values.shape
+        self.shape = (m, n)
+        self.shown_rows, self.shown_columns = list(range(m)), list(range(n))
+        limit = 1.0 if scale == "weights" else score_limit(values)
+        self.backgrounds, self.cells = VGroup(), {}
+        for i in range(m):
+            for j in range(n):
+                back = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
+                back.set_fill(theme.panel, opacity=1).move_to([j * cell, -i * cell, 0])
+                back.cell_index = (i, j)
+                self.backgrounds.add(back)
+                v = values[i, j] if np.isfinite(values[i, j]) else 0.0
+                side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
+                color = heat(v) if scale == "weights" else diverging(v, limit)
+                dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                self.cells[i, j] = dot.move_to(back)
+        self.numbers = VGroup(*self.cells.values())
+        self.row_labels, self.row_label_of = VGroup(), {}
+        size = SMALL  # the minimum text size: labels never shrink below it
+        for i, text in enumerate(row_labels):
+            if not text:
+                continue
+            color = row_colors[i] if row_colors else theme.text
+            lab = label(ellipsize(text, label_width, size), size, color)
+            lab.next_to(self.backgrounds[i * n], LEFT, buff=0.08)
+            self.row_labels.add(lab)
+            self.row_label_of[i] = lab
+        self.col_labels, self.ellipses, self.colorbar = VGroup(), VGroup(), VGroup()
+        self.add(self.backgrounds, self.numbers, self.row_labels)
+
+    @classmethod
+    def fitted(cls, values, theme, row_labels, box: Box, title_room=0.45, **kw):
+        """As large as fits ``box`` (less ``title_room``), cells at most 0.4 units."""
+        m, n = np.shape(values)
+        tall = (box.height - title_room) / m
+        widest = min(max((text_width(t, SMALL) for t in row_labels if t), default=0.0), 2.2)
+        # labels shortened (never below 0.9) before the cells shrink below a label's height
+        label_width = min(widest, max(0.9, box.width - n * ROW_LABEL_CELL - 0.15))
+        room = label_width + 0.15 if widest else 0.0
+        cell = min((box.width - room) / n, tall, 0.4)
+        if cell < ROW_LABEL_CELL:  # too small to label a row: the squares take the room
+            row_labels, cell = [""] * m, min(box.width / n, tall, 0.4)
+        return cls(values, theme, row_labels, max(cell, 0.01), label_width=label_width, **kw)
+
+    def cell(self, i: int, j: int):
+        return self.cells.get((i, j))
+
+    def cell_rect(self, i: int, j: int):
+        return self.backgrounds[i * self.shape[1] + j]
+
+    def row_group(self, i: int) -> VGroup:
+        return VGroup(*(self.cells[i, j] for j in range(self.shape[1])))
+
+    def frame_parts(self) -> VGroup:
+        return VGroup(self.backgrounds, self.row_labels)
+
+
+def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw):
+    """The matrix in ``box``: with its numbers where all of them fit at the minimum size, else
+    (never hiding a row or a column) as a :class:`CompactGrid` of squares."""
+    m = LabelledMatrix.fitted(values, role, theme, rows, cols, box, **kw)
+    if m.shown_rows == list(range(m.shape[0])) and m.shown_columns == list(range(m.shape[1])):
+        return m
+    return CompactGrid.fitted(
+        values,
+        theme,
+        rows,
+        box,
+        title_room=kw.get("title_room", 0.45),
+        scale=scale,
+        row_colors=kw.get("row_colors"),
+    )
 
 
 def _fits(m: LabelledMatrix, box: Box) -> bool:

@@ -7,11 +7,12 @@ import numpy as np
 from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.views import plane_view_of
@@ -27,23 +28,28 @@ class Overview(ExplainerScene):
     """One video through every step, the formula's parts lit in turn."""
 
     def construct(self):
-        ex, head, theme, tr = self.example, self.head, self.theme, self.trace
         top, body = self.regions.content.rows(1, 4, gap=0.25)
-        formula = MathTypst(FORMULA, font_size=48, color=theme.muted)
-        place(formula, top)
+        self.formula = MathTypst(FORMULA, font_size=48, color=self.theme.muted)
+        place(self.formula, top)
         # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place
-        narrow = body.width < 2.4 * body.height
-        if narrow:
+        self.narrow = body.width < 2.4 * body.height
+        if self.narrow:
             left, mid = body.columns(1, 1.6, gap=0.3)
             panels = [left, mid, left]
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
+        self.show_tokens(panels[0])
+        groups = self.matrices(panels[1])
+        self.score(groups)
+        self.mix_values(panels[2])
 
-        # left: the tokens; right: values and outputs (both in 2-D views when d > 2)
-        x_view = plane_view_of(tr, "X")
-        x_plane_box, x_note_box = panels[0].rows(9, 1, gap=0.1)
-        x_plane = VectorPlane(x_view.coords, x_plane_box, theme, ticks=False)
-        q_colors = [self.q_color(i) for i in range(ex.n)]
+    def show_tokens(self, panel):
+        """The formula, and the tokens in their plane (a 2-D view when d > 2)."""
+        theme = self.theme
+        x_view = plane_view_of(self.trace, "X")
+        x_plane_box, x_note_box = panel.rows(9, 1, gap=0.1)
+        x_plane = self.vector_plane(x_view, x_plane_box, ticks=False)
+        q_colors = [self.q_color(i) for i in range(self.example.n)]
         x_arrows = x_plane.arrows(x_view.coords, q_colors)
         x_labels = x_plane.tip_labels(x_view.coords, self.q_tokens, q_colors, x_plane_box)
         x_note = self.view_note(x_view, "X")
@@ -54,42 +60,10 @@ class Overview(ExplainerScene):
             if not len(x_note)
             else VGroup()
         )
-
-        kw = dict(row_colors=q_colors, col_colors=[self.k_color(j) for j in range(ex.n_keys)])
-        mats = {
-            "scores": LabelledMatrix.fitted(
-                head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
-            ),
-            "scaled": LabelledMatrix.fitted(
-                head.scaled, ("scaled", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
-            ),
-            "masked": LabelledMatrix.fitted(
-                head.masked, ("masked", 0), theme, self.q_tokens, self.k_tokens, panels[1], **kw
-            ),
-            "weights": LabelledMatrix.fitted(
-                head.weights,
-                ("weights", 0),
-                theme,
-                self.q_tokens,
-                self.k_tokens,
-                panels[1],
-                digits=3,
-                heat=True,
-                **kw,
-            ),
-        }
-        titles = {k: k for k in mats}
-        groups = {
-            k: place(
-                VGroup(matrix_title(self.typeset(titles[k], SMALL, theme.muted), m, theme), m),
-                panels[1],
-            )
-            for k, m in mats.items()
-        }
-
+        self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)
         self.step("formula")
         self.play(
-            FadeIn(formula),
+            FadeIn(self.formula),
             Create(x_plane.plane),
             *(grow(a) for a in x_arrows),
             FadeIn(x_labels),
@@ -99,6 +73,47 @@ class Overview(ExplainerScene):
         )
         self.hold()
 
+    def matrices(self, panel) -> dict:
+        """The scores, scaled, masked and weight matrices, each titled, all in ``panel``."""
+        head, theme, ex = self.head, self.theme, self.example
+        kw = dict(
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+        )
+        mats = {
+            "scores": LabelledMatrix.fitted(
+                head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
+            ),
+            "scaled": LabelledMatrix.fitted(
+                head.scaled, ("scaled", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
+            ),
+            "masked": LabelledMatrix.fitted(
+                head.masked, ("masked", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
+            ),
+            "weights": LabelledMatrix.fitted(
+                head.weights,
+                ("weights", 0),
+                theme,
+                self.q_tokens,
+                self.k_tokens,
+                panel,
+                digits=3,
+                heat=True,
+                **kw,
+            ),
+        }
+        titles = {k: k for k in mats}
+        return {
+            k: place(
+                VGroup(matrix_title(self.typeset(titles[k], SMALL, theme.muted), m, theme), m),
+                panel,
+            )
+            for k, m in mats.items()
+        }
+
+    def score(self, groups) -> None:
+        """QKᵀ, ÷√d_k, the mask where there is one, softmax: each part lit in turn."""
+        formula = self.formula
         self.step("qk")
         self.light(formula, "q", "kt")
         self.play(FadeIn(groups["scores"]), run_time=1)
@@ -108,9 +123,9 @@ class Overview(ExplainerScene):
         self.light(formula, "sc")
         self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
         before_softmax = groups["scaled"]
-        if head.mask is not None:  # the example's mask, before softmax: −∞ where blocked
+        if ac.mask_claim(self.head.mask).kind == "blocks":  # before softmax: −∞ where blocked
             self.step("masked_note")
-            self.play(formula.animate.set_color(theme.muted), run_time=0.3)
+            self.play(formula.animate.set_color(self.theme.muted), run_time=0.3)
             self.play(ReplacementTransform(groups["scaled"], groups["masked"]), run_time=1)
             before_softmax = groups["masked"]
 
@@ -119,15 +134,18 @@ class Overview(ExplainerScene):
         self.play(ReplacementTransform(before_softmax, groups["weights"]), run_time=1)
         self.hold()
 
+    def mix_values(self, panel) -> None:
+        """·V: each output gathered from the values it mixes, in the values' plane."""
+        head, theme, ex = self.head, self.theme, self.example
         self.step("values")
-        self.light(formula, "v")
-        if narrow:
-            self.play(FadeOut(VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)))
-        out_view = plane_view_of(tr, "values_outputs")
+        self.light(self.formula, "v")
+        if self.narrow:
+            self.play(FadeOut(self.tokens_panel))
+        out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
-        o_plane_box, o_note_box = panels[2].rows(9, 1, gap=0.1)
-        o_plane = VectorPlane(
-            np.vstack([head.V @ B, head.output @ B]), o_plane_box, theme, ticks=False
+        o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
+        o_plane = self.vector_plane(
+            np.vstack([head.V @ B, head.output @ B]), o_plane_box, ticks=False
         )
         v_arrows = VGroup(
             *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
@@ -141,7 +159,6 @@ class Overview(ExplainerScene):
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
-        # each output is gathered from the values it mixes: the value arrows flow into it
         self.play(
             *(TransformFromCopy(v_arrows, a) for a in o_arrows), FadeIn(o_labels), run_time=1.6
         )

@@ -12,7 +12,7 @@ from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -25,23 +25,33 @@ class PositionalEncoding(ExplainerScene):
     explains_one_head = False  # about the input, not about a head
 
     def construct(self):
-        ex, theme = self.example, self.theme
-        d, n = ex.d_model, ex.n
-        content = self.regions.content
+        ex = self.example
+        self.pe = ac.sinusoidal_positional_encoding(ex.n, ex.d_model)  # the codes added
+        self.show_waves()
+        self.add_as_vectors()
+        if ex.is_cross or ex.n < 2:
+            self.step("order_none", clear=True)
+            self.hold(1.6)
+            return
+        self.show_why_order()
 
-        # -- the waves --------------------------------------------------------------------------
-        self.step("waves", caption_key="waves_2d" if d == 2 else None, d=d)
-        # each dimension in a style of its own: accent and muted, solid and dashed (token
-        # colours are for tokens only)
-        styles = [
+    # each dimension in a style of its own: accent and muted, solid and dashed (token colours
+    # are for tokens only)
+    def wave_styles(self):
+        theme = self.theme
+        return [
             (theme.accent, False),
             (theme.accent, True),
             (theme.muted, False),
             (theme.muted, True),
         ]
+
+    def wave_legend(self) -> VGroup:
+        """One sample line and formula for each wave drawn."""
+        d = self.example.d_model
         legend = VGroup()
         for i in range(min(WAVES, d)):
-            color, dashed = styles[i]
+            color, dashed = self.wave_styles()[i]
             sample = Line([0, 0, 0], [0.5, 0, 0], color=color, stroke_width=4)
             if dashed:
                 sample = DashedVMobject(sample, num_dashes=3)
@@ -51,6 +61,14 @@ class PositionalEncoding(ExplainerScene):
             )
             legend.add(VGroup(sample, formula).arrange(buff=0.15))
         legend.arrange(buff=0.5)
+        return legend
+
+    def show_waves(self):
+        """The waves, one per dimension, with each token's position marked on them."""
+        ex, theme, content = self.example, self.theme, self.regions.content
+        d, n = ex.d_model, ex.n
+        self.step("waves", caption_key="waves_2d" if d == 2 else None, d=d)
+        legend = self.wave_legend()
         plot_box, legend_box = content.rows(5, 1, gap=0.15)
         if legend.width > content.width:  # a narrow frame: one formula a line, under the plot
             legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
@@ -59,7 +77,7 @@ class PositionalEncoding(ExplainerScene):
         span = max(2 * (n - 1), 6)  # a stretch of positions, the tokens at the first n
         fine = np.linspace(0, span, 200)
         pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
-        pe = ac.sinusoidal_positional_encoding(n, d)  # the codes added to the tokens
+        pe = self.pe
         x0, x1 = plot_box.x0 + 0.7, plot_box.x1 - 0.7  # room for a label centred at each end
         y_mid, amp = plot_box.center[1], plot_box.height * 0.42
 
@@ -69,7 +87,7 @@ class PositionalEncoding(ExplainerScene):
         axis = Line(to_screen(0, 0), to_screen(span, 0), color=theme.axis, stroke_width=2)
         waves, dots = VGroup(), VGroup()
         for i in range(min(WAVES, d)):
-            color, dashed = styles[i]
+            color, dashed = self.wave_styles()[i]
             curve = VMobject(color=color, stroke_width=4)
             curve.set_points_smoothly([to_screen(p, v) for p, v in zip(fine, pe_fine[:, i])])
             waves.add(DashedVMobject(curve, num_dashes=60) if dashed else curve)
@@ -92,13 +110,15 @@ class PositionalEncoding(ExplainerScene):
         self.play(FadeIn(dots), FadeIn(ticks))
         self.hold()
 
-        # -- PE added as vector addition -------------------------------------------------------
+    def add_as_vectors(self):
+        """PE added to each token's vector, tip to tail."""
+        ex, theme, pe, n = self.example, self.theme, self.pe, self.example.n
         self.step("add", clear=True)
         X = ex.embeddings
         stack = np.vstack([X, X + pe])
         view = ac.plane_view(stack)
-        left, right = content.columns(4, 1)
-        plane = VectorPlane(view.coords, left, theme)
+        left, right = self.regions.content.columns(4, 1)
+        plane = self.vector_plane(view, left)
         colors = [self.q_color(i) for i in range(n)]
         base = plane.arrows(view.coords[:n], colors)
         moved = VGroup(
@@ -130,13 +150,17 @@ class PositionalEncoding(ExplainerScene):
         self.play(*(grow(a) for a in summed), FadeIn(labels), FadeIn(note), run_time=1)
         self.hold()
 
-        # -- why: order --------------------------------------------------------------------------
-        if ex.is_cross or n < 2:
-            self.step("order_none", clear=True)
-            self.hold(1.6)
-            return
-        check = ac.shuffle_check(ex)
-        self.step("order", clear=True)
+    def show_why_order(self):
+        """Why: shuffled tokens, without PE and with it (the core's order check, with the
+        example's own mask: a causal mask already makes order matter)."""
+        theme, content = self.theme, self.regions.content
+        check = ac.order_check(self.example)
+        self.step("order", caption_key=f"order_{check.kind}", clear=True)
+        masked = self.example.mask_matrix is not None
+        without_word = "only_moved"
+        if check.changes_without:
+            without_word = "changed_by_mask" if masked else "changed"
+        with_word = "changed" if check.changes_with else "unchanged"
         order_a = " ".join(self.q_tokens)
         order_b = " ".join(self.q_tokens[p] for p in check.perm)
         order_line = f"{order_a}  →  {order_b}"
@@ -154,7 +178,7 @@ class PositionalEncoding(ExplainerScene):
                         size=BODY,
                         color=theme.text,
                     ),
-                    label(self.say("only_moved"), BODY, theme.text),
+                    label(self.say(without_word), BODY, theme.text),
                 ],
                 content.width,
             ),
@@ -164,7 +188,7 @@ class PositionalEncoding(ExplainerScene):
                     self.num(
                         check.diff_with, ("shuffle_diff", "with"), 3, size=BODY, color=theme.accent
                     ),
-                    label(self.say("changed"), BODY, theme.accent),
+                    label(self.say(with_word), BODY, theme.accent),
                 ],
                 content.width,
             ),

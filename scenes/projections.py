@@ -23,7 +23,7 @@ from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.views import plane_view_of
@@ -84,108 +84,27 @@ class Projections(ExplainerScene):
             self.viewed_maps()
         self.match_step()
 
-    # -- d = 2 with identity weights: say so, then two illustrative maps, one per role -----------
-    def identity_then_illustration(self):
-        ex, tr = self.example, self.trace
+    def plane_and_side(self):
+        """The plane as large as the height allows, the rest beside it (half and half in a
+        narrow frame)."""
         content = self.regions.content
         if content.width >= 1.6 * content.height:
             side = min(content.height, 0.6 * content.width)
             left = Box(content.x0, content.y0, content.x0 + side, content.y1)
             right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
-        else:  # a narrow frame: half and half
-            left, right = content.columns(1, 1, gap=0.3)
-        plane = VectorPlane(tr.X, left, self.theme)
-        colors = [self.q_color(i) for i in range(ex.n)]
-        arrows = plane.arrows(tr.X, colors)
-        labels = plane.tip_labels(
-            tr.X, self.q_tokens, colors, left, plane.tick_labels, clear_axes=True
-        )
-        self.step("identity", clear=True)
-        note_box, table_box = right.rows(1, 3)
-        size = BODY if note_box.width > 5 else SMALL
-        note = VGroup(
-            self.typeset("identity_w", size, self.theme.accent),
-            self.typeset("identity_qkv", size, self.theme.accent),
-            wrapped(self.typeset("identity_roles", SMALL, self.theme.text), note_box.width),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        place(note, note_box, "left")
-        table = LabelledMatrix.fitted(
-            tr.attention.Q,
-            ("Q", 0),
-            self.theme,
-            self.q_tokens,
-            ["x1", "x2"],
-            table_box,
-            row_colors=colors,
-            sizes=(44, 40, 36, 32, 28, 25, 22),
-        )
-        typeset_headers(table, ["x_1", "x_2"])
-        head = math_title("Q = K = V = X", table, self.theme)
-        side_group = place(VGroup(head, table), table_box, "left")
-        self.play(Create(plane.plane), FadeIn(plane.tick_labels), run_time=1)
-        self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side_group))
-        self.hold()
+            return left, right
+        return content.columns(1, 1, gap=0.3)
 
+    # -- d = 2 with identity weights: say so, then two illustrative maps, one per role -----------
+    def identity_then_illustration(self):
+        self.show_identity()
         # two illustrative maps: queries and keys live in different spaces
         seed = ac.ILLUSTRATIVE_SEED
         W_q, W_k = ac.illustrative_projections(2, seed)
-        Q, K, S = ac.illustrative_queries_keys(tr.X, seed, tr.source)
+        Q, K, S = ac.illustrative_queries_keys(self.trace.X, seed, self.trace.source)
         self.step("illustrative", seed=seed, clear=True)
-        planes_box, line_box = content.rows(6, 1, gap=0.15)
-        halves = planes_box.columns(1, 1, gap=0.5)
-        spaces = []
-        for box, key, W, X, out, tokens, color_of, outline in (
-            (halves[0], "q", W_q, tr.X, Q, self.q_tokens, self.q_color, False),
-            (halves[1], "k", W_k, tr.source, K, self.k_tokens, self.k_color, True),
-        ):
-            heading = self.typeset(
-                "space_k_source" if key == "k" and ex.is_cross else f"space_{key}",
-                BODY,
-                self.theme.text,
-            )
-            w_group = VGroup(
-                typeset_math(f"W_{key} =", SMALL, self.theme.text),
-                bracket_matrix(
-                    [
-                        [
-                            self.num(W[r, c], ("illustrative_qk", seed, f"W_{key}", r, c))
-                            for c in range(2)
-                        ]
-                        for r in range(2)
-                    ],
-                    self.theme.muted,
-                ),
-            ).arrange(buff=0.15)
-            w_note = VGroup(
-                self.typeset(f"illustrative_w{key}", SMALL, self.theme.muted),
-                self.num(seed, ("seed", "illustrative"), digits=0, color=self.theme.muted),
-            ).arrange(buff=0.1)
-            head = flow([heading, w_group, w_note], box.width, hbuff=0.3, vbuff=0.12)
-            place(head, box, "top-left")
-            p_box = Box(box.x0, box.y0, box.x1, head.get_bottom()[1] - 0.15)
-            extra = [Q[0]] if key == "k" else []
-            pl = VectorPlane(np.vstack([X, out, *extra]), p_box, self.theme, pad=0.06, maps=[W])
-            cols = [color_of(i) for i in range(len(X))]
-            arr = pl.arrows(X, cols, outline=outline)
-            labs = pl.tip_labels(X, tokens, cols, p_box, pl.tick_labels, clear_axes=True)
-            heading, w_group = head, VGroup()
-            moved_arr = pl.arrows(out, cols, outline=outline)
-            moved_labs = pl.tip_labels(
-                out, [f"{key}({t})" for t in tokens], cols, p_box, clear_axes=True
-            )
-            spaces.append(
-                dict(
-                    plane=pl,
-                    arrows=arr,
-                    labels=labs,
-                    heading=heading,
-                    w=w_group,
-                    W=W,
-                    moved=moved_arr,
-                    moved_labels=moved_labs,
-                    box=p_box,
-                )
-            )
+        planes_box, line_box = self.regions.content.rows(6, 1, gap=0.15)
+        spaces = self.illustrative_spaces(planes_box, seed, {"q": (W_q, Q), "k": (W_k, K)})
         self.play(
             *(Create(sp["plane"].plane) for sp in spaces),
             *(FadeIn(sp["plane"].tick_labels) for sp in spaces),
@@ -211,8 +130,113 @@ class Projections(ExplainerScene):
             run_time=2.5,
         )
         self.hold()
+        self.query_meets_keys(spaces, Q, S, seed, line_box)
 
-        # the query of one token meets every key, in the key space
+    def show_identity(self):
+        """The weights are the identity: Q = K = V = X, said beside the tokens' plane."""
+        ex, tr = self.example, self.trace
+        left, right = self.plane_and_side()
+        plane = self.vector_plane(tr.X, left)
+        colors = [self.q_color(i) for i in range(ex.n)]
+        arrows = plane.arrows(tr.X, colors)
+        labels = plane.tip_labels(
+            tr.X, self.q_tokens, colors, left, plane.tick_labels, clear_axes=True
+        )
+        self.step("identity", clear=True)
+        note_box, table_box = right.rows(1, 3)
+        size = BODY if note_box.width > 5 else SMALL
+        note = VGroup(
+            self.typeset_lines("identity_w", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_qkv", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_roles", SMALL, self.theme.text, note_box.width),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        place(note, note_box, "left")
+        table = LabelledMatrix.fitted(
+            tr.attention.Q,
+            ("Q", 0),
+            self.theme,
+            self.q_tokens,
+            ["x1", "x2"],
+            table_box,
+            row_colors=colors,
+            sizes=(44, 40, 36, 32, 28, 25, 22),
+        )
+        typeset_headers(table, ["x_1", "x_2"])
+        head = math_title("Q = K = V = X", table, self.theme)
+        side_group = place(VGroup(head, table), table_box, "left")
+        self.play(Create(plane.plane), FadeIn(plane.tick_labels), run_time=1)
+        self.play(*(grow(a) for a in arrows), FadeIn(labels), FadeIn(note), FadeIn(side_group))
+        self.hold()
+
+    def illustrative_spaces(self, planes_box: Box, seed: int, maps: dict) -> list[dict]:
+        """The query space and the key space side by side, each with its illustrative W, the
+        tokens before and (to move to) after the map."""
+        ex, tr = self.example, self.trace
+        halves = planes_box.columns(1, 1, gap=0.5)
+        (W_q, Q), (W_k, K) = maps["q"], maps["k"]
+        spaces = []
+        for box, key, W, X, out, tokens, color_of, outline in (
+            (halves[0], "q", W_q, tr.X, Q, self.q_tokens, self.q_color, False),
+            (halves[1], "k", W_k, tr.source, K, self.k_tokens, self.k_color, True),
+        ):
+            heading = self.typeset(
+                "space_k_source" if key == "k" and ex.is_cross else f"space_{key}",
+                BODY,
+                self.theme.text,
+            )
+            head = flow(
+                [heading, self.illustrative_w(key, W, seed), self.illustrative_note(key, seed)],
+                box.width,
+                hbuff=0.3,
+                vbuff=0.12,
+            )
+            place(head, box, "top-left")
+            p_box = Box(box.x0, box.y0, box.x1, head.get_bottom()[1] - 0.15)
+            extra = [Q[0]] if key == "k" else []
+            pl = self.vector_plane(np.vstack([X, out, *extra]), p_box, pad=0.06, maps=[W])
+            cols = [color_of(i) for i in range(len(X))]
+            spaces.append(
+                dict(
+                    plane=pl,
+                    arrows=pl.arrows(X, cols, outline=outline),
+                    labels=pl.tip_labels(X, tokens, cols, p_box, pl.tick_labels, clear_axes=True),
+                    heading=head,
+                    w=VGroup(),
+                    W=W,
+                    moved=pl.arrows(out, cols, outline=outline),
+                    moved_labels=pl.tip_labels(
+                        out, [f"{key}({t})" for t in tokens], cols, p_box, clear_axes=True
+                    ),
+                    box=p_box,
+                )
+            )
+        return spaces
+
+    def illustrative_w(self, key: str, W, seed: int) -> VGroup:
+        """'W_q = [[…]]' with its numbers."""
+        return VGroup(
+            typeset_math(f"W_{key} =", SMALL, self.theme.text),
+            bracket_matrix(
+                [
+                    [
+                        self.num(W[r, c], ("illustrative_qk", seed, f"W_{key}", r, c))
+                        for c in range(2)
+                    ]
+                    for r in range(2)
+                ],
+                self.theme.muted,
+            ),
+        ).arrange(buff=0.15)
+
+    def illustrative_note(self, key: str, seed: int) -> VGroup:
+        """'illustrative, seed 7'."""
+        return VGroup(
+            self.typeset(f"illustrative_w{key}", SMALL, self.theme.muted),
+            self.num(seed, ("seed", "illustrative"), digits=0, color=self.theme.muted),
+        ).arrange(buff=0.1)
+
+    def query_meets_keys(self, spaces, Q, S, seed: int, line_box: Box) -> None:
+        """The query of one token meets every key, in the key space; its scores in a line."""
         i = 0
         kp = spaces[1]["plane"]
         q_in_k = kp.arrow(Q[i], self.q_color(i))
@@ -254,17 +278,11 @@ class Projections(ExplainerScene):
     def planar_maps(self, maps: dict):
         ex, tr = self.example, self.trace
         head = tr.attention
-        content = self.regions.content
-        if content.width >= 1.6 * content.height:
-            side = min(content.height, 0.6 * content.width)
-            left = Box(content.x0, content.y0, content.x0 + side, content.y1)
-            right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
-        else:
-            left, right = content.columns(1, 1, gap=0.3)
+        left, right = self.plane_and_side()
         colors = [self.q_color(i) for i in range(ex.n)]
         results = {"q": head.Q, "k": head.K, "v": head.V}
         plane_pts = np.vstack([tr.X] + list(results.values()))
-        plane = VectorPlane(plane_pts, left, self.theme, maps=list(maps.values()))
+        plane = self.vector_plane(plane_pts, left, maps=list(maps.values()))
         origin = plane.c2p(0, 0)
         for key, W in maps.items():
             self.step(f"map_{key}", clear=True)
@@ -281,23 +299,7 @@ class Projections(ExplainerScene):
                 clear_axes=True,
                 merge=0.35,
             )
-            role = key.upper()
-            top, bottom = right.rows(1, 1.8)
-            table = LabelledMatrix.fitted(
-                results[key],
-                (role, 0),
-                self.theme,
-                self.q_tokens,
-                [f"{key}1", f"{key}2"],
-                bottom,
-                row_colors=colors,
-            )
-            typeset_headers(table, [f"{key}_1", f"{key}_2"])
-            w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""], top)
-            w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
-            side = place(
-                VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom
-            )
+            w_side, side = self.map_tables(key, W, results[key], right, colors)
             self.play(
                 FadeIn(grid),
                 *(grow(a) for a in arrows),
@@ -313,6 +315,25 @@ class Projections(ExplainerScene):
                 run_time=2,
             )
             self.hold()
+
+    def map_tables(self, key: str, W, result, right: Box, colors):
+        """W_key above, and the result (Q = X W_q, …) below it: (W's group, the result's)."""
+        role = key.upper()
+        top, bottom = right.rows(1, 1.8)
+        table = LabelledMatrix.fitted(
+            result,
+            (role, 0),
+            self.theme,
+            self.q_tokens,
+            [f"{key}1", f"{key}2"],
+            bottom,
+            row_colors=colors,
+        )
+        typeset_headers(table, [f"{key}_1", f"{key}_2"])
+        w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""], top)
+        w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
+        side = place(VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom)
+        return w_side, side
 
     # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
     def viewed_maps(self):
@@ -330,7 +351,7 @@ class Projections(ExplainerScene):
         ):
             view = plane_view_of(tr, name)
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            plane = VectorPlane(view.coords, plane_box, self.theme, ticks=False, pad=0.1)
+            plane = self.vector_plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
             arrows = plane.arrows(view.coords, colors, outline=outline)
             labels = plane.tip_labels(
@@ -362,8 +383,11 @@ class Projections(ExplainerScene):
     def match_step(self):
         ex, tr = self.example, self.trace
         head = tr.attention
-        self.step("match", clear=True)
-        formula = typeset_math("q_i dot k_j = x_i W_q W_k^top x_j^top", 40, self.theme.text)
+        rotary = getattr(ex, "rotary_base", None) is not None
+        self.step("match", "match_rotary" if rotary else None, clear=True)
+        # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
+        match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
+        formula = typeset_math("q_i dot k_j = " + match, 40, self.theme.text)
         i, j = 0, min(1, ex.n_keys - 1)
         example_line = VGroup(
             dot_label(self, i, j, BODY),
@@ -395,13 +419,6 @@ def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:
         q=scene.q_tokens[i],
         k=scene.k_tokens[j],
     )
-
-
-def wrapped(mob, width: float):
-    """A typeset line (a group of text and math parts) flowed onto more lines when too wide."""
-    if mob.width <= width or len(mob.submobjects) < 2:
-        return mob
-    return flow(list(mob.submobjects), width, hbuff=0.12)
 
 
 def bracket_matrix(rows, color) -> VGroup:

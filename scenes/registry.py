@@ -35,7 +35,29 @@ def _needs_self_attention(ex) -> str | None:
     return None
 
 
+def _needs_rotary(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is None:
+        return "needs rotary positions (rotary_base)"
+    return None
+
+
+def _needs_plain_embeddings(ex) -> str | None:
+    """PositionalEncoding adds positions to embeddings that carry none: a trained model's hidden
+    states (an example with a `source` note) already carry the model's own; an example with
+    rotary positions encodes them by rotation."""
+    if getattr(ex, "rotary_base", None) is not None:
+        return "this example encodes positions by rotation (rotary_base), not by adding waves"
+    if ex.source:
+        return (
+            "needs embeddings without positions; a trained model's hidden states already carry "
+            "its learned positions"
+        )
+    return _needs_self_attention(ex)
+
+
 def _needs_wide_model(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is not None:
+        return "is an encoder block (LayerNorm, ReLU); this example is a decoder's (rotary_base)"
     if ex.is_cross:
         return "is about self-attention; this example is cross-attention"
     if ex.d_model < 4:
@@ -43,6 +65,26 @@ def _needs_wide_model(ex) -> str | None:
             f"needs d_model ≥ 4 (here {ex.d_model}: LayerNorm of a {ex.d_model}-D token "
             "leaves too little to show)"
         )
+    return _needs_own_w_o(ex)
+
+
+def _needs_own_w_o(ex) -> str | None:
+    """The block's attention is the example's own: its W_O back to d_model (or heads that already
+    give d_model) and, for a trained layer, the layer's output bias — never a made-up W_O."""
+    import attention_core as ac
+
+    weights, seeded = ac.encoder_weights(ex)
+    if seeded["W_o"]:
+        width = weights["W_v"].shape[1]
+        hint = "`attn-explain from-model --all-heads`" if ex.source else "W_o in [weights]"
+        return (
+            f"needs the attention's own W_O back to d_model (the heads give {width} "
+            f"dimensions, d_model is {ex.d_model}; give it with {hint})"
+        )
+    w = ex.weights
+    has_biases = any(b is not None for b in (w.b_q, w.b_k, w.b_v))
+    if ex.source and has_biases and w.b_o is None:
+        return "needs the layer's own output bias b_o (`attn-explain from-model --all-heads`)"
     return None
 
 
@@ -72,7 +114,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "Projections",
         "projections",
-        "query, key, value; Q = X·Wq, K = X·Wₖ, V = X·Wᵥ as maps of the plane",
+        "query, key, value; Q = X·Wq, K = X·Wk, V = X·Wv as maps of the plane",
     ),
     SceneInfo(
         "DotProducts",
@@ -95,7 +137,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "MultiHeadSplit",
         "multi_head",
-        "heads as subspaces side by side: their own vectors and patterns, concat, Wₒ",
+        "heads as subspaces side by side: their own vectors and patterns, concat, WO",
         "two-heads",
         requires=_needs_heads,
     ),
@@ -117,7 +159,15 @@ SCENES: tuple[SceneInfo, ...] = (
         "PositionalEncoding",
         "positional",
         "sinusoidal waves, PE added as vectors, and why: order matters only with PE",
-        requires=_needs_self_attention,
+        requires=_needs_plain_embeddings,
+    ),
+    SceneInfo(
+        "RotaryPositions",
+        "rotary_positions",
+        "RoPE: q and k of one pair of dimensions turned by their positions; move both, the "
+        "score stays",
+        "rotary",
+        requires=_needs_rotary,
     ),
     SceneInfo(
         "EncoderBlock",

@@ -60,6 +60,28 @@ class Scaling(ExplainerScene):
 
     # -- ÷√d_k on this example's scores ----------------------------------------------------------
     def divide(self):
+        head = self.head
+        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
+        shown = self.division_layout(sqrt)
+        row = ac.informative_row(head.weights)
+        fmt_row = self.say("tokens_list_sep").join
+        self.step(
+            "divide",
+            sqrt=sqrt.shown,
+            q=self.q_tokens[row],
+            raw=fmt_row(
+                self.num(v, ("scores", 0, row, j)).shown for j, v in enumerate(head.scores[row][:4])
+            ),
+            scaled=fmt_row(
+                self.num(v, ("scaled", 0, row, j)).shown for j, v in enumerate(head.scaled[row][:4])
+            ),
+        )
+        self.show_division(**shown)
+        self.hold()
+
+    def division_layout(self, sqrt) -> dict:
+        """The scores and the scaled scores, side by side where both fit whole, with ÷√d_k and
+        an arrow between; else one place where the numbers will change."""
         ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         left, mid, right = content.columns(5, 2, 5, gap=0.2)
@@ -78,19 +100,17 @@ class Scaling(ExplainerScene):
             title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
             return place(VGroup(title, mob), box)
 
-        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=theme.accent)
-        # side by side where both fit whole; else one matrix whose numbers change in place
         full = LabelledMatrix(
             head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, size=22, **kw
         )
         side_by_side = full.width <= left.width or max(ex.n, ex.n_keys) > 4
+        op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
         if side_by_side:
             raw, scaled = (
                 matrix(head.scores, ("scores", 0), left),
                 matrix(head.scaled, ("scaled", 0), right),
             )
             raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
-            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
             if op.width > mid.width:
                 op = VGroup(math("div sqrt(d_k)", BODY * 1.2, theme.accent), sqrt).arrange(DOWN)
             arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.1)
@@ -102,32 +122,26 @@ class Scaling(ExplainerScene):
                 matrix(head.scaled, ("scaled", 0), body),
             )
             raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
-            op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
             arrow = VGroup()
             place(op, top)
-
-        row = ac.informative_row(head.weights)
-        fmt_row = self.say("tokens_list_sep").join
-        self.step(
-            "divide",
-            sqrt=sqrt.shown,
-            q=self.q_tokens[row],
-            raw=fmt_row(
-                self.num(v, ("scores", 0, row, j)).shown for j, v in enumerate(head.scores[row][:4])
-            ),
-            scaled=fmt_row(
-                self.num(v, ("scaled", 0, row, j)).shown for j, v in enumerate(head.scaled[row][:4])
-            ),
+        return dict(
+            raw=raw,
+            scaled=scaled,
+            raw_g=raw_g,
+            scaled_g=scaled_g,
+            op=op,
+            arrow=arrow,
+            side_by_side=side_by_side,
         )
+
+    def show_division(self, raw, scaled, raw_g, scaled_g, op, arrow, side_by_side):
+        """Each score divided by √d_k: flying into the scaled matrix, or changing in place."""
         self.play(FadeIn(raw_g))
+        pairs = [(i, j) for (i, j) in raw.cells if scaled.cell(i, j) is not None]
         if side_by_side:
             self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
             self.play(
-                *(
-                    TransformFromCopy(raw.cell(i, j), scaled.cell(i, j))
-                    for (i, j) in raw.cells
-                    if scaled.cell(i, j) is not None
-                ),
+                *(TransformFromCopy(raw.cell(i, j), scaled.cell(i, j)) for i, j in pairs),
                 run_time=1.5,
             )
             self.add(scaled.numbers)
@@ -135,20 +149,14 @@ class Scaling(ExplainerScene):
             self.play(FadeIn(op))
             self.play(
                 ReplacementTransform(raw_g[0], scaled_g[0]),
-                *(
-                    ReplacementTransform(raw.cell(i, j), scaled.cell(i, j))
-                    for (i, j) in raw.cells
-                    if scaled.cell(i, j) is not None
-                ),
+                *(ReplacementTransform(raw.cell(i, j), scaled.cell(i, j)) for i, j in pairs),
                 run_time=1.5,
             )
             self.remove(raw)
             self.add(scaled)
-        self.hold()
 
     # -- why: the variance of q·k, before and after, on one axis -------------------------------
     def variance(self):
-        theme = self.theme
         res = ac.scaling_experiment()
         self.step(
             "variance",
@@ -158,22 +166,49 @@ class Scaling(ExplainerScene):
                 for k, r in enumerate(res)
             },
         )
-        box = self.regions.content
+        axis, names, raw_hists, scaled_hists, facts_raw, facts_scaled = self.variance_lanes(res)
+        self.play(FadeIn(axis), *(FadeIn(n) for n in names), run_time=0.8)
+        self.play(
+            *(FadeIn(h, shift=0.2 * UP) for h in raw_hists),
+            *(FadeIn(f) for f in facts_raw),
+            run_time=1.5,
+        )
+        self.hold(1.5)
+
+        self.step(
+            "scaled",
+            **{
+                f"s{r.d}": self.num(r.scaled_variance, ("variance_scaled", k), 2).shown
+                for k, r in enumerate(res)
+            },
+        )
+        for k in range(len(res)):  # keep each lane's baseline; only the bars squeeze
+            scaled_hists[k].add_to_back(raw_hists[k][0].copy())
+        self.play(
+            *(ReplacementTransform(a, b) for a, b in zip(raw_hists, scaled_hists)),
+            *(ReplacementTransform(a, b) for a, b in zip(facts_raw, facts_scaled)),
+            run_time=2,
+        )
+        self.hold(1.5)
+
+    def variance_fact(self, value, role, digits, color) -> VGroup:
+        """'variance = 4.1'."""
+        return VGroup(
+            label(self.say("variance") + " =", SMALL, self.theme.text),
+            self.num(value, role, digits, size=SMALL, color=color),
+        ).arrange(buff=0.1)
+
+    def variance_lanes(self, res):
+        """One lane per d on one shared, ticked axis: its name, the histograms of q·k before
+        and after ÷√d, and their variances."""
+        theme, box = self.theme, self.regions.content
         names = [label(f"d = {r.d}", BODY, theme.text) for r in res]
         facts_raw = [
-            VGroup(
-                label(self.say("variance") + " =", SMALL, theme.text),
-                self.num(r.raw_variance, ("variance_raw", k), 1, size=SMALL, color=theme.muted),
-            ).arrange(buff=0.1)
+            self.variance_fact(r.raw_variance, ("variance_raw", k), 1, theme.muted)
             for k, r in enumerate(res)
         ]
         facts_scaled = [
-            VGroup(
-                label(self.say("variance") + " =", SMALL, theme.text),
-                self.num(
-                    r.scaled_variance, ("variance_scaled", k), 2, size=SMALL, color=theme.accent
-                ),
-            ).arrange(buff=0.1)
+            self.variance_fact(r.scaled_variance, ("variance_scaled", k), 2, theme.accent)
             for k, r in enumerate(res)
         ]
         name_w = max(n.width for n in names) + 0.25
@@ -200,29 +235,7 @@ class Scaling(ExplainerScene):
             facts_raw[k].next_to([x1, lane.y0 + 0.3, 0], RIGHT, buff=0.2)
             facts_scaled[k].move_to(facts_raw[k], aligned_edge=LEFT)
             raw_hists[k].add_to_back(base)
-        self.play(FadeIn(axis), *(FadeIn(n) for n in names), run_time=0.8)
-        self.play(
-            *(FadeIn(h, shift=0.2 * UP) for h in raw_hists),
-            *(FadeIn(f) for f in facts_raw),
-            run_time=1.5,
-        )
-        self.hold(1.5)
-
-        self.step(
-            "scaled",
-            **{
-                f"s{r.d}": self.num(r.scaled_variance, ("variance_scaled", k), 2).shown
-                for k, r in enumerate(res)
-            },
-        )
-        for k in range(len(res)):  # keep each lane's baseline; only the bars squeeze
-            scaled_hists[k].add_to_back(raw_hists[k][0].copy())
-        self.play(
-            *(ReplacementTransform(a, b) for a, b in zip(raw_hists, scaled_hists)),
-            *(ReplacementTransform(a, b) for a, b in zip(facts_raw, facts_scaled)),
-            run_time=2,
-        )
-        self.hold(1.5)
+        return axis, names, raw_hists, scaled_hists, facts_raw, facts_scaled
 
     # -- one d = 64 row through softmax, unscaled and ÷√64 ---------------------------------------
     def saturation(self):

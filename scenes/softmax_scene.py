@@ -19,7 +19,6 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
-LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -36,7 +35,9 @@ class Softmax(ExplainerScene):
 
     def construct(self):
         head = self.head
-        self.i = ac.informative_row(head.weights)
+        # the row shown before any mask: one that sees every key where there is one
+        self.choice = ac.head_demo_row(self.trace, before_mask=True)
+        self.i = self.choice.row
         self.masked = bool(np.any(np.isneginf(head.masked)))
         self.keys = list(range(self.example.n_keys))
         self.colors = [self.k_color(j) for j in self.keys]
@@ -46,30 +47,51 @@ class Softmax(ExplainerScene):
         self.row64()
 
     def exp_and_share(self):
-        ex, head, theme, i, keys, colors = (
-            self.example,
-            self.head,
-            self.theme,
-            self.i,
-            self.keys,
-            self.colors,
-        )
         left = self.regions.content  # the whole width: the side panel comes later
-        row = head.scaled[i]  # before any mask: masks come later
-        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
-        exp_role = "exp_plain_scaled" if plain else "exp_scaled"
-
-        # -- exp bars: one column per key ---------------------------------------------------
-        self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
-        values = list(ac.exponentials(row, shift=not plain))
-        top = max(values) or 1.0
+        row = self.head.scaled[self.i]  # before any mask: masks come later
         bars_box, shares_box = left.rows(3, 2, gap=0.3)
+        bars, exp_labels = self.exponentials(row, left, bars_box)
+        self.shares(row, bars, exp_labels, shares_box)
+
+    def exponentials(self, row, left: Box, bars_box: Box):
+        """exp bars: one column per key, its score under it and e^s over it (the numbers left
+        out where they would crowd). Returns the bars and their e^s labels."""
+        i, kind = self.i, self.choice.kind
+        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
+        w = ac.softmax(row)
+        top = int(np.argmax(w))
+        self.step(
+            "exp",
+            caption_key="exp" if kind == "only" else f"exp_{kind}",
+            q=self.q_tokens[i],
+            top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
+            alike=f"{ac.claims.ALIKE:.2f}",
+        )
+        values = list(ac.exponentials(row, shift=not plain))
+        bars, score_labels, exp_labels, key_labels = self.exp_columns(
+            row, values, bars_box, "exp_plain_scaled" if plain else "exp_scaled"
+        )
+        q = ellipsize(self.q_tokens[i], 2.5, BODY)
+        head_txt = VGroup(
+            label(f"q({q}):", BODY, self.q_color(i)),
+            math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
+        ).arrange(buff=0.15)
+        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
+        self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
+        self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
+        self.hold()
+        return bars, exp_labels
+
+    def exp_columns(self, row, values, bars_box: Box, exp_role: str):
+        """(bars, score labels, e^s labels, key labels), one column per key."""
+        theme, i = self.theme, self.i
+        top = max(values) or 1.0
         plot = bars_box.inset(0.1, 0.0)
-        slot = plot.width / len(keys)
+        slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
         base_y = plot.y0 + 0.75
         bars, score_labels, exp_labels, key_labels = VGroup(), VGroup(), VGroup(), VGroup()
-        for j, (v, c) in enumerate(zip(values, colors)):
+        for j, (v, c) in enumerate(zip(values, self.colors)):
             x = plot.x0 + (j + 0.5) * slot
             h = max((plot.height - 2.0) * v / top, 0.02)
             bar = Rectangle(
@@ -91,17 +113,11 @@ class Softmax(ExplainerScene):
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
             key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
-        q = ellipsize(self.q_tokens[i], 2.5, BODY)
-        head_txt = VGroup(
-            label(f"q({q}):", BODY, self.q_color(i)),
-            math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
-        ).arrange(buff=0.15)
-        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
-        self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
-        self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
-        self.hold()
+        return bars, score_labels, exp_labels, key_labels
 
-        # -- the e^s bars squeeze into the shares of one whole ----------------------------------
+    def shares(self, row, bars, exp_labels, shares_box: Box):
+        """The e^s bars squeeze into the shares of one whole."""
+        theme, i, keys = self.theme, self.i, self.keys
         w = ac.softmax(row)
         self.step(
             "share",
@@ -113,7 +129,7 @@ class Softmax(ExplainerScene):
         )
         bar = ProportionBar(
             w,
-            colors,
+            self.colors,
             shares_box.width - 1.0,
             theme,
             roles=[("sharpened_scaled", 0, i, 1.0, j) for j in keys],
@@ -196,15 +212,10 @@ class Softmax(ExplainerScene):
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        if "√d_k" in shown:
-            g1 = ac.saturation(ac.sharpened(head.scaled[i], 1.0))
-            g_raw = ac.saturation(ac.sharpened(head.scaled[i], float(np.sqrt(head.d_k))))
-            key = "sharper_little" if abs(g1 - g_raw) < LITTLE * g1 else "sharper_more"
-        else:
-            key = "sharper_one"
+        claim = ac.claims.sharpening(head.scaled[i], head.d_k)
         self.step(
             "sharper",
-            caption_key=key,
+            caption_key=f"sharper_{claim.kind}",
             dk=self.num(head.d_k, ("d_k", 0), 0).shown,
             sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
             g1=shown["×1"],

@@ -10,9 +10,9 @@ from manim import DOWN, LEFT, Create, Dot, Polygon, ReplacementTransform, Transf
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import place, place_labels
+from scenes.mobjects.layout import Box, box_of, place, place_labels
 from scenes.mobjects.math import math
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY
 from scenes.views import adds_back as _has_own
@@ -23,49 +23,102 @@ class WeightedSum(ExplainerScene):
     """output_i = Σ_j w_ij v_j, drawn as a chain of shrunk value vectors."""
 
     def construct(self):
-        ex, head, theme = self.example, self.head, self.theme
-        tr = self.trace
-        i = ac.informative_row(head.weights)
-        left, right = self.regions.content.columns(3, 2)
+        self.lay_out_plane()
+        self.show_values()
+        self.shrink_values()
+        self.chain_tip_to_tail()
+        if self.own2 is None:
+            self.compare()
+        else:
+            self.add_to_embedding()
+
+    def lay_out_plane(self):
+        """The shown query's row, its vectors in one 2-D view (exact when d_v = 2; linear, so
+        the chain still adds), and the plane they are drawn on."""
+        ex, head, tr = self.example, self.head, self.trace
+        self.choice = ac.head_demo_row(tr)  # the row followed, and what may be said of it
+        self.i = i = self.choice.row
+        left, self.side_box = self.regions.content.columns(3, 2)
         parts, starts = ac.tip_to_tail(head.weights[i], head.V)
-        out = head.output[i]
+        self.out = head.output[i]
         own = tr.X[i] if _has_own(tr) else None
-        new = ac.residual(tr.X, head.output)[i] if own is not None else None
-        # one 2-D view for everything drawn (exact when d_v = 2; linear, so the chain still adds)
+        self.new = ac.residual(tr.X, head.output)[i] if own is not None else None
         view = plane_view_of(tr, "weighted_sum")
         B = view.basis
-        V2, out2, parts2, starts2 = head.V @ B, out @ B, parts @ B, starts @ B
-        own2 = own @ B if own is not None else None
-        new2 = new @ B if new is not None else None
-        note = self.view_note(view, "weighted_sum")
-        plane_box = left if not len(note) else left.rows(10, 1)[0]
+        self.V2, self.out2, self.parts2, self.starts2 = (
+            head.V @ B,
+            self.out @ B,
+            parts @ B,
+            starts @ B,
+        )
+        self.own2 = own @ B if own is not None else None
+        self.new2 = self.new @ B if self.new is not None else None
+        self.note = note = self.view_note(view, "weighted_sum")
+        self.plane_box = left if not len(note) else left.rows(10, 1)[0]
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
-        extra = [own2[None], new2[None]] if own2 is not None else []
-        plane = VectorPlane(np.vstack([V2, out2[None], np.zeros((1, 2)), *extra]), plane_box, theme)
-        colors = [self.k_color(j) for j in range(ex.n_keys)]
-        q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
+        extra = [self.own2[None], self.new2[None]] if self.own2 is not None else []
+        self.vplane = self.vector_plane(
+            np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), self.plane_box
+        )
+        self.colors = [self.k_color(j) for j in range(ex.n_keys)]
+        self.q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
 
+    def show_values(self):
+        """The values as arrows in their convex hull, and the query's weight for each."""
+        plane, colors, i = self.vplane, self.colors, self.i
+        head, choice = self.head, self.choice
+        terms = ac.sum_terms(head, i)
+        top = int(np.argmax(head.weights[i]))
         self.step(
-            "values", caption_key="values_which" if ex.n > 1 else "values", q=self.q_tokens[i]
+            "values",
+            caption_key=f"values_{choice.kind}",
+            alike=f"{ac.claims.ALIKE:.2f}",
+            q=self.q_tokens[i],
+            top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
+            terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
-        arrows = plane.arrows(V2, colors)
-        obstacles = list(plane.tick_labels) + list(note)
-        v_labels = plane.tip_labels(
-            V2, [f"v({t})" for t in self.k_tokens], colors, plane_box, obstacles=obstacles
+        self.v_arrows = plane.arrows(self.V2, colors)
+        self.obstacles = list(plane.tick_labels) + list(self.note)
+        self.v_labels = plane.tip_labels(
+            self.V2,
+            [f"v({t})" for t in self.k_tokens],
+            colors,
+            self.plane_box,
+            obstacles=self.obstacles,
         )
-        hull_pts = ac.convex_hull_2d(V2) if ex.n_keys >= 3 else V2
-        hull = (
-            Polygon(
-                *[plane.point(p) for p in hull_pts],
-                color=theme.muted,
-                stroke_width=2,
-                fill_color=theme.muted,
-                fill_opacity=0.12,
-            )
-            if len(hull_pts) >= 3
-            else VGroup()
+        hull = self.value_hull()
+        weights_col = self.weights_column()
+        w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
+        self.side = VGroup(w_head, weights_col).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        place(self.side, self.side_box, "top-left")
+        self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(self.note), run_time=0.8)
+        self.play(
+            *(grow(a) for a in self.v_arrows),
+            FadeIn(self.v_labels),
+            FadeIn(hull),
+            FadeIn(self.side),
+            run_time=1.2,
         )
+        self.hold()
+
+    def value_hull(self):
+        """The values' convex hull, where every output lies (empty for fewer than 3 corners)."""
+        theme, plane = self.theme, self.vplane
+        hull_pts = ac.convex_hull_2d(self.V2) if self.example.n_keys >= 3 else self.V2
+        if len(hull_pts) < 3:
+            return VGroup()
+        return Polygon(
+            *[plane.point(p) for p in hull_pts],
+            color=theme.muted,
+            stroke_width=2,
+            fill_color=theme.muted,
+            fill_opacity=0.12,
+        )
+
+    def weights_column(self):
+        """'w × v(token)' for every key, or nothing when the column would not fit."""
+        head, colors, i = self.head, self.colors, self.i
         weights_col = VGroup(
             *(
                 VGroup(
@@ -74,98 +127,117 @@ class WeightedSum(ExplainerScene):
                     ),
                     label(f"× v({ellipsize(self.k_tokens[j], 2.2, BODY)})", BODY, colors[j]),
                 ).arrange(buff=0.12)
-                for j in range(ex.n_keys)
+                for j in range(self.example.n_keys)
             )
         )
         weights_col.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        right = self.side_box
         if weights_col.height > right.height * 0.6 or weights_col.width > right.width:
-            weights_col = VGroup()  # many keys: the shares are in the AttentionMatrix scene
-        w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
-        side = VGroup(w_head, weights_col).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        place(side, right, "top-left")
-        self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=0.8)
-        self.play(
-            *(grow(a) for a in arrows), FadeIn(v_labels), FadeIn(hull), FadeIn(side), run_time=1.2
-        )
-        self.hold()
+            return VGroup()  # many keys: the shares are in the AttentionMatrix scene
+        return weights_col
 
-        # -- each value shrinks by its weight, then moves tip to tail -----------------------------
+    def shrink_values(self):
+        """Each value shrinks by its weight."""
         self.step("shrink")
-        shrunk = VGroup(*(plane.arrow(p, c, stroke_width=6) for p, c in zip(parts2, colors)))
+        plane, arrows = self.vplane, self.v_arrows
+        self.shrunk = VGroup(
+            *(plane.arrow(p, c, stroke_width=6) for p, c in zip(self.parts2, self.colors))
+        )
         self.play(
             *(a.animate.set_opacity(0.3) for a in arrows),
-            *(ReplacementTransform(arrows[j].copy(), shrunk[j]) for j in range(ex.n_keys)),
+            *(
+                ReplacementTransform(arrows[j].copy(), self.shrunk[j])
+                for j in range(self.example.n_keys)
+            ),
             run_time=1.5,
         )
         self.hold()
 
+    def chain_tip_to_tail(self):
+        """The shrunk values move tip to tail; their sum is the output o."""
         self.step("chain")
+        theme, plane, out2 = self.theme, self.vplane, self.out2
         chained = VGroup(
             *(
                 plane.arrow(p, c, start=s, stroke_width=6)
-                for p, s, c in zip(parts2, starts2, colors)
+                for p, s, c in zip(self.parts2, self.starts2, self.colors)
             )
         )
-        result = plane.arrow(out2, theme.output, stroke_width=7)
-        o_name = f"o({q_name})"
-        side_of = np.array([out2[1], -out2[0]])  # beside the output, away from the values
-        # points along the drawn vectors, so that a label sits beside them, not on them
-        along = [
-            Dot(plane.point(a + t * (b - a)), radius=0.04).set_opacity(0)
-            for a, b in [(s, s + p) for s, p in zip(starts2, parts2)]
-            + [(np.zeros(2), out2)]
-            + [(np.zeros(2), v) for v in V2]
-            for t in np.linspace(0.15, 1.0, 8)
-        ]
-        o_tip = self.tag(
+        self.result = plane.arrow(out2, theme.output, stroke_width=7)
+        o_name = f"o({self.q_name})"
+        self.side_of = np.array([out2[1], -out2[0]])  # beside the output, away from the values
+        self.o_tip = self.tag(
             plane,
             label(o_name, BODY, theme.output),
             out2,
-            side_of,
-            plane_box,
-            obstacles + list(v_labels) + along,
+            self.side_of,
+            self.plane_box,
+            self.obstacles + list(self.v_labels) + self.points_along_chain(),
         )
-        out_nums = VGroup(
-            *(
-                self.num(out[c], ("output", 0, i, c), 2, size=BODY, color=theme.output)
-                for c in range(out.shape[0])
-            )
+        self.out_line = self.vector_line(
+            o_name, self.out, ("output", 0, self.i), theme.output, self.side_box
         )
-        out_line = self.vector_line(o_name, out_nums, theme.output, right)
-        out_line.next_to(side, DOWN, buff=0.4).align_to(side, LEFT)
-        self.play(*(Transform(shrunk[j], chained[j]) for j in range(ex.n_keys)), run_time=1.6)
-        self.play(grow(result), FadeIn(o_tip), FadeIn(out_line), run_time=1)
+        self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
+        covered = self.labels_under_chain()
+        self.play(
+            *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
+            *(FadeOut(lb) for lb in covered),
+            run_time=1.6,
+        )
+        self.v_labels = VGroup(*(lb for lb in self.v_labels if lb not in covered))
+        self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
         self.hold()
 
-        if own2 is None:
-            if ex.is_cross:
-                key = "compare_cross"
-            elif len(tr.heads) > 1:
-                key = "compare_heads"  # ΔE is the heads' outputs joined, not this one alone
-            else:
-                key = "compare_size"
-            self.step("compare", caption_key=key)
-            self.hold(1.6)
-            return
+    def labels_under_chain(self) -> list:
+        """The value labels the chain (and the output) will run over: they leave as it forms,
+        so no label sits on an arrow (the colours still say which value is which)."""
+        plane = self.vplane
+        segments = [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
+        segments.append((np.zeros(2), self.out2))
+        ends = [(plane.point(a), plane.point(b)) for a, b in segments]
+        marks = shaft_marks(ends) + [Box(*(b[:2] - 0.14), *(b[:2] + 0.14)) for _, b in ends]
+        return [lb for lb in self.v_labels if any(box_of(lb).overlaps(m, 0.0) for m in marks)]
 
-        # -- the residual: E + ΔE, the output added tip to tail to the embedding ------------------
-        share = ac.share_from_others(head.weights)[i] * 100
+    def points_along_chain(self):
+        """Invisible points along the drawn vectors, so that a label sits beside them, not on
+        them."""
+        plane, out2 = self.vplane, self.out2
+        return [
+            Dot(plane.point(a + t * (b - a)), radius=0.04).set_opacity(0)
+            for a, b in [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
+            + [(np.zeros(2), out2)]
+            + [(np.zeros(2), v) for v in self.V2]
+            for t in np.linspace(0.15, 1.0, 8)
+        ]
+
+    def compare(self):
+        """No residual to draw: the caption says why (another space, or several heads)."""
+        if self.example.is_cross:
+            key = "compare_cross"
+        elif len(self.trace.heads) > 1:
+            key = "compare_heads"  # ΔE is the heads' outputs joined, not this one alone
+        else:
+            key = "compare_size"
+        self.step("compare", caption_key=key)
+        self.hold(1.6)
+
+    def add_to_embedding(self):
+        """The residual: E + ΔE, the output added tip to tail to the embedding."""
+        theme, plane, i = self.theme, self.vplane, self.i
+        own2, out2, new2 = self.own2, self.out2, self.new2
+        share = ac.share_from_others(self.head.weights)[i] * 100
         pct = "%" if self.lang == "zh" else " %"  # 64%, as Chinese writes it; 64 % in English
         self.step(
             "residual",
             q=self.q_tokens[i],
             share=self.num(share, ("share_others_pct", 0, i), 0).shown + pct,
         )
-        fade = [a.animate.set_opacity(0.15) for a in list(arrows) + list(shrunk)]
-        fade.append(result.animate.set_opacity(0.35))
+        fade = [a.animate.set_opacity(0.15) for a in list(self.v_arrows) + list(self.shrunk)]
+        fade.append(self.result.animate.set_opacity(0.35))
         own_arrow = plane.arrow(own2, self.q_color(i), stroke_width=6)
+        obstacles, box, side_of = self.obstacles, self.plane_box, self.side_of
         e_tip = self.tag(
-            plane,
-            label(f"E({q_name})", BODY, self.q_color(i)),
-            own2,
-            side_of,
-            plane_box,
-            obstacles,
+            plane, label(f"E({self.q_name})", BODY, self.q_color(i)), own2, side_of, box, obstacles
         )
         moved = plane.arrow(out2, theme.output, start=own2, stroke_width=7)
         d_tip = self.tag(
@@ -173,7 +245,7 @@ class WeightedSum(ExplainerScene):
             math("Delta E = o", BODY * 1.2, theme.output),
             own2 + out2 / 2,
             side_of,
-            plane_box,
+            box,
             obstacles + list(e_tip),
         )
         total = plane.arrow(new2, theme.accent, stroke_width=7)
@@ -182,16 +254,27 @@ class WeightedSum(ExplainerScene):
             math("E + Delta E", BODY * 1.2, theme.accent),
             new2,
             new2,
-            plane_box,
+            box,
             obstacles + list(e_tip) + list(d_tip),
         )
-        new_nums = VGroup(
-            *(
-                self.num(new[c], ("residual", 0, i, c), 2, size=BODY, color=theme.accent)
-                for c in range(new.shape[0])
-            )
+        facts = self.residual_facts(share, pct)
+        self.play(
+            *fade,
+            FadeOut(self.v_labels),
+            FadeOut(self.o_tip),
+            grow(own_arrow),
+            FadeIn(e_tip),
+            run_time=1.2,
         )
-        new_line = self.vector_line(None, new_nums, theme.accent, right)
+        self.play(ReplacementTransform(self.result.copy(), moved), FadeIn(d_tip), run_time=1.5)
+        self.play(grow(total), FadeIn(total_tip), FadeIn(facts), run_time=1.2)
+        self.hold(1.6)
+
+    def residual_facts(self, share, pct):
+        """E + ΔE's numbers and the share from other tokens, under the output's line (the share
+        alone in a long column, nothing where even that does not fit)."""
+        theme, i, new = self.theme, self.i, self.new
+        new_line = self.vector_line(None, new, ("residual", 0, i), theme.accent, self.side_box)
         facts = VGroup(
             new_line,
             VGroup(
@@ -199,18 +282,14 @@ class WeightedSum(ExplainerScene):
                 self.num(share, ("share_others_pct", 0, i), 0, size=BODY, suffix=pct),
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        out_line = self.out_line
         facts.next_to(out_line, DOWN, buff=0.4).align_to(out_line, LEFT)
         if facts.get_bottom()[1] < self.regions.content.y0:  # a long column: the share alone
             facts = facts[1]
             facts.next_to(out_line, DOWN, buff=0.3).align_to(out_line, LEFT)
             if facts.get_bottom()[1] < self.regions.content.y0:
                 facts = VGroup()  # no room: the caption says it
-        self.play(
-            *fade, FadeOut(v_labels), FadeOut(o_tip), grow(own_arrow), FadeIn(e_tip), run_time=1.2
-        )
-        self.play(ReplacementTransform(result.copy(), moved), FadeIn(d_tip), run_time=1.5)
-        self.play(grow(total), FadeIn(total_tip), FadeIn(facts), run_time=1.2)
-        self.hold(1.6)
+        return facts
 
     @staticmethod
     def tag(plane, mob, at, direction, box, obstacles):
@@ -221,14 +300,22 @@ class WeightedSum(ExplainerScene):
         )[0]
         return VGroup(mob) if ok else VGroup()
 
-    def vector_line(self, name, nums, color, box):
+    def vector_line(self, name, values, role, color, box):
         """'name = [a, b]' (or '= [a, b]' under E + ΔE), folded under the name when too wide;
-        only the name when even the vector alone does not fit."""
+        a long vector elided in the middle ([a, b, …, z]) until it fits, so the line always
+        shows the vector's value. ``role`` + (c,) is the role of entry c."""
         word = label(f"{name} =", BODY, color) if name else math("E + Delta E =", BODY * 1.2, color)
-        vec = vector_row(nums, color)
-        line = VGroup(word, vec).arrange(buff=0.15)
-        if line.width > box.width:
-            line = VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            if vec.width > box.width:
-                line = VGroup(word)
-        return line
+        n = len(values)
+        for keep in [n, *range(min(n - 2, 6), 0, -1)]:
+            shown = list(range(n)) if keep == n else [*range(keep), n - 1]
+            nums = [self.num(values[c], (*role, c), 2, size=BODY, color=color) for c in shown]
+            if keep < n:
+                nums.insert(keep, label("…", BODY, color))
+            vec = vector_row(nums, color)
+            line = VGroup(word, vec).arrange(buff=0.15)
+            if line.width <= box.width:
+                return line
+            if vec.width <= box.width:
+                return VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        vec.scale_to_fit_width(box.width)
+        return VGroup(word, vec).arrange(DOWN, aligned_edge=LEFT, buff=0.12)

@@ -1,5 +1,6 @@
 """Writes the README's pictures into renders/gallery/: each scene's final frame, a light-theme
-still, a square English still, and a screenshot of the lecture page in headless Chromium.
+still, a square English still, and screenshots of the lecture page and its explorable in headless
+Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
 """
@@ -67,6 +68,38 @@ def lecture_page_screenshot(out: Path) -> None:
     print(out / "lecture-page.png")
 
 
+EXPLORED = [[1.2, 0.8], [0.9, 1.1], [-0.35, 1.35]]  # zao-shang-hao with 好 dragged left
+
+
+def explorer_screenshot(out: Path, lang: str = "en") -> Path:
+    """The explorable on zao-shang-hao's lecture page (`pack --lang LANG`), after a drag."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from PIL import Image
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from browser import chromium_page
+
+    name = "lecture-explorer.png" if lang == "en" else f"lecture-explorer-{lang}.png"
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Path(sys.executable).parent / "attn-explain"
+        args = ["pack", "--scene", "Embeddings", "--lang", lang, "--quiet", "--out", tmp]
+        done = subprocess.run([str(cli), *args], check=True, capture_output=True, text=True)
+        page_path = Path(done.stdout.strip().splitlines()[-1])
+        with chromium_page() as page:
+            page.set_viewport_size({"width": 1000, "height": 1000})
+            page.goto(page_path.as_uri())
+            page.evaluate("E => window.attnExplorer.set({embeddings: E})", EXPLORED)
+            page.evaluate("window.attnExplorer.choose(2)")
+            shot = Path(tmp) / name
+            page.locator("#explorer").screenshot(path=str(shot))
+        Image.open(shot).convert("RGB").save(out / name, optimize=True)
+    print(out / name)
+    return out / name
+
+
 def real_model_stills(out: Path, height: int) -> None:
     """A trained head (examples/minilm-cat.toml, layer 1 head 3: the previous token) and every
     head of layer 1 (written with `from-model --all-heads` into a scratch folder)."""
@@ -101,6 +134,35 @@ def real_model_stills(out: Path, height: int) -> None:
     print(out / "minilm-cat-HeadGallery.png")
 
 
+def decoder_stills(out: Path, height: int) -> None:
+    """SmolLM2 on repeated sentences (from-model --model smollm2, into a scratch folder): the
+    induction head, layer 19 head 7, on an 8-token sentence (its matrix shows apple₂ → blue₁),
+    and every head of layer 19 on the 12-token one (examples/smollm2-*.toml are its heads)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    cli = Path(sys.executable).parent / "attn-explain"
+    with tempfile.TemporaryDirectory() as tmp:
+        ind, layer = Path(tmp) / "ind.toml", Path(tmp) / "layer19.toml"
+        for text, args, path in (
+            ("red apple blue sky red apple blue sky", ["--head", "7"], ind),
+            ("red apple blue sky green tree red apple blue sky green tree", ["--all-heads"], layer),
+        ):
+            cmd = [str(cli), "from-model", text, "--model", "smollm2", "--layer", "19", *args]
+            subprocess.run([*cmd, "-o", str(path)], check=True, capture_output=True)
+        stills = run_steps(
+            find("AttentionMatrix").load(), ac.load_example(ind), lang="en", pixel_height=height
+        )
+        save_png(stills[2].frame, out / "smollm2-induction-AttentionMatrix.png")
+        stills = run_steps(
+            find("HeadGallery").load(), ac.load_example(layer), lang="en", pixel_height=height
+        )
+        save_png(stills[-1].frame, out / "smollm2-layer19-HeadGallery.png")
+    print(out / "smollm2-induction-AttentionMatrix.png")
+    print(out / "smollm2-layer19-HeadGallery.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -128,6 +190,8 @@ def main() -> None:
             save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
     variant_stills(out, args.height)
     real_model_stills(out, args.height)
+    explorer_screenshot(out)
+    decoder_stills(out, args.height)
     lecture_page_screenshot(out)
 
 

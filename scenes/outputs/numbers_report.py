@@ -61,20 +61,20 @@ def _cell(v, digits) -> str:
 
 
 # -- the steps ------------------------------------------------------------------------------------
+def _dims(prefix: str, width: int) -> list[str]:
+    return [f"{prefix}{j + 1}" for j in range(width)]
+
+
 def steps(trace: ExampleTrace):
     """The walk-through as (title, matrix, row labels, column labels) blocks, in order."""
     ex = trace.example
     q_labels, k_labels = list(ex.tokens), list(ex.key_tokens)
-
-    def dims(prefix, width):
-        return [f"{prefix}{j + 1}" for j in range(width)]
-
     blocks = [
         (
             "X — embeddings" + (" + positional encoding" if trace.pe is not None else ""),
             trace.X,
             q_labels,
-            dims("x", trace.X.shape[1]),
+            _dims("x", trace.X.shape[1]),
         )
     ]
     if ex.is_cross:
@@ -83,51 +83,59 @@ def steps(trace: ExampleTrace):
                 "source — keys and values come from this sequence",
                 trace.source,
                 k_labels,
-                dims("x", trace.source.shape[1]),
+                _dims("x", trace.source.shape[1]),
             )
         )
-    w = ex.weights
-    for h, head in enumerate(trace.heads):
-        tag = f"head {h + 1}: " if len(trace.heads) > 1 else ""
-        b_q, b_k, b_v = (
-            "" if b is None else f" + b_{r}"
-            for b, r in zip(w.head_biases(h, len(trace.heads)), "qkv")
-        )
-        blocks += [
-            (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, dims("q", head.Q.shape[1])),
-            (f"{tag}K = X·W_k{b_k}", head.K, k_labels, dims("k", head.K.shape[1])),
-            (f"{tag}V = X·W_v{b_v}", head.V, k_labels, dims("v", head.V.shape[1])),
-            (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
-            (
-                f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
-                if head.scale != 1.0
-                else f"{tag}scaled = scores (unscaled)",
-                head.scaled,
-                q_labels,
-                k_labels,
-            ),
-        ]
-        if head.mask is not None:
-            blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
-        blocks += [
-            (
-                f"{tag}weights = softmax(masked) — each row sums to 1",
-                head.weights,
-                q_labels,
-                k_labels,
-            ),
-            (f"{tag}output = weights·V", head.output, q_labels, dims("o", head.output.shape[1])),
-        ]
-    if trace.multihead is not None:
-        mh = trace.multihead
+    for h in range(len(trace.heads)):
+        blocks += _head_blocks(trace, h, q_labels, k_labels)
+    return blocks + _mixing_blocks(trace, q_labels)
+
+
+def _head_blocks(trace: ExampleTrace, h: int, q_labels: list, k_labels: list) -> list:
+    """The blocks of head ``h``: Q, K, V, scores, scaled, masked, weights, output."""
+    head, n = trace.heads[h], len(trace.heads)
+    tag = f"head {h + 1}: " if n > 1 else ""
+    b_q, b_k, b_v = (
+        "" if b is None else f" + b_{r}"
+        for b, r in zip(trace.example.weights.head_biases(h, n), "qkv")
+    )
+    scaled = (
+        f"{tag}scaled = scores / √d_k (√{head.d_k} = {math.sqrt(head.d_k):.3f})"
+        if head.scale != 1.0
+        else f"{tag}scaled = scores (unscaled)"
+    )
+    # with rotary positions Q and K are turned by their positions (RoPE) before the scores
+    q_def, k_def = f"X·W_q{b_q}", f"X·W_k{b_k}"
+    if getattr(trace.example, "rotary_base", None) is not None:
+        q_def, k_def = f"rot(X·W_q{b_q}, position)", f"rot(X·W_k{b_k}, position)"
+    blocks = [
+        (f"{tag}Q = {q_def}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
+        (f"{tag}K = {k_def}", head.K, k_labels, _dims("k", head.K.shape[1])),
+        (f"{tag}V = X·W_v{b_v}", head.V, k_labels, _dims("v", head.V.shape[1])),
+        (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
+        (scaled, head.scaled, q_labels, k_labels),
+    ]
+    if head.mask is not None:
+        blocks.append((f"{tag}masked (−∞ = blocked)", head.masked, q_labels, k_labels))
+    weights = f"{tag}weights = softmax(masked) — each row sums to 1"
+    return [
+        *blocks,
+        (weights, head.weights, q_labels, k_labels),
+        (f"{tag}output = weights·V", head.output, q_labels, _dims("o", head.output.shape[1])),
+    ]
+
+
+def _mixing_blocks(trace: ExampleTrace, q_labels: list) -> list:
+    """Multi-head: the concatenated heads and, with W_o, the mixed output."""
+    mh = trace.multihead
+    if mh is None:
+        return []
+    blocks = [("concat = [head 1 … head H]", mh.concat, q_labels, _dims("c", mh.concat.shape[1]))]
+    if mh.W_o is not None:
+        b_o = "" if trace.example.weights.b_o is None else " + b_o"
         blocks.append(
-            ("concat = [head 1 … head H]", mh.concat, q_labels, dims("c", mh.concat.shape[1]))
+            (f"output = concat·W_o{b_o}", mh.output, q_labels, _dims("o", mh.output.shape[1]))
         )
-        if mh.W_o is not None:
-            b_o = "" if w.b_o is None else " + b_o"
-            blocks.append(
-                (f"output = concat·W_o{b_o}", mh.output, q_labels, dims("o", mh.output.shape[1]))
-            )
     return blocks
 
 
@@ -148,18 +156,35 @@ def header_lines(trace: ExampleTrace) -> list[str]:
         f"heads = {len(trace.heads)}"
     )
     if w.form == "identity":
-        lines.append("weights: identity, so Q = K = V = X")
+        turned = ex.rotary_base is not None
+        lines.append(
+            "weights: identity, so " + ("Q = K = X turned, V = X" if turned else "Q = K = V = X")
+        )
     elif w.seed is not None:
         lines.append(f"weights: random standard normal, seed = {w.seed} ({w.form} form)")
     else:
         biased = ", with biases" if w.has_bias else ""
         lines.append(f"weights: given ({w.form} form{biased})")
+    lines += _decoder_lines(ex)
     if trace.mask is not None:
         lines.append(
             "mask: "
             + (ex.mask if isinstance(ex.mask, str) else "explicit")
             + (" + padding" if ex.padding is not None else "")
         )
+    return lines
+
+
+def _decoder_lines(ex) -> list[str]:
+    """Shared key/value heads and rotary positions, when the example has them."""
+    lines = []
+    if ex.weights.kv_heads is not None:
+        lines.append(f"key/value heads: {ex.weights.kv_heads}, each shared by "
+                     f"{ex.heads // ex.weights.kv_heads} query heads")  # fmt: skip
+    if ex.rotary_base is not None:
+        pos = " ".join(str(int(p)) for p in ex.rotary_positions)
+        lines.append(f"rotary positions: base {ex.rotary_base:g}, positions {pos}; Q and K "
+                     "are turned by their positions before the scores")  # fmt: skip
     return lines
 
 
@@ -260,8 +285,22 @@ def _masked(a) -> list:
     return [[None if math.isinf(v) else float(v) for v in row] for row in np.asarray(a)]
 
 
-def _head_dict(head) -> dict:
+def _reading(head, tokens) -> dict | None:
+    """A self-attention head's reading (attention_core.read_head: the one classifier)."""
+    from attention_core import read_head
+
+    if head.weights.shape[0] != head.weights.shape[1] or len(tokens) != head.weights.shape[0]:
+        return None
+    r = read_head(head.weights, tokens)
+    out = {"pattern": r.pattern, "mass": r.mass, "text": r.text}
+    if r.key is not None:
+        out["key"], out["token"] = r.key, r.token
+    return out
+
+
+def _head_dict(head, tokens=()) -> dict:
     return {
+        "reading": _reading(head, tokens),
         "Q": _floats(head.Q),
         "K": _floats(head.K),
         "V": _floats(head.V),
@@ -304,7 +343,7 @@ def as_dict(trace: ExampleTrace) -> dict:
     out["mask"] = None if trace.mask is None else trace.mask.tolist()
     heads = trace.heads
     if len(heads) == 1 and trace.multihead is None:
-        out.update(_head_dict(heads[0]))
+        out.update(_head_dict(heads[0], () if ex.is_cross else ex.tokens))
     else:
         out["Q"] = _floats(np.concatenate([h.Q for h in heads], axis=1))
         out["K"] = _floats(np.concatenate([h.K for h in heads], axis=1))
@@ -314,7 +353,7 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["masked"] = _masked(np.mean([h.masked for h in heads], axis=0))
         out["output"] = _floats(trace.output)
         out["d_k"] = heads[0].d_k
-        out["heads"] = [_head_dict(h) for h in heads]
+        out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
         out["concat"] = _floats(trace.multihead.concat)
     return out
 

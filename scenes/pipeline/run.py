@@ -4,8 +4,10 @@
 :mod:`scenes.pipeline.cache`), remove scratch that killed processes left, render the rest on an
 executor (the local :class:`scenes.pipeline.workers.Pool`, or Dask's, :mod:`scenes.pipeline.batch`),
 join videos that were split at their steps, and report each outcome as one :class:`Entry` of one
-:class:`Report`, with one :class:`Progress` line on stderr. :func:`run_request` adds the slide
-deck for ``render``; ``batch`` adds the manifest.
+:class:`Report`, with one :class:`Progress` line on stderr. :func:`run_request` runs a request's
+jobs and then its later stages (``render``'s slide deck, :mod:`scenes.outputs.deck`); ``batch``
+adds the manifest. The pipeline never imports :mod:`scenes.outputs`: outputs are made from what
+it rendered, and the commands hand them in as stages.
 
 This module never imports Manim: an unchanged re-run is decided from content keys alone and
 returns in a fraction of a second. ``jobs`` processes render at once (default: one per core);
@@ -21,11 +23,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
-from scenes.outputs import slides, subtitles
-from scenes.pipeline import cache
+from scenes.pipeline import cache, subtitles
 from scenes.pipeline.execute import execute, join_parts
-from scenes.pipeline.files import TMP_PREFIX, remove
+from scenes.pipeline.files import TMP_PREFIX, alive, remove
 from scenes.pipeline.jobs import Job, Request, plan, split
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task
 
@@ -162,23 +164,8 @@ def clean_stale_scratch(folder: Path) -> None:
         return
     for p in folder.glob(f"{TMP_PREFIX}*"):
         pid = p.name.rsplit("-", 1)[-1].split(".")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             remove(p)
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` is a running process (a zombie, killed but not yet reaped, is not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state not in ("Z", "X")
 
 
 def complete(job: Job, record: dict) -> dict:
@@ -279,7 +266,16 @@ def _join(report, progress, job: Job, label: str, outcomes: list[Outcome]) -> No
     _finish(report, progress, job, label, outcome)
 
 
-# -- render: jobs, then the slide deck -------------------------------------------------------------
+# -- render: jobs, then later stages (the slide deck) ---------------------------------------------
+class Stage(Protocol):
+    """What runs after a request's jobs in the same pool (e.g. :class:`scenes.outputs.deck.Decks`):
+    ``len()`` outputs for the progress count; ``run`` adds one entry each to the report."""
+
+    def __len__(self) -> int: ...
+
+    def run(self, report: Report, progress: Progress, pool: Pool, force: bool) -> None: ...
+
+
 def run_request(
     request: Request | list[Request],
     *,
@@ -287,17 +283,17 @@ def run_request(
     timeout: float = DEFAULT_TIMEOUT,
     force: bool = False,
     quiet: bool = False,
-    slide_formats=("html",),
+    stages: tuple[Stage, ...] | list[Stage] = (),
     progress: Progress | None = None,
 ) -> Report:
-    """Render everything ``request`` (or a list of them: e.g. one per language) asks for, in one
-    pool of workers; never raises for a failed render (see Report)."""
+    """Render everything ``request`` (or a list of them: e.g. one per language) asks for, then
+    each of ``stages``, in one pool of workers; never raises for a failed render (see Report)."""
     requests = request if isinstance(request, list) else [request]
     planned = [job for r in requests for job in plan(r)]
     workers = jobs or default_jobs()
     report = Report()
-    deck = [d for r in requests for d in deck_jobs(r, slide_formats)]
-    progress = progress or Progress(len(planned) + len(deck), quiet, show_starts=workers > 1)
+    total = len(planned) + sum(len(s) for s in stages)
+    progress = progress or Progress(total, quiet, show_starts=workers > 1)
     show_bars = workers == 1 and not quiet and sys.stderr.isatty()
     with Pool(workers, timeout, warm_up) as pool:  # workers start only when there is work
         run_jobs(
@@ -310,81 +306,6 @@ def run_request(
             show_bars=show_bars,
             quiet=quiet,
         )
-        if deck and report.failures:
-            for d in deck:
-                report.entries.append(
-                    Entry(
-                        d.label,
-                        d.key,
-                        str(d.dest),
-                        "failed",
-                        error="not built: a scene's slides failed",
-                    )
-                )
-        elif deck:
-            _build_decks(report, progress, pool, deck, force)
+        for stage in stages:
+            stage.run(report, progress, pool, force)
     return report
-
-
-@dataclass(frozen=True)
-class DeckJob:
-    scenes: tuple
-    src: Path
-    dest: Path
-    fmt: str
-    key: str
-
-    @property
-    def label(self) -> str:
-        return f"slide deck ({self.fmt})"
-
-    def fresh(self) -> bool:
-        return cache.fresh_record(self.dest.parent, self.dest.name, self.key) is not None
-
-
-def deck_jobs(request: Request, formats) -> list[DeckJob]:
-    """The slide decks ``request`` asks for (one per format), all its scenes in one deck."""
-    if not request.slides:
-        return []
-    folder = request.look.folder(request.example)
-    src = request.out_dir / "slides-src"
-    names = tuple(s.name for s in request.scenes)
-    scene_keys = [
-        Job(s, request.example, request.look, request.out_dir, "slides").key for s in request.scenes
-    ]
-    out = []
-    for fmt in formats:
-        dest = slides.deck_path(request.out_dir.parent, request.example.name, folder, fmt)
-        out.append(DeckJob(names, src, dest, fmt, cache.content_key(deck=fmt, scenes=scene_keys)))
-    return out
-
-
-def _build_decks(report, progress, pool: Pool, deck: list[DeckJob], force) -> None:
-    todo = [d for d in deck if force or not d.fresh()]
-    for d in deck:
-        if d not in todo:
-            add(report, progress, Entry(d.label, d.key, str(d.dest), "reused"), False)
-    tasks = [
-        Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt)) for d in todo
-    ]
-
-    def done(outcome: Outcome) -> None:
-        d = next(d for d in todo if str(d.dest) == outcome.task.arg[2])
-        if outcome.ok:
-            cache.write_record(d.dest.parent, d.dest.name, {"key": d.key, "files": [d.dest.name]})
-        status = "rendered" if outcome.ok else "failed"
-        size = d.dest.stat().st_size if outcome.ok else 0
-        entry = Entry(
-            d.label,
-            d.key,
-            str(d.dest),
-            status,
-            size,
-            round(outcome.seconds, 3),
-            outcome.task.attempts,
-            outcome.error,
-        )
-        add(report, progress, entry)
-
-    if tasks:
-        pool.map(tasks, on_start=progress.start, on_done=done)

@@ -1,0 +1,68 @@
+"""One encoder block over an example: its attention weights, a W_o back to d_model and seeded
+feed-forward weights (:func:`encoder_weights`), run by :func:`trace_encoder`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .encoder import EncoderTrace, encoder_block
+from .example import Example
+from .trace import trace_example
+
+FFN_SEED = 7  # the seeded feed-forward weights of the illustrative encoder block
+
+
+def encoder_weights(example: Example, seed: int = FFN_SEED):
+    """Weights for one encoder block over ``example``: its attention weights as split matrices
+    (text 000's independent heads side by side are the same thing), a W_o back to d_model (its
+    own; the identity when the heads already give d_model; else seeded), and seeded feed-forward
+    W_1 (d_model × 2·d_model), W_2. Returns (dict of matrices, dict saying which are seeded)."""
+    w = example.weights
+    d = example.d_model
+    if w.form == "independent":
+        W_q, W_k, W_v = (np.concatenate(list(m), axis=1) for m in (w.W_q, w.W_k, w.W_v))
+    else:
+        W_q, W_k, W_v = w.W_q, w.W_k, w.W_v
+    rng = np.random.default_rng(seed)
+    seeded = {"W_o": False, "W_1": True, "W_2": True}
+    if w.W_o is not None and w.W_o.shape[1] == d:
+        W_o = w.W_o
+    elif W_v.shape[1] == d:
+        W_o = np.eye(d)
+    else:
+        W_o = rng.standard_normal((W_v.shape[1], d)) / np.sqrt(W_v.shape[1])
+        seeded["W_o"] = True
+    W_1 = rng.standard_normal((d, 2 * d)) / np.sqrt(d)
+    W_2 = rng.standard_normal((2 * d, d)) / np.sqrt(2 * d)
+    return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
+
+
+def encoder_biases(example: Example) -> dict:
+    """The example's attention biases in the split form :func:`encoder_weights` uses: b_q, b_k,
+    b_v (H·d_k,) or None each, and b_o only when the block uses the example's own W_o."""
+    w = example.weights
+    out = {"b_q": w.b_q, "b_k": w.b_k, "b_v": w.b_v}
+    if w.form == "independent":
+        out = {k: None if b is None else np.concatenate(list(b)) for k, b in out.items()}
+    ok_o = w.W_o is not None and w.W_o.shape[1] == example.d_model
+    out["b_o"] = w.b_o if ok_o else None
+    return out
+
+
+def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
+    """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`."""
+    W, _ = encoder_weights(example, seed)
+    X = trace_example(example).X
+    mask = None if example.is_cross else example.mask_matrix
+    return encoder_block(
+        X,
+        W["W_q"],
+        W["W_k"],
+        W["W_v"],
+        W["W_o"],
+        W["W_1"],
+        W["W_2"],
+        example.heads,
+        mask=mask,
+        **encoder_biases(example),
+    )

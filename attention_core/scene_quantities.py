@@ -1,0 +1,57 @@
+"""Small quantities particular scenes state about an attention result, computed here so that
+no scene computes: the cost of the weight matrix, each token's share from the others, the query row
+a per-query demo shows, the residual update and the weighted sum as a tip-to-tail chain."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def attention_cost(n_queries: int, n_keys: int, d_k: int) -> tuple[int, int]:
+    """(cells of the weight matrix, multiply-adds of Q Kᵀ) = (m·n, m·n·d_k)."""
+    return n_queries * n_keys, n_queries * n_keys * d_k
+
+
+def share_from_others(weights: np.ndarray) -> np.ndarray:
+    """For self-attention: each token's share of its output that comes from other tokens
+    (1 − w_ii)."""
+    return 1.0 - np.diag(weights)
+
+
+def tip_to_tail(weights_row, V) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted sum Σ_j w_j v_j as a chain: each part w_j v_j and the point where it starts.
+
+    Returns ``(parts, starts)``, both (n, d_v); the last start plus the last part is the output.
+    """
+    w = np.asarray(weights_row, dtype=np.float64)
+    V = np.asarray(V, dtype=np.float64)
+    parts = w[:, None] * V  # (n, d_v)
+    starts = np.vstack([np.zeros((1, V.shape[1])), np.cumsum(parts, axis=0)[:-1]])
+    return parts, starts
+
+
+def informative_row(weights, rel_tol: float = 0.05) -> int:
+    """The query row a per-query demo shows: one whose weights are spread most widely
+    (largest Σ w(1 − w)), so neither one-hot nor fully masked.
+
+    The first row within ``rel_tol`` of the widest spread is taken, so that when the rows are
+    all alike the demo keeps to the first token. Rows that are not finite count as one-hot; a
+    matrix of one-hot rows gives 0.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2 or w.shape[0] == 0:
+        raise ValueError(f"weights: expected a non-empty (n, m) matrix, got shape {w.shape}")
+    finite = np.all(np.isfinite(w), axis=1)
+    spread = np.where(finite, np.sum(w * (1.0 - w), axis=1), 0.0)  # (n,)
+    best = float(np.max(spread))
+    if best <= 1e-12:
+        return 0
+    return int(np.flatnonzero(spread >= best * (1.0 - rel_tol))[0])
+
+
+def residual(X, output) -> np.ndarray:
+    """The residual update E + ΔE: each token's embedding plus its attention output (ΔE)."""
+    X, output = np.asarray(X, dtype=np.float64), np.asarray(output, dtype=np.float64)
+    if X.shape != output.shape:
+        raise ValueError(f"X {X.shape} and output {output.shape}: the residual needs one shape")
+    return X + output

@@ -1,0 +1,50 @@
+"""The command group and what every command shares: its errors and how an example is loaded.
+
+A :class:`BadInput` is the user's mistake (one line, exit code 2), a :class:`RenderFailed` a
+render that broke (one line, exit code 1); :func:`scenes.cli.main` turns them into those lines.
+"""
+
+from __future__ import annotations
+
+import click
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """A user mistake: shown as one line, exit code 2."""
+
+
+class RenderFailed(Exception):
+    """A render that broke (not the user's input): one line, exit code 1."""
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: handled like Ctrl-C (workers stopped, scratch removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def warn(text: str) -> None:
+    click.echo(f"attn-explain: warning: {text}", err=True)
+
+
+def load(example: str):
+    """The example ``example`` names (a preset or a file); BadInput when it cannot be loaded."""
+    from attention_core import load_example
+
+    try:
+        return load_example(example)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="attention-explainer", prog_name="attn-explain")
+def cli():
+    """Self-attention, explained geometrically: numbers and Manim videos for an example.
+
+    EXAMPLE is a preset name (see `attn-explain presets`) or a .toml/.json file.
+    """
