@@ -113,10 +113,12 @@ class MultiHeadSplit(ExplainerScene):
         ex, heads = self.example, self.trace.heads
         H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
         self.step("split_independent" if independent else "split", H=H, d=ex.d_model, d_k=d_k)
-        panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
+        # every head's blocks where there are at most MAX_PANELS (compact if need be)
+        split = list(range(H)) if H <= MAX_PANELS else self.shown
+        panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
         pieces = {}
         frames, anims = [], []
-        for box, h in zip(panel_boxes, self.shown):
+        for box, h in zip(panel_boxes, split):
             group, mats = self.head_pieces(h, box)
             pieces[h] = (group, mats)
             frames.append(FadeIn(group.title))
@@ -130,7 +132,8 @@ class MultiHeadSplit(ExplainerScene):
                     anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
         if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
             # the empty blocks first (the squares land on top), the old matrices leaving
-            self.play(*frames, *anims, *(FadeOut(g) for g in fulls.values()), run_time=1.8)
+            self.play(*frames, run_time=0.6)
+            self.play(*anims, *(FadeOut(g) for g in fulls.values()), run_time=1.6)
             return pieces
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)
