@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+import lecturer_examples
 from scene_checks import layout_problems, numbers_problems
 from scenes.pipeline.stills import run_steps
 from scenes.registry import SCENES, find
@@ -30,6 +31,26 @@ def check(scene_info, example, also=None, **kw):
 @pytest.mark.parametrize("preset", list(ac.PRESETS))
 def test_presets_lay_out_cleanly(scene, preset):
     check(scene, ac.PRESETS[preset])
+
+
+# The lecturer's examples of issue 20 (tests/lecturer_examples.py): every applicable scene at
+# every aspect, in Chinese at 16:9 and 1:1 and in English at 4:3 (no pixels drawn).
+LECTURER_LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "lang,aspect", LECTURER_LOOKS, ids=[f"{la}-{a}" for la, a in LECTURER_LOOKS]
+)
+@pytest.mark.parametrize("name,scene", lecturer_examples.cases())
+def test_lecturer_examples_lay_out_cleanly(name, scene, lang, aspect):
+    """At the limits (12 tokens, a 12-character and a repeated label, 4 heads, causal) and a
+    trained 12-head layer: nothing outside the frame, overlapping or too small, every number the
+    core's."""
+    from scenes.look import Look
+
+    ex = lecturer_examples.load(name)
+    check(scene, ex, look=Look.for_example(ex, lang=lang, aspect=aspect))
 
 
 WORDS = [
