@@ -3,6 +3,7 @@ still, a square English still, and screenshots of the lecture page and its explo
 Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
+        [--only scenes,variants,limits,trained,explorer,decoder,page]
 """
 
 from __future__ import annotations
@@ -163,6 +164,20 @@ def decoder_stills(out: Path, height: int) -> None:
     print(out / "smollm2-layer19-HeadGallery.png")
 
 
+def limits_stills(out: Path, height: int) -> None:
+    """The 12-token example at the documented limits (examples/at-the-limits.toml): the last
+    steps of AttentionMatrix and CausalMask, every weight labelled."""
+    root = Path(__file__).resolve().parent.parent
+    ex = ac.load_example(root / "examples" / "at-the-limits.toml")
+    for scene in ("AttentionMatrix", "CausalMask"):
+        stills = run_steps(find(scene).load(), ex, lang="en", pixel_height=height)
+        save_png(stills[-1].frame, out / f"at-the-limits-{scene}.png")
+        print(out / f"at-the-limits-{scene}.png")
+
+
+PARTS = ("scenes", "variants", "limits", "trained", "explorer", "decoder", "page")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -172,10 +187,16 @@ def main() -> None:
     parser.add_argument("--theme", default="dark")
     parser.add_argument("--height", type=int, default=540)
     parser.add_argument("--out", default="renders/gallery")
+    parser.add_argument(
+        "--only",
+        default=",".join(PARTS),
+        help=f"comma-separated parts to rewrite ({', '.join(PARTS)}; default: all)",
+    )
     args = parser.parse_args()
+    only = set(args.only.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for scene in SCENES:
+    for scene in SCENES if "scenes" in only else []:
         if scene.name == "HeadGallery" and not args.example:
             continue  # shown with a trained model's twelve heads (real_model_stills)
         example = ac.load_example(args.example or scene.showcase)
@@ -188,11 +209,17 @@ def main() -> None:
         split = [s for s in stills if s.key == "split"]
         if scene.name == "MultiHeadSplit" and split:  # the split itself, Q K V into the heads
             save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
-    variant_stills(out, args.height)
-    real_model_stills(out, args.height)
-    explorer_screenshot(out)
-    decoder_stills(out, args.height)
-    lecture_page_screenshot(out)
+    parts = {
+        "variants": lambda: variant_stills(out, args.height),
+        "limits": lambda: limits_stills(out, args.height),
+        "trained": lambda: real_model_stills(out, args.height),
+        "explorer": lambda: explorer_screenshot(out),
+        "decoder": lambda: decoder_stills(out, args.height),
+        "page": lambda: lecture_page_screenshot(out),
+    }
+    for name, make in parts.items():
+        if name in only:
+            make()
 
 
 if __name__ == "__main__":
