@@ -29,6 +29,8 @@ PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names it
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("{token}", "{token}"),
+    "sink": ("首词（汇聚）", "first (sink)"),
+    "induction": ("归纳", "induction"),
     "spread": ("分散", "spread"),
 }
 SHORT_WORDS = {  # the same, shorter, for a narrow panel
@@ -36,6 +38,7 @@ SHORT_WORDS = {  # the same, shorter, for a narrow panel
     "previous": ("前词", "prev"),
     "first": ("首词", "first"),
     "self": ("自己", "self"),
+    "sink": ("首词", "sink"),
 }
 PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     "previous": ("前一个词", "the previous token"),
@@ -45,6 +48,11 @@ PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("「{token}」", "{token}"),
+    "sink": ("第一个词（注意力汇聚）", "the first token (attention sink)"),
+    "induction": (
+        "上次出现之后的词（归纳头）",
+        "the token after its earlier occurrence (induction)",
+    ),
     "spread": ("分散", "spread"),
 }
 LABEL_GAP = 0.06  # between a heatmap and its axis labels

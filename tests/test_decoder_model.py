@@ -527,3 +527,18 @@ def test_committed_decoder_examples_read_induction_and_previous():
     assert induction_share(w_ind, ind.tokens).mass > 0.75
     assert ac.read_head(w_prev, prev.tokens).pattern == "previous"
     assert not induction_share(w_prev, prev.tokens).is_induction
+    reading = ac.read_head(w_ind, ind.tokens)
+    assert reading.pattern == "induction" and reading.mass == pytest.approx(0.80, abs=0.01)
+    assert reading.text.startswith("attends to the token after its earlier occurrence")
+
+
+def test_read_head_reads_an_attention_sink_only_under_a_causal_mask():
+    from attention_core.softmax import softmax
+
+    scores = np.where(np.tril(np.ones((5, 5))) > 0, 0.0, -np.inf)
+    scores[:, 0] += 4.0  # most weight on the first token, the rest spread over what is allowed
+    W = softmax(scores, axis=-1)
+    r = ac.read_head(W, list("abcde"))
+    assert r.pattern == "sink" and r.mass == pytest.approx(W[1:, 0].mean())
+    assert "attention sink" in r.text
+    assert ac.read_head(np.eye(3)[[0, 0, 0]]).pattern == "first"  # no causal signature
