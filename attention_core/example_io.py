@@ -34,6 +34,9 @@ FILE_KEYS = (
     "source_embeddings",
     "scale",
     "source",
+    "kv_heads",
+    "rotary_base",
+    "positions",
 )
 
 
@@ -82,6 +85,10 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
+    for key in ("kv_heads", "rotary_base", "positions"):  # a decoder's fields, when set
+        if getattr(example, key) is not None:
+            value = getattr(example, key)
+            out[key] = list(value) if key == "positions" else value
     return out
 
 

@@ -13,6 +13,7 @@ works.
 from __future__ import annotations
 
 import math
+import re
 
 from manim import Arrow, Scene, VGroup
 
@@ -73,6 +74,34 @@ class ExplainerScene(Scene):
         from scenes.mobjects.math import rich
 
         return rich(captions.template(key, self.lang), size, color or self.theme.text, **values)
+
+    def typeset_lines(self, key: str, size: float, color, width: float, **values):
+        """:meth:`typeset`, broken into lines between words where it is wider than ``width`` —
+        never inside a formula, never between the letters of a word; shrunk only where one
+        word or formula alone is wider."""
+        from scenes.mobjects.math import rich
+        from scenes.mobjects.unimath import plain
+
+        mob = self.typeset(key, size, color, **values)
+        if mob.width <= width:
+            return mob
+        text = captions.template(key, self.lang)
+        if "$" not in text:
+            lines = balanced_lines(text, width, size, max_lines=3)
+        else:  # words and whole formulas ($…$ with what sticks to it), packed greedily
+            lines, line = [], ""
+            for word in re.findall(r"\$[^$]*\$\S*|\S+", text):
+                wider = f"{line} {word}".strip()
+                if line and text_width(plain(wider), size) > width:
+                    lines.append(line)
+                    wider = word
+                line = wider
+            lines.append(line)
+        group = VGroup(*(rich(line, size, color, **values) for line in lines))
+        group.arrange(direction=[0, -1, 0], aligned_edge=[-1, 0, 0], buff=0.06)
+        if group.width > width:
+            group.scale_to_fit_width(width)
+        return group
 
     @property
     def head(self) -> ac.AttentionTrace:

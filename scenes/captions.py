@@ -36,6 +36,7 @@ TITLES = {
         "交叉注意力：查询来自一个序列，键和值来自另一个",
         "Cross-attention: queries from one sequence, keys and values from another",
     ),
+    "RotaryPositions": ("旋转位置编码：位置就是旋转", "Rotary positions: a position is a rotation"),
 }
 
 CAPTIONS = {
@@ -97,6 +98,10 @@ CAPTIONS = {
         "match": (
             "匹配分数 $q_i dot k_j = x_i W_q W_k^top x_j^top$：通过 $W_q$ 和 $W_k$ 学习谁该关注谁。",
             "The match $q_i dot k_j = x_i W_q W_k^top x_j^top$: $W_q$ and $W_k$ learn who should attend to whom.",
+        ),
+        "match_rotary": (
+            "旋转位置编码下匹配分数为 $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$：只有两个位置之差 $i - j$ 进入分数。",
+            "With rotary positions the match is $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$: only the offset $i - j$ of the two positions enters.",
         ),
     },
     "DotProducts": {
@@ -415,6 +420,32 @@ CAPTIONS = {
             "This example has a single head, so there is nothing to split: multi-head attention needs two heads or more.",
         ),
     },
+    "RotaryPositions": {
+        "pair_most": (
+            "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）——它们的分数大多来自这一对：在它的平面里是两个箭头。",
+            "Pair {i} of {P}, the one that carries most of their score: the query {q} and the key {k} as two arrows in its plane.",
+        ),
+        "pair": (
+            "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）：在这对维度的平面里，它们是两个箭头。",
+            "Pair {i} of {P}: the query {q} and the key {k} as two arrows in the plane of that pair of dimensions.",
+        ),
+        "turn": (
+            "位置就是旋转：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω。",
+            "A position is a rotation: {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω.",
+        ),
+        "score": (
+            "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。",
+            "The dot product after turning is the score attention uses: {q}·{k} = {score}.",
+        ),
+        "shift": (
+            "两个都往后移 {s} 个位置：各自多转 {s}·ω，夹角不变，分数仍是 {score}，只有位置之差起作用。",
+            "Move both {s} positions on: each turns {s}·ω further, the angle between them stays, the score stays {score}; only the offset counts.",
+        ),
+        "pairs": (
+            "{P} 对维度各有自己的转速：快的对区分相邻位置，慢的对几乎不转，记住远处的内容。",
+            "Each of the {P} pairs turns at its own rate: fast pairs tell neighbours apart, slow ones barely turn and carry content over long distances.",
+        ),
+    },
     "PositionalEncoding": {
         "waves": (
             "每个维度一条正弦或余弦波，维度越高频率越低：每个位置得到独一无二的编码。",
@@ -609,6 +640,17 @@ WORDS = {
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
     # Embeddings
     "embeddings_typeset": ("词向量 $X$", "embeddings $X$"),
+    # RotaryPositions
+    "rope_omega": ("ω =", "ω ="),
+    "rope_per_position": ("每个位置", "per position"),
+    "rope_query": ("查询：m = {m}，m·ω =", "query: m = {m}, m·ω ="),
+    "rope_key": ("键：n = {n}，n·ω =", "key: n = {n}, n·ω ="),
+    "rope_score_one": ("分数 =", "score ="),
+    "rope_term": ("这一对的贡献 =", "this pair's part ="),
+    "rope_score": ("分数（{P} 对之和） =", "score (sum over {P} pairs) ="),
+    "rope_shifted": ("两者都移 {s} 位后的分数 =", "score after moving both by {s} ="),
+    "rope_fastest": ("最快的一对：ω =", "fastest pair: ω ="),
+    "rope_slowest": ("最慢的一对：ω =", "slowest pair: ω ="),
     # Projections
     "identity_w": ("$W_q = W_k = W_v = I$", "$W_q = W_k = W_v = I$"),
     "identity_qkv": ("$q = k = v = x$", "$q = k = v = x$"),

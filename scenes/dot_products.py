@@ -34,7 +34,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.plane import grow, sample_arrow
+from scenes.mobjects.plane import grow, sample_arrow, shaft_marks
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -314,15 +314,13 @@ class DotProducts(ExplainerScene):
         nq2 = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
         sh2 = sh.copy()
         sh2.role = sh.role
+        # the formula and its numbers each stay whole: a narrow frame breaks the line only
+        # between them, at the "="
+        numbers = VGroup(
+            nq2, typeset("times", BODY, theme.text), sh2, typeset("=", BODY, theme.text), result
+        ).arrange(buff=0.12)
         line3 = flow(
-            [
-                typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text),
-                nq2,
-                typeset("times", BODY, theme.text),
-                sh2,
-                typeset("=", BODY, theme.text),
-                result,
-            ],
+            [typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text), numbers],
             w,
             hbuff=0.12,
         )
@@ -368,16 +366,42 @@ class DotProducts(ExplainerScene):
     # -- the other cells: each number from its own shadow, quickly --------------------------------
     def quick_row(self, a: int, keys, per_cell: float, row_mark, last: bool = False) -> None:
         """Query a's arrow, then for each key its outlined arrow, the drop to its shadow's foot on
-        q's line, and the score flying from that foot into its cell."""
-        head, theme, plane = self.head, self.theme, self.plane
+        q's line, and the score flying from that foot into its cell. Everything is drawn before
+        q's label is placed, so that the label keeps clear of every arrow and foot."""
+        plane = self.plane
         qc = self.q_color(a)
-        moves = [Transform(row_mark, self.row_mark(a))]
         pq0, _ = self.pair_coords(a, keys[0])
         q_arrow = plane.arrow(pq0, qc)
+        group, flights = self.shadow_flights(a, keys, pq0)
         q_label = plane.tip_labels(
-            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, plane.tick_labels, True
+            [pq0],
+            [f"q({self.q_tokens[a]})"],
+            [qc],
+            self.plane_box,
+            list(plane.tick_labels)
+            + [m for m in group if isinstance(m, Dot)]
+            + shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line]),
+            True,
         )
+        moves = [Transform(row_mark, self.row_mark(a))]
         self.play(grow(q_arrow), FadeIn(q_label), *moves, run_time=max(0.3, 2 * per_cell))
+        if flights:
+            self.play(
+                LaggedStart(*flights, lag_ratio=0.5),
+                run_time=max(0.6, per_cell * (len(flights) + 1)),
+            )
+        if not last:  # the last row stays: the still shows where its numbers came from
+            self.play(
+                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
+            )
+
+    def shadow_flights(self, a: int, keys, pq0):
+        """For query a: q's line as far as the feet reach, and per key its outlined arrow, the
+        drop to its foot and the score flying into its cell. Returns (what is drawn, the
+        animations)."""
+        from manim import AnimationGroup, Succession
+
+        head, theme, plane, qc = self.head, self.theme, self.plane, self.q_color(a)
         group = VGroup()
         flights = []
         if ac.norm(pq0) > 0:  # q's line, as far as the feet of the shadows reach
@@ -405,20 +429,10 @@ class DotProducts(ExplainerScene):
             tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
             group.add(k_arrow, drop, dot)
-            from manim import AnimationGroup, Succession
-
             flights.append(
                 Succession(
                     AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot)),
                     TransformFromCopy(tag, cell),
                 )
             )
-        if flights:
-            self.play(
-                LaggedStart(*flights, lag_ratio=0.5),
-                run_time=max(0.6, per_cell * (len(flights) + 1)),
-            )
-        if not last:  # the last row stays: the still shows where its numbers came from
-            self.play(
-                FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
-            )
+        return group, flights

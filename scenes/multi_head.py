@@ -22,6 +22,7 @@ from manim import (
     MoveToTarget,
     Rectangle,
     ReplacementTransform,
+    Square,
     TransformFromCopy,
     VGroup,
 )
@@ -33,14 +34,15 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import ColorBar, LabelledMatrix
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import label, text_width
-from scenes.mobjects.theme import BODY, SMALL, text_on
+from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.theme import BODY, SMALL, diverging, heat, score_limit, text_on
 from scenes.views import plane_view_of
 
 MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
+ROW_LABEL_CELL = 0.3  # the smallest cell (scene units) beside which a row label fits
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
@@ -78,10 +80,10 @@ class MultiHeadSplit(ExplainerScene):
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
         pieces = self.split_into_heads(fulls, bottom, independent)
-        self.attend_per_head(fulls, pieces)
+        panels = self.attend_per_head(fulls, pieces)
         # -- the head outputs slide into the concatenation ----------------------------------------
-        self.step("concat", clear=True, H=H, w=H * d_v)
-        self.concat_and_mix(tr.multihead, independent)
+        self.step("concat", H=H, w=H * d_v)
+        self.concat_and_mix(tr.multihead, independent, panels)
         self.hold(1.0)
 
     def project(self, independent: bool):
@@ -97,6 +99,10 @@ class MultiHeadSplit(ExplainerScene):
         full_h = self.full_height()
         top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
         fulls = self.full_matrices(top)
+        self.fulls_stay = bool(fulls)  # above the heads' blocks; else they give them the room
+        if not fulls:  # every row and column of Q, K and V, compact, in the whole content
+            fulls = self.full_matrices(content, compact=True)
+            bottom = content
         self.play(
             *(FadeIn(g) for g in fulls.values()),
             run_time=1.0,
@@ -110,10 +116,12 @@ class MultiHeadSplit(ExplainerScene):
         even = ac.claims.head_split(self.trace).kind == "even"
         key = "split_independent" if independent else "split" if even else "split_other"
         self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
-        panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
+        # every head's blocks where there are at most MAX_PANELS (compact if need be)
+        split = list(range(H)) if H <= MAX_PANELS else self.shown
+        panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
         pieces = {}
         frames, anims = [], []
-        for box, h in zip(panel_boxes, self.shown):
+        for box, h in zip(panel_boxes, split):
             group, mats = self.head_pieces(h, box)
             pieces[h] = (group, mats)
             frames.append(FadeIn(group.title))
@@ -125,6 +133,11 @@ class MultiHeadSplit(ExplainerScene):
                 for (i, j), cell in piece.cells.items():
                     source = src.matrix.cells.get((i, h * width + j)) if src else None
                     anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
+        if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
+            # the empty blocks first (the squares land on top), the old matrices leaving
+            self.play(*frames, run_time=0.6)
+            self.play(*anims, *(FadeOut(g) for g in fulls.values()), run_time=1.6)
+            return pieces
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)
         return pieces
@@ -137,7 +150,7 @@ class MultiHeadSplit(ExplainerScene):
         panels = self.head_panels(body)
         legend = self.legend_and_bar(key_row)
         self.play(
-            *(FadeOut(g) for g in fulls.values()),
+            *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
             *(FadeOut(pieces[h][0].title) for h in pieces),
             *(FadeOut(m.frame_parts(), m.name_mob) for h in pieces for m in pieces[h][1].values()),
             *(
@@ -158,6 +171,7 @@ class MultiHeadSplit(ExplainerScene):
             FadeIn(legend),
             run_time=1.0,
         )
+        return panels
 
     def rows_into_arrows(self, pieces, panels) -> list:
         """Each row of a head's Q_h and K_h turns into its arrow (elided rows just leave)."""
@@ -200,8 +214,9 @@ class MultiHeadSplit(ExplainerScene):
         need = per_row * (n + 0.9) + TITLE_ROOM + 0.5
         return min(need, 0.45 * self.regions.content.height)
 
-    def full_matrices(self, top: Box) -> dict:
-        """Q, K, V side by side (or Q alone when the three do not fit), blocks tinted by head."""
+    def full_matrices(self, top: Box, compact: bool = False) -> dict:
+        """Q, K, V side by side, blocks tinted by head; ``compact``: as grids of squares where the
+        numbers do not all fit (K's and V's rows then named once, by Q's, in self-attention)."""
         ex, tr = self.example, self.trace
         heads = tr.heads
         d_k, d_v = heads[0].d_k, heads[0].V.shape[1]
@@ -218,11 +233,15 @@ class MultiHeadSplit(ExplainerScene):
             "V": [self.k_color(j) for j in range(ex.n_keys)],
         }
 
+        if compact and not ex.is_cross:
+            rows["K"] = rows["V"] = [""] * ex.n
+        build_matrix = fitted_grid if compact else LabelledMatrix.fitted
+
         def build(which, boxes):
             out = {}
             for name, box in zip(which, boxes):
                 width = d_v if name == "V" else d_k
-                m = LabelledMatrix.fitted(
+                m = build_matrix(
                     arrays[name],
                     (name,),
                     self.theme,
@@ -243,7 +262,7 @@ class MultiHeadSplit(ExplainerScene):
             for m, _, _ in trial.values()
         )
         if not complete:
-            trial = build("Q", [top])
+            return {}
         groups = {}
         for name, (m, width, box) in trial.items():
             separate_ellipses(m)
@@ -268,7 +287,8 @@ class MultiHeadSplit(ExplainerScene):
             i, j = rect.cell_index
             fill = self.tints[(j // width) % 2]
             rect.set_fill(fill, opacity=1)
-            m.cells[i, j].set_color(text_on(fill, theme))
+            if not getattr(m, "compact", False):
+                m.cells[i, j].set_color(text_on(fill, theme))
         frames, tags = {}, VGroup()
         for h in sorted({j // width for j in m.shown_columns}):
             rects = [r for r in m.backgrounds if r.cell_index[1] // width == h]
@@ -315,7 +335,7 @@ class MultiHeadSplit(ExplainerScene):
             rows = self.q_tokens if name == "Q" and labelled else None
             n_rows = values.shape[0]
             colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
-            piece = LabelledMatrix.fitted(
+            piece = fitted_grid(
                 values,
                 (name, h),
                 theme,
@@ -323,6 +343,7 @@ class MultiHeadSplit(ExplainerScene):
                 [str(j + 1) for j in range(values.shape[1])],
                 boxes[k],
                 sizes=(25, 22),
+                title_room=0.75,
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
@@ -330,7 +351,8 @@ class MultiHeadSplit(ExplainerScene):
             for rect in piece.backgrounds:
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
-                piece.cells[rect.cell_index].set_color(text_on(fill, theme))
+                if not getattr(piece, "compact", False):
+                    piece.cells[rect.cell_index].set_color(text_on(fill, theme))
             name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
@@ -414,7 +436,7 @@ class MultiHeadSplit(ExplainerScene):
         """Head ``h``'s weights in ``pat_box`` with their title (the head's name in it when the
         panel has no title of its own): (title, matrix)."""
         ex, theme = self.example, self.theme
-        pattern = LabelledMatrix.fitted(
+        pattern = fitted_grid(
             self.trace.heads[h].weights,
             ("weights", h),
             theme,
@@ -423,6 +445,7 @@ class MultiHeadSplit(ExplainerScene):
             pat_box,
             digits=2,
             heat="weights",
+            scale="weights",
             colorbar=False,
             sizes=(25, 22),
             title_room=TITLE_ROOM,
@@ -461,12 +484,14 @@ class MultiHeadSplit(ExplainerScene):
         return VGroup(items, bar)
 
     # -- concat, then W_O -------------------------------------------------------------------------
-    def concat_and_mix(self, mh, independent: bool):
-        """The head outputs slide into their columns of the concatenation; then (unless the heads
-        are independent) W_O maps it back to d_model."""
+    def concat_and_mix(self, mh, independent: bool, panels: dict):
+        """Each head's weights turn into its output (weights × V); the outputs slide into their
+        columns of the concatenation; then (unless the heads are independent) W_O maps it back
+        to d_model."""
         content = self.regions.content
         top, bottom = content.rows(1, 1, gap=0.3)
         outs = self.head_outputs(top)
+        self.weights_into_outputs(panels, outs)
         mixing = not independent and mh.W_o is not None
         boxes = self.mix_boxes(bottom) if mixing else None
         cat_box = boxes["cat"] if mixing else bottom
@@ -486,7 +511,7 @@ class MultiHeadSplit(ExplainerScene):
         outs = {}
         boxes = top.columns(*([1] * len(self.shown)), gap=0.3)
         for box, h in zip(boxes, self.shown):
-            m = LabelledMatrix.fitted(
+            m = fitted_grid(
                 heads[h].output,
                 ("output", h),
                 theme,
@@ -500,12 +525,29 @@ class MultiHeadSplit(ExplainerScene):
             for rect in m.backgrounds:
                 fill = self.tints[h % 2]
                 rect.set_fill(fill, opacity=1)
-                m.cells[rect.cell_index].set_color(text_on(fill, theme))
+                if not getattr(m, "compact", False):
+                    m.cells[rect.cell_index].set_color(text_on(fill, theme))
             t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
             t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
         return outs
+
+    def weights_into_outputs(self, panels: dict, outs: dict) -> None:
+        """The planes leave; each shown head's weights turn into its output, the weights times
+        its values (an output never appears from nothing)."""
+        patterns = [p.pattern for p in panels.values()]
+        keep = (self.title_mob, self.caption_mob, *patterns)
+        self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
+        self.play(
+            *(
+                ReplacementTransform(panels[h].pattern, VGroup(*outs[h]))
+                for h in outs
+                if h in panels
+            ),
+            *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
+            run_time=1.2,
+        )
 
     def mix_boxes(self, bottom: Box) -> dict:
         """Where concat · W_O = output go: in one row (wide), or concat · W_O above and
@@ -536,7 +578,7 @@ class MultiHeadSplit(ExplainerScene):
         (matrix, the group of title, matrix, frames and tags)."""
         theme = self.theme
         d_v = self.trace.heads[0].V.shape[1]
-        cat = LabelledMatrix.fitted(
+        cat = fitted_grid(
             mh.concat,
             ("concat",),
             theme,
@@ -561,7 +603,6 @@ class MultiHeadSplit(ExplainerScene):
         """Each head output's cells slide into their columns of the concatenation."""
         d_v = self.trace.heads[0].V.shape[1]
         cat_title, (_, blocks, tags) = cat_g
-        self.play(*(FadeIn(VGroup(t, m)) for t, m in outs.values()), run_time=0.8)
         slides = []
         for h, (_, m) in outs.items():
             for (i, j), cell in m.cells.items():
@@ -620,7 +661,7 @@ class MultiHeadSplit(ExplainerScene):
     def w_o_matrix(self, mh, wo_box: Box):
         """W_O with its name above, in ``wo_box``: (matrix, title)."""
         theme = self.theme
-        wo = LabelledMatrix.fitted(
+        wo = fitted_grid(
             mh.W_o,
             ("W_o",),
             theme,
@@ -640,7 +681,7 @@ class MultiHeadSplit(ExplainerScene):
     def mixed_output(self, mh, out_box: Box, wide: bool):
         """The multi-head output (concat · W_O), in the output style: (matrix, title)."""
         theme = self.theme
-        out = LabelledMatrix.fitted(
+        out = fitted_grid(
             mh.output,
             ("final",),
             theme,
@@ -653,12 +694,108 @@ class MultiHeadSplit(ExplainerScene):
             cell_pad=COMPACT,
         )
         separate_ellipses(out)
-        for cell in out.cells.values():
+        for cell in out.cells.values() if not getattr(out, "compact", False) else ():
             cell.set_color(theme.output)
         out_title = self.typeset("mh_output", BODY, theme.output)
         out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
         place(VGroup(out_title, out), out_box, "center" if wide else "left")
         return out, out_title
+
+
+class CompactGrid(VGroup):
+    """A matrix too large for its numbers at the minimum text size, drawn as a grid of squares:
+    each cell's square has an area in proportion to its magnitude (a weight: its share of the
+    cell, as 3Blue1Brown draws attention) in the colour of its value on the matrix's scale, and
+    every row labelled. It offers the parts of :class:`LabelledMatrix` the scene moves (cells,
+    rows, backgrounds, frame parts), so a step animates either the same way."""
+
+    compact = True
+    indexed = False
+
+    def __init__(
+        self,
+        values,
+        theme,
+        row_labels,
+        cell: float,
+        scale="values",
+        row_colors=None,
+        label_width: float = 2.2,
+    ):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        m, n = values.shape
+        self.shape = (m, n)
+        self.shown_rows, self.shown_columns = list(range(m)), list(range(n))
+        limit = 1.0 if scale == "weights" else score_limit(values)
+        self.backgrounds, self.cells = VGroup(), {}
+        for i in range(m):
+            for j in range(n):
+                back = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
+                back.set_fill(theme.panel, opacity=1).move_to([j * cell, -i * cell, 0])
+                back.cell_index = (i, j)
+                self.backgrounds.add(back)
+                v = values[i, j] if np.isfinite(values[i, j]) else 0.0
+                side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
+                color = heat(v) if scale == "weights" else diverging(v, limit)
+                dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                self.cells[i, j] = dot.move_to(back)
+        self.numbers = VGroup(*self.cells.values())
+        self.row_labels, self.row_label_of = VGroup(), {}
+        size = SMALL  # the minimum text size: labels never shrink below it
+        for i, text in enumerate(row_labels):
+            if not text:
+                continue
+            color = row_colors[i] if row_colors else theme.text
+            lab = label(ellipsize(text, label_width, size), size, color)
+            lab.next_to(self.backgrounds[i * n], LEFT, buff=0.08)
+            self.row_labels.add(lab)
+            self.row_label_of[i] = lab
+        self.col_labels, self.ellipses, self.colorbar = VGroup(), VGroup(), VGroup()
+        self.add(self.backgrounds, self.numbers, self.row_labels)
+
+    @classmethod
+    def fitted(cls, values, theme, row_labels, box: Box, title_room=0.45, **kw):
+        """As large as fits ``box`` (less ``title_room``), cells at most 0.4 units."""
+        m, n = np.shape(values)
+        tall = (box.height - title_room) / m
+        widest = min(max((text_width(t, SMALL) for t in row_labels if t), default=0.0), 2.2)
+        # labels shortened (never below 0.9) before the cells shrink below a label's height
+        label_width = min(widest, max(0.9, box.width - n * ROW_LABEL_CELL - 0.15))
+        room = label_width + 0.15 if widest else 0.0
+        cell = min((box.width - room) / n, tall, 0.4)
+        if cell < ROW_LABEL_CELL:  # too small to label a row: the squares take the room
+            row_labels, cell = [""] * m, min(box.width / n, tall, 0.4)
+        return cls(values, theme, row_labels, max(cell, 0.01), label_width=label_width, **kw)
+
+    def cell(self, i: int, j: int):
+        return self.cells.get((i, j))
+
+    def cell_rect(self, i: int, j: int):
+        return self.backgrounds[i * self.shape[1] + j]
+
+    def row_group(self, i: int) -> VGroup:
+        return VGroup(*(self.cells[i, j] for j in range(self.shape[1])))
+
+    def frame_parts(self) -> VGroup:
+        return VGroup(self.backgrounds, self.row_labels)
+
+
+def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw):
+    """The matrix in ``box``: with its numbers where all of them fit at the minimum size, else
+    (never hiding a row or a column) as a :class:`CompactGrid` of squares."""
+    m = LabelledMatrix.fitted(values, role, theme, rows, cols, box, **kw)
+    if m.shown_rows == list(range(m.shape[0])) and m.shown_columns == list(range(m.shape[1])):
+        return m
+    return CompactGrid.fitted(
+        values,
+        theme,
+        rows,
+        box,
+        title_room=kw.get("title_room", 0.45),
+        scale=scale,
+        row_colors=kw.get("row_colors"),
+    )
 
 
 def _fits(m: LabelledMatrix, box: Box) -> bool:

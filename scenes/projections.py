@@ -146,9 +146,9 @@ class Projections(ExplainerScene):
         note_box, table_box = right.rows(1, 3)
         size = BODY if note_box.width > 5 else SMALL
         note = VGroup(
-            self.typeset("identity_w", size, self.theme.accent),
-            self.typeset("identity_qkv", size, self.theme.accent),
-            wrapped(self.typeset("identity_roles", SMALL, self.theme.text), note_box.width),
+            self.typeset_lines("identity_w", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_qkv", size, self.theme.accent, note_box.width),
+            self.typeset_lines("identity_roles", SMALL, self.theme.text, note_box.width),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         place(note, note_box, "left")
         table = LabelledMatrix.fitted(
@@ -383,8 +383,11 @@ class Projections(ExplainerScene):
     def match_step(self):
         ex, tr = self.example, self.trace
         head = tr.attention
-        self.step("match", clear=True)
-        formula = typeset_math("q_i dot k_j = x_i W_q W_k^top x_j^top", 40, self.theme.text)
+        rotary = getattr(ex, "rotary_base", None) is not None
+        self.step("match", "match_rotary" if rotary else None, clear=True)
+        # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
+        match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
+        formula = typeset_math("q_i dot k_j = " + match, 40, self.theme.text)
         i, j = 0, min(1, ex.n_keys - 1)
         example_line = VGroup(
             dot_label(self, i, j, BODY),
@@ -416,13 +419,6 @@ def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:
         q=scene.q_tokens[i],
         k=scene.k_tokens[j],
     )
-
-
-def wrapped(mob, width: float):
-    """A typeset line (a group of text and math parts) flowed onto more lines when too wide."""
-    if mob.width <= width or len(mob.submobjects) < 2:
-        return mob
-    return flow(list(mob.submobjects), width, hbuff=0.12)
 
 
 def bracket_matrix(rows, color) -> VGroup:

@@ -118,6 +118,14 @@ def W_o(tr, i, j):  # noqa: N802  (the matrix's name)
 
 
 @role()
+def rotary(tr, field):
+    """RotaryPositions: a field of the core's rotary view (frequency, score, …)."""
+    from attention_core.rotary_view import rotary_view
+
+    return getattr(rotary_view(tr), field)
+
+
+@role()
 def enc(tr, name, i, j):
     """An array of the encoder block ("attention" for its attention output)."""
     block = ac.trace_encoder(tr.example)

@@ -10,9 +10,9 @@ from manim import DOWN, LEFT, Create, Dot, Polygon, ReplacementTransform, Transf
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import place, place_labels
+from scenes.mobjects.layout import Box, box_of, place, place_labels
 from scenes.mobjects.math import math
-from scenes.mobjects.plane import grow
+from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY
 from scenes.views import adds_back as _has_own
@@ -178,12 +178,25 @@ class WeightedSum(ExplainerScene):
             o_name, self.out, ("output", 0, self.i), theme.output, self.side_box
         )
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
+        covered = self.labels_under_chain()
         self.play(
             *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
+            *(FadeOut(lb) for lb in covered),
             run_time=1.6,
         )
+        self.v_labels = VGroup(*(lb for lb in self.v_labels if lb not in covered))
         self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
         self.hold()
+
+    def labels_under_chain(self) -> list:
+        """The value labels the chain (and the output) will run over: they leave as it forms,
+        so no label sits on an arrow (the colours still say which value is which)."""
+        plane = self.vplane
+        segments = [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
+        segments.append((np.zeros(2), self.out2))
+        ends = [(plane.point(a), plane.point(b)) for a, b in segments]
+        marks = shaft_marks(ends) + [Box(*(b[:2] - 0.14), *(b[:2] + 0.14)) for _, b in ends]
+        return [lb for lb in self.v_labels if any(box_of(lb).overlaps(m, 0.0) for m in marks)]
 
     def points_along_chain(self):
         """Invisible points along the drawn vectors, so that a label sits beside them, not on

@@ -145,6 +145,7 @@ class VectorPlane(VGroup):
         self.add(self.tick_labels)
         self.theme = theme
         self.tips: list = []  # every arrowhead drawn in this plane, for tip_labels to avoid
+        self.shafts: list = []  # and every shaft, (tail, tip) on screen
         self.lo, self.hi = lo, hi
 
     def _add_ticks(self, lo, hi, step, theme):
@@ -196,7 +197,8 @@ class VectorPlane(VGroup):
         if np.linalg.norm(b - a) < 1e-6:
             return Dot(a, radius=0.06, color=color)
         length = np.linalg.norm(b - a)
-        self.tips.append(b)  # labels placed later keep clear of every arrowhead
+        self.tips.append(b)  # labels placed later keep clear of every arrowhead and shaft
+        self.shafts.append((a, b))
         if outline:
             return _outlined_arrow(a, b, color, stroke_width, opacity)
         return Arrow(
@@ -236,6 +238,7 @@ class VectorPlane(VGroup):
         instead of two labels stacked at one point."""
         labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
         heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
+        heads += shaft_marks(self.shafts)
         anchors = [self.point(c) for c in coords]
         if merge > 0 and len(anchors) > 1:
             labels, anchors = self._merged(labels, anchors, merge)
@@ -317,6 +320,18 @@ class VectorPlane(VGroup):
         parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
         parts = [p for p in parts if p.source_text.strip()]
         return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
+
+
+SHAFT_SAMPLES = (0.1, 0.22, 0.34, 0.46, 0.58, 0.7, 0.8)  # along a shaft, short of its head
+
+
+def shaft_marks(shafts, half: float = 0.05) -> list[Box]:
+    """Small boxes along each shaft (tail, tip): no label may sit on an arrow's line either."""
+    return [
+        Box(p[0] - half, p[1] - half, p[0] + half, p[1] + half)
+        for a, b in shafts
+        for p in (a + t * (b - a) for t in SHAFT_SAMPLES)
+    ]
 
 
 def sample_arrow(color, outline: bool = False, length: float = 0.6, stroke_width: float = 5):

@@ -104,9 +104,13 @@ def _head_blocks(trace: ExampleTrace, h: int, q_labels: list, k_labels: list) ->
         if head.scale != 1.0
         else f"{tag}scaled = scores (unscaled)"
     )
+    # with rotary positions Q and K are turned by their positions (RoPE) before the scores
+    q_def, k_def = f"X·W_q{b_q}", f"X·W_k{b_k}"
+    if getattr(trace.example, "rotary_base", None) is not None:
+        q_def, k_def = f"rot(X·W_q{b_q}, position)", f"rot(X·W_k{b_k}, position)"
     blocks = [
-        (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
-        (f"{tag}K = X·W_k{b_k}", head.K, k_labels, _dims("k", head.K.shape[1])),
+        (f"{tag}Q = {q_def}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
+        (f"{tag}K = {k_def}", head.K, k_labels, _dims("k", head.K.shape[1])),
         (f"{tag}V = X·W_v{b_v}", head.V, k_labels, _dims("v", head.V.shape[1])),
         (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
         (scaled, head.scaled, q_labels, k_labels),
@@ -152,18 +156,35 @@ def header_lines(trace: ExampleTrace) -> list[str]:
         f"heads = {len(trace.heads)}"
     )
     if w.form == "identity":
-        lines.append("weights: identity, so Q = K = V = X")
+        turned = ex.rotary_base is not None
+        lines.append(
+            "weights: identity, so " + ("Q = K = X turned, V = X" if turned else "Q = K = V = X")
+        )
     elif w.seed is not None:
         lines.append(f"weights: random standard normal, seed = {w.seed} ({w.form} form)")
     else:
         biased = ", with biases" if w.has_bias else ""
         lines.append(f"weights: given ({w.form} form{biased})")
+    lines += _decoder_lines(ex)
     if trace.mask is not None:
         lines.append(
             "mask: "
             + (ex.mask if isinstance(ex.mask, str) else "explicit")
             + (" + padding" if ex.padding is not None else "")
         )
+    return lines
+
+
+def _decoder_lines(ex) -> list[str]:
+    """Shared key/value heads and rotary positions, when the example has them."""
+    lines = []
+    if ex.weights.kv_heads is not None:
+        lines.append(f"key/value heads: {ex.weights.kv_heads}, each shared by "
+                     f"{ex.heads // ex.weights.kv_heads} query heads")  # fmt: skip
+    if ex.rotary_base is not None:
+        pos = " ".join(str(int(p)) for p in ex.rotary_positions)
+        lines.append(f"rotary positions: base {ex.rotary_base:g}, positions {pos}; Q and K "
+                     "are turned by their positions before the scores")  # fmt: skip
     return lines
 
 

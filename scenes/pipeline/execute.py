@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -268,8 +269,9 @@ def make_slides(job: Job, tmp: Path) -> dict:
     from manim import tempconfig
     from manim_slides import Slide
 
-    # its INFO lines (to stderr, as all a worker prints) unless --quiet
-    logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
+    # its own INFO lines come twice (two handlers), wrapped, naming the scratch folder: they are
+    # said once below, unwrapped, with the final paths (to stderr, unless --quiet)
+    logging.getLogger("manim-slides").setLevel(logging.WARNING)
 
     base = job.scene.load()
     slide_cls = type(base.__name__, (base, Slide), {"skip_reversing": True})
@@ -290,6 +292,13 @@ def make_slides(job: Job, tmp: Path) -> dict:
         for field_name in ("file", "rev_file"):
             slide[field_name] = str(files_dir / Path(slide[field_name]).name)
     atomic_write(final / f"{name}.json", json.dumps(deck, indent=2))
+    if not job.quiet:
+        print(
+            f"manim-slides: {len(deck['slides'])} slides of {name} in {files_dir}; "
+            f"configuration {final / f'{name}.json'}",
+            file=sys.stderr,
+            flush=True,
+        )
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
