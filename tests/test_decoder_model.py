@@ -144,7 +144,7 @@ def test_residual_stream_and_logits_match_transformers(ours, reference):
 
 @pytest.mark.slow
 def test_repeated_sentence_has_previous_token_and_induction_heads(ours):
-    """PLATFORM.md measured with transformers: layer 17 head 1 ≈ 0.93 on the previous token,
+    """Measured with transformers (docs/design.md, "Platform facts"): layer 17 head 1 ≈ 0.93 on the previous token,
     layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
     trace = ours[SENTENCES[1]]
     n = len(trace.token_ids)  # 12: six words, twice
@@ -330,7 +330,7 @@ def test_rms_norm_and_config_refusals():
 # -- from-model --model smollm2, through the console script -------------------------------------
 @pytest.mark.slow
 def test_from_model_smollm2_numbers_equal_transformers(cli, tmp_path, smol, reference):
-    text, layer, head = SENTENCES[1], 19, 7  # the induction head of PLATFORM.md
+    text, layer, head = SENTENCES[1], 19, 7  # the induction head measured with transformers
     r = cli("from-model", text, "--model", "smollm2", "--layer", layer, "--head", head,
             "-o", "h.toml", cwd=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -494,7 +494,7 @@ def test_induction_and_sink_on_made_up_heads():
 
 @pytest.mark.slow
 def test_repeated_sentence_reads_induction_and_sink(ours):
-    """PLATFORM.md: layer 19 head 7 is an induction head; about 0.6 of the weight sits on the
+    """Measured with transformers: layer 19 head 7 is an induction head; about 0.6 of the weight sits on the
     first token across heads."""
     from attention_core.copy_heads import first_token_share, induction_share
     from attention_core.token_labels import byte_level_labels

@@ -1,7 +1,7 @@
 """Colours and text sizes: one colour per token, one accent, one output style, and the two colour
 scales every matrix uses, in a dark and a light variant.
 
-Colour means one thing (DESIGN.md, "Pictures"):
+Colour means one thing (docs/design.md, "Pictures"):
 
 - each token has its colour (:meth:`Theme.token`), used only for that token;
 - the accent (``theme.accent``), which is no token's colour, marks derived quantities (shadows,
