@@ -144,8 +144,8 @@ def test_residual_stream_and_logits_match_transformers(ours, reference):
 
 @pytest.mark.slow
 def test_repeated_sentence_has_previous_token_and_induction_heads(ours):
-    """Measured with transformers (docs/design.md, "Platform facts"): layer 17 head 1 ≈ 0.93 on the previous token,
-    layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
+    """Measured with transformers (docs/design.md, "Platform facts"): layer 17 head 1 ≈ 0.93 on
+    the previous token, layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
     trace = ours[SENTENCES[1]]
     n = len(trace.token_ids)  # 12: six words, twice
     half = n // 2
@@ -494,8 +494,8 @@ def test_induction_and_sink_on_made_up_heads():
 
 @pytest.mark.slow
 def test_repeated_sentence_reads_induction_and_sink(ours):
-    """Measured with transformers: layer 19 head 7 is an induction head; about 0.6 of the weight sits on the
-    first token across heads."""
+    """Measured with transformers: layer 19 head 7 is an induction head; about 0.6 of the weight
+    sits on the first token across heads."""
     from attention_core.copy_heads import first_token_share, induction_share
     from attention_core.token_labels import byte_level_labels
 
