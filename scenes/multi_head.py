@@ -41,7 +41,7 @@ MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones an
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
-ROW_LABEL_CELL = 0.3  # the smallest cell (scene units) beside which a row label fits
+ROW_LABEL_CELL = 0.36  # the smallest cell (scene units) beside which a row label fits
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
@@ -351,6 +351,8 @@ class MultiHeadSplit(ExplainerScene):
                 if not getattr(piece, "compact", False):
                     piece.cells[rect.cell_index].set_color(text_on(fill, theme))
             name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
+            if name_mob.width > boxes[k].width:  # a narrow frame: the name as wide as its block
+                name_mob.scale_to_fit_width(boxes[k].width)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
             piece.name_mob = name_mob
@@ -716,6 +718,7 @@ class CompactGrid(VGroup):
         scale="values",
         row_colors=None,
         label_width: float = 2.2,
+        role: tuple = (),
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -734,6 +737,7 @@ class CompactGrid(VGroup):
                 side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
                 color = heat(v) if scale == "weights" else diverging(v, limit)
                 dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                dot.role = (*role, i, j)  # where its value comes from, as a Num's
                 self.cells[i, j] = dot.move_to(back)
         self.numbers = VGroup(*self.cells.values())
         self.row_labels, self.row_label_of = VGroup(), {}
@@ -790,6 +794,7 @@ def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw)
         title_room=kw.get("title_room", 0.45),
         scale=scale,
         row_colors=kw.get("row_colors"),
+        role=role,
     )
 
 
