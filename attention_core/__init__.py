@@ -12,6 +12,19 @@ and reading the heads of a real model.
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
 from .bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
+from .claims import (
+    MaskClaim,
+    OrderCheck,
+    OutputWidth,
+    RowChoice,
+    SumTerms,
+    demo_row,
+    head_demo_row,
+    mask_claim,
+    order_check,
+    output_width,
+    sum_terms,
+)
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .encoder_trace import FFN_SEED, encoder_weights, trace_encoder
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
@@ -142,4 +155,16 @@ __all__ = [
     "BertConfig",
     "BertTrace",
     "gelu",
+    # what the scenes say about the numbers (claims.py)
+    "RowChoice",
+    "SumTerms",
+    "MaskClaim",
+    "OrderCheck",
+    "OutputWidth",
+    "demo_row",
+    "head_demo_row",
+    "sum_terms",
+    "mask_claim",
+    "order_check",
+    "output_width",
 ]

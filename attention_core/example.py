@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .decoder_fields import check_kv_heads, check_positions, check_rotary_base, check_rotary_width
 from .example_io import example_from_dict, example_to_dict
 from .example_limits import (
     HEAD_FORMS,
@@ -37,6 +38,7 @@ from .example_validation import (
     check_name,
     check_text,
     combined_mask,
+    shown,
 )
 from .projection_weights import Weights, explicit_weights, identity_weights
 from .random_weights import random_weights
@@ -83,6 +85,9 @@ class Example:
     source_embeddings: Any = None
     scale: bool = True
     source: str = ""
+    kv_heads: Any = None  # shared key/value heads (grouped-query attention), None: one per head
+    rotary_base: Any = None  # rotary positions (RoPE): Q and K turned by position; None: off
+    positions: Any = None  # the positions RoPE uses, None: 0 … n − 1
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
 
     # -- construction: each field checked in the order a file is read -------------------------
@@ -94,7 +99,9 @@ class Example:
         self._check_embeddings()
         self._check_source_sequence()
         self._check_options()
+        self._check_decoder_fields()
         self._set("weights", self._resolve_weights())
+        check_rotary_width(self.rotary_base, self.weights.head(0, self.heads)[0].shape[1])
         mask, padding, matrix = combined_mask(
             self.mask, self.padding, self.tokens, self.n_keys, self.is_cross
         )
@@ -151,7 +158,18 @@ class Example:
         )
         self._set("scale", check_bool("scale", self.scale))
         if self.head_form not in HEAD_FORMS:
-            raise ValueError(f"head_form: {self.head_form!r} is not one of {', '.join(HEAD_FORMS)}")
+            raise ValueError(
+                f"head_form: {shown(self.head_form)} is not one of {', '.join(HEAD_FORMS)}"
+            )
+
+    def _check_decoder_fields(self) -> None:
+        """kv_heads, rotary_base and positions (:mod:`~attention_core.decoder_fields`)."""
+        w = self.weights
+        explicit = isinstance(w, dict) or (isinstance(w, Weights) and w.form == "split")
+        self._set("kv_heads", check_kv_heads(self.kv_heads, self.heads, explicit))
+        base = check_rotary_base(self.rotary_base, self.positional_encoding, self.is_cross)
+        self._set("rotary_base", base)
+        self._set("positions", check_positions(self.positions, base, self.n))
 
     def _resolve_weights(self) -> Weights:
         """Explicit weights (a mapping, or a :class:`Weights` of an example being replaced),
@@ -167,7 +185,8 @@ class Example:
                 raise ValueError("seed: give either weights or seed (random weights), not both")
             given, seed = (w.given(), w.seed) if isinstance(w, Weights) else (dict(w), None)
             d = self.d_model
-            return explicit_weights(given, d, self.heads, d, seed, self.max_head_dim)
+            kv = self.kv_heads
+            return explicit_weights(given, d, self.heads, d, seed, self.max_head_dim, kv)
         if self.seed is not None:
             return random_weights(
                 self.seed, self.d_model, self.heads, self.d_k, self.d_v, self.head_form
@@ -238,6 +257,13 @@ class Example:
     def mask_matrix(self) -> np.ndarray | None:
         """The boolean (n, n_keys) mask (causal/explicit and padding combined), or None."""
         return None if self._mask_matrix is None else self._mask_matrix.copy()
+
+    @property
+    def rotary_positions(self):
+        """The positions rotary embeddings use (0 … n − 1 unless given), or None without RoPE."""
+        if self.rotary_base is None:
+            return None
+        return np.array(self.positions if self.positions is not None else range(self.n))
 
     @property
     def is_cjk(self) -> bool:

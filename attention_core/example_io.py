@@ -8,10 +8,13 @@ the parser's complaint on one line.
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 import tomllib
 from typing import Any
 
-from .example_validation import reject_unknown
+from .example_validation import OverflowNumber, WholeNumber, reject_unknown
 from .projection_weights import WEIGHT_KEYS
 
 FILE_KEYS = (
@@ -31,6 +34,9 @@ FILE_KEYS = (
     "source_embeddings",
     "scale",
     "source",
+    "kv_heads",
+    "rotary_base",
+    "positions",
 )
 
 
@@ -79,6 +85,10 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
+    for key in ("kv_heads", "rotary_base", "positions"):  # a decoder's fields, when set
+        if getattr(example, key) is not None:
+            value = getattr(example, key)
+            out[key] = list(value) if key == "positions" else value
     return out
 
 
@@ -99,11 +109,17 @@ def _weights_fields(example) -> dict:
 
 
 def parse_example_text(text: str, suffix: str, filename: str = "example") -> dict:
-    """Parse TOML or JSON text into a mapping, with the parser's complaint on one line."""
+    """Parse TOML or JSON text into a mapping, with the parser's complaint on one line.
+
+    A whole number too long for Python to read (thousands of digits) becomes a
+    :class:`~attention_core.example_validation.WholeNumber`, so the field's own check names it.
+    """
     try:
         if suffix == ".toml":
-            return tomllib.loads(text)
-        data = json.loads(text, parse_constant=_reject_constant)
+            return _parse_toml(text, filename)
+        data = json.loads(
+            text, parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
+        )
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
@@ -116,6 +132,76 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
     if not isinstance(data, dict):
         raise ValueError(f"example: {filename!r} must hold one object of keys (tokens, …)")
     return data
+
+
+def _max_digits() -> int:
+    limit = sys.get_int_max_str_digits()
+    return limit if limit > 0 else 4300
+
+
+def _parse_int(digits: str) -> int:
+    n = len(digits.lstrip("-"))
+    if n > _max_digits():
+        return WholeNumber(n, digits.startswith("-"))
+    return int(digits)
+
+
+# strings and comments (kept as they are), or a run of digits outside them (group 1)
+_NUMBER_RUN = re.compile(
+    r'''"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|'[^'\n]*'|#[^\n]*'''
+    r"|(?<![\w.])(\d(?:_?\d)*)(?![\w.])"
+)
+_STAND_IN = 10**4299  # a 4,300-digit number: stand-in k is _STAND_IN + k
+
+
+def _parse_toml(text: str, filename: str) -> dict:
+    """tomllib; when a whole number is longer than Python reads, each such run of digits is
+    swapped for a stand-in number, turned into a :class:`WholeNumber` after parsing."""
+    try:
+        return tomllib.loads(text, parse_float=_parse_float)
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
+    runs: list[int] = []
+
+    def stand_in(match) -> str:
+        if match.group(1) is None:
+            return match.group(0)  # a string or a comment
+        digits = len(match.group(1).replace("_", ""))
+        if digits <= _max_digits():
+            return match.group(1)
+        runs.append(digits)
+        return str(_STAND_IN + len(runs) - 1)
+
+    try:
+        data = tomllib.loads(_NUMBER_RUN.sub(stand_in, text), parse_float=_parse_float)
+    except ValueError as exc:
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            raise
+        raise ValueError(
+            f"example: {filename!r} holds a number too long to read; every number must "
+            "satisfy |x| ≤ 1,000,000"
+        ) from None
+    return _restore(data, runs)
+
+
+def _parse_float(text: str) -> float:
+    """A float, or an :class:`OverflowNumber` for a finite number written too large for one."""
+    value = float(text)
+    if math.isinf(value) and text.lstrip("+-").lower() not in ("inf", "infinity"):
+        return OverflowNumber(text)
+    return value
+
+
+def _restore(value, runs: list[int]):
+    """``value`` with each stand-in number replaced by the :class:`WholeNumber` it stands for."""
+    if isinstance(value, dict):
+        return {k: _restore(v, runs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_restore(v, runs) for v in value]
+    if type(value) is int and abs(value) >= _STAND_IN and abs(value) - _STAND_IN < len(runs):
+        return WholeNumber(runs[abs(value) - _STAND_IN], value < 0)
+    return value
 
 
 def _reject_constant(name: str):

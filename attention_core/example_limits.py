@@ -14,8 +14,9 @@ MAX_DIM = 16  # d_model, d_k and d_v at most this (a lecture shows the numbers)
 MAX_HEADS = 8
 MAX_TITLE = 60
 # An example that names its `source` (a head of a trained model, `attn-explain from-model`) may be
-# as large as all-MiniLM-L6-v2's layers: d_model ≤ 384, d_k and d_v ≤ 64 per head, 12 heads.
-MODEL_MAX_DIM = 384
+# as large as a real model's layer: d_model ≤ 576 (SmolLM2-135M; all-MiniLM-L6-v2 has 384), d_k
+# and d_v ≤ 64 per head, 12 heads.
+MODEL_MAX_DIM = 576
 MODEL_MAX_HEAD_DIM = 64
 MODEL_MAX_HEADS = 12
 MAX_SOURCE = 200  # characters of the `source` note

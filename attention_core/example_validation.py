@@ -7,13 +7,16 @@ first bad spot is named), unknown keys (with a suggestion), and the mask with it
 
 from __future__ import annotations
 
+import math
 import re
-import unicodedata
 
 import numpy as np
 
 from .example_limits import MAX_ABS, MAX_HEADS, MAX_LABEL, MAX_TOKENS
 from .masks import causal_mask, padding_mask
+from .visible_text import refusal
+
+SHOWN = 40  # characters of a given value that a message echoes
 
 
 def reject_unknown(prefix: str, data: dict, known) -> None:
@@ -22,9 +25,10 @@ def reject_unknown(prefix: str, data: dict, known) -> None:
 
     for key in data:
         if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.5)
+            close = difflib.get_close_matches(str(key)[:100], known, n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
-            raise ValueError(f"{prefix}{key}: unknown key; {hint}")
+            name = key if len(str(key)) <= SHOWN else shown(key)
+            raise ValueError(f"{prefix}{name}: unknown key; {hint}")
 
 
 def is_01(v) -> bool:
@@ -37,6 +41,77 @@ def divisors(n: int) -> str:
     return ", ".join(str(d) for d in range(1, min(n, MAX_HEADS) + 1) if n % d == 0)
 
 
+class WholeNumber(int):
+    """A whole number too long to read from text (more than 4,300 digits, Python's limit): it
+    stands in as ±10⁴³⁰⁰, beyond every limit, and keeps its count of digits for the message."""
+
+    def __new__(cls, digits: int, negative: bool = False):
+        self = super().__new__(cls, -(10**4300) if negative else 10**4300)
+        self.digits = digits
+        return self
+
+    def __repr__(self) -> str:
+        return f"a whole number of {self.digits:,} digits"
+
+    __str__ = __repr__
+
+
+class OverflowNumber(float):
+    """A finite number written too large for a float (``9…9.5`` of 400 digits, ``1e999``): it
+    stands in as ±infinity and keeps how it was written for the message."""
+
+    def __new__(cls, text: str):
+        self = super().__new__(cls, "-inf" if text.lstrip().startswith("-") else "inf")
+        self.text = text
+        return self
+
+    def __repr__(self) -> str:
+        t = self.text
+        return t if len(t) <= SHOWN else f"{t[:12]}… (a number of {len(t):,} characters)"
+
+    __str__ = __repr__
+
+
+def shown(value, limit: int = SHOWN) -> str:
+    """``repr(value)`` for a message, at most about ``limit`` characters: a long value is cut
+    (``'xxxx…' (300,000 characters)``) and a whole number of thousands of digits is named by
+    its length, so an error stays one short line."""
+    if isinstance(value, OverflowNumber):
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return f"a whole number of {int_digits(value):,} digits"
+    if isinstance(value, str) and len(value) > limit:
+        return f"{_escaped(value[:limit])}… ({len(value):,} characters)"
+    text = _escaped(value) if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _escaped(text: str) -> str:
+    """``repr(text)`` with invisible characters escaped too (U+3164 → ``\\u3164``): repr
+    escapes control and format characters, not printable ones that draw as nothing."""
+    import regex
+
+    def escape(m) -> str:
+        o = ord(m.group())
+        return f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}"
+
+    return regex.sub(r"\p{Default_Ignorable_Code_Point}", escape, repr(text))
+
+
+def kind(value) -> str:
+    """The type of a value as a message names it (``int`` for every whole number)."""
+    return "int" if isinstance(value, WholeNumber) else type(value).__name__
+
+
+def int_digits(value: int) -> int:
+    """The number of decimal digits of ``value`` (without converting it to text)."""
+    if isinstance(value, WholeNumber):
+        return value.digits
+    n = abs(value)
+    digits = max(1, int(n.bit_length() * math.log10(2)))
+    return digits + (n >= 10**digits)
+
+
 # -- text ----------------------------------------------------------------------------------------
 def check_name(name) -> str:
     """The example's name made safe for a folder name (at most 64 characters)."""
@@ -46,60 +121,52 @@ def check_name(name) -> str:
     return safe[:64]
 
 
-def check_text(fieldname: str, value, limit: int, allow_empty=False) -> str:
-    """One line of text of at most ``limit`` characters, without control characters."""
+def check_text(fieldname: str, value, limit: int, allow_empty=False, fonts=False) -> str:
+    """One line of text of at most ``limit`` characters that a viewer can read: no control,
+    format, bidirectional, private-use or unassigned characters (and, with ``fonts``, only
+    characters the fonts draw; see :mod:`~attention_core.visible_text`)."""
     if not isinstance(value, str):
-        raise ValueError(f"{fieldname}: expected text in quotes, got {type(value).__name__}")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ValueError(
-            f"{fieldname}: {value!r} contains control characters (newline, tab …); remove them"
-        )
-    if not allow_empty and not value.strip():
-        raise ValueError(f"{fieldname}: a label must not be empty or only spaces")
+        raise ValueError(f"{fieldname}: expected text in quotes, got {kind(value)}")
     if len(value) > limit:
         raise ValueError(
-            f"{fieldname}: {value[:20]!r}… has {len(value)} characters; at most {limit} are allowed"
+            f"{fieldname}: {value[:20]!r}… has {len(value):,} characters; at most {limit} are "
+            "allowed"
         )
+    why = refusal(value, fonts=fonts)
+    if why:
+        raise ValueError(f"{fieldname}: {shown(value)} {why}")
+    if not allow_empty and not value.strip():
+        raise ValueError(f"{fieldname}: a label must not be empty or only spaces")
     return value
 
 
 def check_labels(fieldname: str, labels) -> tuple[str, ...]:
-    """1 to ``MAX_TOKENS`` token labels, each text the videos can draw."""
+    """1 to ``MAX_TOKENS`` token labels, each text a viewer can see and the fonts draw."""
     if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
         raise ValueError(f'{fieldname}: expected a list of labels, e.g. ["早", "上", "好"]')
     if not labels:
         raise ValueError(f"{fieldname}: the list is empty; give 1 to {MAX_TOKENS} tokens")
     if len(labels) > MAX_TOKENS:
         raise ValueError(f"{fieldname}: {len(labels)} tokens; at most {MAX_TOKENS} are supported")
-    out = tuple(check_text(f"{fieldname}[{i}]", t, MAX_LABEL) for i, t in enumerate(labels))
-    for i, t in enumerate(out):
-        if any(_is_emoji(c) for c in t):
-            raise ValueError(
-                f"{fieldname}[{i}]: {t!r} contains emoji, which the videos cannot draw (colour "
-                "emoji have no outlines); use a word instead"
-            )
-    return out
-
-
-def _is_emoji(c: str) -> bool:
-    o = ord(c)
-    return 0x1F000 <= o <= 0x1FAFF or o in (0xFE0F, 0x200D) or 0x2600 <= o <= 0x27BF
+    return tuple(
+        check_text(f"{fieldname}[{i}]", t, MAX_LABEL, fonts=True) for i, t in enumerate(labels)
+    )
 
 
 # -- numbers -------------------------------------------------------------------------------------
 def check_int(fieldname: str, value, lo: int, hi: int) -> int:
     """A whole number (not a boolean) in ``lo … hi``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{fieldname}: expected a whole number, got {value!r}")
+        raise ValueError(f"{fieldname}: expected a whole number, got {shown(value)}")
     if not lo <= value <= hi:
-        raise ValueError(f"{fieldname}: {value} is outside {lo} … {hi}")
+        raise ValueError(f"{fieldname}: {shown(value)} is outside {lo} … {hi}")
     return int(value)
 
 
 def check_bool(fieldname: str, value) -> bool:
     """true or false (not 0 or 1)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{fieldname}: expected true or false, got {value!r}")
+        raise ValueError(f"{fieldname}: expected true or false, got {shown(value)}")
     return bool(value)
 
 
@@ -122,9 +189,19 @@ def check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MAX
     if limit is not None and np.max(np.abs(arr)) > limit:
         bad = tuple(int(i) for i in np.argwhere(np.abs(arr) > limit)[0])
         raise ValueError(
-            f"{fieldname}{list(bad)}: {arr[bad]:g} is beyond the limit |x| ≤ {limit:g}"
+            f"{fieldname}{list(bad)}: {_as_given(value, bad)} is beyond the limit "
+            f"|x| ≤ {limit:,.0f}"
         )
     return arr + 0.0  # −0.0 → 0.0 keeps printing tidy
+
+
+def _as_given(value, index: tuple[int, ...]) -> str:
+    """The number at ``index`` as the input gave it (1000000.4, not the rounded 1e+06)."""
+    for i in index:
+        value = value[i]
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()
+    return shown(value)
 
 
 def shape_word(ndim: int) -> str:
@@ -134,30 +211,62 @@ def shape_word(ndim: int) -> str:
     )
 
 
-def check_nested(fieldname: str, value, ndim: int, path=()) -> None:
-    """Walk nested lists: right depth, rectangular, numbers only — naming the first bad spot."""
+def check_nested(fieldname: str, value, ndim: int, path=(), allow_bool=False) -> tuple:
+    """Walk nested lists: right depth, rectangular, numbers only — naming the first bad spot.
+    Returns the shape."""
     where = fieldname + "".join(f"[{i}]" for i in path)
     if ndim == 0:
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ValueError(f"{where}: expected a number, got {value!r}")
-        return
+        _check_number(where, value, allow_bool)
+        return ()
     if not isinstance(value, (list, tuple)):
         raise ValueError(
             f"{where}: expected {shape_word(ndim) if ndim > 1 else 'a row of numbers'}"
-            f", got {type(value).__name__}"
+            f", got {kind(value)}"
         )
     if not value:
         raise ValueError(f"{where}: is empty; give at least one {'row' if ndim > 1 else 'number'}")
-    lengths = set()
-    for i, item in enumerate(value):
-        check_nested(fieldname, item, ndim - 1, path + (i,))
-        if ndim > 1:
-            lengths.add(len(item))
-    if len(lengths) > 1:
+    shapes = [
+        check_nested(fieldname, item, ndim - 1, path + (i,), allow_bool)
+        for i, item in enumerate(value)
+    ]
+    _check_same_shapes(where, shapes)
+    return (len(value),) + shapes[0]
+
+
+def _check_number(where: str, value, allow_bool: bool) -> None:
+    """A number (an int, a float; a bool only where 0/1 may be written as true/false) that
+    converts to a float: not a whole number of 19 or more digits, not a number written too
+    large for a float."""
+    if isinstance(value, bool) and allow_bool:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{where}: expected a number, got {shown(value)}")
+    if isinstance(value, OverflowNumber) or (isinstance(value, int) and abs(value) > 10**18):
         raise ValueError(
-            f"{where}: ragged rows (lengths {sorted(lengths)}); every row needs the "
-            "same number of values"
+            f"{where}: {shown(value)} is far too large; every number of an example "
+            f"satisfies |x| ≤ {MAX_ABS:,.0f}"
         )
+
+
+def _check_same_shapes(where: str, shapes: list[tuple]) -> None:
+    """Sibling rows (or matrices) must have one shape: ragged rows name their lengths, matrices
+    of different shapes the first that differs."""
+    if len({s[:1] for s in shapes}) > 1:
+        lengths = sorted({s[0] for s in shapes})
+        raise ValueError(
+            f"{where}: ragged rows (lengths {lengths}); every row needs the same number of values"
+        )
+    odd = next((i for i, s in enumerate(shapes) if s != shapes[0]), None)
+    if odd is not None:
+        raise ValueError(
+            f"{where}[{odd}]: shape {_shape_text(shapes[odd])}, but {where}[0] is "
+            f"{_shape_text(shapes[0])}; every {shape_word(len(shapes[0])).split(' (')[0][2:]} "
+            "here needs the same shape"
+        )
+
+
+def _shape_text(shape: tuple) -> str:
+    return "×".join(str(n) for n in shape)
 
 
 # -- mask and padding ----------------------------------------------------------------------------
@@ -166,7 +275,7 @@ def check_mask(mask, n_queries: int, n_keys: int, is_cross: bool):
     (n_queries, n_keys) matrix of 0/1 (booleans become 0/1)."""
     if isinstance(mask, str):
         if mask not in ("none", "causal"):
-            raise ValueError(f"mask: {mask!r} is not 'none', 'causal' or a 0/1 matrix")
+            raise ValueError(f"mask: {shown(mask)} is not 'none', 'causal' or a 0/1 matrix")
         if mask == "causal" and is_cross:
             raise ValueError(
                 "mask: 'causal' needs a query and key sequence of the same "
@@ -175,6 +284,8 @@ def check_mask(mask, n_queries: int, n_keys: int, is_cross: bool):
         return mask, (causal_mask(n_queries) if mask == "causal" else None)
     if mask is None:
         return "none", None
+    if isinstance(mask, (list, tuple)):
+        check_nested("mask", mask, 2, allow_bool=True)
     arr = np.asarray(mask)
     if arr.dtype == np.bool_:
         arr = arr.astype(int)

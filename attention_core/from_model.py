@@ -1,4 +1,7 @@
-"""A head (or a layer's heads) of all-MiniLM-L6-v2 as an ordinary example file: TOML + .npz.
+"""A head (or a layer's heads) of a real model as an ordinary example file: TOML + .npz.
+
+Two models: all-MiniLM-L6-v2 (BERT, the default, here) and SmolLM2-135M-Instruct (a Llama
+decoder, ``model="smollm2"``, :mod:`attention_core.from_decoder`).
 
 ``model_example(text, layer, head)`` runs the model (:mod:`attention_core.bert`) on the text and
 returns the example's fields: the tokens ([CLS] … [SEP]), that layer's input hidden states as the
@@ -22,6 +25,7 @@ from .example import MAX_LABEL, MAX_TITLE, MAX_TOKENS, Example
 
 LAYERS = 6
 HEADS = 12
+MODELS = ("minilm", "smollm2")
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,7 +55,20 @@ def _label(token: str) -> str:
     return token if len(token) <= MAX_LABEL else token[: MAX_LABEL - 1] + "…"
 
 
-def model_example(text: str, layer: int, head: int | None = None, all_heads: bool = False):
+def model_example(
+    text: str, layer: int, head: int | None = None, all_heads: bool = False, model: str = "minilm"
+):
+    """Run ``model`` ("minilm", "smollm2") on ``text``; take layer ``layer``'s head ``head``."""
+    if model == "smollm2":
+        from .from_decoder import decoder_example
+
+        return decoder_example(text, layer, head, all_heads=all_heads)
+    if model != "minilm":
+        raise ValueError(f"--model: {model!r} is not one of {', '.join(MODELS)}")
+    return minilm_example(text, layer, head, all_heads)
+
+
+def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bool = False):
     """Run all-MiniLM-L6-v2 on ``text`` and take layer ``layer``'s head ``head`` (both from 1).
 
     Raises ``ValueError`` (one line each) for a layer outside 1 … 6, a head outside 1 … 12,
@@ -102,25 +119,40 @@ def model_example(text: str, layer: int, head: int | None = None, all_heads: boo
     return ModelExample(fields, arrays)
 
 
-def example_toml(fields: dict, arrays_name: str) -> str:
-    """The TOML text of a model example whose arrays live in ``arrays_name``."""
+def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
+    """The TOML text of a model example whose arrays (``array_names``, default MiniLM's: the
+    embeddings, W_q, W_k, W_v and their biases, and W_o, b_o with several heads) live in
+    ``arrays_name``."""
     import json
 
     def q(s: str) -> str:  # a TOML basic string: JSON's escaping is valid TOML
         return json.dumps(s, ensure_ascii=False)
 
     tokens = ", ".join(q(t) for t in fields["tokens"])
+    extra = ""
+    for key in ("kv_heads", "mask", "rotary_base", "positions"):  # a decoder's fields
+        if key in fields:
+            value = fields[key]
+            text = q(value) if isinstance(value, str) else json.dumps(value)
+            extra += f"{key} = {text}\n"
     return (
         f"# Made by `attn-explain from-model`: {fields['source']}.\n"
-        f"# The arrays (embeddings, W_q, W_k, W_v, their biases b_q, b_k, b_v"
-        + (", W_o and b_o" if fields["heads"] > 1 else "")
-        + f") are in {arrays_name}, beside this file.\n"
-        f"title = {q(fields['title'])}\n"
+        + _arrays_comment(fields, arrays_name, array_names)
+        + f"title = {q(fields['title'])}\n"
         f"source = {q(fields['source'])}\n"
         f"tokens = [{tokens}]\n"
-        f"heads = {fields['heads']}\n"
-        f"arrays = {q(arrays_name)}\n"
+        f"heads = {fields['heads']}\n" + extra + f"arrays = {q(arrays_name)}\n"
     )
+
+
+def _arrays_comment(fields: dict, arrays_name: str, array_names) -> str:
+    if array_names is None:
+        listed = "embeddings, W_q, W_k, W_v, their biases b_q, b_k, b_v" + (
+            ", W_o and b_o" if fields["heads"] > 1 else ""
+        )
+    else:
+        listed = ", ".join(array_names)
+    return f"# The arrays ({listed}) are in {arrays_name}, beside this file.\n"
 
 
 def write_example(path, model_ex: ModelExample) -> tuple[Path, Path]:
@@ -130,7 +162,7 @@ def write_example(path, model_ex: ModelExample) -> tuple[Path, Path]:
     """
     path = Path(path)
     npz = path.with_suffix(".npz")
-    text = example_toml(model_ex.fields, npz.name)
+    text = example_toml(model_ex.fields, npz.name, list(model_ex.arrays))
     folder = path.parent
     tmp_npz = tmp_toml = None
     try:

@@ -6,6 +6,7 @@ summary of what the head does — both computed here from the head's own numbers
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,17 +14,96 @@ import numpy as np
 from ._checks import as_matrix, same_width
 from .geometry import plane_view
 
-# what each pattern is called in a one-line reading (a scene may translate the key)
-PATTERNS = {
-    "previous": "the previous token",
-    "next": "the next token",
-    "first": "the first token",
-    "cls": "[CLS]",
-    "sep": "[SEP]",
-    "self": "itself",
-    "spread": "spread",
-}
-SPREAD_BELOW = 0.5  # no pattern holding at least this average weight: "spread"
+SPREAD_BELOW = 0.5  # the one threshold: a head reads as a pattern when its queries put, on
+# average, at least half their weight on that pattern's key; else it is "spread"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way a head can read: ``key`` (e.g. ``"previous"``), ``phrase`` (English, in a
+    sentence), and ``targets(weights, tokens)``: for each query row the key it would look at
+    (−1 where the row has none), or None when the reading does not apply to these tokens.
+
+    :data:`READINGS` is a list: a new reading (an attention sink, an induction head) is one more
+    entry; earlier entries win ties.
+    """
+
+    key: str
+    phrase: str
+    targets: Callable[[np.ndarray, tuple | None], np.ndarray | None]
+
+
+def _previous(W, tokens):
+    n = W.shape[0]
+    return None if n < 2 else np.arange(n) - 1  # row 0 has none: −1
+
+
+def _next(W, tokens):
+    n = W.shape[0]
+    if n < 2:
+        return None
+    t = np.arange(n) + 1
+    t[-1] = -1
+    return t
+
+
+def _starts_cls(tokens) -> bool:
+    return bool(tokens) and tokens[0] == "[CLS]"
+
+
+def _first(W, tokens):
+    return None if _starts_cls(tokens) else np.zeros(W.shape[0], int)
+
+
+def _cls(W, tokens):
+    return np.zeros(W.shape[0], int) if _starts_cls(tokens) else None
+
+
+def _ends_sep(W, tokens) -> bool:
+    return bool(tokens) and W.shape[0] > 1 and tokens[-1] == "[SEP]"
+
+
+def _sep(W, tokens):
+    return np.full(W.shape[0], W.shape[0] - 1) if _ends_sep(W, tokens) else None
+
+
+def _self(W, tokens):
+    return np.arange(W.shape[0])
+
+
+def fixed_key(W, tokens=None) -> int | None:
+    """The one key most rows put their clearly largest weight on (more than half the rows; a
+    row whose top two weights tie has no largest), unless the first key or a final [SEP] (read
+    as "first", [CLS] or [SEP]); else None."""
+    n = W.shape[0]
+    if n < 2:
+        return None
+    top2 = np.sort(W, axis=1)[:, -2:]
+    clear = top2[:, 1] - top2[:, 0] > 1e-3
+    best = np.argmax(W, axis=1)[clear]
+    if best.size == 0:
+        return None
+    j = int(np.bincount(best, minlength=n).argmax())
+    if 2 * int(np.sum(best == j)) <= n or j == 0 or (j == n - 1 and _ends_sep(W, tokens)):
+        return None
+    return j
+
+
+def _fixed(W, tokens):
+    j = fixed_key(W, tokens)
+    return None if j is None else np.full(W.shape[0], j)
+
+
+READINGS = [
+    Reading("previous", "the previous token", _previous),
+    Reading("next", "the next token", _next),
+    Reading("first", "the first token", _first),
+    Reading("cls", "[CLS]", _cls),
+    Reading("sep", "[SEP]", _sep),
+    Reading("self", "itself", _self),
+    Reading("fixed", "one token", _fixed),
+]
+PATTERNS = {r.key: r.phrase for r in READINGS} | {"spread": "spread"}
 
 
 @dataclass(frozen=True)
@@ -60,32 +140,39 @@ def qk_plane(Q, K) -> QKPlane:
 class HeadReading:
     """What a head's weights do, in one line.
 
-    ``pattern`` is a key of :data:`PATTERNS` (``"previous"``, ``"next"``, ``"cls"`` or ``"first"``,
-    ``"sep"``, ``"self"``, or ``"spread"``); ``mass`` the average weight a query puts on that
-    pattern's key (for ``"spread"``: the largest average among the patterns); ``masses`` every
-    pattern's average.
+    ``pattern`` is a key of :data:`PATTERNS` (``"previous"``, ``"next"``, ``"first"`` or
+    ``"cls"``, ``"sep"``, ``"self"``, ``"fixed"``, or ``"spread"``); ``mass`` the average weight a
+    query puts on that pattern's key (for ``"spread"``: the largest average among the patterns);
+    ``masses`` every applicable pattern's average; ``key`` the key a ``"fixed"`` head looks at
+    (else None) and ``token`` its label when tokens were given.
     """
 
     pattern: str
     mass: float
     masses: dict
+    key: int | None = None
+    token: str | None = None
 
     @property
     def text(self) -> str:
-        """E.g. ``"attends to the previous token (0.98)"`` or ``"spread (at most 0.31 on one
-        pattern)"``."""
+        """E.g. ``"attends to the previous token (0.98)"``, ``"attends to one token, 'mat'
+        (0.61)"`` or ``"spread (at most 0.31 on one pattern)"``."""
         if self.pattern == "spread":
             return f"spread (at most {self.mass:.2f} on one pattern)"
+        if self.pattern == "fixed":
+            name = repr(self.token) if self.token is not None else f"key {self.key + 1}"
+            return f"attends to one token, {name} ({self.mass:.2f})"
         return f"attends to {PATTERNS[self.pattern]} ({self.mass:.2f})"
 
 
 def read_head(weights, tokens=None, spread_below: float = SPREAD_BELOW) -> HeadReading:
     """Read a self-attention head's pattern from its weights (n, n), rows summing to 1.
 
-    The average weight each query puts on its previous token (over queries that have one), on
-    its next token, on the first key ([CLS] when ``tokens`` start with it), on the last key
-    (only when ``tokens`` end with [SEP]) and on itself; the largest wins, unless it is below
-    ``spread_below``: then the head is "spread".
+    For each reading of :data:`READINGS` that applies (the previous token, the next, the first
+    key or [CLS] when ``tokens`` start with it, [SEP] when they end with it, itself, one fixed
+    token that most rows look at most), the average weight a query puts on that reading's key
+    (over the queries that have one); the largest wins (the earlier reading on a tie), unless it
+    is below ``spread_below`` (:data:`SPREAD_BELOW`, half the weight): then the head is "spread".
 
     Examples
     --------
@@ -99,20 +186,19 @@ def read_head(weights, tokens=None, spread_below: float = SPREAD_BELOW) -> HeadR
         raise ValueError(
             f"weights: expected a square (n, n) matrix of self-attention, got {W.shape}"
         )
-    tokens = None if tokens is None else list(tokens)
+    tokens = None if tokens is None else tuple(tokens)
     if tokens is not None and len(tokens) != n:
         raise ValueError(f"tokens: {len(tokens)} labels for {n} rows of weights")
-    idx = np.arange(n)
     masses = {}
-    if n > 1:
-        masses["previous"] = float(W[idx[1:], idx[1:] - 1].mean())
-        masses["next"] = float(W[idx[:-1], idx[:-1] + 1].mean())
-    first = "cls" if tokens and tokens[0] == "[CLS]" else "first"
-    masses[first] = float(W[:, 0].mean())
-    if tokens and n > 1 and tokens[-1] == "[SEP]":
-        masses["sep"] = float(W[:, -1].mean())
-    masses["self"] = float(np.diag(W).mean())
-    best = max(masses, key=masses.get)
+    for reading in READINGS:
+        t = reading.targets(W, tokens)
+        if t is None:
+            continue
+        rows = np.flatnonzero(t >= 0)
+        masses[reading.key] = float(W[rows, t[rows]].mean())
+    best = max(masses, key=masses.get)  # the first of equals: table order
     if masses[best] < spread_below:
         return HeadReading("spread", masses[best], masses)
-    return HeadReading(best, masses[best], masses)
+    key = fixed_key(W, tokens) if best == "fixed" else None
+    token = tokens[key] if key is not None and tokens is not None else None
+    return HeadReading(best, masses[best], masses, key, token)

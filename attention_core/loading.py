@@ -10,12 +10,12 @@ such pairs, since one head of a real model is about 40,000 numbers.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from .example import Example
 from .example_io import parse_example_text
 from .presets import PRESETS
+from .user_files import check_regular, display, read_user_file
 
 MAX_FILE_BYTES = 1_000_000
 MAX_ARRAYS_BYTES = 16_000_000  # the .npz file on disk
@@ -41,52 +41,50 @@ def load_example(path_or_preset_name) -> Example:
 
 
 def _example_path(key: str) -> Path:
-    """The example file ``key`` names: an existing .toml or .json file (else a close preset)."""
+    """The example file ``key`` names: a .toml or .json path where something exists (a file,
+    or a link to be reported as what it is), else the nearest preset is suggested."""
     path = Path(key)
-    if not path.exists():
+    if not os.path.lexists(path):
         import difflib
 
-        close = difflib.get_close_matches(key, list(PRESETS), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(key[:100], list(PRESETS), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ValueError(
-            f"example: {key!r} is neither a preset nor an existing file; {hint}"
+            f"example: {display(key)} is neither a preset nor an existing file; {hint}"
             f"known presets: {', '.join(PRESETS)}"
         )
     if path.is_dir():
-        raise ValueError(f"example: {key!r} is a folder; give a .toml or .json file")
+        raise ValueError(f"example: {display(key)} is a folder; give a .toml or .json file")
     if path.suffix.lower() not in (".toml", ".json"):
-        raise ValueError(f"example: {path.name!r} must end in .toml or .json")
+        raise ValueError(f"example: {display(path.name)} must end in .toml or .json")
     return path
 
 
 def _read_example_bytes(path: Path) -> bytes:
-    """The file's bytes, at most ``MAX_FILE_BYTES`` of them, from a regular file only."""
+    """The file's bytes, at most ``MAX_FILE_BYTES`` of them, from a regular file only (checked
+    before it is opened: a FIFO or a device is refused, never read)."""
+    name = display(path.name)
     try:
-        # opened without blocking (a FIFO), checked to be a regular file (not /dev/zero behind
-        # a link), and read at most one byte past the limit
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb", buffering=0) as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise ValueError(f"example: {path.name!r} is not a regular file")
-            raw = f.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            size = max(len(raw), path.stat().st_size)
+        return read_user_file(path, MAX_FILE_BYTES, "example", name=name)
+    except ValueError as exc:
+        if " bytes; at most " in str(exc):
+            size = os.stat(path).st_size
             raise ValueError(
-                f"example: {path.name!r} is {size:,} bytes; an example file is at "
-                f"most {MAX_FILE_BYTES:,}"
-            )
-    except OSError as exc:
-        raise ValueError(f"example: cannot read {path.name!r} ({exc.strerror or exc})") from None
-    return raw
+                f"example: {name} is {max(size, MAX_FILE_BYTES + 1):,} bytes; an example file "
+                f"is at most {MAX_FILE_BYTES:,}"
+            ) from None
+        raise
 
 
 def _decode(raw: bytes, filename: str) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError(f"example: {filename!r} is not UTF-8 text (a binary file?)") from None
+        raise ValueError(
+            f"example: {display(filename)} is not UTF-8 text (a binary file?)"
+        ) from None
     if "\x00" in text:
-        raise ValueError(f"example: {filename!r} is not UTF-8 text (a binary file?)")
+        raise ValueError(f"example: {display(filename)} is not UTF-8 text (a binary file?)")
     return text
 
 
@@ -108,7 +106,7 @@ def merge_arrays(data: dict, folder: Path) -> dict:
         _check_sidecar_array(key, arr, name)
         target, field = (weights, f"weights.{key}") if key in ARRAY_WEIGHTS else (out, key)
         if key in target:
-            raise ValueError(f"{field}: given both in the file and in {name!r}; keep one")
+            raise ValueError(f"{field}: given both in the file and in {display(name)}; keep one")
         target[key] = arr
     if weights:
         out["weights"] = weights
@@ -122,13 +120,14 @@ def _sidecar_path(name, folder: Path) -> Path:
     rel = Path(name)
     if rel.is_absolute() or ".." in rel.parts:
         raise ValueError(
-            f"arrays: {name!r} must be a path relative to the example's folder, without '..'"
+            f"arrays: {display(name)} must be a path relative to the example's folder, without '..'"
         )
     if rel.suffix.lower() != ".npz":
-        raise ValueError(f"arrays: {name!r} must be a NumPy .npz file")
+        raise ValueError(f"arrays: {display(name)} must be a NumPy .npz file")
     path = folder / rel
-    if not path.is_file():
-        raise ValueError(f"arrays: {name!r} does not exist next to the example file")
+    if not os.path.lexists(path):
+        raise ValueError(f"arrays: {display(name)} does not exist next to the example file")
+    check_regular(path, "arrays", display(name))
     return path
 
 
@@ -142,24 +141,43 @@ def _read_sidecar(path: Path, name: str) -> dict:
         size = path.stat().st_size
         if size > MAX_ARRAYS_BYTES:
             raise ValueError(
-                f"arrays: {name!r} is {size:,} bytes; at most {MAX_ARRAYS_BYTES:,} are read"
+                f"arrays: {display(name)} is {size:,} bytes; at most {MAX_ARRAYS_BYTES:,} are read"
             )
         with zipfile.ZipFile(path) as zf:
             unpacked = sum(i.file_size for i in zf.infolist())
         if unpacked > MAX_ARRAYS_UNPACKED:
             raise ValueError(
-                f"arrays: {name!r} unpacks to {unpacked:,} bytes; at most {MAX_ARRAYS_UNPACKED:,}"
+                f"arrays: {display(name)} unpacks to {unpacked:,} bytes; at most "
+                f"{MAX_ARRAYS_UNPACKED:,}"
             )
         with np.load(path, allow_pickle=False) as npz:
-            return {key: npz[key] for key in npz.files}
+            return {key: _sidecar_member(npz, key, name) for key in npz.files}
     except zipfile.BadZipFile:
-        raise ValueError(f"arrays: {name!r} is not a NumPy .npz file") from None
+        raise ValueError(f"arrays: {display(name)} is not a NumPy .npz file") from None
     except OSError as exc:
-        raise ValueError(f"arrays: cannot read {name!r} ({exc.strerror or exc})") from None
+        raise ValueError(f"arrays: cannot read {display(name)} ({exc.strerror or exc})") from None
     except ValueError as exc:
         if str(exc).startswith("arrays:"):
             raise
-        raise ValueError(f"arrays: {name!r} holds something other than numbers ({exc})") from None
+        raise ValueError(
+            f"arrays: {display(name)} holds something other than numbers ({str(exc)[:120]})"
+        ) from None
+
+
+def _sidecar_member(npz, key: str, name: str):
+    """One member of the .npz file: a NumPy array of plain values (never a pickled object)."""
+    import numpy as np
+
+    try:
+        value = npz[key]
+    except ValueError:
+        value = None
+    if not isinstance(value, np.ndarray) or value.dtype.hasobject:
+        raise ValueError(
+            f"arrays: {display(key)} in {display(name)} is not a NumPy array of numbers (a "
+            "pickled object or another kind of file); save plain arrays with numpy.savez"
+        )
+    return value
 
 
 def _check_sidecar_array(key: str, arr, name: str) -> None:
@@ -170,10 +188,14 @@ def _check_sidecar_array(key: str, arr, name: str) -> None:
     if key not in known:
         import difflib
 
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+        close = difflib.get_close_matches(key[:100], known, n=1, cutoff=0.5)
         hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}"
-        raise ValueError(f"arrays: {name!r} holds an array {key!r} this tool does not use; {hint}")
+        raise ValueError(
+            f"arrays: {display(name)} holds an array {display(key)} this tool does not use; {hint}"
+        )
     if arr.dtype == np.bool_ or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
-        raise ValueError(f"arrays: {key!r} in {name!r} has dtype {arr.dtype}; expected numbers")
+        raise ValueError(
+            f"arrays: {display(key)} in {display(name)} has dtype {arr.dtype}; expected numbers"
+        )

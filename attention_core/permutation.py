@@ -39,7 +39,10 @@ def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleChec
     inverse = np.argsort(perm)
     diffs = []
     for pe_on in (False, True):
-        base = replace(example, positional_encoding=pe_on, mask="none", padding=None)
+        base = replace(  # sinusoidal encoding alone: rotary positions (if any) left out
+            example, positional_encoding=pe_on, mask="none", padding=None, rotary_base=None,
+            positions=None,
+        )  # fmt: skip
         shuffled = replace(
             base,
             tokens=[example.tokens[p] for p in perm],

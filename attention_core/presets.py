@@ -72,6 +72,16 @@ def _presets() -> dict[str, Example]:
             embeddings=[[1.0, 0.2], [0.4, 1.1], [0.8, 0.9], [1.2, -0.3]],
             mask="causal",
         ),
+        # rotary positions (RoPE) on text 002's 早/上/好: in 2-D the one pair of dimensions turns
+        # by ω = base^0 = 1 rad (57.3°) per position, whatever the base — plainly visible
+        "rotary": Example(
+            name="rotary",
+            title="旋转位置编码",
+            tokens=["早", "上", "好"],
+            embeddings=_ZAO_SHANG_HAO,
+            mask="causal",
+            rotary_base=10000.0,
+        ),
         "padding": Example(
             name="padding",
             title="填充掩码",

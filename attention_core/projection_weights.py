@@ -30,7 +30,9 @@ class Weights:
     000: one matrix per head and role, stacked as (H, d_model, d_k), concatenated without W_o).
     ``seed`` is set when the matrices were drawn at random. ``b_q``, ``b_k``, ``b_v`` (and ``b_o``)
     are optional biases, Q = X W_q + b_q …: one vector of the matrix's width in split form, one
-    row per head, (H, d_k), in per-head form; None means no bias.
+    row per head, (H, d_k), in per-head form; None means no bias. ``kv_heads`` (split form,
+    grouped-query attention): W_k and W_v have that many heads' columns, each shared by
+    H / kv_heads query heads; None means one key/value head per query head.
     """
 
     form: str
@@ -43,6 +45,7 @@ class Weights:
     b_k: np.ndarray | None = None
     b_v: np.ndarray | None = None
     b_o: np.ndarray | None = None
+    kv_heads: int | None = None
 
     @property
     def has_bias(self) -> bool:
@@ -50,24 +53,35 @@ class Weights:
         return any(b is not None for b in (self.b_q, self.b_k, self.b_v, self.b_o))
 
     def head(self, h: int, heads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The (W_q, W_k, W_v) that head ``h`` of ``heads`` uses."""
+        """The (W_q, W_k, W_v) that head ``h`` of ``heads`` uses (W_k, W_v those of its shared
+        key/value head when there are fewer key/value heads)."""
         if self.form == "independent":
             return self.W_q[h], self.W_k[h], self.W_v[h]
-        dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // heads
+        dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // self.kv_count(heads)
+        g = self.kv_group(h, heads)
         return (
             self.W_q[:, h * dk : (h + 1) * dk],
-            self.W_k[:, h * dk : (h + 1) * dk],
-            self.W_v[:, h * dv : (h + 1) * dv],
+            self.W_k[:, g * dk : (g + 1) * dk],
+            self.W_v[:, g * dv : (g + 1) * dv],
         )
+
+    def kv_count(self, heads: int) -> int:
+        """How many key/value heads there are (``heads`` unless they are shared)."""
+        return heads if self.kv_heads is None else self.kv_heads
+
+    def kv_group(self, h: int, heads: int) -> int:
+        """The key/value head (from 0) that query head ``h`` (from 0) uses."""
+        return h // (heads // self.kv_count(heads))
 
     def head_biases(self, h: int, heads: int) -> tuple:
         """The (b_q, b_k, b_v) that head ``h`` of ``heads`` uses (each a vector or None)."""
         if self.form == "independent":
             return tuple(None if b is None else b[h] for b in (self.b_q, self.b_k, self.b_v))
-        dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // heads
+        dk, dv = self.W_q.shape[1] // heads, self.W_v.shape[1] // self.kv_count(heads)
+        g = self.kv_group(h, heads)
         return tuple(
-            None if b is None else b[h * d : (h + 1) * d]
-            for b, d in ((self.b_q, dk), (self.b_k, dk), (self.b_v, dv))
+            None if b is None else b[i * d : (i + 1) * d]
+            for b, d, i in ((self.b_q, dk, h), (self.b_k, dk, g), (self.b_v, dv, g))
         )
 
     def given(self) -> dict:
@@ -92,10 +106,17 @@ def identity_weights(d_model: int, heads: int, head_form: str) -> Weights:
 
 
 def explicit_weights(
-    given: dict, d_model: int, h: int, kv_dim: int, seed, max_head_dim: int = MAX_DIM
+    given: dict,
+    d_model: int,
+    h: int,
+    kv_dim: int,
+    seed,
+    max_head_dim: int = MAX_DIM,
+    kv_heads: int | None = None,
 ) -> Weights:
     """The weights a file gives, checked against d_model, the heads and each other: split form
-    when ``W_q`` is a matrix, per-head form when it is a list of matrices."""
+    when ``W_q`` is a matrix, per-head form when it is a list of matrices. ``kv_heads`` (split
+    form only): W_k and W_v hold that many shared key/value heads."""
     for key in QKV_KEYS:
         if key not in given:
             raise ValueError(f"weights.{key}: missing; give W_q, W_k and W_v together")
@@ -103,7 +124,11 @@ def explicit_weights(
     ndim = 3 if per_head else 2
     mats = {k: check_matrix(f"weights.{k}", given[k], ndim=ndim) for k in QKV_KEYS}
     if per_head:
+        if kv_heads not in (None, h):
+            raise ValueError("kv_heads: needs W_q, W_k, W_v as one matrix each (split form)")
         return _per_head_weights(given, mats, d_model, h, seed, max_head_dim)
+    if kv_heads not in (None, h):
+        return _grouped_weights(given, mats, d_model, h, kv_heads, seed, max_head_dim)
     return _split_weights(given, mats, d_model, h, kv_dim, seed, max_head_dim)
 
 
@@ -163,6 +188,25 @@ def _split_weights(given, mats, d_model, h, kv_dim, seed, max_head_dim) -> Weigh
         mats["W_o"] = W_o
     biases = _biases(given, mats, per_head=False)
     return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed, **biases)
+
+
+def _grouped_weights(given, mats, d_model, h, kv, seed, max_head_dim) -> Weights:
+    """Split form with ``kv`` shared key/value heads: W_q (d_model, h·d_k), W_k (d_model,
+    kv·d_k), W_v (d_model, kv·d_v), W_o (h·d_v, d_out)."""
+    for k, m in mats.items():
+        _check_split_shape(k, m, d_model, h if k == "W_q" else kv, max_head_dim)
+    d_k = mats["W_q"].shape[1] // h
+    if mats["W_k"].shape[1] != kv * d_k:
+        raise ValueError(
+            f"weights.W_k: {mats['W_k'].shape[1]} columns; kv_heads = {kv} heads of d_k = {d_k} "
+            f"(as W_q's heads) need {kv * d_k}"
+        )
+    d_v = mats["W_v"].shape[1] // kv
+    W_o = _output_weights(given, np.zeros((1, h * d_v)), d_model, h, max_head_dim)
+    if W_o is not None:
+        mats["W_o"] = W_o
+    biases = _biases(given, mats, per_head=False)
+    return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed, **biases, kv_heads=kv)
 
 
 def _check_split_shape(k: str, m: np.ndarray, rows: int, h: int, max_head_dim: int):

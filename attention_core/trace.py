@@ -9,6 +9,7 @@ import numpy as np
 from ._checks import project
 from .attention import AttentionTrace, scaled_dot_product_attention
 from .example import Example
+from .grouped_query import grouped_query_attention
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .positional import sinusoidal_positional_encoding
 
@@ -56,6 +57,8 @@ def trace_example(example: Example) -> ExampleTrace:
     w = example.weights
     source = src if example.is_cross else None
     biases = {"b_q": w.b_q, "b_k": w.b_k, "b_v": w.b_v}  # each None when not given
+    if example.rotary_base is not None or w.kv_heads is not None:
+        return _trace_decoder(example, X, mask)
     if w.form == "independent":
         mh = independent_heads_attention(
             X, w.W_q, w.W_k, w.W_v, mask=mask, source=source, scale=example.scale, **biases
@@ -92,3 +95,21 @@ def trace_example(example: Example) -> ExampleTrace:
     return ExampleTrace(
         example=example, X=X, source=src, pe=pe, mask=mask, heads=heads, multihead=mh, output=output
     )
+
+
+def _trace_decoder(example: Example, X: np.ndarray, mask) -> ExampleTrace:
+    """Rotary positions and/or shared key/value heads (:func:`grouped_query_attention`): each
+    head's Q and K are the rotated ones, so every score is the one the model computes."""
+    w = example.weights
+    H = example.heads
+    mh = grouped_query_attention(
+        X, w.W_q, w.W_k, w.W_v, w.W_o, H, w.kv_count(H), mask,
+        rotary_base=example.rotary_base, positions=example.rotary_positions, scale=example.scale,
+        biases={"b_q": w.b_q, "b_k": w.b_k, "b_v": w.b_v, "b_o": w.b_o},
+    )  # fmt: skip
+    heads = tuple(replace(t, X=X) for t in mh.heads) if H == 1 else tuple(mh.heads)
+    multihead = mh if H > 1 or w.W_o is not None else None
+    return ExampleTrace(
+        example=example, X=X, source=X, pe=None, mask=mask, heads=heads, multihead=multihead,
+        output=mh.output,
+    )  # fmt: skip

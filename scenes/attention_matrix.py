@@ -15,8 +15,9 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
@@ -26,64 +27,35 @@ from scenes.mobjects.theme import BODY, SMALL
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
-TIE = 5e-4  # weights closer than this (they print alike at three places) are not compared
+# what the matrix honestly says: decided in the core (attention_core.claims)
+reading, comparable_pairs, self_first = (
+    ac.claims.matrix_reading,
+    ac.claims.comparable_pairs,
+    ac.claims.self_first,
+)
 
 
-def reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
-    """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
-    (the clearest margin), and the most asymmetric pair — both among real (unpadded) queries and
-    allowed cells only, so a blocked 0 or a padded row never makes a claim. Pure inspection."""
-    m, n = weights.shape
-    allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
-    rows = [i for i in range(m) if real is None or real[i]] if m == n else []
-    other = None
-    if not is_cross and m == n:
-        best = TIE
-        for i in rows:
-            j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
-            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
-                best, other = weights[i, j] - weights[i, i], (i, j)
-    pair = None
-    if not is_cross and m == n and m > 1:
-        both = allowed & allowed.T
-        keep = np.zeros((m, n), bool)
-        keep[np.ix_(rows, rows)] = True
-        diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
-        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-        pair = (int(i), int(j)) if diff[i, j] > TIE else None
-    return other, pair
-
-
-def comparable_pairs(mask, real) -> bool:
-    """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
-    if mask is None:
-        n = len(real) if real is not None else 2
-        return n - (0 if real is None else list(real).count(False)) > 1
-    both = np.asarray(mask, bool) & np.asarray(mask, bool).T
-    np.fill_diagonal(both, False)
-    if real is not None:
-        keep = np.asarray(real, bool)
-        both = both[np.ix_(keep, keep)]
-    return bool(both.any())
-
-
-def self_first(weights, mask, real) -> bool:
-    """Whether every real query puts clearly the most weight on itself."""
-    allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
-    for i in range(weights.shape[0]):
-        if real is not None and not real[i]:
-            continue
-        others = np.where(allowed[i] & (np.arange(weights.shape[1]) != i), weights[i], -1.0)
-        if weights[i, i] - others.max() <= TIE:
-            return False
-    return True
+def named_cells(other, pair) -> list[tuple[int, int]]:
+    """The cells the reading's caption names: the row's largest weight and its own, and the
+    asymmetric pair both ways."""
+    cells = []
+    if other is not None:
+        i, j = other
+        cells += [(i, j), (i, i)]
+    if pair is not None:
+        a, b = pair
+        cells += [(a, b), (b, a)]
+    return cells
 
 
 class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        left, right = self.regions.content.split(3, 2, gap=0.5)
+        content = self.regions.content
+        # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
+        self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
+        left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
         self.show_heatmap(left)
         self.gather_row_sums()
         self.read_the_matrix()
@@ -93,6 +65,8 @@ class AttentionMatrix(ExplainerScene):
         """The weights as a heatmap with their values (and, placed now, the row sums)."""
         ex, head, theme = self.example, self.head, self.theme
         W = head.weights
+        real = ex.padding if ex.padding is not None and not ex.is_cross else None
+        other, pair = reading(W, ex.is_cross, head.mask, real)
         matrix = LabelledMatrix.fitted(
             W,
             ("weights", 0),
@@ -105,6 +79,7 @@ class AttentionMatrix(ExplainerScene):
             heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            named=named_cells(other, pair),  # a grid of squares keeps the numbers it names
         )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
@@ -118,10 +93,11 @@ class AttentionMatrix(ExplainerScene):
         self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
-        block = VGroup(title, matrix, sums, sum_head)
+        self.block = block = VGroup(title, matrix, sums, sum_head)
         place(block, left)
 
-        self.step("heatmap")
+        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
+        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()
@@ -150,7 +126,7 @@ class AttentionMatrix(ExplainerScene):
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = self.symmetry_words(pair, real)
-        marks = [*self.row_maxima(), *self.pair_marks(pair)]
+        self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair)]
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
@@ -169,6 +145,7 @@ class AttentionMatrix(ExplainerScene):
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
         self.play_all((Create(r) for r in marks), run_time=1)
+        self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
 
     def symmetry_words(self, pair, real) -> str:
@@ -208,12 +185,7 @@ class AttentionMatrix(ExplainerScene):
         matrix, W = self.matrix, self.head.weights
         return VGroup(
             *(
-                SurroundingRectangle(
-                    matrix.cell_rect(i, int(np.argmax(W[i]))),
-                    color=self.theme.accent,
-                    buff=0.0,  # on the cell's edge, clear of every number
-                    stroke_width=4,
-                )
+                matrix.highlight(i, int(np.argmax(W[i])))  # visible on every cell colour
                 for i in matrix.shown_rows
                 if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
             )
@@ -257,5 +229,7 @@ class AttentionMatrix(ExplainerScene):
         )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
+        if self.alone:  # the matrix leaves the room to the cost
+            self.play(FadeOut(self.block, *self.marks), run_time=0.6)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)

@@ -15,6 +15,7 @@ ZH_RATE = 7.0
 MIN_READ = 2.0
 
 TITLES = {
+    "StarterScene": ("起步场景：词向量的长度", "A starter scene: the tokens' lengths"),
     "Embeddings": ("词向量：每个词是一个箭头", "Tokens as vectors"),
     "Projections": ("Q、K、V：同一向量的三种角色", "Queries, keys and values"),
     "DotProducts": ("点积就是投影", "The dot product as a projection"),
@@ -35,9 +36,18 @@ TITLES = {
         "交叉注意力：查询来自一个序列，键和值来自另一个",
         "Cross-attention: queries from one sequence, keys and values from another",
     ),
+    "RotaryPositions": ("旋转位置编码：位置就是旋转", "Rotary positions: a position is a rotation"),
 }
 
 CAPTIONS = {
+    # the starter scene to copy (scenes/_template.py): not in the registry, never rendered for users
+    "StarterScene": {
+        "tokens": (
+            "{n} 个词，每个词是一个从原点出发的箭头。",
+            "{n} tokens, each an arrow from the origin.",
+        ),
+        "lengths": ("每个箭头的长度 |x|。", "The length |x| of each arrow."),
+    },
     "Embeddings": {
         "plane": (
             "每个词是一个向量：从原点出发的箭头。",
@@ -89,11 +99,40 @@ CAPTIONS = {
             "匹配分数 $q_i dot k_j = x_i W_q W_k^top x_j^top$：通过 $W_q$ 和 $W_k$ 学习谁该关注谁。",
             "The match $q_i dot k_j = x_i W_q W_k^top x_j^top$: $W_q$ and $W_k$ learn who should attend to whom.",
         ),
+        "match_rotary": (
+            "旋转位置编码下匹配分数为 $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$：只有两个位置之差 $i - j$ 进入分数。",
+            "With rotary positions the match is $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$: only the offset $i - j$ of the two positions enters.",
+        ),
     },
     "DotProducts": {
-        "query": (
-            "我们跟着查询 {q} 走：它的注意力在各个键上分得和任何查询一样开（最大的权重是 {top}）。",
-            "We follow one query, {q}: its attention is spread over the keys as widely as any query's (its largest weight is {top}).",
+        # which query is followed: the kind of attention_core.claims.demo_row
+        "query_widest": (
+            "我们跟着查询 {q} 走：没有哪个查询的注意力分得比它更开（它最大的权重 {top} 是所有查询中最小的）。",
+            "We follow one query, {q}: no query spreads its attention more widely (its largest weight, {top}, is the smallest of any query's).",
+        ),
+        "query_widest_seeing_all": (
+            "我们跟着查询 {q} 走，它能看到所有的键：这样的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+            "We follow one query, {q}, which sees every key: of such queries, none spreads its attention more widely (its largest weight is {top}).",
+        ),
+        "query_seeing_all": (
+            "我们跟着查询 {q} 走：只有它能看到所有的键（它最大的权重是 {top}）。",
+            "We follow one query, {q}, the only one that sees every key (its largest weight is {top}).",
+        ),
+        "query_widest_among": (
+            "我们跟着查询 {q} 走：这里跟随的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+            "We follow one query, {q}: of the queries followed here, none spreads its attention more widely (its largest weight is {top}).",
+        ),
+        "query_alike": (
+            "我们跟着第一个查询 {q} 走：每个查询最大的权重彼此相差不到 {alike}，注意力分得差不多开（它的是 {top}）。",
+            "We follow the first query, {q}: every query's largest weight is within {alike} of the others', so they spread alike (this one's is {top}).",
+        ),
+        "query_peaked": (
+            "我们跟着查询 {q} 走：每个查询都几乎把全部注意力放在一个键上，它放了 {top}。",
+            "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
+        ),
+        "query_only": (
+            "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",
+            "We follow the one query, {q} (its largest weight is {top}).",
         ),
         "pair": (
             "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
@@ -127,9 +166,25 @@ CAPTIONS = {
             "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
             "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
         ),
-        "exp_which": (
-            "看 {q} 这一行（权重分布最分散的一行）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row, the one whose weights are spread most widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "exp_widest": (
+            "看 {q} 这一行：没有哪一行的权重分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row: no row's weights are spread more widely (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_widest_seeing_all": (
+            "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_alike": (
+            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the first row, {q}'s: every row's largest weight is within {alike} of the others' (this one's is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_seeing_all": (
+            "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同（最大的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, the only one that sees every key, so its weights are the same before and after the mask (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
+        "exp_peaked": (
+            "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row: every row's weights are nearly one-hot, this one's largest is {top}. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
@@ -155,6 +210,10 @@ CAPTIONS = {
             "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
             "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
         ),
+        "sharper_flat": (
+            "这一行的分数都相同：乘以任何倍数，权重都不变，Σ s(1−s) 一直是 {g1}（×10、×100 时为 {g10}、{g100}）。",
+            "Every score in this row is the same: multiplying changes no weight, and Σ s(1−s) stays {g1} (×10, ×100: {g10}, {g100}).",
+        ),
         "sharper_one": (
             "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
             "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
@@ -165,13 +224,29 @@ CAPTIONS = {
         ),
     },
     "WeightedSum": {
-        "values": (
-            "{q} 的输出是所有值向量的加权和。",
-            "The output for {q} is a weighted sum of all value vectors.",
+        "values_only": (
+            "{q} 的输出是{terms}的加权和。",
+            "The output for {q} is a weighted sum of {terms}.",
         ),
-        "values_which": (
-            "看 {q} 这一行（权重分布最分散）：它的输出是所有值向量的加权和。",
-            "Take {q}, the row whose weights are spread most widely: its output is a weighted sum of all value vectors.",
+        "values_widest": (
+            "看 {q}：没有哪一行的权重分得比它更开（最大的是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}: no row's weights are spread more widely (its largest is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_widest_seeing_all": (
+            "看 {q}，它能看到所有的键：这样的行中，没有哪一行分得比它更开（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_alike": (
+            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。它的输出是{terms}的加权和。",
+            "Take the first row, {q}: every row's largest weight is within {alike} of the others' (this one's is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_seeing_all": (
+            "看 {q}：只有这一行能看到所有的键（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}, the only row that sees every key (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_peaked": (
+            "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",
+            "Take {q}: every row's weights are nearly one-hot, this one's largest is {top}. Its output is a weighted sum of {terms}.",
         ),
         "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
         "chain": (
@@ -200,6 +275,10 @@ CAPTIONS = {
             "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。",
             "The attention weights: row i is how token i shares its attention among the keys.",
         ),
+        "heatmap_masked": (
+            "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。本例带掩码：挡住的格子权重为 0（掩码一节细讲）。",
+            "The attention weights: row i is how token i shares its attention among the keys. This example is masked: blocked cells get 0 (the masking scene shows how).",
+        ),
         "rows": ("每一行之和都是 1。", "Every row sums to 1."),
         "reading_other": (
             "读数：{q} 最关注的是 {k}（{a} > {b}），而不是它自己。{sym}",
@@ -210,8 +289,8 @@ CAPTIONS = {
             "An honest reading: in this example every token attends most to itself. {sym}",
         ),
         "reading_even": (
-            "读数：没有哪个词明显偏爱自己以外的某个键，权重大致均匀。{sym}",
-            "An honest reading: no token clearly prefers one key over the others here. {sym}",
+            "读数：本例中没有哪个词明显更关注别的词而不是它自己。{sym}",
+            "An honest reading: no token here attends clearly more to another token than to itself. {sym}",
         ),
         "reading_cross": (
             "读数：每一行的最大值标出这个查询最关注的源词。",
@@ -251,13 +330,17 @@ CAPTIONS = {
     },
     "HeadGallery": {
         "gallery": (
-            "这 {H} 个头各有自己的注意力模式，颜色用同一个 0 到 1 的色标；每个头上方是它最常看的位置和平均权重。",
-            "These {H} heads each have a pattern of their own, on one 0 to 1 colour scale; above "
-            "each, where it looks most and the average weight it puts there.",
+            "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+            "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
+            "least {threshold} of their weight on average (else spread), and that average.",
         ),
         "reading": (
             "读数：{summary}；框出的是看{lit}的头。",
             "The reading: {summary}; outlined: the heads on {lit}.",
+        ),
+        "reading_spread": (
+            "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
+            "The reading: {summary}; no head's queries put half their weight on one pattern.",
         ),
         "cross": (
             "这个场景读自注意力的各个头；本例是交叉注意力，请看交叉注意力一节。",
@@ -282,6 +365,10 @@ CAPTIONS = {
             "这个例子没有掩码：每个查询都能看到所有键。",
             "This example has no mask: every query sees every key.",
         ),
+        "blocks_nothing": (
+            "这个例子的掩码（{kind}）在这里一个格子也没有挡住：每个查询都能看到所有键。",
+            "This example's mask ({kind}) blocks no cell here: every query sees every key.",
+        ),
         "softmax": (
             "softmax 只在允许的键之间分配：−∞ 的权重恰好是 0，每行之和仍是 1。",
             "softmax shares only among the allowed keys: a −∞ gets exactly 0, and every row still sums to 1.",
@@ -300,6 +387,10 @@ CAPTIONS = {
             "每个头取走自己那一块：模型的 {d} 个维度分给 {H} 个头，每个头 $d_k$ = {d_k} 维。",
             "Each head takes its own block: the {d} model dimensions are split among {H} heads of $d_k$ = {d_k}.",
         ),
+        "split_other": (
+            "每个头取走自己那一块：{H} 个头，每个 $d_k$ = {d_k} 维，合起来 {w} 维（模型本身是 {d} 维）。",
+            "Each head takes its own block: {H} heads of $d_k$ = {d_k}, {w} columns together (the model has {d} dimensions).",
+        ),
         "split_independent": (
             "每个头取走自己那一块：{H} 个相互独立的头，每个把模型的 {d} 维映射到 $d_k$ = {d_k} 维。",
             "Each head takes its own block: {H} independent heads, each mapping the {d} model dimensions to $d_k$ = {d_k}.",
@@ -316,6 +407,10 @@ CAPTIONS = {
             "$W_O$ 把拼接的结果混合回模型的 {d} 维。",
             "$W_O$ mixes the concatenation back to the {d} model dimensions.",
         ),
+        "mix_other": (
+            "$W_O$ 把拼接的结果混合成宽度为 {w} 的输出（模型本身是 {d} 维）。",
+            "$W_O$ mixes the concatenation into an output of width {w} (the model has {d} dimensions).",
+        ),
         "no_mix": (
             "NumPy 演示的逐头写法到此为止：各头独立计算，直接拼接，没有 $W_O$，拼接就是输出。",
             "The NumPy walk-through's per-head form stops here: independent heads, concatenated, no $W_O$; the concatenation is the output.",
@@ -323,6 +418,32 @@ CAPTIONS = {
         "one_head": (
             "这个例子只有一个头：没有可拆分的东西。多头注意力需要至少两个头。",
             "This example has a single head, so there is nothing to split: multi-head attention needs two heads or more.",
+        ),
+    },
+    "RotaryPositions": {
+        "pair_most": (
+            "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）——它们的分数大多来自这一对：在它的平面里是两个箭头。",
+            "Pair {i} of {P}, the one that carries most of their score: the query {q} and the key {k} as two arrows in its plane.",
+        ),
+        "pair": (
+            "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）：在这对维度的平面里，它们是两个箭头。",
+            "Pair {i} of {P}: the query {q} and the key {k} as two arrows in the plane of that pair of dimensions.",
+        ),
+        "turn": (
+            "位置就是旋转：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω。",
+            "A position is a rotation: {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω.",
+        ),
+        "score": (
+            "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。",
+            "The dot product after turning is the score attention uses: {q}·{k} = {score}.",
+        ),
+        "shift": (
+            "两个都往后移 {s} 个位置：各自多转 {s}·ω，夹角不变，分数仍是 {score}，只有位置之差起作用。",
+            "Move both {s} positions on: each turns {s}·ω further, the angle between them stays, the score stays {score}; only the offset counts.",
+        ),
+        "pairs": (
+            "{P} 对维度各有自己的转速：快的对区分相邻位置，慢的对几乎不转，记住远处的内容。",
+            "Each of the {P} pairs turns at its own rate: fast pairs tell neighbours apart, slow ones barely turn and carry content over long distances.",
         ),
     },
     "PositionalEncoding": {
@@ -338,9 +459,22 @@ CAPTIONS = {
             "位置编码直接加到词向量上：向量加法。",
             "The code is simply added to each embedding: vector addition.",
         ),
-        "order": (
+        # whether order matters: the kind of attention_core.claims.order_check
+        "order_pe_orders": (
             "为什么需要它：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
             "Why: without it, shuffling the tokens only shuffles the outputs; with it, the outputs really change.",
+        ),
+        "order_mask_orders": (
+            "本例的因果掩码已经让顺序起作用：即使没有位置编码，打乱词序也会改变输出；位置编码把顺序也写进每个词向量。",
+            "Here the causal mask already makes order matter: even without the code, shuffling the tokens changes the outputs; the code writes the order into every embedding too.",
+        ),
+        "order_alike": (
+            "这些词打乱后与原来一样，有没有位置编码输出都不变；一般来说，正是位置编码让顺序起作用。",
+            "These tokens are alike, so shuffling them changes nothing, with or without the code; in general the code is what makes order matter.",
+        ),
+        "order_pe_undoes": (
+            "打乱词序：没有位置编码时输出改变，加上后反而不变。",
+            "Shuffled, the outputs change without the code and stay as they were with it.",
         ),
         "order_none": (
             "（打乱词序的对比需要至少两个词的自注意力。）",
@@ -410,6 +544,7 @@ CAPTIONS = {
 }
 
 WORDS = {
+    "starter_heading": ("词向量 x", "the embeddings x"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),
@@ -463,6 +598,13 @@ WORDS = {
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),
     "with_pe": ("有位置编码：最大差异", "with PE: largest difference"),
     "only_moved": ("（输出只是换了顺序）", "(the outputs were only reordered)"),
+    "changed_by_mask": ("（掩码让输出改变了）", "(the mask changed the outputs)"),
+    "unchanged": ("（输出没有改变）", "(the outputs did not change)"),
+    "terms_all": ("所有值向量", "all value vectors"),
+    "terms_allowed": (
+        "它能看到的 {k} 个值向量（掩码挡住了 {b} 个）",
+        "the {k} value vectors it may see (the mask blocks {b})",
+    ),
     "changed": ("（输出真正改变了）", "(the outputs really changed)"),
     "reversed": ("把词序倒过来", "the tokens in reverse order"),
     "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),
@@ -476,6 +618,12 @@ WORDS = {
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
     "heads_spread": ("{n} 个头分散", "{n} spread out"),
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    "heads_key_rows": ("行 = 查询", "rows = queries"),
+    "heads_key_cols": ("列 = 键", "columns = keys"),
+    "heads_key_same": (
+        "列 = 同样顺序的键",
+        "columns = keys, same order",
+    ),
     # Softmax
     "saturated_rows": (
         "{rows}：分数极大，权重已是 one-hot",
@@ -492,6 +640,17 @@ WORDS = {
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
     # Embeddings
     "embeddings_typeset": ("词向量 $X$", "embeddings $X$"),
+    # RotaryPositions
+    "rope_omega": ("ω =", "ω ="),
+    "rope_per_position": ("每个位置", "per position"),
+    "rope_query": ("查询：m = {m}，m·ω =", "query: m = {m}, m·ω ="),
+    "rope_key": ("键：n = {n}，n·ω =", "key: n = {n}, n·ω ="),
+    "rope_score_one": ("分数 =", "score ="),
+    "rope_term": ("这一对的贡献 =", "this pair's part ="),
+    "rope_score": ("分数（{P} 对之和） =", "score (sum over {P} pairs) ="),
+    "rope_shifted": ("两者都移 {s} 位后的分数 =", "score after moving both by {s} ="),
+    "rope_fastest": ("最快的一对：ω =", "fastest pair: ω ="),
+    "rope_slowest": ("最慢的一对：ω =", "slowest pair: ω ="),
     # Projections
     "identity_w": ("$W_q = W_k = W_v = I$", "$W_q = W_k = W_v = I$"),
     "identity_qkv": ("$q = k = v = x$", "$q = k = v = x$"),

@@ -103,10 +103,9 @@ class DotProducts(ExplainerScene):
         """The query to follow: the core's most informative row among those the matrix shows
         and that have a direction (a zero query, a padding token's, casts no shadow)."""
         head = self.head
-        rows = [a for a in self.matrix.shown_rows if ac.norm(head.Q[a]) > 0]
-        shown = np.full(head.weights.shape, np.nan)
-        shown[rows] = head.weights[rows]
-        self.i = ac.informative_row(shown)
+        rows = [a for a in self.matrix.shown_rows if ac.norm(head.Q[a]) > 0] or [0]
+        self.choice = ac.head_demo_row(self.trace, rows)  # and what may be said of it
+        self.i = self.choice.row
 
     def show_query(self, legend, note):
         """The plane, the empty matrix and the chosen query's arrow; returns the keys to work
@@ -115,6 +114,8 @@ class DotProducts(ExplainerScene):
         top = int(np.argmax(head.weights[i]))
         self.step(
             "query",
+            caption_key=f"query_{self.choice.kind}",
+            alike=f"{ac.claims.ALIKE:.2f}",
             q=f"q({self.q_tokens[i]})",
             top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
         )

@@ -1,73 +1,106 @@
-"""HeadGallery: every head of a layer as a small heatmap on the one 0–1 scale, each with a
-one-line reading computed from its weights (the previous token, the next one, [CLS], itself, or
-spread) — the multi-head point made with a trained model (`attn-explain from-model … --all-heads`)
-or any example with several heads."""
+"""HeadGallery: every head of a layer as a small heatmap on the one 0–1 scale, each titled with its
+number and its reading (the previous token, the next one, the first, [CLS], [SEP], itself, one
+fixed token, or spread) — the multi-head point made with a trained model (`attn-explain
+from-model … --all-heads`) or any example with several heads.
+
+The readings come from :func:`attention_core.read_head` alone (one threshold: half the weight on
+average), so the titles and the caption always agree. Token labels sit on the heatmaps' axes
+where they fit at the smallest text size, else once on a labelled key grid."""
 
 from __future__ import annotations
 
 import math
 
-from manim import DOWN, LaggedStart, Rectangle, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, LaggedStart, Rectangle, SurroundingRectangle, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import ColorBar
-from scenes.mobjects.text import label
+from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import SMALL, heat
 
-PATTERN_WORDS = {  # the reading's pattern in a few words (zh, en)
+PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names its token
     "previous": ("前一个词", "previous"),
     "next": ("后一个词", "next"),
     "first": ("第一个词", "first"),
     "cls": ("[CLS]", "[CLS]"),
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
+    "fixed": ("{token}", "{token}"),
     "spread": ("分散", "spread"),
 }
-
-
-PATTERN_PHRASES = {  # the same in a sentence (zh, en)
+SHORT_WORDS = {  # the same, shorter, for a narrow panel
     **PATTERN_WORDS,
+    "previous": ("前词", "prev"),
+    "first": ("首词", "first"),
+    "self": ("自己", "self"),
+}
+PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     "previous": ("前一个词", "the previous token"),
     "next": ("后一个词", "the next token"),
     "first": ("第一个词", "the first token"),
+    "cls": ("[CLS]", "[CLS]"),
+    "sep": ("[SEP]", "[SEP]"),
+    "self": ("自己", "itself"),
+    "fixed": ("「{token}」", "{token}"),
+    "spread": ("分散", "spread"),
 }
-SPREAD_BELOW = 0.35  # a head whose strongest pattern holds less average weight is "spread"
+LABEL_GAP = 0.06  # between a heatmap and its axis labels
 
 
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
-    """One reading per head, from its weights (and the tokens, for [CLS] and [SEP])."""
+    """One reading per head, from its weights (and the tokens, for [CLS], [SEP] and the fixed
+    token): :func:`attention_core.read_head` with its one threshold."""
     tokens = trace.example.tokens
-    return [ac.read_head(h.weights, tokens, SPREAD_BELOW) for h in trace.heads]
+    return [ac.read_head(h.weights, tokens) for h in trace.heads]
 
 
-def strongest(reading: ac.HeadReading) -> str:
-    """The pattern holding the most average weight (also for a spread head)."""
-    return max(reading.masses, key=reading.masses.get)
+def reading_group(reading: ac.HeadReading) -> tuple:
+    """Heads that read alike: the same pattern (and, for a fixed token, the same key)."""
+    return (reading.pattern, reading.key)
 
 
 class HeatGrid(VGroup):
     """A head's weights as coloured cells only (small multiples: the numbers are in the
-    AttentionMatrix scene), on the fixed 0–1 scale."""
+    AttentionMatrix scene), on the fixed 0–1 scale; ``weights=None``: empty outlined cells."""
 
-    def __init__(self, weights, size: float, theme):
+    def __init__(self, weights, size: float, theme, n: int | None = None):
         super().__init__()
-        m, n = weights.shape
-        cell = size / max(m, n)
+        m, k = weights.shape if weights is not None else (n, n)
+        cell = size / max(m, k)
+        self.cell = cell
         for i in range(m):
-            for j in range(n):
+            for j in range(k):
                 rect = Rectangle(
                     width=cell,
                     height=cell,
-                    stroke_width=0.5,
-                    stroke_color=theme.background,
-                    fill_opacity=1,
-                    fill_color=heat(float(weights[i, j])),
+                    stroke_width=0.5 if weights is not None else 1.0,
+                    stroke_color=theme.background if weights is not None else theme.muted,
+                    fill_opacity=1 if weights is not None else 0,
+                    fill_color=heat(float(weights[i, j])) if weights is not None else None,
                 )
                 rect.move_to([(j + 0.5) * cell, -(i + 0.5) * cell, 0])
                 self.add(rect)
+
+
+def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool) -> VGroup:
+    """Row labels left of ``grid``, column labels above it (turned upright when ``rotate``)."""
+    out = VGroup()
+    cell = grid.cell
+    left, top = grid.get_left()[0], grid.get_top()[1]
+    for i, (t, c) in enumerate(zip(rows, row_colors)):
+        lab = label(t, SMALL, c)
+        lab.move_to([left - LABEL_GAP - lab.width / 2, top - (i + 0.5) * cell, 0])
+        out.add(lab)
+    for j, (t, c) in enumerate(zip(cols, col_colors)):
+        lab = label(t, SMALL, c)
+        if rotate:
+            lab.rotate(math.pi / 2)
+        lab.move_to([left + (j + 0.5) * cell, top + LABEL_GAP + lab.height / 2, 0])
+        out.add(lab)
+    return out
 
 
 class HeadGallery(ExplainerScene):
@@ -76,75 +109,207 @@ class HeadGallery(ExplainerScene):
     explains_one_head = False
 
     def construct(self):
-        tr, theme = self.trace, self.theme
         if self.example.is_cross:  # never rendered by default: it says so, if asked for
             self.step("cross")
             return
-        H = len(tr.heads)
-        readings = head_readings(tr)
-        lang_index = 0 if self.lang == "zh" else 1
-        content = self.regions.content
-        grid_box, bar_box = content.rows(9, 1, gap=0.15)
-        cols = max(1, min(H, round(math.sqrt(H * grid_box.width / grid_box.height))))
-        rows = math.ceil(H / cols)
-        col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
-        panels = VGroup()
-        for h in range(H):
-            r, c = divmod(h, cols)
-            cb = col_boxes[c]
-            cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
-            top = grid_box.y1 - r * (cell_h + 0.2)
-            box = Box(cb.x0, top - cell_h, cb.x1, top)
-            reading = readings[h]
-            # above each head: where it looks most, and the average weight it puts there
-            word = "→ " + PATTERN_WORDS[strongest(reading)][lang_index]
-            head_name = label(self.say("head_n", h=h + 1), SMALL, theme.text)
-            mass = self.num(max(reading.masses.values()), ("head_mass", h), 2, color=theme.accent)
-            line = VGroup(head_name, label(word, SMALL, theme.muted), mass).arrange(buff=0.12)
-            if line.width > box.width:  # a narrow panel: the head's number alone
-                number = label(f"{h + 1}", SMALL, theme.text)
-                line = VGroup(number, label(word, SMALL, theme.muted), mass).arrange(buff=0.12)
-            if line.width > box.width:
-                line = VGroup(label(word, SMALL, theme.muted), mass).arrange(buff=0.12)
-            side = max(0.3, min(box.width, box.height - line.height - 0.12))
-            grid = HeatGrid(tr.heads[h].weights, side, theme)
-            panel = VGroup(line, grid).arrange(DOWN, buff=0.1)
-            panel.reading = reading
-            panels.add(place(panel, box, "top"))
-        bar = ColorBar(theme, "weights", width=min(4.0, bar_box.width))
-        place(bar, bar_box)
-
-        self.step("gallery", H=H)
+        readings = head_readings(self.trace)
+        panels, key, bar = self.build(readings)
+        H = len(readings)
+        self.step("gallery", H=H, threshold=f"{ac.heads.SPREAD_BELOW:.1f}")
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),
+            FadeIn(key),
             FadeIn(bar),
             run_time=min(4.0, 1.0 + 0.25 * H),
         )
-
-        # the heads grouped by what they do: the most common reading lit first
-        counts: dict[str, int] = {}
-        for r in readings:
-            counts[r.pattern] = counts.get(r.pattern, 0) + 1
-        order = sorted(counts, key=lambda p: -counts[p])
-        sep = self.say("tokens_list_sep")
-        summary = sep.join(
-            self.say(
-                ("heads_spread" if p == "spread" else "heads_on")
-                + ("_1" if counts[p] == 1 else ""),
-                n=counts[p],
-                what=PATTERN_PHRASES[p][lang_index],
-            )
-            for p in order
-        )
-        lit = PATTERN_PHRASES[next((p for p in order if p != "spread"), order[0])][lang_index]
-        self.step("reading", summary=summary, lit=lit)
+        summary, common = self.summary(readings)
+        if common[0] == "spread":  # no head with a clear pattern: nothing to outline
+            self.step("reading", caption_key="reading_spread", summary=summary)
+            return
+        self.step("reading", summary=summary, lit=self.phrase(common))
         # the heads with a clear pattern are the point: the most common one is lit
-        common = next((p for p in order if p != "spread"), order[0])
         marks = VGroup(
             *(
-                SurroundingRectangle(p, color=theme.accent, buff=0.06, stroke_width=3)
+                SurroundingRectangle(p, color=self.theme.accent, buff=0.06, stroke_width=3)
                 for p in panels
-                if p.reading.pattern == common
+                if reading_group(p.reading) == common
             )
         )
         self.play(LaggedStart(*(FadeIn(m) for m in marks), lag_ratio=0.1), run_time=1.2)
+
+    # -- words ----------------------------------------------------------------------------------
+    def token_name(self, reading: ac.HeadReading) -> str:
+        return self.q_tokens[reading.key] if reading.key is not None else ""
+
+    def phrase(self, group: tuple) -> str:
+        pattern, key = group
+        lang = 0 if self.lang == "zh" else 1
+        token = self.q_tokens[key] if key is not None else ""
+        return PATTERN_PHRASES[pattern][lang].format(token=token)
+
+    def summary(self, readings) -> tuple[str, tuple]:
+        """The heads counted by reading (the most common first) and the group to outline: the
+        most common one that is not "spread"."""
+        counts: dict[tuple, int] = {}
+        for r in readings:
+            counts[reading_group(r)] = counts.get(reading_group(r), 0) + 1
+        order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
+        text = self.say("tokens_list_sep").join(
+            self.say(
+                ("heads_spread" if g[0] == "spread" else "heads_on")
+                + ("_1" if counts[g] == 1 else ""),
+                n=counts[g],
+                what=self.phrase(g),
+            )
+            for g in order
+        )
+        common = next((g for g in order if g[0] != "spread"), order[0])
+        return text, common
+
+    # -- layout ---------------------------------------------------------------------------------
+    def title_line(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
+        """``head 3 → previous 0.98``; narrower: ``3 → previous 0.98``, ``3 prev 0.98``; else two
+        lines, ``3 0.98`` over the reading (shortened to fit) — never without the number."""
+        theme = self.theme
+        lang = 0 if self.lang == "zh" else 1
+        token = self.token_name(reading)
+        full = PATTERN_WORDS[reading.pattern][lang].format(token=token)
+        short = SHORT_WORDS[reading.pattern][lang].format(token=token)
+        mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
+        name, number = self.say("head_n", h=h + 1), f"{h + 1}"
+        for head, word in ((name, "→ " + full), (number, "→ " + full), (number, short)):
+            if text_width(f"{head} {word}", SMALL) + mass.width + 0.3 <= width:
+                break
+        else:
+            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
+            if top.width > width:
+                top = VGroup(top[0])
+            word = ellipsize(short, width, SMALL)
+            below = label(word, SMALL, theme.muted)
+            return VGroup(top, below).arrange(DOWN, buff=0.06)
+        parts = [label(head, SMALL, theme.text), label(word, SMALL, theme.muted), mass]
+        return VGroup(*parts).arrange(buff=0.12)
+
+    def label_room(self):
+        """(widest token label, tallest one plus a little air) at the smallest text size: a
+        cell at least that tall keeps neighbouring labels apart."""
+        widths = [text_width(t, SMALL) for t in self.q_tokens]
+        heights = [label(t, SMALL).height for t in self.q_tokens + ["Ag"]]
+        return max(widths), max(heights) + 0.02
+
+    def labels_fit(self, box: Box, line_h: float) -> tuple[bool, bool, float]:
+        """Whether the token labels fit on one panel's axes (and upright, turned), and the
+        grid's side then."""
+        n = self.example.n
+        row_w, text_h = self.label_room()
+        flat_side = min(box.width - row_w - LABEL_GAP, box.height - line_h - text_h - 0.2)
+        if flat_side > 0 and flat_side / n >= max(text_h, row_w):
+            return True, False, flat_side  # column labels as wide as the row labels: flat
+        side = min(box.width - row_w - LABEL_GAP, box.height - line_h - row_w - 0.2)
+        return side > 0 and side / n >= text_h, True, side
+
+    def build(self, readings):
+        tr, theme = self.trace, self.theme
+        H = len(readings)
+        content = self.regions.content
+        grid_box, bar_box = content.rows(9, 1, gap=0.15)
+        key = VGroup()
+        boxes = self.panel_boxes(grid_box, H)
+        line_h = label("Ag", SMALL).height
+        fits, rotate, _ = self.labels_fit(boxes[0], line_h)
+        if not fits:  # the labels once, on a key grid beside the gallery
+            key_box, grid_box = self.key_split(grid_box)
+            key = self.key_grid(key_box)
+            boxes = self.panel_boxes(grid_box, H)
+        panels = VGroup()
+        colors = [self.q_color(i) for i in range(self.example.n)]
+        for h, box in enumerate(boxes):
+            line = self.title_line(h, readings[h], box.width)
+            side = max(0.3, min(box.width, box.height - line.height - 0.12))
+            labels = VGroup()
+            if fits:
+                _, rotate, side = self.labels_fit(box, line.height)
+            grid = HeatGrid(tr.heads[h].weights, side, theme)
+            if fits:
+                labels = axis_labels(grid, self.q_tokens, self.q_tokens, colors, colors, rotate)
+            body = VGroup(grid, labels)
+            panel = VGroup(line, body).arrange(DOWN, buff=0.1)
+            panel.reading = readings[h]
+            panels.add(place(panel, box, "top"))
+        bar = ColorBar(theme, "weights", width=min(4.0, bar_box.width))
+        place(bar, bar_box)
+        return panels, key, bar
+
+    def panel_boxes(self, grid_box: Box, H: int) -> list[Box]:
+        """H boxes in the columns × rows that give each heatmap the largest side (under a title
+        of up to two lines)."""
+        title_h = 2 * label("Ag", SMALL).height + 0.2
+
+        def side(cols):
+            rows = math.ceil(H / cols)
+            col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
+            return min(col_w, (grid_box.height - 0.2 * (rows - 1)) / rows - title_h)
+
+        cols = max(range(1, H + 1), key=side)
+        rows = math.ceil(H / cols)
+        col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
+        cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
+        out = []
+        for h in range(H):
+            r, c = divmod(h, cols)
+            top = grid_box.y1 - r * (cell_h + 0.2)
+            out.append(Box(col_boxes[c].x0, top - cell_h, col_boxes[c].x1, top))
+        return out
+
+    def key_head(self, width: float | None = None, cols: str = "heads_key_cols") -> VGroup:
+        """The key's heading, "rows = queries, columns = keys": one line where it fits
+        ``width``, else two."""
+        theme = self.theme
+        parts = [self.say(k) for k in ("heads_key_rows", cols)]
+        one = label(self.say("tokens_list_sep").join(parts), SMALL, theme.muted)
+        if width is not None and one.width <= width:
+            return VGroup(one)
+        lines = VGroup(*(label(p, SMALL, theme.muted) for p in parts))
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+
+    def key_split(self, grid_box: Box) -> tuple[Box, Box]:
+        """Room for the key grid at the left: its cells at the smallest text's height, its row
+        labels as wide as they are (at most 60 % of the width, unless shortened labels need
+        more)."""
+        n = self.example.n
+        row_w, text_h = self.label_room()
+        need = row_w + LABEL_GAP + n * text_h + 0.1
+        least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
+        w = max(min(max(need, 0.2 * grid_box.width), 0.6 * grid_box.width), least)
+        w = min(w, 0.75 * grid_box.width)
+        return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
+            grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
+        )
+
+    def key_grid(self, box: Box) -> VGroup:
+        """Empty cells with every query (rows) and key (columns) labelled: how to read each
+        small heatmap. Labels keep their distinct ends where room is short; where even that
+        leaves no room above the cells, the columns are said to be the rows' tokens in order."""
+        theme, n = self.theme, self.example.n
+        row_w, cell = self.label_room()
+        shortest = text_width("a…b", SMALL)
+        head = self.key_head(box.width)
+        avail = box.height - head.height - 0.12  # below the head
+        col_len = min(row_w, avail - n * cell - LABEL_GAP - 0.02)
+        row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), shortest)
+        rows = [ellipsize(t, row_len, SMALL) for t in self.q_tokens]
+        colors = [self.q_color(i) for i in range(n)]
+        if col_len >= shortest:
+            side = min(box.width - row_len - LABEL_GAP, avail - col_len - LABEL_GAP - 0.02)
+            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
+            labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
+        else:
+            head = self.key_head(box.width, "heads_key_same")
+            side = min(box.width - row_len - LABEL_GAP, box.height - head.height - 0.12)
+            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            labels = axis_labels(grid, rows, [], colors, [], rotate=True)
+        body = VGroup(grid, labels)
+        group = VGroup(head, body).arrange(DOWN, buff=0.12)
+        head.align_to(body, LEFT)
+        return place(group, box, "top-left")

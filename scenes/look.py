@@ -208,7 +208,7 @@ OPTIONS: dict[str, LookOption] = {
         LookOption(
             "transparent",
             ("--transparent",),
-            help="Alpha background (with --format webm or mov).",
+            help="Alpha background (with --format webm, mov or png).",
             is_flag=True,
             shared=False,  # render only: `render` adds it beside --format
             convert=bool,

@@ -27,6 +27,7 @@ from manim import (
     VGroup,
 )
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, place
@@ -112,7 +113,9 @@ class MultiHeadSplit(ExplainerScene):
         """Each head takes its blocks: {head: (panel group, its Q_h, K_h, V_h)}."""
         ex, heads = self.example, self.trace.heads
         H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
-        self.step("split_independent" if independent else "split", H=H, d=ex.d_model, d_k=d_k)
+        even = ac.claims.head_split(self.trace).kind == "even"
+        key = "split_independent" if independent else "split" if even else "split_other"
+        self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
         # every head's blocks where there are at most MAX_PANELS (compact if need be)
         split = list(range(H)) if H <= MAX_PANELS else self.shown
         panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
@@ -622,7 +625,9 @@ class MultiHeadSplit(ExplainerScene):
     def mix(self, mh, outs, cat, cat_g, boxes) -> None:
         """W_O: the product back to d_model, row by row of the concatenation."""
         theme = self.theme
-        self.step("mix", d=self.example.d_model)
+        width = ac.output_width(self.trace)
+        key = "mix" if width.kind == "model" else "mix_other"
+        self.step("mix", caption_key=key, d=width.d_model, w=width.width)
         cat_g.generate_target()
         place(cat_g.target, boxes["mix_cat"], "center")
         self.play(

@@ -7,6 +7,7 @@ import numpy as np
 from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
+import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import place
@@ -122,7 +123,7 @@ class Overview(ExplainerScene):
         self.light(formula, "sc")
         self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
         before_softmax = groups["scaled"]
-        if self.head.mask is not None:  # the example's mask, before softmax: −∞ where blocked
+        if ac.mask_claim(self.head.mask).kind == "blocks":  # before softmax: −∞ where blocked
             self.step("masked_note")
             self.play(formula.animate.set_color(self.theme.muted), run_time=0.3)
             self.play(ReplacementTransform(groups["scaled"], groups["masked"]), run_time=1)

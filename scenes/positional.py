@@ -151,10 +151,16 @@ class PositionalEncoding(ExplainerScene):
         self.hold()
 
     def show_why_order(self):
-        """Why: shuffled tokens, without PE and with it (the core's shuffle check)."""
+        """Why: shuffled tokens, without PE and with it (the core's order check, with the
+        example's own mask: a causal mask already makes order matter)."""
         theme, content = self.theme, self.regions.content
-        check = ac.shuffle_check(self.example)
-        self.step("order", clear=True)
+        check = ac.order_check(self.example)
+        self.step("order", caption_key=f"order_{check.kind}", clear=True)
+        masked = self.example.mask_matrix is not None
+        without_word = "only_moved"
+        if check.changes_without:
+            without_word = "changed_by_mask" if masked else "changed"
+        with_word = "changed" if check.changes_with else "unchanged"
         order_a = " ".join(self.q_tokens)
         order_b = " ".join(self.q_tokens[p] for p in check.perm)
         order_line = f"{order_a}  →  {order_b}"
@@ -172,7 +178,7 @@ class PositionalEncoding(ExplainerScene):
                         size=BODY,
                         color=theme.text,
                     ),
-                    label(self.say("only_moved"), BODY, theme.text),
+                    label(self.say(without_word), BODY, theme.text),
                 ],
                 content.width,
             ),
@@ -182,7 +188,7 @@ class PositionalEncoding(ExplainerScene):
                     self.num(
                         check.diff_with, ("shuffle_diff", "with"), 3, size=BODY, color=theme.accent
                     ),
-                    label(self.say("changed"), BODY, theme.accent),
+                    label(self.say(with_word), BODY, theme.accent),
                 ],
                 content.width,
             ),

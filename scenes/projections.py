@@ -383,8 +383,11 @@ class Projections(ExplainerScene):
     def match_step(self):
         ex, tr = self.example, self.trace
         head = tr.attention
-        self.step("match", clear=True)
-        formula = typeset_math("q_i dot k_j = x_i W_q W_k^top x_j^top", 40, self.theme.text)
+        rotary = getattr(ex, "rotary_base", None) is not None
+        self.step("match", "match_rotary" if rotary else None, clear=True)
+        # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
+        match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
+        formula = typeset_math("q_i dot k_j = " + match, 40, self.theme.text)
         i, j = 0, min(1, ex.n_keys - 1)
         example_line = VGroup(
             dot_label(self, i, j, BODY),

@@ -35,9 +35,18 @@ def _needs_self_attention(ex) -> str | None:
     return None
 
 
+def _needs_rotary(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is None:
+        return "needs rotary positions (rotary_base)"
+    return None
+
+
 def _needs_plain_embeddings(ex) -> str | None:
     """PositionalEncoding adds positions to embeddings that carry none: a trained model's hidden
-    states (an example with a `source` note) already carry the model's own."""
+    states (an example with a `source` note) already carry the model's own; an example with
+    rotary positions encodes them by rotation."""
+    if getattr(ex, "rotary_base", None) is not None:
+        return "this example encodes positions by rotation (rotary_base), not by adding waves"
     if ex.source:
         return (
             "needs embeddings without positions; a trained model's hidden states already carry "
@@ -47,6 +56,8 @@ def _needs_plain_embeddings(ex) -> str | None:
 
 
 def _needs_wide_model(ex) -> str | None:
+    if getattr(ex, "rotary_base", None) is not None:
+        return "is an encoder block (LayerNorm, ReLU); this example is a decoder's (rotary_base)"
     if ex.is_cross:
         return "is about self-attention; this example is cross-attention"
     if ex.d_model < 4:
@@ -103,7 +114,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "Projections",
         "projections",
-        "query, key, value; Q = X·Wq, K = X·Wₖ, V = X·Wᵥ as maps of the plane",
+        "query, key, value; Q = X·Wq, K = X·Wk, V = X·Wv as maps of the plane",
     ),
     SceneInfo(
         "DotProducts",
@@ -126,7 +137,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo(
         "MultiHeadSplit",
         "multi_head",
-        "heads as subspaces side by side: their own vectors and patterns, concat, Wₒ",
+        "heads as subspaces side by side: their own vectors and patterns, concat, WO",
         "two-heads",
         requires=_needs_heads,
     ),
@@ -149,6 +160,14 @@ SCENES: tuple[SceneInfo, ...] = (
         "positional",
         "sinusoidal waves, PE added as vectors, and why: order matters only with PE",
         requires=_needs_plain_embeddings,
+    ),
+    SceneInfo(
+        "RotaryPositions",
+        "rotary_positions",
+        "RoPE: q and k of one pair of dimensions turned by their positions; move both, the "
+        "score stays",
+        "rotary",
+        requires=_needs_rotary,
     ),
     SceneInfo(
         "EncoderBlock",

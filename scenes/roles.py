@@ -118,6 +118,14 @@ def W_o(tr, i, j):  # noqa: N802  (the matrix's name)
 
 
 @role()
+def rotary(tr, field):
+    """RotaryPositions: a field of the core's rotary view (frequency, score, …)."""
+    from attention_core.rotary_view import rotary_view
+
+    return getattr(rotary_view(tr), field)
+
+
+@role()
 def enc(tr, name, i, j):
     """An array of the encoder block ("attention" for its attention output)."""
     block = ac.trace_encoder(tr.example)
@@ -290,8 +298,9 @@ def norm_output(tr, h, i):
 # -- the other scenes' numbers -------------------------------------------------------------------
 @role()
 def shuffle_diff(tr, which):
-    """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding."""
-    check = ac.shuffle_check(tr.example)
+    """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding
+    (the example's own mask kept: claims.order_check)."""
+    check = ac.order_check(tr.example)
     return check.diff_without if which == "without" else check.diff_with
 
 

@@ -19,7 +19,6 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
-LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -36,7 +35,9 @@ class Softmax(ExplainerScene):
 
     def construct(self):
         head = self.head
-        self.i = ac.informative_row(head.weights)
+        # the row shown before any mask: one that sees every key where there is one
+        self.choice = ac.head_demo_row(self.trace, before_mask=True)
+        self.i = self.choice.row
         self.masked = bool(np.any(np.isneginf(head.masked)))
         self.keys = list(range(self.example.n_keys))
         self.colors = [self.k_color(j) for j in self.keys]
@@ -55,9 +56,17 @@ class Softmax(ExplainerScene):
     def exponentials(self, row, left: Box, bars_box: Box):
         """exp bars: one column per key, its score under it and e^s over it (the numbers left
         out where they would crowd). Returns the bars and their e^s labels."""
-        ex, i = self.example, self.i
+        i, kind = self.i, self.choice.kind
         plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
-        self.step("exp", caption_key="exp_which" if ex.n > 1 else "exp", q=self.q_tokens[i])
+        w = ac.softmax(row)
+        top = int(np.argmax(w))
+        self.step(
+            "exp",
+            caption_key="exp" if kind == "only" else f"exp_{kind}",
+            q=self.q_tokens[i],
+            top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
+            alike=f"{ac.claims.ALIKE:.2f}",
+        )
         values = list(ac.exponentials(row, shift=not plain))
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
             row, values, bars_box, "exp_plain_scaled" if plain else "exp_scaled"
@@ -203,15 +212,10 @@ class Softmax(ExplainerScene):
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        if "√d_k" in shown:
-            g1 = ac.saturation(ac.sharpened(head.scaled[i], 1.0))
-            g_raw = ac.saturation(ac.sharpened(head.scaled[i], float(np.sqrt(head.d_k))))
-            key = "sharper_little" if abs(g1 - g_raw) < LITTLE * g1 else "sharper_more"
-        else:
-            key = "sharper_one"
+        claim = ac.claims.sharpening(head.scaled[i], head.d_k)
         self.step(
             "sharper",
-            caption_key=key,
+            caption_key=f"sharper_{claim.kind}",
             dk=self.num(head.d_k, ("d_k", 0), 0).shown,
             sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
             g1=shown["×1"],

@@ -36,7 +36,8 @@ class WeightedSum(ExplainerScene):
         """The shown query's row, its vectors in one 2-D view (exact when d_v = 2; linear, so
         the chain still adds), and the plane they are drawn on."""
         ex, head, tr = self.example, self.head, self.trace
-        self.i = i = ac.informative_row(head.weights)
+        self.choice = ac.head_demo_row(tr)  # the row followed, and what may be said of it
+        self.i = i = self.choice.row
         left, self.side_box = self.regions.content.columns(3, 2)
         parts, starts = ac.tip_to_tail(head.weights[i], head.V)
         self.out = head.output[i]
@@ -65,9 +66,17 @@ class WeightedSum(ExplainerScene):
 
     def show_values(self):
         """The values as arrows in their convex hull, and the query's weight for each."""
-        ex, plane, colors, i = self.example, self.vplane, self.colors, self.i
+        plane, colors, i = self.vplane, self.colors, self.i
+        head, choice = self.head, self.choice
+        terms = ac.sum_terms(head, i)
+        top = int(np.argmax(head.weights[i]))
         self.step(
-            "values", caption_key="values_which" if ex.n > 1 else "values", q=self.q_tokens[i]
+            "values",
+            caption_key=f"values_{choice.kind}",
+            alike=f"{ac.claims.ALIKE:.2f}",
+            q=self.q_tokens[i],
+            top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
+            terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
         self.v_arrows = plane.arrows(self.V2, colors)
         self.obstacles = list(plane.tick_labels) + list(self.note)

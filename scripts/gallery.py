@@ -1,7 +1,9 @@
 """Writes the README's pictures into renders/gallery/: each scene's final frame, a light-theme
-still, a square English still, and a screenshot of the lecture page in headless Chromium.
+still, a square English still, and screenshots of the lecture page and its explorable in headless
+Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
+        [--only scenes,variants,limits,trained,explorer,decoder,page]
 """
 
 from __future__ import annotations
@@ -67,6 +69,38 @@ def lecture_page_screenshot(out: Path) -> None:
     print(out / "lecture-page.png")
 
 
+EXPLORED = [[1.2, 0.8], [0.9, 1.1], [-0.35, 1.35]]  # zao-shang-hao with 好 dragged left
+
+
+def explorer_screenshot(out: Path, lang: str = "en") -> Path:
+    """The explorable on zao-shang-hao's lecture page (`pack --lang LANG`), after a drag."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from PIL import Image
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from browser import chromium_page
+
+    name = "lecture-explorer.png" if lang == "en" else f"lecture-explorer-{lang}.png"
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Path(sys.executable).parent / "attn-explain"
+        args = ["pack", "--scene", "Embeddings", "--lang", lang, "--quiet", "--out", tmp]
+        done = subprocess.run([str(cli), *args], check=True, capture_output=True, text=True)
+        page_path = Path(done.stdout.strip().splitlines()[-1])
+        with chromium_page() as page:
+            page.set_viewport_size({"width": 1000, "height": 1000})
+            page.goto(page_path.as_uri())
+            page.evaluate("E => window.attnExplorer.set({embeddings: E})", EXPLORED)
+            page.evaluate("window.attnExplorer.choose(2)")
+            shot = Path(tmp) / name
+            page.locator("#explorer").screenshot(path=str(shot))
+        Image.open(shot).convert("RGB").save(out / name, optimize=True)
+    print(out / name)
+    return out / name
+
+
 def real_model_stills(out: Path, height: int) -> None:
     """A trained head (examples/minilm-cat.toml, layer 1 head 3: the previous token) and every
     head of layer 1 (written with `from-model --all-heads` into a scratch folder)."""
@@ -101,6 +135,49 @@ def real_model_stills(out: Path, height: int) -> None:
     print(out / "minilm-cat-HeadGallery.png")
 
 
+def decoder_stills(out: Path, height: int) -> None:
+    """SmolLM2 on repeated sentences (from-model --model smollm2, into a scratch folder): the
+    induction head, layer 19 head 7, on an 8-token sentence (its matrix shows apple₂ → blue₁),
+    and every head of layer 19 on the 12-token one (examples/smollm2-*.toml are its heads)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    cli = Path(sys.executable).parent / "attn-explain"
+    with tempfile.TemporaryDirectory() as tmp:
+        ind, layer = Path(tmp) / "ind.toml", Path(tmp) / "layer19.toml"
+        for text, args, path in (
+            ("red apple blue sky red apple blue sky", ["--head", "7"], ind),
+            ("red apple blue sky green tree red apple blue sky green tree", ["--all-heads"], layer),
+        ):
+            cmd = [str(cli), "from-model", text, "--model", "smollm2", "--layer", "19", *args]
+            subprocess.run([*cmd, "-o", str(path)], check=True, capture_output=True)
+        stills = run_steps(
+            find("AttentionMatrix").load(), ac.load_example(ind), lang="en", pixel_height=height
+        )
+        save_png(stills[2].frame, out / "smollm2-induction-AttentionMatrix.png")
+        stills = run_steps(
+            find("HeadGallery").load(), ac.load_example(layer), lang="en", pixel_height=height
+        )
+        save_png(stills[-1].frame, out / "smollm2-layer19-HeadGallery.png")
+    print(out / "smollm2-induction-AttentionMatrix.png")
+    print(out / "smollm2-layer19-HeadGallery.png")
+
+
+def limits_stills(out: Path, height: int) -> None:
+    """The 12-token example at the documented limits (examples/at-the-limits.toml): the last
+    steps of AttentionMatrix and CausalMask, every weight labelled."""
+    root = Path(__file__).resolve().parent.parent
+    ex = ac.load_example(root / "examples" / "at-the-limits.toml")
+    for scene in ("AttentionMatrix", "CausalMask"):
+        stills = run_steps(find(scene).load(), ex, lang="en", pixel_height=height)
+        save_png(stills[-1].frame, out / f"at-the-limits-{scene}.png")
+        print(out / f"at-the-limits-{scene}.png")
+
+
+PARTS = ("scenes", "variants", "limits", "trained", "explorer", "decoder", "page")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -110,10 +187,16 @@ def main() -> None:
     parser.add_argument("--theme", default="dark")
     parser.add_argument("--height", type=int, default=540)
     parser.add_argument("--out", default="renders/gallery")
+    parser.add_argument(
+        "--only",
+        default=",".join(PARTS),
+        help=f"comma-separated parts to rewrite ({', '.join(PARTS)}; default: all)",
+    )
     args = parser.parse_args()
+    only = set(args.only.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for scene in SCENES:
+    for scene in SCENES if "scenes" in only else []:
         if scene.name == "HeadGallery" and not args.example:
             continue  # shown with a trained model's twelve heads (real_model_stills)
         example = ac.load_example(args.example or scene.showcase)
@@ -126,9 +209,17 @@ def main() -> None:
         split = [s for s in stills if s.key == "split"]
         if scene.name == "MultiHeadSplit" and split:  # the split itself, Q K V into the heads
             save_png(split[0].frame, out / f"{example.name}-{scene.name}-split.png")
-    variant_stills(out, args.height)
-    real_model_stills(out, args.height)
-    lecture_page_screenshot(out)
+    parts = {
+        "variants": lambda: variant_stills(out, args.height),
+        "limits": lambda: limits_stills(out, args.height),
+        "trained": lambda: real_model_stills(out, args.height),
+        "explorer": lambda: explorer_screenshot(out),
+        "decoder": lambda: decoder_stills(out, args.height),
+        "page": lambda: lecture_page_screenshot(out),
+    }
+    for name, make in parts.items():
+        if name in only:
+            make()
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ def pixel_box(mob, frame: np.ndarray, pad: float = 0.02):
 
 def read_number(frame: np.ndarray, box) -> str:
     """OCR of one cell: grey, inverted (dark text on light), enlarged, one line of digits."""
+    return read_text(frame, box, whitelist="0123456789.-")
+
+
+def read_text(frame: np.ndarray, box, whitelist: str | None = None, turn: int = 0) -> str:
+    """OCR of one line of text in ``box`` (characters limited to ``whitelist`` when given), the
+    crop turned by ``turn`` degrees counter-clockwise first (90 for a label that stands upright,
+    read bottom to top)."""
     x0, y0, x1, y1 = box
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
     background = np.median(grey)  # the text is the minority: the extreme farthest from it
@@ -39,6 +46,8 @@ def read_number(frame: np.ndarray, box) -> str:
     # reads digits of that size best: smaller ones blur, larger ones split)
     ink = np.clip((grey - background) / ((text_level - background) or 1.0), 0.0, 1.0)
     img = Image.fromarray((255 * (1.0 - ink)).astype(np.uint8))
+    if turn:
+        img = img.rotate(turn, expand=True, fillcolor=255)
     scale = int(np.clip(round(100 / max(img.height, 1)), 1, 4))
     img = img.resize((img.width * scale, img.height * scale), Image.LANCZOS)
     img = ImageOps.expand(img, border=20, fill=255)
@@ -46,15 +55,8 @@ def read_number(frame: np.ndarray, box) -> str:
         path = Path(tmp) / "cell.png"
         img.save(path)
         out = subprocess.run(
-            [
-                TESSERACT,
-                str(path),
-                "stdout",
-                "--psm",
-                "7",
-                "-c",
-                "tessedit_char_whitelist=0123456789.-",
-            ],
+            [TESSERACT, str(path), "stdout", "--psm", "7"]
+            + (["-c", f"tessedit_char_whitelist={whitelist}"] if whitelist else []),
             capture_output=True,
             text=True,
             timeout=60,

@@ -143,7 +143,7 @@ def test_files_are_checked_regular_and_read_with_the_cap(cli, tmp_path):
     (tmp_path / "zero.toml").symlink_to("/dev/zero")
     t0 = time.monotonic()
     r = cli("numbers", tmp_path / "zero.toml")
-    assert r.returncode == 2 and "is not a regular file" in r.stderr, r.stderr
+    assert r.returncode == 2 and "character device, not a regular file" in r.stderr, r.stderr
     (tmp_path / "course.toml").symlink_to("/dev/zero")
     r = cli("batch", tmp_path / "course.toml", "--dry-run")
     assert r.returncode == 2 and "cannot read" in r.stderr and "not a regular file" in r.stderr

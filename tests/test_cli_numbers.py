@@ -98,3 +98,16 @@ def test_help_and_presets(cli):
     assert cli("--help").returncode == 0
     r = cli("presets")
     assert all(name in r.stdout for name in ac.PRESETS)
+
+
+def test_json_gives_each_heads_reading(cli):
+    """Each self-attention head's reading, from attention_core.read_head (the one classifier)."""
+    data = json.loads(cli("numbers", "two-heads", "--json").stdout)
+    tr = ac.trace_example(ac.PRESETS["two-heads"])
+    for h, head in enumerate(data["heads"]):
+        want = ac.read_head(tr.heads[h].weights, tr.example.tokens)
+        assert head["reading"]["pattern"] == want.pattern
+        assert head["reading"]["mass"] == want.mass
+    assert data["heads"][1]["reading"]["token"] == "好"
+    cross = json.loads(cli("numbers", "cross-zh-en", "--json").stdout)
+    assert cross["reading"] is None  # a reading is of self-attention

@@ -27,7 +27,12 @@ CASES = [
     ("nan-toml", 'tokens = ["a"]\nembeddings = [[nan, 1.0]]\n', "embeddings", "NaN"),
     ("inf-toml", 'tokens = ["a"]\nembeddings = [[inf, 1.0]]\n', "embeddings", "infinity"),
     ("nan-json", '{"tokens": ["a"], "embeddings": [[NaN, 1.0]]}', "example", "finite"),
-    ("too-big", with_(embeddings=[[1.2, 2e6], [0.9, 1.1], [0.7, 1.3]]), "embeddings", "1e+06"),
+    (
+        "too-big",
+        with_(embeddings=[[1.2, 2e6], [0.9, 1.1], [0.7, 1.3]]),
+        "embeddings",
+        "2000000.0 is beyond the limit |x| ≤ 1,000,000",
+    ),
     (
         "too-many",
         with_(tokens=[str(i) for i in range(13)], embeddings=[[1.0, 0.0]] * 13),

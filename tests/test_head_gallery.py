@@ -57,3 +57,117 @@ def test_readings_come_from_the_weights():
     prev[0, 0] = 1.0
     assert ac.read_head(prev).pattern == "previous"
     assert set(PATTERN_WORDS) >= {"previous", "next", "cls", "self", "spread"}
+
+
+# -- one classifier: titles and caption from read_head alone --------------------------------
+def _gallery(ex, lang="en", aspect="16:9"):
+    from scenes.look import Look
+
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    panels = []
+
+    def snap(scene):
+        from scenes.mobjects.text import Num
+
+        out = []
+        seen = set()
+        for m in scene.mobjects:
+            for p in m.get_family():
+                if hasattr(p, "reading") and id(p) not in seen:
+                    seen.add(id(p))
+                    texts = [
+                        getattr(t, "source_text", None)
+                        for t in p.get_family()
+                        if getattr(t, "source_text", None) is not None
+                    ]
+                    nums = [t.shown for t in p.get_family() if isinstance(t, Num)]
+                    out.append((p.reading, texts, nums))
+        return out
+
+    stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
+    panels = stills[0].snapshot
+    return panels, {s.key: s.caption for s in stills}
+
+
+def test_fixed_token_reading_and_one_threshold():
+    import numpy as np
+
+    w = np.array([[0.2, 0.1, 0.7], [0.1, 0.2, 0.7], [0.1, 0.1, 0.8]])
+    r = ac.read_head(w, ["a", "b", "c"])
+    assert r.pattern == "fixed" and r.key == 2 and r.token == "c"
+    assert r.mass == pytest.approx(0.7333333)
+    assert ac.heads.SPREAD_BELOW == 0.5  # the threshold the README and the caption state
+    assert ac.read_head(np.full((4, 4), 0.25)).pattern == "spread"
+    assert ac.read_head(np.eye(3)[[0, 0, 0]]).pattern == "first"  # key 0: never "fixed"
+
+
+@pytest.mark.slow
+def test_titles_and_caption_come_from_one_reading():
+    """two-heads: titles read what read_head says (no "next 0.38" for a spread head), every
+    title carries its head's number, and the caption counts the same readings."""
+    ex = ac.PRESETS["two-heads"]
+    for aspect in ("16:9", "1:1"):
+        panels, caps = _gallery(ex, aspect=aspect)
+        tr = ac.trace_example(ex)
+        assert len(panels) == len(tr.heads)
+        for h, (reading, texts, nums) in enumerate(panels):
+            want = ac.read_head(tr.heads[h].weights, ex.tokens)
+            assert reading.pattern == want.pattern
+            assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), texts
+            assert nums == [f"{want.mass:.2f}"]
+        assert "next" not in " ".join(t for _, ts, _ in panels for t in ts)
+        assert "1 spreads out" in caps["reading"] and "1 attends to 好" in caps["reading"]
+
+
+@pytest.mark.slow
+def test_every_head_numbered_on_a_trained_layer(layers):
+    ex = ac.load_example(layers[1])
+    tr = ac.trace_example(ex)
+    for aspect in ("16:9", "4:3", "1:1"):
+        panels, caps = _gallery(ex, aspect=aspect)
+        assert len(panels) == 12
+        for h, (reading, texts, _) in enumerate(panels):
+            assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), (aspect, h, texts)
+            assert reading.pattern == ac.read_head(tr.heads[h].weights, ex.tokens).pattern
+        counts = {}
+        for reading, _, _ in panels:
+            counts[reading.pattern] = counts.get(reading.pattern, 0) + 1
+        if "spread" in counts:
+            n = counts["spread"]
+            assert f"{n} spread" in caps["reading"], caps["reading"]
+        if "cls" in counts:
+            n = counts["cls"]
+            assert f"{n} attend{'s' if n == 1 else ''} to [CLS]" in caps["reading"], caps
+
+
+def _limits_example():
+    import numpy as np
+
+    tokens = ["the", "quick", "brown", "fox", "jumps", "over", "the"]
+    tokens += ["lazy", "dog", "and", "runs", "intermediate"]  # 12 tokens, 12 characters
+    emb = np.random.default_rng(3).normal(size=(12, 8)).round(2)
+    return ac.Example(tokens=tokens, embeddings=emb, heads=4, seed=5, mask="causal")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+def test_limits_example_numbers_every_head_and_lays_out_cleanly(aspect):
+    """12 tokens (a 12-character label, a repeated one), 4 heads, causal: every head numbered,
+    the token labels on a key grid, nothing outside the frame or overlapping."""
+    from scenes.look import Look
+
+    ex = _limits_example()
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(
+        find("HeadGallery").load(),
+        ex,
+        look=look,
+        frames=False,
+        snapshot=lambda s: layout_problems(s) + numbers_problems(s),
+    )
+    problems = [p for s in stills for p in s.snapshot]
+    assert not problems, problems[:5]
+    panels, caps = _gallery(ex, aspect=aspect)
+    for h, (_, texts, _) in enumerate(panels):
+        assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), (aspect, h, texts)
+    assert "4 spread out" in caps["reading"]

@@ -6,6 +6,7 @@ script run), transparent video, and the notebook helper."""
 import html.parser
 import json
 import re
+import tomllib
 
 import av
 import numpy as np
@@ -115,6 +116,7 @@ def test_slide_deck_html_pdf_pptx_one_slide_per_step(cli, tmp_path):
     assert page.sections == steps and page.remote == []  # offline: nothing from the network
     assert len(PdfReader(deck.with_suffix(".pdf")).pages) == steps
     assert len(Presentation(str(deck.with_suffix(".pptx"))).slides) == steps
+    check_speaker_notes(deck, folder, ["Embeddings", "Softmax"])
     again = cli(
         "render",
         "--slides",
@@ -128,6 +130,64 @@ def test_slide_deck_html_pdf_pptx_one_slide_per_step(cli, tmp_path):
         tmp_path,
     )
     assert again.returncode == 0 and "0 rendered" in again.stderr
+
+
+def pptx_notes(path) -> list[str]:
+    from pptx import Presentation
+
+    return [s.notes_slide.notes_text_frame.text for s in Presentation(str(path)).slides]
+
+
+def html_deck_notes(path) -> tuple[list[str], str]:
+    """The speaker notes of each slide as reveal.js shows them (its markdown plugin run), and
+    what the deck's own markdown makes of a hostile note."""
+    from scenes.outputs.notes import as_markdown
+
+    with chromium_page() as page:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.Reveal && Reveal.isReady()")
+        notes = page.evaluate(
+            "Reveal.getSlides().map(s => [...s.querySelectorAll('aside.notes p')]"
+            ".map(p => p.textContent).join('\\n'))"
+        )
+        hostile = as_markdown("<img src=x onerror=alert(1)> *x* [a](b) `c`\n# h &amp;")
+        parsed = page.evaluate(
+            "t => { const d = document.createElement('div');"
+            " d.innerHTML = Reveal.getPlugin('markdown').marked.parse(t);"
+            " return [d.textContent, d.querySelectorAll('*:not(p)').length]; }",
+            hostile,
+        )
+        assert page.dialogs == [] and page.console_errors == []
+    return notes, parsed
+
+
+def check_speaker_notes(deck, folder, scenes):
+    """Every slide of the HTML and PPTX decks has its notes: the caption in Chinese, then in
+    English, then the step's numbers, each the core's value rounded."""
+    import attention_core as ac
+    from attention_core.loading import load_example
+    from scenes.mobjects.numfmt import fmt
+    from scenes.roles import resolve
+
+    trace = ac.trace_example(load_example("zao-shang-hao"))
+    steps = [s for name in scenes for s in steps_of(folder, f"slides-{name}")]
+    pptx = pptx_notes(deck.with_suffix(".pptx"))
+    html, (hostile_text, hostile_tags) = html_deck_notes(deck.with_suffix(".html"))
+    assert len(pptx) == len(html) == len(steps)
+    assert html == pptx  # reveal.js shows exactly the PowerPoint notes
+    assert hostile_text.replace("\n", "") == "<img src=x onerror=alert(1)> *x* [a](b) `c`# h &amp;"
+    assert hostile_tags == 0  # no element but paragraphs: a label is never markup
+    for note, step in zip(pptx, steps):
+        lines = note.split("\n")
+        assert lines[0] == step["caption"] and CJK.search(lines[0])
+        assert lines[1] and not CJK.search(re.sub("[早上好]", "", lines[1]))  # English
+        for n in step["numbers"]:  # each number on the slide, as the core computes it
+            d = n["digits"] and max(n["digits"], 3)
+            assert fmt(resolve(trace, tuple(n["role"])), d) in note, (n, note)
+    # the weights of 早 where Softmax shows them, straight from the core
+    row = ac.softmax(trace.heads[0].scaled[0])
+    share = next(note for note, s in zip(pptx, steps) if s["key"] == "share")
+    assert ", ".join(fmt(w) for w in row) in share  # 0.359, 0.330, 0.312
 
 
 HOSTILE = {
@@ -150,7 +210,8 @@ def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
     assert r.stdout.strip().splitlines()[-1] == str(page)
     source = page.read_text(encoding="utf-8")
     assert "<script>alert" not in source and "&lt;script&gt;alert(1)&lt;/script&gt;" in source
-    assert source.count("<script>") == 1  # the page's own, allowed by its hash only
+    # the page's own scripts (the steps' seek, the explorable), allowed by their hashes only
+    assert source.count("<script>") == 2 and "sha256-" in source
     with chromium_page() as browser:
         browser.goto(page.as_uri())
         state = browser.evaluate(MEDIA_STATE)
@@ -162,6 +223,12 @@ def test_lecture_page_works_offline_in_a_browser_and_runs_no_injected_script(
         assert all(t in tokens for t in HOSTILE["tokens"])
         cells = browser.locator("section.numbers th").all_inner_texts()
         assert "<b>x</b>" in cells and "&amp;" in cells
+        # the explorable draws the labels as text and copies them into TOML as themselves
+        drawn = browser.locator("#ex-plane text.vlabel").all_text_contents()
+        assert all(t in drawn for t in HOSTILE["tokens"])
+        found = tomllib.loads(browser.evaluate("window.attnExplorer.toml()"))
+        assert found["tokens"] == HOSTILE["tokens"] and found["title"] == HOSTILE["title"]
+        assert browser.locator("li .notes").count() >= 3  # every step's notes, as text
         browser.locator("button.step").nth(1).click()  # jumps the first video to step 2
         t = browser.evaluate("document.getElementById('v0').currentTime")
         steps = steps_of(tmp_path / "hostile" / "480p15", "Embeddings.mp4")

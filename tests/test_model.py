@@ -305,7 +305,7 @@ def test_sidecar_file_problems_are_one_line_errors(tmp_path):
     assert "not a NumPy .npz" in load('arrays = "bad.npz"', [("bad.npz", b"not a zip")])
     obj = tmp_path / "obj.npz"
     np.savez(obj, embeddings=np.array([{"a": 1}], dtype=object))
-    assert "other than numbers" in load('arrays = "obj.npz"')
+    assert "not a NumPy array of numbers" in load('arrays = "obj.npz"')
 
 
 def test_merge_arrays_without_weights_table(tmp_path):

@@ -9,6 +9,7 @@ import pytest
 from manim import config
 
 import attention_core as ac
+import lecturer_examples
 from ocr import TESSERACT, misread_matrix, pixel_box
 from scene_checks import describe, texts
 from scenes import captions
@@ -83,6 +84,23 @@ def test_every_text_contrasts_with_what_is_behind_it(preset, theme, aspect):
     ex = ac.PRESETS[preset]
     look = Look.for_example(ex, theme=theme, aspect=aspect)
     problems = [p for s in SCENES for p in _contrast_problems(s, ex, look)]
+    assert not problems, "\n".join(problems[:20])
+
+
+# The lecturer's examples of issue 20 (tests/lecturer_examples.py), dark theme: Chinese at 16:9,
+# English at 4:3 and 1:1.
+LECTURER_LOOKS = [("zh", "16:9"), ("en", "4:3"), ("en", "1:1")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "lang,aspect", LECTURER_LOOKS, ids=[f"{la}-{a}" for la, a in LECTURER_LOOKS]
+)
+@pytest.mark.parametrize("name,scene", lecturer_examples.cases())
+def test_lecturer_examples_contrast(name, scene, lang, aspect):
+    """Every text of every step still of the at-the-limits example and the trained layer."""
+    ex = lecturer_examples.load(name)
+    problems = _contrast_problems(scene, ex, Look.for_example(ex, lang=lang, aspect=aspect))
     assert not problems, "\n".join(problems[:20])
 
 

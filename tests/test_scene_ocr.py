@@ -1,10 +1,19 @@
-"""The numbers in the DotProducts and AttentionMatrix stills of zao-shang-hao, read from the
-rendered 1080p image by OCR, are the core's."""
+"""What a viewer must read, read back by OCR from rendered 1080p stills: the numbers in the
+DotProducts and AttentionMatrix stills of zao-shang-hao are the core's; on the lecturer's
+examples (at the limits, a trained 12-head layer) every matrix label, head number and number a
+caption names is on screen and legible."""
+
+import re
 
 import pytest
 
 import attention_core as ac
-from ocr import TESSERACT, misread_matrix
+import lecturer_examples
+from ocr import TESSERACT, misread_matrix, pixel_box, read_text
+from scene_checks import describe, on_screen, texts
+from scenes.look import Look
+from scenes.mobjects.text import Num
+from scenes.pipeline.stills import run_steps
 from scenes.registry import find
 
 
@@ -17,3 +26,132 @@ def test_matrix_numbers_read_back_by_ocr(scene, array, digits):
     truth = getattr(trace.attention, array)
     misread = misread_matrix(find(scene).load(), ac.PRESETS["zao-shang-hao"], truth, digits)
     assert not misread, misread
+
+
+# The lecturer's examples of issue 20 (tests/lecturer_examples.py), every applicable scene at
+# 1080p: what a viewer must be able to read on each step's final still, read back by OCR (only
+# the regions that hold it). In English: Debian's tesseract has no Chinese model.
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?![\w])")
+LABELLED = ("AttentionMatrix", "CausalMask")
+
+
+def _plain(text: str) -> str:
+    """Letters and digits only, lower case (what OCR can be held to)."""
+    return "".join(c for c in text.lower() if c.isascii() and c.isalnum())
+
+
+def _label_read_ok(drawn: str, read: str) -> bool:
+    """A token label is read when OCR gives its letters; a subscript (the₁) or an ellipsis
+    (explanati…) may come back as up to two stray characters at the end."""
+    base = _plain("".join(c for c in drawn if c not in SUBSCRIPTS + "…"))
+    loose = any(c in drawn for c in SUBSCRIPTS + "…")
+    got = _plain(read)
+    return bool(base) and got.startswith(base) and len(got) - len(base) <= (2 if loose else 0)
+
+
+def _turn(mob) -> int:
+    """90 for a text that stands upright (taller than wide, more than one character)."""
+    return 90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
+
+
+def _read(frame, mob, whitelist=None) -> str:
+    box = pixel_box(mob, frame, pad=0.06)
+    return read_text(frame, box, whitelist=whitelist, turn=_turn(mob))
+
+
+def _matrix_labels(scene, frame) -> list[str]:
+    """Every row and column label of every labelled matrix on screen, read back."""
+    from scenes.mobjects.matrix import LabelledMatrix
+
+    problems, seen = [], set()
+    for mob in on_screen(scene, LabelledMatrix):
+        for lab in [*mob.row_labels, *mob.col_labels]:
+            for text in [t for t in texts_of(lab) if id(t) not in seen]:
+                seen.add(id(text))
+                read = _read(frame, text)
+                if not _label_read_ok(describe(text), read):
+                    problems.append(f"label {describe(text)!r} read as {read!r}")
+    return problems
+
+
+def _head_numbers(scene, frame) -> list[str]:
+    """Each head's number in its title (`head 3` or `3`), read back."""
+    drawn = {describe(m): m for m in texts(scene)}
+    problems = []
+    for h in range(1, scene.example.heads + 1):
+        mob = drawn.get(scene.say("head_n", h=h)) or drawn.get(str(h))
+        if mob is None:
+            problems.append(f"head {h} has no number on screen")
+            continue
+        read = re.findall(r"\d+", _read(frame, mob))
+        if read[-1:] != [str(h)]:
+            problems.append(f"head {h}'s number read as {read!r}")
+    return problems
+
+
+def _caption_numbers(scene, frame, caption: str) -> list[str]:
+    """Every number the step's caption names is on the still, and reads back as that number."""
+    problems = []
+    bar = {id(m) for m in scene.caption_mob.get_family()}  # the caption itself does not count
+    others = [m for m in texts(scene) if id(m) not in bar]
+    nums = {
+        m.shown.replace("−", "-"): m
+        for m in on_screen(scene, Num)
+        if id(m) not in bar and texts_of(m)
+    }
+    for said in dict.fromkeys(n.replace("−", "-") for n in NUMBER.findall(caption)):
+        mob = nums.get(said)
+        if mob is not None:
+            read = _read(frame, mob, whitelist="0123456789.-")
+        else:
+            holders = [
+                m
+                for m in others
+                if re.search(rf"(?<![\d.]){re.escape(said)}(?![\d])", describe(m).replace("−", "-"))
+            ]
+            if not holders:
+                problems.append(f"caption names {said} but no text on screen shows it")
+                continue
+            read = _read(frame, holders[0])
+        if said not in read.replace("−", "-").replace(" ", ""):
+            problems.append(f"caption names {said}: read {read!r} on screen")
+    return problems
+
+
+def texts_of(mob) -> list:
+    """The visible texts in ``mob`` (itself, when it is one)."""
+    from manim import MarkupText, Text
+    from manim.mobject.text.typst_mobject import Typst
+
+    return [
+        m
+        for m in mob.get_family()
+        if isinstance(m, (Text, MarkupText, Typst)) and m.get_fill_opacity() > 0.05
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,scene", lecturer_examples.cases())
+def test_lecturer_examples_read_back_by_ocr(name, scene):
+    """At 1080p (16:9, English), on every step's final still: every row and column label of
+    AttentionMatrix and CausalMask, every head number of HeadGallery, and every number the
+    step's caption names."""
+    assert TESSERACT, "tesseract-ocr is not installed (make test installs it)"
+    ex = lecturer_examples.load(name)
+
+    def readings(s):
+        frame = s.renderer.get_frame()
+        caption = s.steps[-1]["caption"]
+        found = _caption_numbers(s, frame, caption)
+        if scene.name in LABELLED:
+            found += _matrix_labels(s, frame)
+        if scene.name == "HeadGallery":
+            found += _head_numbers(s, frame)
+        return found
+
+    stills = run_steps(
+        scene.load(), ex, look=Look.for_example(ex, lang="en"), pixel_height=1080, snapshot=readings
+    )
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    assert not problems, "\n".join(problems[:30])

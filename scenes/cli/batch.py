@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -47,6 +48,12 @@ def _batch_options(f):
             "machine, which writes them (for workers without a shared disk).",
         ),
         click.option("--dry-run", is_flag=True, help="Print the plan only."),
+        click.option(
+            "--verify",
+            is_flag=True,
+            help="Render nothing: hash every output of the course against its record and "
+            "report each one (exit code 1 if any is missing, truncated or changed).",
+        ),
         click.option("--force", is_flag=True, help="Re-render even what is up to date."),
         click.option("--quiet", is_flag=True, help="No progress lines."),
     ]
@@ -55,27 +62,53 @@ def _batch_options(f):
     return f
 
 
+# a Dask address: [protocol://]host[:port], the host a name, an IPv4 address or [IPv6]
+ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?"
+)
+
+
 def _check_executor(executor: str, scheduler: str | None, collect: bool) -> None:
     if executor == "dask" and not scheduler:
         raise BadInput("--scheduler: give the Dask scheduler's address, e.g. tcp://HOST:8786")
     if scheduler and executor != "dask":
         raise BadInput("--scheduler: only with --executor dask")
+    if scheduler:
+        match = ADDRESS.fullmatch(scheduler)
+        if match is None or not 0 < int(match["port"] or 8786) < 65536:
+            raise BadInput(
+                f"--scheduler: {scheduler[:80]!r} is not an address; give "
+                "tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+            )
     if collect and executor != "dask":
         warn("--collect does nothing without --executor dask (local workers share this disk)")
 
 
-def _plan(course_file: str, out: Path):
+def _plan(course_file: str, out: str):
     """The course, its jobs and its broken examples (BadInput for a bad course or --out)."""
+    from scenes.cli.options import check_environment
     from scenes.pipeline.course import expand, load_course
-    from scenes.pipeline.jobs import check_writable
+    from scenes.pipeline.jobs import check_out_name, check_writable
 
+    check_environment()
     try:
+        check_out_name(out)
         course = load_course(course_file)
-        check_writable(out)
-        job_list, broken = expand(course, out)
+        check_writable(Path(out))
+        job_list, broken = expand(course, Path(out))
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     return course, job_list, broken
+
+
+def _make_course_folder(folder: Path) -> None:
+    """The folder of the manifest, made before any render (a name the file system refuses
+    is said now, not after the whole course has rendered)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise BadInput(f"course.name: cannot make the folder {str(folder)!r} ({why})") from None
 
 
 def _dry_run(job_list, broken, force: bool) -> None:
@@ -91,14 +124,20 @@ def _dry_run(job_list, broken, force: bool) -> None:
 @cli.command()
 @click.argument("course_file", metavar="COURSE", type=click.Path(dir_okay=False))
 @_batch_options
-def batch(course_file, executor, scheduler, out, dry_run, force, quiet, **run):
+def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, **run):
     """Render a course: every example × scene × language × theme × quality × format in COURSE
     (a TOML file, see the README), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
     from scenes.pipeline.batch import run_batch
 
     _check_executor(executor, scheduler, run["collect"])
-    course, job_list, broken = _plan(course_file, Path(out))
+    course, job_list, broken = _plan(course_file, out)
+    if verify:
+        from scenes.cli.options import verify as verify_outputs
+
+        return verify_outputs(job_list, "batch")
+    if not dry_run:
+        _make_course_folder(Path(out) / course.name)
     fresh = sum(1 for j in job_list if not force and j.fresh())
     click.echo(
         f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "

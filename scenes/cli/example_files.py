@@ -19,6 +19,8 @@ def check_new_file(
     if path.suffix.lower() != ".toml":
         raise BadInput(f"FILE: {shown!r} should end in .toml{why}")
     for p, name in ((path, shown), *((p, str(p)) for p in also)):
+        if p.is_dir():
+            raise BadInput(f"FILE: {name!r} is a folder; choose another name")
         if p.exists() and not force:
             raise BadInput(f"FILE: {name!r} exists; choose another name or add --force")
     if not path.parent.is_dir():
@@ -52,15 +54,31 @@ def init(file, force):
 @cli.command("from-model")
 @click.argument("text")
 @click.option(
-    "--layer", type=int, required=True, help="The layer, 1–6 (its input hidden states are used)."
+    "--model",
+    type=click.Choice(["minilm", "smollm2"]),
+    default="minilm",
+    show_default=True,
+    help="minilm: all-MiniLM-L6-v2 (BERT encoder); smollm2: SmolLM2-135M-Instruct (a Llama "
+    "decoder: causal, rotary positions, 9 query heads over 3 key/value heads).",
 )
 @click.option(
-    "--head", type=int, default=None, help="The head, 1–12 (required without --all-heads)."
+    "--layer",
+    type=int,
+    required=True,
+    help="The layer: 1–6 (minilm; its input hidden states are used) or 1–30 (smollm2; its "
+    "attention input after RMSNorm).",
+)
+@click.option(
+    "--head",
+    type=int,
+    default=None,
+    help="The head: 1–12 (minilm) or 1–9 (smollm2); required without --all-heads.",
 )
 @click.option(
     "--all-heads",
     is_flag=True,
-    help="All 12 heads of the layer with W_O: a multi-head example.",
+    help="All heads of the layer with W_O: a multi-head example (smollm2: 9 query heads, "
+    "3 key/value heads).",
 )
 @click.option(
     "-o",
@@ -72,25 +90,52 @@ def init(file, force):
     "<stem>.npz beside it.",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE (and its .npz) if they exist.")
-def from_model(text, layer, head, all_heads, file, force):
-    """Write an example from a trained model: TEXT through all-MiniLM-L6-v2 (offline, the
-    [model] extra), one head of one layer (or --all-heads): tokens with [CLS] and [SEP], the
-    layer's input hidden states as embeddings, the head's W_q, W_k, W_v and biases."""
+def from_model(model, text, layer, head, all_heads, file, force):
+    """Write an example from a trained model, offline (the [model] extra): TEXT through
+    all-MiniLM-L6-v2 (default) or SmolLM2-135M-Instruct (--model smollm2), one head of one layer
+    (or --all-heads): the tokens, the layer's hidden states as embeddings, the head's W_q, W_k,
+    W_v (and biases, or the rotary base, positions and causal mask of the decoder)."""
     from attention_core import from_model as fm
 
+    heads = "1–9" if model == "smollm2" else "1–12"
     if all_heads and head is not None:
-        raise BadInput("--head: not used with --all-heads (that writes all 12 heads)")
+        raise BadInput("--head: not used with --all-heads (that writes all the layer's heads)")
     if not all_heads and head is None:
-        raise BadInput("--head: give the head, 1–12, or --all-heads")
+        raise BadInput(f"--head: give the head, {heads}, or --all-heads")
+    _check_text(text)
     path = Path(file) if file else Path(fm.slug(text) + ".toml")
     npz = path.with_suffix(".npz")
     check_new_file(path, force, also=(npz,))
     try:
-        made = fm.model_example(text, layer, head, all_heads=all_heads)
+        made = fm.model_example(text, layer, head, all_heads=all_heads, model=model)
         made.example(path.stem)  # refuse here what the loader would refuse later
-        fm.write_example(path, made)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    except OSError as exc:
-        raise BadInput(f"FILE: cannot write {str(path)!r} ({exc.strerror or exc})") from None
+    except OSError as exc:  # the model's files are unpacked into the user cache folder
+        raise BadInput(
+            f"XDG_CACHE_HOME: cannot use the model cache {exc.filename or ''!r} "
+            f"({exc.strerror or exc}); point XDG_CACHE_HOME at a writable folder"
+        ) from None
+    try:
+        fm.write_example(path, made)
+    except (OSError, ValueError) as exc:
+        where = getattr(exc, "filename", None) or str(path)
+        why = getattr(exc, "strerror", None) or exc
+        raise BadInput(f"FILE: cannot write {str(where)!r} ({why})") from None
     _wrote(path, f"{path} and {npz.name}:")
+
+
+def _check_text(text: str) -> None:
+    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raw = text[exc.start].encode("utf-8", "surrogateescape")
+        raise BadInput(
+            f"TEXT: not valid UTF-8 (byte 0x{raw.hex()} at character {exc.start + 1}); "
+            "give the sentence as UTF-8 text"
+        ) from None
+    bad = next((c for c in text if ord(c) < 32 or 0x7F <= ord(c) < 0xA0), None)
+    if bad is not None:
+        what = "a line break" if bad in "\r\n" else f"the control character {bad!r}"
+        raise BadInput(f"TEXT: holds {what}; give the sentence as one line")

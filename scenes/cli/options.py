@@ -9,6 +9,7 @@ what was asked as one :class:`Asked` (the look values by field name) and one :cl
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from dataclasses import dataclass, field
 
@@ -58,10 +59,24 @@ def look_option(name: str):
     )
 
 
+class Seconds(click.FloatRange):
+    """A finite number of seconds, at least ``minimum`` (``nan`` and ``inf`` are refused: no
+    limit would apply, and the supervisor would busy-wait)."""
+
+    def __init__(self, minimum: float) -> None:
+        super().__init__(min=minimum)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
 def timeout_option(what: str):
     return click.option(
         "--timeout",
-        type=click.FloatRange(min=1),
+        type=Seconds(1),
         default=DEFAULT_TIMEOUT,
         show_default=True,
         help=f"Seconds one {what} may take before {'its worker' if what == 'scene' else 'it'} "
@@ -132,9 +147,34 @@ def look_options(f):
     return _before_look(decorated)
 
 
-def requests(asked: Asked, **kinds) -> list:
-    """One request per language asked for (each its own folder)."""
-    return [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
+def requests(asked: Asked, *, force: bool = False, **kinds) -> list:
+    """One request per language asked for (each its own folder). The example's folder under
+    --out must not hold the renders of another file of the same name (unless ``force``);
+    :func:`claim` marks it as this file's once something is rendered."""
+    made = [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
+    claim(asked, made[0], write=False, force=force)
+    return made
+
+
+def claim(asked: Asked, made, *, write: bool = True, force: bool = False) -> None:
+    """Check (and with ``write``, record) that the example folder of request ``made`` belongs
+    to the file (or preset) ``asked`` names (:func:`scenes.pipeline.jobs.claim`)."""
+    from pathlib import Path
+
+    from attention_core import PRESETS
+    from scenes.pipeline import jobs
+
+    if asked.example in PRESETS:
+        source = f"preset:{asked.example}"
+    else:
+        source = str(Path(asked.example).resolve())
+    try:
+        jobs.claim(made.out_dir.parent, source, write=write, force=force)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        where = str(made.out_dir.parent)
+        raise BadInput(f"--out: cannot write to {where!r} ({exc.strerror})") from None
 
 
 def request(asked: Asked, lang: str | None, **kinds):
@@ -144,10 +184,12 @@ def request(asked: Asked, lang: str | None, **kinds):
 
     from scenes.look import Look
     from scenes.mobjects import fonts
-    from scenes.pipeline.jobs import Request, validate
+    from scenes.pipeline.jobs import Request, check_out_name, validate
 
+    check_environment()
     ex = load(asked.example)
     try:
+        check_out_name(asked.out)  # before Path(), which reads "" as "."
         chosen = _scenes(ex, asked.scene_names)
         look = Look.for_example(ex, **asked.look, lang=lang)
         made = Request(ex, chosen, look, Path(asked.out), **kinds)
@@ -162,10 +204,30 @@ def request(asked: Asked, lang: str | None, **kinds):
     return made
 
 
+def check_environment() -> None:
+    """BadInput naming the variable for a setting of the environment that every render would
+    trip over (or silently misread): ``ATTN_TEXT_CACHE_MB`` must be a finite number ≥ 0."""
+    import os
+
+    value = os.environ.get("ATTN_TEXT_CACHE_MB", "")
+    if not value.strip():
+        return
+    try:
+        mb = float(value)
+    except ValueError:
+        mb = float("nan")
+    if not math.isfinite(mb) or mb < 0:
+        raise BadInput(
+            f"ATTN_TEXT_CACHE_MB: {value[:40]!r} is not a size; give the text cache's cap in "
+            "megabytes, a finite number ≥ 0 (unset: 200)"
+        )
+
+
 def _scenes(ex, names) -> list:
     """The scenes asked for by name (ValueError for one that does not apply), or all that apply."""
     from scenes.registry import applicable, find
 
+    names = list(dict.fromkeys(names))  # the same --scene twice is one scene
     chosen = [find(n) for n in names] if names else applicable(ex)
     for s in chosen:
         why = s.why_not(ex)
@@ -177,9 +239,10 @@ def _scenes(ex, names) -> list:
     return chosen
 
 
-def run(made: list, running: Running, stages=()):
+def run(made: list, running: Running, stages=(), asked: Asked | None = None):
     """Render ``made`` (requests) and then ``stages`` (e.g. the slide decks); print each output
-    path on stdout and a summary on stderr; RenderFailed naming the first failure."""
+    path on stdout and a summary on stderr; RenderFailed naming the first failure. With
+    ``asked``, the example's folder is claimed for its file once an output is there."""
     from scenes.pipeline.run import run_request
 
     report = run_request(
@@ -190,6 +253,8 @@ def run(made: list, running: Running, stages=()):
         quiet=running.quiet,
         stages=stages,
     )
+    if asked is not None and report.outputs:
+        claim(asked, made[0], force=True)  # checked before the run: now it is this file's
     if not running.quiet:
         click.echo(
             f"done: {report.rendered} rendered, {report.reused} up to date, "
@@ -204,3 +269,27 @@ def run(made: list, running: Running, stages=()):
         more = f" (and {len(report.failures) - 1} more)" if len(report.failures) > 1 else ""
         raise RenderFailed(f"rendering {label} failed: {error}{more}")
     return report
+
+
+def verify(jobs: list, command: str) -> None:
+    """``--verify``: hash every output of ``jobs`` against its record; one line per output
+    (a folder of stills is one output: its worst state), then RenderFailed if any is not ok."""
+    from scenes.pipeline import cache
+
+    rank = {"ok": 0, "to render": 1, "BAD": 2}
+    lines: dict = {}
+    for job in jobs:
+        record = cache.read_record(job.out_dir, job.name)
+        if record is None or record.get("key") != job.key:
+            state, why = "to render", ""
+        else:
+            why = cache.problem(job.out_dir, record, verify=True)
+            state = "ok" if why is None else "BAD"
+        held = lines.get(job.output)
+        if held is None or rank[state] > rank[held[0]]:
+            lines[job.output] = (state, why)
+    for output, (state, why) in lines.items():
+        click.echo(f"{state:<10}  {output}" + (f"  ({why})" if why else ""))
+    bad = sum(state != "ok" for state, _ in lines.values())
+    if bad:
+        raise RenderFailed(f"--verify: {bad} output(s) to render again (run {command} without it)")

@@ -6,7 +6,17 @@ import click
 
 from attention_core import DEFAULT_PRESET
 from scenes.cli.app import BadInput, RenderFailed, Stopped, cli, warn
-from scenes.cli.options import Asked, Running, look_option, look_options, requests, run
+from scenes.cli.options import (
+    Asked,
+    Running,
+    Seconds,
+    claim,
+    look_option,
+    look_options,
+    requests,
+    run,
+    verify,
+)
 from scenes.pipeline.kinds import FORMATS
 
 
@@ -98,6 +108,7 @@ def render(
         captions=captions,
         stills=stills,
         slides=slides,
+        force=running.force,
     )
     if preview:
         return _preview(made, formats)
@@ -106,7 +117,7 @@ def render(
     _check_deck_assets(formats)
     from scenes.outputs.deck import Decks
 
-    run(made, running, stages=[Decks(made, formats)])
+    run(made, running, stages=[Decks(made, formats)], asked=asked)
 
 
 def _check_deck_assets(formats) -> None:
@@ -120,34 +131,23 @@ def _check_deck_assets(formats) -> None:
 
 
 def _preview(made, formats) -> None:
+    """One line per output (a folder of stills is one): up to date, or to render."""
     from scenes.outputs.deck import deck_jobs
     from scenes.pipeline.jobs import plan
 
     for request in made:
+        lines: dict = {}
         for job in plan(request):
-            state = "up to date" if job.fresh() else "to render"
-            click.echo(f"{state:<10}  {job.output}")
-        for deck in deck_jobs(request, formats):
-            click.echo(f"{'up to date' if deck.fresh() else 'to render':<10}  {deck.dest}")
+            lines[job.output] = lines.get(job.output, True) and job.fresh() is not None
+        lines.update({deck.dest: deck.fresh() for deck in deck_jobs(request, formats)})
+        for output, fresh in lines.items():
+            click.echo(f"{'up to date' if fresh else 'to render':<10}  {output}")
 
 
 def _verify(made) -> None:
-    from scenes.pipeline import cache
     from scenes.pipeline.jobs import plan
 
-    bad = 0
-    for request in made:
-        for job in plan(request):
-            record = cache.read_record(job.out_dir, job.name)
-            if record is None or record.get("key") != job.key:
-                state, why = "to render", ""
-            else:
-                why = cache.problem(job.out_dir, record, verify=True)
-                state = "ok" if why is None else "BAD"
-            bad += state != "ok"
-            click.echo(f"{state:<10}  {job.output}" + (f"  ({why})" if why else ""))
-    if bad:
-        raise RenderFailed(f"--verify: {bad} output(s) to render again (run render without it)")
+    verify([job for request in made for job in plan(request)], "render")
 
 
 @cli.command()
@@ -163,7 +163,7 @@ def _verify(made) -> None:
 )
 @click.option(
     "--interval",
-    type=click.FloatRange(min=0.05),
+    type=Seconds(0.05),
     default=0.2,
     show_default=True,
     help="Seconds between looks at the example file.",
@@ -172,15 +172,19 @@ def watch(asked: Asked, running: Running, stills, fmt, interval):
     """Render EXAMPLE, then again each time its file is saved: content keys decide what
     changed, warm workers render it; prints the scenes that changed (stderr) and their output
     paths (stdout). Ctrl-C ends it."""
+    import signal
     from pathlib import Path
 
     from scenes.pipeline.watch import watch as run_watch
 
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in a script's background
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C (SIGINT) still ends it
+
     def made():
         kinds = {"fmt": fmt or "png", "videos": fmt is not None or not stills, "stills": stills}
-        return requests(asked, **kinds)
+        return requests(asked, force=running.force, **kinds)
 
-    made()  # bad input: one line and exit code 2 before anything starts
+    claim(asked, made()[0], force=running.force)  # bad input: one line, exit 2, before anything
     path = Path(asked.example) if Path(asked.example).is_file() else None
     if path is None and not running.quiet:
         warn(f"{asked.example!r} is a preset: rendered once, nothing to watch")
@@ -215,9 +219,9 @@ def pack(asked: Asked, running: Running, digits):
     step's text, and the example's numbers. Works offline; renders what is missing first."""
     from scenes.outputs.lecture_page import build
 
-    videos = requests(asked, fmt="mp4", videos=True, captions=True)
-    posters = requests(asked, fmt="png", videos=True)  # each video's last step
-    run(videos + posters, running)
+    videos = requests(asked, fmt="mp4", videos=True, captions=True, force=running.force)
+    posters = requests(asked, fmt="png", videos=True, force=running.force)  # last steps
+    run(videos + posters, running, asked=asked)
     for request in videos:
         try:
             page = build(request, digits)

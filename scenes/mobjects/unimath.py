@@ -1,8 +1,10 @@
 """Math in plain Unicode, without Manim: what captions and subtitles show of a ``$…$`` formula.
 
-``$d_k$`` → dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → Wₒ, ``$q_i dot k_j$`` →
-qᵢ · kⱼ. Where Unicode has no form (a subscript q, a fraction in an exponent) the formula is left
-as written, and the caption tests catch it: captions never show "_" or "^".
+``$d_k$`` → dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → WO, ``$q_i dot k_j$`` →
+qᵢ · kⱼ. A weight matrix's letter is always written after its W (Wq, Wk, Wv, WO: Unicode has no
+subscript q, and one symbol has one form in every caption); its number is a subscript (W₁).
+Where Unicode has no form (a fraction in an exponent) the formula is left as written, and the
+caption tests catch it: captions never show "_" or "^".
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ MATH_MARK = re.compile(r"\$([^$]+)\$")
 
 def plain(template: str) -> str:
     """The template with its math in Unicode forms (for captions and subtitles): ``$d_k$`` →
-    dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → Wₒ."""
+    dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → WO."""
     return MATH_MARK.sub(lambda m: unicode_math(m.group(1)), template)
 
 
@@ -40,6 +42,7 @@ def unicode_math(expr: str) -> str:
     for word, sym in _WORDS.items():
         s = re.sub(rf"\b{re.escape(word)}\b", sym, s)
     s = re.sub(r"sqrt\(([^()]*)\)", lambda m: "√" + m.group(1), s)
+    s = re.sub(r"\bW_([A-Za-z])\b", r"W\1", s)  # Wq, Wk, Wv, WO: one form for every W
 
     s = re.sub(r"_\(([^()]*)\)|_(\w)", lambda m: _script(m, _SUB, "_"), s)
     s = re.sub(r"\^\(([^()]*)\)|\^(\w+)", lambda m: _script(m, _SUP, "^"), s)

@@ -25,6 +25,7 @@ class DeckJob:
     dest: Path
     fmt: str
     key: str
+    example: tuple = ()  # (Example, lecture language): the speaker notes' trace and words
 
     @property
     def label(self) -> str:
@@ -47,7 +48,8 @@ def deck_jobs(request: Request, formats) -> list[DeckJob]:
     out = []
     for fmt in formats:
         dest = slides.deck_path(request.out_dir.parent, request.example.name, folder, fmt)
-        out.append(DeckJob(names, src, dest, fmt, cache.content_key(deck=fmt, scenes=scene_keys)))
+        key = cache.content_key(deck=fmt, scenes=scene_keys)
+        out.append(DeckJob(names, src, dest, fmt, key, (request.example, request.look.lang)))
     return out
 
 
@@ -77,7 +79,8 @@ def _build(report, progress, pool, deck: list[DeckJob], force) -> None:
         if d not in todo:
             add(report, progress, Entry(d.label, d.key, str(d.dest), "reused"), False)
     tasks = [
-        Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt)) for d in todo
+        Task(d.label, slides.convert_deck, (d.scenes, str(d.src), str(d.dest), d.fmt, d.example))
+        for d in todo
     ]
 
     def done(outcome: Outcome) -> None:

@@ -7,6 +7,11 @@ Content-Security-Policy lets only its own inline script run (by hash), so even a
 on screen, so their tracks (for screen readers, players and translation) start switched off.
 Tracks are embedded as ``data:`` URLs: browsers refuse ``<track>`` files from ``file://`` pages,
 and the page must work when opened straight from the disk.
+
+Under each step the page lists its speaker notes (:mod:`scenes.outputs.notes`): the caption in
+the other language and the numbers the step shows, from the core. For an example with 2-D
+embeddings the page also carries the explorable (:mod:`scenes.outputs.explorer`), its script
+allowed by hash like the page's own.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pathlib import Path
 
 from attention_core import trace_example
 from scenes import captions
-from scenes.outputs import numbers_report
+from scenes.outputs import explorer, notes, numbers_report
 from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
@@ -44,6 +49,10 @@ button.step:hover { text-decoration: underline; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 th, td { border: 1px solid #ccc; padding: 0.15rem 0.5rem; }
 td { text-align: right; font-variant-numeric: tabular-nums; }
+.notes { margin: 0 0 0.4rem 3rem; color: #4A5260; font-size: 0.9rem; }
+.notes p { margin: 0; }
+.notes .other { font-style: italic; }
+.notes .numbers { font-variant-numeric: tabular-nums; }
 """.strip()
 
 
@@ -53,12 +62,44 @@ def page_path(request: Request) -> Path:
     return request.out_dir.parent / name
 
 
-def _csp() -> str:
-    digest = base64.b64encode(hashlib.sha256(SEEK_SCRIPT.encode()).digest()).decode()
+def _hash(script: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+
+
+def _csp(scripts) -> str:
+    """Only the page's own scripts run: each allowed by its hash, nothing else."""
     return (
         "default-src 'none'; media-src * data: blob:; img-src * data:; "
-        f"style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
+        f"style-src 'unsafe-inline'; script-src {' '.join(_hash(s) for s in scripts)}; "
         "object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+PAGE_WORDS = {"notes": ("讲稿", "Notes")}
+
+
+def _notes_html(trace, step: dict, lang: str) -> str:
+    """A step's notes under its caption: the caption in the other language, then its numbers."""
+    parts = []
+    if step.get("caption_other"):
+        other = notes.other_lang(lang)
+        parts.append(f'<p class="other" lang="{other}">{escape(step["caption_other"])}</p>')
+    parts += [
+        f'<p class="numbers">{escape(line.text())}</p>'
+        for line in notes.number_lines(trace, step.get("numbers", []), lang)
+    ]
+    if not parts:
+        return ""
+    label = escape(PAGE_WORDS["notes"][0 if lang == "zh" else 1])
+    return f'<div class="notes" aria-label="{label}">{"".join(parts)}</div>'
+
+
+def _steps_html(vid: str, trace, steps: list[dict], lang: str) -> str:
+    return "\n".join(
+        f'<li><button class="step" data-video="{vid}" data-t="{s["start"]:.3f}">'
+        f'<span class="time">{_clock(s["start"])}</span>{escape(s["caption"])}</button>'
+        f"{_notes_html(trace, s, lang)}</li>"
+        for s in steps
     )
 
 
@@ -88,55 +129,60 @@ def _on_page(request: Request) -> list:
     return out
 
 
+def _scene_section(request: Request, k: int, scene, trace) -> str:
+    """One scene on the page: its video (captions track, poster) and its steps with notes."""
+    from scenes.pipeline import cache
+
+    ex, lang = request.example, request.look.lang
+    folder = request.look.folder(ex)
+    job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
+    record = cache.fresh_record(job.out_dir, job.name, job.key)
+    if record is None:
+        raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
+    png = Job(scene, ex, request.look, request.out_dir, "png", "png")
+    poster = ""
+    if cache.fresh_record(png.out_dir, png.name, png.key):
+        poster = f' poster="{escape(folder)}/{escape(png.name)}"'
+    if not (job.out_dir / f"{scene.name}.vtt").is_file():
+        raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
+    vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
+    track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
+    vid = f"v{k}"
+    steps = _steps_html(vid, trace, notes.complete(record["steps"], scene, ex, request.look), lang)
+    return (
+        f'<section class="scene" id="{escape(scene.name)}">\n'
+        f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
+        f'<video id="{vid}" controls preload="metadata"{poster} '
+        f'src="{escape(folder)}/{escape(job.name)}">\n'
+        f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
+        ">\n</video>\n"
+        f'<ol class="steps">\n{steps}\n</ol>\n</section>'
+    )
+
+
 def build(request: Request, digits: int = 3) -> Path:
     """Write the page for ``request``'s videos (already rendered with captions); return it.
 
     Each video's poster is the scene's final frame (its last step, a png job) when rendered."""
     ex, lang = request.example, request.look.lang
-    from scenes.pipeline import cache
-
-    folder = request.look.folder(ex)
-    sections = []
-    for k, scene in enumerate(_on_page(request)):
-        job = Job(scene, ex, request.look, request.out_dir, "video", request.fmt, captions=True)
-        record = cache.fresh_record(job.out_dir, job.name, job.key)
-        if record is None:
-            raise RuntimeError(f"{scene.name}: no up-to-date video to put on the page")
-        png = Job(scene, ex, request.look, request.out_dir, "png", "png")
-        poster = ""
-        if cache.fresh_record(png.out_dir, png.name, png.key):
-            poster = f' poster="{escape(folder)}/{escape(png.name)}"'
-        if not (job.out_dir / f"{scene.name}.vtt").is_file():
-            raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
-        vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
-        track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
-        vid = f"v{k}"
-        steps = "\n".join(
-            f'<li><button class="step" data-video="{vid}" data-t="{s["start"]:.3f}">'
-            f'<span class="time">{_clock(s["start"])}</span>{escape(s["caption"])}</button></li>'
-            for s in record["steps"]
-        )
-        sections.append(
-            f'<section class="scene" id="{escape(scene.name)}">\n'
-            f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
-            f'<video id="{vid}" controls preload="metadata"{poster} '
-            f'src="{escape(folder)}/{escape(job.name)}">\n'
-            f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
-            ">\n</video>\n"
-            f'<ol class="steps">\n{steps}\n</ol>\n</section>'
-        )
+    trace = trace_example(ex)
+    sections = [
+        _scene_section(request, k, scene, trace) for k, scene in enumerate(_on_page(request))
+    ]
     title = ex.title or ex.name
-    numbers = numbers_report.as_html(trace_example(ex), digits)
+    numbers = numbers_report.as_html(trace, digits)
+    explorable = explorer.why_not(ex) is None
+    scripts = [SEEK_SCRIPT, explorer.SCRIPT] if explorable else [SEEK_SCRIPT]
     html = "\n".join(
         [
             "<!doctype html>",
             f'<html lang="{lang}">',
             "<head>",
             '<meta charset="utf-8">',
-            f'<meta http-equiv="Content-Security-Policy" content="{_csp()}">',
+            f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts)}">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{escape(title)} · Attention Explainer</title>",
-            f"<style>\n{STYLE}\n</style>",
+            f"<style>\n{STYLE}\n{explorer.STYLE if explorable else ''}\n</style>",
             "</head>",
             "<body>",
             f"<h1>{escape(title)}</h1>",
@@ -144,8 +190,9 @@ def build(request: Request, digits: int = 3) -> Path:
             + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens)
             + "</p>",
             *sections,
+            explorer.section(ex, lang) if explorable else "",
             numbers,
-            f"<script>{SEEK_SCRIPT}</script>",  # exactly the hashed text
+            *(f"<script>{script}</script>" for script in scripts),  # exactly the hashed text
             "</body>",
             "</html>",
             "",

@@ -104,9 +104,13 @@ def _head_blocks(trace: ExampleTrace, h: int, q_labels: list, k_labels: list) ->
         if head.scale != 1.0
         else f"{tag}scaled = scores (unscaled)"
     )
+    # with rotary positions Q and K are turned by their positions (RoPE) before the scores
+    q_def, k_def = f"X·W_q{b_q}", f"X·W_k{b_k}"
+    if getattr(trace.example, "rotary_base", None) is not None:
+        q_def, k_def = f"rot(X·W_q{b_q}, position)", f"rot(X·W_k{b_k}, position)"
     blocks = [
-        (f"{tag}Q = X·W_q{b_q}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
-        (f"{tag}K = X·W_k{b_k}", head.K, k_labels, _dims("k", head.K.shape[1])),
+        (f"{tag}Q = {q_def}", head.Q, q_labels, _dims("q", head.Q.shape[1])),
+        (f"{tag}K = {k_def}", head.K, k_labels, _dims("k", head.K.shape[1])),
         (f"{tag}V = X·W_v{b_v}", head.V, k_labels, _dims("v", head.V.shape[1])),
         (f"{tag}scores = Q·Kᵀ (row: query, column: key)", head.scores, q_labels, k_labels),
         (scaled, head.scaled, q_labels, k_labels),
@@ -152,18 +156,35 @@ def header_lines(trace: ExampleTrace) -> list[str]:
         f"heads = {len(trace.heads)}"
     )
     if w.form == "identity":
-        lines.append("weights: identity, so Q = K = V = X")
+        turned = ex.rotary_base is not None
+        lines.append(
+            "weights: identity, so " + ("Q = K = X turned, V = X" if turned else "Q = K = V = X")
+        )
     elif w.seed is not None:
         lines.append(f"weights: random standard normal, seed = {w.seed} ({w.form} form)")
     else:
         biased = ", with biases" if w.has_bias else ""
         lines.append(f"weights: given ({w.form} form{biased})")
+    lines += _decoder_lines(ex)
     if trace.mask is not None:
         lines.append(
             "mask: "
             + (ex.mask if isinstance(ex.mask, str) else "explicit")
             + (" + padding" if ex.padding is not None else "")
         )
+    return lines
+
+
+def _decoder_lines(ex) -> list[str]:
+    """Shared key/value heads and rotary positions, when the example has them."""
+    lines = []
+    if ex.weights.kv_heads is not None:
+        lines.append(f"key/value heads: {ex.weights.kv_heads}, each shared by "
+                     f"{ex.heads // ex.weights.kv_heads} query heads")  # fmt: skip
+    if ex.rotary_base is not None:
+        pos = " ".join(str(int(p)) for p in ex.rotary_positions)
+        lines.append(f"rotary positions: base {ex.rotary_base:g}, positions {pos}; Q and K "
+                     "are turned by their positions before the scores")  # fmt: skip
     return lines
 
 
@@ -264,8 +285,22 @@ def _masked(a) -> list:
     return [[None if math.isinf(v) else float(v) for v in row] for row in np.asarray(a)]
 
 
-def _head_dict(head) -> dict:
+def _reading(head, tokens) -> dict | None:
+    """A self-attention head's reading (attention_core.read_head: the one classifier)."""
+    from attention_core import read_head
+
+    if head.weights.shape[0] != head.weights.shape[1] or len(tokens) != head.weights.shape[0]:
+        return None
+    r = read_head(head.weights, tokens)
+    out = {"pattern": r.pattern, "mass": r.mass, "text": r.text}
+    if r.key is not None:
+        out["key"], out["token"] = r.key, r.token
+    return out
+
+
+def _head_dict(head, tokens=()) -> dict:
     return {
+        "reading": _reading(head, tokens),
         "Q": _floats(head.Q),
         "K": _floats(head.K),
         "V": _floats(head.V),
@@ -308,7 +343,7 @@ def as_dict(trace: ExampleTrace) -> dict:
     out["mask"] = None if trace.mask is None else trace.mask.tolist()
     heads = trace.heads
     if len(heads) == 1 and trace.multihead is None:
-        out.update(_head_dict(heads[0]))
+        out.update(_head_dict(heads[0], () if ex.is_cross else ex.tokens))
     else:
         out["Q"] = _floats(np.concatenate([h.Q for h in heads], axis=1))
         out["K"] = _floats(np.concatenate([h.K for h in heads], axis=1))
@@ -318,7 +353,7 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["masked"] = _masked(np.mean([h.masked for h in heads], axis=0))
         out["output"] = _floats(trace.output)
         out["d_k"] = heads[0].d_k
-        out["heads"] = [_head_dict(h) for h in heads]
+        out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
         out["concat"] = _floats(trace.multihead.concat)
     return out
 

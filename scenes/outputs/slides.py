@@ -9,10 +9,18 @@ The offline HTML deck embeds reveal.js, which manim-slides downloads from a CDN 
 reachable here. It first looks in its cache (``platformdirs.user_cache_path("manim-slides") /
 "revealjs6.0.1"``), which :func:`fetch_assets` fills from the npm registry (``npm pack``);
 ``make setup`` runs it. No third-party file is committed.
+
+Every slide carries its step's speaker notes (:mod:`scenes.outputs.notes`), made when the deck
+is converted from the facts the ``slides`` job kept in each step's record: the deck is converted
+from copies of the scenes' slide JSON with the notes filled in (:func:`sources_with_notes`). As
+plain text for PowerPoint's notes pane; for the HTML deck, where manim-slides puts them into
+the page unescaped and reveal.js reads them as markdown, escaped for both, so a label such as
+``<img onerror=…>`` is shown, never run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -31,6 +39,7 @@ REVEAL_FILES = {
     "black.css": "package/dist/theme/black.css",
     "zenburn.css": "package/dist/plugin/highlight/zenburn.css",
     "notes.js": "package/dist/plugin/notes.js",
+    "markdown.js": "package/dist/plugin/markdown.js",  # the speaker notes are markdown
 }
 SLIDE_FORMATS = ("html", "pdf", "pptx")
 
@@ -84,12 +93,40 @@ def deck_path(example_dir: Path, example_name: str, look_folder: str, fmt: str) 
     return Path(example_dir) / "slides" / f"{example_name}-{look_folder}.{fmt}"
 
 
+def sources_with_notes(scene_names, slides_src: Path, folder: Path, example, fmt: str) -> Path:
+    """Copies of the scenes' slide JSON in ``folder``, each slide with its step's notes (escaped
+    for markdown and HTML in an HTML deck) and its files' absolute paths. Returns ``folder``."""
+    from html import escape
+
+    from attention_core import trace_example
+    from scenes.outputs import notes
+    from scenes.pipeline import cache
+
+    slides_src, trace = Path(slides_src), trace_example(example[0])
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in scene_names:
+        deck = json.loads((slides_src / f"{name}.json").read_text(encoding="utf-8"))
+        record = cache.read_record(slides_src.parent, f"slides-{name}") or {}
+        steps = record.get("steps", [])
+        if len(steps) != len(deck["slides"]):
+            raise RuntimeError(f"{name}: its slides have no record of their steps; render again")
+        for slide, step in zip(deck["slides"], steps):
+            for field_name in ("file", "rev_file"):  # manim-slides reads them from ../
+                slide[field_name] = str((slides_src.parent / slide[field_name]).resolve())
+            note = notes.step_note(trace, step, example[1])
+            slide["notes"] = escape(notes.as_markdown(note), quote=False) if fmt == "html" else note
+        atomic_write(folder / f"{name}.json", json.dumps(deck, indent=2))
+    return folder
+
+
 def convert_deck(arg: tuple) -> dict:
     """Convert the scenes' slides into one deck (runs in a worker: it may take a while)."""
-    scene_names, slides_src, dest, fmt = arg
+    scene_names, slides_src, dest, fmt, example = arg  # example: (Example, lecture language)
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staged = dest.parent / f".tmp-{dest.stem}-{os.getpid()}{dest.suffix}"
+    sources = dest.parent / f".tmp-{dest.stem}-{os.getpid()}-src"
+    slides_src = sources_with_notes(scene_names, Path(slides_src), sources, example, fmt)
     cmd = [
         sys.executable,
         "-m",
@@ -118,6 +155,7 @@ def convert_deck(arg: tuple) -> dict:
         place(staged, dest)
     finally:
         staged.unlink(missing_ok=True)
+        shutil.rmtree(sources, ignore_errors=True)
         if fmt == "html":  # --offline may leave an assets folder beside a missing file
             shutil.rmtree(staged.parent / f"{staged.stem}_assets", ignore_errors=True)
     return {"files": [dest.name]}

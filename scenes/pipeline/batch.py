@@ -270,10 +270,49 @@ def run_batch(
 
 
 def write_manifest(path: Path, course: str, report: Report) -> None:
+    """Write the manifest of ``report``; a re-run that rendered nothing and found the same
+    tasks (keys, failures) leaves the manifest of the run that made them as it is, and an
+    output reused from an earlier run keeps the render time that run recorded."""
+    old = _read_manifest(path)
+    if old is not None and _same_tasks(old, report):
+        return
+    before = {(t.get("label"), t.get("key")): t for t in (old or {}).get("tasks", [])}
+    tasks = []
+    for e in sorted(report.entries, key=lambda e: e.label):
+        task = e.as_dict()
+        earlier = before.get((e.label, e.key))
+        if e.status == "reused" and earlier and not task["render_seconds"]:
+            task["render_seconds"] = earlier.get("render_seconds", 0.0)
+        tasks.append(task)
     data = {
         "course": course,
         "counts": report.counts(),
         "wall_seconds": round(report.wall, 3),
-        "tasks": [e.as_dict() for e in sorted(report.entries, key=lambda e: e.label)],
+        "tasks": tasks,
     }
     atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def _read_manifest(path: Path) -> dict | None:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("tasks"), list) else None
+
+
+def _same_tasks(old: dict, report: Report) -> bool:
+    """Nothing rendered, and every task (its key, its error if it failed) as in ``old``."""
+    if report.counts()["rendered"]:
+        return False
+
+    def error(status, text) -> str:
+        return text if status == "failed" else ""
+
+    was = {
+        t.get("label"): (t.get("key"), error(t.get("status"), t.get("error")))
+        for t in old["tasks"]
+        if isinstance(t, dict)
+    }
+    now = {e.label: (e.key, error(e.status, e.error)) for e in report.entries}
+    return was == now

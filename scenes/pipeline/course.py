@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
+from attention_core.user_files import read_user_file
 from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.pipeline import kinds
-from scenes.pipeline.files import read_capped
 from scenes.pipeline.jobs import Job
 from scenes.pipeline.kinds import FORMATS
 from scenes.registry import SCENES, find
@@ -43,6 +43,7 @@ KEYS = (
     "aspects",
 )
 MAX_BYTES = 4_000_000
+MAX_NAME = 60  # characters of a course name (its folder: ≤ 255 bytes on every file system)
 
 
 @dataclass
@@ -76,12 +77,7 @@ def load_course(path) -> Course:
     path = Path(path)
     if path.suffix.lower() != ".toml":
         raise ValueError(f"course: {str(path)!r} should be a .toml file")
-    try:
-        raw = read_capped(path, MAX_BYTES)
-    except OSError as exc:
-        raise ValueError(f"course: cannot read {str(path)!r} ({exc.strerror})") from None
-    except ValueError:
-        raise ValueError(f"course: {str(path)!r} is over {MAX_BYTES // 1_000_000} MB") from None
+    raw = read_user_file(path, MAX_BYTES, "course")  # a FIFO or device: refused, never opened
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -89,9 +85,7 @@ def load_course(path) -> Course:
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         raise ValueError(f"course.{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
-        raise ValueError("course.name: give a plain folder name, such as 'week-1'")
+    name = _name(data.get("name", path.stem))
     if "examples" not in data and "examples_jsonl" not in data:
         raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
     examples = []
@@ -121,6 +115,26 @@ def load_course(path) -> Course:
     )
 
 
+def _name(name) -> str:
+    """The course's folder name, checked: plain (no slash, no leading dot, no control
+    character such as NUL) and short enough for every file system (at most MAX_NAME
+    characters), so that a long batch cannot end without its manifest."""
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or "/" in name
+        or name.startswith(".")
+        or any(ord(c) < 32 or ord(c) == 127 for c in name)
+    ):
+        raise ValueError("course.name: give a plain folder name, such as 'week-1'")
+    if len(name) > MAX_NAME or len(name.encode("utf-8", "surrogateescape")) > 4 * MAX_NAME:
+        raise ValueError(
+            f"course.name: {len(name)} characters; a course name is a folder name of at most "
+            f"{MAX_NAME} characters"
+        )
+    return name
+
+
 def _target(ref: str, folder: Path) -> str:
     """What ``load_example`` gets for a course's ``examples`` entry: a file beside the course
     (``lessons/mine.toml``, or ``mine`` for ``mine.toml`` / ``mine.json`` there), else a preset."""
@@ -148,10 +162,11 @@ def _refuse_collisions(examples: list) -> None:
 
 
 def _jsonl(path: Path) -> list:
+    raw = read_user_file(path, MAX_BYTES, "course.examples_jsonl")
     try:
-        lines = read_capped(path, MAX_BYTES).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"course.examples_jsonl: cannot read {str(path)!r} ({exc})") from None
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"course.examples_jsonl: {str(path)!r} is not UTF-8 ({exc})") from None
     out = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

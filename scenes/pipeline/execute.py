@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
-from scenes.pipeline import cache, subtitles
+from scenes.pipeline import cache, step_notes, subtitles
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
 
@@ -52,7 +53,9 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
-    return cls(example=job.example, look=job.look, **kw)
+    scene = cls(example=job.example, look=job.look, **kw)
+    scene.step_listeners.append(step_notes.collect)  # each step's record keeps its numbers' roles
+    return scene
 
 
 def _steps_of(scene) -> list[dict]:
@@ -77,6 +80,9 @@ def make_video(job: Job, tmp: Path) -> dict:
         produced = Path(writer.gif_file_path if job.fmt == "gif" else writer.movie_file_path)
         sections_dir = Path(writer.sections_output_dir) if job.part else None
     steps = _steps_of(scene)
+    if job.captions and (job.part or (0, 1))[0] == 0:  # for the lecture page's notes
+        others = step_notes.other_captions(job.scene, job.example, job.look)
+        step_notes.add_other_captions(steps, others)
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
@@ -263,8 +269,9 @@ def make_slides(job: Job, tmp: Path) -> dict:
     from manim import tempconfig
     from manim_slides import Slide
 
-    # its INFO lines (to stderr, as all a worker prints) unless --quiet
-    logging.getLogger("manim-slides").setLevel(logging.WARNING if job.quiet else logging.INFO)
+    # its own INFO lines come twice (two handlers), wrapped, naming the scratch folder: they are
+    # said once below, unwrapped, with the final paths (to stderr, unless --quiet)
+    logging.getLogger("manim-slides").setLevel(logging.WARNING)
 
     base = job.scene.load()
     slide_cls = type(base.__name__, (base, Slide), {"skip_reversing": True})
@@ -285,10 +292,23 @@ def make_slides(job: Job, tmp: Path) -> dict:
         for field_name in ("file", "rev_file"):
             slide[field_name] = str(files_dir / Path(slide[field_name]).name)
     atomic_write(final / f"{name}.json", json.dumps(deck, indent=2))
+    if not job.quiet:
+        print(
+            f"manim-slides: {len(deck['slides'])} slides of {name} in {files_dir}; "
+            f"configuration {final / f'{name}.json'}",
+            file=sys.stderr,
+            flush=True,
+        )
     files = [f"slides-src/{name}.json"] + sorted(
         f"slides-src/files/{name}/{p.name}" for p in files_dir.iterdir()
     )
-    return {"files": files, "steps": _steps_of(scene)}
+    # the speaker notes' facts; the deck writes the notes from them (scenes.outputs.slides)
+    steps = step_notes.add_other_captions(
+        _steps_of(scene), step_notes.other_captions(job.scene, job.example, job.look)
+    )
+    if len(deck["slides"]) != len(steps):
+        raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
+    return {"files": files, "steps": steps}
 
 
 def _expect(job: Job, produced: Path) -> None:

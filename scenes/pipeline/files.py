@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 TMP_PREFIX = ".tmp-"
+MEDIA_PREFIX = "attn-media-"  # a worker's private Manim media folder in the temp folder
 
 
 def atomic_write(path, data: bytes | str, *, encoding: str = "utf-8", mode: int = 0o644) -> Path:
@@ -57,9 +58,12 @@ def remove(path) -> None:
 
 def read_capped(path, limit: int) -> bytes:
     """The bytes of the regular file ``path`` (a symlink's target counts), at most ``limit``:
-    OSError for a device, a FIFO or a folder, ValueError("… over N bytes") when longer. The
-    size is checked while reading, so ``/dev/zero`` behind a link cannot fill the memory."""
-    with open(path, "rb", buffering=0) as f:
+    OSError for a device, a FIFO or a folder, ValueError("… over N bytes") when longer. It is
+    opened without blocking (a FIFO with no writer would block ``open``) and its type checked
+    before reading; the size is checked while reading, so ``/dev/zero`` behind a link cannot
+    fill the memory."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb", buffering=0) as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
         data = f.read(limit + 1)
@@ -75,3 +79,42 @@ def digest(path, chunk: int = 1 << 20) -> str:
         while block := f.read(chunk):
             h.update(block)
     return h.hexdigest()
+
+
+def media_dir(pid: int | None = None) -> Path:
+    """A new private media folder for process ``pid`` (default: this one) in the temp folder,
+    named ``attn-media-<pid>-…`` so that its supervisor can remove it (:func:`remove_media`)."""
+    return Path(tempfile.mkdtemp(prefix=f"{MEDIA_PREFIX}{pid or os.getpid()}-"))
+
+
+def remove_media(pid: int) -> None:
+    """Remove the media folders of process ``pid`` (a worker that ended or was killed)."""
+    for p in Path(tempfile.gettempdir()).glob(f"{MEDIA_PREFIX}{pid}-*"):
+        remove(p)
+
+
+def sweep_media() -> int:
+    """Remove the media folders whose process is gone: those that killed workers left before
+    their supervisor could remove them; return how many."""
+    swept = 0
+    for p in Path(tempfile.gettempdir()).glob(f"{MEDIA_PREFIX}*"):
+        pid = p.name[len(MEDIA_PREFIX) :].split("-", 1)[0]
+        if p.is_dir() and not p.is_symlink() and pid.isdigit() and not alive(int(pid)):
+            remove(p)
+            swept += 1
+    return swept
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie, killed but not yet reaped, is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")

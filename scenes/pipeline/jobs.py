@@ -16,6 +16,7 @@ Kinds of job (the table is :mod:`scenes.pipeline.kinds`)
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,7 +27,16 @@ from scenes.pipeline.files import TMP_PREFIX
 from scenes.pipeline.kinds import Kind
 from scenes.registry import SCENES, SceneInfo
 
-__all__ = ["TMP_PREFIX", "Job", "Request", "check_writable", "plan", "split", "validate"]
+__all__ = [
+    "TMP_PREFIX",
+    "Job",
+    "Request",
+    "check_out_name",
+    "check_writable",
+    "plan",
+    "split",
+    "validate",
+]
 
 
 @dataclass(frozen=True)
@@ -182,12 +192,69 @@ def split(jobs: list[Job], workers: int) -> list[Job]:
     return out
 
 
+def check_out_name(out) -> None:
+    """ValueError naming --out for a name that cannot be shown or meant: empty (it would write
+    into the current folder) or holding a control character (a line break splits every path
+    printed)."""
+    text = os.fspath(out)
+    if not text.strip():
+        raise ValueError(
+            "--out: give a folder name (an empty one would write into the current folder)"
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError(
+            f"--out: {text!r} holds a control character (a line break?); choose a plain name"
+        )
+
+
 def check_writable(out: Path) -> None:
-    """ValueError naming --out when the folder cannot be created or written."""
-    probe = out
-    while not probe.exists():
+    """ValueError naming --out unless a folder can be made there: checked by making one (and
+    removing it) in the nearest folder that exists, not by ``access()``, which says yes to root
+    under ``/proc`` and on a read-only file system; a link to nowhere (dangling, or a loop) on
+    the way is named as such."""
+    check_out_name(out)
+    probe = Path(out)
+    while not os.path.lexists(probe):
         probe = probe.parent
+    if probe.is_symlink() and not probe.exists():
+        raise ValueError(
+            f"--out: {str(probe)!r} is a link to nowhere (dangling, or a loop); "
+            "remove it or choose another folder"
+        )
     if not probe.is_dir():
         raise ValueError(f"--out: {str(probe)!r} is a file, not a folder")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"--out: cannot write to {str(probe)!r}; choose another folder with --out")
+    try:
+        os.rmdir(
+            tempfile.mkdtemp(prefix=f"{TMP_PREFIX}probe-", suffix=f"-{os.getpid()}", dir=probe)
+        )
+    except OSError as exc:
+        raise ValueError(
+            f"--out: cannot write to {str(probe)!r} ({exc.strerror or exc}); "
+            "choose another folder with --out"
+        ) from None
+
+
+SOURCE_FILE = ".source"  # in <out>/<example>/: which example file (or preset) renders there
+
+
+def claim(example_dir: Path, source: str, *, write: bool = True, force: bool = False) -> None:
+    """Make ``example_dir`` (``<out>/<example name>``) the folder of ``source`` (an example
+    file's resolved path, or ``preset:<name>``). Two files with one name (``a b.toml`` and
+    ``a-b.toml``; ``A/lesson.toml`` and ``B/lesson.toml``) would overwrite each other's
+    renders: the second is refused (ValueError naming --out and both), unless ``force``. With
+    ``write`` False only checks (``--preview``, ``--verify``)."""
+    marker = Path(example_dir) / SOURCE_FILE
+    try:
+        held = marker.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        held = ""
+    if held and held != source and not force:
+        name = Path(example_dir).name
+        raise ValueError(
+            f"--out: {str(example_dir)!r} holds the renders of {held!r}, also named {name!r}; "
+            f"rename {source!r}, choose another --out, or add --force to render over them"
+        )
+    if write and held != source:
+        from scenes.pipeline.files import atomic_write
+
+        atomic_write(marker, source + "\n")

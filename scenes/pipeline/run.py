@@ -27,7 +27,7 @@ from typing import Protocol
 
 from scenes.pipeline import cache, subtitles
 from scenes.pipeline.execute import execute, join_parts
-from scenes.pipeline.files import TMP_PREFIX, remove
+from scenes.pipeline.files import TMP_PREFIX, alive, remove
 from scenes.pipeline.jobs import Job, Request, plan, split
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Outcome, Pool, Task
 
@@ -164,23 +164,8 @@ def clean_stale_scratch(folder: Path) -> None:
         return
     for p in folder.glob(f"{TMP_PREFIX}*"):
         pid = p.name.rsplit("-", 1)[-1].split(".")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             remove(p)
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` is a running process (a zombie, killed but not yet reaped, is not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state not in ("Z", "X")
 
 
 def complete(job: Job, record: dict) -> dict:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import atexit
 import shutil
-import tempfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +21,11 @@ def private_media_dir() -> str:
     content hash, and two processes sharing one folder can read each other's half-written files."""
     global _MEDIA
     if _MEDIA is None:
-        _MEDIA = tempfile.mkdtemp(prefix="attn-media-")
+        from scenes.pipeline.files import media_dir
+
+        # named by this process's id: its supervisor removes it when the worker ends or is
+        # killed (a forked worker never runs atexit), and sweeps those of vanished processes
+        _MEDIA = str(media_dir())
         atexit.register(shutil.rmtree, _MEDIA, ignore_errors=True)
     return _MEDIA
 

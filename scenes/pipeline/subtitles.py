@@ -14,26 +14,33 @@ from pathlib import Path
 
 
 def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
-    """(start, end, text) per step with a positive duration."""
+    """(start, end, text) per step that lasts at least a millisecond (as both formats write
+    it: a shorter one would be a cue in one file and none in the other)."""
     return [
         (float(s["start"]), float(s["end"]), s["caption"])
         for s in steps
-        if float(s["end"]) > float(s["start"])
+        if to_ms(float(s["end"])) > to_ms(float(s["start"]))
     ]
+
+
+def to_ms(seconds: float) -> int:
+    """The one rounding rule of both formats: to the nearest millisecond (``srt`` alone would
+    truncate, so a cue's .srt and .vtt times could differ by 1 ms)."""
+    return int(round(seconds * 1000))
 
 
 def as_srt(steps: list[dict]) -> str:
     import srt
 
     subs = [
-        srt.Subtitle(i, timedelta(seconds=a), timedelta(seconds=b), text)
+        srt.Subtitle(i, timedelta(milliseconds=to_ms(a)), timedelta(milliseconds=to_ms(b)), text)
         for i, (a, b, text) in enumerate(cues(steps), 1)
     ]
     return srt.compose(subs)
 
 
 def _vtt_time(seconds: float) -> str:
-    ms = int(round(seconds * 1000))
+    ms = to_ms(seconds)
     h, ms = divmod(ms, 3_600_000)
     m, ms = divmod(ms, 60_000)
     s, ms = divmod(ms, 1000)

@@ -52,49 +52,77 @@ def watch(
     err=None,
 ) -> None:
     """Render, then re-render after each change of ``path`` until interrupted (or ``rounds``
-    renders). ``make_requests()`` re-reads the example; its error is shown and waited out."""
+    renders). ``make_requests()`` re-reads the example; its error is shown and waited out, and
+    when the file is valid again that is said too (even when it is the last good content)."""
     out, err = out or sys.stdout, err or sys.stderr
     workers = jobs or default_jobs()
-    done = 0
-    seen = content = None
-    first = True
+    state = _State()
     with Pool(workers, timeout, warm_up) as pool:
-        while rounds is None or done < rounds:
-            now = _signature(path)
-            if not first and (path is None or now == seen):
-                time.sleep(interval)
-                continue
-            seen = now
-            new_content = _content(path)
-            if not first and new_content == content:
+        while rounds is None or state.done < rounds:
+            planned = _next_round(state, make_requests, path, interval, err)
+            if planned is None:
                 continue
             started = time.monotonic()
-            try:
-                planned = [job for r in make_requests() for job in plan(r)]
-            except Exception as exc:  # noqa: BLE001 - a half-saved file: say so, wait for the next
-                print(f"watch: {exc}", file=err, flush=True)
-                first = False
-                continue  # the last good content stays: the same bytes saved again render nothing
-            content = new_content
             report = Report()
             progress = Progress(len(planned), quiet, stream=err, show_starts=workers > 1)
+            first = state.done == 0
             run_jobs(
                 planned, pool, report, progress, force=force and first, workers=workers, quiet=quiet
             )
-            first = False
-            done += 1
-            rendered = [e for e in report.entries if e.status == "rendered"]
-            for e in report.failed:
-                print(f"watch: {e.label} failed: {e.error}", file=err, flush=True)
-            names = ", ".join(e.label for e in rendered) or "nothing"
-            if not quiet:
-                print(
-                    f"watch: changed: {names} ({time.monotonic() - started:.1f} s)"
-                    + ("" if path is None else f"; watching {path} (Ctrl-C ends)"),
-                    file=err,
-                    flush=True,
-                )
-            for e in rendered:
-                print(e.output, file=out, flush=True)
+            state.done += 1
+            _say(report, path, time.monotonic() - started, quiet, out, err)
             if path is None:
                 return
+
+
+class _State:
+    """What the loop remembers: the file's signature and last good content, whether the last
+    look found it broken, and the rounds rendered."""
+
+    def __init__(self) -> None:
+        self.seen = self.content = None
+        self.first = True
+        self.broken = False
+        self.done = 0
+
+
+def _next_round(state: _State, make_requests, path, interval: float, err) -> list | None:
+    """The jobs to render now, or None (nothing changed, or the file is not valid)."""
+    now = _signature(path)
+    if not state.first and (path is None or now == state.seen):
+        time.sleep(interval)
+        return None
+    state.seen = now
+    new_content = _content(path)
+    if not state.first and new_content == state.content:
+        if state.broken:  # the last good content restored: no render, but say it is valid
+            state.broken = False
+            print(f"watch: {path} is valid again (unchanged)", file=err, flush=True)
+        return None
+    try:
+        planned = [job for r in make_requests() for job in plan(r)]
+    except Exception as exc:  # noqa: BLE001 - a half-saved file: say so, wait for the next
+        print(f"watch: {exc}", file=err, flush=True)
+        state.first, state.broken = False, True
+        return None  # the last good content stays: the same bytes saved again render nothing
+    if state.broken:
+        print(f"watch: {path} is valid again", file=err, flush=True)
+    state.content, state.first, state.broken = new_content, False, False
+    return planned
+
+
+def _say(report: Report, path, seconds: float, quiet: bool, out, err) -> None:
+    """A round's lines: failures, what changed (stderr), the new outputs' paths (stdout)."""
+    rendered = [e for e in report.entries if e.status == "rendered"]
+    for e in report.failed:
+        print(f"watch: {e.label} failed: {e.error}", file=err, flush=True)
+    names = ", ".join(e.label for e in rendered) or "nothing"
+    if not quiet:
+        print(
+            f"watch: changed: {names} ({seconds:.1f} s)"
+            + ("" if path is None else f"; watching {path} (Ctrl-C ends)"),
+            file=err,
+            flush=True,
+        )
+    for e in rendered:
+        print(e.output, file=out, flush=True)

@@ -4,7 +4,11 @@ A :class:`Pool` keeps ``size`` long-lived processes (each imports Manim once and
 caches warm across tasks). A task that runs past ``timeout`` seconds — a hung Typst, Pango or
 encoder — is killed with its process, reported by name, and its scratch files are removed; a
 fresh process takes the next task. A process that dies (killed from outside, out of memory)
-costs only the task it was running. The supervisor never imports Manim.
+costs only the task it was running. Warming up (starting and importing Manim) has its own limit,
+:data:`WARM_UP_LIMIT`: a worker that does not get ready in time fails the tasks still waiting
+with one message instead of being replaced forever. Each worker's private media folder
+(``attn-media-<pid>-…`` in the temp folder) is removed when the worker ends or is killed, and
+those of vanished processes are swept when a pool starts. The supervisor never imports Manim.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
-from scenes.pipeline.files import remove
+from scenes.pipeline.files import remove, remove_media, sweep_media
 
 DEFAULT_TIMEOUT = 1800.0  # seconds per task: generous (a 4K scene on 2 cores takes minutes)
+WARM_UP_LIMIT = 300.0  # seconds a new worker may take to start and import Manim (not --timeout)
 
 
 @dataclass
@@ -110,9 +115,12 @@ class Pool:
     timeout: float = DEFAULT_TIMEOUT
     warm: Callable[[], None] | None = None
     retries: int = 0
+    warm_limit: float | None = None  # default: WARM_UP_LIMIT
     _workers: list = field(default_factory=list)
+    _stuck: str = ""  # why no worker got ready (then the waiting tasks fail with it)
 
     def __enter__(self) -> Pool:
+        sweep_media()  # what workers killed before their supervisor could clean up left behind
         return self
 
     def __exit__(self, *exc) -> None:
@@ -125,7 +133,8 @@ class Pool:
         process.start()
         child.close()
         # warming up (importing Manim) has a limit of its own; the task's starts when it is sent
-        worker = _Worker(process, parent, deadline=time.monotonic() + self.timeout)
+        limit = WARM_UP_LIMIT if self.warm_limit is None else self.warm_limit
+        worker = _Worker(process, parent, deadline=time.monotonic() + limit)
         self._workers.append(worker)
         return worker
 
@@ -139,6 +148,7 @@ class Pool:
         if worker.task is not None and worker.task.scratch is not None:
             for path in worker.task.scratch(worker.process.pid):
                 remove(path)
+        remove_media(worker.process.pid)
 
     def map(self, tasks: list[Task], on_start=None, on_done=None) -> list[Outcome]:
         """Run ``tasks`` (at most ``size`` at once); call ``on_start(task)``/``on_done(outcome)``
@@ -146,11 +156,17 @@ class Pool:
         that timed out)."""
         pending = deque(tasks)
         outcomes: list[Outcome] = []
+        self._stuck = ""
         try:
             while pending or any(w.task for w in self._workers):
                 self._grow(len(pending))
                 self._hand_out(pending, on_start)
-                for outcome in self._collect():
+                found = self._collect()
+                if self._stuck and not any(w.ready for w in self._workers):
+                    # no worker gets ready: what waits fails with why, and none is started again
+                    found += [Outcome(t, False, error=self._stuck, timed_out=True) for t in pending]
+                    pending.clear()
+                for outcome in found:
                     task = outcome.task
                     if not outcome.ok and not outcome.timed_out and task.attempts <= self.retries:
                         pending.append(task)
@@ -228,8 +244,13 @@ class Pool:
             )
         if now >= worker.deadline:
             self._kill(worker)
-            if task is None:
-                return None  # stuck warming up: a fresh worker is started for the next task
+            if task is None:  # stuck warming up: its own message, and no endless replacements
+                limit = WARM_UP_LIMIT if self.warm_limit is None else self.warm_limit
+                self._stuck = (
+                    f"no worker got ready within {limit:g} s (starting Python and importing "
+                    "Manim; not --timeout): the machine is overloaded or the install is broken"
+                )
+                return None
             return Outcome(
                 task,
                 False,
@@ -252,3 +273,4 @@ class Pool:
             else:
                 worker.conn.close()
                 self._workers.remove(worker)
+                remove_media(worker.process.pid)  # a forked worker never runs its atexit

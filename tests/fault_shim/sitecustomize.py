@@ -1,14 +1,26 @@
 """Fault injection for the tests, outside the production code: put this folder first on the
 PYTHONPATH of the ``attn-explain`` process under test (``faults.env``) and set ``ATTN_FAULT`` to
 ``hang:<Scene>`` (sleep far past any --timeout) or ``fail:<Scene>`` (raise) for that scene's
-jobs. Python imports ``sitecustomize`` at start-up, before the CLI imports the runner, so the
+jobs, or ``slow-warm:<seconds>`` (every worker's warm-up hangs; the warm-up limit is that many
+seconds). Python imports ``sitecustomize`` at start-up, before the CLI imports the runner, so the
 runner and the worker processes it forks see the patched ``execute``."""
 
 import os
 
 _SPEC = os.environ.get("ATTN_FAULT", "")
 
-if _SPEC:
+if _SPEC.startswith("slow-warm:"):
+    import time
+
+    import scenes.pipeline.run as _run_module
+    import scenes.pipeline.workers as _workers_module
+
+    def _hang() -> None:
+        time.sleep(10_000)
+
+    _workers_module.WARM_UP_LIMIT = float(_SPEC.partition(":")[2])
+    _run_module.warm_up = _hang
+elif _SPEC:
     import time
 
     import scenes.pipeline.execute as _execute_module
@@ -18,7 +30,10 @@ if _SPEC:
     def execute(job):
         what, _, scene = _SPEC.partition(":")
         if scene == job.scene.name:
-            if what == "hang":
+            if what == "hang":  # as a hung Typst or encoder: mid-render, its media folder made
+                from scenes.pipeline.stills import private_media_dir
+
+                private_media_dir()
                 time.sleep(10_000)
             elif what == "fail":
                 raise RuntimeError("injected failure (ATTN_FAULT)")

@@ -1,0 +1,95 @@
+"""Two patterns of a decoder's heads, measured from their weights: the attention sink and
+induction (the heads that copy).
+
+**Attention sink.** Many heads of a trained decoder put most of their weight on the first token
+whatever it is: softmax must give every row weights summing to 1, and a head with nothing useful
+to take parks that weight where it changes the output least. :func:`first_token_share` is the
+average weight on the first key over the queries after it (the first query can only see itself
+under a causal mask, so it says nothing). Threshold: ``SINK_AT_LEAST`` = 0.5.
+
+**Induction.** On a repeated sequence ``… A B … A`` an induction head at the second ``A`` looks at
+``B``, the token that followed the earlier ``A``, so the model can predict ``B`` again.
+:func:`induction_share` looks at every query i whose token occurred earlier at some p with
+p + 1 < i (so the token after it lies strictly before i): the share of those rows whose largest
+weight is on such a p + 1, and the average weight those rows put on them. A head reads
+"induction" when at least ``INDUCTION_MIN_ROWS`` = 2 rows qualify, at least half of them have
+their largest weight there (``INDUCTION_HITS`` = 0.5) and their average weight there is at least
+``INDUCTION_AT_LEAST`` = 0.3. Tokens are compared by label (what a viewer reads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix
+
+SINK_AT_LEAST = 0.5
+INDUCTION_MIN_ROWS = 2
+INDUCTION_HITS = 0.5
+INDUCTION_AT_LEAST = 0.3
+
+
+def _square(weights) -> np.ndarray:
+    W = as_matrix("weights", weights)
+    if W.shape[0] != W.shape[1]:
+        raise ValueError(
+            f"weights: expected a square (n, n) matrix (self-attention), got {W.shape}"
+        )
+    return W
+
+
+def first_token_share(weights) -> float:
+    """The average weight on the first key over queries 2 … n (nan for one token)."""
+    W = _square(weights)
+    return float(W[1:, 0].mean()) if W.shape[0] > 1 else float("nan")
+
+
+def is_attention_sink(weights, at_least: float = SINK_AT_LEAST) -> bool:
+    """Whether the head puts on average at least ``at_least`` of its weight on the first token."""
+    share = first_token_share(weights)
+    return bool(share == share and share >= at_least)
+
+
+def induction_targets(tokens) -> dict[int, list[int]]:
+    """For each query i whose token occurred earlier at p with p + 1 < i: the keys p + 1."""
+    tokens = list(tokens)
+    out = {}
+    for i, t in enumerate(tokens):
+        targets = [p + 1 for p in range(i) if tokens[p] == t and p + 1 < i]
+        if targets:
+            out[i] = targets
+    return out
+
+
+@dataclass(frozen=True)
+class InductionShare:
+    """``rows`` the queries that could copy, ``hits`` the share of them whose largest weight is
+    on a token after an earlier occurrence, ``mass`` their average weight on those tokens."""
+
+    rows: tuple[int, ...]
+    hits: float
+    mass: float
+
+    @property
+    def is_induction(self) -> bool:
+        return (
+            len(self.rows) >= INDUCTION_MIN_ROWS
+            and self.hits >= INDUCTION_HITS
+            and self.mass >= INDUCTION_AT_LEAST
+        )
+
+
+def induction_share(weights, tokens) -> InductionShare:
+    """How much the head looks at the token after an earlier occurrence of the current one."""
+    W = _square(weights)
+    tokens = list(tokens)
+    if len(tokens) != W.shape[0]:
+        raise ValueError(f"tokens: {len(tokens)} labels for {W.shape[0]} rows of weights")
+    targets = induction_targets(tokens)
+    if not targets:
+        return InductionShare((), 0.0, 0.0)
+    hits = [int(np.argmax(W[i])) in ts for i, ts in targets.items()]
+    mass = [float(W[i, ts].sum()) for i, ts in targets.items()]
+    return InductionShare(tuple(targets), float(np.mean(hits)), float(np.mean(mass)))

@@ -1,0 +1,92 @@
+"""Reading a file a user names: only a regular file, checked before it is opened, and at most a
+size cap — so a FIFO, a device, a socket or a folder is refused at once (never a hang, never
+``/dev/zero`` filling the memory), and a broken link is named as what it is.
+
+:func:`read_user_file` is the one reader for every file of user input (examples, course files,
+a course's ``examples_jsonl``); :func:`check_regular` the check alone (for a file another
+library opens, such as a ``.npz``). Each problem is ``ValueError("<what>: <name> …")``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def display(path) -> str:
+    """How a message names ``path``: its repr, cut to a readable length."""
+    text = os.fspath(path)
+    return repr(text) if len(text) <= 80 else repr(text[:80]) + "…"
+
+
+def check_regular(path, what: str, name: str | None = None) -> os.stat_result:
+    """``os.stat(path)`` of a regular file (links followed), or ``ValueError`` saying what the
+    path is instead: missing, a link loop, a link to nothing or to a device, a FIFO, a folder …
+    ``name`` is how the message names the path (default: the path itself)."""
+    shown = display(path) if name is None else name
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{what}: {shown} {_stat_problem(path, exc)}") from None
+    except ValueError:  # a NUL character
+        raise ValueError(f"{what}: {shown} holds a NUL character, which no file name can") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((k for test, k in KINDS if test(st.st_mode)), "not a regular file")
+        link = _link_note(path)
+        raise ValueError(f"{what}: {shown} {link}is {kind}, not a regular file")
+    return st
+
+
+def _link_note(path) -> str:
+    """``"is a link to '/dev/null', which "`` for a symbolic link, else ``""``."""
+    if not os.path.islink(path):
+        return ""
+    return f"is a link to {display(os.readlink(path))}, which "
+
+
+def _stat_problem(path, exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link loop (following it leads back to itself); fix or remove the link"
+    if exc.errno == errno.ENOENT and os.path.islink(path):
+        return f"is a link to {display(os.readlink(path))}, which does not exist"
+    if exc.errno == errno.ENOENT:
+        return "does not exist"
+    if exc.errno == errno.ENOTDIR:
+        return "does not exist (a part of its path is a file, not a folder)"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "is a name too long for the file system"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def read_user_file(path, limit: int, what: str, name: str | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them, or ``ValueError``.
+
+    The type is checked before opening (:func:`check_regular`); the file is then opened without
+    blocking and checked again (it may have been swapped meanwhile), and read at most one byte
+    past the limit, so a file that grows cannot fill the memory either.
+    """
+    shown = display(path) if name is None else name
+    st = check_regular(path, what, shown)
+    if st.st_size > limit:
+        raise ValueError(f"{what}: {shown} is {st.st_size:,} bytes; at most {limit:,} are read")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+        with os.fdopen(fd, "rb", buffering=0) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise ValueError(f"{what}: {shown} is not a regular file")
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot read {shown} ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise ValueError(f"{what}: {shown} is over {limit:,} bytes; at most {limit:,} are read")
+    return data

@@ -1,0 +1,238 @@
+"""The lecture page's explorable, for examples with 2-D embeddings: each token's vector a
+draggable handle on a plane, and beside it, recomputed live, q, k, v, the scores, the softmax
+shares and the chosen token's output built tip to tail.
+
+The page computes in JavaScript (``explorer.js``, a small readable module inlined into the page
+and allowed by its hash in the Content-Security-Policy); this module writes what it needs: the
+example's weights, mask, scale and positional encodings, the videos' colours (the light theme
+and the fixed 0–1 weight scale), the words in the page's language and the example as TOML
+around its embeddings (``copy as example``). The tests check its numbers against
+:mod:`attention_core` on the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+
+import numpy as np
+
+import attention_core as ac
+from attention_core.example import MAX_ABS
+
+SCRIPT = (Path(__file__).with_name("explorer.js")).read_text(encoding="utf-8").strip()
+
+WORDS = {
+    "title": ("动手试试：拖动向量", "Explore: move the vectors"),
+    "hint": (
+        "拖动词向量的箭头尖，或按 Tab 选中一个词、用方向键移动它（按住 Shift 步子更大）。"
+        "每个数都随之重新计算，和视频里的计算完全相同。",
+        "Drag a token's arrowhead, or press Tab to reach one and move it with the arrow keys "
+        "(Shift: bigger steps). Every number is recomputed as you move, exactly as in the videos.",
+    ),
+    "plane": ("词向量 x（可拖动）", "The embeddings x (drag them)"),
+    "keys_hint": ("方向键移动", "arrow keys move it"),
+    "vectors": ("每个词的 x，以及经过本例权重得到的 q、k、v", "Each token's x, and its q, k, v"),
+    "scores": ("分数 q·k（softmax 前除以 √dₖ = {f}）", "Scores q·k (÷ √dₖ = {f} before softmax)"),
+    "scores_unscaled": ("分数 q·k（不缩放）", "Scores q·k (not scaled)"),
+    "weights": (
+        "注意力权重：每一行把 1 分给各个键（固定的 0–1 色标）",
+        "Attention weights: each row shares out 1 (the fixed 0–1 colour scale)",
+    ),
+    "shares": ("{q} 的份额", "{q}'s shares"),
+    "output": ("输出：各个值向量按份额首尾相接", "The output: the values, weighted, tip to tail"),
+    "reset": ("复原", "Reset"),
+    "copy": ("复制为示例", "Copy as example"),
+    "copied": (
+        "已复制：存成 .toml 文件，再用 attn-explain render 生成视频。",
+        "Copied: save it as a .toml file and run attn-explain render on it.",
+    ),
+    "copy_failed": (
+        "无法访问剪贴板：示例在下面，选中后复制。",
+        "The clipboard is not available: the example is below, select and copy it.",
+    ),
+}
+
+
+def word(key: str, lang: str) -> str:
+    return WORDS[key][0 if lang == "zh" else 1]
+
+
+def why_not(example: ac.Example) -> str | None:
+    """None when the page can carry the explorable for ``example``, else why not."""
+    if example.d_model != 2:
+        return f"needs 2-D embeddings (d_model is {example.d_model})"
+    if example.is_cross:
+        return "is about self-attention; this example is cross-attention"
+    if example.heads != 1 or example.weights.W_o is not None:
+        return "explores one head (this example has several, or an output map W_o)"
+    return None
+
+
+# -- the example as TOML ------------------------------------------------------------------------
+def toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and every control character escaped."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, (int, float)):
+        return json.dumps(value)  # repr: the same double when read back
+    return "[" + ", ".join(toml_value(v) for v in value) + "]"
+
+
+def toml_parts(example: ac.Example) -> tuple[str, str]:
+    """The example's TOML before and after its embeddings (which the page writes)."""
+    d = example.to_dict()
+    head = [
+        "# An Attention Explainer example, from the lecture page's explorable.",
+        "# Render it with: attn-explain render THIS_FILE",
+        f"title = {toml_value(d.pop('title'))}",
+        f"tokens = {toml_value(d.pop('tokens'))}",
+    ]
+    d.pop("embeddings")
+    weights = d.pop("weights", None)
+    tail = [f"{key} = {toml_value(value)}" for key, value in d.items()]
+    if weights:
+        tail += ["", "[weights]", *(f"{k} = {toml_value(v)}" for k, v in weights.items())]
+    return "\n".join(head) + "\n", "\n".join(tail) + "\n"
+
+
+# -- the page's data ----------------------------------------------------------------------------
+def _colors() -> dict:
+    from scenes.mobjects import theme
+
+    light = theme.LIGHT
+    return {
+        "heat": theme._VIRIDIS.tolist(),
+        "diverging": theme._DIVERGING.tolist(),
+        "tokens": [c.to_hex() for c in light.tokens],
+        "output": light.output.to_hex(),
+        "accent": light.accent.to_hex(),
+    }
+
+
+def _or_none(a):
+    return None if a is None else np.asarray(a, dtype=float).tolist()
+
+
+def data(example: ac.Example, lang: str) -> dict:
+    """Everything explorer.js needs (JSON-able)."""
+    trace = ac.trace_example(example)
+    W_q, W_k, W_v = example.weights.head(0, 1)
+    b_q, b_k, b_v = example.weights.head_biases(0, 1)
+    head, tail = toml_parts(example)
+    words = {key: word(key, lang) for key in WORDS}
+    if not example.scale:
+        words["scores"] = words["scores_unscaled"]
+    return {
+        "tokens": list(example.tokens),
+        "token_comments": [toml_string(t) for t in example.tokens],
+        "embeddings": example.embeddings.tolist(),
+        "W_q": _or_none(W_q),
+        "W_k": _or_none(W_k),
+        "W_v": _or_none(W_v),
+        "b_q": _or_none(b_q),
+        "b_k": _or_none(b_k),
+        "b_v": _or_none(b_v),
+        "mask": None if trace.mask is None else np.asarray(trace.mask, dtype=bool).tolist(),
+        "scale": bool(example.scale),
+        "pe": None if trace.pe is None else trace.pe[: example.n].tolist(),
+        "limit": MAX_ABS,
+        "query": int(ac.informative_row(trace.heads[0].weights)),
+        "colors": _colors(),
+        "words": words,
+        "toml_head": head,
+        "toml_tail": tail,
+    }
+
+
+def _json_for_html(value) -> str:
+    """JSON that cannot end its <script> element or open a comment: <, > and & as \\u escapes."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def section(example: ac.Example, lang: str) -> str:
+    """The explorable's HTML (its data inside as JSON; explorer.js draws the rest)."""
+    return "\n".join(
+        [
+            '<section class="explorer" id="explorer">',
+            f"<h2>{escape(word('title', lang))}</h2>",
+            f'<p class="hint">{escape(word("hint", lang))}</p>',
+            '<div class="ex-grid">',
+            f'<figure class="ex-plane-box"><svg id="ex-plane" viewBox="0 0 360 360" '
+            f'aria-label="{escape(word("plane", lang))}"></svg>'
+            f"<figcaption>{escape(word('plane', lang))}</figcaption></figure>",
+            '<div id="ex-side" aria-live="polite"></div>',
+            "</div>",
+            '<p class="ex-buttons">'
+            f'<button type="button" id="ex-reset">{escape(word("reset", lang))}</button> '
+            f'<button type="button" id="ex-copy">{escape(word("copy", lang))}</button> '
+            '<span id="ex-status" role="status"></span></p>',
+            '<textarea id="ex-toml" rows="12" readonly hidden></textarea>',
+            f'<script type="application/json" id="explorer-data">'
+            f"{_json_for_html(data(example, lang))}</script>",
+            "</section>",
+        ]
+    )
+
+
+STYLE = """
+.explorer { padding: 0.2rem 1.2rem 0.8rem; margin: 1.5rem 0; border: 1px solid #D5DAE1;
+            border-radius: 8px; background: #FAFBFC; }
+.explorer .hint { color: #4A5260; }
+.ex-grid { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+.ex-plane-box { margin: 0; flex: 0 0 22rem; }
+.ex-plane-box figcaption { color: #4A5260; font-size: 0.9rem; text-align: center; }
+#ex-plane { width: 22rem; height: 22rem; background: #fff; border: 1px solid #D5DAE1;
+            touch-action: none; user-select: none; }
+#ex-plane .line { stroke: #E3E7EC; stroke-width: 1; }
+#ex-plane .axis { stroke: #5A6270; stroke-width: 1.5; }
+#ex-plane .tick { fill: #4A5260; font-size: 11px; font-variant-numeric: tabular-nums; }
+#ex-plane .vlabel { font-size: 15px; font-weight: 600; paint-order: stroke;
+                    stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
+#ex-plane .handle { stroke: #fff; stroke-width: 2.5; cursor: grab; }
+#ex-plane .handle:focus { outline: none; stroke: #111; stroke-width: 3.5; }
+#ex-side { flex: 1 1 22rem; min-width: 18rem; }
+#ex-side h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
+#ex-side table { margin: 0.2rem 0 0.4rem; }
+#ex-side td, #ex-side th { padding: 0.15rem 0.45rem; }
+.ex-matrix td { min-width: 3.6rem; }
+.ex-matrix tr.chosen th:first-child { text-decoration: underline; }
+.ex-matrix td.blocked { background: repeating-linear-gradient(45deg, #eee 0 4px, #ddd 4px 8px);
+                        color: #777; }
+.ex-bars .bar-row { display: flex; align-items: center; gap: 0.5rem; margin: 0.15rem 0; }
+.ex-bars .bar-name { width: 4rem; text-align: right; font-weight: 600; overflow: hidden; }
+.ex-bars .bar-track { flex: 1; height: 1rem; background: #F1F3F6; border: 1px solid #D5DAE1; }
+.ex-bars .bar { display: block; height: 100%; }
+.ex-bars .num { width: 4rem; font-variant-numeric: tabular-nums; }
+.heat-scale { display: flex; align-items: center; gap: 0.4rem; margin: 0.3rem 0 0 4.5rem;
+              color: #4A5260; font-size: 0.85rem; }
+.heat-bar { flex: 0 0 12rem; height: 0.6rem; }
+.ex-label { margin: 0.5rem 0 0.2rem; }
+.ex-output { font-variant-numeric: tabular-nums; }
+.ex-buttons button { font: inherit; padding: 0.3rem 0.9rem; margin-right: 0.4rem; }
+#ex-status { color: #2E7D32; }
+#ex-toml { width: 100%; font-family: monospace; }
+.num { font-variant-numeric: tabular-nums; }
+.m, #ex-plane .vlabel.m { font-family: "STIX Two Text", "Latin Modern Roman", "Noto Serif",
+                          "DejaVu Serif", serif; font-style: italic; }
+#ex-side th { font-weight: 600; }
+""".strip()
+
+if "</script" in SCRIPT.lower() or "<!--" in SCRIPT:  # it is inlined into the page as is
+    raise RuntimeError("explorer.js must not contain '</script' or '<!--'")

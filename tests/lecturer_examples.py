@@ -1,0 +1,52 @@
+"""The two examples a lecturer brings that issue 20 is measured on, shared by the layout,
+contrast and OCR tests:
+
+- ``at-the-limits``: ``examples/at-the-limits.toml`` (12 tokens, a 12-character label, a
+  repeated label, 4 heads, a causal mask);
+- ``minilm-layer1``: a trained layer with all 12 heads, exactly what
+  ``attn-explain from-model "the cat sat on the mat" --layer 1 --all-heads`` writes (built in
+  memory from the packaged model: its weights, 4 × 384 × 384 floats, are a 2.2 MB sidecar, too
+  large to commit).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import attention_core as ac
+from scenes.registry import SCENES
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = ROOT / "examples" / "at-the-limits.toml"
+LAYER_TEXT = "the cat sat on the mat"
+NAMES = ("at-the-limits", "minilm-layer1")
+ASPECTS = ("16:9", "4:3", "1:1")
+
+
+@cache
+def load(name: str) -> ac.Example:
+    if name == "at-the-limits":
+        return ac.load_example(LIMITS)
+    if name == "minilm-layer1":
+        from attention_core.from_model import model_example
+
+        return model_example(LAYER_TEXT, 1, all_heads=True).example(name)
+    raise KeyError(name)
+
+
+def applicable(name: str) -> list:
+    """The scenes that apply to the example (the others say why not, as `scenes` does)."""
+    ex = load(name)
+    return [s for s in SCENES if s.why_not(ex) is None]
+
+
+def cases(names=NAMES) -> list:
+    """pytest params (example name, scene) for every applicable scene of each example."""
+    import pytest
+
+    return [
+        pytest.param(name, scene, id=f"{name}-{scene.name}")
+        for name in names
+        for scene in applicable(name)
+    ]

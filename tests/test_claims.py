@@ -1,0 +1,415 @@
+"""Every sentence a scene says about the numbers is decided by attention_core.claims and checked
+here against the trace, over random examples (causal, padding and explicit masks, one-hot rows,
+ties, one token, d = 1, a W_O narrower than d_model, cross-attention, trained heads), and in the
+captions the scenes actually show."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import attention_core as ac
+from attention_core.claims import ALIKE, PEAKED, TIE
+from scenes import captions
+from scenes.pipeline.stills import run_steps
+from scenes.registry import find
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+# -- random examples -----------------------------------------------------------------------
+@st.composite
+def examples(draw, cross=None, heads=None, max_n=12):
+    n = draw(st.integers(1, max_n))
+    d = draw(st.integers(1, 4))
+    shape = draw(st.sampled_from(["plain", "one-hot", "ties"]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    emb = rng.normal(size=(n, d)).round(2)
+    if shape == "one-hot":
+        emb *= 40.0
+    elif shape == "ties":
+        emb[: max(1, n // 2)] = emb[0]
+    tokens = [f"t{i % max(1, n - 2)}" for i in range(n)]  # some labels repeated
+    kw: dict = {"tokens": tokens, "embeddings": emb, "name": "random"}
+    is_cross = draw(st.booleans()) if cross is None else cross
+    n_keys = n
+    if is_cross:
+        n_keys = draw(st.integers(1, 12))
+        kw["source_tokens"] = [f"s{j}" for j in range(n_keys)]
+        kw["source_embeddings"] = rng.normal(size=(n_keys, d)).round(2)
+    h = draw(st.sampled_from([h for h in (1, 2, 4) if d % h == 0])) if heads is None else heads
+    weights = draw(st.sampled_from(["identity", "seed", "narrow_o"]))
+    if h > 1 and weights == "identity":
+        weights = "seed"
+    if weights == "seed":
+        d_k = draw(st.sampled_from([None, 1, 3]))  # d_k = 3 with 2 heads: not d_model split
+        kw.update(heads=h, seed=int(rng.integers(0, 1000)), d_k=d_k)
+    elif weights == "narrow_o":
+        width = draw(st.integers(1, 4))
+        kw.update(
+            heads=h,
+            weights={
+                "W_q": rng.normal(size=(d, d)),
+                "W_k": rng.normal(size=(d, d)),
+                "W_v": rng.normal(size=(d, d)),
+                "W_o": rng.normal(size=(d, width)),
+            },
+        )
+    mask = draw(st.sampled_from(["none", "causal", "padding", "explicit"]))
+    if mask == "causal" and not is_cross:
+        kw["mask"] = "causal"
+    elif mask == "padding":
+        keep = [int(v) for v in rng.integers(0, 2, n_keys)]
+        keep[int(rng.integers(0, n_keys))] = 1
+        kw["padding"] = keep
+    elif mask == "explicit":
+        m = rng.integers(0, 2, (n, n_keys))
+        m[np.arange(n), rng.integers(0, n_keys, n)] = 1
+        kw["mask"] = m.tolist()
+    return ac.Example(**kw)
+
+
+def trained():
+    return ac.load_example(EXAMPLES / "minilm-cat.toml")
+
+
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+
+
+# -- the core's claims against the trace ------------------------------------------------------
+def check_row_choice(choice: ac.RowChoice, weights, blocked, every):
+    tops = {r: float(np.max(weights[r])) for r in choice.candidates}
+    assert choice.row in choice.candidates
+    assert choice.top == pytest.approx(tops[choice.row])
+    assert choice.blocked == int(np.sum(blocked[choice.row]))
+    seeing = [r for r in choice.candidates if not blocked[r].any()]
+    if choice.kind == "only":
+        assert len(choice.candidates) == 1
+    elif choice.kind == "peaked":  # "every query puts nearly all its attention on one key"
+        assert all(float(np.max(weights[r])) >= PEAKED for r in every)
+    elif choice.kind == "alike":  # "every query's largest weight is within 0.05 of the others'"
+        every_top = [float(np.max(weights[r])) for r in every]
+        assert max(every_top) - min(every_top) < ALIKE and choice.row == choice.candidates[0]
+    elif choice.kind == "widest":  # "no query spreads its attention more widely"
+        assert sorted(choice.candidates) == sorted(every)
+        assert all(choice.top <= t + TIE for t in tops.values())
+    elif choice.kind == "widest_seeing_all":  # "…which sees every key: of such, none wider"
+        assert not blocked[choice.row].any() and len(seeing) < len(choice.candidates)
+        assert all(choice.top <= tops[r] + TIE for r in seeing)
+    elif choice.kind == "seeing_all":  # "the only one that sees every key"
+        assert seeing == [choice.row] and len(choice.candidates) > 1
+    elif choice.kind == "widest_among":
+        assert all(choice.top <= t + TIE for t in tops.values())
+    else:
+        raise AssertionError(choice.kind)
+
+
+def real_rows(ex):
+    rows = list(range(ex.n))
+    if ex.padding is not None and not ex.is_cross:
+        rows = [r for r in rows if ex.padding[r]] or rows
+    return rows
+
+
+@SETTINGS
+@given(examples())
+def test_row_choice_claims_hold(ex):
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    blocked = np.zeros(head.weights.shape, bool) if head.mask is None else ~head.mask
+    after = ac.head_demo_row(tr)
+    check_row_choice(after, head.weights, blocked, real_rows(ex))
+    before = ac.head_demo_row(tr, before_mask=True)
+    check_row_choice(before, ac.softmax(head.scaled), blocked, real_rows(ex))
+    if not blocked[before.row].any():  # Softmax shows the weights WeightedSum uses
+        np.testing.assert_allclose(ac.softmax(head.scaled[before.row]), head.weights[before.row])
+    if any(not blocked[r].any() for r in real_rows(ex)):  # both follow the same query
+        assert before.row == after.row
+
+
+@SETTINGS
+@given(examples())
+def test_sum_mask_and_width_claims_hold(ex):
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    for i in range(ex.n):
+        terms = ac.sum_terms(head, i)
+        allowed = np.ones(ex.n_keys, bool) if head.mask is None else head.mask[i]
+        assert terms.allowed == int(allowed.sum()) and terms.total == ex.n_keys
+        assert (terms.kind == "all") == bool(allowed.all())
+        assert np.all(head.weights[i][~allowed] == 0.0)  # blocked terms add nothing
+    claim = ac.mask_claim(head.mask, head.weights.shape)
+    if ex.mask_matrix is None:
+        assert claim.kind == "none"
+    else:
+        assert claim.blocked == int(np.sum(~ex.mask_matrix))
+        assert (claim.kind == "blocks_nothing") == bool(ex.mask_matrix.all())
+    split = ac.claims.head_split(tr)
+    assert split.width == sum(h.d_k for h in tr.heads)
+    assert (split.kind == "even") == (split.width == ex.d_model)
+    width = ac.output_width(tr)
+    assert width.width == tr.output.shape[1]
+    assert (width.kind == "model") == (tr.output.shape[1] == ex.d_model)
+
+
+def reference_shuffle(ex, pe: bool):
+    """The largest change of the outputs when the tokens are reversed, written out directly:
+    the example's mask kept (a causal mask is a fact about positions; padding and explicit
+    masks belong to the tokens)."""
+    from dataclasses import replace
+
+    p = list(range(ex.n - 1, -1, -1))
+    base = replace(ex, positional_encoding=pe)
+    kw = {"tokens": [ex.tokens[k] for k in p], "embeddings": ex.embeddings[p]}
+    if not isinstance(ex.mask, str):
+        kw["mask"] = np.asarray(ex.mask)[np.ix_(p, p)]
+    if ex.padding is not None:
+        kw["padding"] = [ex.padding[k] for k in p]
+    a = ac.trace_example(base).output
+    b = ac.trace_example(replace(base, **kw)).output[np.argsort(p)]
+    return float(np.max(np.abs(a - b)))
+
+
+@SETTINGS
+@given(examples(cross=False))
+def test_order_claim_holds(ex):
+    check = ac.order_check(ex)
+    assert check.diff_without == pytest.approx(reference_shuffle(ex, False), abs=1e-9)
+    assert check.diff_with == pytest.approx(reference_shuffle(ex, True), abs=1e-9)
+    scale = max(1.0, float(np.max(np.abs(ac.trace_example(ex).output))))
+    causal = isinstance(ex.mask, str) and ex.mask == "causal"
+    if not causal:  # attention without positions is permutation-equivariant
+        assert check.diff_without <= 1e-7 * scale and check.kind != "mask_orders"
+    if check.kind == "pe_orders":  # "without it, shuffling only shuffles the outputs"
+        assert check.diff_without <= 1e-7 * scale < check.diff_with
+    if check.kind == "mask_orders":
+        assert causal and check.diff_without > 1e-9 * scale
+
+
+@SETTINGS
+@given(examples())
+def test_matrix_reading_holds(ex):
+    """AttentionMatrix's reading: "q attends most to k (a > b), not to itself", "every token
+    attends most to itself", "no token attends clearly more to another than to itself", and
+    "not symmetric: w(a→b) ≠ w(b→a)"."""
+    from attention_core.claims import comparable_pairs, matrix_reading, self_first
+
+    head = ac.trace_example(ex).heads[0]
+    W = head.weights
+    allowed = np.ones(W.shape, bool) if head.mask is None else head.mask
+    real = ex.padding if ex.padding is not None and not ex.is_cross else None
+    rows = [i for i in range(ex.n) if real is None or real[i]]
+    other, pair = matrix_reading(W, ex.is_cross, head.mask, real)
+    square = not ex.is_cross
+    if other is not None:
+        i, j = other
+        assert square and i in rows and i != j and allowed[i, j] and allowed[i, i]
+        assert W[i, j] - W[i, i] > TIE and W[i, j] == W[i][allowed[i]].max()
+    elif square:
+        for i in rows:
+            if allowed[i, i]:
+                off = [W[i, j] for j in range(ex.n) if j != i and allowed[i, j]]
+                assert not off or max(off) - W[i, i] <= TIE
+    if pair is not None:
+        a, b = pair
+        assert square and a in rows and b in rows and allowed[a, b] and allowed[b, a]
+        assert abs(W[a, b] - W[b, a]) > TIE
+    if square and self_first(W, head.mask, real):
+        for i in rows:
+            off = [W[i, j] for j in range(ex.n) if j != i and allowed[i, j]]
+            assert not off or W[i, i] - max(off) > TIE
+    if square and pair is None and comparable_pairs(head.mask, real):  # "happens to be symmetric"
+        both = allowed & allowed.T
+        for a in rows:
+            for b in rows:
+                assert not both[a, b] or abs(W[a, b] - W[b, a]) <= TIE
+
+
+@SETTINGS
+@given(examples())
+def test_sharpening_claim_holds(ex):
+    """Softmax's "sharper" step: "falls from … to …" only when it falls; "little change" only
+    when unscaled moves Σ s(1−s) by under 5 %; "stays" only when nothing changes."""
+    from attention_core.claims import LITTLE, sharpening
+
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    i = ac.head_demo_row(tr, before_mask=True).row
+    claim = sharpening(head.scaled[i], head.d_k)
+    g = claim.g
+    for name, f in (("×1", 1.0), ("×10", 10.0), ("×100", 100.0)):
+        assert g[name] == pytest.approx(ac.saturation(ac.softmax(head.scaled[i] * f)), abs=1e-12)
+    if claim.kind == "flat":
+        assert max(g.values()) - min(g.values()) <= 1e-9
+    if claim.kind in ("one", "more"):  # "falls from g1 to …", zh "降到"
+        assert claim.falls, g
+    if claim.kind == "little":
+        assert abs(g["×1"] - g["√d_k"]) < LITTLE * g["×1"]
+    assert (claim.kind == "one") == (head.d_k == 1 and claim.kind != "flat")
+
+
+def test_one_key_does_not_fall():
+    """One token: Σ s(1−s) is 0 at every factor; the caption said it "falls from 0.000 to 0.000"."""
+    from attention_core.claims import sharpening
+
+    assert sharpening(np.array([0.7]), 1).kind == "flat"
+
+
+def test_trained_head_claims():
+    ex = trained()
+    tr = ac.trace_example(ex)
+    choice = ac.head_demo_row(tr)
+    head = tr.heads[0]
+    check_row_choice(choice, head.weights, np.zeros(head.weights.shape, bool), real_rows(ex))
+    assert ac.order_check(ex).kind in ("pe_orders", "alike")
+
+
+# -- each false claim of issue 20, with the example that showed it -----------------------------
+def test_causal_order_is_not_called_a_mere_reordering():
+    """PositionalEncoding on `causal` said "only reorders (0.000)", computed without the mask."""
+    check = ac.order_check(ac.PRESETS["causal"])
+    assert check.kind == "mask_orders" and check.diff_without > 0.3
+
+
+def test_dot_products_query_is_the_widest():
+    """`informative_row` took a row with largest weight 0.54 while another's was 0.38."""
+    w = np.array([[0.54, 0.23, 0.23], [0.38, 0.37, 0.25], [0.9, 0.05, 0.05]])
+    choice = ac.demo_row(w)
+    assert choice.row == 1 and choice.kind == "widest"
+    alike = np.array([[0.36, 0.33, 0.31], [0.34, 0.33, 0.33], [0.37, 0.33, 0.30]])
+    assert ac.demo_row(alike).kind == "alike" and ac.demo_row(alike).row == 0
+
+
+def test_near_one_hot_rows_are_not_called_spread():
+    w = np.array([[0.999, 0.001], [0.001, 0.999]])
+    assert ac.demo_row(w).kind == "peaked"
+    assert "nearly" in captions.caption("DotProducts", "query_peaked", "en", q="q", top="0.999")
+
+
+def test_masked_weighted_sum_names_only_the_allowed_values():
+    ex = ac.Example(tokens=list("abcd"), embeddings=np.eye(4), mask="causal")
+    terms = ac.sum_terms(ac.trace_example(ex).heads[0], 1)
+    assert terms.kind == "allowed" and terms.allowed == 2 and terms.blocked == 2
+
+
+def test_softmax_and_weighted_sum_follow_one_row_with_one_set_of_weights():
+    tr = ac.trace_example(ac.PRESETS["causal"])
+    before, after = ac.head_demo_row(tr, before_mask=True), ac.head_demo_row(tr)
+    assert before.row == after.row
+    np.testing.assert_allclose(
+        ac.softmax(tr.heads[0].scaled[before.row]), tr.heads[0].weights[after.row]
+    )
+
+
+def test_one_token_under_a_causal_mask_is_masked_but_blocks_nothing():
+    ex = ac.Example(tokens=["a"], embeddings=[[1.0, 0.5]], mask="causal")
+    assert ac.mask_claim(ac.trace_example(ex).heads[0].mask).kind == "blocks_nothing"
+
+
+def test_narrow_w_o_is_not_back_to_d_model():
+    ex = ac.Example(
+        tokens=list("abc"),
+        embeddings=np.arange(12.0).reshape(3, 4) / 10,
+        heads=2,
+        weights={"W_q": np.eye(4), "W_k": np.eye(4), "W_v": np.eye(4), "W_o": np.ones((4, 1))},
+    )
+    width = ac.output_width(ac.trace_example(ex))
+    assert width.kind == "other" and width.width == 1 and width.d_model == 4
+
+
+def test_one_symbol_form_for_each_weight_matrix():
+    """Captions wrote "Wq" beside "Wₖ": one form for every W."""
+    for scene, steps in captions.CAPTIONS.items():
+        for step in steps:
+            for lang in captions.LANGS:
+                text = captions.plain(captions.pick(steps[step], lang))
+                assert not re.search(r"W[ₖᵥₒₐ]", text), (scene, step, text)
+
+
+def test_every_claim_kind_has_its_caption():
+    """DotProducts follows one of the rows it draws ("widest_among" when not all are); Softmax
+    and WeightedSum choose among every query."""
+    assert "query_widest_among" in captions.CAPTIONS["DotProducts"]
+    for kind in ("widest", "widest_seeing_all", "seeing_all", "alike", "peaked", "only"):
+        assert f"query_{kind}" in captions.CAPTIONS["DotProducts"]
+        assert f"values_{kind}" in captions.CAPTIONS["WeightedSum"]
+        assert kind == "only" or f"exp_{kind}" in captions.CAPTIONS["Softmax"]
+    for kind in ("pe_orders", "mask_orders", "alike", "pe_undoes"):
+        assert f"order_{kind}" in captions.CAPTIONS["PositionalEncoding"]
+
+
+# -- the captions the scenes show, against the trace ------------------------------------------
+def shown_captions(scene: str, ex) -> dict[str, str]:
+    stills = run_steps(find(scene).load(), ex, frames=False, lang="en")
+    return {s.key: s.caption for s in stills}
+
+
+def check_scene_captions(ex):
+    """Run the per-query and mask scenes on ``ex`` and check every claim they make."""
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    blocked = np.zeros(head.weights.shape, bool) if head.mask is None else ~head.mask
+    tops = [float(np.max(head.weights[r])) for r in real_rows(ex)]
+    ws = shown_captions("WeightedSum", ex)["values"]
+    if "sum of all value vectors" in ws:
+        row = ac.head_demo_row(tr).row
+        assert not blocked[row].any(), ws
+    if "no row's weights are spread more widely" in ws:
+        top = float(re.search(r"largest is (\S+)\)", ws).group(1))
+        assert top <= min(tops) + 1e-3, (ws, tops)
+    sm = shown_captions("Softmax", ex)["exp"]
+    if "no row's weights are spread more widely" in sm:
+        unmasked = ac.softmax(head.scaled)
+        top = float(re.search(r"largest is (\S+)\)", sm).group(1))
+        assert top <= min(float(np.max(unmasked[r])) for r in real_rows(ex)) + 1e-3, sm
+    if not ex.is_cross and ex.n > 1:
+        pe = shown_captions("PositionalEncoding", ex)["order"]
+        if "only shuffles the outputs" in pe:
+            assert reference_shuffle(ex, False) <= 1e-7 * max(1.0, np.abs(tr.output).max()), pe
+    if len(tr.heads) > 1:
+        mix = shown_captions("MultiHeadSplit", ex).get("mix", "")
+        if "back to the" in mix:
+            assert tr.output.shape[1] == ex.d_model, mix
+    am = shown_captions("AttentionMatrix", ex)["heatmap"]
+    assert ("masked" in am) == bool(blocked.any()), am
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(examples(cross=False, max_n=6))  # rendering 12 tokens is the limits example's test
+def test_scene_captions_hold_on_random_examples(ex):
+    check_scene_captions(ex)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["causal", "padding", "zao-shang-hao", "two-heads", "limits"])
+def test_scene_captions_hold_on_presets(name):
+    ex = ac.load_example(EXAMPLES / "at-the-limits.toml") if name == "limits" else None
+    check_scene_captions(ex or ac.PRESETS[name])
+
+
+@pytest.mark.slow
+def test_scene_captions_of_the_issue_examples():
+    """The captions issue 20 found false, as the scenes now say them."""
+    pe = shown_captions("PositionalEncoding", ac.PRESETS["causal"])["order"]
+    assert "only shuffles" not in pe and "causal mask" in pe
+    one = ac.Example(tokens=["a"], embeddings=[[1.0, 0.5]], mask="causal")
+    assert "no mask" not in shown_captions("CausalMask", one)["unmasked"]
+    narrow = ac.Example(
+        tokens=list("abc"),
+        embeddings=np.arange(12.0).reshape(3, 4) / 10,
+        heads=2,
+        weights={"W_q": np.eye(4), "W_k": np.eye(4), "W_v": np.eye(4), "W_o": np.ones((4, 1))},
+    )
+    mix = shown_captions("MultiHeadSplit", narrow)["mix"]
+    assert "back to the 4" not in mix and "width 1" in mix, mix
+    assert "masked" in shown_captions("AttentionMatrix", ac.PRESETS["causal"])["heatmap"]
+    ws = shown_captions("WeightedSum", trained())["values"]
+    assert "spread most widely" not in ws
