@@ -263,21 +263,25 @@ class MultiHeadSplit(ExplainerScene):
         )
         if not complete:
             return {}
-        groups = {}
-        for name, (m, width, box) in trial.items():
-            separate_ellipses(m)
-            for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
-                cell.role = (name, j // width, i, j % width)
-            blocks, tags = self.tint_blocks(m, width)
-            self.head_blocks[name] = blocks
-            title = math(names[name], FORMULA, self.theme.text)
-            g = VGroup(m, VGroup(*blocks.values()), tags)
-            title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
-            whole = VGroup(title, g)
-            place(whole, box, "top")
-            whole.matrix = m
-            groups[name] = whole
-        return groups
+        return {
+            name: self.full_group(name, names[name], m, width, box)
+            for name, (m, width, box) in trial.items()
+        }
+
+    def full_group(self, name: str, formula: str, m, width: int, box: Box) -> VGroup:
+        """One full matrix with its formula above and its head blocks framed and numbered."""
+        separate_ellipses(m)
+        for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
+            cell.role = (name, j // width, i, j % width)
+        blocks, tags = self.tint_blocks(m, width)
+        self.head_blocks[name] = blocks
+        title = math(formula, FORMULA, self.theme.text)
+        g = VGroup(m, VGroup(*blocks.values()), tags)
+        title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
+        whole = VGroup(title, g)
+        place(whole, box, "top")
+        whole.matrix = m
+        return whole
 
     def tint_blocks(self, m: LabelledMatrix, width: int):
         """Tint each head's columns of ``m``; a frame around each block and its head's number
@@ -343,7 +347,7 @@ class MultiHeadSplit(ExplainerScene):
                 [str(j + 1) for j in range(values.shape[1])],
                 boxes[k],
                 sizes=(25, 22),
-                title_room=0.75,
+                compact_room=0.75,  # squares leave room for the block's name above
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
@@ -785,7 +789,7 @@ class CompactGrid(VGroup):
         return VGroup(self.backgrounds, self.row_labels)
 
 
-def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw):
+def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", compact_room=None, **kw):
     """The matrix in ``box``: with its numbers where all of them fit at the minimum size, else
     (never hiding a row or a column) as a :class:`CompactGrid` of squares."""
     m = LabelledMatrix.fitted(values, role, theme, rows, cols, box, **kw)
@@ -796,7 +800,7 @@ def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw)
         theme,
         rows,
         box,
-        title_room=kw.get("title_room", 0.45),
+        title_room=compact_room or kw.get("title_room", 0.45),
         scale=scale,
         row_colors=kw.get("row_colors"),
         role=role,
