@@ -480,6 +480,10 @@ CAPTIONS = {
             "（打乱词序的对比需要至少两个词的自注意力。）",
             "(The shuffle comparison needs self-attention over at least two tokens.)",
         ),
+        "order_rotary": (
+            "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：RotaryPositions 展示它。）",
+            "(This example encodes positions by rotating q and k (RoPE), not by adding sinusoids: RotaryPositions shows it.)",
+        ),
     },
     "EncoderBlock": {
         "attention": (
