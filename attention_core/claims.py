@@ -32,6 +32,7 @@ class RowChoice:
       attention is spread at least as widely as any query's;
     - ``"widest_seeing_all"``: the same, among the rows that see every key (a mask blocks keys in
       the others; such a row's weights are the same before and after the mask);
+    - ``"seeing_all"``: the only candidate row that sees every key (a causal mask's last row);
     - ``"widest_among"``: the same, among the candidate rows given (not every row);
     - ``"alike"``: every row's largest weight is within :data:`ALIKE` of every other's (and none
       nearly one-hot): the first row is followed, as good as any;
@@ -74,6 +75,8 @@ def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
         kind = "only"
     elif all(float(np.max(w[r])) >= PEAKED for r in every):
         kind = "peaked"
+    elif len(pool) == 1 < len(cand):
+        kind = "seeing_all"  # the one row that sees every key (a causal mask's last)
     elif len(pool) < len(cand):
         kind = "widest_seeing_all"
     elif len(cand) < len(every):

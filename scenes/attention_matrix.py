@@ -17,7 +17,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
@@ -35,11 +35,27 @@ reading, comparable_pairs, self_first = (
 )
 
 
+def named_cells(other, pair) -> list[tuple[int, int]]:
+    """The cells the reading's caption names: the row's largest weight and its own, and the
+    asymmetric pair both ways."""
+    cells = []
+    if other is not None:
+        i, j = other
+        cells += [(i, j), (i, i)]
+    if pair is not None:
+        a, b = pair
+        cells += [(a, b), (b, a)]
+    return cells
+
+
 class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        left, right = self.regions.content.split(3, 2, gap=0.5)
+        content = self.regions.content
+        # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
+        self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
+        left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
         self.show_heatmap(left)
         self.gather_row_sums()
         self.read_the_matrix()
@@ -49,6 +65,8 @@ class AttentionMatrix(ExplainerScene):
         """The weights as a heatmap with their values (and, placed now, the row sums)."""
         ex, head, theme = self.example, self.head, self.theme
         W = head.weights
+        real = ex.padding if ex.padding is not None and not ex.is_cross else None
+        other, pair = reading(W, ex.is_cross, head.mask, real)
         matrix = LabelledMatrix.fitted(
             W,
             ("weights", 0),
@@ -61,6 +79,7 @@ class AttentionMatrix(ExplainerScene):
             heat=True,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            named=named_cells(other, pair),  # a grid of squares keeps the numbers it names
         )
         self.matrix = matrix
         title = matrix_title(self.say("weights"), matrix, theme)
@@ -74,7 +93,7 @@ class AttentionMatrix(ExplainerScene):
         self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
-        block = VGroup(title, matrix, sums, sum_head)
+        self.block = block = VGroup(title, matrix, sums, sum_head)
         place(block, left)
 
         masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
@@ -107,7 +126,7 @@ class AttentionMatrix(ExplainerScene):
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = self.symmetry_words(pair, real)
-        marks = [*self.row_maxima(), *self.pair_marks(pair)]
+        self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair)]
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
@@ -126,6 +145,7 @@ class AttentionMatrix(ExplainerScene):
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
         self.play_all((Create(r) for r in marks), run_time=1)
+        self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
 
     def symmetry_words(self, pair, real) -> str:
@@ -165,12 +185,7 @@ class AttentionMatrix(ExplainerScene):
         matrix, W = self.matrix, self.head.weights
         return VGroup(
             *(
-                SurroundingRectangle(
-                    matrix.cell_rect(i, int(np.argmax(W[i]))),
-                    color=self.theme.accent,
-                    buff=0.0,  # on the cell's edge, clear of every number
-                    stroke_width=4,
-                )
+                matrix.highlight(i, int(np.argmax(W[i])))  # visible on every cell colour
                 for i in matrix.shown_rows
                 if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
             )
@@ -214,5 +229,7 @@ class AttentionMatrix(ExplainerScene):
         )
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
+        if self.alone:  # the matrix leaves the room to the cost
+            self.play(FadeOut(self.block, *self.marks), run_time=0.6)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)

@@ -114,6 +114,10 @@ CAPTIONS = {
             "我们跟着查询 {q} 走，它能看到所有的键：这样的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
             "We follow one query, {q}, which sees every key: of such queries, none spreads its attention more widely (its largest weight is {top}).",
         ),
+        "query_seeing_all": (
+            "我们跟着查询 {q} 走：只有它能看到所有的键（它最大的权重是 {top}）。",
+            "We follow one query, {q}, the only one that sees every key (its largest weight is {top}).",
+        ),
         "query_widest_among": (
             "我们跟着查询 {q} 走：这里跟随的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
             "We follow one query, {q}: of the queries followed here, none spreads its attention more widely (its largest weight is {top}).",
@@ -174,6 +178,10 @@ CAPTIONS = {
             "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
             "Take the first row, {q}'s: every row's largest weight is within {alike} of the others' (this one's is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
+        "exp_seeing_all": (
+            "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同（最大的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take {q}'s row, the only one that sees every key, so its weights are the same before and after the mask (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+        ),
         "exp_peaked": (
             "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
             "Take {q}'s row: every row's weights are nearly one-hot, this one's largest is {top}. First exponentiate: a larger score gets a larger share, and every share is positive.",
@@ -231,6 +239,10 @@ CAPTIONS = {
         "values_alike": (
             "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。它的输出是{terms}的加权和。",
             "Take the first row, {q}: every row's largest weight is within {alike} of the others' (this one's is {top}). Its output is a weighted sum of {terms}.",
+        ),
+        "values_seeing_all": (
+            "看 {q}：只有这一行能看到所有的键（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+            "Take {q}, the only row that sees every key (its largest weight is {top}). Its output is a weighted sum of {terms}.",
         ),
         "values_peaked": (
             "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",

@@ -67,11 +67,12 @@ class CausalMask(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
         rows, cols = self.q_tokens, self.k_tokens
+        grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
         self.scaled = scaled = LabelledMatrix.fitted(
-            head.scaled, ("scaled", 0), theme, rows, cols, left, **kw
+            head.scaled, ("scaled", 0), theme, rows, cols, left, **grid
         )
         self.masked = masked = LabelledMatrix.fitted(
-            head.masked, ("masked", 0), theme, rows, cols, left, **kw
+            head.masked, ("masked", 0), theme, rows, cols, left, **grid
         )
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
         self.weights = weights = LabelledMatrix.fitted(
@@ -84,7 +85,9 @@ class CausalMask(ExplainerScene):
         self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
         place(self.g_weights, w_box, "left")
         self.blocked = (
-            [] if head.mask is None else [(i, j) for i, j in scaled.cells if not head.mask[i, j]]
+            []
+            if head.mask is None
+            else [(i, j) for i, j in scaled.shown_cells if not head.mask[i, j]]
         )
 
     def lower_the_mask(self, kind):
@@ -103,25 +106,26 @@ class CausalMask(ExplainerScene):
         )
         self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
         # the covered scores stay readable above the mask, in the muted colour
-        covered = [scaled.cell(i, j) for i, j in blocked if scaled.cell(i, j) is not None]
+        covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
         self.bring_to_front(*covered)
         self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
         self.step("blocked", kind=kind)
         # the two matrices may elide different cells (scores are wider than −∞): a cell shown in
-        # both turns into its −∞, one shown in only one of them fades
-        shown_s = {c for c in blocked if scaled.cell(*c) is not None}
-        shown_m = {c for c in blocked if masked.cell(*c) is not None}
+        # both turns into its −∞, one shown in only one of them fades (on a grid of squares a
+        # −∞ is an empty cell: the score's square fades)
+        shown_s = {c for c in blocked if scaled.mark(*c) is not None}
+        shown_m = {c for c in blocked if masked.mark(*c) is not None}
         both = [c for c in blocked if c in shown_s and c in shown_m]
-        gone = [scaled.cell(*c) for c in blocked if c in shown_s - shown_m]
-        new = [masked.cell(*c) for c in blocked if c in shown_m - shown_s]
+        gone = [scaled.mark(*c) for c in blocked if c in shown_s - shown_m]
+        new = [masked.mark(*c) for c in blocked if c in shown_m - shown_s]
         self.play(
             ReplacementTransform(self.t_scaled, self.t_masked),
-            *(ReplacementTransform(scaled.cell(*c), masked.cell(*c)) for c in both),
+            *(ReplacementTransform(scaled.mark(*c), masked.mark(*c)) for c in both),
             *(FadeOut(c) for c in gone),
             *(FadeIn(c) for c in new),
             run_time=1.4,
         )
-        self.bring_to_front(*(masked.cell(*c) for c in both), *new)  # −∞ over the mask
+        self.bring_to_front(*(masked.mark(*c) for c in both), *new)  # −∞ over the mask
 
     def softmax_rows(self, mid):
         """Softmax row by row, over the allowed keys only; a −∞ gets exactly 0. The row sums

@@ -116,10 +116,12 @@ class MultiHeadSplit(ExplainerScene):
         even = ac.claims.head_split(self.trace).kind == "even"
         key = "split_independent" if independent else "split" if even else "split_other"
         self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
-        panel_boxes = bottom.columns(*([1] * len(self.shown)), gap=0.3)
+        # every head's blocks where there are at most MAX_PANELS (compact if need be)
+        split = list(range(H)) if H <= MAX_PANELS else self.shown
+        panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
         pieces = {}
         frames, anims = [], []
-        for box, h in zip(panel_boxes, self.shown):
+        for box, h in zip(panel_boxes, split):
             group, mats = self.head_pieces(h, box)
             pieces[h] = (group, mats)
             frames.append(FadeIn(group.title))
@@ -133,7 +135,8 @@ class MultiHeadSplit(ExplainerScene):
                     anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
         if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
             # the empty blocks first (the squares land on top), the old matrices leaving
-            self.play(*frames, *anims, *(FadeOut(g) for g in fulls.values()), run_time=1.8)
+            self.play(*frames, run_time=0.6)
+            self.play(*anims, *(FadeOut(g) for g in fulls.values()), run_time=1.6)
             return pieces
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)

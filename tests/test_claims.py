@@ -24,8 +24,8 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # -- random examples -----------------------------------------------------------------------
 @st.composite
-def examples(draw, cross=None, heads=None):
-    n = draw(st.integers(1, 12))
+def examples(draw, cross=None, heads=None, max_n=12):
+    n = draw(st.integers(1, max_n))
     d = draw(st.integers(1, 4))
     shape = draw(st.sampled_from(["plain", "one-hot", "ties"]))
     rng = np.random.default_rng(draw(st.integers(0, 2**31)))
@@ -103,6 +103,8 @@ def check_row_choice(choice: ac.RowChoice, weights, blocked, every):
     elif choice.kind == "widest_seeing_all":  # "…which sees every key: of such, none wider"
         assert not blocked[choice.row].any() and len(seeing) < len(choice.candidates)
         assert all(choice.top <= tops[r] + TIE for r in seeing)
+    elif choice.kind == "seeing_all":  # "the only one that sees every key"
+        assert seeing == [choice.row] and len(choice.candidates) > 1
     elif choice.kind == "widest_among":
         assert all(choice.top <= t + TIE for t in tops.values())
     else:
@@ -335,7 +337,7 @@ def test_every_claim_kind_has_its_caption():
     """DotProducts follows one of the rows it draws ("widest_among" when not all are); Softmax
     and WeightedSum choose among every query."""
     assert "query_widest_among" in captions.CAPTIONS["DotProducts"]
-    for kind in ("widest", "widest_seeing_all", "alike", "peaked", "only"):
+    for kind in ("widest", "widest_seeing_all", "seeing_all", "alike", "peaked", "only"):
         assert f"query_{kind}" in captions.CAPTIONS["DotProducts"]
         assert f"values_{kind}" in captions.CAPTIONS["WeightedSum"]
         assert kind == "only" or f"exp_{kind}" in captions.CAPTIONS["Softmax"]
@@ -381,15 +383,16 @@ def check_scene_captions(ex):
 
 @pytest.mark.slow
 @settings(max_examples=4, deadline=None, derandomize=True)
-@given(examples(cross=False))
+@given(examples(cross=False, max_n=6))  # rendering 12 tokens is the limits example's test
 def test_scene_captions_hold_on_random_examples(ex):
     check_scene_captions(ex)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["causal", "padding", "zao-shang-hao", "two-heads"])
+@pytest.mark.parametrize("name", ["causal", "padding", "zao-shang-hao", "two-heads", "limits"])
 def test_scene_captions_hold_on_presets(name):
-    check_scene_captions(ac.PRESETS[name])
+    ex = ac.load_example(EXAMPLES / "at-the-limits.toml") if name == "limits" else None
+    check_scene_captions(ex or ac.PRESETS[name])
 
 
 @pytest.mark.slow

@@ -138,3 +138,80 @@ def test_the_kit_examples_run_and_draw_something(name, tmp_path):
     assert scene.mobjects, f"the {name} example adds nothing"
     background = frame[0, 0]
     assert (np.abs(frame.astype(int) - background).sum(axis=-1) > 60).mean() > 0.01
+
+
+# -- colours -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_twelve_token_colours_a_viewer_can_tell_apart(name):
+    """Every pair of the 12 token colours at least 15 apart (CIEDE2000; 2 is just noticeable),
+    each at least 4.5 : 1 against its theme's background, none in the accent's hues."""
+    import itertools
+
+    from scenes.mobjects.theme import THEMES, contrast, delta_e, lab
+
+    theme = THEMES[name]
+    assert len(theme.tokens) == 12
+    closest = min(itertools.combinations(theme.tokens, 2), key=lambda p: delta_e(*p))
+    assert delta_e(*closest) >= 15, closest
+    for c in theme.tokens:
+        assert contrast(c, theme.background) >= 4.5, c
+        assert delta_e(c, theme.accent) >= 15, c
+        _, a, b = lab(c)
+        hue = np.degrees(np.arctan2(b, a)) % 360
+        assert not 45 < hue < 115 or np.hypot(a, b) < 10, (c, hue)  # orange … yellow
+
+
+def test_colour_difference_matches_the_published_test_pair():
+    """Sharma, Wu & Dalal's CIEDE2000 test data, pair 1: ΔE = 2.0425."""
+    from scenes.mobjects import theme
+
+    lab_a, lab_b = np.array([50.0, 2.6772, -79.7751]), np.array([50.0, 0.0, -82.7485])
+    original = theme.lab
+    try:
+        theme.lab = lambda c: lab_a if c == "a" else lab_b
+        assert theme.delta_e("a", "b") == pytest.approx(2.0425, abs=1e-4)
+    finally:
+        theme.lab = original
+
+
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_a_highlight_shows_on_every_cell_colour(name):
+    """The accent frame sits outside the cell with a line of the background between them, so
+    it never touches the cell's own colour (the accent on a 1.000 yellow cell vanished)."""
+    from scenes.mobjects.layout import box_of
+    from scenes.mobjects.theme import THEMES, contrast, heat
+
+    theme = THEMES[name]
+    m = matrix.LabelledMatrix(
+        [[1.0, 0.0], [0.5, 0.5]], ("weights", 0), theme, "ab", "ab", heat=True
+    )
+    halo, frame = m.highlight(0, 0)
+    cell = box_of(m.cell_rect(0, 0))
+    assert halo.get_stroke_color().to_hex().lower() == theme.background.to_hex().lower()
+    assert box_of(frame).x1 - cell.x1 >= 0.03 and cell.y0 - box_of(frame).y0 >= 0.03
+    assert contrast(theme.accent, theme.background) >= 3
+    assert contrast(heat(1.0), theme.accent) < 3 or name == "light"  # why the halo is needed
+
+
+# -- a grid of squares ---------------------------------------------------------------------------
+def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_numbers():
+    from scenes.mobjects.layout import Box, box_of
+    from scenes.mobjects.theme import THEMES
+
+    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
+    W = ac.trace_example(ex).heads[0].weights
+    box = Box(-3.5, -2.6, 3.5, 2.6)
+    m = matrix.LabelledMatrix.fitted(
+        W, ("weights", 0), THEMES["dark"], ex.tokens, ex.tokens, box, heat=True, named=[(1, 0)]
+    )
+    assert m.style.squares and m.shown_rows == list(range(12)) == m.shown_columns
+    assert len(m.row_labels) == 12 and len(m.col_labels) == 12
+    assert list(m.cells) == [(1, 0)] and len(m.squares) == 144
+    for (i, j), sq in m.squares.items():  # area = weight (of the cell's inner square)
+        inner = (m.style.squares - 0.08) ** 2
+        assert sq.width * sq.height == pytest.approx(max(W[i, j], 0) * inner, abs=2e-6)
+    frame = box_of(m)
+    assert frame.width <= box.width + 1e-6 and frame.height <= box.height + 1e-6
+    labels = [*m.row_labels, *m.col_labels, *m.cells.values()]
+    boxes = [box_of(x).inset(0.01) for x in labels]
+    assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])

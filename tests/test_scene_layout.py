@@ -214,3 +214,40 @@ def test_extreme_but_valid_values_keep_every_text_in_the_frame(kind):
     ex = ac.Example(name=kind, tokens=["a", "b", "c"], embeddings=EXTREMES[kind])
     for scene in SCENES:
         check(scene, ex)
+
+
+def hidden_cells(scene) -> list[str]:
+    """Rows or columns of a matrix on screen that are elided (a matrix's cell backgrounds
+    know their matrix)."""
+    from manim import VGroup
+
+    from scene_checks import on_screen
+
+    out = []
+    for group in on_screen(scene, VGroup):
+        m = getattr(group, "of_matrix", lambda: None)()
+        if m is None:
+            continue
+        rows, cols = m.shape
+        if m.shown_rows != list(range(rows)) or m.shown_columns != list(range(cols)):
+            out.append(f"{m.shape} matrix shows rows {m.shown_rows}, columns {m.shown_columns}")
+    return out
+
+
+ASPECTS = ("16:9", "4:3", "1:1")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("name", ["AttentionMatrix", "CausalMask"])
+def test_at_the_limits_every_weight_is_on_screen(name, aspect):
+    """examples/at-the-limits.toml (12 tokens, a 12-character label, a repeated label, 4 heads,
+    causal): every row and column of the weights (and CausalMask's scores) on screen, as
+    numbers or as squares, laid out cleanly, at every aspect."""
+    from conftest import ROOT
+
+    from scenes.look import Look
+
+    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    check(find(name), ex, look=look, also=hidden_cells)

@@ -7,13 +7,15 @@ columns fit (:func:`_elide`), then the cells, the row labels and the colour bar.
 
 from __future__ import annotations
 
+import itertools
 import math
+import weakref
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, BackgroundRectangle, Rectangle, VGroup
 
-from scenes.mobjects.text import Num, ellipsize, label
+from scenes.mobjects.text import Num, ellipsize, label, text_width
 from scenes.mobjects.theme import SMALL, Theme, diverging, heat, score_limit, text_on
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
@@ -49,6 +51,14 @@ class MatrixStyle:
         share one).
     cell_pad : float or None
         Room around each number; None: a little more at larger sizes.
+    squares : float or None
+        A cell side (scene units): each cell then shows its value as a square whose area is
+        the value's share of the scale (a weight's area is the weight), coloured on the scale;
+        only the ``named`` cells keep their numbers. For a grid too big for numbers at the
+        minimum text size (:meth:`LabelledMatrix.fitted` chooses it).
+    upright : bool
+        Column labels wider than a cell stand upright (reading upwards) instead of becoming
+        their numbers (a grid of squares always does so).
     """
 
     digits: int = 2
@@ -56,6 +66,8 @@ class MatrixStyle:
     heat: bool | str = False
     colorbar: bool = True
     cell_pad: float | None = None
+    squares: float | None = None
+    upright: bool = False
 
     @property
     def scale(self) -> str | None:
@@ -111,7 +123,9 @@ class LabelledMatrix(VGroup):
         Room for the whole matrix; rows and columns that do not fit are elided.
     style : MatrixStyle, optional
         How cells are drawn; its fields may also be given as keywords (``digits=3``,
-        ``heat=True``, ``size=22``, ``colorbar=False``, ``cell_pad=0.08``).
+        ``heat=True``, ``size=22``, ``colorbar=False``, ``cell_pad=0.08``, ``squares=0.3``).
+    named : iterable of (i, j)
+        On a grid of squares, the cells that keep their numbers (those a caption names).
 
     Examples
     --------
@@ -143,6 +157,7 @@ class LabelledMatrix(VGroup):
         max_width: float | None = None,
         max_height: float | None = None,
         style: MatrixStyle | None = None,
+        named=(),
         **style_fields,
     ):
         super().__init__()
@@ -151,13 +166,22 @@ class LabelledMatrix(VGroup):
         m, n = values.shape
         self.shape = (m, n)
         self.theme, self.style = theme, style
-        self.values, self.scale = values, style.scale
-        self.limit = score_limit(values) if style.scale == "scores" else 1.0
-        cw, ch = self._cell_size(values, style)
-        row_texts, col_texts = self._label_texts(row_labels, col_labels, cw, style.size)
+        # a grid of squares always has a scale: plain numbers (scores, vectors) take the
+        # diverging one around 0
+        self.values, self.scale = values, style.scale or ("scores" if style.squares else None)
+        self.limit = score_limit(values) if self.scale == "scores" else 1.0
+        self.named = {tuple(c) for c in named}
+        if style.squares:
+            cw = ch = style.squares
+            row_texts, col_texts = _square_label_texts(row_labels, col_labels, style.size)
+            self.indexed = False
+        else:
+            cw, ch = self._cell_size(values, style)
+            row_texts, col_texts = self._label_texts(row_labels, col_labels, cw, style.size)
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
             col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
             cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
+        self.upright = bool(style.squares or style.upright) and _too_wide(col_texts, cw, style.size)
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
@@ -167,17 +191,24 @@ class LabelledMatrix(VGroup):
         self.shown_rows = [i for i in grid.rows if i is not None]
 
         self.cells: dict[tuple[int, int], Num] = {}
+        self.squares: dict[tuple[int, int], Rectangle] = {}
+        self.badges = VGroup()  # behind the numbers kept on a grid of squares
         self.backgrounds = VGroup()
+        # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
+        self.backgrounds.of_matrix = weakref.ref(self)
         self.col_labels = VGroup()
         self.row_labels = VGroup()
         self.row_label_of: dict[int, object] = {}
         self.ellipses = VGroup()
         self._add_columns(grid, role, col_texts, col_colors)
         self._add_row_labels(grid, row_mobs)
-        self.numbers = VGroup(*self.cells.values())
+        if style.squares:
+            self._place_named()
+        self.numbers = VGroup(*self.squares.values(), *self.badges, *self.cells.values())
         self.colorbar = self._colorbar()
         self.add(
             self.backgrounds,
+            VGroup(*self.squares.values()),
             self.row_labels,
             self.col_labels,
             self.ellipses,
@@ -201,6 +232,9 @@ class LabelledMatrix(VGroup):
         A single column keeps its label (the cell widens to it instead)."""
         col_texts = [str(t) for t in col_labels]
         n = len(col_texts)
+        if self.style.upright:  # too wide for a cell: upright, shortened like a row label
+            self.indexed = False
+            return self._label_texts_upright(row_labels, col_texts, size)
         self.indexed = n > 1 and any(label(c, size).width > cw - 0.04 for c in col_texts)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
@@ -208,6 +242,11 @@ class LabelledMatrix(VGroup):
         else:
             row_texts = [str(t) for t in row_labels]
         return [ellipsize(t, LABEL_WIDTH, size) for t in row_texts], col_texts
+
+    @staticmethod
+    def _label_texts_upright(row_labels, col_texts, size: float):
+        rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
+        return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
     def _shown(self, m, n, cw, ch, label_w, max_width, max_height) -> _Grid:
         """Which rows and columns fit the room (all when no room is given)."""
@@ -228,6 +267,8 @@ class LabelledMatrix(VGroup):
                 self.ellipses.add(dots)
                 continue
             c = label(col_texts[j], size, col_colors[j])
+            if self.upright:  # labels wider than a cell read upwards, one per column
+                c.rotate(PI / 2)
             c.move_to([x, 0.12, 0], aligned_edge=DOWN)
             self.col_labels.add(c)
             for row_slot, i in enumerate(grid.rows):
@@ -253,8 +294,46 @@ class LabelledMatrix(VGroup):
             ink = text_on(fill, theme)
         rect.cell_index = (i, j)
         self.backgrounds.add(rect)
+        if self.style.squares:
+            rect.set_fill(theme.panel if np.isfinite(value) else theme.background)
+            self._add_square(i, j, rect)
+            if (i, j) not in self.named:
+                return
+            ink = theme.text
         cell = Num(value, role + (i, j), self.style.digits, self.style.size, ink)
         self.cells[i, j] = cell.move_to(at)
+
+    def _place_named(self) -> None:
+        """On a grid of squares each kept number, wider than its cell, goes on a badge right
+        beside its cell (above, below, left or right), inside the grid, hiding no other kept
+        number or named cell."""
+        from scenes.mobjects.layout import box_of
+
+        bounds = box_of(self.backgrounds)
+        taken = [box_of(self.cell_rect(*k)) for k in self.cells]
+        for (i, j), num in self.cells.items():
+            box = _free_spot(
+                self.cell_rect(i, j).get_center(), num, self.style.squares, bounds, taken
+            )
+            num.move_to(box.center)
+            taken.append(box)
+            badge = BackgroundRectangle(
+                num, color=self.theme.background, fill_opacity=0.92, buff=0.04
+            )
+            self.badges.add(badge.set_stroke(self.theme.muted, width=1, opacity=1))
+
+    def _add_square(self, i: int, j: int, cell: Rectangle) -> None:
+        """Cell (i, j)'s value as a square of area |value| / limit of the cell's inner area,
+        coloured on the scale (nothing for a masked −∞: the empty cell says it)."""
+        value = self.values[i, j]
+        if not np.isfinite(value):
+            return
+        share = _share(value, self.limit)
+        side = (self.style.squares - 0.08) * math.sqrt(share)
+        fill = _fill(self.scale, value, self.limit) if self.scale else self.theme.text
+        square = Rectangle(width=max(side, 1e-3), height=max(side, 1e-3), stroke_width=0)
+        square.set_fill(fill, opacity=1 if side > 1e-3 else 0).move_to(cell.get_center())
+        self.squares[i, j] = square
 
     def _add_row_labels(self, grid: _Grid, row_mobs) -> None:
         """Each shown row's label, right-aligned left of the grid (⋮ for a gap)."""
@@ -274,6 +353,11 @@ class LabelledMatrix(VGroup):
         if not (self.scale and self.style.colorbar):
             return VGroup()
         grid = VGroup(*self.backgrounds, *self.ellipses)
+        if self.style.squares:  # upright on the right: the rows keep the height
+            bar = ColorBar(
+                self.theme, self.scale, self.limit, width=min(grid.height, 2.4), vertical=True
+            )
+            return bar.next_to(grid, RIGHT, buff=0.3).align_to(grid, DOWN)
         bar = ColorBar(self.theme, self.scale, self.limit, width=max(grid.width, 2.2))
         bar.next_to(grid, DOWN, buff=0.22).align_to(grid, LEFT)
         return bar
@@ -289,20 +373,35 @@ class LabelledMatrix(VGroup):
         box,
         sizes=(32, 28, 25, 22),
         title_room: float = 0.45,
+        any_squares: bool = False,
         **kwargs,
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
-        above it); at the smallest size, rows and columns that do not fit are elided.
-        ``kwargs``: the other parameters of :class:`LabelledMatrix` (colours, style fields)."""
+        above it). A shaded grid too big for numbers at the smallest size (the minimum text
+        size) becomes a grid of squares sized to the room, every row and column labelled and
+        the ``named`` cells' numbers kept; where even that does not fit, rows and columns are
+        elided.
+        Only a shaded matrix (``heat``) turns into squares, or any with ``any_squares`` (its
+        squares then take the score scale). ``kwargs``: the other parameters of
+        :class:`LabelledMatrix` (colours, style fields)."""
         shape = np.shape(values)
         args = (values, role, theme, row_labels, col_labels)
         # a matrix of a real model (8 × 384) cannot fit whole at any size: elide at once rather
         # than lay out thousands of cells four times
-        if max(shape) <= MAX_WHOLE:
-            for size in sizes:
-                mob = cls(*args, size=size, **kwargs)
+        if max(shape) <= MAX_WHOLE:  # the columns named (upright if need be), else numbered
+            stood = False
+            for upright, size in itertools.product((True, False), sizes):
+                if not upright and not stood:
+                    break  # every label fitted flat: numbering would change nothing
+                mob = cls(*args, size=size, upright=upright, **kwargs)
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
+                stood = stood or mob.upright
+        squares = _grid_of_squares(args, box.width, box.height - title_room, sizes[-1], kwargs)
+        if squares is not None and (
+            any_squares or _style(kwargs.get("style"), _style_part(kwargs)).scale
+        ):
+            return cls(*squares[0], size=sizes[-1], squares=squares[1], **kwargs)
         room = dict(max_width=box.width, max_height=box.height - title_room)
         return cls(*args, size=sizes[-1], **room, **kwargs)
 
@@ -316,21 +415,128 @@ class LabelledMatrix(VGroup):
                 return r
         return None
 
+    def highlight(self, i: int, j: int, stroke_width: float = 4) -> VGroup:
+        """A frame in the accent colour just outside cell (i, j), a line of the background
+        between it and the cell: visible on every cell colour (the accent on the edge of a
+        1.000 yellow cell vanished)."""
+        from manim import SurroundingRectangle
+
+        rect = self.cell_rect(i, j)
+        halo = SurroundingRectangle(rect, color=self.theme.background, buff=0.0, stroke_width=5)
+        frame = SurroundingRectangle(
+            rect, color=self.theme.accent, buff=0.035, stroke_width=stroke_width
+        )
+        return VGroup(halo, frame)
+
     def place_row_notes(self, notes, buff: float = 0.2) -> None:
         """Put one note per shown row (e.g. its sum) right of the matrix, level with the row."""
         right = max(m.get_right()[0] for m in [*self.backgrounds, *self.ellipses])
         for i, note in zip(self.shown_rows, notes):
             row = self.cell_rect(i, self.shown_columns[0])
             note.move_to([right + buff + note.width / 2, row.get_center()[1], 0])
+        if self.style.squares and len(self.colorbar) and len(notes):  # the key moves past them
+            self.colorbar.next_to(VGroup(*notes), RIGHT, buff=0.3)
+
+    @property
+    def shown_cells(self) -> list[tuple[int, int]]:
+        """Every cell on screen (as a number or a square), column by column."""
+        return [(i, j) for j in self.shown_columns for i in self.shown_rows]
+
+    def mark(self, i: int, j: int):
+        """What shows cell (i, j)'s value: its number, else its square (None when elided)."""
+        return self.cells.get((i, j)) or self.squares.get((i, j))
 
     def row_group(self, i: int) -> VGroup:
-        return VGroup(*(self.cells[i, j] for j in self.shown_columns if (i, j) in self.cells))
+        marks = (self.mark(i, j) for j in self.shown_columns)
+        return VGroup(*(m for m in marks if m is not None))
 
     def frame_parts(self) -> VGroup:
         """Everything but the numbers: backgrounds, labels, ellipses, the colour bar."""
         return VGroup(
             self.backgrounds, self.row_labels, self.col_labels, self.ellipses, self.colorbar
         )
+
+
+MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
+
+
+def _grid_of_squares(args, width: float, height: float, size: float, kwargs):
+    """``(args, side)`` for a grid of squares that fits ``width`` × ``height`` with every row
+    and column labelled at ``size``, or None when the cells would be shorter than a row label
+    (or the grid is not shaded). ``args``: (values, role, theme, row labels, column labels)."""
+    values, role, theme, row_labels, col_labels = args
+    style = _style(kwargs.get("style"), _style_part(kwargs))
+    m, n = np.shape(values)
+    bar = 0.75 if style.colorbar else 0.0  # an upright colour bar on the right
+    pitch = _row_pitch(_square_label_texts(row_labels, col_labels, size)[0], size)
+    upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
+    for rows, cols, upright in _label_choices(row_labels, col_labels, size, upright_room):
+        label_w = max(text_width(t, size) for t in rows) + 0.2
+        widest = max(text_width(c, size) for c in cols)
+        header = (widest if upright else max(label(t, size).height for t in rows)) + 0.25
+        side = min((width - label_w - bar) / n, (height - header) / m, MAX_SQUARE)
+        if side >= _row_pitch(rows, size) and (upright or widest <= side - 0.04 or n == 1):
+            return (values, role, theme, rows, cols), side
+    return None
+
+
+def _row_pitch(rows, size: float) -> float:
+    """The least row spacing at which no two neighbouring row labels overlap."""
+    heights = [label(t, size).height for t in rows]
+    return max([(a + b) / 2 - 0.015 for a, b in zip(heights, heights[1:])], default=0.0)
+
+
+def _label_choices(row_labels, col_labels, size: float, upright_room: float):
+    """The ways to label a grid of squares, best first: every token in full (the columns
+    flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
+    inch of text), and the columns numbered (each row label then starts with its number)."""
+    rows, cols = _square_label_texts(row_labels, col_labels, size)
+    yield rows, cols, False
+    yield rows, cols, True
+    if 0.9 <= upright_room < LABEL_WIDTH:
+        yield rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True
+    numbered = [ellipsize(f"{i + 1} {t}", LABEL_WIDTH, size) for i, t in enumerate(row_labels)]
+    yield numbered, [str(j + 1) for j in range(len(col_labels))], False
+
+
+def _share(value: float, limit: float) -> float:
+    """A value's share of its scale (its square's area), 0 for a masked −∞."""
+    if not np.isfinite(value) or limit <= 0:
+        return 0.0
+    return min(abs(value) / limit, 1.0)
+
+
+def _free_spot(centre, num, side: float, bounds, taken):
+    """Where ``num`` (on a badge) goes beside a cell at ``centre``: touching it above, below,
+    left or right, then a row further, inside ``bounds`` and clear of ``taken``; on the cell
+    itself when there is no such place."""
+    from scenes.mobjects.layout import Box
+
+    half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
+    up = side / 2 + half_h + 0.02
+    across = side / 2 + half_w + 0.02
+    for dx, dy in ((0, up), (0, -up), (-across, 0), (across, 0), (0, up + side), (0, -up - side)):
+        x = min(max(centre[0] + dx, bounds.x0 + half_w), bounds.x1 - half_w)
+        y = centre[1] + dy
+        box = Box(x - half_w, y - half_h, x + half_w, y + half_h)
+        if bounds.contains(box) and not any(box.overlaps(t, 0.0) for t in taken):
+            return box
+    return Box(centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
+
+
+def _square_label_texts(row_labels, col_labels, size: float):
+    """A grid of squares keeps every token label (shortened past LABEL_WIDTH): the columns'
+    stand upright when they are wider than a cell."""
+    rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
+    return rows, [ellipsize(str(t), LABEL_WIDTH, size) for t in col_labels]
+
+
+def _too_wide(texts, cw: float, size: float) -> bool:
+    return len(texts) > 1 and any(label(t, size).width > cw - 0.04 for t in texts)
+
+
+def _style_part(kwargs: dict) -> dict:
+    return {k: v for k, v in kwargs.items() if k in STYLE_FIELDS}
 
 
 def _style(style: MatrixStyle | None, overrides: dict) -> MatrixStyle:
@@ -346,9 +552,11 @@ def _fill(scale: str, value: float, limit: float):
 
 
 class ColorBar(VGroup):
-    """The key of a colour scale: a horizontal strip with its end (and middle) values.
+    """The key of a colour scale: a strip with its end (and middle) values.
 
     ``scale="weights"``: the fixed 0 → 1 attention scale; ``"scores"``: −limit … 0 … +limit.
+    Horizontal (``width`` long, values under it), or ``vertical`` (``width`` tall, low values
+    at the bottom, values on its right).
     """
 
     def __init__(
@@ -359,28 +567,28 @@ class ColorBar(VGroup):
         width=2.4,
         height=0.16,
         steps: int = 40,
+        vertical: bool = False,
     ):
         super().__init__()
         lo, hi = (0.0, 1.0) if scale == "weights" else (-limit, limit)
+        along = UP if vertical else RIGHT
+        across = RIGHT if vertical else DOWN
         strip = VGroup()
         for k in range(steps):
             v = lo + (hi - lo) * (k + 0.5) / steps
-            strip.add(
-                Rectangle(
-                    width=width / steps * 1.02,
-                    height=height,
-                    stroke_width=0,
-                    fill_opacity=1,
-                    fill_color=_fill(scale, v, limit),
-                ).move_to([(k + 0.5) * width / steps, 0, 0])
-            )
-        outline = Rectangle(
-            width=width, height=height, stroke_width=1, stroke_color=theme.muted
-        ).move_to([width / 2, 0, 0])
+            part = Rectangle(width=width / steps * 1.02, height=height, stroke_width=0)
+            if vertical:
+                part.rotate(PI / 2)
+            part.set_fill(_fill(scale, v, limit), opacity=1)
+            strip.add(part.move_to(along * (k + 0.5) * width / steps))
+        outline = Rectangle(width=width, height=height, stroke_width=1, stroke_color=theme.muted)
+        if vertical:
+            outline.rotate(PI / 2)
+        outline.move_to(along * width / 2)
         ticks = VGroup()
         for frac, v in ((0.0, lo), (0.5, (lo + hi) / 2), (1.0, hi)):
             t = label(_tick_text(v), SMALL, theme.muted)
-            t.next_to([frac * width, -height / 2, 0], DOWN, buff=0.06)
+            t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
             ticks.add(t)
         self.strip, self.ticks = strip, ticks
         self.add(strip, outline, ticks)

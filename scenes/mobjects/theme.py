@@ -57,34 +57,38 @@ class Theme:
         return heat(1.0)
 
 
-# Twelve token colours with no yellow or orange in them: that hue is the accent's alone.
+# Twelve token colours per theme that a viewer can tell apart: each at least 4.5 : 1 against its
+# theme's background, none in the accent's yellow–orange hues, and every pair at least 15 apart in
+# CIEDE2000 (ΔE ≈ 2 is a just-noticeable difference). The first four (every preset's tokens) are
+# the long-standing ones; the other eight were picked to keep the smallest pairwise distance as
+# large as possible (a farthest-point search over sRGB under those constraints).
 _DARK_TOKENS = (
     "#58C4DD",  # blue
     "#FC6255",  # red
     "#83C167",  # green
     "#B189C6",  # purple
-    "#5CD0B3",  # teal
-    "#E07FBF",  # pink
-    "#A3C4F3",  # periwinkle
-    "#C5E384",  # lime
-    "#8C9EFF",  # indigo
-    "#FF9E9E",  # salmon
-    "#7FDBFF",  # sky
-    "#D7B4F3",  # lavender
+    "#007AF5",  # azure
+    "#00A38F",  # teal
+    "#66FFE0",  # aquamarine
+    "#F51485",  # magenta
+    "#FFADC2",  # pink
+    "#CC14FF",  # violet
+    "#B8FF00",  # chartreuse
+    "#708552",  # olive
 )
 _LIGHT_TOKENS = (
-    "#1F6FB2",
-    "#C62828",
-    "#2E7D32",
-    "#6A1B9A",
-    "#00796B",
-    "#AD1457",
-    "#3949AB",
-    "#33691E",
-    "#283593",
-    "#BF360C",
-    "#01579B",
-    "#7B1FA2",
+    "#1F6FB2",  # blue
+    "#C62828",  # red
+    "#2E7D32",  # green
+    "#6A1B9A",  # purple
+    "#E00085",  # magenta
+    "#850052",  # wine
+    "#6652FF",  # indigo
+    "#007A70",  # teal
+    "#145233",  # forest
+    "#A35C66",  # rose
+    "#995CA3",  # orchid
+    "#7A2929",  # brown
 )
 
 DARK = Theme(
@@ -210,3 +214,51 @@ def text_on(fill, theme: Theme) -> ManimColor:
     """Dark or light text for a cell of colour ``fill``: whichever contrasts more."""
     dark, light = theme.dark_text, theme.light_text
     return dark if contrast(dark, fill) >= contrast(light, fill) else light
+
+
+def lab(color) -> np.ndarray:
+    """CIELAB (D65) of a colour."""
+    rgb = np.asarray(ManimColor(color).to_rgb(), dtype=float)
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = m @ lin / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def delta_e(a, b) -> float:
+    """CIEDE2000 colour difference of two colours (≈ 2: just noticeable)."""
+    (l1, a1, b1), (l2, a2, b2) = lab(a), lab(b)
+    c_mean = (np.hypot(a1, b1) + np.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - np.sqrt(c_mean**7 / (c_mean**7 + 25.0**7)))
+    a1, a2 = (1 + g) * a1, (1 + g) * a2
+    c1, c2 = np.hypot(a1, b1), np.hypot(a2, b2)
+    h1, h2 = np.degrees(np.arctan2(b1, a1)) % 360, np.degrees(np.arctan2(b2, a2)) % 360
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    big_dh = 2 * np.sqrt(c1 * c2) * np.sin(np.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    h_mean = _hue_mean(h1, h2, c1 * c2)
+    t = (
+        1
+        - 0.17 * np.cos(np.radians(h_mean - 30))
+        + 0.24 * np.cos(np.radians(2 * h_mean))
+        + 0.32 * np.cos(np.radians(3 * h_mean + 6))
+        - 0.20 * np.cos(np.radians(4 * h_mean - 63))
+    )
+    rotation = (
+        -np.sin(np.radians(60 * np.exp(-(((h_mean - 275) / 25) ** 2))))
+        * 2
+        * np.sqrt(c_mean**7 / (c_mean**7 + 25.0**7))
+    )
+    sl = 1 + 0.015 * (l_mean - 50) ** 2 / np.sqrt(20 + (l_mean - 50) ** 2)
+    sc, sh = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    dl, dc, dh_ = (l2 - l1) / sl, (c2 - c1) / sc, big_dh / sh
+    return float(np.sqrt(dl**2 + dc**2 + dh_**2 + rotation * dc * dh_))
+
+
+def _hue_mean(h1: float, h2: float, chroma_product: float) -> float:
+    if chroma_product == 0:
+        return h1 + h2
+    if abs(h1 - h2) <= 180:
+        return (h1 + h2) / 2
+    return (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
