@@ -51,8 +51,9 @@ def _label_read_ok(drawn: str, read: str) -> bool:
 
 
 def _turn(mob) -> int:
-    """90 for a text that stands upright (taller than wide, more than one character)."""
-    return 90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
+    """-90 (a quarter turn clockwise) for a text turned upright, read bottom to top (taller
+    than wide, more than one character)."""
+    return -90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
 
 
 def _read(frame, mob, whitelist=None) -> str:
