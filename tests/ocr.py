@@ -36,7 +36,7 @@ def read_number(frame: np.ndarray, box) -> str:
 
 def read_text(frame: np.ndarray, box, whitelist: str | None = None, turn: int = 0) -> str:
     """OCR of one line of text in ``box`` (characters limited to ``whitelist`` when given), the
-    crop turned by ``turn`` degrees counter-clockwise first (90 for a label that stands upright,
+    crop turned by ``turn`` degrees counter-clockwise first (-90 for a label turned upright,
     read bottom to top)."""
     x0, y0, x1, y1 = box
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)

@@ -51,8 +51,9 @@ def _label_read_ok(drawn: str, read: str) -> bool:
 
 
 def _turn(mob) -> int:
-    """90 for a text that stands upright (taller than wide, more than one character)."""
-    return 90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
+    """-90 (a quarter turn clockwise) for a text turned upright, read bottom to top (taller
+    than wide, more than one character)."""
+    return -90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
 
 
 def _read(frame, mob, whitelist=None) -> str:
@@ -155,3 +156,19 @@ def test_lecturer_examples_read_back_by_ocr(name, scene):
     )
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
     assert not problems, "\n".join(problems[:30])
+
+
+def test_the_lecturer_checks_can_fail():
+    """A caption number that no text shows, a label read as another word, a missing head number:
+    each is reported (no OCR needed for these)."""
+    assert _label_read_ok("the₁", "the1") and _label_read_ok("explanati…", "explanati.")
+    assert not _label_read_ok("the", "tha") and not _label_read_ok("cat", "cats")
+
+    def check(s):
+        frame = s.renderer.get_frame()
+        return _caption_numbers(s, frame, "largest weight 0.123456") + _head_numbers(s, frame)
+
+    ex = ac.PRESETS["two-heads"]
+    found = run_steps(find("Softmax").load(), ex, snapshot=check, pixel_height=90)[-1].snapshot
+    assert "caption names 0.123456 but no text on screen shows it" in found
+    assert "head 2 has no number on screen" in found  # (Softmax shows a "1": its colour bar's)
