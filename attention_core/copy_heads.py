@@ -93,3 +93,36 @@ def induction_share(weights, tokens) -> InductionShare:
     hits = [int(np.argmax(W[i])) in ts for i, ts in targets.items()]
     mass = [float(W[i, ts].sum()) for i, ts in targets.items()]
     return InductionShare(tuple(targets), float(np.mean(hits)), float(np.mean(mass)))
+
+
+# -- as readings of attention_core.heads.read_head (one target key per row, −1: none) -----------
+def is_causal(W) -> bool:
+    """Whether the weights have a causal mask's signature: every later key exactly 0, every
+    earlier key and the query itself above 0 (softmax gives no allowed key exactly 0)."""
+    W = np.asarray(W)
+    lower = np.tril(np.ones(W.shape, bool))
+    return W.shape[0] > 1 and not W[~lower].any() and bool((W[lower] > 0).all())
+
+
+def sink_targets(W, tokens):
+    """Under a causal mask, the first key for every query after the first (the first can only
+    see itself); None otherwise or when the tokens start with [CLS]."""
+    if not is_causal(W) or (tokens and tokens[0] == "[CLS]"):
+        return None
+    t = np.zeros(W.shape[0], int)
+    t[0] = -1
+    return t
+
+
+def induction_keys(W, tokens):
+    """For each query the token after the latest earlier occurrence of its token (−1: none);
+    None without tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries."""
+    if tokens is None:
+        return None
+    targets = induction_targets(tokens)
+    if len(targets) < INDUCTION_MIN_ROWS:
+        return None
+    t = np.full(len(tokens), -1)
+    for i, ts in targets.items():
+        t[i] = ts[-1]
+    return t

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import as_matrix, same_width
+from .copy_heads import induction_keys, is_causal, sink_targets
 from .geometry import plane_view
 
 SPREAD_BELOW = 0.5  # the one threshold: a head reads as a pattern when its queries put, on
@@ -52,7 +53,8 @@ def _starts_cls(tokens) -> bool:
 
 
 def _first(W, tokens):
-    return None if _starts_cls(tokens) else np.zeros(W.shape[0], int)
+    # under a causal mask the first token is read as the attention sink (copy_heads) instead
+    return None if _starts_cls(tokens) or is_causal(W) else np.zeros(W.shape[0], int)
 
 
 def _cls(W, tokens):
@@ -102,6 +104,10 @@ READINGS = [
     Reading("sep", "[SEP]", _sep),
     Reading("self", "itself", _self),
     Reading("fixed", "one token", _fixed),
+    # a decoder's heads (attention_core.copy_heads): the first token under a causal mask, and
+    # the token after an earlier occurrence of the current one
+    Reading("sink", "the first token (attention sink)", sink_targets),
+    Reading("induction", "the token after its earlier occurrence (induction)", induction_keys),
 ]
 PATTERNS = {r.key: r.phrase for r in READINGS} | {"spread": "spread"}
 

@@ -2,7 +2,7 @@
 
 A caption is a template filled with numbers from the trace (already formatted) and token labels.
 Labels are inserted as plain values into Pango ``Text``; nothing here is markup. No caption
-repeats the source texts' errors (DESIGN.md, "Seed corrections"): the numbers come from the core.
+repeats the source texts' errors (docs/design.md, "The numbers the source texts got wrong"): the numbers come from the core.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from scenes.mobjects.unimath import plain
 
 LANGS = ("zh", "en")
-EN_RATE = 15.0  # characters a second a viewer reads (DESIGN.md, "Pacing")
+EN_RATE = 15.0  # characters a second a viewer reads (docs/design.md, "Pictures": pacing)
 ZH_RATE = 7.0
 MIN_READ = 2.0
 
@@ -479,6 +479,10 @@ CAPTIONS = {
         "order_none": (
             "（打乱词序的对比需要至少两个词的自注意力。）",
             "(The shuffle comparison needs self-attention over at least two tokens.)",
+        ),
+        "order_rotary": (
+            "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：RotaryPositions 展示它。）",
+            "(This example encodes positions by rotating q and k (RoPE), not by adding sinusoids: RotaryPositions shows it.)",
         ),
     },
     "EncoderBlock": {

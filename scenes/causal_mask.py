@@ -39,8 +39,9 @@ class CausalMask(ExplainerScene):
 
     def construct(self):
         content = self.regions.content
-        # a narrow frame shows one matrix at a time, the scores turning into the weights
-        self.narrow = narrow = content.width < 2.0 * content.height
+        # a narrow frame (or many keys: a grid of squares each) shows one matrix at a time, the
+        # scores turning into the weights
+        self.narrow = narrow = content.width < 2.0 * content.height or self.example.n_keys > 8
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
         self.build_matrices(left, right)
         kind = self.say(f"mask_{self.mask_kind}")

@@ -29,6 +29,8 @@ PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names it
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("{token}", "{token}"),
+    "sink": ("首词（汇聚）", "first (sink)"),
+    "induction": ("归纳", "induction"),
     "spread": ("分散", "spread"),
 }
 SHORT_WORDS = {  # the same, shorter, for a narrow panel
@@ -36,6 +38,7 @@ SHORT_WORDS = {  # the same, shorter, for a narrow panel
     "previous": ("前词", "prev"),
     "first": ("首词", "first"),
     "self": ("自己", "self"),
+    "sink": ("首词", "sink"),
 }
 PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     "previous": ("前一个词", "the previous token"),
@@ -45,6 +48,11 @@ PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("「{token}」", "{token}"),
+    "sink": ("第一个词（注意力汇聚）", "the first token (attention sink)"),
+    "induction": (
+        "上次出现之后的词（归纳头）",
+        "the token after its earlier occurrence (induction)",
+    ),
     "spread": ("分散", "spread"),
 }
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
@@ -86,7 +94,8 @@ class HeatGrid(VGroup):
 
 
 def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool) -> VGroup:
-    """Row labels left of ``grid``, column labels above it (turned upright when ``rotate``)."""
+    """Row labels left of ``grid``, column labels above it (with ``rotate``, those wider than a
+    cell turned upright)."""
     out = VGroup()
     cell = grid.cell
     left, top = grid.get_left()[0], grid.get_top()[1]
@@ -96,7 +105,7 @@ def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool
         out.add(lab)
     for j, (t, c) in enumerate(zip(cols, col_colors)):
         lab = label(t, SMALL, c)
-        if rotate:
+        if rotate and lab.width > cell:  # turned only when too wide for its column
             lab.rotate(math.pi / 2)
         lab.move_to([left + (j + 0.5) * cell, top + LABEL_GAP + lab.height / 2, 0])
         out.add(lab)
@@ -209,36 +218,42 @@ class HeadGallery(ExplainerScene):
         return side > 0 and side / n >= text_h, True, side
 
     def build(self, readings):
-        tr, theme = self.trace, self.theme
+        """The panels (token labels on their axes where they fit, else once on a key grid),
+        the key (or nothing) and the colour bar."""
         H = len(readings)
-        content = self.regions.content
-        grid_box, bar_box = content.rows(9, 1, gap=0.15)
+        grid_box, bar_box = self.regions.content.rows(9, 1, gap=0.15)
         key = VGroup()
-        boxes = self.panel_boxes(grid_box, H)
-        line_h = label("Ag", SMALL).height
-        fits, rotate, _ = self.labels_fit(boxes[0], line_h)
-        if not fits:  # the labels once, on a key grid beside the gallery
+        panels = self.make_panels(readings, self.panel_boxes(grid_box, H), labelled=True)
+        if panels is None:  # the labels once, on a key grid beside the gallery
             key_box, grid_box = self.key_split(grid_box)
             key = self.key_grid(key_box)
-            boxes = self.panel_boxes(grid_box, H)
+            panels = self.make_panels(readings, self.panel_boxes(grid_box, H), labelled=False)
+        bar = ColorBar(self.theme, "weights", width=min(4.0, bar_box.width))
+        place(bar, bar_box)
+        return panels, key, bar
+
+    def make_panels(self, readings, boxes, labelled: bool):
+        """One panel per head: its title over its heatmap; ``labelled``: with the token labels
+        on the axes, or None when they do not fit every panel at the smallest text size."""
         panels = VGroup()
         colors = [self.q_color(i) for i in range(self.example.n)]
         for h, box in enumerate(boxes):
             line = self.title_line(h, readings[h], box.width)
             side = max(0.3, min(box.width, box.height - line.height - 0.12))
             labels = VGroup()
-            if fits:
-                _, rotate, side = self.labels_fit(box, line.height)
-            grid = HeatGrid(tr.heads[h].weights, side, theme)
-            if fits:
+            if labelled:
+                fits, rotate, side = self.labels_fit(box, line.height)
+                if not fits:
+                    return None
+            grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)
+            if labelled:
                 labels = axis_labels(grid, self.q_tokens, self.q_tokens, colors, colors, rotate)
-            body = VGroup(grid, labels)
-            panel = VGroup(line, body).arrange(DOWN, buff=0.1)
+            panel = VGroup(line, VGroup(grid, labels)).arrange(DOWN, buff=0.1)
+            if labelled and (panel.width > box.width + 1e-6 or panel.height > box.height + 1e-6):
+                return None  # it would be shrunk, and its labels with it
             panel.reading = readings[h]
             panels.add(place(panel, box, "top"))
-        bar = ColorBar(theme, "weights", width=min(4.0, bar_box.width))
-        place(bar, bar_box)
-        return panels, key, bar
+        return panels
 
     def panel_boxes(self, grid_box: Box, H: int) -> list[Box]:
         """H boxes in the columns × rows that give each heatmap the largest side (under a title

@@ -42,7 +42,7 @@ MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones an
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
-ROW_LABEL_CELL = 0.3  # the smallest cell (scene units) beside which a row label fits
+ROW_LABEL_CELL = 0.36  # the smallest cell (scene units) beside which a row label fits
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
@@ -263,21 +263,25 @@ class MultiHeadSplit(ExplainerScene):
         )
         if not complete:
             return {}
-        groups = {}
-        for name, (m, width, box) in trial.items():
-            separate_ellipses(m)
-            for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
-                cell.role = (name, j // width, i, j % width)
-            blocks, tags = self.tint_blocks(m, width)
-            self.head_blocks[name] = blocks
-            title = math(names[name], FORMULA, self.theme.text)
-            g = VGroup(m, VGroup(*blocks.values()), tags)
-            title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
-            whole = VGroup(title, g)
-            place(whole, box, "top")
-            whole.matrix = m
-            groups[name] = whole
-        return groups
+        return {
+            name: self.full_group(name, names[name], m, width, box)
+            for name, (m, width, box) in trial.items()
+        }
+
+    def full_group(self, name: str, formula: str, m, width: int, box: Box) -> VGroup:
+        """One full matrix with its formula above and its head blocks framed and numbered."""
+        separate_ellipses(m)
+        for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
+            cell.role = (name, j // width, i, j % width)
+        blocks, tags = self.tint_blocks(m, width)
+        self.head_blocks[name] = blocks
+        title = math(formula, FORMULA, self.theme.text)
+        g = VGroup(m, VGroup(*blocks.values()), tags)
+        title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
+        whole = VGroup(title, g)
+        place(whole, box, "top")
+        whole.matrix = m
+        return whole
 
     def tint_blocks(self, m: LabelledMatrix, width: int):
         """Tint each head's columns of ``m``; a frame around each block and its head's number
@@ -343,7 +347,7 @@ class MultiHeadSplit(ExplainerScene):
                 [str(j + 1) for j in range(values.shape[1])],
                 boxes[k],
                 sizes=(25, 22),
-                title_room=0.75,
+                compact_room=0.75,  # squares leave room for the block's name above
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
@@ -354,6 +358,8 @@ class MultiHeadSplit(ExplainerScene):
                 if not getattr(piece, "compact", False):
                     piece.cells[rect.cell_index].set_color(text_on(fill, theme))
             name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
+            if name_mob.width > boxes[k].width:  # a narrow frame: the name as wide as its block
+                name_mob.scale_to_fit_width(boxes[k].width)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
             piece.name_mob = name_mob
@@ -721,6 +727,7 @@ class CompactGrid(VGroup):
         scale="values",
         row_colors=None,
         label_width: float = 2.2,
+        role: tuple = (),
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -739,6 +746,7 @@ class CompactGrid(VGroup):
                 side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
                 color = heat(v) if scale == "weights" else diverging(v, limit)
                 dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                dot.role = (*role, i, j)  # where its value comes from, as a Num's
                 self.cells[i, j] = dot.move_to(back)
         self.numbers = VGroup(*self.cells.values())
         self.row_labels, self.row_label_of = VGroup(), {}
@@ -781,7 +789,7 @@ class CompactGrid(VGroup):
         return VGroup(self.backgrounds, self.row_labels)
 
 
-def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw):
+def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", compact_room=None, **kw):
     """The matrix in ``box``: with its numbers where all of them fit at the minimum size, else
     (never hiding a row or a column) as a :class:`CompactGrid` of squares."""
     m = LabelledMatrix.fitted(values, role, theme, rows, cols, box, **kw)
@@ -792,9 +800,10 @@ def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", **kw)
         theme,
         rows,
         box,
-        title_room=kw.get("title_room", 0.45),
+        title_room=compact_room or kw.get("title_room", 0.45),
         scale=scale,
         row_colors=kw.get("row_colors"),
+        role=role,
     )
 
 

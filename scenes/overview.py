@@ -121,18 +121,27 @@ class Overview(ExplainerScene):
 
         self.step("scale")
         self.light(formula, "sc")
-        self.play(ReplacementTransform(groups["scores"], groups["scaled"]), run_time=1)
+        self.play(*self.morph(groups["scores"], groups["scaled"]), run_time=1)
         before_softmax = groups["scaled"]
         if ac.mask_claim(self.head.mask).kind == "blocks":  # before softmax: −∞ where blocked
             self.step("masked_note")
             self.play(formula.animate.set_color(self.theme.muted), run_time=0.3)
-            self.play(ReplacementTransform(groups["scaled"], groups["masked"]), run_time=1)
+            self.play(*self.morph(groups["scaled"], groups["masked"]), run_time=1)
             before_softmax = groups["masked"]
 
         self.step("softmax")
         self.light(formula, "sm")
-        self.play(ReplacementTransform(before_softmax, groups["weights"]), run_time=1)
+        self.play(*self.morph(before_softmax, groups["weights"]), run_time=1)
         self.hold()
+
+    @staticmethod
+    def morph(a, b) -> list:
+        """One matrix (title + matrix) turning into the next; an elided matrix of a real model's
+        head (rows or columns left out, shaded squares against plain numbers) cannot be aligned
+        piece by piece, so it cross-fades."""
+        if len(getattr(a[1], "ellipses", ())) or len(getattr(b[1], "ellipses", ())):
+            return [FadeOut(a), FadeIn(b)]
+        return [ReplacementTransform(a, b)]
 
     def mix_values(self, panel) -> None:
         """·V: each output gathered from the values it mixes, in the values' plane."""

@@ -13,7 +13,7 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.text import balanced_lines, ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 WAVES = 4  # dimensions drawn as waves
@@ -29,6 +29,10 @@ class PositionalEncoding(ExplainerScene):
         self.pe = ac.sinusoidal_positional_encoding(ex.n, ex.d_model)  # the codes added
         self.show_waves()
         self.add_as_vectors()
+        if getattr(ex, "rotary_base", None) is not None:  # positions by rotation, not added
+            self.step("order_rotary", clear=True)
+            self.hold(1.6)
+            return
         if ex.is_cross or ex.n < 2:
             self.step("order_none", clear=True)
             self.hold(1.6)
@@ -139,7 +143,10 @@ class PositionalEncoding(ExplainerScene):
         )
         note = VGroup()
         if not view.exact:
-            note = label(self.say("view_kept", kept=f"{view.kept * 100:.0f} %"), SMALL, theme.muted)
+            text = self.say("view_kept", kept=f"{view.kept * 100:.0f} %")
+            lines = balanced_lines(text, right.width, SMALL, max_lines=3)  # between words
+            note = VGroup(*(label(line, SMALL, theme.muted) for line in lines))
+            note.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
             place(note, right, "bottom-left")
         self.play(
             Create(plane.plane), FadeIn(plane.tick_labels), *(grow(a) for a in base), run_time=1

@@ -47,6 +47,8 @@ def _needs_plain_embeddings(ex) -> str | None:
     rotary positions encodes them by rotation."""
     if getattr(ex, "rotary_base", None) is not None:
         return "this example encodes positions by rotation (rotary_base), not by adding waves"
+    if getattr(ex, "rotary_base", None) is not None:
+        return "needs an example without rotary positions (RoPE rotates q and k instead)"
     if ex.source:
         return (
             "needs embeddings without positions; a trained model's hidden states already carry "

@@ -146,7 +146,7 @@ def test_files_are_checked_regular_and_read_with_the_cap(cli, tmp_path):
     assert r.returncode == 2 and "character device, not a regular file" in r.stderr, r.stderr
     (tmp_path / "course.toml").symlink_to("/dev/zero")
     r = cli("batch", tmp_path / "course.toml", "--dry-run")
-    assert r.returncode == 2 and "cannot read" in r.stderr and "not a regular file" in r.stderr
+    assert r.returncode == 2 and "not a regular file" in r.stderr
     assert time.monotonic() - t0 < 30  # nothing read without bound
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * 1_000_001)

@@ -144,8 +144,8 @@ def test_residual_stream_and_logits_match_transformers(ours, reference):
 
 @pytest.mark.slow
 def test_repeated_sentence_has_previous_token_and_induction_heads(ours):
-    """PLATFORM.md measured with transformers: layer 17 head 1 ≈ 0.93 on the previous token,
-    layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
+    """Measured with transformers (docs/design.md, "Platform facts"): layer 17 head 1 ≈ 0.93 on
+    the previous token, layer 19 head 7 ≈ 0.80 on the token after the previous occurrence."""
     trace = ours[SENTENCES[1]]
     n = len(trace.token_ids)  # 12: six words, twice
     half = n // 2
@@ -330,7 +330,7 @@ def test_rms_norm_and_config_refusals():
 # -- from-model --model smollm2, through the console script -------------------------------------
 @pytest.mark.slow
 def test_from_model_smollm2_numbers_equal_transformers(cli, tmp_path, smol, reference):
-    text, layer, head = SENTENCES[1], 19, 7  # the induction head of PLATFORM.md
+    text, layer, head = SENTENCES[1], 19, 7  # the induction head measured with transformers
     r = cli("from-model", text, "--model", "smollm2", "--layer", layer, "--head", head,
             "-o", "h.toml", cwd=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -494,8 +494,8 @@ def test_induction_and_sink_on_made_up_heads():
 
 @pytest.mark.slow
 def test_repeated_sentence_reads_induction_and_sink(ours):
-    """PLATFORM.md: layer 19 head 7 is an induction head; about 0.6 of the weight sits on the
-    first token across heads."""
+    """Measured with transformers: layer 19 head 7 is an induction head; about 0.6 of the weight
+    sits on the first token across heads."""
     from attention_core.copy_heads import first_token_share, induction_share
     from attention_core.token_labels import byte_level_labels
 
@@ -527,3 +527,18 @@ def test_committed_decoder_examples_read_induction_and_previous():
     assert induction_share(w_ind, ind.tokens).mass > 0.75
     assert ac.read_head(w_prev, prev.tokens).pattern == "previous"
     assert not induction_share(w_prev, prev.tokens).is_induction
+    reading = ac.read_head(w_ind, ind.tokens)
+    assert reading.pattern == "induction" and reading.mass == pytest.approx(0.80, abs=0.01)
+    assert reading.text.startswith("attends to the token after its earlier occurrence")
+
+
+def test_read_head_reads_an_attention_sink_only_under_a_causal_mask():
+    from attention_core.softmax import softmax
+
+    scores = np.where(np.tril(np.ones((5, 5))) > 0, 0.0, -np.inf)
+    scores[:, 0] += 4.0  # most weight on the first token, the rest spread over what is allowed
+    W = softmax(scores, axis=-1)
+    r = ac.read_head(W, list("abcde"))
+    assert r.pattern == "sink" and r.mass == pytest.approx(W[1:, 0].mean())
+    assert "attention sink" in r.text
+    assert ac.read_head(np.eye(3)[[0, 0, 0]]).pattern == "first"  # no causal signature

@@ -147,7 +147,7 @@ def test_every_step_has_a_caption_in_both_languages():
 
 
 def test_captions_do_not_repeat_the_seed_errors():
-    """DESIGN.md's seed corrections: none of the wrong figures appears in any caption."""
+    """docs/design.md's seed corrections: none of the wrong figures appears in any caption."""
     from scenes import captions
 
     text = " ".join(

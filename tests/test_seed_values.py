@@ -1,4 +1,5 @@
-"""The source texts' hand-worked numbers that are right, and DESIGN.md's corrections of the rest."""
+"""The source texts' hand-worked numbers that are right, and docs/design.md's corrections of the
+rest."""
 
 import numpy as np
 
@@ -23,7 +24,8 @@ def test_identity_weights_mean_q_k_v_equal_x():
 
 def test_corrected_softmax_output_and_share():
     t = zao()
-    # text 002 says [0.34, 0.33, 0.33]; the truth (DESIGN.md, seed corrections):
+    # text 002 says [0.34, 0.33, 0.33]; the truth (docs/design.md, "The numbers the source texts
+    # got wrong"):
     np.testing.assert_allclose(t.weights[0], [0.359, 0.330, 0.311], atol=1e-3)
     assert not np.allclose(t.weights[0], [0.34, 0.33, 0.33], atol=5e-3)
     np.testing.assert_allclose(t.output[0], [0.945, 1.055], atol=5e-4)  # not ≈[0.93, 1.05]

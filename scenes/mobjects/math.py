@@ -1,7 +1,7 @@
 """Typeset math on screen through Typst (``manim[typst]``): the project's own formula strings only.
 
-User text (token labels, titles) never reaches Typst — Typst *executes* code (PLATFORM.md,
-"Untrusted text"). :func:`rich` takes a template in which ``$…$`` marks math, splits it before any
+User text (token labels, titles) never reaches Typst — Typst *executes* code (docs/design.md,
+"Platform facts"). :func:`rich` takes a template in which ``$…$`` marks math, splits it before any
 value is filled in, and sets the text parts (where labels go) with Pango and the math parts with
 Typst, so a label such as ``#read("/etc/passwd")`` can only ever be drawn as text.
 

@@ -268,7 +268,7 @@ class LabelledMatrix(VGroup):
                 continue
             c = label(col_texts[j], size, col_colors[j])
             if self.upright:  # labels wider than a cell read upwards, one per column
-                c.rotate(PI / 2)
+                _stand_up(c)
             c.move_to([x, 0.12, 0], aligned_edge=DOWN)
             self.col_labels.add(c)
             for row_slot, i in enumerate(grid.rows):
@@ -522,6 +522,15 @@ def _free_spot(centre, num, side: float, bounds, taken):
         if bounds.contains(box) and not any(box.overlaps(t, 0.0) for t in taken):
             return box
     return Box(centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
+
+
+def _stand_up(text) -> None:
+    """Turn a label to read upwards, keeping its ``font_size`` true (Manim derives it from the
+    height, which turning swaps for the width)."""
+    before = text.height
+    text.rotate(PI / 2)
+    if hasattr(text, "initial_height") and before > 0:
+        text.initial_height *= text.height / before
 
 
 def _square_label_texts(row_labels, col_labels, size: float):

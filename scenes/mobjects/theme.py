@@ -1,7 +1,7 @@
 """Colours and text sizes: one colour per token, one accent, one output style, and the two colour
 scales every matrix uses, in a dark and a light variant.
 
-Colour means one thing (DESIGN.md, "Pictures"):
+Colour means one thing (docs/design.md, "Pictures"):
 
 - each token has its colour (:meth:`Theme.token`), used only for that token;
 - the accent (``theme.accent``), which is no token's colour, marks derived quantities (shadows,
@@ -59,33 +59,33 @@ class Theme:
 
 # Twelve token colours per theme that a viewer can tell apart: each at least 4.5 : 1 against its
 # theme's background, none in the accent's yellow–orange hues, and every pair at least 15 apart in
-# CIEDE2000 (ΔE ≈ 2 is a just-noticeable difference). The first four (every preset's tokens) are
-# the long-standing ones; the other eight were picked to keep the smallest pairwise distance as
+# CIEDE2000 (ΔE ≈ 2 is a just-noticeable difference). The first five (every preset's tokens) are
+# the long-standing ones; the other seven were picked to keep the smallest pairwise distance as
 # large as possible (a farthest-point search over sRGB under those constraints).
 _DARK_TOKENS = (
     "#58C4DD",  # blue
     "#FC6255",  # red
     "#83C167",  # green
     "#B189C6",  # purple
+    "#5CD0B3",  # teal
     "#007AF5",  # azure
-    "#00A38F",  # teal
-    "#66FFE0",  # aquamarine
     "#F51485",  # magenta
     "#FFADC2",  # pink
+    "#1F8F5C",  # jade
     "#CC14FF",  # violet
     "#B8FF00",  # chartreuse
-    "#708552",  # olive
+    "#008F99",  # sea
 )
 _LIGHT_TOKENS = (
     "#1F6FB2",  # blue
     "#C62828",  # red
     "#2E7D32",  # green
     "#6A1B9A",  # purple
+    "#00796B",  # teal
     "#E00085",  # magenta
     "#850052",  # wine
     "#6652FF",  # indigo
-    "#007A70",  # teal
-    "#145233",  # forest
+    "#3D5214",  # moss
     "#A35C66",  # rose
     "#995CA3",  # orchid
     "#7A2929",  # brown

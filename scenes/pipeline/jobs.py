@@ -234,7 +234,8 @@ def check_writable(out: Path) -> None:
         ) from None
 
 
-SOURCE_FILE = ".source"  # in <out>/<example>/: which example file (or preset) renders there
+# in <out>/<example>/, beside no output: which example file (or preset) renders there
+SOURCE_FILE = ".keys/source"
 
 
 def claim(example_dir: Path, source: str, *, write: bool = True, force: bool = False) -> None:

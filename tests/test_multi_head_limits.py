@@ -1,0 +1,52 @@
+"""MultiHeadSplit at the documented limits (12 tokens, 4 heads, causal), at 16:9, 4:3 and 1:1: Q, K
+and V of every head are on screen whole (no row or column hidden: squares where the numbers do
+not fit), the concatenation shows every head's columns, and the layout is clean."""
+
+from pathlib import Path
+
+import pytest
+
+import attention_core as ac
+from scene_checks import layout_problems
+from scenes.look import Look
+from scenes.pipeline.stills import run_steps
+from scenes.registry import BY_NAME
+
+LIMITS = Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml"
+
+
+def cells_on_screen(scene) -> set:
+    """The roles of the matrix cells on screen (numbers or squares): ("Q", h, i, j) …"""
+    out = set()
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            role = getattr(mob, "role", None)
+            if role and mob.get_fill_opacity() > 0.1:
+                out.add(tuple(role))
+    return out
+
+
+def count(cells, *names) -> int:
+    return sum(1 for r in cells if r[0] in names)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+def test_every_head_keeps_q_k_v_at_the_limits(aspect):
+    example = ac.load_example(LIMITS)
+    n, H = example.n, example.heads
+    d_k = ac.trace_example(example).heads[0].d_k
+    stills = run_steps(
+        BY_NAME["MultiHeadSplit"].load(),
+        example,
+        frames=False,
+        look=Look.for_example(example, lang="en", aspect=aspect),
+        snapshot=lambda s: (cells_on_screen(s), layout_problems(s)),
+    )
+    by_key = {st.key: st.snapshot for st in stills}
+    every = 3 * n * H * d_k  # Q, K and V: every head's every cell
+    assert count(by_key["project"][0], "Q", "K", "V") == every
+    assert count(by_key["split"][0], "Q", "K", "V") == every
+    assert count(by_key["concat"][0], "concat") == n * H * d_k  # every head's columns
+    problems = [f"{key}: {p}" for key, (_, found) in by_key.items() for p in found]
+    assert not problems, "\n".join(problems[:20])
