@@ -132,8 +132,37 @@ def texts_of(mob) -> list:
     ]
 
 
+# What this test found that is not fixed yet (issue 20 stays open for it): each case fails today,
+# and strict=True makes the day it passes fail too, so the mark is removed with the fix.
+CAPTION_NUMBERS = "a step's caption names numbers that its still does not show readably"
+NOT_YET = {
+    ("at-the-limits", "Projections"): CAPTION_NUMBERS,
+    ("at-the-limits", "DotProducts"): CAPTION_NUMBERS,
+    ("at-the-limits", "Scaling"): CAPTION_NUMBERS + " (the named scores)",
+    ("at-the-limits", "Softmax"): CAPTION_NUMBERS + " (12 tokens: the rows show no numbers)",
+    ("at-the-limits", "WeightedSum"): CAPTION_NUMBERS,
+    ("at-the-limits", "MultiHeadSplit"): CAPTION_NUMBERS,
+    ("at-the-limits", "EncoderBlock"): CAPTION_NUMBERS,
+    ("minilm-layer1", "DotProducts"): CAPTION_NUMBERS,
+    ("minilm-layer1", "Scaling"): CAPTION_NUMBERS + " (the named scores)",
+    ("minilm-layer1", "Softmax"): CAPTION_NUMBERS,
+    ("minilm-layer1", "WeightedSum"): CAPTION_NUMBERS,
+    ("minilm-layer1", "HeadGallery"): "head 9's number is read as 8 at 1080p (titles too small)",
+}
+
+
+def _ocr_cases() -> list:
+    out = []
+    for case in lecturer_examples.cases():
+        name, scene = case.values
+        why = NOT_YET.get((name, scene.name))
+        marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+        out.append(pytest.param(name, scene, id=case.id, marks=marks))
+    return out
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,scene", lecturer_examples.cases())
+@pytest.mark.parametrize("name,scene", _ocr_cases())
 def test_lecturer_examples_read_back_by_ocr(name, scene):
     """At 1080p (16:9, English), on every step's final still: every row and column label of
     AttentionMatrix and CausalMask, every head number of HeadGallery, and every number the
