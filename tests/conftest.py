@@ -44,3 +44,26 @@ def write_example(tmp_path):
         return path
 
     return write
+
+
+# Defects the suite found that are not fixed yet (issue 20, "true at any input", is still open for
+# them): tests/known_defects.txt lists each failing test's id and why. Each is a strict xfail — the
+# day it passes, the run fails until its line is removed — so none can pass unnoticed.
+KNOWN_DEFECTS = Path(__file__).parent / "known_defects.txt"
+
+
+def _known_defects() -> dict[str, str]:
+    found = {}
+    for line in KNOWN_DEFECTS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            test_id, _, why = line.partition(" | ")
+            found[test_id.strip()] = why.strip()
+    return found
+
+
+def pytest_collection_modifyitems(config, items):
+    known = _known_defects()
+    for item in items:
+        why = known.get(item.nodeid.split("::", 1)[-1])
+        if why:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=why))
