@@ -131,7 +131,9 @@ class ExplainerScene(Scene):
     # -- chrome ---------------------------------------------------------------------------------
     def setup(self):
         self.camera.background_color = self.theme.background
-        self.regions = regions(self.frame)
+        # a square frame is narrow: its captions get one more line (3 at CAPTION, 4 at SMALL)
+        self.caption_lines = 3 if self.frame.width <= self.frame.height * 1.01 else 2
+        self.regions = regions(self.frame, self.caption_lines)
         text = captions.title(self.scene_name, self.lang, typeset=True)
         if len(self.trace.heads) > 1 and self.explains_one_head:
             text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
@@ -157,13 +159,14 @@ class ExplainerScene(Scene):
         return label(ellipsize(plain(short), width, SMALL), SMALL, self.theme.text, weight="BOLD")
 
     def caption_group(self, text: str) -> VGroup:
-        """The caption in the bar: two lines at the caption size, else up to three smaller."""
+        """The caption in the bar: two lines at the caption size, else up to three smaller (one
+        more of each in a square frame)."""
         box = self.regions.caption
         size, buff = CAPTION, 0.1
         lines = balanced_lines(text, box.width, CAPTION, max_lines=99)
-        if len(lines) > 2:
+        if len(lines) > self.caption_lines:
             size, buff = SMALL, 0.04
-            lines = balanced_lines(text, box.width, SMALL, max_lines=3)
+            lines = balanced_lines(text, box.width, SMALL, max_lines=self.caption_lines + 1)
         group = VGroup(*(label(line, size, self.theme.text) for line in lines))
         group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")

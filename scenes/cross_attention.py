@@ -110,8 +110,8 @@ class CrossAttention(ExplainerScene):
         self.play(FadeIn(g_scores[0]), FadeIn(scores.frame_parts()), run_time=0.6)
         self.play(
             *(
-                TransformFromCopy(VGroup(self.q_arrows[i], self.k_arrows[j]), cell)
-                for (i, j), cell in scores.cells.items()
+                TransformFromCopy(VGroup(self.q_arrows[i], self.k_arrows[j]), scores.mark(i, j))
+                for i, j in scores.shown_cells
             ),
             run_time=1.4,
         )

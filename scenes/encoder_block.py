@@ -246,8 +246,9 @@ class EncoderBlock(ExplainerScene):
         self.play(FadeIn(total.frame), FadeIn(total.formula), run_time=0.4)
         moves = []
         ma, mb, mt = a.matrix, b.matrix, total.matrix
-        for (i, j), cell in mt.cells.items():
-            parts = [m.cells[i, j] for m in (ma, mb) if (i, j) in m.cells]
+        for i, j in mt.shown_cells:
+            cell = mt.mark(i, j)
+            parts = [p for p in (ma.mark(i, j), mb.mark(i, j)) if p is not None]
             if parts:
                 moves.append(TransformFromCopy(VGroup(*parts), cell))
             else:

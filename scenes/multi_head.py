@@ -25,6 +25,7 @@ from manim import (
     Square,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 import attention_core as ac
@@ -130,9 +131,11 @@ class MultiHeadSplit(ExplainerScene):
                 frames.append(FadeIn(piece.name_mob))
                 src = fulls.get(name)
                 width = d_v if name == "V" else d_k
-                for (i, j), cell in piece.cells.items():
-                    source = src.matrix.cells.get((i, h * width + j)) if src else None
-                    anims.append(TransformFromCopy(source, cell) if source else FadeIn(cell))
+                pairs = [
+                    (src.matrix.cells.get((i, h * width + j)) if src else None, cell)
+                    for (i, j), cell in piece.cells.items()
+                ]
+                anims += cells_from(pairs)
         if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
             # the empty blocks first (the squares land on top), the old matrices leaving
             self.play(*frames, run_time=0.6)
@@ -609,13 +612,14 @@ class MultiHeadSplit(ExplainerScene):
         """Each head output's cells slide into their columns of the concatenation."""
         d_v = self.trace.heads[0].V.shape[1]
         cat_title, (_, blocks, tags) = cat_g
-        slides = []
+        pairs = []
         for h, (_, m) in outs.items():
             for (i, j), cell in m.cells.items():
                 target = cat.cells.get((i, h * d_v + j))
                 if target is not None:
-                    slides.append(TransformFromCopy(cell, target))
-        done = {id(a.target_mobject) for a in slides}
+                    pairs.append((cell, target))
+        done = {id(t) for _, t in pairs}
+        slides = cells_from(pairs)
         rest = [c for c in cat.cells.values() if id(c) not in done]
         self.play(
             FadeIn(cat.frame_parts()),
@@ -624,7 +628,7 @@ class MultiHeadSplit(ExplainerScene):
             FadeIn(tags),
             run_time=0.6,
         )
-        self.play(*slides, *(FadeIn(c) for c in rest), run_time=1.6)
+        self.play(*slides, *([FadeIn(VGroup(*rest))] if rest else []), run_time=1.6)
 
     def mix(self, mh, outs, cat, cat_g, boxes) -> None:
         """W_O: the product back to d_model, row by row of the concatenation."""
@@ -657,7 +661,7 @@ class MultiHeadSplit(ExplainerScene):
             rows.append(
                 AnimationGroup(
                     FadeIn(highlight),
-                    TransformFromCopy(VGroup(cat.row_group(i), wo.numbers).copy(), target),
+                    TransformFromCopy(_row_and(cat.row_group(i), wo.numbers), target),
                     lag_ratio=0.3,
                 )
             )
@@ -708,6 +712,12 @@ class MultiHeadSplit(ExplainerScene):
         return out, out_title
 
 
+MAX_SQUARES = (
+    4096  # beyond this many cells a grid is drawn by colour (a mobject a cell is too slow)
+)
+SHADES = 64  # the colours of such a grid: its scale in 64 steps
+
+
 class CompactGrid(VGroup):
     """A matrix too large for its numbers at the minimum text size, drawn as a grid of squares:
     each cell's square has an area in proportion to its magnitude (a weight: its share of the
@@ -735,19 +745,24 @@ class CompactGrid(VGroup):
         self.shape = (m, n)
         self.shown_rows, self.shown_columns = list(range(m)), list(range(n))
         limit = 1.0 if scale == "weights" else score_limit(values)
-        self.backgrounds, self.cells = VGroup(), {}
-        for i in range(m):
-            for j in range(n):
-                back = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
-                back.set_fill(theme.panel, opacity=1).move_to([j * cell, -i * cell, 0])
-                back.cell_index = (i, j)
-                self.backgrounds.add(back)
-                v = values[i, j] if np.isfinite(values[i, j]) else 0.0
-                side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
-                color = heat(v) if scale == "weights" else diverging(v, limit)
-                dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
-                dot.role = (*role, i, j)  # where its value comes from, as a Num's
-                self.cells[i, j] = dot.move_to(back)
+        self.cells, self.shaded = {}, None
+        if m * n > MAX_SQUARES:
+            backs = self._heatmap(values, theme, cell, scale, limit)
+        else:
+            backs = []
+            for i in range(m):
+                for j in range(n):
+                    back = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
+                    back.set_fill(theme.panel, opacity=1).move_to([j * cell, -i * cell, 0])
+                    back.cell_index = (i, j)
+                    backs.append(back)
+                    v = values[i, j] if np.isfinite(values[i, j]) else 0.0
+                    side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
+                    color = heat(v) if scale == "weights" else diverging(v, limit)
+                    dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                    dot.role = (*role, i, j)  # where its value comes from, as a Num's
+                    self.cells[i, j] = dot.move_to(back)
+        self.backgrounds = VGroup(*backs)  # added at once: Manim's add is quadratic one by one
         self.numbers = VGroup(*self.cells.values())
         self.row_labels, self.row_label_of = VGroup(), {}
         size = SMALL  # the minimum text size: labels never shrink below it
@@ -756,11 +771,42 @@ class CompactGrid(VGroup):
                 continue
             color = row_colors[i] if row_colors else theme.text
             lab = label(ellipsize(text, label_width, size), size, color)
-            lab.next_to(self.backgrounds[i * n], LEFT, buff=0.08)
+            lab.next_to(self.cell_rect(i, 0), LEFT, buff=0.08)
             self.row_labels.add(lab)
             self.row_label_of[i] = lab
         self.col_labels, self.ellipses, self.colorbar = VGroup(), VGroup(), VGroup()
-        self.add(self.backgrounds, self.numbers, self.row_labels)
+        self.add(self.backgrounds, *([self.shaded] if self.shaded else []))
+        self.add(self.numbers, self.row_labels)
+
+    def _heatmap(self, values, theme, cell: float, scale: str, limit: float) -> list:
+        """A grid too large for a mobject a cell (a trained layer's 384 × 384 W_O): every cell a
+        full square of its colour, the squares of one colour (the scale in SHADES steps) drawn
+        as one shape; each row's frame behind them. Returns the frames."""
+        m, n = values.shape
+        finite = np.where(np.isfinite(values), values, 0.0)
+        if scale == "weights":
+            t = np.clip(finite, 0.0, 1.0)
+        else:
+            t = np.clip(0.5 + 0.5 * finite / limit, 0.0, 1.0)
+        shade = np.rint(t * (SHADES - 1)).astype(int)
+        self.shaded = VGroup()
+        side = cell * 0.94
+        for k in np.unique(shade):
+            i, j = np.nonzero(shade == k)
+            level = k / (SHADES - 1)
+            color = (
+                heat(level) if scale == "weights" else diverging((level - 0.5) * 2 * limit, limit)
+            )
+            squares = VMobject(stroke_width=0).set_fill(color, opacity=1)
+            squares.set_points(_square_paths(j * cell, -i * cell, side))
+            self.shaded.add(squares)
+        backs = []
+        for i in range(m):
+            back = Rectangle(width=n * cell, height=cell, stroke_width=0)
+            back.set_fill(theme.panel, opacity=1).move_to([(n - 1) * cell / 2, -i * cell, 0])
+            back.cell_index = (i, 0)
+            backs.append(back)
+        return backs
 
     @classmethod
     def fitted(cls, values, theme, row_labels, box: Box, title_room=0.45, **kw):
@@ -780,13 +826,55 @@ class CompactGrid(VGroup):
         return self.cells.get((i, j))
 
     def cell_rect(self, i: int, j: int):
+        if self.shaded is not None:  # one frame a row
+            return self.backgrounds[i]
         return self.backgrounds[i * self.shape[1] + j]
 
     def row_group(self, i: int) -> VGroup:
+        if self.shaded is not None:
+            return VGroup(self.backgrounds[i])
         return VGroup(*(self.cells[i, j] for j in range(self.shape[1])))
 
     def frame_parts(self) -> VGroup:
         return VGroup(self.backgrounds, self.row_labels)
+
+
+def cells_from(pairs) -> list:
+    """Each (source, cell) pair: the cell flies in from a copy of its source, or fades in where
+    there is none. One animation for all of them (cell for cell, as many apart): a scene adds
+    each animation's mobject on its own, which costs quadratic time over thousands of cells."""
+    moved = [(a, b) for a, b in pairs if a is not None]
+    new = [b for a, b in pairs if a is None]
+    out = []
+    if moved:
+        out.append(
+            TransformFromCopy(VGroup(*(a for a, _ in moved)), VGroup(*(b for _, b in moved)))
+        )
+    if new:
+        out.append(FadeIn(VGroup(*new)))
+    return out
+
+
+def _row_and(row: VGroup, numbers: VGroup) -> VGroup:
+    """What moves into an output row: the concatenation's row with W_O's numbers (the row
+    alone where W_O is drawn by colour, with no mobject a cell)."""
+    return VGroup(row, numbers).copy() if len(numbers) else row.copy()
+
+
+def _square_paths(xs, ys, side: float) -> np.ndarray:
+    """The Bézier points of squares of ``side`` centred at (xs, ys): four straight cubic
+    curves each, one closed sub-path a square."""
+    h = side / 2
+    corners = np.array([[-h, h], [h, h], [h, -h], [-h, -h], [-h, h]])  # clockwise, closed
+    thirds = np.array([0.0, 1 / 3, 2 / 3, 1.0])
+    a, b = corners[:-1], corners[1:]
+    edge = a[:, None, :] + thirds[None, :, None] * (b - a)[:, None, :]  # (4 edges, 4 points, 2)
+    pts = np.asarray(xs, float)[:, None, None] * [1, 0] + np.asarray(ys, float)[:, None, None] * [
+        0,
+        1,
+    ]
+    xy = (pts + edge.reshape(1, 16, 2)).reshape(-1, 2)
+    return np.column_stack([xy, np.zeros(len(xy))])
 
 
 def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", compact_room=None, **kw):

@@ -1,16 +1,21 @@
-"""What a user sees, as data: the text on screen at each step's end, its layout problems, and a
-geometry snapshot for frame tests."""
+"""What a user sees, as data: the text on screen at each step's end, its layout problems, labels
+on arrows, the contrast of every text, and a geometry snapshot for frame tests.
+
+:func:`geometry_problems` and :func:`picture_problems` gather the checks, so that one run of a
+scene (the costly part) is checked for all of them at once."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from manim import config
+from manim import Arrow, config
 
+from ocr import pixel_box
 from scenes.mobjects.layout import box_of, frame_box
+from scenes.mobjects.plane import SHAFT_SAMPLES
 from scenes.mobjects.text import Num
-from scenes.mobjects.theme import MIN_FONT_SIZE
+from scenes.mobjects.theme import MIN_FONT_SIZE, contrast
 from scenes.roles import resolve
 
 
@@ -148,3 +153,122 @@ def pooled(frame: np.ndarray, cols: int = 48, rows: int = 27) -> np.ndarray:
         for c in range(cols):
             out[r, c] = img[ys[r] : ys[r + 1], xs[c] : xs[c + 1]].mean(axis=(0, 1))
     return out
+
+
+# -- no label on an arrow ------------------------------------------------------------------------
+TOUCH = 0.03  # a label's edge may touch a point this close (its own tip, where it is anchored)
+
+
+def arrows_on_screen(scene):
+    """(tail, tip) on screen of every visible arrow: solid ones and outlined (key) ones."""
+    seen, out = set(), []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if id(mob) in seen:
+                continue
+            seen.add(id(mob))
+            if isinstance(mob, Arrow):
+                if mob.has_points() and mob.get_stroke_opacity() >= 0.2:
+                    out.append((mob.get_start(), mob.get_end()))
+            elif hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
+                shaft, head = mob.submobjects
+                if shaft.has_points() and head.has_points() and head.get_stroke_opacity() >= 0.2:
+                    out.append((shaft.get_start(), head.get_vertices()[0]))
+    return out
+
+
+def tip_labels_on_screen(scene):
+    seen, out = set(), []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if getattr(mob, "is_tip_label", False) and id(mob) not in seen:
+                seen.add(id(mob))
+                if mob.get_fill_opacity() >= 0.2:
+                    out.append(mob)
+    return out
+
+
+def labels_on_arrows(scene) -> list[str]:
+    """Each label that covers an arrowhead or a point along a shaft."""
+    problems = []
+    arrows = arrows_on_screen(scene)
+    for mob in tip_labels_on_screen(scene):
+        b = box_of(mob)
+        inner = (b.x0 + TOUCH, b.y0 + TOUCH, b.x1 - TOUCH, b.y1 - TOUCH)
+
+        def inside(p, inner=inner):
+            return inner[0] < p[0] < inner[2] and inner[1] < p[1] < inner[3]
+
+        for a, tip in arrows:
+            a, tip = np.asarray(a), np.asarray(tip)
+            if np.linalg.norm(tip - a) < 1e-3:
+                continue
+            if inside(tip):
+                problems.append(f"{mob.source_text!r} covers an arrowhead at {tip[:2].round(2)}")
+                break
+            if any(inside(a + t * (tip - a)) for t in SHAFT_SAMPLES):
+                problems.append(f"{mob.source_text!r} lies on an arrow's shaft")
+                break
+    return problems
+
+
+# -- contrast of every text against what is behind it ------------------------------------------
+LARGE = 1 / 18  # text taller than this share of the frame height may have 3:1 (WCAG large text)
+
+
+def _ink(mob) -> np.ndarray:
+    return np.asarray(mob.get_color().to_rgb(), dtype=float) * 255
+
+
+def text_contrasts(scene) -> list[tuple[str, float, float]]:
+    """(text, measured contrast, required) for every visible text of the current frame: the
+    text's own colour against the median colour of a thin ring of pixels just outside its box.
+    Called by run_steps right after it drew the step's last frame."""
+    frame = scene.renderer.get_frame()[..., :3].astype(float)
+    h, w = frame.shape[:2]
+    out = []
+    for mob in texts(scene):
+        x0, y0, x1, y1 = pixel_box(mob, frame, pad=0.0)
+        ring = np.concatenate(
+            [
+                frame[max(0, y0 - 3) : max(0, y0 - 1), x0:x1].reshape(-1, 3),
+                frame[min(h, y1 + 1) : min(h, y1 + 3), x0:x1].reshape(-1, 3),
+                frame[y0:y1, max(0, x0 - 3) : max(0, x0 - 1)].reshape(-1, 3),
+                frame[y0:y1, min(w, x1 + 1) : min(w, x1 + 3)].reshape(-1, 3),
+            ]
+        )
+        if not len(ring):
+            continue
+        behind = np.median(ring, axis=0)
+        ratio = contrast(_hex(_ink(mob)), _hex(behind))
+        tall = mob.height / config.frame_height > LARGE
+        out.append((describe(mob), ratio, 3.0 if tall else 4.5))
+    return out
+
+
+def _hex(rgb) -> str:
+    r, g, b = (int(round(float(c))) for c in rgb)
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
+def contrast_problems(scene) -> list[str]:
+    """Each text of the drawn frame whose contrast is below what its size needs."""
+    return [
+        f"{text!r} {ratio:.2f}:1 < {need}:1"
+        for text, ratio, need in text_contrasts(scene)
+        if ratio < need
+    ]
+
+
+# -- every check of a step's still, gathered -------------------------------------------------
+
+
+def geometry_problems(scene) -> list[str]:
+    """What the mobjects alone tell (no pixels needed): text outside the frame, overlapping or
+    too small, a number that is not the core's, a label on an arrow."""
+    return layout_problems(scene) + numbers_problems(scene) + labels_on_arrows(scene)
+
+
+def picture_problems(scene) -> list[str]:
+    """:func:`geometry_problems` and, on the drawn frame, the contrast of every text."""
+    return geometry_problems(scene) + contrast_problems(scene)

@@ -1,17 +1,16 @@
-"""What a student sees, measured (issues 13 and 14): contrast of every text against what is behind
-it, one colour for one weight in every scene, captions in plain Unicode that can be read in time,
-and the weights of the attention matrix read back by OCR in both themes."""
+"""What a student sees, measured: every scene in every look (contrast of every text against what is
+behind it, layout, captions in plain Unicode that can be read in time), one colour for one weight
+in every scene, and the weights of the attention matrix read back by OCR in both themes. The
+lecturer's examples are in test_lecturer_examples.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from manim import config
 
 import attention_core as ac
-import lecturer_examples
-from ocr import TESSERACT, misread_matrix, pixel_box
-from scene_checks import describe, texts
+from ocr import TESSERACT, misread_matrix
+from scene_checks import contrast_problems, on_screen, picture_problems
 from scenes import captions
 from scenes.look import Look
 from scenes.mobjects.matrix import LabelledMatrix
@@ -19,98 +18,84 @@ from scenes.mobjects.theme import contrast, diverging, heat
 from scenes.pipeline.stills import run_steps
 from scenes.registry import SCENES, find
 
-LARGE = 1 / 18  # text taller than this share of the frame height may have 3:1 (WCAG large text)
-
-
-def _ink(mob) -> np.ndarray:
-    return np.asarray(mob.get_color().to_rgb(), dtype=float) * 255
-
-
-def text_contrasts(scene) -> list[tuple[str, float, float]]:
-    """(text, measured contrast, required) for every visible text of the current frame: the
-    text's own colour against the median colour of a thin ring of pixels just outside its box.
-    Called by run_steps right after it drew the step's last frame."""
-    frame = scene.renderer.get_frame()[..., :3].astype(float)
-    h, w = frame.shape[:2]
-    out = []
-    for mob in texts(scene):
-        x0, y0, x1, y1 = pixel_box(mob, frame, pad=0.0)
-        ring = np.concatenate(
-            [
-                frame[max(0, y0 - 3) : max(0, y0 - 1), x0:x1].reshape(-1, 3),
-                frame[min(h, y1 + 1) : min(h, y1 + 3), x0:x1].reshape(-1, 3),
-                frame[y0:y1, max(0, x0 - 3) : max(0, x0 - 1)].reshape(-1, 3),
-                frame[y0:y1, min(w, x1 + 1) : min(w, x1 + 3)].reshape(-1, 3),
-            ]
-        )
-        if not len(ring):
-            continue
-        behind = np.median(ring, axis=0)
-        ratio = contrast(_hex(_ink(mob)), _hex(behind))
-        tall = mob.height / config.frame_height > LARGE
-        out.append((describe(mob), ratio, 3.0 if tall else 4.5))
-    return out
-
-
-def _hex(rgb) -> str:
-    r, g, b = (int(round(float(c))) for c in rgb)
-    return f"#{r:02X}{g:02X}{b:02X}"
-
 
 def _contrast_problems(scene_info, example, look) -> list[str]:
     stills = run_steps(
-        scene_info.load(),
-        example,
-        look=look,
-        pixel_height=540,
-        snapshot=text_contrasts,
+        scene_info.load(), example, look=look, pixel_height=540, snapshot=contrast_problems
     )
-    return [
-        f"{scene_info.name}/{st.key}: {text!r} {ratio:.2f}:1 < {need}:1"
-        for st in stills
-        for text, ratio, need in st.snapshot
-        if ratio < need
-    ]
+    return [f"{scene_info.name}/{st.key}: {p}" for st in stills for p in st.snapshot]
 
 
-LOOKS = [(t, a) for t in ("dark", "light") for a in ("16:9", "4:3", "1:1")]
+# Every look (language × theme × aspect) on every scene, the looks taken in turn over the presets'
+# scenes: each preset meets every look, each scene eight of the twelve. One run of a scene at
+# 540p is checked for everything a still can show wrong (scene_checks.picture_problems) and for
+# its captions.
+LOOKS = [
+    (lang, theme, aspect)
+    for lang in ("zh", "en")
+    for theme in ("dark", "light")
+    for aspect in ("16:9", "4:3", "1:1")
+]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("theme,aspect", LOOKS, ids=[f"{t}-{a}" for t, a in LOOKS])
-@pytest.mark.parametrize("preset", list(ac.PRESETS))
-def test_every_text_contrasts_with_what_is_behind_it(preset, theme, aspect):
-    """Every text of every step still, for every preset × theme × aspect."""
-    ex = ac.PRESETS[preset]
-    look = Look.for_example(ex, theme=theme, aspect=aspect)
-    problems = [p for s in SCENES for p in _contrast_problems(s, ex, look)]
-    assert not problems, "\n".join(problems[:20])
-
-
-# The lecturer's examples of issue 20 (tests/lecturer_examples.py), dark theme. Drawing at 540p
-# costs: each scene of each example at one look, the looks taken in turn (Chinese at 16:9,
-# English at 4:3 and 1:1), the trained layer one look further on, so every scene is measured at
-# two aspects and every aspect and language on a third of the scenes.
-LECTURER_LOOKS = [("zh", "16:9"), ("en", "4:3"), ("en", "1:1")]
-
-
-def _lecturer_contrast_cases():
+def _look_cases() -> list:
     out = []
-    for case in lecturer_examples.cases():
-        name, scene = case.values
-        shift = lecturer_examples.NAMES.index(name)
-        index = [s.name for s in lecturer_examples.applicable(name)].index(scene.name)
-        lang, aspect = LECTURER_LOOKS[(index + shift) % len(LECTURER_LOOKS)]
-        out.append(pytest.param(name, scene, lang, aspect, id=f"{case.id}-{lang}-{aspect}"))
+    for p, preset in enumerate(ac.PRESETS):
+        for k, scene in enumerate(SCENES):
+            if scene.why_not(ac.PRESETS[preset]) is None:
+                look = LOOKS[(p * len(SCENES) + k) % len(LOOKS)]
+                out.append(
+                    pytest.param(
+                        preset, scene, *look, id=f"{preset}-{scene.name}-" + "-".join(look)
+                    )
+                )
     return out
 
 
+def _caption_problems(example, lang, text: str, seconds: float) -> list[str]:
+    """Markup left in a caption ("_", "^": math is in Unicode forms), a caption shown for less
+    than its reading time (15 characters a second in English, 7 in Chinese, never under 2 s),
+    and in English any Chinese but the example's own labels."""
+    labels = "".join(example.tokens) + "".join(example.key_tokens) + example.title
+    problems = []
+    if any(c in text for c in "_^" if c not in labels):
+        problems.append(f"markup in caption {text!r}")
+    need = captions.reading_time(text, lang)
+    if seconds < need - 1e-6:
+        problems.append(f"{seconds:.2f} s < {need:.2f} s to read {text!r}")
+    if lang == "en" and any("\u4e00" <= c <= "\u9fff" and c not in labels for c in text):
+        problems.append(f"Chinese in an English caption: {text!r}")
+    return problems
+
+
+def _chinese_left(scene, labels: str) -> list[str]:
+    words = " ".join(getattr(m, "source_text", "") for m in on_screen(scene))
+    left = [c for c in words if "\u4e00" <= c <= "\u9fff" and c not in labels]
+    return [f"Chinese on an English screen: {''.join(left)!r}"] if left else []
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,scene,lang,aspect", _lecturer_contrast_cases())
-def test_lecturer_examples_contrast(name, scene, lang, aspect):
-    """Every text of every step still of the at-the-limits example and the trained layer."""
-    ex = lecturer_examples.load(name)
-    problems = _contrast_problems(scene, ex, Look.for_example(ex, lang=lang, aspect=aspect))
+@pytest.mark.parametrize("preset,scene,lang,theme,aspect", _look_cases())
+def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
+    """At the end of every step: no text outside the frame, overlapping another or too small,
+    every number the core's, no label on an arrow, every text in contrast with what is behind
+    it; every caption plain Unicode, held long enough to read, and in English free of Chinese
+    (but the example's own labels)."""
+    ex = ac.PRESETS[preset]
+    labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
+
+    def snapshot(s):
+        found = picture_problems(s) + (_chinese_left(s, labels) if lang == "en" else [])
+        return found, dict(s.steps[-1])
+
+    look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
+    stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)
+    assert stills, "the scene has no steps"
+    problems = []
+    for st in stills:
+        found, rec = st.snapshot
+        found += _caption_problems(ex, lang, st.caption, rec["end"] - rec["start"])
+        problems += [f"{st.key}: {p}" for p in found]
     assert not problems, "\n".join(problems[:20])
 
 
@@ -175,37 +160,6 @@ def test_near_uniform_weights_look_near_uniform():
     lo, hi = heat(float(w.min())).to_rgb(), heat(float(w.max())).to_rgb()
     assert max(abs(a - b) for a, b in zip(lo, hi)) < 0.2
     assert max(abs(a - b) for a, b in zip(heat(0.0).to_rgb(), heat(1.0).to_rgb())) > 0.6
-
-
-def _timed(scene):
-    return dict(scene.steps[-1])
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("preset", list(ac.PRESETS))
-def test_captions_are_plain_unicode_and_held_long_enough_to_read(preset, lang):
-    """No caption shows "_" or "^" (math in Unicode forms), and every step — every subtitle cue
-    — lasts at least its caption's reading time (15 characters a second in English, 7 in
-    Chinese, never under 2 s)."""
-    ex = ac.PRESETS[preset]
-    problems = []
-    for s in SCENES:
-        if s.why_not(ex) is not None:
-            continue
-        look = Look.for_example(ex, lang=lang)
-        for st in run_steps(s.load(), ex, look=look, frames=False, snapshot=_timed):
-            rec, text = st.snapshot, st.caption
-            labels = "".join(ex.tokens) + "".join(ex.key_tokens)
-            if any(c in text for c in "_^" if c not in labels):
-                problems.append(f"{s.name}/{st.key}: markup in caption {text!r}")
-            need = captions.reading_time(text, lang)
-            if rec["end"] - rec["start"] < need - 1e-6:
-                problems.append(
-                    f"{s.name}/{st.key}: {rec['end'] - rec['start']:.2f} s < {need:.2f} s "
-                    f"to read {text!r}"
-                )
-    assert not problems, "\n".join(problems[:20])
 
 
 def test_reading_time_rates():

@@ -1,24 +1,24 @@
 """Layout and numbers, checked on every step's final still: for the presets and random examples,
-every text lies inside the frame, none overlaps another, none is below the minimum size, and every
-number on screen is the core's."""
+every text lies inside the frame, none overlaps another, none is below the minimum size, every
+number on screen is the core's and no label lies on an arrow. Every look is in test_pictures.py,
+the lecturer's examples in test_lecturer_examples.py."""
 
 import numpy as np
 import pytest
 
 import attention_core as ac
-import lecturer_examples
-from scene_checks import layout_problems, numbers_problems
+from scene_checks import geometry_problems
 from scenes.pipeline.stills import run_steps
 from scenes.registry import SCENES, find
 
 
 def check(scene_info, example, also=None, **kw):
-    """Layout and numbers problems on every step (plus whatever ``also(scene)`` lists)."""
+    """Layout, numbers and arrow-label problems on every step (plus what ``also(scene)`` lists)."""
     stills = run_steps(
         scene_info.load(),
         example,
         frames=False,
-        snapshot=lambda s: layout_problems(s) + numbers_problems(s) + (also(s) if also else []),
+        snapshot=lambda s: geometry_problems(s) + (also(s) if also else []),
         **kw,
     )
     assert stills, "the scene has no steps"
@@ -31,26 +31,6 @@ def check(scene_info, example, also=None, **kw):
 @pytest.mark.parametrize("preset", list(ac.PRESETS))
 def test_presets_lay_out_cleanly(scene, preset):
     check(scene, ac.PRESETS[preset])
-
-
-# The lecturer's examples of issue 20 (tests/lecturer_examples.py): every applicable scene at
-# every aspect, in Chinese at 16:9 and 1:1 and in English at 4:3 (no pixels drawn).
-LECTURER_LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1")]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "lang,aspect", LECTURER_LOOKS, ids=[f"{la}-{a}" for la, a in LECTURER_LOOKS]
-)
-@pytest.mark.parametrize("name,scene", lecturer_examples.cases())
-def test_lecturer_examples_lay_out_cleanly(name, scene, lang, aspect):
-    """At the limits (12 tokens, a 12-character and a repeated label, 4 heads, causal) and a
-    trained 12-head layer: nothing outside the frame, overlapping or too small, every number the
-    core's."""
-    from scenes.look import Look
-
-    ex = lecturer_examples.load(name)
-    check(scene, ex, look=Look.for_example(ex, lang=lang, aspect=aspect))
 
 
 WORDS = [
@@ -106,12 +86,22 @@ def random_example(k: int) -> ac.Example:
 RANDOM = (1, 3, 7, 9, 14, 17, 18, 22)
 
 
+def _random_cases() -> list:
+    """Each random example on every other scene, the halves alternating: every scene meets four."""
+    return [
+        pytest.param(k, scene, id=f"random{k}-{scene.name}")
+        for r, k in enumerate(RANDOM)
+        for j, scene in enumerate(SCENES)
+        if (r + j) % 2 == 0
+    ]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
-@pytest.mark.parametrize("k", RANDOM, ids=[f"random{k}" for k in RANDOM])
+@pytest.mark.parametrize("k,scene", _random_cases())
 def test_random_examples_lay_out_cleanly(k, scene):
-    """Each random example (1–12 tokens, 2–6 dims, long labels; seeded weights, causal masks,
-    2 or 4 heads and source sequences among them) on every scene."""
+    """Random examples (1–12 tokens, 2–6 dims, long labels; seeded weights, causal masks,
+    2 or 4 heads and source sequences among them) on the scenes: nothing outside the frame,
+    overlapping or too small, every number the core's, no label on an arrow."""
     check(scene, random_example(k))
 
 
@@ -158,44 +148,6 @@ def test_captions_do_not_repeat_the_seed_errors():
     stills = run_steps(find("Softmax").load(), ac.PRESETS["zao-shang-hao"], frames=False)
     share = [s.caption for s in stills if s.key == "share"][0]
     assert "0.359" in share and "0.34、" not in share
-
-
-LOOKS = [
-    (lang, theme, aspect)
-    for lang in ("zh", "en")
-    for theme in ("dark", "light")
-    for aspect in ("16:9", "4:3", "1:1")
-]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("lang,theme,aspect", LOOKS, ids=["-".join(x) for x in LOOKS])
-def test_every_look_lays_out_cleanly(lang, theme, aspect):
-    """Every --lang × --theme × --aspect, on every scene (its showcase example): no text
-    outside the frame, none overlapping another, none too small; in English no Chinese word
-    but the example's own labels."""
-    from scene_checks import on_screen
-    from scenes.look import Look
-
-    for scene in SCENES:
-        ex = ac.PRESETS[scene.showcase]
-        look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
-        labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
-
-        def chinese_left(s, labels=labels):  # in English, no Chinese but the example's labels
-            words = " ".join(getattr(m, "source_text", "") for m in on_screen(s))
-            return [c for c in words if "\u4e00" <= c <= "\u9fff" and c not in labels]
-
-        stills = check(
-            scene,
-            ex,
-            look=look,
-            also=chinese_left if lang == "en" else None,
-        )
-        if lang == "en":
-            for st in stills:
-                leftover = [c for c in st.caption if "\u4e00" <= c <= "\u9fff" and c not in labels]
-                assert not leftover, (scene.name, st.key, st.caption)
 
 
 EXTREMES = {

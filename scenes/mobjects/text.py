@@ -142,7 +142,11 @@ def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> 
     if current.strip():
         lines.append(current.rstrip())
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + ["".join(lines[max_lines - 1 :])]
+        rest = lines[max_lines - 1 :]
+        last = rest[0]
+        for line in rest[1:]:  # a space between words, none between CJK characters
+            last += ("" if _cjk(last[-1]) or _cjk(line[0]) else " ") + line
+        lines = lines[: max_lines - 1] + [last]
     return lines
 
 
@@ -222,6 +226,10 @@ def distinct(labels) -> list[str]:
 CLOSERS = "，。、；：）」』！？,.;:!?"
 
 
+def _cjk(c: str) -> bool:
+    return ord(c) > 0x2E7F and not c.isspace()
+
+
 def _break_units(text: str) -> list[str]:
     """Break opportunities: Latin at spaces, CJK between any two characters — but never inside
     ASCII parentheses (a formula such as w(早→好) or q(早)) nor before a closing mark."""
@@ -240,7 +248,7 @@ def _break_units(text: str) -> list[str]:
             else:
                 units[-1] = units[-1].rstrip() + c
             continue
-        if ord(c) > 0x2E7F and not c.isspace():  # CJK and friends: a break anywhere
+        if _cjk(c):  # CJK and friends: a break anywhere
             if word:
                 units.append(word)
                 word = ""

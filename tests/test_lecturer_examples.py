@@ -1,0 +1,50 @@
+"""The lecturer's examples of issue 20 (tests/lecturer_examples.py: 12 tokens with a
+12-character and a repeated label, 4 heads and a causal mask; a trained 12-head layer), every
+applicable scene, checked at the end of every step for everything a still can show wrong:
+nothing outside the frame, overlapping or too small, every number the core's, no label on an
+arrow, every text in contrast with what is behind it (scene_checks.picture_problems), and no
+weight hidden where a matrix is the point.
+
+A run at the limits is the costly part (tens of seconds for the larger scenes), so each case
+runs once, at one look, the looks taken in turn: Chinese at 16:9, English at 4:3, Chinese at
+1:1, the trained layer one look further on, so every scene meets two aspects. The matrix
+scenes are also checked at every aspect in test_scene_layout.py."""
+
+from __future__ import annotations
+
+import pytest
+from test_scene_layout import hidden_cells
+
+import lecturer_examples
+from scene_checks import picture_problems
+from scenes.look import Look
+from scenes.pipeline.stills import run_steps
+
+LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1")]
+MATRIX_SCENES = ("AttentionMatrix", "CausalMask")
+
+
+def _cases() -> list:
+    out = []
+    for case in lecturer_examples.cases():
+        name, scene = case.values
+        shift = lecturer_examples.NAMES.index(name)
+        index = [s.name for s in lecturer_examples.applicable(name)].index(scene.name)
+        lang, aspect = LOOKS[(index + shift) % len(LOOKS)]
+        out.append(pytest.param(name, scene, lang, aspect, id=f"{case.id}-{lang}-{aspect}"))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,scene,lang,aspect", _cases())
+def test_lecturer_example_is_clean(name, scene, lang, aspect):
+    ex = lecturer_examples.load(name)
+
+    def snapshot(s):
+        return picture_problems(s) + (hidden_cells(s) if scene.name in MATRIX_SCENES else [])
+
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)
+    assert stills, "the scene has no steps"
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    assert not problems, "\n".join(problems[:20])
