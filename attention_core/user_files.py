@@ -23,9 +23,10 @@ KINDS = (
 
 
 def display(path) -> str:
-    """How a message names ``path``: its repr, cut to a readable length."""
+    """How a message names ``path``: its repr, cut to a readable length in the middle (the
+    start of the path and its file name are what a reader needs)."""
     text = os.fspath(path)
-    return repr(text) if len(text) <= 80 else repr(text[:80]) + "…"
+    return repr(text) if len(text) <= 80 else repr(text[:30] + "…" + text[-49:])
 
 
 def check_regular(path, what: str, name: str | None = None) -> os.stat_result:

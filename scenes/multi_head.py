@@ -30,7 +30,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import ColorBar, LabelledMatrix
@@ -550,9 +550,10 @@ class MultiHeadSplit(ExplainerScene):
         self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
         self.play(
             *(
-                ReplacementTransform(panels[h].pattern, VGroup(*outs[h]))
+                anim
                 for h in outs
                 if h in panels
+                for anim in morph(panels[h].pattern, VGroup(*outs[h]))
             ),
             *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
             run_time=1.2,

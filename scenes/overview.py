@@ -4,12 +4,12 @@ continuous video."""
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
+from manim import Create, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import grow
@@ -141,7 +141,7 @@ class Overview(ExplainerScene):
         piece by piece, so it cross-fades."""
         if len(getattr(a[1], "ellipses", ())) or len(getattr(b[1], "ellipses", ())):
             return [FadeOut(a), FadeIn(b)]
-        return [ReplacementTransform(a, b)]
+        return morph(a, b)
 
     def mix_values(self, panel) -> None:
         """·V: each output gathered from the values it mixes, in the values' plane."""

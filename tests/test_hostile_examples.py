@@ -532,7 +532,8 @@ NAMED = [
         json_file({"tokens": ["a"], "embeddings": [[1, 0]], LONG: 1}),
         f"{LONG[:40]!r}… (300,000 characters): unknown key; known keys: title, tokens, "
         "embeddings, heads, weights, seed, d_k, d_v, head_form, mask, padding, "
-        "positional_encoding, source_tokens, source_embeddings, scale, source",
+        "positional_encoding, source_tokens, source_embeddings, scale, source, kv_heads, "
+        "rotary_base, positions",
     ),
     (
         "300k-mask-word",

@@ -233,8 +233,8 @@ def test_model_sized_examples_need_a_source_note():
         ac.Example(tokens=["a", "b"], embeddings=X)
     ex = ac.Example(tokens=["a", "b"], embeddings=X, source="a model")
     assert ex.d_model == 20 and ex.to_dict()["source"] == "a model"
-    with pytest.raises(ValueError, match="at most 384"):
-        ac.Example(tokens=["a", "b"], embeddings=np.zeros((2, 385)), source="a model")
+    with pytest.raises(ValueError, match="at most 576"):  # SmolLM2-135M's width
+        ac.Example(tokens=["a", "b"], embeddings=np.zeros((2, 577)), source="a model")
 
 
 # -- the sidecar arrays -----------------------------------------------------------------------

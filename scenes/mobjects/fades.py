@@ -87,3 +87,24 @@ class FadeOut(_Fade):
     """Fade ``mobjects`` out (moving by ``shift`` if given); removes them from the scene."""
 
     fading_in = False
+
+
+def morph(a: Mobject, b: Mobject) -> list:
+    """``a`` turning into ``b`` (which replaces it): piece by piece where Manim can align the
+    two, else a cross-fade. Some pairs of structures (a grid of squares against numbers, parts
+    with and without points) leave their families of different lengths after Manim's
+    alignment, and the transform then fails as it starts."""
+    from manim import ReplacementTransform
+
+    if _alignable(a, b):
+        return [ReplacementTransform(a, b)]
+    return [FadeOut(a), FadeIn(b)]
+
+
+def _alignable(a: Mobject, b: Mobject) -> bool:
+    x, y = a.copy(), b.copy()
+    try:
+        x.align_data(y)
+    except (ValueError, IndexError):
+        return False
+    return len(x.family_members_with_points()) == len(y.family_members_with_points())

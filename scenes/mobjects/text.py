@@ -231,15 +231,18 @@ def _cjk(c: str) -> bool:
 
 
 def _break_units(text: str) -> list[str]:
-    """Break opportunities: Latin at spaces, CJK between any two characters — but never inside
-    ASCII parentheses (a formula such as w(早→好) or q(早)) nor before a closing mark."""
+    """Break opportunities: Latin at spaces, CJK between any two characters and after CJK
+    punctuation — but never inside a formula's parentheses (w(早→好), q(早): a "(" right after a
+    character; a parenthetical clause after a space breaks as usual) nor before a closing mark."""
     units, word, depth = [], "", 0
-    for c in text:
-        if c == "(":
+    for k, c in enumerate(text):
+        if c == "(" and (depth or (k and not text[k - 1].isspace())):
             depth += 1
-        elif c == ")":
-            depth = max(0, depth - 1)
-        if depth or c == ")":
+        elif c == ")" and depth:
+            depth -= 1
+            word += c
+            continue
+        if depth:
             word += c
             continue
         if c in CLOSERS:  # stays with what it closes: no line starts with it
@@ -247,6 +250,9 @@ def _break_units(text: str) -> list[str]:
                 word += c
             else:
                 units[-1] = units[-1].rstrip() + c
+            if _cjk(c) and word:  # after a CJK mark (、，。) a line may break
+                units.append(word)
+                word = ""
             continue
         if _cjk(c):  # CJK and friends: a break anywhere
             if word:
