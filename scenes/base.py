@@ -131,8 +131,8 @@ class ExplainerScene(Scene):
     # -- chrome ---------------------------------------------------------------------------------
     def setup(self):
         self.camera.background_color = self.theme.background
-        # a 4:3 or square frame is narrow: its captions get one more line (3 at CAPTION, 4 at SMALL)
-        self.caption_lines = 3 if self.frame.width < self.frame.height * 1.5 else 2
+        # a square frame is narrow: its captions get one more line (3 at CAPTION, 4 at SMALL)
+        self.caption_lines = 3 if self.frame.width <= self.frame.height * 1.01 else 2
         self.regions = regions(self.frame, self.caption_lines)
         text = captions.title(self.scene_name, self.lang, typeset=True)
         if len(self.trace.heads) > 1 and self.explains_one_head:
@@ -160,7 +160,7 @@ class ExplainerScene(Scene):
 
     def caption_group(self, text: str) -> VGroup:
         """The caption in the bar: two lines at the caption size, else up to three smaller (one
-        more of each in a 4:3 or square frame)."""
+        more of each in a square frame)."""
         box = self.regions.caption
         size, buff = CAPTION, 0.1
         lines = balanced_lines(text, box.width, CAPTION, max_lines=99)

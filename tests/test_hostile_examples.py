@@ -558,7 +558,8 @@ NAMED = [
     (
         "300k-sidecar-name",
         json_file({"tokens": ["a"], "arrays": LONG + ".npz"}),
-        f"arrays: {LONG[:80]!r}… does not exist next to the example file",
+        f"arrays: {LONG[:30] + '…' + (LONG + '.npz')[-49:]!r} does not exist next to the example "
+        "file",
     ),
     (
         "value-as-given",
