@@ -47,6 +47,7 @@ from .illustrative import (
     illustrative_queries_keys,
     illustrative_weights,
 )
+from .linear_maps import LinearMaps, linear_maps
 from .loading import load_example
 from .masks import causal_mask, padding_mask
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
@@ -129,6 +130,8 @@ __all__ = [
     # an example's trace: every number the scenes show (trace.py, encoder_trace.py)
     "ExampleTrace",
     "trace_example",
+    "linear_maps",
+    "LinearMaps",
     "trace_encoder",
     "encoder_weights",
     "FFN_SEED",

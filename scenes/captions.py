@@ -71,6 +71,10 @@ CAPTIONS = {
             "本例中 $W_q = W_k = W_v = I$：每个词的查询、键和值就是它的词向量，q = k = v = x。",
             "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
         ),
+        "identity_rotary": (
+            "本例中 $W_q = W_k = W_v = I$：q = k = v = x；之后旋转位置编码按位置转动 q 和 k（见 RotaryPositions）。",
+            "Here $W_q = W_k = W_v = I$: q = k = v = x, until RoPE turns q and k by their positions (see RotaryPositions).",
+        ),
         "illustrative": (
             "示意（随机种子 {seed}，仅作演示）：学到的 $W_q$ 与 $W_k$ 是两个不同的映射，把同一个词送到查询空间和键空间的不同位置。",
             "Illustration (seed {seed}, for show only): learned $W_q$ and $W_k$ are two different maps that send each token to different places in the query space and the key space.",
@@ -94,6 +98,18 @@ CAPTIONS = {
         "maps_nd": (
             "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射（图为二维视图）。",
             "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps (shown in a 2-D view).",
+        ),
+        "map_q_rotary": (
+            "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见 RotaryPositions）。",
+            "$Q = X W_q$: a linear map moves the whole plane, grid and all. RoPE then turns each q by its position (see RotaryPositions).",
+        ),
+        "map_k_rotary": (
+            "$K = X W_k$：同样的词，另一个映射；之后每个 k 也按位置转动。",
+            "$K = X W_k$: the same tokens, another map; each k is then turned by its position too.",
+        ),
+        "maps_nd_rotary": (
+            "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射（图为二维视图）。之后旋转位置编码按位置转动 q 和 k，v 不转。",
+            "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps (shown in a 2-D view). RoPE then turns q and k by position; v is not turned.",
         ),
         "match": (
             "匹配分数 $q_i dot k_j = x_i W_q W_k^top x_j^top$：通过 $W_q$ 和 $W_k$ 学习谁该关注谁。",
@@ -334,6 +350,12 @@ CAPTIONS = {
             "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
             "least {threshold} of their weight on average (else spread), and that average.",
         ),
+        "gallery_grouped": (
+            "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+            "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
+            "colour scale. Above each: its number, where its queries put at least {threshold} of "
+            "their weight on average (else spread), and that average.",
+        ),
         "reading": (
             "读数：{summary}；框出的是看{lit}的头。",
             "The reading: {summary}; outlined: the heads on {lit}.",
@@ -379,6 +401,10 @@ CAPTIONS = {
             "$Q = X W_q$，K、V 同理：每个矩阵的列分成 {H} 块，每个头一块（$d_k$ = {d_k}）。",
             "$Q = X W_q$, and K and V alike: the columns fall into {H} blocks, one per head ($d_k$ = {d_k}).",
         ),
+        "project_grouped": (
+            "$Q = X W_q$ 的列分成 {H} 块，每个查询头一块；K 和 V 只有 {G} 块：每个键/值头由 {g} 个查询头共用（块下标出是哪几个头，$d_k$ = {d_k}）。",
+            "$Q = X W_q$ falls into {H} blocks, one per query head; K and V into only {G}: each key/value head is shared by {g} query heads (named under its block; $d_k$ = {d_k}).",
+        ),
         "project_independent": (
             "NumPy 演示的写法：{H} 个头各有自己的 $W_q$、$W_k$、$W_v$；并排放在一起，Q、K、V 每个头占一块列。",
             "As in the NumPy walk-through, each of the {H} heads has its own $W_q$, $W_k$, $W_v$; side by side, Q, K and V get one column block per head.",
@@ -391,6 +417,10 @@ CAPTIONS = {
             "每个头取走自己那一块：{H} 个头，每个 $d_k$ = {d_k} 维，合起来 {w} 维（模型本身是 {d} 维）。",
             "Each head takes its own block: {H} heads of $d_k$ = {d_k}, {w} columns together (the model has {d} dimensions).",
         ),
+        "split_grouped": (
+            "每个查询头取走自己的 Q 块，K 和 V 则取它所在组的那一块：{H} 个查询头共用 {G} 个键/值头（{example}）。",
+            "Each query head takes its own block of Q, and the K and V blocks of its group: {H} query heads share {G} key/value heads ({example}).",
+        ),
         "split_independent": (
             "每个头取走自己那一块：{H} 个相互独立的头，每个把模型的 {d} 维映射到 $d_k$ = {d_k} 维。",
             "Each head takes its own block: {H} independent heads, each mapping the {d} model dimensions to $d_k$ = {d_k}.",
@@ -398,6 +428,18 @@ CAPTIONS = {
         "heads": (
             "每个头在自己的子空间里算注意力：查询是实线箭头，键是虚线箭头，权重各不相同。",
             "Each head attends in its own subspace: queries are solid arrows, keys outlined, and each head has its own weights.",
+        ),
+        "heads_grouped": (
+            "每个头在自己的子空间里算注意力：同组的头看的是同一组键，但各有自己的查询，所以权重各不相同。",
+            "Each head attends in its own subspace: heads of one group see the same keys, but each asks its own queries, so their weights differ.",
+        ),
+        "heads_rotary": (
+            "每个头在自己的子空间里算注意力：q 和 k 先按位置转动（RoPE），查询是实线箭头，键是虚线箭头。",
+            "Each head attends in its own subspace: q and k are first turned by their positions (RoPE); queries solid, keys outlined.",
+        ),
+        "heads_grouped_rotary": (
+            "每个头在自己的子空间里算注意力：q 和 k 先按位置转动（RoPE）；同组的头看同一组键，但查询各不相同。",
+            "Each head attends in its own subspace: q and k are first turned by position (RoPE); heads of one group see the same keys with their own queries.",
         ),
         "concat": (
             "各头的输出并排拼接：{H} 个头，共 {w} 列。",
@@ -599,6 +641,9 @@ WORDS = {
     "queries": ("查询", "queries"),
     "sources": ("源序列", "source"),
     "head_n": ("头 {h}", "head {h}"),
+    "heads_range": ("头 {a}–{b}", "heads {a}–{b}"),
+    "kv_head_n": ("键值 {g}", "K/V {g}"),
+    "kv_shared": ("{a}–{b} 共用 {K}、{V}", "{a}–{b} share {K}, {V}"),
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),
     "with_pe": ("有位置编码：最大差异", "with PE: largest difference"),
     "only_moved": ("（输出只是换了顺序）", "(the outputs were only reordered)"),

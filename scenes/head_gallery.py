@@ -122,9 +122,16 @@ class HeadGallery(ExplainerScene):
             self.step("cross")
             return
         readings = head_readings(self.trace)
+        self.maps = ac.linear_maps(self.trace)  # which query heads share a key/value head
         panels, key, bar = self.build(readings)
         H = len(readings)
-        self.step("gallery", H=H, threshold=f"{ac.heads.SPREAD_BELOW:.1f}")
+        self.step(
+            "gallery",
+            "gallery_grouped" if self.maps.shared else None,
+            H=H,
+            G=self.maps.kv_heads,
+            threshold=f"{ac.heads.SPREAD_BELOW:.1f}",
+        )
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),
             FadeIn(key),
@@ -223,14 +230,41 @@ class HeadGallery(ExplainerScene):
         H = len(readings)
         grid_box, bar_box = self.regions.content.rows(9, 1, gap=0.15)
         key = VGroup()
-        panels = self.make_panels(readings, self.panel_boxes(grid_box, H), labelled=True)
+        tags = self.group_tags()
+
+        def heads_box(b: Box) -> Box:  # less a column for the key/value heads' names
+            return Box(b.x0 + tags.width + 0.25, b.y0, b.x1, b.y1) if len(tags) else b
+
+        panels = self.make_panels(readings, self.panel_boxes(heads_box(grid_box), H), True)
         if panels is None:  # the labels once, on a key grid beside the gallery
             key_box, grid_box = self.key_split(grid_box)
             key = self.key_grid(key_box)
-            panels = self.make_panels(readings, self.panel_boxes(grid_box, H), labelled=False)
+            boxes = self.panel_boxes(heads_box(grid_box), H)
+            panels = self.make_panels(readings, boxes, labelled=False)
         bar = ColorBar(self.theme, "weights", width=min(4.0, bar_box.width))
         place(bar, bar_box)
-        return panels, key, bar
+        return panels, VGroup(key, self.group_frames(panels, tags)), bar
+
+    # -- grouped-query heads: one row a key/value head ----------------------------------------
+    def group_tags(self) -> VGroup:
+        """ "K/V 1", "K/V 2", …: one name a key/value head where query heads share them, else
+        nothing."""
+        if not self.maps.shared:
+            return VGroup()
+        names = (self.say("kv_head_n", g=g + 1) for g in range(self.maps.kv_heads))
+        return VGroup(*(label(t, SMALL, self.theme.muted) for t in names))
+
+    def group_frames(self, panels, tags: VGroup) -> VGroup:
+        """A frame around each group's panels, its key/value head's name at its left."""
+        out = VGroup()
+        for g, tag in enumerate(tags):
+            members = VGroup(*(panels[h] for h in self.maps.members(g)))
+            frame = SurroundingRectangle(
+                members, color=self.theme.muted, buff=0.08, stroke_width=1.5, corner_radius=0.08
+            )
+            tag.next_to(frame, LEFT, buff=0.12)
+            out.add(frame, tag)
+        return out
 
     def make_panels(self, readings, boxes, labelled: bool):
         """One panel per head: its title over its heatmap; ``labelled``: with the token labels
@@ -257,7 +291,7 @@ class HeadGallery(ExplainerScene):
 
     def panel_boxes(self, grid_box: Box, H: int) -> list[Box]:
         """H boxes in the columns × rows that give each heatmap the largest side (under a title
-        of up to two lines)."""
+        of up to two lines); where query heads share key/value heads, one row a group."""
         title_h = 2 * label("Ag", SMALL).height + 0.2
 
         def side(cols):
@@ -265,7 +299,7 @@ class HeadGallery(ExplainerScene):
             col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
             return min(col_w, (grid_box.height - 0.2 * (rows - 1)) / rows - title_h)
 
-        cols = max(range(1, H + 1), key=side)
+        cols = self.maps.group_size if self.maps.shared else max(range(1, H + 1), key=side)
         rows = math.ceil(H / cols)
         col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
         cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
@@ -296,7 +330,10 @@ class HeadGallery(ExplainerScene):
         need = row_w + LABEL_GAP + n * text_h + 0.1
         least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
         w = max(min(max(need, 0.2 * grid_box.width), 0.6 * grid_box.width), least)
-        w = min(w, 0.75 * grid_box.width)
+        # its heading on two lines (either wording) is never wider than the box
+        wordings = ("heads_key_cols", "heads_key_same")
+        heading = max(self.key_head(0.0, cols).width for cols in wordings)
+        w = min(max(w, heading + 0.05), 0.75 * grid_box.width)
         return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
             grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
         )

@@ -23,6 +23,7 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Square,
+    Transform,
     TransformFromCopy,
     VGroup,
     VMobject,
@@ -77,6 +78,7 @@ class MultiHeadSplit(ExplainerScene):
         ex, tr = self.example, self.trace
         H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
         self.tints = head_tints(self.theme)
+        self.maps = ac.linear_maps(tr)  # Q = X W_q, K, V as the maps give them, blocks by head
         self.shown = shown_heads(H, self.regions.content.width)
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
@@ -91,11 +93,16 @@ class MultiHeadSplit(ExplainerScene):
         """Q = X W_q, K, V: one matrix each, its column blocks tinted by head. Returns them and
         the box left below them."""
         ex, content = self.example, self.regions.content
+        maps = self.maps
+        key = "project_independent" if independent else "project"
         self.step(
-            "project_independent" if independent else "project",
-            H=len(self.trace.heads),
+            key,
+            "project_grouped" if maps.shared else None,
+            H=maps.heads,
+            G=maps.kv_heads,
+            g=maps.group_size,
             d=ex.d_model,
-            d_k=self.trace.heads[0].d_k,
+            d_k=maps.d_k,
         )
         full_h = self.full_height()
         top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
@@ -116,7 +123,13 @@ class MultiHeadSplit(ExplainerScene):
         H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
         even = ac.claims.head_split(self.trace).kind == "even"
         key = "split_independent" if independent else "split" if even else "split_other"
-        self.step(key, H=H, d=ex.d_model, d_k=d_k, w=H * d_k)
+        maps = self.maps
+        shared = self.say("kv_shared", a=1, b=maps.group_size, K="K₁", V="V₁")
+        self.step(
+            key,
+            "split_grouped" if maps.shared else None,
+            H=H, G=maps.kv_heads, d=ex.d_model, d_k=d_k, w=H * d_k, example=shared,
+        )  # fmt: skip
         # every head's blocks where there are at most MAX_PANELS (compact if need be)
         split = list(range(H)) if H <= MAX_PANELS else self.shown
         panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
@@ -131,11 +144,16 @@ class MultiHeadSplit(ExplainerScene):
                 frames.append(FadeIn(piece.name_mob))
                 src = fulls.get(name)
                 width = d_v if name == "V" else d_k
+                block = h if name == "Q" else self.maps.group(h)  # K, V: its group's block
                 pairs = [
-                    (src.matrix.cells.get((i, h * width + j)) if src else None, cell)
+                    (src.matrix.cells.get((i, block * width + j)) if src else None, cell)
                     for (i, j), cell in piece.cells.items()
                 ]
                 anims += cells_from(pairs)
+                if _shaded(piece):  # drawn by colour: the whole block flies
+                    frame = self.head_blocks.get(name, {}).get(block)
+                    ink = piece.shaded
+                    anims.append(_block_from(frame, ink) if frame else FadeIn(ink))
         if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
             # the empty blocks first (the squares land on top), the old matrices leaving
             self.play(*frames, run_time=0.6)
@@ -148,7 +166,8 @@ class MultiHeadSplit(ExplainerScene):
     def attend_per_head(self, fulls, pieces) -> None:
         """Each head attends in its own plane: the rows of its Q and K become its arrows."""
         content = self.regions.content
-        self.step("heads")
+        variant = "_grouped" * self.maps.shared + "_rotary" * self.maps.rotated
+        self.step("heads", "heads" + variant if variant else None)
         body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
         panels = self.head_panels(body)
         legend = self.legend_and_bar(key_row)
@@ -162,6 +181,7 @@ class MultiHeadSplit(ExplainerScene):
                 for name, m in pieces[h][1].items()
                 if name == "V" or h not in panels
             ),
+            *(FadeOut(m.shaded) for h in pieces for m in pieces[h][1].values() if _shaded(m)),
             *(FadeIn(p.title) for p in panels.values()),
             *(Create(p.plane.plane) for p in panels.values()),
             run_time=0.8,
@@ -220,14 +240,9 @@ class MultiHeadSplit(ExplainerScene):
     def full_matrices(self, top: Box, compact: bool = False) -> dict:
         """Q, K, V side by side, blocks tinted by head; ``compact``: as grids of squares where the
         numbers do not all fit (K's and V's rows then named once, by Q's, in self-attention)."""
-        ex, tr = self.example, self.trace
-        heads = tr.heads
-        d_k, d_v = heads[0].d_k, heads[0].V.shape[1]
-        arrays = {
-            "Q": np.hstack([h.Q for h in heads]),
-            "K": np.hstack([h.K for h in heads]),
-            "V": np.hstack([h.V for h in heads]),
-        }
+        ex, maps = self.example, self.maps
+        d_k, d_v = maps.d_k, maps.d_v
+        arrays = {"Q": maps.Q, "K": maps.K, "V": maps.V}  # with RoPE: before the turn
         names = {"Q": "Q = X W_q", "K": "K = X W_k", "V": "V = X W_v"}
         rows = {"Q": self.q_tokens, "K": self.k_tokens, "V": self.k_tokens}
         colors = {
@@ -259,7 +274,7 @@ class MultiHeadSplit(ExplainerScene):
                 out[name] = (m, width, box)
             return out
 
-        trial = build("QKV", top.columns(1, 1, 1, gap=0.35))
+        trial = build("QKV", self.full_boxes(top))
         complete = all(
             len(m.shown_columns) == m.shape[1] and len(m.shown_rows) == m.shape[0]
             for m, _, _ in trial.values()
@@ -271,12 +286,27 @@ class MultiHeadSplit(ExplainerScene):
             for name, (m, width, box) in trial.items()
         }
 
+    def full_boxes(self, box: Box) -> list[Box]:
+        """Where Q, K and V go in ``box``: side by side, equal — or, where query heads share
+        key/value heads, as wide as their columns, K and V never narrower than their formulas;
+        where that leaves Q narrower than them, Q above, K and V below."""
+        maps = self.maps
+        if not maps.shared:
+            return box.columns(1, 1, 1, gap=0.35)
+        room = box.width - 0.7
+        least = max(math(f"{n} = X W_{n.lower()}", FORMULA).width for n in "KV") + 0.15
+        kv = room * maps.kv_heads / (maps.heads + 2 * maps.kv_heads)
+        if kv >= least:
+            return box.columns(room - 2 * kv, kv, kv, gap=0.35)
+        top, bottom = box.rows(1, 1, gap=0.3)
+        return [top, *bottom.columns(1, 1, gap=0.35)]
+
     def full_group(self, name: str, formula: str, m, width: int, box: Box) -> VGroup:
         """One full matrix with its formula above and its head blocks framed and numbered."""
         separate_ellipses(m)
-        for (i, j), cell in m.cells.items():  # each cell is head j // width's (i, j mod width)
-            cell.role = (name, j // width, i, j % width)
-        blocks, tags = self.tint_blocks(m, width)
+        for (i, j), cell in m.cells.items():  # each cell is block j // width's (i, j mod width)
+            cell.role = (f"{name}_map", j // width, i, j % width)
+        blocks, tags = self.tint_blocks(m, width, kv=name in "KV" and self.maps.shared)
         self.head_blocks[name] = blocks
         title = math(formula, FORMULA, self.theme.text)
         g = VGroup(m, VGroup(*blocks.values()), tags)
@@ -286,20 +316,38 @@ class MultiHeadSplit(ExplainerScene):
         whole.matrix = m
         return whole
 
-    def tint_blocks(self, m: LabelledMatrix, width: int):
+    def tint(self, h: int, kv: bool = False):
+        """The tint of query head ``h``'s blocks (``kv``: of key/value head ``h``'s): alternating
+        by head, or by the group of heads that share a key/value head."""
+        if not self.maps.shared:
+            return self.tints[h % 2]
+        return self.tints[(h if kv else self.maps.group(h)) % 2]
+
+    def block_tag(self, h: int, kv: bool) -> str:
+        """The words under block ``h``: its head's number, or (``kv``) the query heads that
+        read this key/value head."""
+        if not kv:
+            return self.say("head_n", h=h + 1)
+        members = self.maps.members(h)
+        return self.say("heads_range", a=members[0] + 1, b=members[-1] + 1)
+
+    def tint_blocks(self, m: LabelledMatrix, width: int, kv: bool = False):
         """Tint each head's columns of ``m``; a frame around each block and its head's number
-        under it. Returns ({head: frame}, tags)."""
+        (``kv``: the key/value head's query heads) under it. Returns ({block: frame}, tags)."""
         theme = self.theme
-        for rect in m.backgrounds:
+        shaded = _shaded(m)  # one frame a row: no cell to tint
+        for rect in () if shaded else m.backgrounds:
             i, j = rect.cell_index
-            fill = self.tints[(j // width) % 2]
+            fill = self.tint(j // width, kv)
             rect.set_fill(fill, opacity=1)
             if not getattr(m, "compact", False):
                 m.cells[i, j].set_color(text_on(fill, theme))
         frames, tags = {}, VGroup()
         for h in sorted({j // width for j in m.shown_columns}):
-            rects = [r for r in m.backgrounds if r.cell_index[1] // width == h]
-            b = _bounds(rects)
+            if shaded:
+                b = m.columns_box(h * width, min((h + 1) * width, m.shape[1]))
+            else:
+                b = _bounds([r for r in m.backgrounds if r.cell_index[1] // width == h])
             frame = Rectangle(
                 width=b.width + 0.04, height=b.height + 0.04, stroke_color=theme.muted
             )
@@ -307,12 +355,13 @@ class MultiHeadSplit(ExplainerScene):
             frame.move_to(b.center)
             frame.head = h
             frames[h] = frame
-            text = self.say("head_n", h=h + 1)
+            text = self.block_tag(h, kv)
             if text_width(text, SMALL) > b.width - 0.05:
-                text = str(h + 1)
+                members = self.maps.members(h) if kv else (h,)
+                text = "–".join(dict.fromkeys(str(k + 1) for k in (members[0], members[-1])))
             tag = label(text, SMALL, theme.muted)
             tag.next_to(frame, DOWN, buff=0.06)
-            if text_width(tag.source_text, SMALL) <= b.width + 0.1:
+            if text_width(tag.source_text, SMALL) <= b.width + (0.0 if kv else 0.1):
                 tags.add(tag)
         return frames, tags
 
@@ -334,17 +383,19 @@ class MultiHeadSplit(ExplainerScene):
         return group, mats
 
     def build_pieces(self, h: int, names: str, boxes, labelled: bool) -> dict:
-        head, theme = self.trace.heads[h], self.theme
-        arrays = {"Q": head.Q, "K": head.K, "V": head.V}
+        theme, maps = self.theme, self.maps
+        g = maps.group(h)
+        arrays = dict(zip("QKV", maps.head(h)))  # K, V: its key/value head's (RoPE: unturned)
         mats = {}
         for k, name in enumerate(names):
             values = arrays[name]
+            block = h if name == "Q" else g
             rows = self.q_tokens if name == "Q" and labelled else None
             n_rows = values.shape[0]
             colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
             piece = fitted_grid(
                 values,
-                (name, h),
+                (f"{name}_map", block),
                 theme,
                 rows if rows is not None else [""] * n_rows,
                 [str(j + 1) for j in range(values.shape[1])],
@@ -356,11 +407,11 @@ class MultiHeadSplit(ExplainerScene):
             )
             separate_ellipses(piece)
             for rect in piece.backgrounds:
-                fill = self.tints[h % 2]
+                fill = self.tint(h)
                 rect.set_fill(fill, opacity=1)
                 if not getattr(piece, "compact", False):
                     piece.cells[rect.cell_index].set_color(text_on(fill, theme))
-            name_mob = math(f"{name}_{h + 1}", FORMULA, theme.text)
+            name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
             if name_mob.width > boxes[k].width:  # a narrow frame: the name as wide as its block
                 name_mob.scale_to_fit_width(boxes[k].width)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
@@ -532,7 +583,7 @@ class MultiHeadSplit(ExplainerScene):
                 cell_pad=COMPACT,
             )
             for rect in m.backgrounds:
-                fill = self.tints[h % 2]
+                fill = self.tint(h)
                 rect.set_fill(fill, opacity=1)
                 if not getattr(m, "compact", False):
                     m.cells[rect.cell_index].set_color(text_on(fill, theme))
@@ -629,6 +680,11 @@ class MultiHeadSplit(ExplainerScene):
             FadeIn(tags),
             run_time=0.6,
         )
+        if _shaded(cat):  # drawn by colour: whole blocks move
+            frames = {f.head: f for f in blocks}
+            slides = [_block_into(m, frames[h]) for h, (_, m) in outs.items() if h in frames] + [
+                FadeIn(cat.shaded)
+            ]
         self.play(*slides, *([FadeIn(VGroup(*rest))] if rest else []), run_time=1.6)
 
     def mix(self, mh, outs, cat, cat_g, boxes) -> None:
@@ -666,7 +722,10 @@ class MultiHeadSplit(ExplainerScene):
                     lag_ratio=0.3,
                 )
             )
-        self.play(AnimationGroup(*rows, lag_ratio=0.6), run_time=min(3.0, 0.8 * len(rows) + 0.6))
+        ink = [FadeIn(out.shaded)] if _shaded(out) else []  # drawn by colour: no row of cells
+        self.play(
+            AnimationGroup(*rows, lag_ratio=0.6), *ink, run_time=min(3.0, 0.8 * len(rows) + 0.6)
+        )
         self.play_all((FadeOut(hl) for hl in highlights), run_time=0.3)
 
     def w_o_matrix(self, mh, wo_box: Box):
@@ -717,6 +776,7 @@ MAX_SQUARES = (
     4096  # beyond this many cells a grid is drawn by colour (a mobject a cell is too slow)
 )
 SHADES = 64  # the colours of such a grid: its scale in 64 steps
+MIN_SQUARE = 0.06  # a cell (scene units) below which a square's size no longer reads
 
 
 class CompactGrid(VGroup):
@@ -739,6 +799,7 @@ class CompactGrid(VGroup):
         row_colors=None,
         label_width: float = 2.2,
         role: tuple = (),
+        cell_height: float | None = None,
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -746,8 +807,9 @@ class CompactGrid(VGroup):
         self.shape = (m, n)
         self.shown_rows, self.shown_columns = list(range(m)), list(range(n))
         limit = 1.0 if scale == "weights" else score_limit(values)
-        self.cells, self.shaded = {}, None
-        if m * n > MAX_SQUARES:
+        self.cells, self.shaded, self.cell_size = {}, None, cell
+        self.cell_height = cell_height or cell
+        if m * n > MAX_SQUARES or cell < MIN_SQUARE:  # too many, or too small to see a square
             backs = self._heatmap(values, theme, cell, scale, limit)
         else:
             backs = []
@@ -791,7 +853,7 @@ class CompactGrid(VGroup):
             t = np.clip(0.5 + 0.5 * finite / limit, 0.0, 1.0)
         shade = np.rint(t * (SHADES - 1)).astype(int)
         self.shaded = VGroup()
-        side = cell * 0.94
+        side, tall = cell * 0.94, self.cell_height * 0.94  # a wide matrix: cells taller
         for k in np.unique(shade):
             i, j = np.nonzero(shade == k)
             level = k / (SHADES - 1)
@@ -799,12 +861,13 @@ class CompactGrid(VGroup):
                 heat(level) if scale == "weights" else diverging((level - 0.5) * 2 * limit, limit)
             )
             squares = VMobject(stroke_width=0).set_fill(color, opacity=1)
-            squares.set_points(_square_paths(j * cell, -i * cell, side))
+            squares.set_points(_square_paths(j * cell, -i * self.cell_height, side, tall))
             self.shaded.add(squares)
         backs = []
         for i in range(m):
-            back = Rectangle(width=n * cell, height=cell, stroke_width=0)
-            back.set_fill(theme.panel, opacity=1).move_to([(n - 1) * cell / 2, -i * cell, 0])
+            back = Rectangle(width=n * cell, height=self.cell_height, stroke_width=0)
+            back.set_fill(theme.panel, opacity=1)
+            back.move_to([(n - 1) * cell / 2, -i * self.cell_height, 0])
             back.cell_index = (i, 0)
             backs.append(back)
         return backs
@@ -819,12 +882,26 @@ class CompactGrid(VGroup):
         label_width = min(widest, max(0.9, box.width - n * ROW_LABEL_CELL - 0.15))
         room = label_width + 0.15 if widest else 0.0
         cell = min((box.width - room) / n, tall, 0.4)
-        if cell < ROW_LABEL_CELL:  # too small to label a row: the squares take the room
+        wide = (box.width - room) / n < MIN_SQUARE < tall  # drawn by colour: rows as tall as fit
+        if wide and min(tall, 0.4) >= ROW_LABEL_CELL:  # rows labelled, columns thin stripes
+            kw["cell_height"] = min(tall, 0.4)
+        elif cell < ROW_LABEL_CELL:  # too small to label a row: the squares take the room
             row_labels, cell = [""] * m, min(box.width / n, tall, 0.4)
-        return cls(values, theme, row_labels, max(cell, 0.01), label_width=label_width, **kw)
+            if box.width / n < MIN_SQUARE < tall:
+                kw["cell_height"] = min(tall, 0.4)
+        return cls(values, theme, row_labels, max(cell, 1e-3), label_width=label_width, **kw)
 
     def cell(self, i: int, j: int):
         return self.cells.get((i, j))
+
+    def columns_box(self, j0: int, j1: int) -> Box:
+        """The box of columns j0 … j1 − 1 over every row."""
+        left = self.backgrounds[0].get_left()[0] if self.shaded is not None else None
+        if left is None:
+            corners = [(i, j) for i in (0, self.shape[0] - 1) for j in (j0, j1 - 1)]
+            return _bounds([self.cell_rect(i, j) for i, j in corners])
+        top, bottom = self.backgrounds[0].get_top()[1], self.backgrounds[-1].get_bottom()[1]
+        return Box(left + j0 * self.cell_size, bottom, left + j1 * self.cell_size, top)
 
     def cell_rect(self, i: int, j: int):
         if self.shaded is not None:  # one frame a row
@@ -856,17 +933,37 @@ def cells_from(pairs) -> list:
     return out
 
 
+def _block_into(m, frame) -> Transform:
+    """A copy of matrix ``m``'s cells squeezed into ``frame`` (a block of a grid drawn by
+    colour, which has no cell of its own to fly to); the copy leaves when it lands."""
+    ink = VGroup(m.backgrounds, m.shaded) if _shaded(m) else m.numbers
+    ghost = ink.copy()
+    target = ghost.copy().stretch_to_fit_width(frame.width).stretch_to_fit_height(frame.height)
+    return Transform(ghost, target.move_to(frame), remover=True)
+
+
+def _shaded(m) -> bool:
+    """Whether ``m`` is a grid drawn by colour (no mobject a cell)."""
+    return getattr(m, "shaded", None) is not None
+
+
+def _block_from(frame, ink) -> ReplacementTransform:
+    """``ink`` (a grid drawn by colour) flies out of ``frame``, its block in a larger grid."""
+    ghost = ink.copy().stretch_to_fit_width(frame.width).stretch_to_fit_height(frame.height)
+    return ReplacementTransform(ghost.move_to(frame), ink)
+
+
 def _row_and(row: VGroup, numbers: VGroup) -> VGroup:
     """What moves into an output row: the concatenation's row with W_O's numbers (the row
     alone where W_O is drawn by colour, with no mobject a cell)."""
     return VGroup(row, numbers).copy() if len(numbers) else row.copy()
 
 
-def _square_paths(xs, ys, side: float) -> np.ndarray:
-    """The Bézier points of squares of ``side`` centred at (xs, ys): four straight cubic
-    curves each, one closed sub-path a square."""
-    h = side / 2
-    corners = np.array([[-h, h], [h, h], [h, -h], [-h, -h], [-h, h]])  # clockwise, closed
+def _square_paths(xs, ys, side: float, tall: float | None = None) -> np.ndarray:
+    """The Bézier points of squares of ``side`` (rectangles ``tall`` high) centred at (xs, ys):
+    four straight cubic curves each, one closed sub-path a cell."""
+    h, v = side / 2, (tall or side) / 2
+    corners = np.array([[-h, v], [h, v], [h, -v], [-h, -v], [-h, v]])  # clockwise, closed
     thirds = np.array([0.0, 1 / 3, 2 / 3, 1.0])
     a, b = corners[:-1], corners[1:]
     edge = a[:, None, :] + thirds[None, :, None] * (b - a)[:, None, :]  # (4 edges, 4 points, 2)

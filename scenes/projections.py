@@ -142,7 +142,8 @@ class Projections(ExplainerScene):
         labels = plane.tip_labels(
             tr.X, self.q_tokens, colors, left, plane.tick_labels, clear_axes=True
         )
-        self.step("identity", clear=True)
+        rotary = ac.linear_maps(tr).rotated
+        self.step("identity", "identity_rotary" if rotary else None, clear=True)
         note_box, table_box = right.rows(1, 3)
         size = BODY if note_box.width > 5 else SMALL
         note = VGroup(
@@ -152,8 +153,8 @@ class Projections(ExplainerScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         place(note, note_box, "left")
         table = LabelledMatrix.fitted(
-            tr.attention.Q,
-            ("Q", 0),
+            ac.linear_maps(tr).head(0)[0],  # X W_q = X (with RoPE: before the turn)
+            ("Q_map", 0),
             self.theme,
             self.q_tokens,
             ["x1", "x2"],
@@ -277,15 +278,16 @@ class Projections(ExplainerScene):
     # -- d = 2 with real weights: each map moves the grid -----------------------------------------
     def planar_maps(self, maps: dict):
         ex, tr = self.example, self.trace
-        head = tr.attention
         left, right = self.plane_and_side()
         colors = [self.q_color(i) for i in range(ex.n)]
-        results = {"q": head.Q, "k": head.K, "v": head.V}
+        maps_of = ac.linear_maps(tr)  # what X W gives: with RoPE, before the turn
+        results = dict(zip("qkv", maps_of.head(0)))
         plane_pts = np.vstack([tr.X] + list(results.values()))
         plane = self.vector_plane(plane_pts, left, maps=list(maps.values()))
         origin = plane.c2p(0, 0)
         for key, W in maps.items():
-            self.step(f"map_{key}", clear=True)
+            turned = maps_of.rotated and key != "v"
+            self.step(f"map_{key}", f"map_{key}_rotary" if turned else None, clear=True)
             grid = plane.plane.copy()
             outline = key == "k"
             arrows = plane.arrows(tr.X, colors, outline=outline)
@@ -322,7 +324,7 @@ class Projections(ExplainerScene):
         top, bottom = right.rows(1, 1.8)
         table = LabelledMatrix.fitted(
             result,
-            (role, 0),
+            (f"{role}_map", 0),  # X W as the map gives it (before RoPE turns it)
             self.theme,
             self.q_tokens,
             [f"{key}1", f"{key}2"],
@@ -338,7 +340,8 @@ class Projections(ExplainerScene):
     # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
     def viewed_maps(self):
         ex, tr = self.example, self.trace
-        self.step("maps_nd", clear=True)
+        rotary = ac.linear_maps(tr).rotated
+        self.step("maps_nd", "maps_nd_rotary" if rotary else None, clear=True)
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
         for box, (name, tokens, color_of, outline) in zip(

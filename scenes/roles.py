@@ -86,6 +86,20 @@ for _kind in ("W_q", "W_k", "W_v"):
     role()(_weight_matrix(_kind))
 
 
+def _map_block(which: str) -> Role:
+    def look(tr, block, i, j):
+        return ac.linear_maps(tr).block(which, block)[i, j]
+
+    look.__name__ = which + "_map"
+    whose = "a query head's block" if which == "Q" else "a key/value head's block"
+    look.__doc__ = f"{which} = X W_{which.lower()} as the map gives it (before RoPE): {whose}"
+    return look
+
+
+for _kind in ("Q", "K", "V"):
+    role(_kind + "_map")(_map_block(_kind))
+
+
 @role("X")
 def embedding(tr, i, j):
     return tr.X[i, j]

@@ -24,18 +24,18 @@ def embeddings(trace: ac.ExampleTrace) -> np.ndarray:
 
 
 def queries(trace: ac.ExampleTrace) -> np.ndarray:
-    """The first head's queries."""
-    return trace.heads[0].Q
+    """The first head's queries as Q = X W_q gives them (before RoPE turns them)."""
+    return ac.linear_maps(trace).head(0)[0]
 
 
 def keys(trace: ac.ExampleTrace) -> np.ndarray:
-    """The first head's keys."""
-    return trace.heads[0].K
+    """The first head's keys as K = X W_k gives them (before RoPE turns them)."""
+    return ac.linear_maps(trace).head(0)[1]
 
 
 def values(trace: ac.ExampleTrace) -> np.ndarray:
     """The first head's values."""
-    return trace.heads[0].V
+    return ac.linear_maps(trace).head(0)[2]
 
 
 def queries_keys(trace: ac.ExampleTrace, h: int = 0) -> np.ndarray:

@@ -138,7 +138,8 @@ def real_model_stills(out: Path, height: int) -> None:
 def decoder_stills(out: Path, height: int) -> None:
     """SmolLM2 on repeated sentences (from-model --model smollm2, into a scratch folder): the
     induction head, layer 19 head 7, on an 8-token sentence (its matrix shows apple₂ → blue₁),
-    and every head of layer 19 on the 12-token one (examples/smollm2-*.toml are its heads)."""
+    and every head of layer 19 on the 12-token one (examples/smollm2-*.toml are its heads), in
+    HeadGallery and in MultiHeadSplit's split (9 query heads over 3 key/value heads)."""
     import subprocess
     import sys
     import tempfile
@@ -160,8 +161,14 @@ def decoder_stills(out: Path, height: int) -> None:
             find("HeadGallery").load(), ac.load_example(layer), lang="en", pixel_height=height
         )
         save_png(stills[-1].frame, out / "smollm2-layer19-HeadGallery.png")
+        stills = run_steps(
+            find("MultiHeadSplit").load(), ac.load_example(layer), lang="en", pixel_height=height
+        )
+        split = next(s for s in stills if s.key == "split")  # 9 query heads over 3 K/V heads
+        save_png(split.frame, out / "smollm2-layer19-MultiHeadSplit.png")
     print(out / "smollm2-induction-AttentionMatrix.png")
     print(out / "smollm2-layer19-HeadGallery.png")
+    print(out / "smollm2-layer19-MultiHeadSplit.png")
 
 
 def limits_stills(out: Path, height: int) -> None:

@@ -45,8 +45,9 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     )
     by_key = {st.key: st.snapshot for st in stills}
     every = 3 * n * H * d_k  # Q, K and V: every head's every cell
-    assert count(by_key["project"][0], "Q", "K", "V") == every
-    assert count(by_key["split"][0], "Q", "K", "V") == every
+    maps = ("Q_map", "K_map", "V_map")  # Q = X W_q, K, V as the maps give them
+    assert count(by_key["project"][0], *maps) == every
+    assert count(by_key["split"][0], *maps) == every
     assert count(by_key["concat"][0], "concat") == n * H * d_k  # every head's columns
     problems = [f"{key}: {p}" for key, (_, found) in by_key.items() for p in found]
     assert not problems, "\n".join(problems[:20])

@@ -70,7 +70,7 @@ def test_split_step_shows_every_block_of_q_k_v():
             values = getattr(head, name)
             for i in range(values.shape[0]):
                 for j in range(values.shape[1]):
-                    role = (name, h, i, j)
+                    role = (f"{name}_map", h, i, j)  # X W's block h (one key/value head a head)
                     assert role in shown, f"{role} is not on screen in the split step"
                     assert all(np.isclose(v, values[i, j]) for v, _ in shown[role])
                     # once in the full n × H·d_k matrix and once in the head's own block
@@ -82,7 +82,7 @@ def test_split_step_shows_every_block_of_q_k_v():
         for h, (box, on_screen, opacity) in blocks.items():
             assert on_screen and opacity > 0.5, (name, h)
             for role, entries in shown.items():
-                if role[0] != name:
+                if role[0] != f"{name}_map":
                     continue
                 full = max(entries, key=lambda e: e[1][1])[1]  # the full matrix sits on top
                 inside = box.x0 < full[0] < box.x1 and box.y0 < full[1] < box.y1
