@@ -215,3 +215,33 @@ def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_number
     labels = [*m.row_labels, *m.col_labels, *m.cells.values()]
     boxes = [box_of(x).inset(0.01) for x in labels]
     assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
+
+
+# -- caption lines: Chinese breaks between words (jieba), never inside one ----------------------
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        (
+            "先取指数，再把它们归一化成比例：它自己的权重最大，其余按比例分。",
+            ["指数", "自己", "比例"],
+        ),
+        ("同一个从 0 到 1 的色标上，每个头的权重各不相同，一看就懂。", ["0 到 1", "色标", "权重"]),
+        ("我们跟着查询 q(早) 看 w(早→好)：它把注意力分给每个键。", ["q(早)", "w(早→好)", "注意力"]),
+    ],
+)
+def test_chinese_lines_break_between_words_at_every_width(text, words):
+    """The issue's examples (先取指/数, 它自/己, 0 到/1) at every width from 2 to 12 characters:
+    no break falls inside a word, a formula or "0 到 1", and the lines give back the text."""
+    from scenes.mobjects.text import text_width, wrap_lines
+    from scenes.mobjects.theme import SMALL
+
+    char = text_width("字", SMALL)
+    for chars in range(2, 13):
+        lines = wrap_lines(text, chars * char, SMALL, max_lines=99)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        for a, b in zip(lines, lines[1:]):
+            for w in words:
+                joined = a + b
+                cut = len(a)
+                at = joined.find(w)
+                assert not (at != -1 and at < cut < at + len(w)), (chars, a, b, w)

@@ -14,6 +14,7 @@ from scene_checks import contrast_problems, on_screen, picture_problems
 from scenes import captions
 from scenes.look import Look
 from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.text import CLOSERS
 from scenes.mobjects.theme import contrast, diverging, heat
 from scenes.pipeline.stills import run_steps
 from scenes.registry import SCENES, find
@@ -68,6 +69,24 @@ def _caption_problems(example, lang, text: str, seconds: float) -> list[str]:
     return problems
 
 
+def _break_problems(text: str, lines: list[str]) -> list[str]:
+    """Chinese lines that break inside a word: every break must fall where jieba (a maintained
+    segmenter) ends a word of the whole caption, or after a space or a punctuation mark."""
+    import jieba
+
+    ends, k = set(), 0
+    for word in jieba.lcut(text):
+        k += len(word)
+        ends.add(k)
+    problems, pos = [], 0
+    for line, following in zip(lines, lines[1:]):
+        pos = text.find(line, pos) + len(line)
+        ok = pos in ends or text[pos - 1] in CLOSERS or text[pos : pos + 1].isspace()
+        if not ok:
+            problems.append(f"line breaks inside a word: {line[-3:]!r} / {following[:3]!r}")
+    return problems
+
+
 def _chinese_left(scene, labels: str) -> list[str]:
     words = " ".join(getattr(m, "source_text", "") for m in on_screen(scene))
     left = [c for c in words if "\u4e00" <= c <= "\u9fff" and c not in labels]
@@ -86,7 +105,8 @@ def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
 
     def snapshot(s):
         found = picture_problems(s) + (_chinese_left(s, labels) if lang == "en" else [])
-        return found, dict(s.steps[-1])
+        lines = [getattr(m, "source_text", "") for m in s.caption_mob]
+        return found + _break_problems(s.steps[-1]["caption"], lines), dict(s.steps[-1])
 
     look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
     stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)

@@ -6,6 +6,7 @@ tests can check every number against the core.
 
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
 
@@ -224,49 +225,94 @@ def distinct(labels) -> list[str]:
 
 
 CLOSERS = "，。、；：）」』！？,.;:!?"
+OPENERS = "（「『"
 
 
 def _cjk(c: str) -> bool:
     return ord(c) > 0x2E7F and not c.isspace()
 
 
-def _break_units(text: str) -> list[str]:
-    """Break opportunities: Latin at spaces, CJK between any two characters and after CJK
-    punctuation — but never inside a formula's parentheses (w(早→好), q(早): a "(" right after a
-    character; a parenthetical clause after a space breaks as usual) nor before a closing mark."""
-    units, word, depth = [], "", 0
+def _words(run: str) -> list[str]:
+    """A run of CJK characters cut into words by jieba (a maintained Chinese segmenter, loaded
+    on first use): a line may break between two words, never inside one (先取/指数, not
+    先取指/数)."""
+    if len(run) < 2:
+        return [run] if run else []
+    return _segmenter().lcut(run, HMM=True)
+
+
+@functools.cache
+def _segmenter():
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict…" on a user's terminal
+    return jieba
+
+
+@functools.lru_cache(maxsize=4096)
+def _break_units(text: str) -> tuple[str, ...]:
+    """Break opportunities: Latin at spaces, Chinese between words (:func:`_words`) and after
+    CJK punctuation — but never inside a formula's parentheses (w(早→好), q(早): a "(" right
+    after a character; a parenthetical clause after a space breaks as usual), before a closing
+    mark, or at a space beside a CJK character (0 到 1 stays on one line)."""
+    units, word, run, depth = [], "", "", 0
     for k, c in enumerate(text):
+        letter = _cjk(c) and c not in CLOSERS and not depth
+        if run and not letter:  # a run of Chinese ends: its words are units
+            units.extend(_words(run))
+            run = ""
         if c == "(" and (depth or (k and not text[k - 1].isspace())):
+            if not word and units and not text[k - 1].isspace():  # a formula after CJK: whole
+                word = units.pop()
             depth += 1
         elif c == ")" and depth:
             depth -= 1
+        if depth or c == ")" and word.count("(") > word.count(")"):
             word += c
-            continue
-        if depth:
-            word += c
-            continue
-        if c in CLOSERS:  # stays with what it closes: no line starts with it
-            if word or not units:
-                word += c
-            else:
-                units[-1] = units[-1].rstrip() + c
-            if _cjk(c) and word:  # after a CJK mark (、，。) a line may break
-                units.append(word)
+        elif c in CLOSERS:
+            word = _close(units, word, c)
+        elif letter or c == " ":  # Chinese gathers into a run; a space ends a Latin word
+            if word or c == " ":
+                units.append(word + c * (c == " "))
                 word = ""
-            continue
-        if _cjk(c):  # CJK and friends: a break anywhere
-            if word:
-                units.append(word)
-                word = ""
-            units.append(c)
-        elif c == " ":
-            units.append(word + c)
-            word = ""
+            run += c * letter
         else:
             word += c
-    if word:
+    units.extend(_words(run))
+    return tuple(_glue_spaces([*units, word] if word else units))
+
+
+def _close(units: list[str], word: str, c: str) -> str:
+    """A closing mark stays with what it closes (no line starts with it); after a CJK mark
+    (、，。) a line may break. Returns the word still open."""
+    if word or not units:
+        word += c
+    else:
+        units[-1] = units[-1].rstrip() + c
+    if _cjk(c) and word:
         units.append(word)
-    return units
+        return ""
+    return word
+
+
+def _glue_spaces(units: list[str]) -> list[str]:
+    """Join units across a space that touches a CJK character: in Chinese text a space only sets
+    off a number or a Latin word ("从 0 到 1"), which stays with its neighbours; and an opening
+    mark (（「『) to what it opens."""
+    out: list[str] = []
+    for u in units:
+        if out and out[-1][-1] in OPENERS:  # no line ends on an opening mark
+            out[-1] += u
+            continue
+        if out and (out[-1].endswith(" ") or u.startswith(" ")):
+            left, right = (out[-1].rstrip() or " ")[-1], (u.lstrip() or " ")[0]
+            if _cjk(left) or _cjk(right):
+                out[-1] += u
+                continue
+        out.append(u)
+    return out
 
 
 def vector_row(nums, color, size: float = BODY) -> VGroup:
