@@ -3,10 +3,10 @@ contrast and OCR tests:
 
 - ``at-the-limits``: ``examples/at-the-limits.toml`` (12 tokens, a 12-character label, a
   repeated label, 4 heads, a causal mask);
-- ``minilm-layer1``: a trained layer with all 12 heads, exactly what
-  ``attn-explain from-model "the cat sat on the mat" --layer 1 --all-heads`` writes (built in
-  memory from the packaged model: its weights, 4 × 384 × 384 floats, are a 2.2 MB sidecar, too
-  large to commit).
+- ``minilm-layer1``: a trained layer with all 12 heads, ``examples/minilm-cat-layer1.toml`` (and
+  its 2.2 MB sidecar of 4 × 384 × 384 weights), exactly what
+  ``attn-explain from-model "the cat sat on the mat" --layer 1 --all-heads`` writes
+  (tests/test_model.py checks that it still is).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from scenes.registry import SCENES
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = ROOT / "examples" / "at-the-limits.toml"
+LAYER = ROOT / "examples" / "minilm-cat-layer1.toml"
 LAYER_TEXT = "the cat sat on the mat"
 NAMES = ("at-the-limits", "minilm-layer1")
 ASPECTS = ("16:9", "4:3", "1:1")
@@ -29,9 +30,7 @@ def load(name: str) -> ac.Example:
     if name == "at-the-limits":
         return ac.load_example(LIMITS)
     if name == "minilm-layer1":
-        from attention_core.from_model import model_example
-
-        return model_example(LAYER_TEXT, 1, all_heads=True).example(name)
+        return ac.load_example(LAYER)
     raise KeyError(name)
 
 

@@ -355,6 +355,21 @@ def test_head_readings_of_the_cat_sentence(mf):
     assert 0 < qk_plane(head.Q, head.K).kept < 1
 
 
+@needs_model
+def test_the_committed_trained_layer_is_what_from_model_writes(mf):
+    """examples/minilm-cat-layer1.toml (the trained layer the layout, contrast and OCR tests run
+    over) holds exactly what `from-model "the cat sat on the mat" --layer 1 --all-heads` gives."""
+    from attention_core.from_model import model_example
+
+    examples = Path(__file__).parent.parent / "examples"
+    committed = ac.load_example(examples / "minilm-cat-layer1.toml")
+    fresh = model_example("the cat sat on the mat", 1, all_heads=True).example("fresh")
+    assert committed.tokens == fresh.tokens and committed.heads == fresh.heads == 12
+    np.testing.assert_array_equal(committed.embeddings, fresh.embeddings)
+    for key in ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o"):
+        np.testing.assert_array_equal(getattr(committed.weights, key), getattr(fresh.weights, key))
+
+
 # -- tokenizing and the model files -----------------------------------------------------------
 @needs_model
 def test_tokenizer_cuts_as_documented(mf):
