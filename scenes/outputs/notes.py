@@ -32,6 +32,10 @@ ROWS = {
     "Q": ("q({q})", "q({q})", "hq"),
     "K": ("k({k})", "k({k})", "hk"),
     "V": ("v({k})", "v({k})", "hk"),
+    # X W as the maps give it (before RoPE turns q and k); K's and V's block is a key/value head's
+    "Q_map": ("x({q}) W_q", "x({q}) W_q", "hq"),
+    "K_map": ("x({k}) W_k", "x({k}) W_k", "hk"),
+    "V_map": ("x({k}) W_v", "x({k}) W_v", "hk"),
     "scores": ("scores of q({q})", "q({q}) 的分数", "hq"),
     "scaled": ("scores ÷ √dₖ of q({q})", "q({q}) 的分数 ÷ √dₖ", "hq"),
     "masked": ("masked scores of q({q})", "q({q}) 遮蔽后的分数", "hq"),
