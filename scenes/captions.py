@@ -196,7 +196,7 @@ CAPTIONS = {
         ),
         "exp_seeing_all": (
             "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同（最大的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row, the only one that sees every key, so its weights are the same before and after the mask (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "Take {q}'s row: only it sees every key, so the mask leaves its weights as they are (largest {top}). Exponentiate first: a larger score gets a larger share, every share positive.",
         ),
         "exp_peaked": (
             "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
@@ -687,6 +687,10 @@ WORDS = {
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    "legend_k_short": (
+        "键 $k$",
+        "key $k$",
+    ),  # where the longer one does not fit: the arrow shows it
     # Embeddings
     "embeddings_typeset": ("词向量 $X$", "embeddings $X$"),
     # RotaryPositions

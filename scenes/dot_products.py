@@ -53,9 +53,14 @@ class DotProducts(ExplainerScene):
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
         self.plane_box = plane_box
         self.plane = self.vector_plane(self.all_points(), plane_box)
-        legend = self.legend()
+        legend = self.legend(foot_box.width)
         note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        place(flow([legend, note], foot_box.width, hbuff=0.4), foot_box, "left")
+        # in a narrow frame its two entries may go on two lines (never over the matrix)
+        parts = [legend, note]
+        if legend.width > foot_box.width:  # its entries on lines of their own, if that fits
+            trial = flow([m.copy() for m in (*legend, note)], foot_box.width, hbuff=0.4)
+            parts = [*legend, note] if trial.height <= foot_box.height + 0.05 else parts
+        place(flow(parts, foot_box.width, hbuff=0.4), foot_box, "left")
         keys = self.show_query(legend, note)
         for step, j in enumerate(keys):
             self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
@@ -184,15 +189,19 @@ class DotProducts(ExplainerScene):
                 pts += list(self.pair_coords(a, b))
         return np.vstack(pts)
 
-    def legend(self) -> VGroup:
+    def legend(self, width: float) -> VGroup:
+        """ "→ query q", "⇢ key k (outlined)": each entry no wider than ``width`` (the key's
+        without "(outlined)" where it would be; its hollow arrow says it)."""
         t = self.theme
         q = VGroup(
             sample_arrow(t.text, length=0.9), self.typeset("legend_q", SMALL, t.text)
         ).arrange(buff=0.12)
-        k = VGroup(
-            sample_arrow(t.text, outline=True, length=0.9), self.typeset("legend_k", SMALL, t.text)
-        )
-        k.arrange(buff=0.12)
+        for key in ("legend_k", "legend_k_short"):  # both on one line, if the short one does
+            k = VGroup(
+                sample_arrow(t.text, outline=True, length=0.9), self.typeset(key, SMALL, t.text)
+            ).arrange(buff=0.12)
+            if q.width + 0.35 + k.width <= width:
+                break
         return VGroup(q, k).arrange(buff=0.35)
 
     def row_mark(self, a: int):

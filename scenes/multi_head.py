@@ -425,11 +425,17 @@ class MultiHeadSplit(ExplainerScene):
         or, where that would elide a weight, the panels one above the other; where nothing
         fits, fewer heads (the first and the last). Sets ``self.shown`` to the heads drawn."""
         tried = []
-        for shown in (self.shown, [self.shown[0], self.shown[-1]]):
+        every = list(range(len(self.trace.heads)))
+        choices = [self.shown, [self.shown[0], self.shown[-1]]]
+        if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
+            choices.insert(0, every)
+        for shown in choices:
             n = len(shown)
+            grid = [b for row in body.rows(1, 1, gap=0.3) for b in row.columns(1, 1, gap=0.3)]
             for boxes, inner, titled in (
                 (body.columns(*([1] * n), gap=0.3), "columns", True),
                 (body.columns(*([1] * n), gap=0.3), "rows", True),
+                *([(grid[:n], "columns", True)] if n > 2 else []),  # two rows of two
                 (body.rows(*([1] * n), gap=0.3), "columns", False),
             ):
                 panels = {h: self.head_panel(h, b, inner, titled) for b, h in zip(boxes, shown)}
@@ -464,9 +470,12 @@ class MultiHeadSplit(ExplainerScene):
             title = VGroup()
         panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
         panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
+        readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
         panel.complete = (
-            len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys
-        ) and panel.fits
+            (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
+            and panel.fits
+            and readable
+        )
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
         panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
         return panel
@@ -777,6 +786,7 @@ MAX_SQUARES = (
 )
 SHADES = 64  # the colours of such a grid: its scale in 64 steps
 MIN_SQUARE = 0.06  # a cell (scene units) below which a square's size no longer reads
+STRIPES = 32  # columns from which a grid too narrow for squares is drawn as stripes of colour
 
 
 class CompactGrid(VGroup):
@@ -882,12 +892,13 @@ class CompactGrid(VGroup):
         label_width = min(widest, max(0.9, box.width - n * ROW_LABEL_CELL - 0.15))
         room = label_width + 0.15 if widest else 0.0
         cell = min((box.width - room) / n, tall, 0.4)
-        wide = (box.width - room) / n < MIN_SQUARE < tall  # drawn by colour: rows as tall as fit
+        # many columns (a head's 32 or 64, a layer's 384): drawn by colour, rows as tall as fit
+        wide = n >= STRIPES and (box.width - room) / n < MIN_SQUARE < tall
         if wide and min(tall, 0.4) >= ROW_LABEL_CELL:  # rows labelled, columns thin stripes
             kw["cell_height"] = min(tall, 0.4)
         elif cell < ROW_LABEL_CELL:  # too small to label a row: the squares take the room
             row_labels, cell = [""] * m, min(box.width / n, tall, 0.4)
-            if box.width / n < MIN_SQUARE < tall:
+            if n >= STRIPES and box.width / n < MIN_SQUARE < tall:
                 kw["cell_height"] = min(tall, 0.4)
         return cls(values, theme, row_labels, max(cell, 1e-3), label_width=label_width, **kw)
 

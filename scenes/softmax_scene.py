@@ -13,7 +13,7 @@ import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.bars import ProportionBar, score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import MARGIN, Box, place
+from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
@@ -49,7 +49,8 @@ class Softmax(ExplainerScene):
     def exp_and_share(self):
         left = self.regions.content  # the whole width: the side panel comes later
         row = self.head.scaled[self.i]  # before any mask: masks come later
-        bars_box, shares_box = left.rows(3, 2, gap=0.3)
+        # many keys: the share bar gets more room, for every key's weight listed under it
+        bars_box, shares_box = left.rows(*((3, 2) if len(self.keys) <= 8 else (1, 1)), gap=0.3)
         bars, exp_labels = self.exponentials(row, left, bars_box)
         self.shares(row, bars, exp_labels, shares_box)
 
@@ -112,7 +113,13 @@ class Softmax(ExplainerScene):
         )
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
-            key_labels = VGroup(*(k if k.width < slot - 0.05 else VGroup() for k in key_labels))
+            if any(k.width >= slot - 0.05 for k in key_labels):  # every other one lower,
+                key_labels = VGroup()  # shortened to two columns' width where need be
+                for j, c in enumerate(self.colors):
+                    text = ellipsize(self.k_tokens[j], 2 * slot - 0.1, SMALL)
+                    x = plot.x0 + (j + 0.5) * slot
+                    key_labels.add(label(text, SMALL, c).move_to([x, plot.y0 + 0.15, 0]))
+                    key_labels[-1].set_y(plot.y0 + (0.5 if j % 2 else 0.15))
         return bars, score_labels, exp_labels, key_labels
 
     def shares(self, row, bars, exp_labels, shares_box: Box):
@@ -136,8 +143,12 @@ class Softmax(ExplainerScene):
         )
         total = VGroup(label("= 1", BODY, theme.text))
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
+        listed = self.weights_list(w, bar, shares_box)
         note = VGroup()
-        if len(keys) > 1 and float(np.max(w)) > 1 - 1e-6:  # huge scores: say so, plainly
+        if len(listed):  # the list is the numbers: the bar keeps none of its own
+            bar.remove(bar.numbers)
+            bar.numbers = listed
+        elif len(keys) > 1 and float(np.max(w)) > 1 - 1e-6:  # huge scores: say so, plainly
             note = label(
                 ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL, theme.accent
             )
@@ -150,6 +161,27 @@ class Softmax(ExplainerScene):
         )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
+
+    def weights_list(self, w, bar, shares_box: Box) -> VGroup:
+        """Where the bar's parts are too narrow for some of their numbers (many keys): every
+        key's weight listed under the bar, "when 0.001  students 0.000 …", each key in its
+        colour — the numbers the caption names, all on screen. Empty when the bar holds them
+        all, or the list does not fit below it."""
+        if len(bar.numbers) == len(self.keys):
+            return VGroup()
+        i, theme = self.i, self.theme
+        pairs = [
+            VGroup(
+                label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
+                self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3, color=theme.text),
+            ).arrange(RIGHT, buff=0.1)
+            for j in self.keys
+        ]
+        listed = flow(pairs, shares_box.width, hbuff=0.3, vbuff=0.08)
+        listed.next_to(bar.outline, DOWN, buff=0.2).align_to(bar, LEFT)  # in its numbers' place
+        if box_of(listed).y0 < shares_box.y0 - 1e-6 or listed.width > shares_box.width + 1e-6:
+            return VGroup()
+        return listed
 
     def all_rows(self):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
@@ -173,7 +205,9 @@ class Softmax(ExplainerScene):
             )
             t = label(short[a], SMALL, self.q_color(a))
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
-        rows.arrange(DOWN, aligned_edge=RIGHT, buff=0.15 + row_h * 0.3)
+        # as far apart as the room allows: 12 labels at the smallest text size just fit a square
+        free = rows_box.height - sum(r.height for r in rows)
+        rows.arrange(DOWN, aligned_edge=RIGHT, buff=min(0.15 + row_h * 0.3, free / max(n - 1, 1)))
         place(rows, rows_box)
         one_hot = [
             self.q_tokens[a]
@@ -223,10 +257,11 @@ class Softmax(ExplainerScene):
             g10=shown["×10"],
             g100=shown["×100"],
         )
-        heading = label(f"q({ellipsize(self.q_tokens[i], 2.5, SMALL)})", SMALL, self.q_color(i))
+        g_head = label("Σ s(1−s)", SMALL, theme.accent)
+        room = min(2.5, max(0.9, side_box.width - g_head.width - 1.5))  # clear of Σ s(1−s)
+        heading = label(f"q({ellipsize(self.q_tokens[i], room, SMALL)})", SMALL, self.q_color(i))
         side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
-        g_head = label("Σ s(1−s)", SMALL, theme.accent)
         for g, p in zip(gauges, panel):
             g.next_to(p, RIGHT, buff=0.2)
         g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)

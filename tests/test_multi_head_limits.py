@@ -48,6 +48,8 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     maps = ("Q_map", "K_map", "V_map")  # Q = X W_q, K, V as the maps give them
     assert count(by_key["project"][0], *maps) == every
     assert count(by_key["split"][0], *maps) == every
+    heads_shown = {r[1] for r in by_key["heads"][0] if r[0] == "weights"}
+    assert heads_shown == set(range(H)), heads_shown  # every head's weights (a grid of 2 × 2)
     assert count(by_key["concat"][0], "concat") == n * H * d_k  # every head's columns
     problems = [f"{key}: {p}" for key, (_, found) in by_key.items() for p in found]
     assert not problems, "\n".join(problems[:20])

@@ -187,6 +187,7 @@ class LabelledMatrix(VGroup):
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
         label_w = (max(r.width for r in row_mobs) + 0.2) if any(row_texts) else 0.1
         grid = self._shown(m, n, cw, ch, label_w, max_width, max_height)
+        self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
 
@@ -341,7 +342,9 @@ class LabelledMatrix(VGroup):
             y = grid.y(slot)
             if i is None:
                 dots = label("⋮", self.style.size, self.theme.muted)
-                self.ellipses.add(dots.move_to([grid.label_w + len(grid.cols) * grid.cw / 2, y, 0]))
+                # over the first column where a column is elided too (the "…" takes the middle)
+                x = grid.x(0) if None in grid.cols else grid.label_w + len(grid.cols) * grid.cw / 2
+                self.ellipses.add(dots.move_to([x, y, 0]))
                 continue
             r = row_mobs[i]
             r.move_to([grid.label_w - 0.12, y, 0], aligned_edge=RIGHT)
@@ -358,7 +361,8 @@ class LabelledMatrix(VGroup):
                 self.theme, self.scale, self.limit, width=min(grid.height, 2.4), vertical=True
             )
             return bar.next_to(grid, RIGHT, buff=0.3).align_to(grid, DOWN)
-        bar = ColorBar(self.theme, self.scale, self.limit, width=max(grid.width, 2.2))
+        least = 2.2 if self.bar_room is None else max(min(2.2, self.bar_room), 1.2)
+        bar = ColorBar(self.theme, self.scale, self.limit, width=max(grid.width, least))
         bar.next_to(grid, DOWN, buff=0.22).align_to(grid, LEFT)
         return bar
 
@@ -393,6 +397,8 @@ class LabelledMatrix(VGroup):
             for upright, size in itertools.product((True, False), sizes):
                 if not upright and not stood:
                     break  # every label fitted flat: numbering would change nothing
+                if _cells_alone_too_big(values, size, kwargs, box.width, box.height - title_room):
+                    continue  # its cells alone overflow: not built (a matrix of Pango texts)
                 mob = cls(*args, size=size, upright=upright, **kwargs)
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
@@ -455,6 +461,17 @@ class LabelledMatrix(VGroup):
         return VGroup(
             self.backgrounds, self.row_labels, self.col_labels, self.ellipses, self.colorbar
         )
+
+
+def _cells_alone_too_big(values, size: float, kwargs: dict, width: float, height: float) -> bool:
+    """Whether the matrix's cells alone, at ``size``, are wider than ``width`` or taller than
+    ``height``: measured from a few probe numbers (the cell size), without building the matrix
+    (whose every number is a Pango text: what made a 12 × 12 matrix slow to fit)."""
+    style = _style(kwargs.get("style"), {**_style_part(kwargs), "size": size})
+    values = np.asarray(values, dtype=float)
+    cw, ch = LabelledMatrix._cell_size(values, style)
+    m, n = values.shape
+    return n * cw > width + 1e-9 or m * ch > height + 1e-9
 
 
 MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
