@@ -16,7 +16,7 @@ from manim import UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGro
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.fades import FadeIn, FadeOut, Slide, carry, slide_into
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix
@@ -135,10 +135,10 @@ class EncoderBlock(ExplainerScene):
             enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', ffn_slots[1], digits=1, labelled=False
         )
         F = self.matrix(enc.ff_out, "ff_out", 'F = "ReLU"(H W_1) W_2', ffn_slots[2])
-        self.play(FadeIn(hidden.frame), FadeIn(hidden.formula), run_time=0.4)
-        self.play(TransformFromCopy(H.numbers, hidden.numbers), run_time=1.0)
-        self.play(FadeIn(F.frame), FadeIn(F.formula), run_time=0.4)
-        self.play(TransformFromCopy(hidden.numbers, F.numbers), run_time=1.0)
+        self.play(FadeIn(hidden.formula), run_time=0.4)
+        self.play(*widen(H, hidden), run_time=1.0)
+        self.play(FadeIn(F.formula), run_time=0.4)
+        self.play(*widen(hidden, F), run_time=1.0)
         return F, hidden
 
     def add_feed_forward_back(self, H, F, hidden):
@@ -235,11 +235,7 @@ class EncoderBlock(ExplainerScene):
 
     def slide_to(self, group, box: Box):
         """Move a matrix (with its formula) to ``box``: the result of one stage feeds the next."""
-        group.generate_target()
-        place(group.target, box, "center")
-        from manim import MoveToTarget
-
-        self.play(MoveToTarget(group), run_time=0.8)
+        self.play(slide_into(group, box, "center"), run_time=0.8)
 
     def add_together(self, a, b, total):
         """``a`` and ``b`` slide together, cell onto cell, into ``total``."""
@@ -249,10 +245,9 @@ class EncoderBlock(ExplainerScene):
         for i, j in mt.shown_cells:
             cell = mt.mark(i, j)
             parts = [p for p in (ma.mark(i, j), mb.mark(i, j)) if p is not None]
-            if parts:
-                moves.append(TransformFromCopy(VGroup(*parts), cell))
-            else:
-                moves.append(FadeIn(cell))
+            if parts:  # the two numbers slide onto their sum
+                moves += [Slide(p.copy(), cell.get_center(), remover=True) for p in parts]
+            moves.append(FadeIn(cell))
         self.play(*moves, run_time=1.4)
 
     def normalise(self, source, result):
@@ -269,12 +264,23 @@ class EncoderBlock(ExplainerScene):
             lights.append(light)
             rows.append(
                 AnimationGroup(
-                    FadeIn(light), TransformFromCopy(ms.row_group(i), target), lag_ratio=0.4
+                    FadeIn(light), AnimationGroup(*carry(ms.row_group(i), target)), lag_ratio=0.4
                 )
             )
         self.play(AnimationGroup(*rows, lag_ratio=0.7), run_time=min(3.0, 0.7 * len(rows) + 0.6))
         if lights:
             self.play(*(FadeOut(x) for x in lights), run_time=0.3)
+
+
+def widen(a, b) -> list:
+    """Matrix ``a``'s cells stretch into matrix ``b``'s (a layer of another width: H into the
+    feed-forward's hidden layer, and back), and ``b``'s numbers appear in them. The cells are
+    four-sided shapes, cheap to align; the numbers never go through a Transform."""
+    m = b.matrix
+    return [
+        TransformFromCopy(a.matrix.backgrounds, m.backgrounds),
+        FadeIn(VGroup(m.row_labels, m.col_labels, m.ellipses, m.colorbar), b.numbers),
+    ]
 
 
 def _row_light(m: LabelledMatrix, i: int, theme) -> Rectangle:

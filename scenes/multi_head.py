@@ -19,7 +19,6 @@ from manim import (
     UP,
     AnimationGroup,
     Create,
-    MoveToTarget,
     Rectangle,
     ReplacementTransform,
     Square,
@@ -31,7 +30,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn, FadeOut, morph
+from scenes.mobjects.fades import FadeIn, FadeOut, morph, slide_into
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import ColorBar, LabelledMatrix
@@ -702,11 +701,9 @@ class MultiHeadSplit(ExplainerScene):
         width = ac.output_width(self.trace)
         key = "mix" if width.kind == "model" else "mix_other"
         self.step("mix", caption_key=key, d=width.d_model, w=width.width)
-        cat_g.generate_target()
-        place(cat_g.target, boxes["mix_cat"], "center")
         self.play(
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
-            MoveToTarget(cat_g),
+            slide_into(cat_g, boxes["mix_cat"], "center"),
             run_time=0.9,
         )
         wo, wo_title = self.w_o_matrix(mh, boxes["wo"])

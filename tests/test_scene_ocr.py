@@ -151,8 +151,9 @@ NOT_YET = {
 
 
 # Not run here, being known to fail and costly (35–90 s a run at 1080p): EncoderBlock's stills at
-# the limits and on the trained layer do not show the numbers their captions name (issue 20). Their layout and
-# contrast are checked in test_lecturer_examples.py; the cases come back here with the fix.
+# the limits and on the trained layer do not show the numbers their captions name (issue 20).
+# Their layout and contrast are checked in test_lecturer_examples.py; the cases come back here
+# with the fix.
 NOT_RUN = {
     ("at-the-limits", "EncoderBlock"),
     ("minilm-layer1", "EncoderBlock"),
