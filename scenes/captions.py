@@ -642,6 +642,7 @@ WORDS = {
     "sources": ("源序列", "source"),
     "head_n": ("头 {h}", "head {h}"),
     "heads_range": ("头 {a}–{b}", "heads {a}–{b}"),
+    "ffn_seed": ("W₁、W₂：示意，种子 {seed}", "W₁, W₂: illustrative, seed {seed}"),
     "kv_head_n": ("键值 {g}", "K/V {g}"),
     "kv_shared": ("{a}–{b} 共用 {K}、{V}", "{a}–{b} share {K}, {V}"),
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),

@@ -12,7 +12,7 @@ scene says why it does not apply.
 from __future__ import annotations
 
 import numpy as np
-from manim import UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.base import ExplainerScene
@@ -21,7 +21,8 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import grow
-from scenes.mobjects.theme import BODY
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL
 from scenes.registry import BY_NAME
 from scenes.views import plane_view_of
 
@@ -104,8 +105,8 @@ class EncoderBlock(ExplainerScene):
         X = self.matrix(enc.X, "X", "X", self.slots[0])
         A = self.matrix(enc.attention.output, "attention", 'A = "MultiHead"(X)', self.slots[1])
         self.play(FadeIn(X), run_time=0.6)
-        self.play(FadeIn(A.frame), FadeIn(A.formula), run_time=0.4)
-        self.play(TransformFromCopy(X.numbers, A.numbers), run_time=1.2)
+        self.play(FadeIn(A.formula), run_time=0.4)
+        self.play(*cells_into(X, A), run_time=1.2)
         return X, A
 
     def add_attention_back(self, X, A):
@@ -135,16 +136,21 @@ class EncoderBlock(ExplainerScene):
             enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', ffn_slots[1], digits=1, labelled=False
         )
         F = self.matrix(enc.ff_out, "ff_out", 'F = "ReLU"(H W_1) W_2', ffn_slots[2])
-        self.play(FadeIn(hidden.formula), run_time=0.4)
-        self.play(*widen(H, hidden), run_time=1.0)
+        seed = label(self.say("ffn_seed", seed=ac.FFN_SEED), SMALL, self.theme.muted)
+        seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)  # the caption's seed, shown
+        if box_of(seed).y0 < ffn_slots[1].y0 - 0.3 or seed.width > ffn_slots[1].width + 0.2:
+            seed = VGroup()  # no room under the hidden layer: the caption alone says it
+        self.play(FadeIn(hidden.formula), FadeIn(seed), run_time=0.4)
+        self.play(*cells_into(H, hidden), run_time=1.0)
         self.play(FadeIn(F.formula), run_time=0.4)
-        self.play(*widen(hidden, F), run_time=1.0)
+        self.play(*cells_into(hidden, F), run_time=1.0)
+        self.seed_note = seed
         return F, hidden
 
     def add_feed_forward_back(self, H, F, hidden):
         """H + F: the feed-forward output added back."""
         self.step("residual2")
-        self.play(FadeOut(hidden), run_time=0.4)
+        self.play(FadeOut(hidden), FadeOut(self.seed_note), run_time=0.4)
         self.slide_to(H, self.slots[0])
         self.slide_to(F, self.slots[1])
         R2 = self.matrix(self.encoder.residual2, "residual2", "H + F", self.slots[2])
@@ -272,9 +278,10 @@ class EncoderBlock(ExplainerScene):
             self.play(*(FadeOut(x) for x in lights), run_time=0.3)
 
 
-def widen(a, b) -> list:
-    """Matrix ``a``'s cells stretch into matrix ``b``'s (a layer of another width: H into the
-    feed-forward's hidden layer, and back), and ``b``'s numbers appear in them. The cells are
+def cells_into(a, b) -> list:
+    """Matrix ``a``'s cells move (and stretch, for a layer of another width: H into the
+    feed-forward's hidden layer, and back) into matrix ``b``'s, and ``b``'s numbers appear in
+    them. The cells are
     four-sided shapes, cheap to align; the numbers never go through a Transform."""
     m = b.matrix
     return [
