@@ -70,6 +70,15 @@ def reading_group(reading: ac.HeadReading) -> tuple:
     return (reading.pattern, reading.key)
 
 
+def _clauses(text: str) -> list[str]:
+    """``text`` cut after each comma (a heading line too wide for the key's box)."""
+    for mark in ("，", ", "):
+        if mark in text:
+            head, _, rest = text.partition(mark)
+            return [head + mark.strip(), *_clauses(rest)]
+    return [text]
+
+
 class HeatGrid(VGroup):
     """A head's weights as coloured cells only (small multiples: the numbers are in the
     AttentionMatrix scene), on the fixed 0–1 scale; ``weights=None``: empty outlined cells."""
@@ -318,6 +327,8 @@ class HeadGallery(ExplainerScene):
         one = label(self.say("tokens_list_sep").join(parts), SMALL, theme.muted)
         if width is not None and one.width <= width:
             return VGroup(one)
+        if width is not None and max(text_width(p, SMALL) for p in parts) > width:
+            parts = [q for p in parts for q in _clauses(p)]  # "columns = keys," / "same order"
         lines = VGroup(*(label(p, SMALL, theme.muted) for p in parts))
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 
@@ -330,9 +341,7 @@ class HeadGallery(ExplainerScene):
         need = row_w + LABEL_GAP + n * text_h + 0.1
         least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
         w = max(min(max(need, 0.2 * grid_box.width), 0.6 * grid_box.width), least)
-        # its heading on two lines (either wording) is never wider than the box
-        wordings = ("heads_key_cols", "heads_key_same")
-        heading = max(self.key_head(0.0, cols).width for cols in wordings)
+        heading = self.key_head(0.0).width  # its heading on two lines: never wider than the box
         w = min(max(w, heading + 0.05), 0.75 * grid_box.width)
         return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
             grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
