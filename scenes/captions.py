@@ -657,7 +657,8 @@ WORDS = {
     ),
     "changed": ("（输出真正改变了）", "(the outputs really changed)"),
     "reversed": ("把词序倒过来", "the tokens in reverse order"),
-    "concat_title": ("拼接 [头 1 … 头 H]", "concat [head 1 … head H]"),
+    "concat_title": ("拼接 [头 1 … 头 {H}]", "concat [head 1 … head {H}]"),
+    "head_after_gap": ("… 头 {h}", "… head {h}"),  # the heads before it are not drawn
     "mixed_title": ("输出 = 拼接 · $W_O$", "output = concat · $W_O$"),
     "no_w_o": ("（没有 $W_O$：拼接就是输出）", "(no $W_O$: the concatenation is the output)"),
     # the lecture page

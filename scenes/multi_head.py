@@ -315,6 +315,12 @@ class MultiHeadSplit(ExplainerScene):
         whole.matrix = m
         return whole
 
+    def head_name(self, h: int) -> str:
+        """ "head 12", or "… head 12" where the heads just before it are not drawn."""
+        drawn = getattr(self, "shown", None) or []
+        gap = h > 0 and h - 1 not in drawn and h in drawn and len(drawn) < len(self.trace.heads)
+        return self.say("head_after_gap" if gap else "head_n", h=h + 1)
+
     def tint(self, h: int, kv: bool = False):
         """The tint of query head ``h``'s blocks (``kv``: of key/value head ``h``'s): alternating
         by head, or by the group of heads that share a key/value head."""
@@ -360,14 +366,18 @@ class MultiHeadSplit(ExplainerScene):
                 text = "–".join(dict.fromkeys(str(k + 1) for k in (members[0], members[-1])))
             tag = label(text, SMALL, theme.muted)
             tag.next_to(frame, DOWN, buff=0.06)
-            if text_width(tag.source_text, SMALL) <= b.width + (0.0 if kv else 0.1):
+            if text_width(tag.source_text, SMALL) <= 2 * b.width - 0.1:  # staggered, if need be
+                tag.wide = tag.width > b.width - 0.04
                 tags.add(tag)
+        if any(t.wide for t in tags):  # every other one a line lower: no two touch
+            for t in tags[1::2]:
+                t.shift(DOWN * (t.height + 0.06))
         return frames, tags
 
     def head_pieces(self, h: int, box: Box):
         """Head ``h``'s panel in the split step: its title and its Q_h, K_h, V_h blocks."""
         theme = self.theme
-        title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
+        title = label(self.head_name(h), SMALL, theme.text, weight="BOLD")
         title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
         place(title, title_box, "left")
         for names in ("QKV", "Q"):  # all three blocks, or Q's alone where they do not fit
@@ -453,7 +463,7 @@ class MultiHeadSplit(ExplainerScene):
         """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
         above its weights; ``titled``: its name above, else in the weights' title."""
         ex, theme = self.example, self.theme
-        title = label(self.say("head_n", h=h + 1), SMALL, theme.text, weight="BOLD")
+        title = label(self.head_name(h), SMALL, theme.text, weight="BOLD")
         if titled:
             title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
             place(title, title_box, "left")
@@ -595,7 +605,7 @@ class MultiHeadSplit(ExplainerScene):
                 rect.set_fill(fill, opacity=1)
                 if not getattr(m, "compact", False):
                     m.cells[rect.cell_index].set_color(text_on(fill, theme))
-            t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+            t = label(self.head_name(h), SMALL, theme.output, weight="BOLD")
             t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
@@ -662,7 +672,7 @@ class MultiHeadSplit(ExplainerScene):
         separate_ellipses(cat)
         blocks, tags = self.tint_blocks(cat, d_v)
         self.head_blocks["concat"] = blocks
-        cat_title = label(self.say("concat_title"), SMALL, theme.text)
+        cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
         cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
         cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
         place(VGroup(cat_title, cat_g), cat_box, "top")

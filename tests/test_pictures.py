@@ -71,11 +71,12 @@ def _caption_problems(example, lang, text: str, seconds: float) -> list[str]:
 
 def _break_problems(text: str, lines: list[str]) -> list[str]:
     """Chinese lines that break inside a word: every break must fall where jieba (a maintained
-    segmenter) ends a word of the whole caption, or after a space or a punctuation mark."""
-    import jieba
+    segmenter, with this subject's words added) ends a word of the whole caption, or after a
+    space or a punctuation mark."""
+    from scenes.mobjects.text import _segmenter
 
     ends, k = set(), 0
-    for word in jieba.lcut(text):
+    for word in _segmenter().lcut(text):
         k += len(word)
         ends.add(k)
     problems, pos = [], 0

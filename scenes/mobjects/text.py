@@ -225,6 +225,8 @@ def distinct(labels) -> list[str]:
 
 
 CLOSERS = "，。、；：）」』！？,.;:!?"
+# words jieba's dictionary does not keep whole (每个头上/方, 混合值/向量 were broken in captions)
+DOMAIN_WORDS = ("上方", "值向量", "键向量", "查询向量", "词向量", "注意力", "色标", "前馈网络")
 OPENERS = "（「『"
 
 
@@ -248,6 +250,8 @@ def _segmenter():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict…" on a user's terminal
+    for word in DOMAIN_WORDS:  # terms of this subject its dictionary cuts in two
+        jieba.add_word(word, freq=100_000)  # above the common words it might join with
     return jieba
 
 
