@@ -321,7 +321,11 @@ class LabelledMatrix(VGroup):
             badge = BackgroundRectangle(
                 num, color=self.theme.background, fill_opacity=0.92, buff=0.04
             )
-            self.badges.add(badge.set_stroke(self.theme.muted, width=1, opacity=1))
+            # the cell it names framed in the badge's colour: a badge sits over a neighbour
+            cell = self.cell_rect(i, j)
+            mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)
+            mark.set_stroke(self.theme.text, width=2).move_to(cell.get_center())
+            self.badges.add(mark, badge.set_stroke(self.theme.text, width=1, opacity=1))
 
     def _add_square(self, i: int, j: int, cell: Rectangle) -> None:
         """Cell (i, j)'s value as a square of area |value| / limit of the cell's inner area,
