@@ -245,3 +245,23 @@ def test_chinese_lines_break_between_words_at_every_width(text, words):
                 cut = len(a)
                 at = joined.find(w)
                 assert not (at != -1 and at < cut < at + len(w)), (chars, a, b, w)
+
+
+def test_a_long_label_is_one_line_at_any_render_resolution():
+    """Manim lays a Text out as wide as the render's pixel width: a long caption line made in a
+    low-resolution process came out on two lines and was cached for every process after it."""
+    import uuid
+
+    from manim import config
+
+    from scenes.mobjects.text import label
+
+    text = "d = 64 时随机一行 6 个分数。不缩放时最大权重 1.000，Σ s(1−s) " + uuid.uuid4().hex[:6]
+    saved = config.pixel_width
+    config.pixel_width = 120  # a tiny render: before, this wrapped the line
+    try:
+        long = label(text, 26)
+    finally:
+        config.pixel_width = saved
+    assert config.pixel_width == saved
+    assert long.height < 1.3 * label("d = 64", 26).height and long.width > 9

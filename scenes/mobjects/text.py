@@ -39,15 +39,26 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     return clone(proto)
 
 
-def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
-    """Pango's drawing of ``text``. Manim's ``Text`` draws nothing for right-to-left scripts
-    (Arabic, Hebrew): those go through ``MarkupText`` with every character escaped, so the label
-    is still drawn literally (``<b>`` stays four characters) and no markup is interpreted."""
-    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
-        from manim import MarkupText
+NO_WRAP = 1 << 15  # pixels: the widest layout Pango is given (see _pango)
 
-        return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
-    return Text(text, font=font, font_size=size, weight=weight)
+
+def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
+    """Pango's drawing of ``text``, on one line. Manim gives Pango a layout as wide as the
+    render's pixel width, so a long line made in a low-resolution process came out wrapped onto
+    two lines — and was then cached for every other process (a caption line 7.5 units wide and
+    two lines tall). Manim's ``Text`` draws nothing for right-to-left scripts (Arabic, Hebrew):
+    those go through ``MarkupText`` with every character escaped, so the label is still drawn
+    literally (``<b>`` stays four characters) and no markup is interpreted."""
+    from manim import MarkupText, config
+
+    saved = config.pixel_width
+    config.pixel_width = max(saved, NO_WRAP)
+    try:
+        if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+            return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
+        return Text(text, font=font, font_size=size, weight=weight)
+    finally:
+        config.pixel_width = saved
 
 
 def _lightened(text: Text) -> Text:

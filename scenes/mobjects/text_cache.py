@@ -26,7 +26,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 2  # 2: right-to-left labels drawn through escaped MarkupText
+FORMAT = 3  # 2: right-to-left labels drawn through escaped MarkupText; 3: never wrapped
 DEFAULT_CAP_MB = 200.0
 _stored = 0  # bytes this process added since the last pruning
 _registered = False
