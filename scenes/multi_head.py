@@ -302,7 +302,6 @@ class MultiHeadSplit(ExplainerScene):
 
     def full_group(self, name: str, formula: str, m, width: int, box: Box) -> VGroup:
         """One full matrix with its formula above and its head blocks framed and numbered."""
-        separate_ellipses(m)
         for (i, j), cell in m.cells.items():  # each cell is block j // width's (i, j mod width)
             cell.role = (f"{name}_map", j // width, i, j % width)
         blocks, tags = self.tint_blocks(m, width, kv=name in "KV" and self.maps.shared)
@@ -414,7 +413,6 @@ class MultiHeadSplit(ExplainerScene):
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
-            separate_ellipses(piece)
             for rect in piece.backgrounds:
                 fill = self.tint(h)
                 rect.set_fill(fill, opacity=1)
@@ -531,7 +529,6 @@ class MultiHeadSplit(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             cell_pad=COMPACT,
         )
-        separate_ellipses(pattern)
         words = self.say("weights")
         if not titled:
             words = self.say("head_n", h=h + 1) + "  " + words
@@ -669,7 +666,6 @@ class MultiHeadSplit(ExplainerScene):
             row_colors=[self.q_color(i) for i in range(self.example.n)],
             cell_pad=COMPACT,
         )
-        separate_ellipses(cat)
         blocks, tags = self.tint_blocks(cat, d_v)
         self.head_blocks["concat"] = blocks
         cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
@@ -758,7 +754,6 @@ class MultiHeadSplit(ExplainerScene):
             title_room=TITLE_ROOM,
             cell_pad=COMPACT,
         )
-        separate_ellipses(wo)
         wo_title = math("W_O", FORMULA, theme.text)
         wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
         place(VGroup(wo_title, wo), wo_box, "center")
@@ -779,7 +774,6 @@ class MultiHeadSplit(ExplainerScene):
             row_colors=[self.q_color(i) for i in range(self.example.n)],
             cell_pad=COMPACT,
         )
-        separate_ellipses(out)
         for cell in out.cells.values() if not getattr(out, "compact", False) else ():
             cell.set_color(theme.output)
         out_title = self.typeset("mh_output", BODY, theme.output)
@@ -1016,16 +1010,6 @@ def _fits(m: LabelledMatrix, box: Box) -> bool:
     sequence may be)."""
     whole = VGroup(m, m.name_mob) if hasattr(m, "name_mob") else m
     return len(m.shown_columns) == m.shape[1] and box.contains(box_of(whole), tol=1e-3)
-
-
-def separate_ellipses(m: LabelledMatrix) -> None:
-    """Where both rows and columns are elided, move the ⋮ over the first column, clear of the …"""
-    marks = [e for e in m.ellipses if e.source_text == "⋮"]
-    dots = [e for e in m.ellipses if e.source_text == "…"]
-    if marks and dots and m.shown_columns:
-        x = m.cell_rect(m.shown_rows[0], m.shown_columns[0]).get_center()[0]
-        for e in marks:
-            e.set_x(x)
 
 
 def _bounds(mobs) -> Box:
