@@ -99,6 +99,14 @@ CAPTIONS = {
             "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射（图为二维视图）。",
             "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps (shown in a 2-D view).",
         ),
+        "maps_nd_exact": (
+            "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射，映到 {d} 维，精确画出。",
+            "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps into {d} dimensions, drawn exactly.",
+        ),
+        "maps_nd_exact_rotary": (
+            "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射，映到 {d} 维，精确画出。之后旋转位置编码按位置转动 q 和 k，v 不转。",
+            "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps into {d} dimensions, drawn exactly. RoPE then turns q and k by position; v is not turned.",
+        ),
         "map_q_rotary": (
             "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见 RotaryPositions）。",
             "$Q = X W_q$: a linear map moves the whole plane, grid and all. RoPE then turns each q by its position (see RotaryPositions).",
@@ -164,6 +172,10 @@ CAPTIONS = {
             "除以 $sqrt(d_k)$ = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
             "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
         ),
+        "divide_in_place": (
+            "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 的分数现在是 {scaled}。",
+            "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the scores of {q} are now {scaled}.",
+        ),
         "variance": (
             "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
             "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
@@ -180,35 +192,35 @@ CAPTIONS = {
     "Softmax": {
         "exp": (
             "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
-            "First exponentiate {q}'s scaled scores: a larger score gets a larger share, and every share is positive.",
+            "First exponentiate the scaled scores of {q}: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_widest": (
-            "看 {q} 这一行：没有哪一行的权重分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row: no row's weights are spread more widely (its largest is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "看 {q} 这一行：没有哪一行的权重分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the row of {q}: no row's weights are spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_widest_seeing_all": (
-            "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开（它最大的权重是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the row of {q}, which sees every key: of such rows, none is spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_alike": (
-            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take the first row, {q}'s: every row's largest weight is within {alike} of the others' (this one's is {top}). First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the first row, that of {q}: every row's largest weight is within {alike} of the others'. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "exp_seeing_all": (
-            "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同（最大的是 {top}）。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row: only it sees every key, so the mask leaves its weights as they are (largest {top}). Exponentiate first: a larger score gets a larger share, every share positive.",
+            "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the row of {q}: only it sees every key, so the mask leaves its weights as they are. Exponentiate first: a larger score gets a larger share, every share positive.",
         ),
         "exp_peaked": (
-            "看 {q} 这一行：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。先取指数：分数越大，份额越大，而且每份都是正的。",
-            "Take {q}'s row: every row's weights are nearly one-hot, this one's largest is {top}. First exponentiate: a larger score gets a larger share, and every share is positive.",
+            "看 {q} 这一行：每一行的权重都几乎集中在一个键上。先取指数：分数越大，份额越大，而且每份都是正的。",
+            "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share, and every share is positive.",
         ),
         "share": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
-            "Then divide by the total: {q}'s weights are {weights}, exactly 1 together.",
+            "Then divide by the total: the weights of {q} are {weights}, exactly 1 together.",
         ),
         "share_unmasked": (
             "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
-            "Then divide by the total: {q}'s weights are {weights}, exactly 1 together. No mask yet: masks come later.",
+            "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. No mask yet: masks come later.",
         ),
         "rows": (
             "每一行都把一个整体分给所有的键。",
@@ -271,7 +283,7 @@ CAPTIONS = {
         ),
         "residual": (
             "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词。",
-            "The output is added back to {q}'s embedding as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
+            "The output is added back to the embedding of {q} as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
         ),
         "compare_cross": (
             "输出完全由源序列的值向量组成。",
@@ -603,6 +615,26 @@ WORDS = {
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
     "view_kept": ("二维视图：保留 {kept}", "2-D view: keeps {kept}"),
+    # MultiHeadSplit: the widths a step's caption names, on one line under the content
+    "widths_project": ("{H} 块 × {d_k} 列 = {w} 列", "{H} blocks × {d_k} columns = {w} columns"),
+    "widths_grouped": (
+        "Q：{H} × {d_k} 列 · K、V：{G} × {d_k} 列",
+        "Q: {H} × {d_k} · K, V: {G} × {d_k}",
+    ),
+    "widths_split_grouped": (
+        "{H} 个查询头 · {G} 个键/值头，各由 {g} 个查询头共用",
+        "{H} query heads · {G} key/value heads, each read by {g}",
+    ),
+    "widths_split": ("{d} = {H} 个头 × {d_k}", "{d} = {H} heads × {d_k}"),
+    "widths_other": (
+        "{H} 个头 × {d_k} = {w}（模型 {d} 维）",
+        "{H} heads × {d_k} = {w} (model: {d})",
+    ),
+    "widths_independent": ("{H} 个头，各自 {d} → {d_k}", "{H} heads, each {d} → {d_k}"),
+    "widths_concat": ("{H} 个头 × {d_v} = {w} 列", "{H} heads × {d_v} = {w} columns"),
+    "widths_mix": ("{w} × {d}", "{w} × {d}"),  # after a typeset W_O
+    "largest_weight": ("softmax 之后最大的权重：", "largest weight, after softmax:"),
+    "view_exact": ("{d} 维：精确", "{d}-D: exact"),
     "pair_plane": ("在 q 与 k 张成的平面中（精确）", "in the plane spanned by q and k (exact)"),
     "illustrative": ("示意用 W（种子 {seed}）", "illustrative W (seed {seed})"),
     "identity": ("W = I：Q = K = V = X", "W = I: Q = K = V = X"),
@@ -643,6 +675,7 @@ WORDS = {
     "head_n": ("头 {h}", "head {h}"),
     "heads_range": ("头 {a}–{b}", "heads {a}–{b}"),
     "ffn_seed": ("W₁、W₂：示意，种子 {seed}", "W₁, W₂: illustrative, seed {seed}"),
+    "ffn_seed_short": ("种子 {seed}", "seed {seed}"),
     "kv_head_n": ("键值 {g}", "K/V {g}"),
     "kv_shared": ("{a}–{b} 共用 {K}、{V}", "{a}–{b} share {K}, {V}"),
     "without_pe": ("无位置编码：最大差异", "without PE: largest difference"),

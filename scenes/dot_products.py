@@ -49,17 +49,26 @@ class DotProducts(ExplainerScene):
         self.exact_2d = self.head.d_k == 2
         left = self.lay_out_matrix()
         self.choose_query()
-        # one plane for the whole scene: it covers every pair it will show
+        # one plane for the whole scene: it covers every pair it will show; under it the legend,
+        # its entries on lines of their own where one line is too wide (never over the matrix)
+        legend = self.legend(left.width)
+        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
+        if note.width > left.width:  # a narrow column: the note on two lines
+            words = self.say("pair_plane").split(" ")
+            half = (len(words) + 1) // 2
+            note = VGroup(
+                *(
+                    label(" ".join(part), SMALL, self.theme.muted)
+                    for part in (words[:half], words[half:])
+                )
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+        parts = [legend, note] if legend.width <= left.width else [*legend, note]
+        foot = flow([m.copy() for m in parts], left.width, hbuff=0.4)
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
+        if foot.height > foot_box.height + 0.05:  # the legend takes the lines it needs
+            plane_box, foot_box = left.rows(left.height - foot.height - 0.2, foot.height, gap=0.1)
         self.plane_box = plane_box
         self.plane = self.vector_plane(self.all_points(), plane_box)
-        legend = self.legend(foot_box.width)
-        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        # in a narrow frame its two entries may go on two lines (never over the matrix)
-        parts = [legend, note]
-        if legend.width > foot_box.width:  # its entries on lines of their own, if that fits
-            trial = flow([m.copy() for m in (*legend, note)], foot_box.width, hbuff=0.4)
-            parts = [*legend, note] if trial.height <= foot_box.height + 0.05 else parts
         place(flow(parts, foot_box.width, hbuff=0.4), foot_box, "left")
         keys = self.show_query(legend, note)
         for step, j in enumerate(keys):
@@ -101,7 +110,7 @@ class DotProducts(ExplainerScene):
         self.m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
         self.m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(self.m_title, matrix), mat_box, "top")
-        self.matrix, self.work_box = matrix, work_box
+        self.matrix, self.work_box, self.mat_box, self.wide = matrix, work_box, mat_box, wide
         return left
 
     def choose_query(self):
@@ -137,6 +146,7 @@ class DotProducts(ExplainerScene):
             self.plane.tick_labels,
             clear_axes=True,
         )
+        self.plane_parts = VGroup(self.plane.plane, self.plane.tick_labels, legend, note)
         self.play(
             Create(self.plane.plane),
             FadeIn(self.plane.tick_labels),
@@ -145,27 +155,117 @@ class DotProducts(ExplainerScene):
             Create(row_mark),
             run_time=1.0,
         )
-        self.play(grow(q_arrow), FadeIn(q_label), run_time=0.8)
+        # the weight the caption names, on screen until the first pair's work takes its place
+        self.top_note = VGroup(
+            label(self.say("largest_weight"), SMALL, self.q_color(i)),  # of the marked row
+            self.num(head.weights[i, top], ("weights", 0, i, top), color=self.theme.muted),
+        ).arrange(buff=0.12)
+        if self.top_note.width > self.work_box.width:
+            self.top_note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        place(self.top_note, self.work_box, "top-left")
+        self.play(grow(q_arrow), FadeIn(q_label), FadeIn(self.top_note), run_time=0.8)
         self.pair = {"q": q_arrow, "labels": q_label}
         return keys
 
     def fill_the_matrix(self, keys):
         """Every other cell, each from its own shadow: the chosen query's row first; zero
-        queries (padding) early, so the last still shows a query with a direction."""
-        ex, matrix, i = self.example, self.matrix, self.i
+        queries (padding) early, so the last still shows a query with a direction. Where the
+        matrix was elided, the whole of it then takes the room the arithmetic leaves (a grid of
+        squares where numbers no longer fit): a few rows from their shadows, the rest at once."""
+        ex, old, i = self.example, self.matrix, self.i
         self.step("matrix", m=ex.n, n=ex.n_keys)
         self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
-        rows = [a for a in matrix.shown_rows]
+        rows, cols = list(old.shown_rows), list(old.shown_columns)
         others = [a for a in rows if a != i]
         others.sort(key=lambda a: ac.norm(self.head.Q[a]) > 0)
-        rows = [i] + others if i in rows else others
-        todo = {a: [b for b in matrix.shown_columns if not (a == i and b in keys)] for a in rows}
+        flown = [i] + others if i in rows else others
+        whole = len(rows) == ex.n and len(cols) == ex.n_keys
+        # a wide frame: the whole matrix where the arithmetic was, then rows from their shadows;
+        # a narrow one: the shadows on the shown cells, then the whole matrix in the whole frame
+        grid, beside = (None, False) if whole else self.whole_matrix()
+        if grid is not None:
+            flown = flown[:1] + flown[1:][-2:]  # the chosen row and two more, from their shadows
+            if beside:
+                self.regrid(old, grid, keys)
+        todo = {a: [b for b in cols if not (a == i and b in keys)] for a in flown}
         todo = {a: bs for a, bs in todo.items() if bs}
         cells = sum(len(bs) for bs in todo.values())
         per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
         for step, (a, bs) in enumerate(todo.items()):
-            self.quick_row(a, bs, per_cell, self.row_mark_mob, last=step == len(todo) - 1)
+            last = step == len(todo) - 1 and (grid is None or beside)
+            self.quick_row(a, bs, per_cell, self.row_mark_mob, last=last)
+        if grid is not None and not beside:
+            self.play(FadeOut(self.plane_parts), run_time=0.4)
+            done = {(a, b) for a, bs in todo.items() for b in bs} | {(i, b) for b in keys}
+            self.regrid(old, grid, sorted(done))
+        if grid is not None:  # every other cell at once, row by row
+            done = {(a, b) for a, bs in todo.items() for b in bs} | {(i, b) for b in keys}
+            rest = [
+                VGroup(*(grid.mark(a, b) for b in grid.shown_columns if (a, b) not in done))
+                for a in grid.shown_rows
+            ]
+            rest = [r for r in rest if len(r)]
+            if rest:
+                self.play(LaggedStart(*(FadeIn(r) for r in rest), lag_ratio=0.15), run_time=2.0)
         self.hold(1.2)
+
+    def whole_matrix(self):
+        """The score matrix whole (numbers, else a grid of squares) and whether it stands beside
+        the plane: in the room of the matrix and the arithmetic together (a wide frame), else in
+        the whole content, the plane making way. (None, False) where even that elides it."""
+        ex = self.example
+        boxes = [(self.regions.content, False)]
+        if self.wide:  # the matrix's room and the arithmetic's under it, first
+            right = Box(self.mat_box.x0, self.work_box.y0, self.mat_box.x1, self.mat_box.y1)
+            boxes.insert(0, (right, True))
+        for box, beside in boxes:
+            grid = LabelledMatrix.fitted(
+                self.head.scores,
+                ("scores", 0),
+                self.theme,
+                self.q_tokens,
+                self.k_tokens,
+                box,
+                row_colors=[self.q_color(a) for a in range(ex.n)],
+                col_colors=[self.k_color(b) for b in range(ex.n_keys)],
+                sizes=(28, 25, 22),
+                any_squares=True,  # the worked numbers fly into their squares (no room for badges)
+            )
+            if len(grid.shown_rows) == ex.n and len(grid.shown_columns) == ex.n_keys:
+                title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+                if grid.style.squares:  # no numbered headers: the shape the caption names
+                    shape = label(f"{ex.n} × {ex.n_keys}", SMALL, self.theme.muted)
+                    title = VGroup(title, shape).arrange(buff=0.2)
+                title.next_to(grid, UP, buff=0.15).align_to(grid, LEFT)
+                place(VGroup(title, grid), box, "top")
+                grid.title = title
+                return grid, beside
+        return None, False
+
+    def regrid(self, old, grid, cells) -> None:
+        """The elided matrix gives way to the whole one; the numbers already in it (``cells``:
+        keys of the chosen row, or (row, key) pairs) move over."""
+        i = self.i
+        moves = []
+        for cell in cells:
+            a, b = cell if isinstance(cell, tuple) else (i, cell)
+            src, dst = old.cell(a, b), grid.mark(a, b)  # a number, or the square it becomes
+            if src is not None and dst is not None:
+                moves.append(ReplacementTransform(src, dst))
+        self.matrix = grid
+        self.play(
+            FadeOut(old.frame_parts()),
+            FadeOut(self.m_title),
+            FadeIn(grid.frame_parts()),
+            FadeIn(grid.title),
+            Transform(self.row_mark_mob, self.row_mark(i)),
+            run_time=0.6,
+        )
+        if moves:  # on the new cells, once they are drawn
+            self.play(*moves, run_time=0.6)
+            # a replacement keeps the old number's place in the drawing order, under the grid
+            self.bring_to_front(*(m.target_mobject for m in moves))
+        self.m_title = grid.title
 
     # -- what the plane must hold ----------------------------------------------------------------
     def pair_coords(self, a: int, b: int):
@@ -205,10 +305,10 @@ class DotProducts(ExplainerScene):
         return VGroup(q, k).arrange(buff=0.35)
 
     def row_mark(self, a: int):
-        row = VGroup(
-            self.matrix.row_label_of[a],
-            *(self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns),
-        )
+        cells = [self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns]
+        # a grid of squares has rows as tall as their labels: the frame goes round the cells
+        label = [] if self.matrix.style.squares else [self.matrix.row_label_of[a]]
+        row = VGroup(*label, *cells)
         return SurroundingRectangle(row, color=self.theme.accent, buff=0.04, stroke_width=3)
 
     def pair_values(self, i, j) -> dict:
@@ -347,6 +447,7 @@ class DotProducts(ExplainerScene):
                 ReplacementTransform(old["q"], new["q"]),
                 ReplacementTransform(old["labels"], new["labels"]),
                 grow(new["k"]),
+                FadeOut(self.top_note),
                 run_time=0.9,
             )
             self.play(Create(new["arc"]), FadeIn(new["theta"]), FadeIn(new["line1"]), run_time=0.8)
@@ -427,7 +528,7 @@ class DotProducts(ExplainerScene):
             group.add(line)
             flights.append(Create(line))
         for b in keys:
-            cell = self.matrix.cell(a, b)
+            cell = self.matrix.mark(a, b)  # its number, or its square
             if cell is None:
                 continue
             pq, pk = self.pair_coords(a, b)

@@ -30,8 +30,8 @@ class Embeddings(ExplainerScene):
             side = min(content.height, 0.6 * content.width)
             left = Box(content.x0, content.y0, content.x0 + side, content.y1)
             right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
-        else:
-            left, right = content.columns(3, 2)
+        else:  # many dimensions: the table gets half, or it shows one column and "…" past the edge
+            left, right = content.columns(*((1, 1) if self.example.d_model > 4 else (3, 2)))
         self.view = plane_view_of(self.trace, "X")
         self.coords = self.view.coords
         self.colors = [self.q_color(i) for i in range(self.example.n)]

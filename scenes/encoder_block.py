@@ -137,9 +137,16 @@ class EncoderBlock(ExplainerScene):
         )
         F = self.matrix(enc.ff_out, "ff_out", 'F = "ReLU"(H W_1) W_2', ffn_slots[2])
         seed = label(self.say("ffn_seed", seed=ac.FFN_SEED), SMALL, self.theme.muted)
+        if seed.width > ffn_slots[1].width + 0.2:  # a narrow slot: the seed alone
+            seed = label(self.say("ffn_seed_short", seed=ac.FFN_SEED), SMALL, self.theme.muted)
         seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)  # the caption's seed, shown
-        if box_of(seed).y0 < ffn_slots[1].y0 - 0.3 or seed.width > ffn_slots[1].width + 0.2:
-            seed = VGroup()  # no room under the hidden layer: the caption alone says it
+        if box_of(seed).y0 < ffn_slots[1].y0 - 0.3:  # the hidden layer gives it the room
+            slot = ffn_slots[1]
+            room = Box(slot.x0, slot.y0 + seed.height + 0.2, slot.x1, slot.y1)
+            hidden = self.matrix(
+                enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', room, digits=1, labelled=False
+            )
+            seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)
         self.play(FadeIn(hidden.formula), FadeIn(seed), run_time=0.4)
         self.play(*cells_into(H, hidden), run_time=1.0)
         self.play(FadeIn(F.formula), run_time=0.4)

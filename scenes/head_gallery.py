@@ -55,6 +55,11 @@ PATTERN_PHRASES = {  # the same in a sentence (zh, en)
     ),
     "spread": ("分散", "spread"),
 }
+LIT_PHRASES = {  # the outlined group, named a second time in the caption: no parenthesis again
+    **PATTERN_PHRASES,
+    "sink": ("第一个词", "the first token"),
+    "induction": ("上次出现之后的词", "the token after its earlier occurrence"),
+}
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
 
 
@@ -151,7 +156,7 @@ class HeadGallery(ExplainerScene):
         if common[0] == "spread":  # no head with a clear pattern: nothing to outline
             self.step("reading", caption_key="reading_spread", summary=summary)
             return
-        self.step("reading", summary=summary, lit=self.phrase(common))
+        self.step("reading", summary=summary, lit=self.phrase(common, LIT_PHRASES))
         # the heads with a clear pattern are the point: the most common one is lit
         marks = VGroup(
             *(
@@ -166,11 +171,11 @@ class HeadGallery(ExplainerScene):
     def token_name(self, reading: ac.HeadReading) -> str:
         return self.q_tokens[reading.key] if reading.key is not None else ""
 
-    def phrase(self, group: tuple) -> str:
+    def phrase(self, group: tuple, phrases=PATTERN_PHRASES) -> str:
         pattern, key = group
         lang = 0 if self.lang == "zh" else 1
         token = self.q_tokens[key] if key is not None else ""
-        return PATTERN_PHRASES[pattern][lang].format(token=token)
+        return phrases[pattern][lang].format(token=token)
 
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the
@@ -206,7 +211,9 @@ class HeadGallery(ExplainerScene):
             if text_width(f"{head} {word}", SMALL) + mass.width + 0.3 <= width:
                 break
         else:
-            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
+            # two lines may reach into the gap between panels (0.25): "spread" stays a word
+            width += 0.2
+            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.08)
             if top.width > width:
                 top = VGroup(top[0])
             word = ellipsize(short, width, SMALL)
@@ -340,7 +347,8 @@ class HeadGallery(ExplainerScene):
         row_w, text_h = self.label_room()
         need = row_w + LABEL_GAP + n * text_h + 0.1
         least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
-        w = max(min(max(need, 0.2 * grid_box.width), 0.6 * grid_box.width), least)
+        # no wider than its labels and cells need: the heatmaps, not the key, are the point
+        w = max(min(need, 0.6 * grid_box.width), least)
         heading = self.key_head(0.0).width  # its heading on two lines: never wider than the box
         w = min(max(w, heading + 0.05), 0.75 * grid_box.width)
         return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
@@ -362,6 +370,7 @@ class HeadGallery(ExplainerScene):
         colors = [self.q_color(i) for i in range(n)]
         if col_len >= shortest:
             side = min(box.width - row_len - LABEL_GAP, avail - col_len - LABEL_GAP - 0.02)
+            side = min(side, 1.25 * n * cell)  # cells a little taller than a label, no more
             grid = HeatGrid(None, max(side, n * cell), theme, n=n)
             cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
             labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)

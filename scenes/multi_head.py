@@ -11,6 +11,8 @@ says plainly that there is nothing to split.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from manim import (
     DOWN,
@@ -74,6 +76,17 @@ class MultiHeadSplit(ExplainerScene):
         if len(self.trace.heads) < 2:
             self.one_head()
             return
+        # a line at the foot of the content for the widths each step's caption names (384 = 12
+        # × 32): a 384-wide matrix drawn by colour, or squares, show their widths to no one;
+        # small matrices of numbers show theirs in their column headers
+        self.widths_mob = VGroup()
+        maps = ac.linear_maps(self.trace)
+        if self.example.n > 6 or maps.heads * maps.d_k > 8:
+            content = self.regions.content
+            self.widths_box = Box(content.x0, content.y0, content.x1, content.y0 + 0.32)
+            self.regions = replace(
+                self.regions, content=Box(content.x0, content.y0 + 0.42, content.x1, content.y1)
+            )
         ex, tr = self.example, self.trace
         H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
         self.tints = head_tints(self.theme)
@@ -87,6 +100,45 @@ class MultiHeadSplit(ExplainerScene):
         self.step("concat", H=H, w=H * d_v)
         self.concat_and_mix(tr.multihead, independent, panels)
         self.hold(1.0)
+
+    def step(self, key: str, caption_key: str | None = None, clear: bool = False, **values):
+        """A step, and under the content the widths its caption names (see :meth:`widths`)."""
+        super().step(key, caption_key, clear, **values)
+        if not hasattr(self, "widths_box"):
+            return
+        text = self.widths(key, caption_key or key)
+        new = VGroup()
+        if text:
+            new = label(text, SMALL, self.theme.muted)
+            if key == "mix":  # the shape of W_O
+                new = VGroup(math("W_O :", SMALL, self.theme.muted), new).arrange(buff=0.12)
+            if new.width > self.widths_box.width:  # no room: the caption alone says it
+                new = VGroup()
+            else:
+                place(new, self.widths_box)
+        if len(self.widths_mob) or len(new):
+            self.play(FadeOut(self.widths_mob), FadeIn(new), run_time=0.3)
+        self.widths_mob = new
+
+    def widths(self, key: str, caption_key: str) -> str:
+        """The widths of a step as one line ("384 = 12 × 32"), from the same quantities as its
+        caption: the blocks of Q, K, V; the split of d_model; the concatenation; W_O."""
+        ex, maps, tr = self.example, self.maps, self.trace
+        H, G, d_k = maps.heads, maps.kv_heads, maps.d_k
+        d_v = tr.heads[0].V.shape[1]
+        out = ac.output_width(tr)
+        say = {
+            "project": ("widths_project", dict(H=H, d_k=d_k, w=H * d_k)),
+            "project_grouped": ("widths_grouped", dict(H=H, G=G, d_k=d_k)),
+            "split": ("widths_split", dict(d=ex.d_model, H=H, d_k=d_k)),
+            "split_other": ("widths_other", dict(d=ex.d_model, H=H, d_k=d_k, w=H * d_k)),
+            "split_grouped": ("widths_split_grouped", dict(H=H, G=G, g=maps.group_size)),
+            "split_independent": ("widths_independent", dict(d=ex.d_model, H=H, d_k=d_k)),
+            "concat": ("widths_concat", dict(H=H, d_v=d_v, w=H * d_v)),
+            "mix": ("widths_mix", dict(w=H * d_v, d=out.width)),
+            "mix_other": ("widths_mix", dict(w=H * d_v, d=out.width)),
+        }.get(caption_key)
+        return self.say(say[0], **say[1]) if say else ""
 
     def project(self, independent: bool):
         """Q = X W_q, K, V: one matrix each, its column blocks tinted by head. Returns them and
@@ -612,7 +664,7 @@ class MultiHeadSplit(ExplainerScene):
         """The planes leave; each shown head's weights turn into its output, the weights times
         its values (an output never appears from nothing)."""
         patterns = [p.pattern for p in panels.values()]
-        keep = (self.title_mob, self.caption_mob, *patterns)
+        keep = (self.title_mob, self.caption_mob, self.widths_mob, *patterns)
         self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
         self.play(
             *(
@@ -654,23 +706,29 @@ class MultiHeadSplit(ExplainerScene):
         (matrix, the group of title, matrix, frames and tags)."""
         theme = self.theme
         d_v = self.trace.heads[0].V.shape[1]
-        cat = fitted_grid(
-            mh.concat,
-            ("concat",),
-            theme,
-            self.q_tokens if mixing else [f"o({t})" for t in self.q_tokens],
-            [str(j + 1) for j in range(mh.concat.shape[1])],
-            cat_box,
-            sizes=(25, 22),
-            title_room=TITLE_ROOM + 0.45,
-            row_colors=[self.q_color(i) for i in range(self.example.n)],
-            cell_pad=COMPACT,
-        )
-        blocks, tags = self.tint_blocks(cat, d_v)
+        room = cat_box
+        for _ in range(2):  # once more, shorter, where the tags (on two rows) ran out of the box
+            cat = fitted_grid(
+                mh.concat,
+                ("concat",),
+                theme,
+                self.q_tokens if mixing else [f"o({t})" for t in self.q_tokens],
+                [str(j + 1) for j in range(mh.concat.shape[1])],
+                room,
+                sizes=(25, 22),
+                title_room=TITLE_ROOM + 0.45,
+                row_colors=[self.q_color(i) for i in range(self.example.n)],
+                cell_pad=COMPACT,
+            )
+            blocks, tags = self.tint_blocks(cat, d_v)
+            cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
+            cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
+            cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
+            over = VGroup(cat_title, cat_g).height - cat_box.height
+            if over <= 1e-6:
+                break
+            room = Box(cat_box.x0, cat_box.y0 + over + 0.05, cat_box.x1, cat_box.y1)
         self.head_blocks["concat"] = blocks
-        cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
-        cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
-        cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
         place(VGroup(cat_title, cat_g), cat_box, "top")
         return cat, VGroup(cat_title, cat_g)
 

@@ -79,6 +79,7 @@ class Overview(ExplainerScene):
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
         )
         mats = {
             "scores": LabelledMatrix.fitted(

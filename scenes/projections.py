@@ -26,7 +26,7 @@ from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.views import plane_view_of
+from scenes.views import plane_view_of, view_stack
 
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:
@@ -341,7 +341,14 @@ class Projections(ExplainerScene):
     def viewed_maps(self):
         ex, tr = self.example, self.trace
         rotary = ac.linear_maps(tr).rotated
-        self.step("maps_nd", "maps_nd_rotary" if rotary else None, clear=True)
+        roles = ("Q", "K", "V")
+        views = {name: plane_view_of(tr, name) for name in roles}
+        dims = {name: view_stack(tr, name).shape[1] for name in roles}
+        # every plane exact (a head's q, k, v of 2 dimensions): the caption says so, with the
+        # width each plane's note shows; else each plane is a 2-D view, and its note says so
+        exact = all(v.exact for v in views.values()) and set(dims.values()) in ({1}, {2})
+        key = "maps_nd_exact" if exact else "maps_nd"
+        self.step("maps_nd", f"{key}_rotary" if rotary else key, clear=True, d=dims["Q"])
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
         for box, (name, tokens, color_of, outline) in zip(
@@ -352,7 +359,7 @@ class Projections(ExplainerScene):
                 ("V", self.k_tokens, self.k_color, False),
             ),
         ):
-            view = plane_view_of(tr, name)
+            view = views[name]
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             plane = self.vector_plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
@@ -366,6 +373,8 @@ class Projections(ExplainerScene):
                 title_box,
             )
             note = self.view_note(view, name)
+            if not len(note) and exact:  # the plane is the head's whole q, k or v
+                note = VGroup(label(self.say("view_exact", d=dims[name]), SMALL, self.theme.muted))
             if len(note):
                 if note.width > note_box.width:  # a narrow column: the note on two lines
                     note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)

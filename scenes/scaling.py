@@ -10,8 +10,10 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Create,
     Line,
     ReplacementTransform,
+    SurroundingRectangle,
     TransformFromCopy,
     VGroup,
 )
@@ -63,20 +65,38 @@ class Scaling(ExplainerScene):
         head = self.head
         sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
         shown = self.division_layout(sqrt)
-        row = ac.informative_row(head.weights)
+        raw, scaled = shown["raw"], shown["scaled"]
+        # the row the caption reads: the widest-spread of the rows both matrices show, and its
+        # first four cells on screen (a 12-token matrix shows some of its columns)
+        rows = [i for i in raw.shown_rows if i in scaled.shown_rows]
+        row = rows[ac.informative_row(head.weights[rows])]
+        cols = [j for j in raw.shown_columns if j in scaled.shown_columns][:4]
         fmt_row = self.say("tokens_list_sep").join
         self.step(
             "divide",
+            None if shown["side_by_side"] else "divide_in_place",
             sqrt=sqrt.shown,
             q=self.q_tokens[row],
             raw=fmt_row(
-                self.num(v, ("scores", 0, row, j)).shown for j, v in enumerate(head.scores[row][:4])
+                self.num(head.scores[row, j], ("scores", 0, row, j), raw.style.digits).shown
+                for j in cols
             ),
             scaled=fmt_row(
-                self.num(v, ("scaled", 0, row, j)).shown for j, v in enumerate(head.scaled[row][:4])
+                self.num(head.scaled[row, j], ("scaled", 0, row, j), scaled.style.digits).shown
+                for j in cols
             ),
         )
         self.show_division(**shown)
+        marks = [
+            SurroundingRectangle(
+                VGroup(*(m.cell_rect(row, j) for j in cols)),
+                color=self.theme.accent,
+                buff=0.04,
+                stroke_width=3,
+            )
+            for m in ((raw, scaled) if shown["side_by_side"] else (scaled,))
+        ]
+        self.play(*(Create(m) for m in marks), run_time=0.6)
         self.hold()
 
     def division_layout(self, sqrt) -> dict:
@@ -91,36 +111,51 @@ class Scaling(ExplainerScene):
         )
 
         def matrix(values, role, box):
-            return LabelledMatrix.fitted(
-                values, role, theme, self.q_tokens, self.k_tokens, box, **kw
-            )
+            """Two decimals where every column fits, else one where that shows more of them."""
+            best = None
+            for digits in (2, 1):
+                m = LabelledMatrix.fitted(
+                    values, role, theme, self.q_tokens, self.k_tokens, box, digits=digits, **kw
+                )
+                if best is None or len(m.shown_columns) > len(best.shown_columns):
+                    best = m
+                if len(m.shown_columns) == ex.n_keys:
+                    break
+            return best
 
         def titled(key, mob, box):
             title = self.typeset(key, SMALL, theme.muted)
             title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
             return place(VGroup(title, mob), box)
 
-        full = LabelledMatrix(
-            head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, size=22, **kw
+        def cells(pair):
+            return min(len(m.shown_columns) * len(m.shown_rows) for m in pair)
+
+        # side by side where both show as much as one matrix in the whole width would: the
+        # numbers before and after stay on screen; else one matrix, each number changing in place
+        top, body = content.rows(1, 6, gap=0.15)
+        pair = (
+            matrix(head.scores, ("scores", 0), left),
+            matrix(head.scaled, ("scaled", 0), right),
         )
-        side_by_side = full.width <= left.width or max(ex.n, ex.n_keys) > 4
+        whole = cells(pair) == ex.n * ex.n_keys
+        in_place = None
+        if not whole:
+            in_place = (
+                matrix(head.scores, ("scores", 0), body),
+                matrix(head.scaled, ("scaled", 0), body),
+            )
+        side_by_side = whole or cells(in_place) <= cells(pair)
         op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
         if side_by_side:
-            raw, scaled = (
-                matrix(head.scores, ("scores", 0), left),
-                matrix(head.scaled, ("scaled", 0), right),
-            )
+            raw, scaled = pair
             raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
             if op.width > mid.width:
                 op = VGroup(math("div sqrt(d_k)", BODY * 1.2, theme.accent), sqrt).arrange(DOWN)
             arrow = Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.accent, buff=0.1)
             place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
         else:
-            top, body = content.rows(1, 6, gap=0.15)
-            raw, scaled = (
-                matrix(head.scores, ("scores", 0), body),
-                matrix(head.scaled, ("scaled", 0), body),
-            )
+            raw, scaled = in_place
             raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
             arrow = VGroup()
             place(op, top)

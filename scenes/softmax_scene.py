@@ -15,7 +15,7 @@ from scenes.mobjects.bars import ProportionBar, score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place
 from scenes.mobjects.math import math
-from scenes.mobjects.text import ellipsize, label
+from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
@@ -49,8 +49,12 @@ class Softmax(ExplainerScene):
     def exp_and_share(self):
         left = self.regions.content  # the whole width: the side panel comes later
         row = self.head.scaled[self.i]  # before any mask: masks come later
-        # many keys: the share bar gets more room, for every key's weight listed under it
-        bars_box, shares_box = left.rows(*((3, 2) if len(self.keys) <= 8 else (1, 1)), gap=0.3)
+        # many keys: the share bar gets the room for every key's weight listed under it
+        need = 1.0 + flow(self.weight_pairs(ac.softmax(row)), left.width, 0.3, 0.08).height
+        for ratio in ((3, 2), (3, 2.4), (1, 1), (2, 3)):
+            bars_box, shares_box = left.rows(*ratio, gap=0.3)
+            if len(self.keys) <= 8 or shares_box.height >= need:
+                break
         bars, exp_labels = self.exponentials(row, left, bars_box)
         self.shares(row, bars, exp_labels, shares_box)
 
@@ -58,7 +62,10 @@ class Softmax(ExplainerScene):
         """exp bars: one column per key, its score under it and e^s over it (the numbers left
         out where they would crowd). Returns the bars and their e^s labels."""
         i, kind = self.i, self.choice.kind
-        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT
+        # e^s itself where its numbers stay short, else e^(s − max): the same proportions
+        widest = Num(float(np.exp(np.max(row))), (), 2, SMALL).width if np.max(row) < 30 else 9.9
+        slot = bars_box.inset(0.1, 0.0).width / len(self.keys)  # as exp_columns lays them
+        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT and widest <= slot - 0.05
         w = ac.softmax(row)
         top = int(np.argmax(w))
         self.step(
@@ -84,42 +91,46 @@ class Softmax(ExplainerScene):
         return bars, exp_labels
 
     def exp_columns(self, row, values, bars_box: Box, exp_role: str):
-        """(bars, score labels, e^s labels, key labels), one column per key."""
+        """(bars, score labels, e^s labels, key labels), one column per key: key labels wider
+        than a column on two staggered rows (shortened to two columns' width), the numbers
+        left out only where they would crowd (the bars then take their room)."""
         theme, i = self.theme, self.i
         top = max(values) or 1.0
         plot = bars_box.inset(0.1, 0.0)
         slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
-        base_y = plot.y0 + 0.75
-        bars, score_labels, exp_labels, key_labels = VGroup(), VGroup(), VGroup(), VGroup()
+        stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
+        lift = 0.35 if stagger else 0.0  # the second row of key labels
+        score_labels = VGroup(
+            *(self.num(row[j], ("scaled", 0, i, j), 2, color=theme.muted) for j in self.keys)
+        )
+        exp_labels = VGroup(
+            *(self.num(v, (exp_role, 0, i, j), 2, color=theme.text) for j, v in enumerate(values))
+        )
+        crowded = any(lab.width > slot - 0.05 for lab in [*exp_labels, *score_labels])
+        if crowded:  # many keys: numbers live in the share bar and the caption instead
+            score_labels, exp_labels = VGroup(), VGroup()
+        numbers = 0.0 if crowded else 0.35  # a row of scores under the bars, e^s over them
+        base_y = plot.y0 + 0.4 + lift + numbers
+        room = plot.height - 0.85 - lift - 2 * numbers  # less the keys and the heading
+        bars, key_labels = VGroup(), VGroup()
         for j, (v, c) in enumerate(zip(values, self.colors)):
             x = plot.x0 + (j + 0.5) * slot
-            h = max((plot.height - 2.0) * v / top, 0.02)
+            h = max(room * v / top, 0.02)
             bar = Rectangle(
                 width=bar_w, height=h, fill_color=c, fill_opacity=0.9, stroke_width=0
             ).move_to([x, base_y + h / 2, 0])
             bars.add(bar)
-            k_lab = label(self.k_tokens[j], SMALL, c).move_to([x, plot.y0 + 0.15, 0])
-            s_lab = self.num(row[j], ("scaled", 0, i, j), 2, color=theme.muted)
-            s_lab.move_to([x, plot.y0 + 0.5, 0])
-            e_lab = self.num(v, (exp_role, 0, i, j), 2, color=theme.text)
-            e_lab.next_to(bar, UP, buff=0.08)
+            text = self.k_tokens[j]
+            if stagger:
+                text = ellipsize(text, 2 * slot - 0.1, SMALL)
+            k_lab = label(text, SMALL, c).move_to([x, plot.y0 + 0.15, 0])
+            if stagger and j % 2:
+                k_lab.set_y(plot.y0 + 0.5)
             key_labels.add(k_lab)
-            score_labels.add(s_lab)
-            exp_labels.add(e_lab)
-        crowded = any(
-            lab.width > slot - 0.05
-            for lab in list(exp_labels) + list(score_labels) + list(key_labels)
-        )
-        if crowded:  # many keys: numbers live in the share bar and the caption instead
-            score_labels, exp_labels = VGroup(), VGroup()
-            if any(k.width >= slot - 0.05 for k in key_labels):  # every other one lower,
-                key_labels = VGroup()  # shortened to two columns' width where need be
-                for j, c in enumerate(self.colors):
-                    text = ellipsize(self.k_tokens[j], 2 * slot - 0.1, SMALL)
-                    x = plot.x0 + (j + 0.5) * slot
-                    key_labels.add(label(text, SMALL, c).move_to([x, plot.y0 + 0.15, 0]))
-                    key_labels[-1].set_y(plot.y0 + (0.5 if j % 2 else 0.15))
+            if not crowded:
+                score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
+                exp_labels[j].next_to(bar, UP, buff=0.08)
         return bars, score_labels, exp_labels, key_labels
 
     def shares(self, row, bars, exp_labels, shares_box: Box):
@@ -169,24 +180,40 @@ class Softmax(ExplainerScene):
         all, or the list does not fit below it."""
         if len(bar.numbers) == len(self.keys):
             return VGroup()
-        i, theme = self.i, self.theme
-        pairs = [
-            VGroup(
-                label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
-                self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3, color=theme.text),
-            ).arrange(RIGHT, buff=0.1)
-            for j in self.keys
-        ]
-        listed = flow(pairs, shares_box.width, hbuff=0.3, vbuff=0.08)
+        listed = flow(self.weight_pairs(w), shares_box.width, hbuff=0.3, vbuff=0.08)
         listed.next_to(bar.outline, DOWN, buff=0.2).align_to(bar, LEFT)  # in its numbers' place
         if box_of(listed).y0 < shares_box.y0 - 1e-6 or listed.width > shares_box.width + 1e-6:
             return VGroup()
         return listed
 
+    def rows_and_side(self):
+        """The boxes of every row's bar and of the sharper panel beside them; in a narrow
+        frame both the whole content, one step after the other (beside the rows, the panel's
+        bars would be stubs)."""
+        content = self.regions.content
+        if self.narrow_frame:
+            return content, content
+        return content.columns(3, 2, gap=0.5)
+
+    @property
+    def narrow_frame(self) -> bool:
+        content = self.regions.content
+        return content.width < 2.2 * content.height  # 4:3 and 1:1
+
+    def weight_pairs(self, w) -> list:
+        """ "when 0.001": each key, in its colour, with its weight."""
+        return [
+            VGroup(
+                label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
+                self.num(w[j], ("sharpened_scaled", 0, self.i, 1.0, j), 3, color=self.theme.text),
+            ).arrange(RIGHT, buff=0.1)
+            for j in self.keys
+        ]
+
     def all_rows(self):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
         self.step("rows", caption_key="rows_unmasked" if self.masked else "rows", clear=True)
-        rows_box = self.regions.content.columns(3, 2, gap=0.5)[0]
+        rows_box = self.rows_and_side()[0]
         n, n_keys = ex.n, ex.n_keys
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
         short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
@@ -226,21 +253,37 @@ class Softmax(ExplainerScene):
     # -- sharper: the same scores multiplied, with Σ s(1 − s) --------------------------------
     def sharper(self):
         head, theme, i, keys, colors = self.head, self.theme, self.i, self.keys, self.colors
-        side_box = self.regions.content.columns(3, 2, gap=0.5)[1]
+        side_box = self.rows_and_side()[1]
         factors = sharpen_factors(head.d_k)
         panel, gauges, shown = VGroup(), [], {}
+        tags = []
         for name, f in factors:
+            tag = label(name, SMALL, theme.text)
+            if name == "√d_k":  # "unscaled ×1.41": the factor the caption names
+                tag = VGroup(
+                    label(self.say("raw"), SMALL, theme.text),
+                    VGroup(label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", 0), 2)).arrange(
+                        buff=0.04
+                    ),
+                ).arrange(buff=0.12)
+            tags.append(tag)
+        gauge_w = self.num(0.0, (), 3).width
+        # the bars take what the tags and the gauges (0.000, on their right) leave
+        bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
+        if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
+            tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
+            bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
+        for tag, (name, f) in zip(tags, factors):
             s = ac.sharpened(head.scaled[i], f)
             b = ProportionBar(
                 s,
                 colors,
-                side_box.width - 2.2,
+                bar_w,
                 theme,
                 height=0.32,
                 roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
                 show_numbers=False,
             )
-            tag = label(name if name != "√d_k" else self.say("raw"), SMALL, theme.text)
             g = self.num(ac.saturation(s), ("gradient_sum_scaled", 0, i, f), 3, color=theme.accent)
             gauges.append(g)
             shown[name] = g.shown
@@ -250,6 +293,7 @@ class Softmax(ExplainerScene):
         self.step(
             "sharper",
             caption_key=f"sharper_{claim.kind}",
+            clear=self.narrow_frame,  # the rows took the whole frame
             dk=self.num(head.d_k, ("d_k", 0), 0).shown,
             sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
             g1=shown["×1"],
@@ -260,6 +304,11 @@ class Softmax(ExplainerScene):
         g_head = label("Σ s(1−s)", SMALL, theme.accent)
         room = min(2.5, max(0.9, side_box.width - g_head.width - 1.5))  # clear of Σ s(1−s)
         heading = label(f"q({ellipsize(self.q_tokens[i], room, SMALL)})", SMALL, self.q_color(i))
+        if head.d_k > 1:  # the d_k the caption names, after the row's name
+            dk_value = self.num(head.d_k, ("d_k", 0), 0, color=theme.muted)
+            dk = VGroup(math("d_k =", SMALL, theme.muted), dk_value).arrange(buff=0.1)
+        else:
+            dk = VGroup()
         side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
         for g, p in zip(gauges, panel):
@@ -267,6 +316,8 @@ class Softmax(ExplainerScene):
         g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
         if g_head.get_right()[0] > self.frame.x1 - MARGIN:  # a narrow frame: flush right
             g_head.align_to(gauges[0], RIGHT)
+        if len(dk):  # under the bars, right-aligned with their tags
+            side.add(dk.next_to(panel, DOWN, buff=0.25).align_to(panel, LEFT))
         self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
         self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
         self.hold()

@@ -5,16 +5,27 @@ stream does, added back to the token's embedding: E + ΔE with ΔE = o."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, Dot, Polygon, ReplacementTransform, Transform, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    Dot,
+    Polygon,
+    ReplacementTransform,
+    Transform,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, box_of, place, place_labels
+from scenes.mobjects.layout import Box, box_of, flow, place, place_labels
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import ellipsize, label, vector_row
-from scenes.mobjects.theme import BODY
+from scenes.mobjects.theme import BODY, SMALL
 from scenes.views import adds_back as _has_own
 from scenes.views import plane_view_of
 
@@ -38,7 +49,10 @@ class WeightedSum(ExplainerScene):
         ex, head, tr = self.example, self.head, self.trace
         self.choice = ac.head_demo_row(tr)  # the row followed, and what may be said of it
         self.i = i = self.choice.row
-        left, self.side_box = self.regions.content.columns(3, 2)
+        content = self.regions.content
+        # a square frame gives the side half: room for every key's weight
+        square = content.width < 1.6 * content.height
+        left, self.side_box = content.columns(*((1, 1) if square else (3, 2)))
         parts, starts = ac.tip_to_tail(head.weights[i], head.V)
         self.out = head.output[i]
         own = tr.X[i] if _has_own(tr) else None
@@ -88,8 +102,10 @@ class WeightedSum(ExplainerScene):
             obstacles=self.obstacles,
         )
         hull = self.value_hull()
-        weights_col = self.weights_column()
         w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
+        # below the weights come o = … (two lines at most) and, adding back, E + ΔE and its facts
+        below = 1.25 if self.own2 is None else 0.38 * self.side_box.height
+        weights_col = self.weights_column(self.side_box.height - w_head.height - 0.25 - below)
         self.side = VGroup(w_head, weights_col).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         place(self.side, self.side_box, "top-left")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(self.note), run_time=0.8)
@@ -116,25 +132,43 @@ class WeightedSum(ExplainerScene):
             fill_opacity=0.12,
         )
 
-    def weights_column(self):
-        """'w × v(token)' for every key, or nothing when the column would not fit."""
+    def weights_column(self, room: float):
+        """'w × v(token)' for every key, at the largest size that fits ``room`` (the side box
+        less its heading): one column, else two; nothing where neither fits."""
         head, colors, i = self.head, self.colors, self.i
-        weights_col = VGroup(
-            *(
+        right = self.side_box
+        for size, columns in ((BODY, 1), (SMALL, 1), (SMALL, 2), (SMALL, 0), (SMALL, -1)):
+            entries = [
                 VGroup(
                     self.num(
-                        head.weights[i, j], ("weights", 0, i, j), 3, size=BODY, color=colors[j]
+                        head.weights[i, j], ("weights", 0, i, j), 3, size=size, color=colors[j]
                     ),
-                    label(f"× v({ellipsize(self.k_tokens[j], 2.2, BODY)})", BODY, colors[j]),
+                    label(f"× v({ellipsize(self.k_tokens[j], 2.2, size)})", size, colors[j]),
                 ).arrange(buff=0.12)
+                if columns >= 0
+                else VGroup(  # the shortest form: "when 0.001", as Softmax lists them
+                    label(ellipsize(self.k_tokens[j], 1.0, size), size, colors[j]),
+                    self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=size),
+                ).arrange(buff=0.1)
                 for j in range(self.example.n_keys)
-            )
-        )
-        weights_col.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
-        right = self.side_box
-        if weights_col.height > right.height * 0.6 or weights_col.width > right.width:
-            return VGroup()  # many keys: the shares are in the AttentionMatrix scene
-        return weights_col
+            ]
+            if columns <= 0:  # as many to a line as fit
+                cols = flow(entries, right.width, hbuff=0.25, vbuff=0.12)
+                if cols.height <= room:
+                    return cols
+                continue
+            per = -(-len(entries) // columns)
+            cols = VGroup(
+                *(
+                    VGroup(*entries[k : k + per]).arrange(
+                        DOWN, aligned_edge=LEFT, buff=0.18 if size == BODY else 0.12
+                    )
+                    for k in range(0, len(entries), per)
+                )
+            ).arrange(RIGHT, aligned_edge=UP, buff=0.35)
+            if cols.height <= room and cols.width <= right.width:
+                return cols
+        return VGroup()  # too many keys for the side: the shares are in the AttentionMatrix scene
 
     def shrink_values(self):
         """Each value shrinks by its weight."""

@@ -34,10 +34,12 @@ def read_number(frame: np.ndarray, box) -> str:
     return read_text(frame, box, whitelist="0123456789.-")
 
 
-def read_text(frame: np.ndarray, box, whitelist: str | None = None, turn: int = 0) -> str:
+def read_text(
+    frame: np.ndarray, box, whitelist: str | None = None, turn: int = 0, line_px: int = 100
+) -> str:
     """OCR of one line of text in ``box`` (characters limited to ``whitelist`` when given), the
     crop turned by ``turn`` degrees counter-clockwise first (-90 for a label turned upright,
-    read bottom to top)."""
+    read bottom to top), enlarged to about ``line_px`` pixels a line."""
     x0, y0, x1, y1 = box
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
     background = np.median(grey)  # the text is the minority: the extreme farthest from it
@@ -48,8 +50,11 @@ def read_text(frame: np.ndarray, box, whitelist: str | None = None, turn: int = 
     img = Image.fromarray((255 * (1.0 - ink)).astype(np.uint8))
     if turn:
         img = img.rotate(turn, expand=True, fillcolor=255)
-    scale = int(np.clip(round(100 / max(img.height, 1)), 1, 4))
-    img = img.resize((img.width * scale, img.height * scale), Image.LANCZOS)
+    scale = float(np.clip(line_px / max(img.height, 1), 1, 4))
+    if line_px == 100:  # the default: a whole factor, as every reading has always been made
+        scale = int(np.clip(round(100 / max(img.height, 1)), 1, 4))
+    size = (round(img.width * scale), round(img.height * scale))
+    img = img.resize(size, Image.LANCZOS)
     img = ImageOps.expand(img, border=20, fill=255)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cell.png"

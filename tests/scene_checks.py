@@ -7,6 +7,7 @@ scene (the costly part) is checked for all of them at once."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from manim import Arrow, config
@@ -48,6 +49,40 @@ def texts(scene):
 
 def describe(mob) -> str:
     return getattr(mob, "source_text", None) or getattr(mob, "text", None) or type(mob).__name__
+
+
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?![\w])")  # a number in a caption
+
+
+def caption_number_places(scene, caption: str) -> dict[str, list]:
+    """For each number ``caption`` names (in its order, "−" as "-"), where the still shows it:
+    the numbers (Num) printed as it, else the other texts that contain it; the caption itself
+    does not count. Each place is (mobject, OCR whitelist or None)."""
+    bar = {id(m) for m in scene.caption_mob.get_family()}
+    others = [m for m in texts(scene) if id(m) not in bar]
+    shown = {id(m) for m in others}
+    nums: dict[str, list] = {}
+    for m in on_screen(scene, Num):
+        if id(m) not in bar and any(id(t) in shown for t in m.get_family()):
+            nums.setdefault(m.shown.replace("−", "-"), []).append(m)
+    out = {}
+    for said in dict.fromkeys(n.replace("−", "-") for n in NUMBER.findall(caption)):
+        places = [(m, "0123456789.-") for m in nums.get(said, [])]
+        if not places:
+            within = re.compile(rf"(?<![\d.]){re.escape(said)}(?![\d])")
+            places = [(m, None) for m in others if within.search(describe(m).replace("−", "-"))]
+        out[said] = places
+    return out
+
+
+def unshown_caption_numbers(scene) -> list[str]:
+    """The numbers the current step's caption names that no text on the still shows."""
+    caption = scene.steps[-1]["caption"] if scene.steps else ""
+    return [
+        f"caption names {said} but no text on screen shows it"
+        for said, places in caption_number_places(scene, caption).items()
+        if not places
+    ]
 
 
 def layout_problems(scene, overlap_tol: float = 0.01) -> list[str]:

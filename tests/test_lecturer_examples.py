@@ -6,9 +6,10 @@ arrow, every text in contrast with what is behind it (scene_checks.picture_probl
 weight hidden where a matrix is the point.
 
 A run at the limits is the costly part (tens of seconds for the larger scenes), so each case
-runs once, at one look, the looks taken in turn: Chinese at 16:9, English at 4:3, Chinese at
-1:1, the trained layer one look further on, so every scene meets two aspects. The matrix
-scenes are also checked at every aspect in test_scene_layout.py."""
+runs at two looks, taken in turn from six (both languages at 16:9, 4:3 and 1:1) so that every
+scene meets both languages and two aspects, the trained layer one look further on. Every number
+a step's caption names must be on its still (test_scene_ocr.py reads them back at 1080p).
+The matrix scenes are also checked at every aspect in test_scene_layout.py."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ import pytest
 from test_scene_layout import hidden_cells
 
 import lecturer_examples
-from scene_checks import picture_problems
+from scene_checks import picture_problems, unshown_caption_numbers
 from scenes.look import Look
 from scenes.pipeline.stills import run_steps
 
-LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1")]
+# the six looks; a case meets look k and look k + 3: both languages, two of the three aspects
+LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1"), ("en", "16:9"), ("zh", "4:3"), ("en", "1:1")]
 MATRIX_SCENES = ("AttentionMatrix", "CausalMask")
 
 
@@ -30,8 +32,9 @@ def _cases() -> list:
         name, scene = case.values
         shift = lecturer_examples.NAMES.index(name)
         index = [s.name for s in lecturer_examples.applicable(name)].index(scene.name)
-        lang, aspect = LOOKS[(index + shift) % len(LOOKS)]
-        out.append(pytest.param(name, scene, lang, aspect, id=f"{case.id}-{lang}-{aspect}"))
+        for k in (index + shift, index + shift + 3):
+            lang, aspect = LOOKS[k % len(LOOKS)]
+            out.append(pytest.param(name, scene, lang, aspect, id=f"{case.id}-{lang}-{aspect}"))
     return out
 
 
@@ -41,7 +44,8 @@ def test_lecturer_example_is_clean(name, scene, lang, aspect):
     ex = lecturer_examples.load(name)
 
     def snapshot(s):
-        return picture_problems(s) + (hidden_cells(s) if scene.name in MATRIX_SCENES else [])
+        hidden = hidden_cells(s) if scene.name in MATRIX_SCENES else []
+        return picture_problems(s) + hidden + unshown_caption_numbers(s)
 
     look = Look.for_example(ex, lang=lang, aspect=aspect)
     stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)

@@ -194,6 +194,7 @@ class LabelledMatrix(VGroup):
         self.cells: dict[tuple[int, int], Num] = {}
         self.squares: dict[tuple[int, int], Rectangle] = {}
         self.badges = VGroup()  # behind the numbers kept on a grid of squares
+        self.badge_of: dict[tuple[int, int], VGroup] = {}  # a kept number's frame and badge
         self.backgrounds = VGroup()
         # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
         self.backgrounds.of_matrix = weakref.ref(self)
@@ -318,14 +319,14 @@ class LabelledMatrix(VGroup):
             )
             num.move_to(box.center)
             taken.append(box)
-            badge = BackgroundRectangle(
-                num, color=self.theme.background, fill_opacity=0.92, buff=0.04
-            )
+            badge = BackgroundRectangle(num, color=self.theme.background, fill_opacity=1, buff=0.04)
             # the cell it names framed in the badge's colour: a badge sits over a neighbour
             cell = self.cell_rect(i, j)
             mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)
             mark.set_stroke(self.theme.text, width=2).move_to(cell.get_center())
-            self.badges.add(mark, badge.set_stroke(self.theme.text, width=1, opacity=1))
+            badge.set_stroke(self.theme.text, width=1, opacity=1)
+            self.badges.add(mark, badge)
+            self.badge_of[i, j] = VGroup(mark, badge)
 
     def _add_square(self, i: int, j: int, cell: Rectangle) -> None:
         """Cell (i, j)'s value as a square of area |value| / limit of the cell's inner area,

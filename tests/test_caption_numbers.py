@@ -1,0 +1,110 @@
+"""Issue 20: every number a caption names is on its still, at every aspect, and the scenes that
+named numbers they did not show now show them (or name the ones they show). Each test below
+failed on the code before the fix; none needs OCR (test_scene_ocr.py reads the numbers back at
+1080p), so they run at 360p."""
+
+from __future__ import annotations
+
+import pytest
+from test_grouped_query_scenes import grouped_example
+
+import lecturer_examples
+from scene_checks import describe, texts, unshown_caption_numbers
+from scenes.look import Look
+from scenes.pipeline.stills import run_steps
+from scenes.registry import find
+
+ASPECTS = ("16:9", "4:3", "1:1")
+
+
+def _stills(example, scene: str, lang="en", aspect="16:9", snapshot=unshown_caption_numbers):
+    look = Look.for_example(example, lang=lang, aspect=aspect)
+    return run_steps(find(scene).load(), example, look=look, pixel_height=360, snapshot=snapshot)
+
+
+def _unshown(example, scene: str, aspect: str, lang: str = "en") -> list[str]:
+    return [f"{s.key}: {p}" for s in _stills(example, scene, lang, aspect) for p in s.snapshot]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize(
+    "scene", ["Projections", "DotProducts", "Scaling", "Softmax", "WeightedSum", "EncoderBlock"]
+)
+def test_at_the_limits_every_caption_number_is_on_screen(scene, aspect):
+    """Before: Scaling named four scores of a row whose columns 2–4 were elided, Softmax named
+    √d_k and the largest weight, WeightedSum listed no weight at 12 keys, DotProducts named a
+    weight, Projections a "2-D view" with no view, EncoderBlock a seed with no room."""
+    ex = lecturer_examples.load("at-the-limits")
+    lang = "zh" if aspect == "4:3" else "en"
+    assert not _unshown(ex, scene, aspect, lang)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+def test_multi_head_split_shows_the_widths_it_names(name, aspect):
+    """384 = 12 × 32, the concatenation's 384 columns, W_O's 384 × 384: on a line under the
+    content (a 384-wide grid drawn by colour shows its width to no one)."""
+    ex = lecturer_examples.load(name)
+    assert not _unshown(ex, "MultiHeadSplit", aspect)
+
+
+def test_grouped_query_split_names_its_widths():
+    stills = _stills(grouped_example(6, 2, d_k=2, n=5), "MultiHeadSplit", aspect="4:3")
+    assert {s.key for s in stills} >= {"project", "split", "concat", "mix"}
+    assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+def test_dot_products_ends_on_the_whole_score_matrix(name, aspect):
+    """The matrix step's caption says "the score matrix Q Kᵀ (12×12)": it ends on all of it
+    (numbers, or a grid of squares). Before: 3 × 4 of the 12 × 12 at 16:9, one column at 1:1."""
+    ex = lecturer_examples.load(name)
+
+    def shown(s):
+        m = s.matrix
+        return (len(m.shown_rows), len(m.shown_columns)) if s.steps[-1]["key"] == "matrix" else None
+
+    last = [s.snapshot for s in _stills(ex, "DotProducts", aspect=aspect, snapshot=shown)][-1]
+    assert last == (ex.n, ex.n_keys)
+
+
+def test_projections_says_when_its_planes_are_exact():
+    """d_k = d_v = 2 (the limits): the planes are the heads' whole q, k and v, and the caption
+    and the notes say so; before, the caption called them "a 2-D view" with no view on screen.
+    With d_k = 3 each plane is a view, with its share kept."""
+    exact = _stills(lecturer_examples.load("at-the-limits"), "Projections", snapshot=None)
+    caption = [s.caption for s in exact if s.key == "maps_nd"][0]
+    assert "2 dimensions, drawn exactly" in caption
+
+    three = grouped_example(2, 2, d_k=3, n=4, rotary=False)
+
+    def notes(s):
+        bar = {id(m) for m in s.caption_mob.get_family()}
+        return [describe(t) for t in texts(s) if "2-D" in describe(t) and id(t) not in bar]
+
+    viewed = _stills(three, "Projections", snapshot=notes)
+    step = [s for s in viewed if s.key == "maps_nd"][0]
+    assert "2-D view" in step.caption and "exactly" not in step.caption
+    assert step.snapshot and all("keeps" in n for n in step.snapshot)
+
+
+@pytest.mark.slow
+def test_softmax_sharper_bars_are_not_stubs_in_a_square_frame():
+    """At 1:1 the sharper panel had bars a few pixels wide beside the twelve rows; the rows
+    now take the frame one step, the panel the next."""
+    ex = lecturer_examples.load("at-the-limits")
+
+    def widest_bar(s):
+        from scene_checks import on_screen
+        from scenes.mobjects.bars import ProportionBar
+
+        if s.steps[-1]["key"] != "sharper":
+            return None
+        return min(b.outline.width for b in on_screen(s, ProportionBar))
+
+    stills = _stills(ex, "Softmax", aspect="1:1", snapshot=widest_bar)
+    assert [s.snapshot for s in stills if s.key == "sharper"][0] >= 1.5
