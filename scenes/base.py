@@ -25,6 +25,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
 from scenes.mobjects.text import Num, balanced_lines, distinct, ellipsize, label, text_width
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
+from scenes.mobjects.unimath import NO_BREAK
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 
@@ -167,7 +168,9 @@ class ExplainerScene(Scene):
         if len(lines) > self.caption_lines:
             size, buff = SMALL, 0.04
             lines = balanced_lines(text, box.width, SMALL, max_lines=self.caption_lines + 1)
-        group = VGroup(*(label(line, size, self.theme.text) for line in lines))
+        # a formula's no-break spaces (see captions.caption) are plain spaces on screen
+        shown = [line.replace(NO_BREAK, " ") for line in lines]
+        group = VGroup(*(label(line, size, self.theme.text) for line in shown))
         group.arrange(direction=[0, -1, 0], buff=buff)
         return place(group, box, "center")
 
@@ -185,8 +188,9 @@ class ExplainerScene(Scene):
             self.next_section(section)
         else:
             self.next_section(section, skip_animations=True)
-        text = captions.caption(self.scene_name, caption_key or key, self.lang, **values).strip()
-        new = self.caption_group(text)
+        which = (self.scene_name, caption_key or key, self.lang)
+        text = captions.caption(*which, **values).strip()
+        new = self.caption_group(captions.caption(*which, whole_formulas=True, **values).strip())
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:
             old += [

@@ -7,7 +7,7 @@ repeats the source texts' errors (docs/design.md, "The numbers the source texts 
 
 from __future__ import annotations
 
-from scenes.mobjects.unimath import plain
+from scenes.mobjects.unimath import NO_BREAK, plain
 
 LANGS = ("zh", "en")
 EN_RATE = 15.0  # characters a second a viewer reads (docs/design.md, "Pictures": pacing)
@@ -564,6 +564,10 @@ CAPTIONS = {
             '再做一次层归一化：$Y = "LayerNorm"(H + F)$，这就是块的输出。',
             'LayerNorm once more: $Y = "LayerNorm"(H + F)$ is the block\'s output.',
         ),
+        "norm2_trained": (
+            '再做一次层归一化：$Y = "LayerNorm"(H + F)$。注意力部分是模型自己的；前馈网络的 W₁、W₂ 是示意的，所以 Y 不是模型这一块的真实输出。',
+            "LayerNorm once more: $Y = \"LayerNorm\"(H + F)$. The attention half is the model's own; W₁, W₂ of the feed-forward network are illustrative, so Y is not the model's block output.",
+        ),
         "narrow": (
             "编码器块需要至少 4 维的词向量：这个例子只有 {d} 维，层归一化后几乎不剩信息。",
             "The encoder block needs vectors of at least 4 dimensions: here there are {d}, and LayerNorm would leave almost nothing.",
@@ -790,10 +794,12 @@ def pick(pair: tuple[str, str], lang: str) -> str:
     return pair[LANGS.index(lang)]
 
 
-def caption(scene: str, step: str, lang: str, **values) -> str:
+def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **values) -> str:
     """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers); its
-    ``$…$`` formulas in Unicode forms (captions are plain text: they go to .srt and .vtt)."""
-    return plain(pick(CAPTIONS[scene][step], lang)).format(**values)
+    ``$…$`` formulas in Unicode forms (captions are plain text: they go to .srt and .vtt);
+    ``whole_formulas``: with no-break spaces inside them, for breaking the caption into lines."""
+    text = plain(pick(CAPTIONS[scene][step], lang), whole_formulas).format(**values)
+    return text.replace("Σ ", "Σ" + NO_BREAK) if whole_formulas else text  # Σ s(1−s) too
 
 
 def word(key: str, lang: str, **values) -> str:

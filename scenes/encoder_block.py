@@ -19,7 +19,7 @@ from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut, Slide, carry, slide_into
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.matrix import LabelledMatrix, _cells_alone_too_big
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -77,6 +77,17 @@ class EncoderBlock(ExplainerScene):
         """One text size for every matrix: the largest at which all fit."""
         enc, ex = self.encoder, self.example
         for size in (32, 28, 25):
+            probes = (
+                (enc.residual2, self.slots[0], 2),
+                (enc.ff_relu, ffn_slots[1], 1),
+                (enc.residual2, ffn_slots[2], 2),
+            )
+            style = {"digits": 2, "cell_pad": COMPACT}
+            if any(
+                _cells_alone_too_big(v, size, {**style, "digits": d}, b.width, b.height - 0.6)
+                for v, b, d in probes
+            ):  # its cells alone overflow (a trained layer's 384 columns): nothing to build
+                continue
             trial = [
                 LabelledMatrix(
                     v,
@@ -167,7 +178,7 @@ class EncoderBlock(ExplainerScene):
 
     def normalise_second(self, H, F, R2, picture):
         """Y = LayerNorm(H + F): the block's output."""
-        self.step("norm2")
+        self.step("norm2", "norm2_trained" if self.example.source else None)
         self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
         self.slide_to(R2, self.slots[0])
         Y = self.matrix(self.encoder.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])

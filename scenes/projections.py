@@ -400,7 +400,7 @@ class Projections(ExplainerScene):
         # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
         formula = typeset_math("q_i dot k_j = " + match, 40, self.theme.text)
-        i, j = 0, min(1, ex.n_keys - 1)
+        i, j = _allowed_pair(head)  # never a pair the mask blocks
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
@@ -420,6 +420,19 @@ class Projections(ExplainerScene):
         self.play(FadeIn(formula, shift=0.2 * DOWN))
         self.play(FadeIn(VGroup(*parts[1:])))
         self.hold(1.8)
+
+
+def _allowed_pair(head) -> tuple[int, int]:
+    """The example pair of the match step: the first query and key, two different tokens, that
+    the mask lets meet (a causal mask blocks the first token's look at the second: the second
+    token's at the first is taken); the first token with itself when there is no other."""
+    n, m = head.scores.shape
+    allowed = np.ones((n, m), bool) if head.mask is None else np.asarray(head.mask, bool)
+    for i in range(n):
+        for j in range(m):
+            if allowed[i, j] and (i != j or m == 1):
+                return i, j
+    return 0, 0
 
 
 def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:

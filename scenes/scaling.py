@@ -70,7 +70,10 @@ class Scaling(ExplainerScene):
         # first four cells on screen (a 12-token matrix shows some of its columns)
         rows = [i for i in raw.shown_rows if i in scaled.shown_rows]
         row = rows[ac.informative_row(head.weights[rows])]
-        cols = [j for j in raw.shown_columns if j in scaled.shown_columns][:4]
+        cols = [j for j in raw.shown_columns if j in scaled.shown_columns]
+        if head.mask is not None:  # the keys the row may see first (a blocked score is moot)
+            cols.sort(key=lambda j: not head.mask[row, j])
+        cols = sorted(cols[:4])
         fmt_row = self.say("tokens_list_sep").join
         self.step(
             "divide",

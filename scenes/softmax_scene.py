@@ -127,6 +127,9 @@ class Softmax(ExplainerScene):
             k_lab = label(text, SMALL, c).move_to([x, plot.y0 + 0.15, 0])
             if stagger and j % 2:
                 k_lab.set_y(plot.y0 + 0.5)
+            # the first and last labels stay inside the plot (a long one at the edge was cut)
+            k_lab.shift(RIGHT * max(0.0, plot.x0 - k_lab.get_left()[0]))
+            k_lab.shift(LEFT * max(0.0, k_lab.get_right()[0] - plot.x1))
             key_labels.add(k_lab)
             if not crowded:
                 score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])

@@ -14,10 +14,15 @@ import re
 MATH_MARK = re.compile(r"\$([^$]+)\$")
 
 
-def plain(template: str) -> str:
+NO_BREAK = "\u00a0"  # a space a line is never broken at (inside a formula)
+
+
+def plain(template: str, whole: bool = False) -> str:
     """The template with its math in Unicode forms (for captions and subtitles): ``$d_k$`` →
-    dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → WO."""
-    return MATH_MARK.sub(lambda m: unicode_math(m.group(1)), template)
+    dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → WO. ``whole``: the spaces of
+    each formula are no-break spaces, so that a caption's lines never split one."""
+    glue = NO_BREAK if whole else " "
+    return MATH_MARK.sub(lambda m: unicode_math(m.group(1)).replace(" ", glue), template)
 
 
 _SUB = str.maketrans("0123456789aeoxhklmnpstijruv+-=()", "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ₊₋₌₍₎")
