@@ -108,3 +108,50 @@ def test_softmax_sharper_bars_are_not_stubs_in_a_square_frame():
 
     stills = _stills(ex, "Softmax", aspect="1:1", snapshot=widest_bar)
     assert [s.snapshot for s in stills if s.key == "sharper"][0] >= 1.5
+
+
+def test_the_match_step_never_takes_a_pair_the_mask_blocks():
+    """The match step's example was q(first)·k(second), which a causal mask blocks."""
+    import attention_core as ac
+    from scenes.projections import _allowed_pair
+
+    for name in ("causal", "zao-shang-hao", "two-heads"):
+        head = ac.trace_example(ac.PRESETS[name]).attention
+        i, j = _allowed_pair(head)
+        assert head.mask is None or head.mask[i, j], name
+        assert i != j
+    limits = ac.trace_example(lecturer_examples.load("at-the-limits")).attention
+    assert _allowed_pair(limits) == (1, 0)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_caption_lines_never_break_inside_a_formula(lang):
+    """ "Y = | LayerNorm(H + F)" and "Σ | s(1−s)" were split across lines: the layout text keeps
+    a formula's spaces unbreakable, at every width; the plain text (subtitles) has plain spaces."""
+    from scenes import captions
+    from scenes.mobjects.text import balanced_lines
+    from scenes.mobjects.theme import CAPTION
+    from scenes.mobjects.unimath import NO_BREAK
+
+    cases = [
+        ("EncoderBlock", "norm2", {}, 'Y = LayerNorm(H + F)'),
+        ("EncoderBlock", "attention", {}, "A = MultiHead(X)"),
+        ("Softmax", "sharper_more", dict(dk=2, sqrt="1.41", g1="0.030", graw="0.004",
+                                         g10="0.000", g100="0.000"), "Σ s(1−s)"),
+    ]  # fmt: skip
+    for scene, step, values, formula in cases:
+        plain_text = captions.caption(scene, step, lang, **values)
+        assert NO_BREAK not in plain_text and formula in plain_text
+        layout = captions.caption(scene, step, lang, whole_formulas=True, **values)
+        for width in (3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0):
+            lines = [ln.replace(NO_BREAK, " ") for ln in balanced_lines(layout, width, CAPTION, 9)]
+            assert any(formula in ln for ln in lines), (scene, step, width, lines)
+
+
+@pytest.mark.slow
+def test_a_trained_layers_encoder_block_does_not_call_its_y_the_models():
+    """W₁ and W₂ are illustrative: with a trained layer's attention, Y is not the model's block
+    output, and the last caption says so (it said "is the block's output")."""
+    ex = lecturer_examples.load("minilm-layer1")
+    last = _stills(ex, "EncoderBlock", snapshot=None)[-1]
+    assert last.key == "norm2" and "not the model's block output" in last.caption
