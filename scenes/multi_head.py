@@ -431,8 +431,12 @@ class MultiHeadSplit(ExplainerScene):
         title = label(self.head_name(h), SMALL, theme.text, weight="BOLD")
         title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
         place(title, title_box, "left")
+        # Q's box is wider by its row labels: the three blocks themselves come out as wide
+        label_w = max(text_width(t, 22) for t in self.q_tokens) + 0.2
+        block_w = (rest.width - 0.4 - label_w) / 3
+        weights = [label_w + block_w, block_w, block_w] if block_w > 0.3 else [1.25, 1, 1]
         for names in ("QKV", "Q"):  # all three blocks, or Q's alone where they do not fit
-            boxes = rest.columns(*([1.25, 1, 1][: len(names)]), gap=0.2)
+            boxes = rest.columns(*(weights[: len(names)]), gap=0.2)
             mats = self.build_pieces(h, names, boxes, labelled=True)
             if all(_fits(m, b) for m, b in zip(mats.values(), boxes)):
                 break
