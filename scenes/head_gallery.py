@@ -213,7 +213,7 @@ class HeadGallery(ExplainerScene):
         else:
             # two lines may reach into the gap between panels (0.25): "spread" stays a word
             width += 0.2
-            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.08)
+            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
             if top.width > width:
                 top = VGroup(top[0])
             word = ellipsize(short, width, SMALL)

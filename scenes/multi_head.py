@@ -438,6 +438,10 @@ class MultiHeadSplit(ExplainerScene):
         for names in ("QKV", "Q"):  # all three blocks, or Q's alone where they do not fit
             boxes = rest.columns(*(weights[: len(names)]), gap=0.2)
             mats = self.build_pieces(h, names, boxes, labelled=True)
+            if names == "QKV" and not any(t.width for t in mats["Q"].row_labels):
+                # rows too low for their labels: Q is as wide as K and V
+                boxes = rest.columns(1, 1, 1, gap=0.2)
+                mats = self.build_pieces(h, names, boxes, labelled=True)
             if all(_fits(m, b) for m, b in zip(mats.values(), boxes)):
                 break
         else:
