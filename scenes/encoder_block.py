@@ -21,7 +21,7 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix, _cells_alone_too_big
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import label
+from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.registry import BY_NAME
 from scenes.views import plane_view_of
@@ -63,7 +63,7 @@ class EncoderBlock(ExplainerScene):
             self.slots = upper.columns(1, 1, 1, gap=0.5)
             ffn_slots = upper.columns(1, 1.25, 1, gap=0.4)
             self.picture = lower.columns(1, 2, gap=0.5)[1]
-        elif wide:
+        elif wide or self.example.n > 5:  # many tokens: every row, in three tall slots
             self.slots = content.columns(1, 1, 1, gap=0.5)
             ffn_slots = content.columns(1, 1.25, 1, gap=0.4)
         else:  # two above, one below
@@ -230,11 +230,14 @@ class EncoderBlock(ExplainerScene):
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
         """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
         ex, theme = self.example, self.theme
+        # a narrow slot keeps one column of numbers beside its labels (shortened to fit)
+        room = max(0.8, box.width - 1.0)
+        rows = [ellipsize(t, room, 22) for t in self.q_tokens] if labelled else [""] * ex.n
         m = LabelledMatrix.fitted(
             values,
             ("enc", name),
             theme,
-            self.q_tokens if labelled else [""] * ex.n,
+            rows,
             [str(j + 1) for j in range(values.shape[1])],
             box,
             sizes=(self.size, 22),
