@@ -155,3 +155,20 @@ def test_a_trained_layers_encoder_block_does_not_call_its_y_the_models():
     ex = lecturer_examples.load("minilm-layer1")
     last = _stills(ex, "EncoderBlock", snapshot=None)[-1]
     assert last.key == "norm2" and "not the model's block output" in last.caption
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["4:3", "1:1"])
+def test_encoder_block_keeps_every_row_of_a_trained_layer_in_a_narrow_frame(aspect):
+    """8 tokens: each stage's matrices show every token's row (before: two rows of eight, in
+    half-height slots two above and one below)."""
+    from scene_checks import on_screen
+    from scenes.mobjects.matrix import LabelledMatrix
+
+    ex = lecturer_examples.load("minilm-layer1")
+
+    def rows(s):
+        return [len(m.shown_rows) for m in on_screen(s, LabelledMatrix)]
+
+    for still in _stills(ex, "EncoderBlock", aspect=aspect, snapshot=rows):
+        assert still.snapshot and min(still.snapshot) == ex.n, (still.key, still.snapshot)
