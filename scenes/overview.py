@@ -31,8 +31,10 @@ class Overview(ExplainerScene):
         top, body = self.regions.content.rows(1, 4, gap=0.25)
         self.formula = MathTypst(FORMULA, font_size=48, color=self.theme.muted)
         place(self.formula, top)
-        # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place
-        self.narrow = body.width < 2.4 * body.height
+        # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place;
+        # so does a wide one with many tokens, for the matrices' columns
+        many = max(self.example.n, self.example.n_keys) > 8
+        self.narrow = body.width < 2.4 * body.height or many
         if self.narrow:
             left, mid = body.columns(1, 1.6, gap=0.3)
             panels = [left, mid, left]
