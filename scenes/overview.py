@@ -13,7 +13,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import label
+from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 from scenes.views import plane_view_of
 
@@ -36,7 +36,7 @@ class Overview(ExplainerScene):
         many = max(self.example.n, self.example.n_keys) > 8
         self.narrow = body.width < 2.4 * body.height or many
         if self.narrow:
-            left, mid = body.columns(1, 1.6, gap=0.3)
+            left, mid = body.columns(1, 2.2 if many else 1.6, gap=0.3)
             panels = [left, mid, left]
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
@@ -83,27 +83,30 @@ class Overview(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
         )
+
+        rows, cols = self.q_tokens, self.k_tokens
+        if max(ex.n, ex.n_keys) > 8:  # long labels shortened: a column more of numbers
+            rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
+
+        def fitted(values, role, digits, **more):
+            """The matrix at the first of ``digits`` that shows every column, else the one that
+            shows the most (a decimal less makes room for more of a 12-token matrix)."""
+            best = None
+            for d in digits:
+                m = LabelledMatrix.fitted(
+                    values, role, theme, rows, cols, panel, digits=d, **more, **kw
+                )
+                if best is None or len(m.shown_columns) > len(best.shown_columns):
+                    best = m
+                if len(m.shown_columns) == ex.n_keys:
+                    break
+            return best
+
         mats = {
-            "scores": LabelledMatrix.fitted(
-                head.scores, ("scores", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
-            ),
-            "scaled": LabelledMatrix.fitted(
-                head.scaled, ("scaled", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
-            ),
-            "masked": LabelledMatrix.fitted(
-                head.masked, ("masked", 0), theme, self.q_tokens, self.k_tokens, panel, **kw
-            ),
-            "weights": LabelledMatrix.fitted(
-                head.weights,
-                ("weights", 0),
-                theme,
-                self.q_tokens,
-                self.k_tokens,
-                panel,
-                digits=3,
-                heat=True,
-                **kw,
-            ),
+            "scores": fitted(head.scores, ("scores", 0), (2, 1)),
+            "scaled": fitted(head.scaled, ("scaled", 0), (2, 1)),
+            "masked": fitted(head.masked, ("masked", 0), (2, 1)),
+            "weights": fitted(head.weights, ("weights", 0), (3, 2), heat=True),
         }
         titles = {k: k for k in mats}
         return {

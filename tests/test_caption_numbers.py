@@ -172,3 +172,19 @@ def test_encoder_block_keeps_every_row_of_a_trained_layer_in_a_narrow_frame(aspe
 
     for still in _stills(ex, "EncoderBlock", aspect=aspect, snapshot=rows):
         assert still.snapshot and min(still.snapshot) == ex.n, (still.key, still.snapshot)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_overview_shows_the_blocked_cells_its_caption_names(aspect):
+    """ "This example is masked: blocked cells are −∞": at least one −∞ on the still (before, at
+    16:9 the limits' masked matrix showed its first column only, which the mask never blocks)."""
+    ex = lecturer_examples.load("at-the-limits")
+
+    def blocked_shown(s):
+        if s.steps[-1]["key"] != "masked_note":
+            return None
+        return sum(1 for t in texts(s) if describe(t) == "−∞")  # cells, not the title's "−∞ ="
+
+    stills = _stills(ex, "Overview", aspect=aspect, snapshot=blocked_shown)
+    assert [s.snapshot for s in stills if s.key == "masked_note"][0] > 0
