@@ -19,7 +19,7 @@ from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut, Slide, carry, slide_into
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import LabelledMatrix, _cells_alone_too_big
+from scenes.mobjects.matrix import LabelledMatrix, cells_alone_too_big
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
@@ -82,9 +82,10 @@ class EncoderBlock(ExplainerScene):
                 (enc.ff_relu, ffn_slots[1], 1),
                 (enc.residual2, ffn_slots[2], 2),
             )
-            style = {"digits": 2, "cell_pad": COMPACT}
             if any(
-                _cells_alone_too_big(v, size, {**style, "digits": d}, b.width, b.height - 0.6)
+                cells_alone_too_big(
+                    v, size, {"digits": d, "cell_pad": COMPACT}, b.width, b.height - 0.6
+                )
                 for v, b, d in probes
             ):  # its cells alone overflow (a trained layer's 384 columns): nothing to build
                 continue

@@ -89,18 +89,9 @@ class Overview(ExplainerScene):
             rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
 
         def fitted(values, role, digits, **more):
-            """The matrix at the first of ``digits`` that shows every column, else the one that
-            shows the most (a decimal less makes room for more of a 12-token matrix)."""
-            best = None
-            for d in digits:
-                m = LabelledMatrix.fitted(
-                    values, role, theme, rows, cols, panel, digits=d, **more, **kw
-                )
-                if best is None or len(m.shown_columns) > len(best.shown_columns):
-                    best = m
-                if len(m.shown_columns) == ex.n_keys:
-                    break
-            return best
+            return LabelledMatrix.fitted_most(
+                values, role, theme, rows, cols, panel, digits, **more, **kw
+            )
 
         mats = {
             "scores": fitted(head.scores, ("scores", 0), (2, 1)),

@@ -114,17 +114,9 @@ class Scaling(ExplainerScene):
         )
 
         def matrix(values, role, box):
-            """Two decimals where every column fits, else one where that shows more of them."""
-            best = None
-            for digits in (2, 1):
-                m = LabelledMatrix.fitted(
-                    values, role, theme, self.q_tokens, self.k_tokens, box, digits=digits, **kw
-                )
-                if best is None or len(m.shown_columns) > len(best.shown_columns):
-                    best = m
-                if len(m.shown_columns) == ex.n_keys:
-                    break
-            return best
+            return LabelledMatrix.fitted_most(
+                values, role, theme, self.q_tokens, self.k_tokens, box, **kw
+            )
 
         def titled(key, mob, box):
             title = self.typeset(key, SMALL, theme.muted)

@@ -402,7 +402,7 @@ class LabelledMatrix(VGroup):
             for upright, size in itertools.product((True, False), sizes):
                 if not upright and not stood:
                     break  # every label fitted flat: numbering would change nothing
-                if _cells_alone_too_big(values, size, kwargs, box.width, box.height - title_room):
+                if cells_alone_too_big(values, size, kwargs, box.width, box.height - title_room):
                     continue  # its cells alone overflow: not built (a matrix of Pango texts)
                 mob = cls(*args, size=size, upright=upright, **kwargs)
                 if mob.width <= box.width and mob.height + title_room <= box.height:
@@ -415,6 +415,19 @@ class LabelledMatrix(VGroup):
             return cls(*squares[0], size=sizes[-1], squares=squares[1], **kwargs)
         room = dict(max_width=box.width, max_height=box.height - title_room)
         return cls(*args, size=sizes[-1], **room, **kwargs)
+
+    @classmethod
+    def fitted_most(cls, values, role, theme, row_labels, col_labels, box, digits=(2, 1), **kw):
+        """:meth:`fitted` at the first of ``digits`` that shows every column, else at the one
+        that shows the most (a decimal less makes room for more columns of a 12-token matrix)."""
+        best = None
+        for d in digits:
+            m = cls.fitted(values, role, theme, row_labels, col_labels, box, digits=d, **kw)
+            if best is None or len(m.shown_columns) > len(best.shown_columns):
+                best = m
+            if len(m.shown_columns) == np.shape(values)[1]:
+                break
+        return best
 
     def cell(self, i: int, j: int) -> Num | None:
         """The number shown in cell (i, j), or None when that row or column is elided."""
@@ -468,7 +481,7 @@ class LabelledMatrix(VGroup):
         )
 
 
-def _cells_alone_too_big(values, size: float, kwargs: dict, width: float, height: float) -> bool:
+def cells_alone_too_big(values, size: float, kwargs: dict, width: float, height: float) -> bool:
     """Whether the matrix's cells alone, at ``size``, are wider than ``width`` or taller than
     ``height``: measured from a few probe numbers (the cell size), without building the matrix
     (whose every number is a Pango text: what made a 12 × 12 matrix slow to fit)."""
