@@ -203,3 +203,64 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="en", aspect=aspect)
     check(find(name), ex, look=look, also=hidden_cells)
+
+
+def badge_problems(scene) -> list[str]:
+    """On a grid of squares, each kept number's badge: clear of every named cell, joined to its
+    own cell (touching its frame, or by a straight leader), the leader crossing no other named
+    cell."""
+    from manim import BackgroundRectangle, Line
+
+    from scenes.mobjects.layout import box_of
+
+    out = []
+    family = [mob for top in scene.mobjects for mob in top.get_family()]
+    # a matrix's parts go on screen, not the matrix: its cells say which one they are
+    matrices = {id(m): m for mob in family if (m := getattr(mob, "of_matrix", lambda: None)())}
+    squares = [m for m in matrices.values() if m.style.squares]
+    assert all(m.badge_of for m in squares) or scene.steps[-1]["key"] != "reading"
+    for m in matrices.values():
+        named = {k: box_of(m.cell_rect(*k)) for k in m.badge_of}
+        for k, parts in m.badge_of.items():
+            badge = box_of(next(p for p in parts if isinstance(p, BackgroundRectangle)))
+            own = named[k].inset(-0.02)
+            if any(badge.overlaps(b.inset(0.01)) for b in named.values()):
+                out.append(f"badge of {k} over a named cell")
+            leaders = [p for p in parts if isinstance(p, Line)]
+            if not leaders:
+                if not badge.overlaps(own, 0.04):
+                    out.append(f"badge of {k} neither touches its cell nor has a leader")
+                continue
+            a, b = leaders[0].get_start(), leaders[0].get_end()
+            if min(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1e-3:
+                out.append(f"badge of {k}: its leader is not straight")
+            for t in np.linspace(0.05, 0.95, 19):
+                p = a + (b - a) * t
+                for other, box in named.items():
+                    inside = box.x0 < p[0] < box.x1 and box.y0 < p[1] < box.y1
+                    if other != k and inside:
+                        out.append(f"badge of {k}: its leader crosses {other}")
+    return sorted(set(out))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+def test_kept_numbers_on_a_grid_of_squares_say_which_cell_is_theirs(name, aspect):
+    """A kept number's badge sat over a neighbouring row's cells (read as that row's number); it
+    now goes where it hides least, in its own row first, joined to its cell by a straight leader
+    where it cannot touch it."""
+    import lecturer_examples
+    from scenes.look import Look
+
+    ex = lecturer_examples.load(name)
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(
+        find("AttentionMatrix").load(),
+        ex,
+        look=look,
+        pixel_height=360,
+        frames=False,
+        snapshot=badge_problems,
+    )
+    assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot]
