@@ -47,8 +47,8 @@ class DotProducts(ExplainerScene):
 
     def construct(self):
         self.exact_2d = self.head.d_k == 2
-        left = self.lay_out_matrix()
         self.choose_query()
+        left = self.lay_out_matrix()
         # one plane for the whole scene: it covers every pair it will show; under it the legend,
         # its entries on lines of their own where one line is too wide (never over the matrix)
         legend = self.legend(left.width)
@@ -103,6 +103,7 @@ class DotProducts(ExplainerScene):
                 row_colors=[self.q_color(a) for a in range(ex.n)],
                 col_colors=[self.k_color(b) for b in range(n)],
                 sizes=(40, 36, 32, 28, 25, 22),
+                keep_rows=[self.i],  # the query followed, wherever it is
             )
             whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
             if whole or ex.n > 4 or n > 4:
@@ -114,10 +115,11 @@ class DotProducts(ExplainerScene):
         return left
 
     def choose_query(self):
-        """The query to follow: the core's most informative row among those the matrix shows
-        and that have a direction (a zero query, a padding token's, casts no shadow)."""
+        """The query to follow: the core's most informative row among those that have a
+        direction (a zero query, a padding token's, casts no shadow); the same at every aspect
+        (the matrix keeps its row where it elides others)."""
         head = self.head
-        rows = [a for a in self.matrix.shown_rows if ac.norm(head.Q[a]) > 0] or [0]
+        rows = [a for a in range(self.example.n) if ac.norm(head.Q[a]) > 0] or [0]
         self.choice = ac.head_demo_row(self.trace, rows)  # and what may be said of it
         self.i = self.choice.row
 

@@ -188,3 +188,27 @@ def test_overview_shows_the_blocked_cells_its_caption_names(aspect):
 
     stills = _stills(ex, "Overview", aspect=aspect, snapshot=blocked_shown)
     assert [s.snapshot for s in stills if s.key == "masked_note"][0] > 0
+
+
+class _Followed(Exception):
+    """Raised from a snapshot at a scene's first step, with the query it follows."""
+
+
+@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+def test_dot_products_follows_one_query_at_every_aspect(name):
+    """The query followed is the core's choice among every query (the matrix keeps its row
+    where it elides others), as Softmax and WeightedSum follow: before, it was chosen among the
+    rows the elided matrix showed, so "of the queries followed here" changed with the aspect."""
+    import attention_core as ac
+
+    ex = lecturer_examples.load(name)
+
+    def followed(scene):
+        raise _Followed(scene.i, scene.i in scene.matrix.shown_rows)
+
+    seen = set()
+    for aspect in ASPECTS:
+        with pytest.raises(_Followed) as got:
+            _stills(ex, "DotProducts", aspect=aspect, snapshot=followed)
+        seen.add(got.value.args)
+    assert seen == {(ac.head_demo_row(ac.trace_example(ex)).row, True)}

@@ -265,3 +265,14 @@ def test_a_long_label_is_one_line_at_any_render_resolution():
         config.pixel_width = saved
     assert config.pixel_width == saved
     assert long.height < 1.3 * label("d = 64", 26).height and long.width > 9
+
+
+def test_elision_keeps_the_rows_asked_for():
+    from scenes.mobjects.matrix import _elide
+
+    assert _elide(12, 6, 1) == [0, 1, 2, 3, None, 11]
+    assert _elide(12, 6, 1, keep=[7]) == [0, 1, None, 7, None, 11]
+    assert _elide(12, 6, 1, keep=[10]) == [0, 1, 2, None, 10, 11]
+    assert _elide(12, 6, 1, keep=[2, 11]) == [0, 1, 2, 3, None, 11]
+    assert _elide(12, 2, 1, keep=[5]) == [5, None]
+    assert _elide(5, 6, 1, keep=[3]) == [0, 1, 2, 3, 4]

@@ -22,15 +22,26 @@ LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
 
 
-def _elide(count: int, room: float, step: float) -> list[int | None]:
+def _elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
-    first ones, None (an ellipsis), and the last; in the narrowest room, the first and None."""
+    first ones, None (an ellipsis), and the last; in the narrowest room, the first and None.
+    The indices in ``keep`` are shown too (between ellipses), fewer first ones making room."""
     if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
         return list(range(count))
     slots = max(2, int(room // step))
+    keep = sorted({int(k) for k in keep if 0 <= k < count})
     if slots == 2:
-        return [0, None]
-    return list(range(slots - 2)) + [None, count - 1]
+        return [keep[0] if keep else 0, None]
+    for first in range(slots - 2, -1, -1):
+        shown = sorted({*range(first), *keep, count - 1})
+        seq: list[int | None] = []
+        for k in shown:
+            if k != (seq[-1] + 1 if seq and seq[-1] is not None else 0):
+                seq.append(None)
+            seq.append(k)
+        if len(seq) <= slots:
+            return seq
+    return [keep[0], None]
 
 
 @dataclass(frozen=True)
@@ -125,7 +136,10 @@ class LabelledMatrix(VGroup):
         How cells are drawn; its fields may also be given as keywords (``digits=3``,
         ``heat=True``, ``size=22``, ``colorbar=False``, ``cell_pad=0.08``, ``squares=0.3``).
     named : iterable of (i, j)
-        On a grid of squares, the cells that keep their numbers (those a caption names).
+        On a grid of squares, the cells that keep their numbers (those a caption names); their
+        rows are never elided.
+    keep_rows : iterable of int
+        Rows never elided (the row a step follows), shown between ellipses.
 
     Examples
     --------
@@ -158,6 +172,7 @@ class LabelledMatrix(VGroup):
         max_height: float | None = None,
         style: MatrixStyle | None = None,
         named=(),
+        keep_rows=(),
         **style_fields,
     ):
         super().__init__()
@@ -186,7 +201,7 @@ class LabelledMatrix(VGroup):
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
         label_w = (max(r.width for r in row_mobs) + 0.2) if any(row_texts) else 0.1
-        grid = self._shown(m, n, cw, ch, label_w, max_width, max_height)
+        grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows)
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
@@ -250,13 +265,15 @@ class LabelledMatrix(VGroup):
         rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
         return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
-    def _shown(self, m, n, cw, ch, label_w, max_width, max_height) -> _Grid:
-        """Which rows and columns fit the room (all when no room is given)."""
+    def _shown(self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=()) -> _Grid:
+        """Which rows and columns fit the room (all when no room is given; ``keep_rows`` and the
+        named cells' rows among them)."""
         size = self.style.size
         header_h = max(label("1", size).height, 0.2) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
         cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw)
-        rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch)
+        keep = {*keep_rows, *(i for i, _ in self.named)}
+        rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
         return _Grid(cw, ch, label_w, rows, cols)
 
     def _add_columns(self, grid: _Grid, role: tuple, col_texts, col_colors) -> None:
