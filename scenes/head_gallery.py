@@ -199,7 +199,8 @@ class HeadGallery(ExplainerScene):
     # -- layout ---------------------------------------------------------------------------------
     def title_line(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
         """``head 3 → previous 0.98``; narrower: ``3 → previous 0.98``, ``3 prev 0.98``; else two
-        lines, ``3 0.98`` over the reading (shortened to fit) — never without the number."""
+        lines, ``3 0.98`` over the reading (shortened to fit); narrower still three, the number
+        over its average over the reading — never without the number or its average."""
         theme = self.theme
         lang = 0 if self.lang == "zh" else 1
         token = self.token_name(reading)
@@ -214,8 +215,8 @@ class HeadGallery(ExplainerScene):
             # two lines may reach into the gap between panels (0.25): "spread" stays a word
             width += 0.2
             top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
-            if top.width > width:
-                top = VGroup(top[0])
+            if top.width > width:  # narrower still: the number over its average
+                top = VGroup(top[0], mass).arrange(DOWN, buff=0.06)
             word = ellipsize(short, width, SMALL)
             below = label(word, SMALL, theme.muted)
             return VGroup(top, below).arrange(DOWN, buff=0.06)
@@ -252,12 +253,18 @@ class HeadGallery(ExplainerScene):
             return Box(b.x0 + tags.width + 0.25, b.y0, b.x1, b.y1) if len(tags) else b
 
         panels = self.make_panels(readings, self.panel_boxes(heads_box(grid_box), H), True)
+        bar = ColorBar(self.theme, "weights", width=min(4.0, bar_box.width))
         if panels is None:  # the labels once, on a key grid beside the gallery
             key_box, grid_box = self.key_split(grid_box)
             key = self.key_grid(key_box)
+            under = Box(key_box.x0, key_box.y0 - bar_box.height - 0.15, key_box.x1, key_box.y1)
+            room = key.get_bottom()[1] - under.y0 - 0.2  # under the key, in its column
+            if room >= bar.height and key_box.width >= 2.0:  # the heads get the full height
+                bar = ColorBar(self.theme, "weights", width=min(4.0, key_box.width - 0.2))
+                bar_box = Box(under.x0, under.y0, under.x1, key.get_bottom()[1] - 0.2)
+                grid_box = Box(grid_box.x0, under.y0, grid_box.x1, grid_box.y1)
             boxes = self.panel_boxes(heads_box(grid_box), H)
             panels = self.make_panels(readings, boxes, labelled=False)
-        bar = ColorBar(self.theme, "weights", width=min(4.0, bar_box.width))
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
 
@@ -287,9 +294,11 @@ class HeadGallery(ExplainerScene):
         on the axes, or None when they do not fit every panel at the smallest text size."""
         panels = VGroup()
         colors = [self.q_color(i) for i in range(self.example.n)]
+        lines = [self.title_line(h, readings[h], box.width) for h, box in enumerate(boxes)]
+        line_h = max(line.height for line in lines)  # every heatmap the same size
         for h, box in enumerate(boxes):
-            line = self.title_line(h, readings[h], box.width)
-            side = max(0.3, min(box.width, box.height - line.height - 0.12))
+            line = lines[h]
+            side = max(0.3, min(box.width, box.height - line_h - 0.12))
             labels = VGroup()
             if labelled:
                 fits, rotate, side = self.labels_fit(box, line.height)
@@ -298,7 +307,10 @@ class HeadGallery(ExplainerScene):
             grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)
             if labelled:
                 labels = axis_labels(grid, self.q_tokens, self.q_tokens, colors, colors, rotate)
-            panel = VGroup(line, VGroup(grid, labels)).arrange(DOWN, buff=0.1)
+            # every title ends on one line, every heatmap starts on one
+            room = Rectangle(width=line.width, height=line_h).set_opacity(0)
+            line.move_to(room, aligned_edge=DOWN)
+            panel = VGroup(VGroup(room, line), VGroup(grid, labels)).arrange(DOWN, buff=0.1)
             if labelled and (panel.width > box.width + 1e-6 or panel.height > box.height + 1e-6):
                 return None  # it would be shrunk, and its labels with it
             panel.reading = readings[h]
