@@ -32,7 +32,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.base import ExplainerScene
-from scenes.mobjects.fades import FadeIn, FadeOut, morph, slide_into
+from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import ColorBar, LabelledMatrix
@@ -304,7 +304,11 @@ class MultiHeadSplit(ExplainerScene):
 
         if compact and not ex.is_cross:
             rows["K"] = rows["V"] = [""] * ex.n
-        build_matrix = fitted_grid if compact else LabelledMatrix.fitted
+
+        def build_matrix(*args, **kw):
+            if compact:
+                return fitted_grid(*args, limit=self.qkv_limit(), **kw)
+            return LabelledMatrix.fitted(*args, **kw)
 
         def build(which, boxes):
             out = {}
@@ -425,6 +429,12 @@ class MultiHeadSplit(ExplainerScene):
                 t.shift(DOWN * (t.height + 0.06))
         return frames, tags
 
+    def qkv_limit(self) -> float:
+        """One scale for every square of Q, K and V (each had its own: K's squares could come
+        out smaller than Q's for the same value)."""
+        maps = self.maps
+        return score_limit(np.concatenate([np.ravel(a) for a in (maps.Q, maps.K, maps.V)]))
+
     def head_pieces(self, h: int, box: Box):
         """Head ``h``'s panel in the split step: its title and its Q_h, K_h, V_h blocks."""
         theme = self.theme
@@ -470,6 +480,7 @@ class MultiHeadSplit(ExplainerScene):
                 boxes[k],
                 sizes=(25, 22),
                 compact_room=0.75,  # squares leave room for the block's name above
+                limit=self.qkv_limit(),  # Q's, K's and V's squares on one scale
                 row_colors=colors,
                 cell_pad=COMPACT,
             )
@@ -485,6 +496,11 @@ class MultiHeadSplit(ExplainerScene):
             place(VGroup(name_mob, piece), boxes[k], "top")
             piece.name_mob = name_mob
             mats[name] = piece
+        for k, piece in list(enumerate(mats.values()))[1:]:  # rows level with Q's (a name
+            dy = mats[names[0]].get_top()[1] - piece.get_top()[1]  # shrunk to fit sat higher)
+            VGroup(piece, piece.name_mob).shift(dy * UP)
+            if not _fits(piece, boxes[k]):
+                VGroup(piece, piece.name_mob).shift(dy * DOWN)
         return mats
 
     def head_panels(self, body: Box) -> dict:
@@ -624,13 +640,21 @@ class MultiHeadSplit(ExplainerScene):
         columns of the concatenation; then (unless the heads are independent) W_O maps it back
         to d_model."""
         content = self.regions.content
-        top, bottom = content.rows(1, 1, gap=0.3)
-        outs = self.head_outputs(top)
+        outs = None
+        if mh.concat.shape[1] <= mh.concat.shape[0]:  # a tall concatenation: beside the outputs
+            top, bottom = content.columns(1.4, 1, gap=0.5)
+            outs = self.head_outputs(top)
+            if not all(getattr(m, "compact", False) for _, m in outs.values()):
+                outs = None  # numbers (they want the width): under them after all
+        if outs is None:  # a wide one: under them, across the frame
+            top, bottom = content.rows(1, 1, gap=0.3)
+            outs = self.head_outputs(top)
         self.weights_into_outputs(panels, outs)
         mixing = not independent and mh.W_o is not None
-        boxes = self.mix_boxes(bottom) if mixing else None
-        cat_box = boxes["cat"] if mixing else bottom
-        cat, cat_g = self.concat_matrix(mh, mixing, cat_box)
+        boxes = self.mix_boxes(mh) if mixing else None
+        # the whole width under the outputs (W_O's step then shrinks it to its place)
+        cat, cat_g = self.concat_matrix(mh, mixing, bottom)
+        self.concat_group = cat_g
         self.slide_into_concat(outs, cat, cat_g)
         self.hold(0.5)
         if not mixing:
@@ -685,11 +709,15 @@ class MultiHeadSplit(ExplainerScene):
             run_time=1.2,
         )
 
-    def mix_boxes(self, bottom: Box) -> dict:
+    def mix_boxes(self, mh) -> dict:
         """Where concat · W_O = output go: in one row (wide), or concat · W_O above and
-        = output below (narrow); "cat" is the concatenation's box under the head outputs."""
+        = output below (narrow)."""
         content = self.regions.content
-        wide = content.width >= 12
+        # many tokens (grids of squares, not numbers): one row where the three matrices fit it
+        # at a readable square (the limits at 4:3)
+        columns = sum(np.shape(a)[1] for a in (mh.concat, mh.W_o, mh.output))
+        squares = self.example.n > 6 and columns * 0.22 + 3.6 <= content.width
+        wide = content.width >= 12 or squares
         if wide:  # concat · W_O = output in one row
             mix_cat, dot_box, wo_box, eq_box, out_box = content.columns(
                 1.1, 0.12, 1, 0.12, 1.2, gap=0.2
@@ -698,10 +726,8 @@ class MultiHeadSplit(ExplainerScene):
             upper, lower = content.rows(1.15, 1, gap=0.3)
             mix_cat, dot_box, wo_box = upper.columns(1, 0.1, 1, gap=0.15)
             eq_box, out_box = lower.columns(0.1, 1, gap=0.15)
-        cat_box = Box(bottom.x0, bottom.y0, bottom.x0 + mix_cat.width, bottom.y1)
         return {
             "wide": wide,
-            "cat": cat_box,
             "mix_cat": mix_cat,
             "dot": dot_box,
             "wo": wo_box,
@@ -730,6 +756,10 @@ class MultiHeadSplit(ExplainerScene):
             )
             blocks, tags = self.tint_blocks(cat, d_v)
             cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
+            if cat_title.width > cat_box.width:  # a narrow box: "concat" over "[head 1 … head H]"
+                words = self.say("concat_title", H=len(self.trace.heads)).split(" ", 1)
+                cat_title = VGroup(*(label(w, SMALL, theme.text) for w in words))
+                cat_title.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
             cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
             cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
             over = VGroup(cat_title, cat_g).height - cat_box.height
@@ -773,16 +803,21 @@ class MultiHeadSplit(ExplainerScene):
         width = ac.output_width(self.trace)
         key = "mix" if width.kind == "model" else "mix_other"
         self.step("mix", caption_key=key, d=width.d_model, w=width.width)
+        small, small_g = self.concat_matrix(mh, True, boxes["mix_cat"])
+        place(small_g, boxes["mix_cat"], "center")
         self.play(
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
-            slide_into(cat_g, boxes["mix_cat"], "center"),
+            *morph(cat_g, small_g),
             run_time=0.9,
         )
+        cat = small
         wo, wo_title = self.w_o_matrix(mh, boxes["wo"])
         out, out_title = self.mixed_output(mh, boxes["out"], boxes["wide"])
         dot_box, eq_box = boxes["dot"], boxes["eq"]
         dot = label("·", BODY, theme.text).move_to([dot_box.center[0], wo.get_center()[1], 0])
         eq = label("=", BODY, theme.text).move_to([eq_box.center[0], out.get_center()[1], 0])
+        if not boxes["wide"]:  # the output starts at the left of its box: "=" right before it
+            eq.next_to(out, LEFT, buff=0.2)
         self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
         self.play(FadeIn(out.frame_parts()), FadeIn(out_title), run_time=0.5)
         rows, highlights = [], []
@@ -877,13 +912,15 @@ class CompactGrid(VGroup):
         label_width: float = 2.2,
         role: tuple = (),
         cell_height: float | None = None,
+        limit: float | None = None,
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
         m, n = values.shape
         self.shape = (m, n)
         self.shown_rows, self.shown_columns = list(range(m)), list(range(n))
-        limit = 1.0 if scale == "weights" else score_limit(values)
+        # one scale for matrices shown together (Q, K and V): the same value, the same square
+        limit = 1.0 if scale == "weights" else (limit or score_limit(values))
         self.cells, self.shaded, self.cell_size = {}, None, cell
         self.cell_height = cell_height or cell
         if m * n > MAX_SQUARES or cell < MIN_SQUARE:  # too many, or too small to see a square
@@ -1053,9 +1090,12 @@ def _square_paths(xs, ys, side: float, tall: float | None = None) -> np.ndarray:
     return np.column_stack([xy, np.zeros(len(xy))])
 
 
-def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", compact_room=None, **kw):
+def fitted_grid(
+    values, role, theme, rows, cols, box: Box, scale="values", compact_room=None, limit=None, **kw
+):
     """The matrix in ``box``: with its numbers where all of them fit at the minimum size, else
-    (never hiding a row or a column) as a :class:`CompactGrid` of squares."""
+    (never hiding a row or a column) as a :class:`CompactGrid` of squares (on the scale of
+    ``limit``, default its own values')."""
     m = LabelledMatrix.fitted(values, role, theme, rows, cols, box, **kw)
     if m.shown_rows == list(range(m.shape[0])) and m.shown_columns == list(range(m.shape[1])):
         return m
@@ -1068,6 +1108,7 @@ def fitted_grid(values, role, theme, rows, cols, box: Box, scale="values", compa
         scale=scale,
         row_colors=kw.get("row_colors"),
         role=role,
+        limit=limit,
     )
 
 

@@ -53,3 +53,31 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     assert count(by_key["concat"][0], "concat") == n * H * d_k  # every head's columns
     problems = [f"{key}: {p}" for key, (_, found) in by_key.items() for p in found]
     assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+def test_the_concatenation_takes_the_room_it_has(aspect):
+    """The concat step had the concatenation in the corner W_O's step would move it to: 12 × 8
+    at a third of the content's height (half of the frame empty). It now stands beside the
+    head outputs where it is tall (the limits), across the frame where it is wide (a trained
+    layer's 384 columns); K's and V's squares take Q's scale."""
+    example = ac.load_example(LIMITS)
+
+    def share(scene):
+        if scene.steps[-1]["key"] != "concat":
+            return None
+        content = scene.regions.content
+        return scene.concat_group.height / content.height
+
+    look = Look.for_example(example, lang="en", aspect=aspect)
+    stills = run_steps(
+        BY_NAME["MultiHeadSplit"].load(),
+        example,
+        look=look,
+        pixel_height=360,
+        frames=False,
+        snapshot=share,
+    )
+    (got,) = [s.snapshot for s in stills if s.key == "concat"]
+    assert got >= 0.7, got
