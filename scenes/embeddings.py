@@ -27,11 +27,12 @@ class Embeddings(ExplainerScene):
     def construct(self):
         content = self.regions.content
         if content.width >= 1.6 * content.height:  # the plane as large as the height allows
-            side = min(content.height, 0.6 * content.width)
+            # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
+            side = min(content.height, (0.42 if self.example.d_model > 4 else 0.6) * content.width)
             left = Box(content.x0, content.y0, content.x0 + side, content.y1)
             right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
-        else:  # many dimensions: the table gets half, or it shows one column and "…" past the edge
-            left, right = content.columns(*((1, 1) if self.example.d_model > 4 else (3, 2)))
+        else:  # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
+            left, right = content.columns(*((1, 1.2) if self.example.d_model > 4 else (3, 2)))
         self.view = plane_view_of(self.trace, "X")
         self.coords = self.view.coords
         self.colors = [self.q_color(i) for i in range(self.example.n)]
@@ -57,6 +58,7 @@ class Embeddings(ExplainerScene):
             right,
             row_colors=self.colors,
             sizes=(44, 40, 36, 32, 28, 25, 22),
+            any_squares=True,  # too many numbers for the room: every one as a square
         )
         typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
         self.table_head = matrix_title(
@@ -81,7 +83,12 @@ class Embeddings(ExplainerScene):
             obstacles=list(plane.tick_labels) + list(self.note),
             clear_axes=True,
         )
-        self.play(FadeIn(self.table_head), FadeIn(table.backgrounds), FadeIn(table.col_labels))
+        self.play(
+            FadeIn(self.table_head),
+            FadeIn(table.backgrounds),
+            FadeIn(table.col_labels),
+            FadeIn(table.colorbar),  # a grid of squares: the key to its colours
+        )
         self.play(
             LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
             LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),

@@ -205,6 +205,27 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
     check(find(name), ex, look=look, also=hidden_cells)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ("16:9", "4:3"))
+def test_at_the_limits_every_embedding_is_on_screen(aspect):
+    """12 tokens × 8 dimensions: the table shows all of X, as squares on a keyed scale where
+    the numbers do not fit (at 4:3 it showed x₁ and "…"; the squares had no key)."""
+    from conftest import ROOT
+
+    from scenes.look import Look
+
+    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+
+    def keyed(scene):
+        table, on = scene.table, {id(m) for m in scene.mobjects}
+        if not table.style.squares or id(table.backgrounds) not in on:
+            return []
+        return [] if id(table.colorbar) in on else ["squares without their key"]
+
+    check(find("Embeddings"), ex, look=look, also=lambda s: hidden_cells(s) + keyed(s))
+
+
 def badge_problems(scene) -> list[str]:
     """On a grid of squares, each kept number's badge: clear of every named cell, joined to its
     own cell (touching its frame, or by a straight leader), the leader crossing no other named
