@@ -248,8 +248,9 @@ class EncoderBlock(ExplainerScene):
             cell_pad=COMPACT,
         )
         title = math(formula, FORMULA, theme.text)
-        if title.width > box.width and "=" in formula:  # a narrow slot: its name alone (the
-            title = math(formula.split("=")[0].strip(), FORMULA, theme.text)  # caption has it)
+        if title.width > 1.6 * box.width and "=" in formula:  # a narrow slot: its name alone
+            title = math(formula.split("=")[0].strip(), FORMULA, theme.text)  # (the caption has
+            # the formula), not a formula shrunk to a fraction of the others' size
         if title.width > box.width:
             title.scale_to_fit_width(box.width)
         title.next_to(m, UP, buff=0.15).align_to(m, [-1, 0, 0])
