@@ -21,7 +21,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
-from scenes.mobjects.text import label
+from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
@@ -67,22 +67,49 @@ class AttentionMatrix(ExplainerScene):
         W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
-        matrix = LabelledMatrix.fitted(
-            W,
-            ("weights", 0),
-            theme,
-            self.q_tokens,
-            self.k_tokens,
-            Box(left.x0, left.y0, left.x1 - 1.1, left.y1),
-            sizes=(40, 36, 32, 28, 25, 22),
-            digits=3,
-            heat=True,
-            row_colors=[self.q_color(i) for i in range(ex.n)],
-            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
-            named=named_cells(other, pair),  # a grid of squares keeps the numbers it names
-        )
+        named = named_cells(other, pair)
+
+        def fitted(room: float, named=()):
+            return LabelledMatrix.fitted(
+                W,
+                ("weights", 0),
+                theme,
+                self.q_tokens,
+                self.k_tokens,
+                Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1),
+                sizes=(40, 36, 32, 28, 25, 22),
+                digits=3,
+                heat=True,
+                row_colors=[self.q_color(i) for i in range(ex.n)],
+                col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+                keep_rows=[i for i, _ in named],  # the rows the reading names, never elided
+                named=named,
+            )
+
+        # a grid of squares: the numbers the reading names go on a line of their own, each
+        # with the cells it names (a number on a badge over the grid was read as its
+        # neighbouring row's): at the reading step in the heading's place, where one line
+        # holds them, else under the grid; on badges only where neither has room
+        matrix = fitted(0.0)
+        self.readout, self.readout_at = VGroup(), None
+        if matrix.style.squares and named:
+            content = self.regions.content
+            line = self.readout_line(W, named, content.x1 - left.x0)
+            if len(line) == 1:
+                matrix, self.readout, self.readout_at = fitted(0.0, ()), line, "heading"
+            else:
+                line = self.readout_line(W, named, left.width - 1.1)
+                under = fitted(line.height + 0.25, ())
+                if under.style.squares:
+                    matrix, self.readout, self.readout_at = under, line, "under"
+                    line.next_to(matrix.backgrounds, DOWN, buff=0.2)
+                    line.align_to(matrix.backgrounds, LEFT)
+                else:
+                    matrix = fitted(0.0, named)
+        elif named:
+            matrix = fitted(0.0, named)
         self.matrix = matrix
-        title = matrix_title(self.say("weights"), matrix, theme)
+        self.title = title = matrix_title(self.say("weights"), matrix, theme)
         self.sums = sums = VGroup(
             *(
                 self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
@@ -93,14 +120,28 @@ class AttentionMatrix(ExplainerScene):
         self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
-        self.block = block = VGroup(title, matrix, sums, sum_head)
+        under = self.readout if self.readout_at == "under" else VGroup()
+        self.block = block = VGroup(title, matrix, sums, sum_head, under)
         place(block, left)
+        if self.readout_at == "heading":
+            self.readout.move_to(title, aligned_edge=LEFT)
 
         masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         self.hold()
+
+    def readout_line(self, W, named, width: float) -> VGroup:
+        """ "students → when 1.000 · students → students 0.000": each named cell's weight, on
+        lines of ``width`` at most."""
+        theme, parts = self.theme, []
+        for i, j in dict.fromkeys(named):
+            q, k = (ellipsize(t, 1.6, SMALL) for t in (self.q_tokens[i], self.k_tokens[j]))
+            name = label(f"{q} → {k}", SMALL, theme.muted)
+            value = self.num(W[i, j], ("weights", 0, i, j), 3)
+            parts.append(VGroup(name, value).arrange(buff=0.12))
+        return flow(parts, width, hbuff=0.45)
 
     def gather_row_sums(self):
         """Each row's shares gather into its sum."""
@@ -126,7 +167,7 @@ class AttentionMatrix(ExplainerScene):
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = self.symmetry_words(pair, real)
-        self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair)]
+        self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair), *self.named_marks()]
         if ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
@@ -144,7 +185,8 @@ class AttentionMatrix(ExplainerScene):
             self.step("reading", caption_key="reading_self", sym=sym)
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
-        self.play_all((Create(r) for r in marks), run_time=1)
+        heading = [FadeOut(self.title)] if self.readout_at == "heading" else []
+        self.play_all([*(Create(r) for r in marks), *heading, FadeIn(self.readout)], run_time=1)
         self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
 
@@ -177,6 +219,25 @@ class AttentionMatrix(ExplainerScene):
                 )
                 for rect in (self.matrix.cell_rect(a, b), self.matrix.cell_rect(b, a))
                 if rect is not None
+            )
+        )
+
+    def named_marks(self) -> VGroup:
+        """On a grid of squares, a frame on each cell the readout names (not framed already)."""
+        if not len(self.readout):
+            return VGroup()
+        W, matrix = self.head.weights, self.matrix
+        real = self.example.padding if not self.example.is_cross else None
+        other, pair = reading(W, self.example.is_cross, self.head.mask, real)
+        framed = {(i, int(np.argmax(W[i]))) for i in matrix.shown_rows}
+        framed |= set(pair and [tuple(pair), tuple(pair[::-1])] or [])
+        return VGroup(
+            *(
+                SurroundingRectangle(
+                    matrix.cell_rect(i, j), color=self.theme.text, buff=0.0, stroke_width=2.5
+                )
+                for i, j in dict.fromkeys(named_cells(other, pair))
+                if (i, j) not in framed and matrix.cell_rect(i, j) is not None
             )
         )
 
@@ -230,6 +291,8 @@ class AttentionMatrix(ExplainerScene):
         rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         place(rows, right, "left")
         if self.alone:  # the matrix leaves the room to the cost
-            self.play(FadeOut(self.block, *self.marks), run_time=0.6)
+            self.play(FadeOut(self.block, *self.marks, self.readout), run_time=0.6)
+        elif self.readout_at == "heading":  # it may reach into the cost's room
+            self.play(FadeOut(self.readout), FadeIn(self.title), run_time=0.4)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)

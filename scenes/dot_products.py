@@ -118,9 +118,7 @@ class DotProducts(ExplainerScene):
         """The query to follow: the core's most informative row among those that have a
         direction (a zero query, a padding token's, casts no shadow); the same at every aspect
         (the matrix keeps its row where it elides others)."""
-        head = self.head
-        rows = [a for a in range(self.example.n) if ac.norm(head.Q[a]) > 0] or [0]
-        self.choice = ac.head_demo_row(self.trace, rows)  # and what may be said of it
+        self.choice = self.followed_query()  # and what may be said of it
         self.i = self.choice.row
 
     def show_query(self, legend, note):

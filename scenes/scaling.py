@@ -64,12 +64,11 @@ class Scaling(ExplainerScene):
     def divide(self):
         head = self.head
         sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
+        # the row the caption reads: the query DotProducts and Softmax follow (both matrices
+        # keep it), and its first four cells on screen (a 12-token matrix shows some columns)
+        self.row = row = self.followed_query().row
         shown = self.division_layout(sqrt)
         raw, scaled = shown["raw"], shown["scaled"]
-        # the row the caption reads: the widest-spread of the rows both matrices show, and its
-        # first four cells on screen (a 12-token matrix shows some of its columns)
-        rows = [i for i in raw.shown_rows if i in scaled.shown_rows]
-        row = rows[ac.informative_row(head.weights[rows])]
         cols = [j for j in raw.shown_columns if j in scaled.shown_columns]
         if head.mask is not None:  # the keys the row may see first (a blocked score is moot)
             cols.sort(key=lambda j: not head.mask[row, j])
@@ -111,6 +110,7 @@ class Scaling(ExplainerScene):
         kw = dict(
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            keep_rows=[self.row],
         )
 
         def matrix(values, role, box):

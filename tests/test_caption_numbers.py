@@ -212,3 +212,22 @@ def test_dot_products_follows_one_query_at_every_aspect(name):
             _stills(ex, "DotProducts", aspect=aspect, snapshot=followed)
         seen.add(got.value.args)
     assert seen == {(ac.head_demo_row(ac.trace_example(ex)).row, True)}
+
+
+@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+def test_scaling_reads_the_followed_query(name):
+    """Scaling's caption reads the row DotProducts and Softmax follow (on, explanations), in
+    both languages; it read the widest of the rows its matrices showed (sat, the₁), a row no
+    other scene had followed."""
+    import attention_core as ac
+
+    ex = lecturer_examples.load(name)
+
+    def followed(scene):
+        raise _Followed(scene.row, ex.tokens[scene.row] in scene.steps[-1]["caption"])
+
+    want = ac.head_demo_row(ac.trace_example(ex)).row
+    for lang, aspect in (("en", "16:9"), ("zh", "1:1")):
+        with pytest.raises(_Followed) as got:
+            _stills(ex, "Scaling", lang=lang, aspect=aspect, snapshot=followed)
+        assert got.value.args == (want, True)
