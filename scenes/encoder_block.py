@@ -232,7 +232,7 @@ class EncoderBlock(ExplainerScene):
         """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
         ex, theme = self.example, self.theme
         # a narrow slot keeps one column of numbers beside its labels (shortened to fit)
-        room = max(0.8, box.width - 1.0)
+        room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
         rows = [ellipsize(t, room, 22) for t in self.q_tokens] if labelled else [""] * ex.n
         m = LabelledMatrix.fitted(
             values,
