@@ -78,10 +78,13 @@ class Overview(ExplainerScene):
     def matrices(self, panel) -> dict:
         """The scores, scaled, masked and weight matrices, each titled, all in ``panel``."""
         head, theme, ex = self.head, self.theme, self.example
-        kw = dict(
+        followed = self.followed_query().row  # the query the scenes follow, and where its
+        kw = dict(  # weight goes: never elided (its 0.985 had been, its row reading 0.00 …)
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
+            keep_rows=[followed],
+            keep_cols=[int(np.argmax(head.weights[followed]))],
         )
 
         rows, cols = self.q_tokens, self.k_tokens

@@ -231,3 +231,28 @@ def test_scaling_reads_the_followed_query(name):
         with pytest.raises(_Followed) as got:
             _stills(ex, "Scaling", lang=lang, aspect=aspect, snapshot=followed)
         assert got.value.args == (want, True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_overview_keeps_the_followed_querys_largest_weight(aspect):
+    """The limits' Overview elides columns: it showed explanations' row as 0.00 … 0.00, its
+    0.985 (on notes, column 11) left out. The followed query's row and its largest weight's
+    column are kept."""
+    import numpy as np
+
+    import attention_core as ac
+
+    ex = lecturer_examples.load("at-the-limits")
+    head = ac.trace_example(ex).heads[0]
+    i = ac.head_demo_row(ac.trace_example(ex)).row
+    want = ("weights", 0, i, int(np.argmax(head.weights[i])))
+
+    def roles(scene):
+        from scene_checks import on_screen
+        from scenes.mobjects.text import Num
+
+        return {tuple(m.role) for m in on_screen(scene, Num)}
+
+    stills = _stills(ex, "Overview", aspect=aspect, snapshot=roles)
+    assert want in [s for st in stills if st.key == "softmax" for s in st.snapshot]

@@ -138,8 +138,9 @@ class LabelledMatrix(VGroup):
     named : iterable of (i, j)
         On a grid of squares, the cells that keep their numbers (those a caption names); their
         rows are never elided.
-    keep_rows : iterable of int
-        Rows never elided (the row a step follows), shown between ellipses.
+    keep_rows, keep_cols : iterable of int
+        Rows and columns never elided (the row a step follows, its largest weight's column),
+        shown between ellipses.
 
     Examples
     --------
@@ -173,6 +174,7 @@ class LabelledMatrix(VGroup):
         style: MatrixStyle | None = None,
         named=(),
         keep_rows=(),
+        keep_cols=(),
         **style_fields,
     ):
         super().__init__()
@@ -201,7 +203,7 @@ class LabelledMatrix(VGroup):
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
         label_w = (max(r.width for r in row_mobs) + 0.2) if any(row_texts) else 0.1
-        grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows)
+        grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows, keep_cols)
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
@@ -265,13 +267,15 @@ class LabelledMatrix(VGroup):
         rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
         return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
-    def _shown(self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=()) -> _Grid:
+    def _shown(
+        self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=(), keep_cols=()
+    ) -> _Grid:
         """Which rows and columns fit the room (all when no room is given; ``keep_rows`` and the
         named cells' rows among them)."""
         size = self.style.size
         header_h = max(label("1", size).height, 0.2) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
-        cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw)
+        cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw, keep_cols)
         keep = {*keep_rows, *(i for i, _ in self.named)}
         rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
         return _Grid(cw, ch, label_w, rows, cols)
