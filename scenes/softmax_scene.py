@@ -142,7 +142,8 @@ class Softmax(ExplainerScene):
         w = ac.softmax(row)
         self.step(
             "share",
-            caption_key="share_unmasked" if self.masked else "share",
+            # a row that sees every key has the same weights with the mask: nothing to defer
+            caption_key="share_unmasked" if self.masked and self.choice.blocked else "share",
             q=self.q_tokens[i],
             weights=self.say("tokens_list_sep").join(
                 self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3).shown for j in keys

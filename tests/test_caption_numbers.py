@@ -256,3 +256,12 @@ def test_overview_keeps_the_followed_querys_largest_weight(aspect):
 
     stills = _stills(ex, "Overview", aspect=aspect, snapshot=roles)
     assert want in [s for st in stills if st.key == "softmax" for s in st.snapshot]
+
+
+def test_softmax_does_not_defer_a_mask_its_row_never_meets():
+    """The limits follow explanations, the row the causal mask leaves whole: "the mask leaves
+    its weights as they are" was followed by "No mask yet: masks come later"."""
+    ex = lecturer_examples.load("at-the-limits")
+    captions = {s.key: s.caption for s in _stills(ex, "Softmax", snapshot=None)}
+    assert "mask leaves its weights" in captions["exp"]
+    assert "No mask yet" not in captions["share"]
