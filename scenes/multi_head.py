@@ -187,7 +187,7 @@ class MultiHeadSplit(ExplainerScene):
         pieces = {}
         frames, anims = [], []
         for box, h in zip(panel_boxes, split):
-            group, mats = self.head_pieces(h, box)
+            group, mats = self.head_pieces(h, box, split)
             pieces[h] = (group, mats)
             frames.append(FadeIn(group.title))
             for name, piece in mats.items():
@@ -370,9 +370,10 @@ class MultiHeadSplit(ExplainerScene):
         whole.matrix = m
         return whole
 
-    def head_name(self, h: int) -> str:
-        """ "head 12", or "… head 12" where the heads just before it are not drawn."""
-        drawn = getattr(self, "shown", None) or []
+    def head_name(self, h: int, drawn=None) -> str:
+        """ "head 12", or "… head 12" where the heads just before it are not ``drawn`` (by
+        default the heads of the panels, ``self.shown``)."""
+        drawn = drawn if drawn is not None else (getattr(self, "shown", None) or [])
         gap = h > 0 and h - 1 not in drawn and h in drawn and len(drawn) < len(self.trace.heads)
         return self.say("head_after_gap" if gap else "head_n", h=h + 1)
 
@@ -402,7 +403,7 @@ class MultiHeadSplit(ExplainerScene):
             rect.set_fill(fill, opacity=1)
             if not getattr(m, "compact", False):
                 m.cells[i, j].set_color(text_on(fill, theme))
-        frames, tags = {}, VGroup()
+        frames, tags, boxes = {}, VGroup(), {}
         for h in sorted({j // width for j in m.shown_columns}):
             if shaded:
                 b = m.columns_box(h * width, min((h + 1) * width, m.shape[1]))
@@ -414,9 +415,14 @@ class MultiHeadSplit(ExplainerScene):
             frame.set_stroke(width=2.5)
             frame.move_to(b.center)
             frame.head = h
-            frames[h] = frame
-            text = self.block_tag(h, kv)
-            if text_width(text, SMALL) > b.width - 0.05:
+            frames[h], boxes[h] = frame, b
+        # one form for every block: "head 9 … 10 11 12" read as two kinds of tag
+        short = any(
+            text_width(self.block_tag(h, kv), SMALL) > b.width - 0.05 for h, b in boxes.items()
+        )
+        for h, b in boxes.items():
+            frame, text = frames[h], self.block_tag(h, kv)
+            if short:
                 members = self.maps.members(h) if kv else (h,)
                 text = "–".join(dict.fromkeys(str(k + 1) for k in (members[0], members[-1])))
             tag = label(text, SMALL, theme.muted)
@@ -435,10 +441,11 @@ class MultiHeadSplit(ExplainerScene):
         maps = self.maps
         return score_limit(np.concatenate([np.ravel(a) for a in (maps.Q, maps.K, maps.V)]))
 
-    def head_pieces(self, h: int, box: Box):
-        """Head ``h``'s panel in the split step: its title and its Q_h, K_h, V_h blocks."""
+    def head_pieces(self, h: int, box: Box, drawn=None):
+        """Head ``h``'s panel in the split step (of the heads ``drawn``): its title and its
+        Q_h, K_h, V_h blocks."""
         theme = self.theme
-        title = label(self.head_name(h), SMALL, theme.text, weight="BOLD")
+        title = label(self.head_name(h, drawn), SMALL, theme.text, weight="BOLD")
         title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
         place(title, title_box, "left")
         # Q's box is wider by its row labels: the three blocks themselves come out as wide
