@@ -110,7 +110,9 @@ class Embeddings(ExplainerScene):
         ex = self.example
         self.step("compare")
         if ex.n > 1:
-            i, j = _closest_pair(self.trace.X)  # true angles, in all d dimensions
+            lengths = np.linalg.norm(self.coords, axis=1)  # in the view: to be seen
+            visible = lengths >= 0.25 * max(float(lengths.max()), 1e-12)
+            i, j = _closest_pair(self.trace.X, visible)  # true angles, in all d dimensions
             others = [k for k in range(ex.n) if k not in (i, j)]
             anims = [self.arrows[k].animate.set_opacity(0.25) for k in others]
             # the angle drawn only where the plane shows it truly (d = 2)
@@ -188,14 +190,24 @@ class Embeddings(ExplainerScene):
         return VGroup(arc, theta)
 
 
-def _closest_pair(coords: np.ndarray):
-    """The two arrows whose directions are closest (smallest angle; zero vectors skipped)."""
-    best, pair = np.inf, (0, min(1, len(coords) - 1))
-    for i in range(len(coords)):
-        for j in range(i + 1, len(coords)):
-            if ac.norm(coords[i]) == 0 or ac.norm(coords[j]) == 0:
-                continue
-            theta = ac.angle(coords[i], coords[j])
-            if theta < best:
-                best, pair = theta, (i, j)
-    return pair
+def _closest_pair(coords: np.ndarray, visible=None, least: float = np.radians(0.5)):
+    """The two arrows whose directions are closest (smallest angle, in all dimensions): of the
+    pairs both ``visible`` (arrows long enough in the view to be seen) and apart by at least
+    ``least`` (a repeated token's twin has the same direction: nothing to compare), else of all
+    pairs; zero vectors skipped."""
+    n = len(coords)
+    visible = [True] * n if visible is None else list(visible)
+    for strict in (True, False):
+        best, pair = np.inf, None
+        for i in range(n):
+            for j in range(i + 1, n):
+                if ac.norm(coords[i]) == 0 or ac.norm(coords[j]) == 0:
+                    continue
+                theta = ac.angle(coords[i], coords[j])
+                if strict and (theta < least or not (visible[i] and visible[j])):
+                    continue
+                if theta < best:
+                    best, pair = theta, (i, j)
+        if pair is not None:
+            return pair
+    return (0, min(1, n - 1))

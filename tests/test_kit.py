@@ -276,3 +276,17 @@ def test_elision_keeps_the_rows_asked_for():
     assert _elide(12, 6, 1, keep=[2, 11]) == [0, 1, 2, 3, None, 11]
     assert _elide(12, 2, 1, keep=[5]) == [5, None]
     assert _elide(5, 6, 1, keep=[3]) == [0, 1, 2, 3, 4]
+
+
+def test_the_compared_pair_is_two_directions_a_viewer_can_see():
+    """Embeddings' last step lit the₁ and the₂ of the limits (one embedding, twice: one arrow)
+    and, on a trained layer, two arrows too short in the view to be seen."""
+    import numpy as np
+
+    from scenes.embeddings import _closest_pair
+
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.2], [0.9, 0.5], [0.0, 1.0]])
+    assert _closest_pair(X) == (0, 2)  # the twins (0, 1) are not a comparison
+    visible = [True, True, False, True, True]
+    assert _closest_pair(X, visible) == (0, 3)  # 2 is too short to be seen in the view
+    assert _closest_pair(X[:2]) == (0, 1)  # nothing else to compare: the twins after all
