@@ -14,6 +14,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     UP,
     Arc,
     Create,
@@ -424,15 +425,16 @@ class DotProducts(ExplainerScene):
         sh2 = sh.copy()
         sh2.role = sh.role
         # the formula and its numbers each stay whole: a narrow frame breaks the line only
-        # between them, at the "="
+        # between them, before the "=" that carries on the next line, indented
         numbers = VGroup(
             nq2, typeset("times", BODY, theme.text), sh2, typeset("=", BODY, theme.text), result
         ).arrange(buff=0.12)
-        line3 = flow(
-            [typeset("q dot k = |q| dot |k| cos theta =", BODY, theme.text), numbers],
-            w,
-            hbuff=0.12,
-        )
+        formula = typeset("q dot k = |q| dot |k| cos theta", BODY, theme.text)
+        carry_on = VGroup(typeset("=", BODY, theme.text), numbers).arrange(buff=0.12)
+        line3 = VGroup(formula, carry_on).arrange(buff=0.12)
+        if line3.width > w:
+            line3.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            carry_on.shift(0.4 * RIGHT)
         work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
         work.result = result
         return work
