@@ -155,12 +155,14 @@ class ExplainerScene(Scene):
 
     def fitted_title(self, text: str):
         """The title at the largest size that fits the title bar; in a narrow frame, only the
-        part before its colon; at worst shortened with "…"."""
+        part before its colon (and "head 1 of 4", where it has one); at worst shortened with
+        "…"."""
         from scenes.mobjects.math import rich
         from scenes.mobjects.unimath import plain
 
         width = self.regions.title.width
-        short = text.replace("：", ":").split(":")[0].strip()
+        base, sep, head = text.partition("  ·  ")
+        short = base.replace("：", ":").split(":")[0].strip() + sep + head
         for candidate in (text, short):
             for size in (TITLE, CAPTION, SMALL):
                 if text_width(plain(candidate), size) <= 0.95 * width:  # bold is wider

@@ -88,3 +88,30 @@ def test_click_is_the_only_thing_the_group_needs():
         "from-model",
         "batch",
     }
+
+
+def test_a_shortened_title_keeps_its_head():
+    """A narrow frame shortens a title to the part before its colon; the Chinese Softmax title
+    ("Softmax：…  ·  第 1 个头（共 4 个）") lost "head 1 of 4" with the rest."""
+    from scenes.look import Look
+    from scenes.pipeline.stills import run_steps
+    from scenes.registry import find
+
+    ex = ac.load_example(Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml")
+    look = Look.for_example(ex, lang="zh", aspect="1:1")
+    (title,) = {
+        s.snapshot
+        for s in run_steps(
+            find("Softmax").load(),
+            ex,
+            look=look,
+            pixel_height=270,
+            frames=False,
+            snapshot=lambda scene: (
+                scene.title_mob.source_text
+                if hasattr(scene.title_mob, "source_text")
+                else str(scene.title_mob)
+            ),
+        )
+    }
+    assert "第 1 个头（共 4 个）" in title, title
