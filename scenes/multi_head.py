@@ -528,7 +528,9 @@ class MultiHeadSplit(ExplainerScene):
                 *([(grid[:n], "columns", True)] if n > 2 else []),  # two rows of two
                 (body.rows(*([1] * n), gap=0.3), "columns", False),
             ):
-                panels = {h: self.head_panel(h, b, inner, titled) for b, h in zip(boxes, shown)}
+                panels = {
+                    h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)
+                }
                 if all(p.complete for p in panels.values()):
                     self.shown = shown
                     return panels
@@ -540,11 +542,12 @@ class MultiHeadSplit(ExplainerScene):
         self.shown, panels = tried[0]
         return panels
 
-    def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True):
+    def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True, drawn=None):
         """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
-        above its weights; ``titled``: its name above, else in the weights' title."""
+        above its weights; ``titled``: its name above, else in the weights' title (named among
+        the heads ``drawn``)."""
         ex, theme = self.example, self.theme
-        title = label(self.head_name(h), SMALL, theme.text, weight="BOLD")
+        title = label(self.head_name(h, drawn), SMALL, theme.text, weight="BOLD")
         if titled:
             title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
             place(title, title_box, "left")

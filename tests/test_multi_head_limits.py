@@ -81,3 +81,26 @@ def test_the_concatenation_takes_the_room_it_has(aspect):
     )
     (got,) = [s.snapshot for s in stills if s.key == "concat"]
     assert got >= 0.7, got
+
+
+def test_no_gap_is_named_where_every_head_is_drawn():
+    """At 4:3 the limits draw all 4 heads in the split and heads steps, titled "… head 4" (the
+    title was named among the heads a narrower layout would have drawn)."""
+    from scene_checks import texts
+
+    example = ac.load_example(LIMITS)
+    look = Look.for_example(example, lang="en", aspect="4:3")
+    stills = run_steps(
+        BY_NAME["MultiHeadSplit"].load(),
+        example,
+        look=look,
+        pixel_height=360,
+        frames=False,
+        snapshot=lambda s: [t.text for t in texts(s) if "head" in getattr(t, "text", "")],
+    )
+    for s in stills:
+        if s.key in ("split", "heads"):
+            assert {"head1", "head2", "head3", "head4"} <= set(s.snapshot), (
+                s.snapshot
+            )  # Text drops spaces
+            assert not [t for t in s.snapshot if t.startswith("…")], (s.key, s.snapshot)
