@@ -55,6 +55,20 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     assert not problems, "\n".join(problems[:20])
 
 
+def limits_split(aspect: str, snapshot) -> list:
+    """MultiHeadSplit's steps on the limits at ``aspect`` (English, 360p, no frames)."""
+    example = ac.load_example(LIMITS)
+    look = Look.for_example(example, lang="en", aspect=aspect)
+    return run_steps(
+        BY_NAME["MultiHeadSplit"].load(),
+        example,
+        look=look,
+        pixel_height=360,
+        frames=False,
+        snapshot=snapshot,
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
 def test_the_concatenation_takes_the_room_it_has(aspect):
@@ -62,7 +76,6 @@ def test_the_concatenation_takes_the_room_it_has(aspect):
     at a third of the content's height (half of the frame empty). It now stands beside the
     head outputs where it is tall (the limits), across the frame where it is wide (a trained
     layer's 384 columns); K's and V's squares take Q's scale."""
-    example = ac.load_example(LIMITS)
 
     def share(scene):
         if scene.steps[-1]["key"] != "concat":
@@ -70,15 +83,7 @@ def test_the_concatenation_takes_the_room_it_has(aspect):
         content = scene.regions.content
         return scene.concat_group.height / content.height
 
-    look = Look.for_example(example, lang="en", aspect=aspect)
-    stills = run_steps(
-        BY_NAME["MultiHeadSplit"].load(),
-        example,
-        look=look,
-        pixel_height=360,
-        frames=False,
-        snapshot=share,
-    )
+    stills = limits_split(aspect, share)
     (got,) = [s.snapshot for s in stills if s.key == "concat"]
     assert got >= 0.7, got
 
@@ -88,19 +93,10 @@ def test_no_gap_is_named_where_every_head_is_drawn():
     title was named among the heads a narrower layout would have drawn)."""
     from scene_checks import texts
 
-    example = ac.load_example(LIMITS)
-    look = Look.for_example(example, lang="en", aspect="4:3")
-    stills = run_steps(
-        BY_NAME["MultiHeadSplit"].load(),
-        example,
-        look=look,
-        pixel_height=360,
-        frames=False,
-        snapshot=lambda s: [t.text for t in texts(s) if "head" in getattr(t, "text", "")],
+    stills = limits_split(
+        "4:3", lambda s: [t.text for t in texts(s) if "head" in getattr(t, "text", "")]
     )
     for s in stills:
-        if s.key in ("split", "heads"):
-            assert {"head1", "head2", "head3", "head4"} <= set(s.snapshot), (
-                s.snapshot
-            )  # Text drops spaces
+        if s.key in ("split", "heads"):  # Manim's Text drops spaces
+            assert {"head1", "head2", "head3", "head4"} <= set(s.snapshot), s.snapshot
             assert not [t for t in s.snapshot if t.startswith("…")], (s.key, s.snapshot)
