@@ -1,33 +1,29 @@
 """attention_core: self-attention in plain NumPy, with every intermediate kept for explaining.
 
-Pure NumPy, no Manim (``model_files`` reads a real model's files with the optional ``[model]``
-extra, imported only when called). Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks
-are boolean with True = may attend, as PyTorch's boolean ``attn_mask``.
+Pure NumPy, no Manim. Row vectors throughout (X is (n, d_model), Q = X @ W_q); masks are boolean
+with True = may attend, as PyTorch's boolean ``attn_mask``.
+
+The small core is the modules at this level, each one concept, each tested against PyTorch:
+``attention`` (softmax(Q Kᵀ / √d_k) V), ``softmax``, ``masks``, ``positional``, ``rotary``,
+``multihead``, ``grouped_query``, ``encoder``, ``variance`` (why √d_k), ``geometry`` (the pictures'
+planes and projections) and ``trace`` / ``encoder_trace`` (an example → every number the scenes
+show). Around it, in subpackages:
+
+- ``example/``  the example a lecturer edits: model, limits, file format, field checks, presets;
+- ``models/``   trained models (MiniLM, SmolLM2) as NumPy forward passes, and a head as an example;
+- ``readings/`` what a scene may say about the numbers (claims, head readings, scene quantities).
 
 The public names, in the order the README presents them: the attention functions and their
-parts (softmax, masks, positional encoding, the variance behind 1/√d_k, geometry, the encoder
-block), then the example a lecturer edits and its trace, the quantities particular scenes show,
-and reading the heads of a real model.
+parts, then the example and its trace, the quantities particular scenes show, and reading the
+heads of a real model.
 """
 
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
-from .bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
-from .claims import (
-    MaskClaim,
-    OrderCheck,
-    OutputWidth,
-    RowChoice,
-    SumTerms,
-    demo_row,
-    head_demo_row,
-    mask_claim,
-    order_check,
-    output_width,
-    sum_terms,
-)
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .encoder_trace import FFN_SEED, encoder_weights, trace_encoder
-from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
+from .example.loading import load_example
+from .example.model import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
+from .example.presets import DEFAULT_PRESET, PRESETS
 from .geometry import (
     PairPlane,
     PlaneView,
@@ -40,21 +36,33 @@ from .geometry import (
     projection,
     scalar_projection,
 )
-from .heads import HeadReading, QKPlane, qk_plane, read_head
-from .illustrative import (
+from .masks import causal_mask, padding_mask
+from .models.bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
+from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
+from .positional import positional_encoding_at, sinusoidal_positional_encoding
+from .readings.claims import (
+    MaskClaim,
+    OrderCheck,
+    OutputWidth,
+    RowChoice,
+    SumTerms,
+    demo_row,
+    head_demo_row,
+    mask_claim,
+    order_check,
+    output_width,
+    sum_terms,
+)
+from .readings.heads import HeadReading, QKPlane, qk_plane, read_head
+from .readings.illustrative import (
     ILLUSTRATIVE_SEED,
     illustrative_projections,
     illustrative_queries_keys,
     illustrative_weights,
 )
-from .linear_maps import LinearMaps, linear_maps
-from .loading import load_example
-from .masks import causal_mask, padding_mask
-from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
-from .permutation import ShuffleCheck, shuffle_check
-from .positional import positional_encoding_at, sinusoidal_positional_encoding
-from .presets import DEFAULT_PRESET, PRESETS
-from .scene_quantities import (
+from .readings.linear_maps import LinearMaps, linear_maps
+from .readings.permutation import ShuffleCheck, shuffle_check
+from .readings.scene_quantities import (
     attention_cost,
     informative_row,
     residual,

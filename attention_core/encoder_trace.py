@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .encoder import EncoderTrace, encoder_block
-from .example import Example
+from .example.model import Example
 from .trace import trace_example
 
 FFN_SEED = 7  # the seeded feed-forward weights of the illustrative encoder block

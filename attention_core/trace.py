@@ -8,7 +8,7 @@ import numpy as np
 
 from ._checks import project
 from .attention import AttentionTrace, scaled_dot_product_attention
-from .example import Example
+from .example.model import Example
 from .grouped_query import grouped_query_attention
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .positional import sinusoidal_positional_encoding

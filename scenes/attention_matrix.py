@@ -27,11 +27,11 @@ from scenes.mobjects.theme import BODY, SMALL
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
-# what the matrix honestly says: decided in the core (attention_core.claims)
+# what the matrix honestly says: decided in the core (attention_core.readings.claims)
 reading, comparable_pairs, self_first = (
-    ac.claims.matrix_reading,
-    ac.claims.comparable_pairs,
-    ac.claims.self_first,
+    ac.readings.claims.matrix_reading,
+    ac.readings.claims.comparable_pairs,
+    ac.readings.claims.self_first,
 )
 
 

@@ -112,7 +112,7 @@ class ExplainerScene(Scene):
     def followed_query(self):
         """The query a per-query step follows (DotProducts, Scaling): the core's choice among
         those with a direction (a zero query, a padding token's, casts no shadow), the same
-        at every aspect; a :class:`attention_core.claims.RowChoice`."""
+        at every aspect; a :class:`attention_core.readings.claims.RowChoice`."""
         import attention_core as ac
 
         Q = self.head.Q

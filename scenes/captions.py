@@ -129,7 +129,7 @@ CAPTIONS = {
         ),
     },
     "DotProducts": {
-        # which query is followed: the kind of attention_core.claims.demo_row
+        # which query is followed: the kind of attention_core.readings.claims.demo_row
         "query_widest": (
             "我们跟着查询 {q} 走：没有哪个查询的注意力分得比它更开（它最大的权重 {top} 是所有查询中最小的）。",
             "We follow one query, {q}: no query spreads its attention more widely (its largest weight, {top}, is the smallest of any query's).",
@@ -513,7 +513,7 @@ CAPTIONS = {
             "位置编码直接加到词向量上：向量加法。",
             "The code is simply added to each embedding: vector addition.",
         ),
-        # whether order matters: the kind of attention_core.claims.order_check
+        # whether order matters: the kind of attention_core.readings.claims.order_check
         "order_pe_orders": (
             "为什么需要它：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
             "Why: without it, shuffling the tokens only shuffles the outputs; with it, the outputs really change.",

@@ -130,7 +130,7 @@ class DotProducts(ExplainerScene):
         self.step(
             "query",
             caption_key=f"query_{self.choice.kind}",
-            alike=f"{ac.claims.ALIKE:.2f}",
+            alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=f"q({self.q_tokens[i]})",
             top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
         )

@@ -144,7 +144,7 @@ class HeadGallery(ExplainerScene):
             "gallery_grouped" if self.maps.shared else None,
             H=H,
             G=self.maps.kv_heads,
-            threshold=f"{ac.heads.SPREAD_BELOW:.1f}",
+            threshold=f"{ac.readings.heads.SPREAD_BELOW:.1f}",
         )
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),

@@ -172,7 +172,7 @@ class MultiHeadSplit(ExplainerScene):
         """Each head takes its blocks: {head: (panel group, its Q_h, K_h, V_h)}."""
         ex, heads = self.example, self.trace.heads
         H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
-        even = ac.claims.head_split(self.trace).kind == "even"
+        even = ac.readings.claims.head_split(self.trace).kind == "even"
         key = "split_independent" if independent else "split" if even else "split_other"
         maps = self.maps
         shared = self.say("kv_shared", a=1, b=maps.group_size, K="K₁", V="V₁")

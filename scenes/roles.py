@@ -134,7 +134,7 @@ def W_o(tr, i, j):  # noqa: N802  (the matrix's name)
 @role()
 def rotary(tr, field):
     """RotaryPositions: a field of the core's rotary view (frequency, score, …)."""
-    from attention_core.rotary_view import rotary_view
+    from attention_core.readings.rotary_view import rotary_view
 
     return getattr(rotary_view(tr), field)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from manim import DOWN, LEFT, ReplacementTransform, VGroup
 
 import attention_core as ac
-from attention_core.rotary_view import rotary_example, rotary_view
+from attention_core.readings.rotary_view import rotary_example, rotary_view
 from scenes.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place

@@ -73,7 +73,7 @@ class Softmax(ExplainerScene):
             caption_key="exp" if kind == "only" else f"exp_{kind}",
             q=self.q_tokens[i],
             top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
-            alike=f"{ac.claims.ALIKE:.2f}",
+            alike=f"{ac.readings.claims.ALIKE:.2f}",
         )
         values = list(ac.exponentials(row, shift=not plain))
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
@@ -293,7 +293,7 @@ class Softmax(ExplainerScene):
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
         panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        claim = ac.claims.sharpening(head.scaled[i], head.d_k)
+        claim = ac.readings.claims.sharpening(head.scaled[i], head.d_k)
         self.step(
             "sharper",
             caption_key=f"sharper_{claim.kind}",

@@ -87,7 +87,7 @@ class WeightedSum(ExplainerScene):
         self.step(
             "values",
             caption_key=f"values_{choice.kind}",
-            alike=f"{ac.claims.ALIKE:.2f}",
+            alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=self.q_tokens[i],
             top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
             terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),

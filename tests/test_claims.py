@@ -1,4 +1,4 @@
-"""Every sentence a scene says about the numbers is decided by attention_core.claims and checked
+"""Every sentence a scene says about the numbers is decided by readings.claims and checked
 here against the trace, over random examples (causal, padding and explicit masks, one-hot rows,
 ties, one token, d = 1, a W_O narrower than d_model, cross-attention, trained heads), and in the
 captions the scenes actually show."""
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core.claims import ALIKE, PEAKED, TIE
+from attention_core.readings.claims import ALIKE, PEAKED, TIE
 from scenes import captions
 from scenes.pipeline.stills import run_steps
 from scenes.registry import find
@@ -151,7 +151,7 @@ def test_sum_mask_and_width_claims_hold(ex):
     else:
         assert claim.blocked == int(np.sum(~ex.mask_matrix))
         assert (claim.kind == "blocks_nothing") == bool(ex.mask_matrix.all())
-    split = ac.claims.head_split(tr)
+    split = ac.readings.claims.head_split(tr)
     assert split.width == sum(h.d_k for h in tr.heads)
     assert (split.kind == "even") == (split.width == ex.d_model)
     width = ac.output_width(tr)
@@ -199,7 +199,7 @@ def test_matrix_reading_holds(ex):
     """AttentionMatrix's reading: "q attends most to k (a > b), not to itself", "every token
     attends most to itself", "no token attends clearly more to another than to itself", and
     "not symmetric: w(a→b) ≠ w(b→a)"."""
-    from attention_core.claims import comparable_pairs, matrix_reading, self_first
+    from attention_core.readings.claims import comparable_pairs, matrix_reading, self_first
 
     head = ac.trace_example(ex).heads[0]
     W = head.weights
@@ -237,7 +237,7 @@ def test_matrix_reading_holds(ex):
 def test_sharpening_claim_holds(ex):
     """Softmax's "sharper" step: "falls from … to …" only when it falls; "little change" only
     when unscaled moves Σ s(1−s) by under 5 %; "stays" only when nothing changes."""
-    from attention_core.claims import LITTLE, sharpening
+    from attention_core.readings.claims import LITTLE, sharpening
 
     tr = ac.trace_example(ex)
     head = tr.heads[0]
@@ -257,7 +257,7 @@ def test_sharpening_claim_holds(ex):
 
 def test_one_key_does_not_fall():
     """One token: Σ s(1−s) is 0 at every factor; the caption said it "falls from 0.000 to 0.000"."""
-    from attention_core.claims import sharpening
+    from attention_core.readings.claims import sharpening
 
     assert sharpening(np.array([0.7]), 1).kind == "flat"
 

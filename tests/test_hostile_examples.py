@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core import visible_text
+from attention_core.example import visible_text
 
 sys.set_int_max_str_digits(0)  # this file writes numbers of 5,000 digits
 
@@ -658,7 +658,7 @@ def test_presets_and_titles_stay_valid():
 
 
 def test_the_shared_reader_refuses_what_is_not_a_regular_file_before_opening(tmp_path):
-    from attention_core.user_files import read_user_file
+    from attention_core.example.user_files import read_user_file
 
     (tmp_path / "ok.toml").write_bytes(b"abc")
     assert read_user_file(tmp_path / "ok.toml", 3, "course") == b"abc"

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from attention_core.example import MAX_ABS
-from attention_core.loading import load_example
+from attention_core.example.loading import load_example
+from attention_core.example.model import MAX_ABS
 from browser import chromium_page
 from scenes.mobjects.numfmt import fmt
 

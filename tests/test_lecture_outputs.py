@@ -165,7 +165,7 @@ def check_speaker_notes(deck, folder, scenes):
     """Every slide of the HTML and PPTX decks has its notes: the caption in Chinese, then in
     English, then the step's numbers, each the core's value rounded."""
     import attention_core as ac
-    from attention_core.loading import load_example
+    from attention_core.example.loading import load_example
     from scenes.mobjects.numfmt import fmt
     from scenes.roles import resolve
 

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from attention_core.bert import BertConfig, BertWeights, bert_forward, gelu
-from attention_core.heads import qk_plane, read_head
-from attention_core.loading import merge_arrays
+from attention_core.example.loading import merge_arrays
+from attention_core.models.bert import BertConfig, BertWeights, bert_forward, gelu
+from attention_core.readings.heads import qk_plane, read_head
 from scenes.registry import SCENES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ SENTENCES = [
 
 def _has_model() -> bool:
     try:
-        from attention_core import model_files
+        from attention_core.models import minilm_files as model_files
 
         model_files.model_zip()
         import safetensors  # noqa: F401
@@ -61,7 +61,7 @@ needs_model = _require_model
 
 @pytest.fixture(scope="module")
 def mf():
-    from attention_core import model_files
+    from attention_core.models import minilm_files as model_files
 
     return model_files
 
@@ -73,7 +73,7 @@ def hf():
     torch = __import__("torch")
     from transformers import BertModel
 
-    from attention_core import model_files
+    from attention_core.models import minilm_files as model_files
 
     model = BertModel.from_pretrained(
         str(model_files.model_dir()), attn_implementation="eager"
@@ -359,7 +359,7 @@ def test_head_readings_of_the_cat_sentence(mf):
 def test_the_committed_trained_layer_is_what_from_model_writes(mf):
     """examples/minilm-cat-layer1.toml (the trained layer the layout, contrast and OCR tests run
     over) holds exactly what `from-model "the cat sat on the mat" --layer 1 --all-heads` gives."""
-    from attention_core.from_model import model_example
+    from attention_core.models.from_model import model_example
 
     examples = Path(__file__).parent.parent / "examples"
     committed = ac.load_example(examples / "minilm-cat-layer1.toml")
@@ -424,7 +424,7 @@ def test_arrays_only_in_files():
 def test_missing_model_package_is_a_clear_error(monkeypatch):
     from importlib import metadata
 
-    from attention_core import model_files
+    from attention_core.models import minilm_files as model_files
 
     def missing(name):
         raise metadata.PackageNotFoundError(name)
@@ -522,7 +522,7 @@ def test_committed_example_loads_and_names_its_source():
 
 @needs_model
 def test_committed_example_is_what_from_model_makes(mf):
-    from attention_core.from_model import model_example
+    from attention_core.models.from_model import model_example
 
     made = model_example("the cat sat on the mat", 1, 3).example("minilm-cat")
     ex = ac.load_example(CAT)

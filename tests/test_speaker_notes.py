@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attention_core as ac
-from attention_core.loading import load_example
+from attention_core.example.loading import load_example
 from scenes.outputs import explorer, notes
 
 ZAO = ac.trace_example(load_example("zao-shang-hao"))

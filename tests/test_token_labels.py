@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_core.gguf_weights import BYTE_TO_CHAR
-from attention_core.token_labels import SUPERSCRIPTS, byte_level_labels, readable_labels
+from attention_core.models.gguf_weights import BYTE_TO_CHAR
+from attention_core.models.token_labels import SUPERSCRIPTS, byte_level_labels, readable_labels
 
 
 def _spell(data: bytes) -> str:

@@ -39,7 +39,7 @@ def _wrote(path: Path, lead: str) -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def init(file, force):
     """Write FILE: the default example as a commented TOML file to edit and render."""
-    from attention_core.template import example_toml
+    from attention_core.example.template import example_toml
     from scenes.pipeline.files import atomic_write
 
     path = Path(file)
@@ -95,7 +95,7 @@ def from_model(model, text, layer, head, all_heads, file, force):
     all-MiniLM-L6-v2 (default) or SmolLM2-135M-Instruct (--model smollm2), one head of one layer
     (or --all-heads): the tokens, the layer's hidden states as embeddings, the head's W_q, W_k,
     W_v (and biases, or the rotary base, positions and causal mask of the decoder)."""
-    from attention_core import from_model as fm
+    from attention_core.models import from_model as fm
 
     heads = "1–9" if model == "smollm2" else "1–12"
     if all_heads and head is not None:

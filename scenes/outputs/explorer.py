@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 import attention_core as ac
-from attention_core.example import MAX_ABS
+from attention_core.example.model import MAX_ABS
 
 SCRIPT = (Path(__file__).with_name("explorer.js")).read_text(encoding="utf-8").strip()
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
-from attention_core.user_files import read_user_file
+from attention_core.example.user_files import read_user_file
 from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
 from scenes.pipeline import kinds
 from scenes.pipeline.jobs import Job

@@ -14,8 +14,8 @@ import sys
 import tomllib
 from typing import Any
 
-from .example_validation import OverflowNumber, WholeNumber, reject_unknown
-from .projection_weights import WEIGHT_KEYS
+from .validation import OverflowNumber, WholeNumber, reject_unknown
+from .weights import WEIGHT_KEYS
 
 FILE_KEYS = (
     "title",
@@ -112,7 +112,7 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
     """Parse TOML or JSON text into a mapping, with the parser's complaint on one line.
 
     A whole number too long for Python to read (thousands of digits) becomes a
-    :class:`~attention_core.example_validation.WholeNumber`, so the field's own check names it.
+    :class:`~attention_core.example.validation.WholeNumber`, so the field's own check names it.
     """
     try:
         if suffix == ".toml":

@@ -122,7 +122,7 @@ def _complete(folder: Path) -> bool:
 
 
 def load_config() -> BertConfig:
-    """The model's :class:`~attention_core.bert.BertConfig`."""
+    """The model's :class:`~attention_core.models.bert.BertConfig`."""
     data = json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))
     return BertConfig.from_dict(data)
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .example import Example
-from .trace import trace_example
+from ..example.model import Example
+from ..trace import trace_example
 
 
 @dataclass(frozen=True)

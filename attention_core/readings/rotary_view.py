@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rotary import apply_rotary, pair_scores, rotary_frequencies, rotary_pair
+from ..rotary import apply_rotary, pair_scores, rotary_frequencies, rotary_pair
 
 SHIFT = 3  # how far the scene moves both positions
 
@@ -63,7 +63,7 @@ def rotary_example(example):
     """``example`` itself when it has a rotary base; else a rotary stand-in the scene can show:
     its tokens with the first two coordinates of their embeddings (identity weights, causal mask,
     base 10000; in 2-D the one pair turns 1 rad per position whatever the base)."""
-    from .example import Example
+    from ..example.model import Example
 
     if example.rotary_base is not None:
         return example

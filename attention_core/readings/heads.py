@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, same_width
+from .._checks import as_matrix, same_width
+from ..geometry import plane_view
 from .copy_heads import induction_keys, is_causal, sink_targets
-from .geometry import plane_view
 
 SPREAD_BELOW = 0.5  # the one threshold: a head reads as a pattern when its queries put, on
 # average, at least half their weight on that pattern's key; else it is "spread"
@@ -104,7 +104,7 @@ READINGS = [
     Reading("sep", "[SEP]", _sep),
     Reading("self", "itself", _self),
     Reading("fixed", "one token", _fixed),
-    # a decoder's heads (attention_core.copy_heads): the first token under a causal mask, and
+    # a decoder's heads (readings.copy_heads): the first token under a causal mask, and
     # the token after an earlier occurrence of the current one
     Reading("sink", "the first token (attention sink)", sink_targets),
     Reading("induction", "the token after its earlier occurrence (induction)", induction_keys),

@@ -3,9 +3,9 @@
 An example is tokens, their embeddings and (optionally) projection weights, heads, a mask,
 positional encoding and a second sequence for cross-attention. Every check raises ``ValueError``
 with a message that starts with the field's name, so the CLI can show it as one line. The checks
-live in :mod:`~attention_core.example_validation` (fields) and
-:mod:`~attention_core.projection_weights` (weights), the limits in
-:mod:`~attention_core.example_limits`, the file keys in :mod:`~attention_core.example_io`.
+live in :mod:`~attention_core.example.validation` (fields) and
+:mod:`~attention_core.example.weights` (weights), the limits in
+:mod:`~attention_core.example.limits`, the file keys in :mod:`~attention_core.example.file_format`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from .decoder_fields import check_kv_heads, check_positions, check_rotary_base, check_rotary_width
-from .example_io import example_from_dict, example_to_dict
-from .example_limits import (
+from .file_format import example_from_dict, example_to_dict
+from .limits import (
     HEAD_FORMS,
     MAX_ABS,
     MAX_DIM,
@@ -30,7 +30,8 @@ from .example_limits import (
     MODEL_MAX_HEAD_DIM,
     MODEL_MAX_HEADS,
 )
-from .example_validation import (
+from .random_weights import random_weights
+from .validation import (
     check_bool,
     check_int,
     check_labels,
@@ -40,8 +41,7 @@ from .example_validation import (
     combined_mask,
     shown,
 )
-from .projection_weights import Weights, explicit_weights, identity_weights
-from .random_weights import random_weights
+from .weights import Weights, explicit_weights, identity_weights
 
 __all__ = [
     "Example",
@@ -163,7 +163,7 @@ class Example:
             )
 
     def _check_decoder_fields(self) -> None:
-        """kv_heads, rotary_base and positions (:mod:`~attention_core.decoder_fields`)."""
+        """kv_heads, rotary_base and positions (:mod:`~attention_core.example.decoder_fields`)."""
         w = self.weights
         explicit = isinstance(w, dict) or (isinstance(w, Weights) and w.form == "split")
         self._set("kv_heads", check_kv_heads(self.kv_heads, self.heads, explicit))

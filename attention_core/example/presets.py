@@ -5,7 +5,7 @@ Every number here is an *input*; everything computed from them comes from the co
 
 from __future__ import annotations
 
-from .example import Example
+from .model import Example
 
 _ZAO_SHANG_HAO = [[1.2, 0.8], [0.9, 1.1], [0.7, 1.3]]  # text 002's 2-D embeddings
 

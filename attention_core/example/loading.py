@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .example import Example
-from .example_io import parse_example_text
+from .file_format import parse_example_text
+from .model import Example
 from .presets import PRESETS
 from .user_files import check_regular, display, read_user_file
 

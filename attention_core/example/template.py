@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .example_limits import MAX_ABS, MAX_DIM, MAX_HEADS, MAX_LABEL, MAX_TOKENS
+from .limits import MAX_ABS, MAX_DIM, MAX_HEADS, MAX_LABEL, MAX_TOKENS
 from .presets import DEFAULT_PRESET, PRESETS
 
 

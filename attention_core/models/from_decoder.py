@@ -1,9 +1,9 @@
 """A head (or a layer's heads) of SmolLM2-135M-Instruct as an ordinary example: what
 ``attn-explain from-model TEXT --model smollm2`` writes.
 
-:func:`decoder_example` runs the decoder (:mod:`attention_core.llama`) on the text up to the
+:func:`decoder_example` runs the decoder (:mod:`attention_core.models.llama`) on the text up to the
 layer asked for and returns the example's fields: readable token labels (byte pieces of one
-character numbered, :mod:`attention_core.token_labels`), the layer's attention input — the
+character numbered, :mod:`attention_core.models.token_labels`), the layer's attention input — the
 residual stream after the layer's RMSNorm, what its heads read — as the embeddings (n × 576), the
 query head's W_q (576 × 64) and the W_k, W_v of the key/value head it shares, the rotary base
 and positions (the example's trace turns Q and K as the model does), the causal mask and a
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .example import MAX_LABEL, MAX_TITLE, MAX_TOKENS
-from .from_model import ModelExample
+from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
+from .model_example import ModelExample
 from .token_labels import byte_level_labels
 
 LAYERS = 30

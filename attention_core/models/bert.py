@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .encoder import layer_norm
-from .multihead import MultiHeadTrace, multi_head_attention
+from ..encoder import layer_norm
+from ..multihead import MultiHeadTrace, multi_head_attention
 
 
 @dataclass(frozen=True)

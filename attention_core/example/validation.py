@@ -12,8 +12,8 @@ import re
 
 import numpy as np
 
-from .example_limits import MAX_ABS, MAX_HEADS, MAX_LABEL, MAX_TOKENS
-from .masks import causal_mask, padding_mask
+from ..masks import causal_mask, padding_mask
+from .limits import MAX_ABS, MAX_HEADS, MAX_LABEL, MAX_TOKENS
 from .visible_text import refusal
 
 SHOWN = 40  # characters of a given value that a message echoes
@@ -124,7 +124,7 @@ def check_name(name) -> str:
 def check_text(fieldname: str, value, limit: int, allow_empty=False, fonts=False) -> str:
     """One line of text of at most ``limit`` characters that a viewer can read: no control,
     format, bidirectional, private-use or unassigned characters (and, with ``fonts``, only
-    characters the fonts draw; see :mod:`~attention_core.visible_text`)."""
+    characters the fonts draw; see :mod:`~attention_core.example.visible_text`)."""
     if not isinstance(value, str):
         raise ValueError(f"{fieldname}: expected text in quotes, got {kind(value)}")
     if len(value) > limit:

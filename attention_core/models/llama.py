@@ -18,7 +18,7 @@ The model of SmolLM2 (and of Llama in general, Touvron et al., 2023), pre-norm, 
 Each layer's attention is the core's own :func:`attention_core.grouped_query_attention`, so an
 example file made from a layer shows the numbers this pass computed. Weights are read as PyTorch
 stores them, (out, in), under GGUF's tensor names (``blk.{i}.attn_q.weight`` …), query and key
-rows in transformers' order (:func:`attention_core.gguf_weights.unpermute_rotary_rows`).
+rows in transformers' order (:func:`attention_core.models.gguf_weights.unpermute_rotary_rows`).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .grouped_query import GroupedQueryTrace, grouped_query_attention
-from .masks import causal_mask
+from ..grouped_query import GroupedQueryTrace, grouped_query_attention
+from ..masks import causal_mask
 
 
 @dataclass(frozen=True)

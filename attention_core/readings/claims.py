@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .example import Example
+from ..example.model import Example
 
 PEAKED = 0.9  # every row putting at least this on one key: "nearly one-hot"
 TIE = 5e-4  # weights closer than this print alike at three places: not told apart
@@ -93,7 +93,7 @@ def head_demo_row(trace, rows=None, before_mask: bool = False, head: int = 0) ->
     softmax of the scaled scores, as a step that teaches softmax before masking shows them), the
     mask's blocked keys, and as candidates ``rows`` (default: every query) less the padding
     tokens (a padded query is no query to follow)."""
-    from .softmax import softmax
+    from ..softmax import softmax
 
     h = trace.heads[head]
     w = softmax(h.scaled) if before_mask else h.weights
@@ -186,7 +186,7 @@ def _permuted(example: Example, perm) -> Example:
 def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderCheck:
     """Shuffle the tokens (default: reversed) with the example's mask, compare outputs without
     and with positional encoding."""
-    from .trace import trace_example
+    from ..trace import trace_example
 
     if example.is_cross:
         raise ValueError("example: the order check is for self-attention (no source sequence)")
@@ -305,7 +305,7 @@ class Sharpening:
 
 def sharpening(scaled_row, d_k: int) -> Sharpening:
     """What multiplying one row of scaled scores does to softmax's Σ s(1 − s)."""
-    from .softmax import saturation, sharpened
+    from ..softmax import saturation, sharpened
 
     row = np.asarray(scaled_row, dtype=np.float64)
     factors = [("×1", 1.0)] + ([("√d_k", float(np.sqrt(d_k)))] if d_k > 1 else [])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .example_validation import divisors
-from .projection_weights import Weights
+from .validation import divisors
+from .weights import Weights
 
 
 def random_weights(seed: int, d_model: int, h: int, d_k, d_v, form: str) -> Weights:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix
+from .._checks import as_matrix
 
 SINK_AT_LEAST = 0.5
 INDUCTION_MIN_ROWS = 2
@@ -95,7 +95,7 @@ def induction_share(weights, tokens) -> InductionShare:
     return InductionShare(tuple(targets), float(np.mean(hits)), float(np.mean(mass)))
 
 
-# -- as readings of attention_core.heads.read_head (one target key per row, −1: none) -----------
+# -- as readings of readings.heads.read_head (one target key per row, −1: none) -----------------
 def is_causal(W) -> bool:
     """Whether the weights have a causal mask's signature: every later key exactly 0, every
     earlier key and the query itself above 0 (softmax gives no allowed key exactly 0)."""

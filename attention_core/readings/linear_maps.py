@@ -18,8 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._checks import project
-from .trace import ExampleTrace
+from .._checks import project
+from ..trace import ExampleTrace
 
 
 @dataclass(frozen=True, eq=False)

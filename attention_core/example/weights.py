@@ -3,7 +3,7 @@
 A file gives ``W_q``, ``W_k``, ``W_v`` (and ``W_o``, biases ``b_q`` … ``b_o``) in split form, one
 matrix per role whose columns are split among the heads, or in per-head form, one matrix per head
 and role (text 000's form, concatenated without W_o). Without them the weights are identities or
-(with a seed) drawn at random (:mod:`attention_core.random_weights`). Every check raises
+(with a seed) drawn at random (:mod:`attention_core.example.random_weights`). Every check raises
 ``ValueError("weights.<key>: …")``.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .example_limits import MAX_DIM
-from .example_validation import check_matrix, divisors
+from .limits import MAX_DIM
+from .validation import check_matrix, divisors
 
 QKV_KEYS = ("W_q", "W_k", "W_v")
 WEIGHT_KEYS = ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o")

@@ -1,9 +1,9 @@
 """A head (or a layer's heads) of a real model as an ordinary example file: TOML + .npz.
 
 Two models: all-MiniLM-L6-v2 (BERT, the default, here) and SmolLM2-135M-Instruct (a Llama
-decoder, ``model="smollm2"``, :mod:`attention_core.from_decoder`).
+decoder, ``model="smollm2"``, :mod:`attention_core.models.from_decoder`).
 
-``model_example(text, layer, head)`` runs the model (:mod:`attention_core.bert`) on the text and
+``model_example(text, layer, head)`` runs the model (:mod:`.bert`) on the text and
 returns the example's fields: the tokens ([CLS] … [SEP]), that layer's input hidden states as the
 embeddings (n × 384), the head's W_q, W_k, W_v slices (384 × 32) and biases, and a ``source``
 note; with ``all_heads`` the layer's full split W_q … W_v, W_O and their biases, ``heads = 12``.
@@ -16,32 +16,16 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .example import MAX_LABEL, MAX_TITLE, MAX_TOKENS, Example
+from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
+from .model_example import ModelExample
 
 LAYERS = 6
 HEADS = 12
 MODELS = ("minilm", "smollm2")
-
-
-@dataclass(frozen=True, eq=False)
-class ModelExample:
-    """An example's fields from a real model: ``fields`` for the TOML, ``arrays`` for the .npz."""
-
-    fields: dict
-    arrays: dict
-
-    def example(self, name: str = "example") -> Example:
-        """The :class:`Example` these make (validated like a loaded file)."""
-        data = {k: v for k, v in self.fields.items()}
-        weights = {k: v for k, v in self.arrays.items() if k != "embeddings"}
-        return Example.from_dict(
-            {**data, "embeddings": self.arrays["embeddings"], "weights": weights}, name=name
-        )
 
 
 def slug(text: str) -> str:
@@ -74,7 +58,7 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
     Raises ``ValueError`` (one line each) for a layer outside 1 … 6, a head outside 1 … 12,
     words the vocabulary lacks ([UNK]), more than 12 tokens, or a missing ``[model]`` extra.
     """
-    from . import model_files
+    from . import minilm_files as model_files
     from .bert import bert_forward
 
     if isinstance(layer, bool) or not isinstance(layer, int) or not 1 <= layer <= LAYERS:

@@ -1,0 +1,27 @@
+"""What a real model's head becomes: an example's fields for the TOML and its arrays for the .npz.
+
+Shared by both models' writers (:mod:`.from_model` for MiniLM, :mod:`.from_decoder` for SmolLM2),
+so neither imports the other's module for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..example.model import Example
+
+
+@dataclass(frozen=True, eq=False)
+class ModelExample:
+    """An example's fields from a real model: ``fields`` for the TOML, ``arrays`` for the .npz."""
+
+    fields: dict
+    arrays: dict
+
+    def example(self, name: str = "example") -> Example:
+        """The :class:`Example` these make (validated like a loaded file)."""
+        data = {k: v for k, v in self.fields.items()}
+        weights = {k: v for k, v in self.arrays.items() if k != "embeddings"}
+        return Example.from_dict(
+            {**data, "embeddings": self.arrays["embeddings"], "weights": weights}, name=name
+        )
