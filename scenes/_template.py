@@ -6,7 +6,7 @@ It is not in the registry (so `attn-explain render` never shows it), but it rend
 
 and `tests/test_starter_scene.py` runs it, so it stays true to the base scene and the kit. To
 make a scene of your own, follow CONTRIBUTING.md's "How to add a scene": copy this file to
-``scenes/<concept>.py``, rename the class, and give it its words in ``scenes/captions.py``.
+``scenes/<concept>.py``, rename the class, and give it its words in ``scenes/kit/captions/``.
 
 What it shows — every token as an arrow, then each arrow's length |x| at its tip — is there to
 show the contract, not to teach:
@@ -17,9 +17,9 @@ show the contract, not to teach:
 * Words that are not captions (headings, labels) come from ``captions.WORDS`` via ``self.say``
   (plain text) or ``self.typeset`` (math typeset with Typst; token labels are never typeset).
 * Every number is a ``Num`` made with ``self.num(value, role)``: the role names where in the
-  core the value comes from (``scenes/roles.py``), and a test checks it against the core.
+  core the value comes from (``scenes/kit/roles.py``), and a test checks it against the core.
 * Planes come from ``self.vector_plane`` / ``self.titled_plane`` (so the look reaches them) and
-  show a named view of the trace (``scenes/views.py``); ``view_note`` says how much of a
+  show a named view of the trace (``scenes/kit/views.py``); ``view_note`` says how much of a
   higher-dimensional example the 2-D view keeps.
 * Layout is computed from ``self.regions`` (title, content, caption bars of this frame), never
   placed by hand for one example.
@@ -30,7 +30,7 @@ from __future__ import annotations
 from manim import DOWN, RIGHT, LaggedStart, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.plane import grow

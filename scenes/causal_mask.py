@@ -10,7 +10,7 @@ import numpy as np
 from manim import DOWN, UP, Arrow, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, nudge_into, place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title

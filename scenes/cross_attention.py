@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title

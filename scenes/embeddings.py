@@ -9,14 +9,14 @@ import numpy as np
 from manim import DOWN, LEFT, Arc, Create, DashedLine, LaggedStart, TransformFromCopy, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import SMALL
-from scenes.views import plane_view_of
 
 
 class Embeddings(ExplainerScene):

@@ -15,7 +15,9 @@ import numpy as np
 from manim import DOWN, LEFT, UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.registry import BY_NAME
+from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, Slide, carry, slide_into
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
@@ -23,8 +25,6 @@ from scenes.mobjects.matrix import LabelledMatrix, cells_alone_too_big
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.registry import BY_NAME
-from scenes.views import plane_view_of
 
 COMPACT = 0.08
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels

@@ -14,7 +14,7 @@ import math
 from manim import DOWN, LEFT, LaggedStart, Rectangle, SurroundingRectangle, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import ColorBar

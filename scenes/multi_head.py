@@ -31,7 +31,8 @@ from manim import (
 )
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
@@ -39,7 +40,6 @@ from scenes.mobjects.matrix import ColorBar, LabelledMatrix
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL, diverging, heat, score_limit, text_on
-from scenes.views import plane_view_of
 
 MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be

@@ -8,14 +8,14 @@ from manim import Create, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import place
 from scenes.mobjects.matrix import LabelledMatrix, matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
-from scenes.views import plane_view_of
 
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic

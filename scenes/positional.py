@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, Create, DashedVMobject, Line, VGroup, VMobject
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math

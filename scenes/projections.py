@@ -17,7 +17,8 @@ from manim import (
 )
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.views import plane_view_of, view_stack
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
@@ -26,7 +27,6 @@ from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.views import plane_view_of, view_stack
 
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:

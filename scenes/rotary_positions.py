@@ -8,7 +8,7 @@ from manim import DOWN, LEFT, ReplacementTransform, VGroup
 
 import attention_core as ac
 from attention_core.readings.rotary_view import rotary_example, rotary_view
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.plane import VectorPlane, grow

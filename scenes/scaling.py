@@ -19,7 +19,7 @@ from manim import (
 )
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.bars import histogram, score_row_panel
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place

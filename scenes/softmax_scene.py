@@ -10,7 +10,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTransform, VGroup
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
 from scenes.mobjects.bars import ProportionBar, score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place

@@ -19,15 +19,15 @@ from manim import (
 )
 
 import attention_core as ac
-from scenes.base import ExplainerScene
+from scenes.kit.base import ExplainerScene
+from scenes.kit.views import adds_back as _has_own
+from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place, place_labels
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.views import adds_back as _has_own
-from scenes.views import plane_view_of
 
 
 class WeightedSum(ExplainerScene):

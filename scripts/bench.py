@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT))
 
-from scenes.registry import SCENES  # noqa: E402
+from scenes.kit.registry import SCENES  # noqa: E402
 
 TOKEN_SCENES = ("DotProducts", "Softmax", "AttentionMatrix", "WeightedSum")
 

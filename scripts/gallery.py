@@ -12,9 +12,9 @@ import argparse
 from pathlib import Path
 
 import attention_core as ac
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps, save_png
-from scenes.registry import SCENES, find
 
 
 def variant_stills(out: Path, height: int) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import attention_core as ac  # noqa: E402
-from scenes.look import Look  # noqa: E402
+from scenes.kit.look import Look  # noqa: E402
+from scenes.kit.registry import find  # noqa: E402
 from scenes.pipeline.execute import execute  # noqa: E402
 from scenes.pipeline.jobs import Job
-from scenes.registry import find  # noqa: E402
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import attention_core as ac
-from scenes.registry import SCENES
+from scenes.kit.registry import SCENES
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = ROOT / "examples" / "at-the-limits.toml"

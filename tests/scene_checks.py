@@ -13,11 +13,11 @@ import numpy as np
 from manim import Arrow, config
 
 from ocr import pixel_box
+from scenes.kit.roles import resolve
 from scenes.mobjects.layout import box_of, frame_box
 from scenes.mobjects.plane import SHAFT_SAMPLES
 from scenes.mobjects.text import Num
 from scenes.mobjects.theme import MIN_FONT_SIZE, contrast
-from scenes.roles import resolve
 
 
 def on_screen(scene, cls=None):

@@ -10,9 +10,9 @@ from test_grouped_query_scenes import grouped_example
 
 import lecturer_examples
 from scene_checks import describe, texts, unshown_caption_numbers
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 ASPECTS = ("16:9", "4:3", "1:1")
 
@@ -128,7 +128,7 @@ def test_the_match_step_never_takes_a_pair_the_mask_blocks():
 def test_caption_lines_never_break_inside_a_formula(lang):
     """ "Y = | LayerNorm(H + F)" and "Σ | s(1−s)" were split across lines: the layout text keeps
     a formula's spaces unbreakable, at every width; the plain text (subtitles) has plain spaces."""
-    from scenes import captions
+    from scenes.kit import captions
     from scenes.mobjects.text import balanced_lines
     from scenes.mobjects.theme import CAPTION
     from scenes.mobjects.unimath import NO_BREAK

@@ -16,12 +16,12 @@ from conftest import CLI
 from test_cli_render import files_under
 
 import attention_core as ac
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline import cache, kinds
 from scenes.pipeline.course import expand, load_course
 from scenes.pipeline.files import atomic_write, read_capped
 from scenes.pipeline.jobs import Request, plan
-from scenes.registry import SCENES, find
 
 
 def leftovers(root):

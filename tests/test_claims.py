@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import attention_core as ac
 from attention_core.readings.claims import ALIKE, PEAKED, TIE
-from scenes import captions
+from scenes.kit import captions
+from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 
 import attention_core as ac
-from scenes.registry import SCENES, applicable
+from scenes.kit.registry import SCENES, applicable
 
 
 def files_under(path: Path):

@@ -20,10 +20,10 @@ import pytest
 import attention_core as ac
 from attention_core.rotary import apply_rotary
 from scene_checks import geometry_problems
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import find
 from scenes.mobjects.text import Num
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 
 def grouped_example(heads=4, kv=2, d_k=2, n=5, rotary=True, seed=3) -> ac.Example:

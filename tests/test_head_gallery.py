@@ -7,8 +7,8 @@ import pytest
 
 import attention_core as ac
 from scene_checks import layout_problems, numbers_problems
+from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 SENTENCE = "the cat sat on the mat"
 
@@ -61,7 +61,7 @@ def test_readings_come_from_the_weights():
 
 # -- one classifier: titles and caption from read_head alone --------------------------------
 def _gallery(ex, lang="en", aspect="16:9"):
-    from scenes.look import Look
+    from scenes.kit.look import Look
 
     look = Look.for_example(ex, lang=lang, aspect=aspect)
     panels = []
@@ -157,7 +157,7 @@ def _limits_example():
 def test_limits_example_numbers_every_head_and_lays_out_cleanly(aspect):
     """12 tokens (a 12-character label, a repeated one), 4 heads, causal: every head numbered,
     the token labels on a key grid, nothing outside the frame or overlapping."""
-    from scenes.look import Look
+    from scenes.kit.look import Look
 
     ex = _limits_example()
     look = Look.for_example(ex, lang="en", aspect=aspect)

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT
 
 import attention_core as ac
-from scenes import roles, views
+from scenes.kit import roles, views
 from scenes.mobjects import bars, matrix, plane
 
 
@@ -68,8 +68,8 @@ def test_views_resolve_without_any_scene_module():
         """
         import sys
         import attention_core as ac
-        from scenes import roles
-        from scenes.registry import SCENES
+        from scenes.kit import roles
+        from scenes.kit.registry import SCENES
         tr = ac.trace_example(ac.PRESETS["zao-shang-hao"])
         names = ["X", "Q", "K", "V", "values_outputs", "weighted_sum", "residual1", "residual2"]
         for which in names + [("queries_keys", 0)]:

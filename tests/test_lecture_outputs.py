@@ -166,8 +166,8 @@ def check_speaker_notes(deck, folder, scenes):
     English, then the step's numbers, each the core's value rounded."""
     import attention_core as ac
     from attention_core.example.loading import load_example
+    from scenes.kit.roles import resolve
     from scenes.mobjects.numfmt import fmt
-    from scenes.roles import resolve
 
     trace = ac.trace_example(load_example("zao-shang-hao"))
     steps = [s for name in scenes for s in steps_of(folder, f"slides-{name}")]
@@ -255,7 +255,7 @@ def test_transparent_webm_has_an_alpha_channel(cli, tmp_path):
 
 @pytest.mark.slow
 def test_notebook_helper_renders_and_returns_the_file(tmp_path):
-    from scenes.notebook import show
+    from scenes.outputs.notebook import show
 
     result = show("Embeddings", fmt="png", out=str(tmp_path), jobs=1)
     path = getattr(result, "filename", result)  # IPython's Image, or the path outside Jupyter

@@ -18,7 +18,7 @@ from test_scene_layout import hidden_cells
 
 import lecturer_examples
 from scene_checks import picture_problems, unshown_caption_numbers
-from scenes.look import Look
+from scenes.kit.look import Look
 from scenes.pipeline.stills import run_steps
 
 # the six looks, taken in turn (one a case: the suite's time; tests/test_caption_numbers.py

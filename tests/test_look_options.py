@@ -1,4 +1,4 @@
-"""The look options come from one table (scenes.look.OPTIONS): every Look field has a row, the
+"""The look options come from one table (scenes.kit.look.OPTIONS): every Look field has a row, the
 rendering commands offer each shared row as an option, plain `manim render` reads each row's
 variable; and the floor plan's edges: the pipeline never imports the outputs or the CLI."""
 
@@ -12,9 +12,9 @@ import click
 import pytest
 
 import attention_core as ac
-from scenes import look as look_module
 from scenes.cli import cli
-from scenes.look import OPTIONS, Look
+from scenes.kit import look as look_module
+from scenes.kit.look import OPTIONS, Look
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,9 +93,9 @@ def test_click_is_the_only_thing_the_group_needs():
 def test_a_shortened_title_keeps_its_head():
     """A narrow frame shortens a title to the part before its colon; the Chinese Softmax title
     ("Softmax：…  ·  第 1 个头（共 4 个）") lost "head 1 of 4" with the rest."""
-    from scenes.look import Look
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
     from scenes.pipeline.stills import run_steps
-    from scenes.registry import find
 
     ex = ac.load_example(Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="zh", aspect="1:1")

@@ -20,7 +20,7 @@ import attention_core as ac
 from attention_core.example.loading import merge_arrays
 from attention_core.models.bert import BertConfig, BertWeights, bert_forward, gelu
 from attention_core.readings.heads import qk_plane, read_head
-from scenes.registry import SCENES
+from scenes.kit.registry import SCENES
 
 ROOT = Path(__file__).resolve().parent.parent
 CAT = ROOT / "examples" / "minilm-cat.toml"

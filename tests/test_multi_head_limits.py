@@ -8,9 +8,9 @@ import pytest
 
 import attention_core as ac
 from scene_checks import layout_problems
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import BY_NAME
 from scenes.pipeline.stills import run_steps
-from scenes.registry import BY_NAME
 
 LIMITS = Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml"
 

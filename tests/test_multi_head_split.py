@@ -7,10 +7,10 @@ import numpy as np
 
 import attention_core as ac
 from scene_checks import layout_problems, numbers_problems
+from scenes.kit.registry import find
 from scenes.mobjects.layout import box_of
 from scenes.mobjects.text import Num
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 
 def _scene_cls():
@@ -142,7 +142,7 @@ def test_twelve_tokens_and_eight_heads_stay_in_the_frame():
         heads=8,
     )
     for aspect in ("16:9", "1:1"):
-        from scenes.look import Look
+        from scenes.kit.look import Look
 
         look = Look.for_example(ex, lang="en", aspect=aspect)
         stills = run_steps(

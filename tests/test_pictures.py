@@ -11,13 +11,13 @@ import pytest
 import attention_core as ac
 from ocr import TESSERACT, misread_matrix
 from scene_checks import contrast_problems, on_screen, picture_problems
-from scenes import captions
-from scenes.look import Look
+from scenes.kit import captions
+from scenes.kit.look import Look
+from scenes.kit.registry import SCENES, find
 from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.text import CLOSERS
 from scenes.mobjects.theme import contrast, diverging, heat
 from scenes.pipeline.stills import run_steps
-from scenes.registry import SCENES, find
 
 
 def _contrast_problems(scene_info, example, look) -> list[str]:

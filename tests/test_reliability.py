@@ -156,8 +156,8 @@ def _texts_on_screen(scene):
 def test_hostile_labels_appear_literally_on_screen_in_every_scene(data):
     """Pango draws each label as its own characters (markup would collapse `<b>x</b>` into one
     glyph), and no label reaches Typst."""
+    from scenes.kit.registry import SCENES
     from scenes.pipeline.stills import run_steps
-    from scenes.registry import SCENES
 
     ex = ac.Example.from_dict(data, name="hostile")
     seen = set()
@@ -234,8 +234,8 @@ def test_extremes_give_finite_one_hot_weights():
 @pytest.mark.slow
 def test_a_scene_says_one_hot_instead_of_nan():
     from scene_checks import layout_problems, numbers_problems
+    from scenes.kit.registry import SCENES
     from scenes.pipeline.stills import run_steps
-    from scenes.registry import SCENES
 
     def check(scene):
         texts, _ = _texts_on_screen(scene)

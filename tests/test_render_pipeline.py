@@ -14,10 +14,10 @@ from PIL import Image
 from test_cli_render import files_under
 
 import attention_core as ac
-from scenes.look import ASPECTS, LANGS, THEME_NAMES, Look
+from scenes.kit.look import ASPECTS, LANGS, THEME_NAMES, Look
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline import cache
 from scenes.pipeline.jobs import Job
-from scenes.registry import SCENES, find
 
 
 def leftovers(root):

@@ -19,8 +19,8 @@ import pytest
 
 import attention_core as ac
 from scene_checks import pooled, snapshot
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import SCENES, find
 
 CONTROL = Path(__file__).parent / "control_data"
 TEXT_TOL = 0.08  # scene units (the frame is 8 tall): a pixel or two at any resolution

@@ -8,8 +8,8 @@ import pytest
 
 import attention_core as ac
 from scene_checks import geometry_problems
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import SCENES, find
 
 
 def check(scene_info, example, also=None, **kw):
@@ -127,7 +127,7 @@ def test_english_and_light_theme_lay_out_cleanly():
 
 
 def test_every_step_has_a_caption_in_both_languages():
-    from scenes import captions
+    from scenes.kit import captions
 
     for scene in SCENES:
         assert scene.name in captions.TITLES
@@ -138,7 +138,7 @@ def test_every_step_has_a_caption_in_both_languages():
 
 def test_captions_do_not_repeat_the_seed_errors():
     """docs/design.md's seed corrections: none of the wrong figures appears in any caption."""
-    from scenes import captions
+    from scenes.kit import captions
 
     text = " ".join(
         zh + " " + en for steps in captions.CAPTIONS.values() for zh, en in steps.values()
@@ -198,7 +198,7 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
     numbers or as squares, laid out cleanly, at every aspect."""
     from conftest import ROOT
 
-    from scenes.look import Look
+    from scenes.kit.look import Look
 
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="en", aspect=aspect)
@@ -212,7 +212,7 @@ def test_at_the_limits_every_embedding_is_on_screen(aspect):
     the numbers do not fit (at 4:3 it showed x₁ and "…"; the squares had no key)."""
     from conftest import ROOT
 
-    from scenes.look import Look
+    from scenes.kit.look import Look
 
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="en", aspect=aspect)
@@ -277,7 +277,7 @@ def test_numbers_on_a_grid_of_squares_say_which_cell_is_theirs(name, aspect):
     when 1.000"), or where there is no room for one, on badges where they hide least, in their
     own row first, joined to their cells by straight leaders where they cannot touch them."""
     import lecturer_examples
-    from scenes.look import Look
+    from scenes.kit.look import Look
 
     ex = lecturer_examples.load(name)
     look = Look.for_example(ex, lang="en", aspect=aspect)

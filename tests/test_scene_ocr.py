@@ -11,9 +11,9 @@ import attention_core as ac
 import lecturer_examples
 from ocr import TESSERACT, misread_matrix, pixel_box, read_text
 from scene_checks import caption_number_places, describe, on_screen, texts
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
-from scenes.registry import find
 
 
 @pytest.mark.parametrize(

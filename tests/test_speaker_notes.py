@@ -101,12 +101,12 @@ def test_the_explorable_is_for_one_head_of_2d_self_attention():
 def test_every_step_of_every_scene_has_notes_with_the_cores_numbers(preset):
     """A dry run of each scene: each step's note starts with its caption and lists every number
     on screen with the core's value (named in words, not by a role's raw name)."""
-    from scenes.look import Look
+    from scenes.kit.look import Look
+    from scenes.kit.registry import SCENES
+    from scenes.kit.roles import resolve
     from scenes.mobjects.numfmt import fmt
     from scenes.pipeline.step_notes import on_screen
     from scenes.pipeline.stills import run_steps
-    from scenes.registry import SCENES
-    from scenes.roles import resolve
 
     ex = load_example(preset)
     trace = ac.trace_example(ex)

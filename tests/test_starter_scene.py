@@ -8,10 +8,10 @@ import pytest
 
 import attention_core as ac
 from scene_checks import layout_problems, numbers_problems
-from scenes import captions
 from scenes._template import StarterScene
+from scenes.kit import captions
+from scenes.kit.registry import SCENES
 from scenes.pipeline.stills import run_steps
-from scenes.registry import SCENES
 
 LIMITS = ac.load_example(Path(__file__).parent.parent / "examples" / "at-the-limits.toml")
 

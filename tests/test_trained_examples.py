@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import attention_core as ac
+from scenes.kit.registry import BY_NAME
 from scenes.mobjects.text import Num
 from scenes.pipeline.stills import run_steps
-from scenes.registry import BY_NAME
 
 MINILM = Path(__file__).resolve().parent.parent / "examples" / "minilm-cat.toml"
 

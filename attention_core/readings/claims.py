@@ -3,7 +3,7 @@
 A scene never decides in its own code whether "this query's attention is spread most widely",
 "the outputs were only reordered", "there is no mask" or "back to the model's 4 dimensions": it
 asks a function of this module, and words the answer from a caption template chosen by the
-answer's ``kind`` (``scenes/captions.py``). ``tests/test_claims.py`` checks every kind against
+answer's ``kind`` (``scenes/kit/captions/``). ``tests/test_claims.py`` checks every kind against
 the trace over random examples (masks, one-hot rows, ties, one token, d = 1, narrow W_O,
 cross-attention, trained heads).
 """

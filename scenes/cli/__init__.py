@@ -3,7 +3,7 @@
 One module per family of commands, each adding its commands to the group in :mod:`.app`:
 :mod:`.info` (``numbers``, ``scenes``, ``presets``), :mod:`.render` (``render``, ``watch``,
 ``pack``), :mod:`.example_files` (``init``, ``from-model``), :mod:`.batch` (``batch``); the
-options shared by the rendering commands, built from :data:`scenes.look.OPTIONS`, are in
+options shared by the rendering commands, built from :data:`scenes.kit.look.OPTIONS`, are in
 :mod:`.options`. Manim is imported only by commands that render; ``numbers``, ``scenes``,
 ``--help`` and every validation run without it.
 """

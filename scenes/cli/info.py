@@ -41,7 +41,7 @@ def numbers(example, as_json, markdown, digits):
 def list_scenes(example):
     """List the scenes, in teaching order, one line each; with EXAMPLE, which apply to it (the
     ones `render EXAMPLE` renders by default) and why the others do not."""
-    from scenes.registry import SCENES
+    from scenes.kit.registry import SCENES
 
     width = max(len(s.name) for s in SCENES) + 2
     ex = load(example) if example else None

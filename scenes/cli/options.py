@@ -1,6 +1,6 @@
 """The options of the rendering commands, and the requests they make.
 
-The look options come from the table :data:`scenes.look.OPTIONS` (flags, help, checks): a row
+The look options come from the table :data:`scenes.kit.look.OPTIONS` (flags, help, checks): a row
 there is an option of ``render``, ``watch`` and ``pack`` with no edit here. The command gets
 what was asked as one :class:`Asked` (the look values by field name) and one :class:`Running`
 (how to run); :func:`requests` turns an ``Asked`` into one request per language.
@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 import click
 
 from scenes.cli.app import BadInput, RenderFailed, load
-from scenes.look import OPTIONS
+from scenes.kit.look import OPTIONS
 from scenes.pipeline.workers import DEFAULT_TIMEOUT
 
 
 @dataclass
 class Asked:
     """What a rendering command was asked for: the example, its scenes, the look values by
-    :class:`scenes.look.Look` field (None: the default; each language its own request) and the
+    :class:`scenes.kit.look.Look` field (None: the default; each language its own request) and the
     output folder."""
 
     example: str
@@ -44,7 +44,7 @@ class Running:
 
 
 def look_option(name: str):
-    """The click option of the look option ``name`` (a row of :data:`scenes.look.OPTIONS`)."""
+    """The click option of the look option ``name`` (a row of :data:`scenes.kit.look.OPTIONS`)."""
     o = OPTIONS[name]
     if o.is_flag:
         return click.option(*o.flags, name, is_flag=True, help=o.help)
@@ -182,7 +182,7 @@ def request(asked: Asked, lang: str | None, **kinds):
     be made)."""
     from pathlib import Path
 
-    from scenes.look import Look
+    from scenes.kit.look import Look
     from scenes.mobjects import fonts
     from scenes.pipeline.jobs import Request, check_out_name, validate
 
@@ -225,7 +225,7 @@ def check_environment() -> None:
 
 def _scenes(ex, names) -> list:
     """The scenes asked for by name (ValueError for one that does not apply), or all that apply."""
-    from scenes.registry import applicable, find
+    from scenes.kit.registry import applicable, find
 
     names = list(dict.fromkeys(names))  # the same --scene twice is one scene
     chosen = [find(n) for n in names] if names else applicable(ex)

@@ -105,7 +105,7 @@ def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
 class Num(VGroup):
     """A number from the trace, shown rounded; ``role`` says where it comes from.
 
-    ``role`` is a tuple such as ``("scores", head, i, j)``: see :mod:`scenes.roles`. The text
+    ``role`` is a tuple such as ``("scores", head, i, j)``: see :mod:`scenes.kit.roles`. The text
     itself is the group's one member (a cached Pango ``Text``).
     """
 

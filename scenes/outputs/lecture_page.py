@@ -22,7 +22,7 @@ from html import escape
 from pathlib import Path
 
 from attention_core import trace_example
-from scenes import captions
+from scenes.kit import captions
 from scenes.outputs import explorer, notes, numbers_report
 from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
@@ -112,8 +112,8 @@ def _on_page(request: Request) -> list:
     """The scenes of the page: those asked for, and every other scene of the example whose video
     is already up to date in this look (a ``pack`` of a subset updates the page, never
     replaces a fuller one), in teaching order."""
+    from scenes.kit.registry import SCENES
     from scenes.pipeline import cache
-    from scenes.registry import SCENES
 
     asked = {s.name for s in request.scenes}
     out = []

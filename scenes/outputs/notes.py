@@ -3,7 +3,7 @@ other language, and the numbers the step shows — each looked up in the core by
 
 A render records in each step's record the roles of the numbers on screen at its end and the
 caption in the other language (:mod:`scenes.pipeline.step_notes`); the notes text is made here
-from those roles with :func:`scenes.roles.resolve`, so every number in a note is the core's,
+from those roles with :func:`scenes.kit.roles.resolve`, so every number in a note is the core's,
 never a typed one. The slide deck carries the notes (manim-slides' ``notes``: reveal.js's
 speaker view, key S, and PowerPoint's notes pane); the lecture page lists them under each step.
 """
@@ -179,7 +179,7 @@ def _digits(shown: int) -> int:
 
 def number_lines(trace: ac.ExampleTrace, numbers: list[dict], lang: str) -> list[Line]:
     """The step's numbers as lines, their values resolved from the core by role."""
-    from scenes.roles import resolve
+    from scenes.kit.roles import resolve
 
     lines: list[Line] = []
     groups: dict[tuple, int] = {}

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
 from attention_core.example.user_files import read_user_file
-from scenes.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
+from scenes.kit.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
+from scenes.kit.registry import SCENES, find
 from scenes.pipeline import kinds
 from scenes.pipeline.jobs import Job
 from scenes.pipeline.kinds import FORMATS
-from scenes.registry import SCENES, find
 
 KEYS = (
     "name",

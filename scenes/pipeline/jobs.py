@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from attention_core import Example
-from scenes.look import Look
+from scenes.kit.look import Look
+from scenes.kit.registry import SCENES, SceneInfo
 from scenes.pipeline import cache, kinds
 from scenes.pipeline.files import TMP_PREFIX
 from scenes.pipeline.kinds import Kind
-from scenes.registry import SCENES, SceneInfo
 
 __all__ = [
     "TMP_PREFIX",

@@ -36,7 +36,7 @@ def warm_up() -> None:
     """What a worker imports once, before its first task (while the supervisor plans)."""
     import manim  # noqa: F401
 
-    import scenes.base  # noqa: F401
+    import scenes.kit.base  # noqa: F401
 
 
 # -- the report --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from scenes import captions
+from scenes.kit import captions
 
 
 def _visible(num) -> bool:

@@ -52,11 +52,11 @@ def run_steps(
 ):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
-    The picture is ``look``'s (a :class:`scenes.look.Look`; or the example's default look in
+    The picture is ``look``'s (a :class:`scenes.kit.look.Look`; or the example's default look in
     ``lang`` and ``theme``) at ``pixel_height``. ``snapshot(scene)`` is called at the end of every
     step (e.g. to record mobject geometry).
     """
-    from scenes.look import Look, from_environment
+    from scenes.kit.look import Look, from_environment
 
     if example is None:
         example, _ = from_environment()

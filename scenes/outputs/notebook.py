@@ -1,6 +1,6 @@
 """Render a scene from a Jupyter cell and show it there. Two lines::
 
-    from scenes.notebook import show
+    from scenes.outputs.notebook import show
     show("Softmax", "zao-shang-hao")        # or a .toml file; lang=, theme=, quality= …
 
 The render goes through the same pipeline as ``attn-explain render`` (worker processes, content
@@ -28,10 +28,10 @@ def render_file(
     jobs: int | None = None,
 ) -> Path:
     """Render ``scene`` of ``example`` (quietly) and return the output's path."""
-    from scenes.look import Look
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
     from scenes.pipeline.jobs import Request
     from scenes.pipeline.run import run_request
-    from scenes.registry import find
 
     ex = load_example(example)
     look = Look.for_example(ex, quality=quality, lang=lang, theme=theme, aspect=aspect)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from attention_core import DEFAULT_PRESET, Example, load_example
-from scenes.captions import LANGS, default_lang
+from scenes.kit.captions import LANGS, default_lang
 from scenes.mobjects.fonts import DEFAULT_FONT
 
 # Manim's quality flags → (Manim's quality name, pixel height, frame rate)

@@ -7,7 +7,7 @@ function takes (a wrong count is an error naming the role) and looks the value u
 alone, so a test can check each number on screen against ``attention_core``. Roles only look
 values up: everything is computed by the core.
 
-The vectors of a 2-D view (a plane of arrows) are named in :mod:`scenes.views`.
+The vectors of a 2-D view (a plane of arrows) are named in :mod:`scenes.kit.views`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 import attention_core as ac
-from scenes.views import plane_view_of
+from scenes.kit.views import plane_view_of
 
 Role = Callable[..., float]
 ROLES: dict[str, Role] = {}

@@ -4,9 +4,9 @@ A *scene* is one video; a *step* is one section of it that ends on a still worth
 ``step()`` opens a section and shows its caption; listeners registered in ``step_listeners`` are
 called with the scene at the end of every step (stills, layout checks, caption timing).
 
-A scene takes its example and one validated :class:`scenes.look.Look` (language, theme, aspect,
+A scene takes its example and one validated :class:`scenes.kit.look.Look` (language, theme, aspect,
 font …). Without them it renders what the ``ATTN_*`` environment variables name
-(:func:`scenes.look.from_environment`), so plain ``manim render scenes/<module>.py <Scene>``
+(:func:`scenes.kit.look.from_environment`), so plain ``manim render scenes/<module>.py <Scene>``
 works.
 """
 
@@ -18,8 +18,8 @@ import re
 from manim import Arrow, Scene, VGroup
 
 import attention_core as ac
-from scenes import captions
-from scenes.look import Look, from_environment
+from scenes.kit import captions
+from scenes.kit.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
@@ -289,14 +289,14 @@ class ExplainerScene(Scene):
         return VectorPlane.view_note(view, which, self.say("view_kept", kept="{kept}"), self.theme)
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
-        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.views`), its
+        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its
         heading above and its view note below.
 
         The group holds the drawn parts (plane, heading, note); its attributes ``plane`` (the
         :class:`VectorPlane`, for arrows and labels), ``coords`` (the view's 2-D coordinates),
         ``box`` (the plane's own box), ``heading`` and ``note`` are for placing what goes on it.
         """
-        from scenes.views import plane_view_of
+        from scenes.kit.views import plane_view_of
 
         title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
         view = plane_view_of(self.trace, which)

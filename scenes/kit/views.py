@@ -96,7 +96,7 @@ def view_stack(trace: ac.ExampleTrace, which) -> np.ndarray:
     """The vectors drawn in view ``which``: a name, or a tuple (name, *args)."""
     name, *args = (which,) if isinstance(which, str) else which
     if name not in VIEWS:
-        raise KeyError(f"unknown view {which!r} (the views are listed in scenes/views.py)")
+        raise KeyError(f"unknown view {which!r} (the views are listed in scenes/kit/views.py)")
     return VIEWS[name](trace, *args)
 
 

@@ -1,0 +1,56 @@
+"""DotProducts: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "DotProducts"
+TITLE = ("点积就是投影", "The dot product as a projection")
+
+STEPS = {
+    # which query is followed: the kind of attention_core.readings.claims.demo_row
+    "query_widest": (
+        "我们跟着查询 {q} 走：没有哪个查询的注意力分得比它更开（它最大的权重 {top} 是所有查询中最小的）。",
+        "We follow one query, {q}: no query spreads its attention more widely (its largest weight, {top}, is the smallest of any query's).",
+    ),
+    "query_widest_seeing_all": (
+        "我们跟着查询 {q} 走，它能看到所有的键：这样的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+        "We follow one query, {q}, which sees every key: of such queries, none spreads its attention more widely (its largest weight is {top}).",
+    ),
+    "query_seeing_all": (
+        "我们跟着查询 {q} 走：只有它能看到所有的键（它最大的权重是 {top}）。",
+        "We follow one query, {q}, the only one that sees every key (its largest weight is {top}).",
+    ),
+    "query_widest_among": (
+        "我们跟着查询 {q} 走：这里跟随的查询中，没有哪个的注意力分得比它更开（它最大的权重是 {top}）。",
+        "We follow one query, {q}: of the queries followed here, none spreads its attention more widely (its largest weight is {top}).",
+    ),
+    "query_alike": (
+        "我们跟着第一个查询 {q} 走：每个查询最大的权重彼此相差不到 {alike}，注意力分得差不多开（它的是 {top}）。",
+        "We follow the first query, {q}: every query's largest weight is within {alike} of the others', so they spread alike (this one's is {top}).",
+    ),
+    "query_peaked": (
+        "我们跟着查询 {q} 走：每个查询都几乎把全部注意力放在一个键上，它放了 {top}。",
+        "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
+    ),
+    "query_only": (
+        "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",
+        "We follow the one query, {q} (its largest weight is {top}).",
+    ),
+    "pair": (
+        "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
+        "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}.",
+    ),
+    "matrix": (
+        "每个查询都这样做：每个格子来自它自己的影子，得到分数矩阵 $Q K^top$（{m}×{n}）。",
+        "Every query does the same, each cell from its own shadow: the score matrix $Q K^top$ ({m}×{n}).",
+    ),
+}
+
+WORDS = {
+    # DotProducts
+    "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
+    "legend_q": ("查询 $q$", "query $q$"),
+    "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    "legend_k_short": (
+        "键 $k$",
+        "key $k$",
+    ),  # where the longer one does not fit: the arrow shows it,
+}

@@ -1,0 +1,46 @@
+"""HeadGallery: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "HeadGallery"
+TITLE = ("一层里的所有头：各看各的", "Every head of a layer, each its own pattern")
+
+STEPS = {
+    "gallery": (
+        "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+        "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
+        "least {threshold} of their weight on average (else spread), and that average.",
+    ),
+    "gallery_grouped": (
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+        "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
+        "colour scale. Above each: its number, where its queries put at least {threshold} of "
+        "their weight on average (else spread), and that average.",
+    ),
+    "reading": (
+        "读数：{summary}；框出的是看{lit}的头。",
+        "The reading: {summary}; outlined: the heads on {lit}.",
+    ),
+    "reading_spread": (
+        "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
+        "The reading: {summary}; no head's queries put half their weight on one pattern.",
+    ),
+    "cross": (
+        "这个场景读自注意力的各个头；本例是交叉注意力，请看交叉注意力一节。",
+        "This scene reads the heads of self-attention; this example is cross-attention (see "
+        "the cross-attention scene).",
+    ),
+}
+
+WORDS = {
+    # HeadGallery
+    "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
+    "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
+    "heads_spread": ("{n} 个头分散", "{n} spread out"),
+    "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    "heads_key_rows": ("行 = 查询", "rows = queries"),
+    "heads_key_cols": ("列 = 键", "columns = keys"),
+    "heads_key_same": (
+        "列 = 同样顺序的键",
+        "columns = keys, same order",
+    ),
+}

@@ -1,0 +1,35 @@
+"""Overview: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "Overview"
+TITLE = ("全景：一行公式", "The whole story in one line")
+
+STEPS = {
+    "formula": (
+        '自注意力一行写完：$"softmax"((Q K^top) / sqrt(d_k)) V$。',
+        'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
+    ),
+    "qk": (
+        "$Q K^top$：每一对词的点积，也就是一个向量在另一个方向上的投影有多长。",
+        "$Q K^top$: the dot product of every pair, how long each shadow is.",
+    ),
+    "scale": (
+        "÷$sqrt(d_k)$：不让分数的方差随维度变大。",
+        "÷$sqrt(d_k)$: keeps the scores' variance from growing with d.",
+    ),
+    "softmax": (
+        "softmax：每一行变成一个整体的份额。",
+        "softmax: each row becomes shares of one whole.",
+    ),
+    "values": (
+        "乘以 V：按这些份额混合值向量，得到带上下文的输出 o。",
+        "Times V: mix the values by those shares into outputs o that carry context.",
+    ),
+    "masked_note": (
+        "本例带掩码：挡住的位置记为 −∞，softmax 之后权重为 0（掩码一节细讲）。",
+        "This example is masked: blocked cells are −∞, and get weight 0 after softmax "
+        "(the masking scene shows how).",
+    ),
+}
+
+WORDS: dict[str, tuple[str, str]] = {}

@@ -1,0 +1,36 @@
+"""Scaling: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "Scaling"
+TITLE = ("为什么除以 $sqrt(d_k)$", "Why divide by $sqrt(d_k)$")
+
+STEPS = {
+    "divide": (
+        "除以 $sqrt(d_k)$ = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
+    ),
+    "divide_in_place": (
+        "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 的分数现在是 {scaled}。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the scores of {q} are now {scaled}.",
+    ),
+    "variance": (
+        "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
+        "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
+    ),
+    "scaled": (
+        "除以 √d 后，三组分数都落在同一个窄范围内，方差也回到 1 附近：{s16}、{s32}、{s64}。",
+        "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
+    ),
+    "softmax64": (
+        "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+        "A random row of {n} scores at d = {d}: unscaled, softmax gives {maxraw} to one key, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
+    ),
+}
+
+WORDS = {
+    # Scaling
+    "row64_heading": (
+        "随机一行：1 个查询、{n} 个键，d = {d}",
+        "One random row: 1 query, {n} keys, d = {d}",
+    ),
+}

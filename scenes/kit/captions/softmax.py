@@ -1,0 +1,76 @@
+"""Softmax: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "Softmax"
+TITLE = ("Softmax：一个整体的份额", "Softmax: shares of one whole")
+
+STEPS = {
+    "exp": (
+        "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
+        "First exponentiate the scaled scores of {q}: a larger score gets a larger share, and every share is positive.",
+    ),
+    "exp_widest": (
+        "看 {q} 这一行：没有哪一行的权重分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}: no row's weights are spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
+    "exp_widest_seeing_all": (
+        "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}, which sees every key: of such rows, none is spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
+    "exp_alike": (
+        "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the first row, that of {q}: every row's largest weight is within {alike} of the others'. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
+    "exp_seeing_all": (
+        "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}: only it sees every key, so the mask leaves its weights as they are. Exponentiate first: a larger score gets a larger share, every share positive.",
+    ),
+    "exp_peaked": (
+        "看 {q} 这一行：每一行的权重都几乎集中在一个键上。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
+    "share": (
+        "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
+        "Then divide by the total: the weights of {q} are {weights}, exactly 1 together.",
+    ),
+    "share_unmasked": (
+        "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
+        "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. No mask yet: masks come later.",
+    ),
+    "rows": (
+        "每一行都把一个整体分给所有的键。",
+        "Every row shares out one whole among the keys.",
+    ),
+    "rows_unmasked": (
+        "每一行都把一个整体分给所有的键（尚未加掩码）。",
+        "Every row shares out one whole among the keys (before any mask).",
+    ),
+    "sharper_little": (
+        "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
+        "Here $d_k$ = {dk}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {graw}, little change. ×10, ×100: {g10}, {g100}.",
+    ),
+    "sharper_more": (
+        "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
+        "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
+    ),
+    "sharper_flat": (
+        "这一行的分数都相同：乘以任何倍数，权重都不变，Σ s(1−s) 一直是 {g1}（×10、×100 时为 {g10}、{g100}）。",
+        "Every score in this row is the same: multiplying changes no weight, and Σ s(1−s) stays {g1} (×10, ×100: {g10}, {g100}).",
+    ),
+    "sharper_one": (
+        "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
+        "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
+    ),
+    "saturation": (
+        "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
+        "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
+    ),
+}
+
+WORDS = {
+    # Softmax
+    "saturated_rows": (
+        "{rows}：分数极大，权重已是 one-hot",
+        "{rows}: huge scores, the weights are one-hot",
+    ),
+}

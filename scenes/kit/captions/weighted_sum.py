@@ -1,0 +1,55 @@
+"""WeightedSum: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "WeightedSum"
+TITLE = ("加权求和：值向量的重组", "The weighted sum of values")
+
+STEPS = {
+    "values_only": (
+        "{q} 的输出是{terms}的加权和。",
+        "The output for {q} is a weighted sum of {terms}.",
+    ),
+    "values_widest": (
+        "看 {q}：没有哪一行的权重分得比它更开（最大的是 {top}）。它的输出是{terms}的加权和。",
+        "Take {q}: no row's weights are spread more widely (its largest is {top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_widest_seeing_all": (
+        "看 {q}，它能看到所有的键：这样的行中，没有哪一行分得比它更开（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+        "Take {q}, which sees every key: of such rows, none is spread more widely (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_alike": (
+        "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}（这一行的是 {top}）。它的输出是{terms}的加权和。",
+        "Take the first row, {q}: every row's largest weight is within {alike} of the others' (this one's is {top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_seeing_all": (
+        "看 {q}：只有这一行能看到所有的键（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+        "Take {q}, the only row that sees every key (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_peaked": (
+        "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",
+        "Take {q}: every row's weights are nearly one-hot, this one's largest is {top}. Its output is a weighted sum of {terms}.",
+    ),
+    "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
+    "chain": (
+        "首尾相接，合成输出向量 o；它总在值向量的凸包之内。",
+        "Placed tip to tail they add up to the output o, always inside the convex hull of the values.",
+    ),
+    "residual": (
+        "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词。",
+        "The output is added back to the embedding of {q} as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
+    ),
+    "compare_cross": (
+        "输出完全由源序列的值向量组成。",
+        "The output is made entirely of the source sequence's values.",
+    ),
+    "compare_heads": (
+        "这只是一个头的输出：它先与其他头的输出拼接，结果再加回词向量（E + ΔE）。",
+        "This is one head's output: it is joined with the other heads' outputs first, and that result is added back to the embedding (E + ΔE).",
+    ),
+    "compare_size": (
+        "输出与词向量的维度不同，所以这里不把它加回词向量。",
+        "The output has another size than the embedding, so it is not added back here.",
+    ),
+}
+
+WORDS: dict[str, tuple[str, str]] = {}
