@@ -45,7 +45,7 @@ class StarterScene(ExplainerScene):
 
     def construct(self):
         plane_box, self.list_box = self.regions.content.columns(3, 1)
-        self.panel = self.titled_plane(plane_box, "X", self.say("starter_heading"))
+        self.panel = self.kit.titled_plane(plane_box, "X", self.say("starter_heading"))
         self.show_tokens()
         self.show_lengths()
 

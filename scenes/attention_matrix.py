@@ -20,7 +20,7 @@ from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -70,10 +70,9 @@ class AttentionMatrix(ExplainerScene):
         named = named_cells(other, pair)
 
         def fitted(room: float, named=()):
-            return LabelledMatrix.fitted(
+            return self.kit.matrix(
                 W,
                 ("weights", 0),
-                theme,
                 self.q_tokens,
                 self.k_tokens,
                 Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1),

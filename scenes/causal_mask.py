@@ -13,7 +13,7 @@ import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, nudge_into, place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
@@ -69,15 +69,11 @@ class CausalMask(ExplainerScene):
         )
         rows, cols = self.q_tokens, self.k_tokens
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
-        self.scaled = scaled = LabelledMatrix.fitted(
-            head.scaled, ("scaled", 0), theme, rows, cols, left, **grid
-        )
-        self.masked = masked = LabelledMatrix.fitted(
-            head.masked, ("masked", 0), theme, rows, cols, left, **grid
-        )
+        self.scaled = scaled = self.kit.matrix(head.scaled, ("scaled", 0), rows, cols, left, **grid)
+        self.masked = masked = self.kit.matrix(head.masked, ("masked", 0), rows, cols, left, **grid)
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
-        self.weights = weights = LabelledMatrix.fitted(
-            head.weights, ("weights", 0), theme, rows, cols, w_box, digits=3, heat=True, **kw
+        self.weights = weights = self.kit.matrix(
+            head.weights, ("weights", 0), rows, cols, w_box, digits=3, heat=True, **kw
         )
         self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
         self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)

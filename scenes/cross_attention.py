@@ -13,7 +13,7 @@ from manim import Create, ReplacementTransform, TransformFromCopy, VGroup
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY
@@ -58,7 +58,7 @@ class CrossAttention(ExplainerScene):
             queries=self.token_list(self.q_tokens),
             sources=self.token_list(self.k_tokens),
         )
-        qk = self.titled_plane(left, "queries_keys", self.say("cross_qk"))
+        qk = self.kit.titled_plane(left, "queries_keys", self.say("cross_qk"))
         self.q_arrows = qk.plane.arrows(qk.coords[:m], q_colors)
         self.k_arrows = qk.plane.arrows(qk.coords[m:], k_colors, outline=True)
         qk_labels = qk.plane.tip_labels(
@@ -67,7 +67,7 @@ class CrossAttention(ExplainerScene):
             q_colors + k_colors,
             qk.box,
         )
-        self.vo = vo = self.titled_plane(right, "values_outputs", self.say("cross_vo"))
+        self.vo = vo = self.kit.titled_plane(right, "values_outputs", self.say("cross_vo"))
         self.v_arrows = vo.plane.arrows(vo.coords[:n], k_colors)
         o_labels_texts = [f"o({t})" for t in self.q_tokens]
         labels = vo.plane.tip_labels(
@@ -138,10 +138,9 @@ class CrossAttention(ExplainerScene):
         the names fit (rather than numbered, which would read as the queries' numbers)."""
         tried = []
         for pad in (None, 0.2, 0.3, 0.45, 0.6, 0.8):
-            m = LabelledMatrix.fitted(
+            m = self.kit.matrix(
                 values,
                 (kind, 0),
-                self.theme,
                 self.q_tokens,
                 self.k_tokens,
                 box,

@@ -34,7 +34,6 @@ from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset
-from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import grow, sample_arrow, shaft_marks
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -69,7 +68,7 @@ class DotProducts(ExplainerScene):
         if foot.height > foot_box.height + 0.05:  # the legend takes the lines it needs
             plane_box, foot_box = left.rows(left.height - foot.height - 0.2, foot.height, gap=0.1)
         self.plane_box = plane_box
-        self.plane = self.vector_plane(self.all_points(), plane_box)
+        self.plane = self.kit.plane(self.all_points(), plane_box)
         place(flow(parts, foot_box.width, hbuff=0.4), foot_box, "left")
         keys = self.show_query(legend, note)
         for step, j in enumerate(keys):
@@ -94,10 +93,9 @@ class DotProducts(ExplainerScene):
             else:  # a narrow frame: plane and matrix side by side, the arithmetic across below
                 top, work_box = content.rows(3, 1.4)
                 left, mat_box = top.columns(share, 1, gap=0.4)
-            matrix = LabelledMatrix.fitted(
+            matrix = self.kit.matrix(
                 head.scores,
                 ("scores", 0),
-                self.theme,
                 self.q_tokens,
                 self.k_tokens,
                 mat_box,
@@ -220,10 +218,9 @@ class DotProducts(ExplainerScene):
             right = Box(self.mat_box.x0, self.work_box.y0, self.mat_box.x1, self.mat_box.y1)
             boxes.insert(0, (right, True))
         for box, beside in boxes:
-            grid = LabelledMatrix.fitted(
+            grid = self.kit.matrix(
                 self.head.scores,
                 ("scores", 0),
-                self.theme,
                 self.q_tokens,
                 self.k_tokens,
                 box,

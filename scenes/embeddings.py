@@ -14,7 +14,7 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title, typeset_headers
+from scenes.mobjects.matrix import matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import SMALL
 
@@ -43,16 +43,15 @@ class Embeddings(ExplainerScene):
     def show_plane(self, left, right):
         """The empty plane (the table of coordinates placed beside, for the next step)."""
         ex, tr = self.example, self.trace
-        self.note = note = self.view_note(self.view, "X")
+        self.note = note = self.kit.view_note(self.view, "X")
         self.plane_box = left if not len(note) else left.rows(10, 1)[0]
-        self.vplane = plane = self.vector_plane(self.coords, self.plane_box, pad=0.1)
+        self.vplane = plane = self.kit.plane(self.coords, self.plane_box, pad=0.1)
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
 
-        self.table = table = LabelledMatrix.fitted(
+        self.table = table = self.kit.matrix(
             tr.X,
             ("X",),
-            self.theme,
             self.q_tokens,
             [f"x{j + 1}" for j in range(ex.d_model)],
             right,

@@ -90,10 +90,9 @@ class EncoderBlock(ExplainerScene):
             ):  # its cells alone overflow (a trained layer's 384 columns): nothing to build
                 continue
             trial = [
-                LabelledMatrix(
+                self.kit.matrix_at(
                     v,
                     (),
-                    self.theme,
                     rows,
                     ["1"] * v.shape[1],
                     size=size,
@@ -195,12 +194,12 @@ class EncoderBlock(ExplainerScene):
         view = plane_view_of(self.trace, which)
         before, after = view.coords[i], view.coords[ex.n + i]
         change = after - before
-        note = self.view_note(view, which)
+        note = self.kit.view_note(view, which)
         plane_box = self.picture
         if len(note):
             plane_box, note_box = self.picture.rows(self.picture.height - 0.4, 0.3, gap=0.1)
             place(note, note_box, "left")
-        plane = self.vector_plane(np.vstack([before, after]), plane_box, ticks=False)
+        plane = self.kit.plane(np.vstack([before, after]), plane_box, ticks=False)
         t = self.q_tokens[i]
         e = plane.arrow(before, self.q_color(i))
         d = plane.arrow(change, theme.output, start=before)
@@ -234,10 +233,9 @@ class EncoderBlock(ExplainerScene):
         # a narrow slot keeps one column of numbers beside its labels (shortened to fit)
         room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
         rows = [ellipsize(t, room, 22) for t in self.q_tokens] if labelled else [""] * ex.n
-        m = LabelledMatrix.fitted(
+        m = self.kit.matrix(
             values,
             ("enc", name),
-            theme,
             rows,
             [str(j + 1) for j in range(values.shape[1])],
             box,

@@ -17,7 +17,6 @@ import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
-from scenes.mobjects.matrix import ColorBar
 from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import SMALL, heat
 
@@ -253,14 +252,14 @@ class HeadGallery(ExplainerScene):
             return Box(b.x0 + tags.width + 0.25, b.y0, b.x1, b.y1) if len(tags) else b
 
         panels = self.make_panels(readings, self.panel_boxes(heads_box(grid_box), H), True)
-        bar = ColorBar(self.theme, "weights", width=min(4.0, bar_box.width))
+        bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
         if panels is None:  # the labels once, on a key grid beside the gallery
             key_box, grid_box = self.key_split(grid_box)
             key = self.key_grid(key_box)
             under = Box(key_box.x0, key_box.y0 - bar_box.height - 0.15, key_box.x1, key_box.y1)
             room = key.get_bottom()[1] - under.y0 - 0.2  # under the key, in its column
             if room >= bar.height and key_box.width >= 2.0:  # the heads get the full height
-                bar = ColorBar(self.theme, "weights", width=min(4.0, key_box.width - 0.2))
+                bar = self.kit.colour_bar("weights", width=min(4.0, key_box.width - 0.2))
                 bar_box = Box(under.x0, under.y0, under.x1, key.get_bottom()[1] - 0.2)
                 grid_box = Box(grid_box.x0, under.y0, grid_box.x1, grid_box.y1)
             boxes = self.panel_boxes(heads_box(grid_box), H)

@@ -36,7 +36,7 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import ColorBar, LabelledMatrix
+from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL, diverging, heat, score_limit, text_on
@@ -275,10 +275,9 @@ class MultiHeadSplit(ExplainerScene):
     def full_height(self) -> float:
         """The height of the top band: the full matrices at the smallest size, at most 45 %."""
         n = self.example.n
-        probe = LabelledMatrix(
+        probe = self.kit.matrix_at(
             self.trace.heads[0].Q[: min(n, 3), :1],
             ("Q", 0),
-            self.theme,
             ["x"] * min(n, 3),
             ["1"],
             size=25,
@@ -578,14 +577,14 @@ class MultiHeadSplit(ExplainerScene):
         view note below: (plane, q arrows, k arrows, labels, note)."""
         ex = self.example
         view = plane_view_of(self.trace, ("queries_keys", h))
-        note = self.view_note(view, ("queries_keys", h))
+        note = self.kit.view_note(view, ("queries_keys", h))
         if len(note):
             plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
             place(note, note_box, "left")
         else:
             plane_box = plane_area
         n = ex.n
-        plane = self.vector_plane(view, plane_box, ticks=False)
+        plane = self.kit.plane(view, plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(n)]
         k_colors = [self.k_color(j) for j in range(ex.n_keys)]
         q_arrows = plane.arrows(view.coords[:n], q_colors)
@@ -632,7 +631,7 @@ class MultiHeadSplit(ExplainerScene):
         """'q —  k - -' (solid query, outlined key) and the one shared 0–1 weight bar."""
         theme = self.theme
         left, right = box.columns(1, 1, gap=0.4)
-        probe = self.vector_plane([[1, 0]], Box(0, 0, 1, 1), ticks=False)
+        probe = self.kit.plane([[1, 0]], Box(0, 0, 1, 1), ticks=False)
         items = VGroup()
         for text, outline in ((self.say("query"), False), (self.say("key"), True)):
             arrow = probe.arrow([0.6, 0], theme.text, outline=outline)
@@ -640,7 +639,7 @@ class MultiHeadSplit(ExplainerScene):
             items.add(VGroup(arrow, t).arrange(RIGHT, buff=0.12))
         items.arrange(RIGHT, buff=0.5)
         place(items, left, "left")
-        bar = ColorBar(theme, "weights", width=min(3.0, right.width - 0.2))
+        bar = self.kit.colour_bar("weights", width=min(3.0, right.width - 0.2))
         place(bar, right, "right")
         return VGroup(items, bar)
 

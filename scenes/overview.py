@@ -12,7 +12,7 @@ from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import place
-from scenes.mobjects.matrix import LabelledMatrix, matrix_title
+from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
@@ -50,11 +50,11 @@ class Overview(ExplainerScene):
         theme = self.theme
         x_view = plane_view_of(self.trace, "X")
         x_plane_box, x_note_box = panel.rows(9, 1, gap=0.1)
-        x_plane = self.vector_plane(x_view, x_plane_box, ticks=False)
+        x_plane = self.kit.plane(x_view, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
         x_arrows = x_plane.arrows(x_view.coords, q_colors)
         x_labels = x_plane.tip_labels(x_view.coords, self.q_tokens, q_colors, x_plane_box)
-        x_note = self.view_note(x_view, "X")
+        x_note = self.kit.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
         x_title = (
@@ -92,9 +92,7 @@ class Overview(ExplainerScene):
             rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
 
         def fitted(values, role, digits, **more):
-            return LabelledMatrix.fitted_most(
-                values, role, theme, rows, cols, panel, digits, **more, **kw
-            )
+            return self.kit.matrix_most(values, role, rows, cols, panel, digits, **more, **kw)
 
         mats = {
             "scores": fitted(head.scores, ("scores", 0), (2, 1)),
@@ -153,9 +151,7 @@ class Overview(ExplainerScene):
         out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
         o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
-        o_plane = self.vector_plane(
-            np.vstack([head.V @ B, head.output @ B]), o_plane_box, ticks=False
-        )
+        o_plane = self.kit.plane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, ticks=False)
         v_arrows = VGroup(
             *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
         )
@@ -164,7 +160,7 @@ class Overview(ExplainerScene):
         o_labels = o_plane.tip_labels(
             head.output @ B, [f"o({t})" for t in self.q_tokens], [theme.output] * ex.n, o_plane_box
         )
-        o_note = self.view_note(out_view, "values_outputs")
+        o_note = self.kit.view_note(out_view, "values_outputs")
         if len(o_note):
             place(o_note, o_note_box, "left")
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)

@@ -122,7 +122,7 @@ class PositionalEncoding(ExplainerScene):
         stack = np.vstack([X, X + pe])
         view = ac.plane_view(stack)
         left, right = self.regions.content.columns(4, 1)
-        plane = self.vector_plane(view, left)
+        plane = self.kit.plane(view, left)
         colors = [self.q_color(i) for i in range(n)]
         base = plane.arrows(view.coords[:n], colors)
         moved = VGroup(

@@ -23,7 +23,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
-from scenes.mobjects.matrix import LabelledMatrix, math_title, typeset_headers
+from scenes.mobjects.matrix import math_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -136,7 +136,7 @@ class Projections(ExplainerScene):
         """The weights are the identity: Q = K = V = X, said beside the tokens' plane."""
         ex, tr = self.example, self.trace
         left, right = self.plane_and_side()
-        plane = self.vector_plane(tr.X, left)
+        plane = self.kit.plane(tr.X, left)
         colors = [self.q_color(i) for i in range(ex.n)]
         arrows = plane.arrows(tr.X, colors)
         labels = plane.tip_labels(
@@ -152,10 +152,9 @@ class Projections(ExplainerScene):
             self.typeset_lines("identity_roles", SMALL, self.theme.text, note_box.width),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         place(note, note_box, "left")
-        table = LabelledMatrix.fitted(
+        table = self.kit.matrix(
             ac.linear_maps(tr).head(0)[0],  # X W_q = X (with RoPE: before the turn)
             ("Q_map", 0),
-            self.theme,
             self.q_tokens,
             ["x1", "x2"],
             table_box,
@@ -194,7 +193,7 @@ class Projections(ExplainerScene):
             place(head, box, "top-left")
             p_box = Box(box.x0, box.y0, box.x1, head.get_bottom()[1] - 0.15)
             extra = [Q[0]] if key == "k" else []
-            pl = self.vector_plane(np.vstack([X, out, *extra]), p_box, pad=0.06, maps=[W])
+            pl = self.kit.plane(np.vstack([X, out, *extra]), p_box, pad=0.06, maps=[W])
             cols = [color_of(i) for i in range(len(X))]
             spaces.append(
                 dict(
@@ -283,7 +282,7 @@ class Projections(ExplainerScene):
         maps_of = ac.linear_maps(tr)  # what X W gives: with RoPE, before the turn
         results = dict(zip("qkv", maps_of.head(0)))
         plane_pts = np.vstack([tr.X] + list(results.values()))
-        plane = self.vector_plane(plane_pts, left, maps=list(maps.values()))
+        plane = self.kit.plane(plane_pts, left, maps=list(maps.values()))
         origin = plane.c2p(0, 0)
         for key, W in maps.items():
             turned = maps_of.rotated and key != "v"
@@ -322,17 +321,16 @@ class Projections(ExplainerScene):
         """W_key above, and the result (Q = X W_q, …) below it: (W's group, the result's)."""
         role = key.upper()
         top, bottom = right.rows(1, 1.8)
-        table = LabelledMatrix.fitted(
+        table = self.kit.matrix(
             result,
             (f"{role}_map", 0),  # X W as the map gives it (before RoPE turns it)
-            self.theme,
             self.q_tokens,
             [f"{key}1", f"{key}2"],
             bottom,
             row_colors=colors,
         )
         typeset_headers(table, [f"{key}_1", f"{key}_2"])
-        w_table = LabelledMatrix.fitted(W, (f"W_{key}", 0), self.theme, ["", ""], ["", ""], top)
+        w_table = self.kit.matrix(W, (f"W_{key}", 0), ["", ""], ["", ""], top)
         w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
         side = place(VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom)
         return w_side, side
@@ -361,7 +359,7 @@ class Projections(ExplainerScene):
         ):
             view = views[name]
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            plane = self.vector_plane(view, plane_box, ticks=False, pad=0.1)
+            plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
             arrows = plane.arrows(view.coords, colors, outline=outline)
             labels = plane.tip_labels(
@@ -372,7 +370,7 @@ class Projections(ExplainerScene):
                 typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
                 title_box,
             )
-            note = self.view_note(view, name)
+            note = self.kit.view_note(view, name)
             if not len(note) and exact:  # the plane is the head's whole q, k or v
                 note = VGroup(label(self.say("view_exact", d=dims[name]), SMALL, self.theme.muted))
             if len(note):

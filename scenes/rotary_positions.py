@@ -11,7 +11,7 @@ from attention_core.readings.rotary_view import rotary_example, rotary_view
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
-from scenes.mobjects.plane import VectorPlane, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
@@ -32,7 +32,7 @@ class RotaryPositions(ExplainerScene):
         content = self.regions.content
         left, right = content.columns(5, 4, gap=0.4)
         pts = [v.q, v.k, v.q_turned, v.k_turned, v.q_shifted, v.k_shifted]
-        plane = VectorPlane(pts, left, self.theme, pad=0.12)
+        plane = self.kit.plane(pts, left, pad=0.12)
         qc, kc = self.q_color(v.query), self.k_color(v.key)
         q_tok, k_tok = self.q_tokens[v.query], self.k_tokens[v.key]
         rows = VGroup()  # the numbers beside the plane, one line each

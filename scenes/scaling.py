@@ -24,7 +24,6 @@ from scenes.mobjects.bars import histogram, score_row_panel
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.plane import nice_step
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -114,9 +113,7 @@ class Scaling(ExplainerScene):
         )
 
         def matrix(values, role, box):
-            return LabelledMatrix.fitted_most(
-                values, role, theme, self.q_tokens, self.k_tokens, box, **kw
-            )
+            return self.kit.matrix_most(values, role, self.q_tokens, self.k_tokens, box, **kw)
 
         def titled(key, mob, box):
             title = self.typeset(key, SMALL, theme.muted)

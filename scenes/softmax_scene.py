@@ -11,7 +11,7 @@ from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTra
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.bars import ProportionBar, score_row_panel
+from scenes.mobjects.bars import score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place
 from scenes.mobjects.math import math
@@ -149,11 +149,10 @@ class Softmax(ExplainerScene):
                 self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3).shown for j in keys
             ),
         )
-        bar = ProportionBar(
+        bar = self.kit.proportion_bar(
             w,
             self.colors,
             shares_box.width - 1.0,
-            theme,
             roles=[("sharpened_scaled", 0, i, 1.0, j) for j in keys],
         )
         total = VGroup(label("= 1", BODY, theme.text))
@@ -225,11 +224,10 @@ class Softmax(ExplainerScene):
         bar_width = rows_box.width - tok_w - 0.2
         rows = VGroup()
         for a in range(n):
-            b = ProportionBar(
+            b = self.kit.proportion_bar(
                 ac.softmax(head.scaled[a]),
                 colors,
                 bar_width,
-                theme,
                 height=row_h * 0.7,
                 roles=[("sharpened_scaled", 0, a, 1.0, j) for j in keys],
                 show_numbers=False,
@@ -279,11 +277,10 @@ class Softmax(ExplainerScene):
             bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
         for tag, (name, f) in zip(tags, factors):
             s = ac.sharpened(head.scaled[i], f)
-            b = ProportionBar(
+            b = self.kit.proportion_bar(
                 s,
                 colors,
                 bar_w,
-                theme,
                 height=0.32,
                 roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
                 show_numbers=False,

@@ -67,12 +67,12 @@ class WeightedSum(ExplainerScene):
         )
         self.own2 = own @ B if own is not None else None
         self.new2 = self.new @ B if self.new is not None else None
-        self.note = note = self.view_note(view, "weighted_sum")
+        self.note = note = self.kit.view_note(view, "weighted_sum")
         self.plane_box = left if not len(note) else left.rows(10, 1)[0]
         if len(note):
             place(note, left.rows(10, 1)[1], "left")
         extra = [self.own2[None], self.new2[None]] if self.own2 is not None else []
-        self.vplane = self.vector_plane(
+        self.vplane = self.kit.plane(
             np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), self.plane_box
         )
         self.colors = [self.k_color(j) for j in range(ex.n_keys)]

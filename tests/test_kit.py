@@ -290,3 +290,59 @@ def test_the_compared_pair_is_two_directions_a_viewer_can_see():
     visible = [True, True, False, True, True]
     assert _closest_pair(X, visible) == (0, 3)  # 2 is too short to be seen in the view
     assert _closest_pair(X[:2]) == (0, 1)  # nothing else to compare: the twins after all
+
+
+# the drawing classes a scene must ask the kit for (scenes/kit/drawing.py), never build itself
+KIT_BUILT = {"VectorPlane", "LabelledMatrix", "ColorBar", "ProportionBar", "CompactGrid"}
+
+
+def _built_directly(path) -> list[str]:
+    """Where a module calls one of KIT_BUILT (or one of its constructors, ``X.fitted(…)``)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            name = f.value.id
+        if name in KIT_BUILT:
+            found.append(f"{path.name}:{node.lineno} {name}")
+    return found
+
+
+def test_no_scene_builds_a_plane_matrix_or_bar_itself():
+    """Every plane, matrix, colour bar and proportion bar of a scene comes from ``self.kit``, so
+    an option of the look that changes how one kind is drawn reaches every one of that kind."""
+    scene_modules = sorted((ROOT / "scenes").glob("*.py"))
+    assert len(scene_modules) >= 15
+    found = [hit for p in scene_modules for hit in _built_directly(p)]
+    assert not found, found
+
+
+def test_the_kit_check_finds_a_plane_built_directly(tmp_path):
+    """The check above can fail: a scene module that builds its own VectorPlane is found."""
+    bad = tmp_path / "bad_scene.py"
+    bad.write_text("from scenes.mobjects.plane import VectorPlane\nVectorPlane(pts, box, theme)\n")
+    assert _built_directly(bad) == ["bad_scene.py:2 VectorPlane"]
+
+
+def test_every_plane_of_a_scene_is_built_by_the_kit(monkeypatch):
+    """RotaryPositions once built its own plane (and kept its grid when a look option hid every
+    other one): its planes now come from Kit.plane like every scene's."""
+    from scenes.kit.drawing import Kit
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    made = []
+    original = Kit.plane
+
+    def counted(self, *args, **kw):
+        made.append(type(self.scene).__name__)
+        return original(self, *args, **kw)
+
+    monkeypatch.setattr(Kit, "plane", counted)
+    run_steps(find("RotaryPositions").load(), ac.PRESETS["rotary"], frames=False)
+    assert "RotaryPositions" in made

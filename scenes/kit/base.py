@@ -19,6 +19,7 @@ from manim import Arrow, Scene, VGroup
 
 import attention_core as ac
 from scenes.kit import captions
+from scenes.kit.drawing import Kit
 from scenes.kit.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
@@ -56,6 +57,7 @@ class ExplainerScene(Scene):
         self.frame = Box(-w / 2, -h / 2, w / 2, h / 2)
         self.renders_section = sections or (lambda i: True)
         self.step_listeners: list = []
+        self.kit = Kit(self)  # planes, matrices, bars and labels, built in this look
         self.steps: list[dict] = []  # key, caption, start, end (seconds)
         self._open_step: dict | None = None
         super().__init__(**kwargs)
@@ -267,53 +269,6 @@ class ExplainerScene(Scene):
     def tear_down(self):
         self._close_step()
         super().tear_down()
-
-    # -- planes ---------------------------------------------------------------------------------
-    def vector_plane(self, points, box: Box, **options):
-        """The coordinate plane for ``points`` (an array of 2-D coordinates, or a view with
-        ``coords``) inside ``box``, drawn in this scene's look.
-
-        Every scene builds its planes here, so an option of the look that changes how planes are
-        drawn reaches every plane in one place. ``options`` are :class:`VectorPlane`'s own (pad,
-        ticks, grid_opacity, maps).
-        """
-        from scenes.mobjects.plane import VectorPlane
-
-        coords = getattr(points, "coords", points)
-        return VectorPlane(coords, box, self.theme, **options)
-
-    def view_note(self, view, which: str):
-        """The plane's '2-D view: keeps 87 %' note in this scene's language (empty when exact)."""
-        from scenes.mobjects.plane import VectorPlane
-
-        return VectorPlane.view_note(view, which, self.say("view_kept", kept="{kept}"), self.theme)
-
-    def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
-        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its
-        heading above and its view note below.
-
-        The group holds the drawn parts (plane, heading, note); its attributes ``plane`` (the
-        :class:`VectorPlane`, for arrows and labels), ``coords`` (the view's 2-D coordinates),
-        ``box`` (the plane's own box), ``heading`` and ``note`` are for placing what goes on it.
-        """
-        from scenes.kit.views import plane_view_of
-
-        title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
-        view = plane_view_of(self.trace, which)
-        plane = self.vector_plane(view, plane_box, ticks=False)
-        head = place(label(heading, SMALL, self.theme.text), title_box, "left")
-        note = self.view_note(view, which)
-        if len(note):
-            place(note, note_box, "left")
-        out = VGroup(plane.plane, head, note)
-        out.plane, out.coords, out.box, out.heading, out.note = (
-            plane,
-            view.coords,
-            plane_box,
-            head,
-            note,
-        )
-        return out
 
     # -- numbers ----------------------------------------------------------------------------------
     def num(self, value, role, digits=2, size=None, color=None, **kw) -> Num:

@@ -1,0 +1,116 @@
+"""The kit a scene draws with: planes, matrices, colour bars, proportion bars and labels, each
+built in the scene's look (its theme; its language for the words a piece carries).
+
+Every scene reaches these through ``self.kit`` (an :class:`ExplainerScene` makes one), never by
+calling the drawing classes of ``scenes/mobjects`` itself: an option of the look that changes how
+a kind of piece is drawn (say, a plane's grid) is read here, in one place, and so reaches every
+piece of that kind in every scene (``tests/test_kit.py`` holds the scene modules to this).
+"""
+
+from __future__ import annotations
+
+from manim import VGroup
+
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL
+
+
+class Kit:
+    """The drawing pieces of one scene, in its look (``scene.look``, ``scene.theme``)."""
+
+    def __init__(self, scene):
+        self.scene = scene
+
+    @property
+    def theme(self):
+        return self.scene.theme
+
+    # -- planes ------------------------------------------------------------------------------------
+    def plane(self, points, box: Box, **options):
+        """The coordinate plane for ``points`` (an array of 2-D coordinates, or a view with
+        ``coords``) inside ``box``. ``options`` are :class:`VectorPlane`'s own (pad, ticks,
+        grid_opacity, maps)."""
+        from scenes.mobjects.plane import VectorPlane
+
+        coords = getattr(points, "coords", points)
+        return VectorPlane(coords, box, self.theme, **options)
+
+    def view_note(self, view, which: str):
+        """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact)."""
+        from scenes.mobjects.plane import VectorPlane
+
+        note = self.scene.say("view_kept", kept="{kept}")
+        return VectorPlane.view_note(view, which, note, self.theme)
+
+    def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
+        """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its
+        heading above and its view note below.
+
+        The group holds the drawn parts (plane, heading, note); its attributes ``plane`` (the
+        :class:`VectorPlane`, for arrows and labels), ``coords`` (the view's 2-D coordinates),
+        ``box`` (the plane's own box), ``heading`` and ``note`` are for placing what goes on it.
+        """
+        from scenes.kit.views import plane_view_of
+
+        title_box, plane_box, note_box = box.rows(0.45, box.height - 0.95, 0.3, gap=0.1)
+        view = plane_view_of(self.scene.trace, which)
+        plane = self.plane(view, plane_box, ticks=False)
+        head = place(label(heading, SMALL, self.theme.text), title_box, "left")
+        note = self.view_note(view, which)
+        if len(note):
+            place(note, note_box, "left")
+        out = VGroup(plane.plane, head, note)
+        out.plane, out.coords, out.box, out.heading, out.note = (
+            plane,
+            view.coords,
+            plane_box,
+            head,
+            note,
+        )
+        return out
+
+    # -- matrices and colour scales --------------------------------------------------------------
+    def matrix(self, values, role, row_labels, col_labels, box: Box, **options):
+        """A labelled matrix that fits ``box`` (:meth:`LabelledMatrix.fitted`: numbers where
+        they fit at the minimum text size, else a grid of squares)."""
+        from scenes.mobjects.matrix import LabelledMatrix
+
+        return LabelledMatrix.fitted(
+            values, role, self.theme, row_labels, col_labels, box, **options
+        )
+
+    def matrix_at(self, values, role, row_labels, col_labels, **options):
+        """A labelled matrix at the size ``options`` give (``size``, ``digits``, ``cell_pad``):
+        for measuring how large a matrix would be before choosing a layout."""
+        from scenes.mobjects.matrix import LabelledMatrix
+
+        return LabelledMatrix(values, role, self.theme, row_labels, col_labels, **options)
+
+    def matrix_most(self, values, role, row_labels, col_labels, box: Box, **options):
+        """:meth:`matrix` with the number of decimals (``digits``) that shows the most columns
+        (:meth:`LabelledMatrix.fitted_most`)."""
+        from scenes.mobjects.matrix import LabelledMatrix
+
+        return LabelledMatrix.fitted_most(
+            values, role, self.theme, row_labels, col_labels, box, **options
+        )
+
+    def colour_bar(self, scale: str = "weights", **options):
+        """The colour key of a scale: ``"weights"`` (the one fixed 0 → 1 scale) or ``"scores"``
+        (:class:`ColorBar`)."""
+        from scenes.mobjects.matrix import ColorBar
+
+        return ColorBar(self.theme, scale, **options)
+
+    # -- bars and labels ---------------------------------------------------------------------------
+    def proportion_bar(self, shares, colors, width: float, **options):
+        """Shares of one whole as one bar of coloured parts (:class:`ProportionBar`)."""
+        from scenes.mobjects.bars import ProportionBar
+
+        return ProportionBar(shares, colors, width, self.theme, **options)
+
+    def label(self, text: str, size: float = SMALL, color=None, **options):
+        """Plain text (Pango, escaped: token labels are safe), in the theme's text colour unless
+        ``color`` is given."""
+        return label(text, size, color or self.theme.text, **options)
