@@ -134,6 +134,11 @@ class LookOption:
     folder: Callable[[object, Example], str] = _no_part
     env: str | None = None
     convert: Callable[[object], object] = lambda value: value
+    # in a course file (scenes/pipeline/course.py): its key (a list of values, each rendered),
+    # the values it takes, and its default there ("default": the option's default per example)
+    course_key: str | None = None
+    course_choices: tuple = ()
+    course_default: tuple = ()
 
     def resolve(self, value, example: Example):
         """``value`` checked, or the default for ``example`` when it is None."""
@@ -171,6 +176,9 @@ OPTIONS: dict[str, LookOption] = {
             check=lambda v: _choice("-q/--quality", v, QUALITIES),
             default=lambda example: "l",  # noqa: ARG005
             folder=_quality_part,
+            course_key="qualities",
+            course_choices=tuple(QUALITIES),
+            course_default=("l",),
         ),
         LookOption(
             "lang",
@@ -183,6 +191,9 @@ OPTIONS: dict[str, LookOption] = {
             default=default_lang,
             folder=lambda v, example: v if v != default_lang(example) else "",
             env="ATTN_LANG",
+            course_key="langs",
+            course_choices=(*LANGS, "default"),
+            course_default=("default",),
         ),
         LookOption(
             "theme",
@@ -194,6 +205,9 @@ OPTIONS: dict[str, LookOption] = {
             default=lambda example: "dark",  # noqa: ARG005
             folder=lambda v, example: v if v != "dark" else "",  # noqa: ARG005
             env="ATTN_THEME",
+            course_key="themes",
+            course_choices=THEME_NAMES,
+            course_default=("dark",),
         ),
         LookOption(
             "aspect",
@@ -204,6 +218,9 @@ OPTIONS: dict[str, LookOption] = {
             default=lambda example: "16:9",  # noqa: ARG005
             folder=lambda v, example: v.replace(":", "x") if v != "16:9" else "",  # noqa: ARG005
             env="ATTN_ASPECT",
+            course_key="aspects",
+            course_choices=tuple(ASPECTS),
+            course_default=("16:9",),
         ),
         LookOption(
             "transparent",

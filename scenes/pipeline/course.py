@@ -18,6 +18,7 @@ one failed entry with its clean error: it never stops the others. No Manim impor
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -25,23 +26,16 @@ from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
 from attention_core.example.user_files import read_user_file
-from scenes.kit.look import ASPECTS, LANGS, QUALITIES, THEME_NAMES, Look
+from scenes.kit.look import OPTIONS, Look
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline import kinds
 from scenes.pipeline.jobs import Job
 from scenes.pipeline.kinds import FORMATS
 
-KEYS = (
-    "name",
-    "examples",
-    "examples_jsonl",
-    "scenes",
-    "langs",
-    "themes",
-    "qualities",
-    "formats",
-    "aspects",
-)
+# the look options a course can list (langs, themes, qualities, aspects): read from the look's
+# table, so a look option with a ``course_key`` is a course key with no edit here
+LOOK_KEYS = {o.course_key: name for name, o in OPTIONS.items() if o.course_key}
+KEYS = ("name", "examples", "examples_jsonl", "scenes", *LOOK_KEYS, "formats")
 MAX_BYTES = 4_000_000
 MAX_NAME = 60  # characters of a course name (its folder: ≤ 255 bytes on every file system)
 
@@ -51,11 +45,8 @@ class Course:
     name: str
     examples: list  # (label, Example | None, error or "")
     scenes: list
-    langs: list
-    themes: list
-    qualities: list
-    formats: list
-    aspects: list = field(default_factory=lambda: ["16:9"])
+    looks: dict  # look option name → the values to render ("default": the example's own)
+    formats: list = field(default_factory=lambda: ["mp4"])
     scenes_given: bool = False  # listed in the file (else: each example's applicable scenes)
 
 
@@ -102,16 +93,12 @@ def load_course(path) -> Course:
     _refuse_collisions(examples)
     scenes_given = "scenes" in data
     scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
+    looks = {
+        name: _list(data, key, list(OPTIONS[name].course_default), OPTIONS[name].course_choices)
+        for key, name in LOOK_KEYS.items()
+    }
     return Course(
-        name,
-        examples,
-        scenes,
-        _list(data, "langs", ["default"], list(LANGS) + ["default"]),
-        _list(data, "themes", ["dark"], THEME_NAMES),
-        _list(data, "qualities", ["l"], list(QUALITIES)),
-        _list(data, "formats", ["mp4"], FORMATS),
-        _list(data, "aspects", ["16:9"], list(ASPECTS)),
-        scenes_given,
+        name, examples, scenes, looks, _list(data, "formats", ["mp4"], FORMATS), scenes_given
     )
 
 
@@ -185,6 +172,16 @@ def _jsonl(path: Path) -> list:
     return out
 
 
+def _looks(course: Course, ex) -> list[Look]:
+    """Every look the course lists for ``ex``: each combination of its look options' values."""
+    names = list(course.looks)
+    out = []
+    for values in itertools.product(*(course.looks[n] for n in names)):
+        asked = {n: None if v == "default" else v for n, v in zip(names, values)}
+        out.append(Look.for_example(ex, **asked))
+    return out
+
+
 def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]:
     """The render jobs of ``course``, and (label, error) for each example that failed to load."""
     jobs, broken = [], []
@@ -201,21 +198,10 @@ def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]
                 broken.append(
                     (f"{label}/{scene}", f"{scene} does not apply to {ex.name}: it {why}")
                 )
-        for lang in course.langs:
-            for theme in course.themes:
-                for quality in course.qualities:
-                    for aspect in course.aspects:
-                        look = Look.for_example(
-                            ex,
-                            quality=quality,
-                            lang=None if lang == "default" else lang,
-                            theme=theme,
-                            aspect=aspect,
-                        )
-                        folder = Path(out) / ex.name / look.folder(ex)
-                        for fmt in course.formats:
-                            kind = kinds.for_format(fmt).job
-                            for scene in scenes:
-                                jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
+        for look in _looks(course, ex):
+            folder = Path(out) / ex.name / look.folder(ex)
+            for fmt in course.formats:
+                kind = kinds.for_format(fmt).job
+                jobs.extend(Job(find(scene), ex, look, folder, kind, fmt) for scene in scenes)
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
     return list(unique.values()), broken
