@@ -26,6 +26,12 @@ class Kit:
     def theme(self):
         return self.scene.theme
 
+    @property
+    def look(self):
+        """The render's look (:class:`scenes.kit.look.Look`): what an option of how a kind of
+        piece is drawn is read from, in that piece's method here."""
+        return self.scene.look
+
     # -- planes ------------------------------------------------------------------------------------
     def plane(self, points, box: Box, **options):
         """The coordinate plane for ``points`` (an array of 2-D coordinates, or a view with
