@@ -92,7 +92,9 @@ class Overview(ExplainerScene):
             rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
 
         def fitted(values, role, digits, **more):
-            return self.kit.matrix_most(values, role, rows, cols, panel, digits, **more, **kw)
+            return self.kit.matrix_most(
+                values, role, rows, cols, panel, digits=digits, **more, **kw
+            )
 
         mats = {
             "scores": fitted(head.scores, ("scores", 0), (2, 1)),
