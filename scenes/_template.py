@@ -11,16 +11,18 @@ make a scene of your own, follow CONTRIBUTING.md's "How to add a scene": copy th
 What it shows — every token as an arrow, then each arrow's length |x| at its tip — is there to
 show the contract, not to teach:
 
-* ``self.step(key, **values)`` opens a step: ``key`` must be an entry of
-  ``captions.CAPTIONS["StarterScene"]`` and ``values`` fill that caption's ``{placeholders}``.
+* ``self.step(key, **values)`` opens a step: ``key`` must be an entry of ``STEPS`` in
+  ``scenes/kit/captions/starter.py`` and ``values`` fill that caption's ``{placeholders}``.
   The step holds its still until the caption can be read; the next step fades the caption out.
-* Words that are not captions (headings, labels) come from ``captions.WORDS`` via ``self.say``
+* Words that are not captions (headings, labels) come from ``captions.WORDS`` (this scene's in
+  ``scenes/kit/captions/starter.py``) via ``self.say``
   (plain text) or ``self.typeset`` (math typeset with Typst; token labels are never typeset).
 * Every number is a ``Num`` made with ``self.num(value, role)``: the role names where in the
   core the value comes from (``scenes/kit/roles.py``), and a test checks it against the core.
-* Planes come from ``self.vector_plane`` / ``self.titled_plane`` (so the look reaches them) and
-  show a named view of the trace (``scenes/kit/views.py``); ``view_note`` says how much of a
-  higher-dimensional example the 2-D view keeps.
+* Everything drawn comes from the kit, ``self.kit`` (``scenes/kit/drawing.py``), which builds it
+  in the render's look: planes (``self.kit.titled_plane`` / ``self.kit.plane``) show a named view
+  of the trace (``scenes/kit/views.py``) and say how much of a higher-dimensional example the 2-D
+  view keeps; matrices, colour bars, proportion bars and labels likewise.
 * Layout is computed from ``self.regions`` (title, content, caption bars of this frame), never
   placed by hand for one example.
 """
@@ -34,7 +36,6 @@ from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
 
@@ -72,7 +73,7 @@ class StarterScene(ExplainerScene):
         for i, token in enumerate(self.q_tokens):
             colour = self.q_color(i)
             value = self.num(ac.norm(self.trace.X[i]), ("norm_x", i), color=colour)
-            lines.add(VGroup(label(token, SMALL, colour), value).arrange(RIGHT, buff=0.2))
+            lines.add(VGroup(self.kit.label(token, SMALL, colour), value).arrange(RIGHT, buff=0.2))
         lines.arrange(DOWN, aligned_edge=[-1, 0, 0], buff=0.12)
         place(lines, self.list_box, "left")
         self.play(LaggedStart(*(FadeIn(line) for line in lines), lag_ratio=0.2), run_time=1)

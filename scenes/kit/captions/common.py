@@ -2,7 +2,6 @@
 English side by side."""
 
 WORDS = {
-    "starter_heading": ("词向量 x", "the embeddings x"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),

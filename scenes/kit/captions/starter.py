@@ -13,4 +13,6 @@ STEPS = {
     "lengths": ("每个箭头的长度 |x|。", "The length |x| of each arrow."),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS = {
+    "starter_heading": ("词向量 x", "the embeddings x"),
+}
