@@ -72,7 +72,7 @@ CAPTIONS = {
             "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
         ),
         "identity_rotary": (
-            "本例中 $W_q = W_k = W_v = I$：q = k = v = x；之后旋转位置编码按位置转动 q 和 k（见 RotaryPositions）。",
+            "本例中 $W_q = W_k = W_v = I$：q = k = v = x；之后旋转位置编码按位置转动 q 和 k（见旋转位置一节）。",
             "Here $W_q = W_k = W_v = I$: q = k = v = x, until RoPE turns q and k by their positions (see RotaryPositions).",
         ),
         "illustrative": (
@@ -108,7 +108,7 @@ CAPTIONS = {
             "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps into {d} dimensions, drawn exactly. RoPE then turns q and k by position; v is not turned.",
         ),
         "map_q_rotary": (
-            "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见 RotaryPositions）。",
+            "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见旋转位置一节）。",
             "$Q = X W_q$: a linear map moves the whole plane, grid and all. RoPE then turns each q by its position (see RotaryPositions).",
         ),
         "map_k_rotary": (
@@ -535,7 +535,7 @@ CAPTIONS = {
             "(The shuffle comparison needs self-attention over at least two tokens.)",
         ),
         "order_rotary": (
-            "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：RotaryPositions 展示它。）",
+            "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：旋转位置一节展示它。）",
             "(This example encodes positions by rotating q and k (RoPE), not by adding sinusoids: RotaryPositions shows it.)",
         ),
     },

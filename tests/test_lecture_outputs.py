@@ -260,3 +260,43 @@ def test_notebook_helper_renders_and_returns_the_file(tmp_path):
     result = show("Embeddings", fmt="png", out=str(tmp_path), jobs=1)
     path = getattr(result, "filename", result)  # IPython's Image, or the path outside Jupyter
     assert str(path).endswith("zao-shang-hao/480p15/Embeddings.png")
+
+
+# the names the scenes pass to roles (the core's words for what a number is), by index name
+ROLE_NAMES = {
+    "name": ["X", "attention", "residual1", "norm1", "ff_relu", "ff_out", "residual2", "output",
+             "illustrative", "ffn"],
+    "which": ["without", "with", "W_q", "W_k", "S"],
+    "field": ["frequency", "degrees", "angle_m", "angle_n", "score", "term", "score_shifted",
+              "fastest", "slowest"],
+}  # fmt: skip
+MATH_WORDS = {"rot", "ReLU", "cos"}  # function names, as the scenes' formulas write them
+
+
+def test_chinese_notes_say_every_number_in_chinese():
+    """Issue 31: a Chinese note named some numbers by the code's English names ('rotary[score]',
+    'q(好) 的 attention', '打乱顺序后的变化（without）'); every label of every role, with each
+    name the scenes pass, is Chinese or math — and the zh captions never name a scene by its
+    class name ('见 RotaryPositions')."""
+    import attention_core as ac
+    from attention_core.loading import load_example
+    from scenes import captions
+    from scenes.outputs import notes
+    from scenes.registry import SCENES
+    from scenes.roles import ROLES, indices_of
+
+    trace = ac.trace_example(load_example("rotary"))
+    for kind in ROLES:
+        names = indices_of(kind)
+        choices = [ROLE_NAMES.get(n, [0]) for n in names]
+        for value in {c for options in choices for c in options} or {None}:
+            args = tuple(value if value in options else options[0] for options in choices)
+            table = notes.ROWS if kind in notes.ROWS and args else notes.SINGLES
+            label = notes._label(
+                kind, args[:-1] if table is notes.ROWS else args, "zh", trace, table
+            )
+            english = set(re.findall(r"[A-Za-z]{3,}", label)) - MATH_WORDS
+            assert not english, (kind, args, label)
+    for scene in SCENES:
+        for key, (zh, _en) in captions.CAPTIONS.get(scene.name, {}).items():
+            assert not [s.name for s in SCENES if s.name in zh], (scene.name, key, zh)
