@@ -54,7 +54,7 @@ CAPTIONS = {
             "Each token is a vector: an arrow from the origin.",
         ),
         "tokens": (
-            "{tokens} 的坐标就是它们的词向量（embedding）。",
+            "{tokens} 的坐标就是它们的词向量 x。",
             "The coordinates of {tokens} are their embeddings.",
         ),
         "compare": (
@@ -64,7 +64,7 @@ CAPTIONS = {
     },
     "Projections": {
         "roles": (
-            "查询（Query）提问，键（Key）应答，值（Value）携带内容：就像在图书馆检索。",
+            "查询 q 提问，键 k 应答，值 v 携带内容：就像在图书馆检索。",
             "A query asks, a key answers, a value carries the content: like searching a library.",
         ),
         "identity": (
@@ -656,7 +656,7 @@ WORDS = {
     "symmetric_no": ("矩阵不对称：{a} ≠ {b}。", "The matrix is not symmetric: {a} ≠ {b}."),
     "symmetric_yes": ("这个矩阵恰好对称。", "This matrix happens to be symmetric."),
     "head_of": ("第 {h} 个头（共 {H} 个）", "head {h} of {H}"),
-    "saturated": ("分数极大：权重已是 one-hot", "huge scores: the weights are one-hot"),
+    "saturated": ("分数极大：权重已是独热", "huge scores: the weights are one-hot"),
     "exp_shift": ("$e^(s - max)$", "$e^(s - max)$"),
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),
@@ -714,7 +714,7 @@ WORDS = {
     ),
     # Softmax
     "saturated_rows": (
-        "{rows}：分数极大，权重已是 one-hot",
+        "{rows}：分数极大，权重已是独热",
         "{rows}: huge scores, the weights are one-hot",
     ),
     # Scaling

@@ -299,3 +299,25 @@ def test_a_keyboard_step_is_copied_as_written(explorer):
         for number in row.split(", "):
             assert len(number.split(".")[1]) <= 3, text  # e.g. 0.85 or 1.35, never 0.850…01
     assert_matches_core(state)
+
+
+def test_the_chinese_page_text_has_no_stray_english(explorer):
+    """Everything the Chinese page says is Chinese but the example's name and labels, the math,
+    the keys to press and the English captions set apart as such (.other, lang="en")."""
+    text = explorer.evaluate(
+        """() => { const body = document.body.cloneNode(true);
+                   body.querySelectorAll('.other, [lang=en], script').forEach(e => e.remove());
+                   const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+                   const out = [];
+                   while (walk.nextNode()) out.push(walk.currentNode.nodeValue);
+                   return out.join(' '); }"""
+    )
+    assert CJK_TEXT.search(text)
+    for own in ("zao-shang-hao", "早", "上", "好"):
+        text = text.replace(own, "")
+    text = re.sub(r"\w*_\w*", "", text)  # the math's names: d_model, W_q …
+    english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"softmax", "Tab", "Shift"}
+    assert not english, english
+
+
+CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")

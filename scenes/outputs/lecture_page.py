@@ -24,7 +24,7 @@ from pathlib import Path
 
 from attention_core import trace_example
 from scenes import captions
-from scenes.outputs import explorer, notes, numbers_report
+from scenes.outputs import explorer, notes, numbers_report, numbers_zh
 from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
@@ -171,7 +171,7 @@ def build(request: Request, digits: int = 3) -> Path:
         _scene_section(request, k, scene, trace) for k, scene in enumerate(_on_page(request))
     ]
     title = ex.title or ex.name
-    numbers = numbers_report.as_html(trace, digits)
+    numbers = numbers_report.as_html(trace, digits, numbers_zh.zh if lang == "zh" else None)
     explorable = explorer.why_not(ex) is None
     scripts = [SEEK_SCRIPT, explorer.SCRIPT] if explorable else [SEEK_SCRIPT]
     html = "\n".join(
