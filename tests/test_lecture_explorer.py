@@ -231,3 +231,93 @@ def test_the_page_words_are_in_its_language_and_steps_list_their_notes(explorer)
         assert f"x({t}): {row}" in text
     other = explorer.locator("li .notes .other").all_inner_texts()
     assert other and all(re.search("[A-Za-z]{4,}", o) for o in other)  # English, the other one
+
+
+@pytest.fixture
+def phone(zao_page):
+    """The page in a 390-px-wide viewport (a phone)."""
+    with chromium_page() as page:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(zao_page.as_uri())
+        yield page
+        assert page.console_errors == [] and page.dialogs == []
+
+
+def test_a_skip_link_reaches_the_explorable_in_three_key_presses(phone):
+    """Issue 31: 84 Tab presses reached the first handle; now Tab, Enter (the skip link, the
+    page's first focusable element), Tab."""
+    phone.keyboard.press("Tab")
+    first = phone.evaluate("[document.activeElement.tagName, document.activeElement.hash]")
+    assert first == ["A", "#explorer"]
+    assert phone.evaluate("document.activeElement.getBoundingClientRect().width") > 0  # seen
+    phone.keyboard.press("Enter")
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("document.activeElement.dataset.token") == "0"
+
+
+def test_handles_are_24_px_targets_and_the_plane_fits_a_phone(phone):
+    """WCAG 2.5.8: a pointer target at least 24 × 24 px; the plane inside its card at 390 px."""
+    phone.locator("#explorer").scroll_into_view_if_needed()
+    sizes = phone.evaluate(
+        "[...document.querySelectorAll('#ex-plane .handle')].map(h => {"
+        " const r = h.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert len(sizes) == 3 and min(min(s) for s in sizes) >= 24, sizes
+    box = phone.evaluate(
+        """() => { const r = id => document.getElementById(id).getBoundingClientRect();
+                   const card = document.getElementById('explorer');
+                   return {plane: [r('ex-plane').left, r('ex-plane').right],
+                           card: [r('explorer').left, r('explorer').right],
+                           spill: card.scrollWidth - card.clientWidth,
+                           page: document.documentElement.scrollWidth}; }"""
+    )
+    assert box["card"][0] <= box["plane"][0] and box["plane"][1] <= box["card"][1], box
+    assert box["spill"] <= 0 and box["page"] <= 390, box
+    # a drag on the smaller plane still moves the token and keeps the numbers true
+    x, y = handle_centre(phone, 0)
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x - 30, y + 20, steps=3)
+    phone.mouse.up()
+    assert_matches_core(phone.evaluate("window.attnExplorer.state()"))
+
+
+def test_a_keyboard_step_is_copied_as_written(explorer):
+    """Issue 31: one step right from 0.8 wrote 0.8500000000000001 into "copy as example"."""
+    explorer.evaluate("window.attnExplorer.set({embeddings: [[0.8, 0.8], [0.9, 1.1], [0.7, 1.3]]})")
+    explorer.focus('#ex-plane .handle[data-token="0"]')
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowUp", "Shift+ArrowUp", "ArrowLeft"):
+        explorer.keyboard.press(key)
+    state = explorer.evaluate("window.attnExplorer.state()")
+    assert state["embeddings"][0] != [0.8, 0.8]
+    rows = tomllib.loads(explorer.evaluate("window.attnExplorer.toml()"))["embeddings"]
+    assert rows == state["embeddings"]
+    text = explorer.evaluate("window.attnExplorer.toml()")
+    written = re.findall(r"^    \[([^\]]*)\]", text, re.M)
+    assert len(written) == 3
+    for row in written:
+        for number in row.split(", "):
+            assert len(number.split(".")[1]) <= 3, text  # e.g. 0.85 or 1.35, never 0.850…01
+    assert_matches_core(state)
+
+
+def test_the_chinese_page_text_has_no_stray_english(explorer):
+    """Everything the Chinese page says is Chinese but the example's name and labels, the math,
+    the keys to press and the English captions set apart as such (.other, lang="en")."""
+    text = explorer.evaluate(
+        """() => { const body = document.body.cloneNode(true);
+                   body.querySelectorAll('.other, [lang=en], script').forEach(e => e.remove());
+                   const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+                   const out = [];
+                   while (walk.nextNode()) out.push(walk.currentNode.nodeValue);
+                   return out.join(' '); }"""
+    )
+    assert CJK_TEXT.search(text)
+    for own in ("zao-shang-hao", "早", "上", "好"):
+        text = text.replace(own, "")
+    text = re.sub(r"\w*_\w*", "", text)  # the math's names: d_model, W_q …
+    english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"softmax", "Tab", "Shift"}
+    assert not english, english
+
+
+CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")

@@ -260,3 +260,82 @@ def test_notebook_helper_renders_and_returns_the_file(tmp_path):
     result = show("Embeddings", fmt="png", out=str(tmp_path), jobs=1)
     path = getattr(result, "filename", result)  # IPython's Image, or the path outside Jupyter
     assert str(path).endswith("zao-shang-hao/480p15/Embeddings.png")
+
+
+# the names the scenes pass to roles (the core's words for what a number is), by index name
+ROLE_NAMES = {
+    "name": ["X", "attention", "residual1", "norm1", "ff_relu", "ff_out", "residual2", "output",
+             "illustrative", "ffn"],
+    "which": ["without", "with", "W_q", "W_k", "S"],
+    "field": ["frequency", "degrees", "angle_m", "angle_n", "score", "term", "score_shifted",
+              "fastest", "slowest"],
+}  # fmt: skip
+MATH_WORDS = {"rot", "ReLU", "cos"}  # function names, as the scenes' formulas write them
+
+
+def test_chinese_notes_say_every_number_in_chinese():
+    """Issue 31: a Chinese note named some numbers by the code's English names ('rotary[score]',
+    'q(好) 的 attention', '打乱顺序后的变化（without）'); every label of every role, with each
+    name the scenes pass, is Chinese or math — and the zh captions never name a scene by its
+    class name ('见 RotaryPositions')."""
+    import attention_core as ac
+    from attention_core.loading import load_example
+    from scenes import captions
+    from scenes.outputs import notes
+    from scenes.registry import SCENES
+    from scenes.roles import ROLES, indices_of
+
+    trace = ac.trace_example(load_example("rotary"))
+    for kind in ROLES:
+        names = indices_of(kind)
+        choices = [ROLE_NAMES.get(n, [0]) for n in names]
+        for value in {c for options in choices for c in options} or {None}:
+            args = tuple(value if value in options else options[0] for options in choices)
+            table = notes.ROWS if kind in notes.ROWS and args else notes.SINGLES
+            label = notes._label(
+                kind, args[:-1] if table is notes.ROWS else args, "zh", trace, table
+            )
+            english = set(re.findall(r"[A-Za-z]{3,}", label)) - MATH_WORDS
+            assert not english, (kind, args, label)
+    for scene in SCENES:
+        for key, (zh, _en) in captions.CAPTIONS.get(scene.name, {}).items():
+            assert not [s.name for s in SCENES if s.name in zh], (scene.name, key, zh)
+    # and no English gloss in a Chinese caption ('词向量（embedding）', '查询（Query）', 'one-hot'):
+    # only math, the names NumPy and RoPE, and a command to type
+    for zh in zh_strings([captions.TITLES, captions.CAPTIONS, captions.WORDS]):
+        text = re.sub(r"\$[^$]*\$|\{\w+\}|\w*_\w*|from-model --all-heads", "", zh)
+        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"softmax", "Softmax", "NumPy", "RoPE"}
+        assert not english, zh
+
+
+def zh_strings(obj):
+    """The Chinese half of every (zh, en) pair in nested tables."""
+    if isinstance(obj, tuple) and len(obj) == 2 and all(isinstance(x, str) for x in obj):
+        yield obj[0]
+    elif isinstance(obj, dict | list | tuple):
+        for value in obj.values() if isinstance(obj, dict) else obj:
+            yield from zh_strings(value)
+
+
+def test_the_numbers_table_of_a_chinese_page_is_in_chinese():
+    """Issue 31: the Chinese page's numbers table was English ('Attention walk-through', 'mask:
+    causal', 'weights = softmax(masked) — each row sums to 1'); every header line and title of
+    every preset is Chinese but for the example's own name and labels and the math."""
+    import html as html_lib
+
+    import attention_core as ac
+    from attention_core.loading import load_example
+    from attention_core.presets import PRESETS
+    from scenes.outputs import numbers_report, numbers_zh
+
+    for name in PRESETS:
+        ex = load_example(name)
+        page = numbers_report.as_html(ac.trace_example(ex), 3, numbers_zh.zh)
+        said = re.findall(r"<h[23]>(.*?)</h[23]>|<li>(.*?)</li>", page)
+        assert len(said) >= 8
+        for line in (html_lib.unescape(a or b) for a, b in said):
+            for own in (ex.name, ex.title, *ex.tokens, *(ex.source_tokens or ())):
+                line = line.replace(own, "")
+            line = re.sub(r"\w*_\w*", "", line)  # the math's names: d_model, W_q, b_k …
+            english = set(re.findall(r"[A-Za-z]{3,}", line)) - {"softmax", "rot", "json"}
+            assert not english, (name, line)

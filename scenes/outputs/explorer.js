@@ -1,15 +1,17 @@
 // The lecture page's explorable: drag a token's 2-D embedding and watch attention respond.
 //
 // Everything is computed here, in the same order of operations as attention_core
-// (Q = X W_q + b_q, scores = Q Kᵀ, ÷ √d_k, mask → −∞, stable softmax, output = weights V),
+// (Q = X W_q + b_q, RoPE turns Q and K by position, scores = Q Kᵀ, ÷ √d_k, mask → −∞, stable
+// softmax, output = weights V),
 // from the data the page embeds (#explorer-data, written by scenes/outputs/lecture_page.py).
 // No network, no eval, no innerHTML: labels only ever reach the page as text.
 //
-// API (for tests and for embedding the page):
+// API (for tests and for embedding the page); a bad argument throws an Error whose message
+// names the call and the fix, and leaves the state as it was:
 //   window.attnExplorer.set({embeddings})  new embeddings (n rows of 2 numbers, |x| ≤ the limit)
 //   window.attnExplorer.state()            {embeddings, scores, weights, output, query}
 //   window.attnExplorer.toml()             the example with the current embeddings, as TOML
-//   window.attnExplorer.choose(i)          build token i's output tip to tail
+//   window.attnExplorer.choose(i)          build token i's output tip to tail (0 ≤ i < n, whole)
 (function () {
   "use strict";
   var SVG_NS = "http://www.w3.org/2000/svg";
@@ -51,12 +53,29 @@
     return e.map(function (x) { return x / total; });
   }
 
+  // RoPE (attention_core/rotary.py): pair c of a row is dimensions (c, c + d/2), turned by
+  // position × ω_c, ω_c = base^(−2c/d); x·cos + rotate_half(x)·sin, rotate_half(x) = (−x₂, x₁)
+  function rotate(M) {
+    if (data.rotary_base === null) return M;
+    var half = M[0].length / 2;
+    return M.map(function (row, r) {
+      var out = row.slice();
+      for (var c = 0; c < half; c++) {
+        var angle = data.positions[r] * Math.pow(data.rotary_base, -(2 * c) / (2 * half));
+        var cos = Math.cos(angle), sin = Math.sin(angle);
+        out[c] = row[c] * cos + -row[c + half] * sin;
+        out[c + half] = row[c + half] * cos + row[c] * sin;
+      }
+      return out;
+    });
+  }
+
   function compute(E) {
     var X = data.pe ? E.map(function (row, i) {
       return row.map(function (x, c) { return x + data.pe[i][c]; });
     }) : E;
-    var Q = matmul(X, data.W_q, data.b_q);
-    var K = matmul(X, data.W_k, data.b_k);
+    var Q = rotate(matmul(X, data.W_q, data.b_q));
+    var K = rotate(matmul(X, data.W_k, data.b_k));
     var V = matmul(X, data.W_v, data.b_v);
     var dk = Q[0].length;
     var factor = data.scale ? 1 / Math.sqrt(dk) : 1;
@@ -302,11 +321,14 @@
       var g = el("svg:g", { "class": "token" });
       arrow(g, [0, 0], e, token(i), 3, false);
       var p = toPlane(e);
-      var handle = el("svg:circle", {
-        cx: p[0], cy: p[1], r: 9, fill: token(i), "class": "handle", tabindex: "0",
-        role: "slider", "data-token": String(i),
+      var handle = el("svg:g", {
+        "class": "handle", tabindex: "0", role: "slider", "data-token": String(i),
         "aria-label": data.tokens[i] + " " + vec(e) + ": " + words.keys_hint,
       });
+      handle.appendChild(el("svg:circle", { cx: p[0], cy: p[1], r: hitRadius(svg),
+                                            fill: "transparent", "class": "hit" }));
+      handle.appendChild(el("svg:circle", { cx: p[0], cy: p[1], r: 9, fill: token(i),
+                                            "class": "dot" }));
       handle.addEventListener("pointerdown", startDrag);
       handle.addEventListener("keydown", keyMove);
       handle.addEventListener("focus", function () { choose(i); });
@@ -316,6 +338,11 @@
                                      "text-anchor": "middle", fill: token(i) }, data.tokens[i]));
       svg.appendChild(g);
     });
+  }
+
+  function hitRadius(svg) { // a pointer target ≥ 26 px across however wide the plane is drawn
+    var px = svg.getBoundingClientRect().width;
+    return px > 0 ? Math.max(14, 13 * SIZE / px) : 14;
   }
 
   function drawPlane(r) {
@@ -422,7 +449,8 @@
 
   function drawPanels(r) {
     var side = clear(document.getElementById("ex-side"));
-    side.appendChild(el("h3", {}, words.vectors));
+    side.appendChild(el("h3", {}, data.rotary_base === null ? words.vectors :
+                                  words.vectors_rotary));
     side.appendChild(vectorsTable(r));
     side.appendChild(el("h3", {}, words.scores.replace("{f}", data.scale ?
       fmt(Math.sqrt(r.dk), 3) : "1")));
@@ -481,6 +509,10 @@
   }
 
   function choose(i) {
+    if (!Number.isInteger(i) || i < 0 || i >= n) {
+      throw new Error("choose: " + shown(i) + " is not a token; give a whole number from 0 to " +
+                      (n - 1));
+    }
     if (i === now.query) return;
     now.query = i;
     render(false);
@@ -520,7 +552,19 @@
     var i = parseInt(event.currentTarget.dataset.token, 10);
     var step = now.view.step / (event.shiftKey ? 1 : 10);
     var e = now.embeddings[i];
-    moveTo(i, [e[0] + dir[0] * step, e[1] + dir[1] * step], false);
+    moveTo(i, [stepped(e[0] + dir[0] * step, e[0], step),
+               stepped(e[1] + dir[1] * step, e[1], step)], false);
+  }
+
+  function decimals(x) { // the digits after the point in x's shortest text (1e-7: 7)
+    var m = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x));
+    return m ? Math.max(0, (m[1] ? m[1].length : 0) - (m[2] ? parseInt(m[2], 10) : 0)) : 15;
+  }
+
+  // x = from ± step, written as a person would: 0.8 + 0.05 is 0.85, not 0.8500000000000001
+  function stepped(x, from, step) {
+    var places = Math.max(decimals(from), Math.ceil(-Math.log10(step) - 1e-9), 0);
+    return places > 15 ? x : Number(x.toFixed(places));
   }
 
   // -- the example as TOML -------------------------------------------------------------------
@@ -554,8 +598,24 @@
   }
 
   // -- the API -------------------------------------------------------------------------------
+  function shown(x) { // an argument, in a message
+    try {
+      return typeof x === "string" ? JSON.stringify(x) : String(x);
+    } catch (e) { // a symbol, or an object whose toString throws
+      return typeof x;
+    }
+  }
+
+  function noArguments(name, args) {
+    if (args.length) throw new Error(name + ": takes no arguments; call " + name + "()");
+  }
+
   function set(state) {
-    var E = state && state.embeddings;
+    if (arguments.length !== 1 || !state || typeof state !== "object" ||
+        Object.keys(state).join() !== "embeddings") {
+      throw new Error("set: expected one argument, {embeddings: [[x, y], …]} with " + n + " rows");
+    }
+    var E = state.embeddings;
     if (!Array.isArray(E) || E.length !== n || !E.every(function (row) {
       return Array.isArray(row) && row.length === 2 && row.every(function (x) {
         return typeof x === "number" && isFinite(x);
@@ -571,11 +631,18 @@
   var api = {
     set: set,
     state: function () {
+      noArguments("state", arguments);
       return { embeddings: copy(now.embeddings), scores: copy(last.scores),
                weights: copy(last.weights), output: copy(last.output), query: now.query };
     },
-    toml: toml,
-    choose: function (i) { choose(i); return api.state(); },
+    toml: function () { noArguments("toml", arguments); return toml(); },
+    choose: function (i) {
+      if (arguments.length !== 1) {
+        throw new Error("choose: expected one token index, e.g. choose(0)");
+      }
+      choose(i);
+      return api.state();
+    },
   };
   window.attnExplorer = api;
 
@@ -586,5 +653,6 @@
     render(true);
   });
   document.getElementById("ex-copy").addEventListener("click", copyAsExample);
+  window.addEventListener("resize", function () { render(false); }); // the handles' size
   render(true);
 })();

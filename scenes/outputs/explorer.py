@@ -4,7 +4,9 @@ shares and the chosen token's output built tip to tail.
 
 The page computes in JavaScript (``explorer.js``, a small readable module inlined into the page
 and allowed by its hash in the Content-Security-Policy); this module writes what it needs: the
-example's weights, mask, scale and positional encodings, the videos' colours (the light theme
+example's weights, mask, scale, positional encodings and rotary positions (:data:`FIELDS` says,
+for every field of an example, how the page models it or why such an example gets no
+explorable, which the page then explains), the videos' colours (the light theme
 and the fixed 0–1 weight scale), the words in the page's language and the example as TOML
 around its embeddings (``copy as example``). The tests check its numbers against
 :mod:`attention_core` on the same input.
@@ -34,6 +36,12 @@ WORDS = {
     "plane": ("词向量 x（可拖动）", "The embeddings x (drag them)"),
     "keys_hint": ("方向键移动", "arrow keys move it"),
     "vectors": ("每个词的 x，以及经过本例权重得到的 q、k、v", "Each token's x, and its q, k, v"),
+    "vectors_rotary": (
+        "每个词的 x，以及经过本例权重得到的 q、k、v（q 和 k 按位置旋转，即 RoPE）",
+        "Each token's x, and its q, k, v (q and k turned by their positions: RoPE)",
+    ),
+    "skip": ("跳到动手试试", "Skip to the explorable"),
+    "none": ("本例没有可拖动的演示：{why}。", "This example has no explorable: {why}."),
     "scores": ("分数 q·k（softmax 前除以 √dₖ = {f}）", "Scores q·k (÷ √dₖ = {f} before softmax)"),
     "scores_unscaled": ("分数 q·k（不缩放）", "Scores q·k (not scaled)"),
     "weights": (
@@ -59,15 +67,62 @@ def word(key: str, lang: str) -> str:
     return WORDS[key][0 if lang == "zh" else 1]
 
 
-def why_not(example: ac.Example) -> str | None:
-    """None when the page can carry the explorable for ``example``, else why not."""
+# Every field of an Example: (what of it the explorable models, or None; the WHY entry for the
+# values it does not model, or None). An example with such a value gets no explorable, and the
+# page says why instead. tests/test_lecture_explorer.py checks that this lists exactly the
+# Example's fields, that the page agrees with the core on each modelled one, and that each
+# refused value is refused.
+FIELDS = {
+    "tokens": ("the labels of the handles, tables and bars", None),
+    "embeddings": ("the handles on the plane", "d_model"),  # 2-D only
+    "name": ("nothing to compute (the page's folder)", None),
+    "title": ("kept in 'copy as example'", None),
+    "heads": ("one head", "heads"),
+    "weights": ("W_q, W_k, W_v and their biases", "heads"),  # W_o: a multi-head output map
+    "seed": ("the weights it draws, which the page gets", None),
+    "d_k": ("the width of the weights the page gets", None),
+    "d_v": ("the width of the weights the page gets (o drawn in the plane when 2)", None),
+    "head_form": ("one head: both forms give the same head", None),
+    "mask": ("blocked cells (−∞ before softmax)", None),
+    "padding": ("part of the same mask", None),
+    "positional_encoding": ("added to the embeddings before the projections", None),
+    "source_tokens": (None, "cross"),
+    "source_embeddings": (None, "cross"),
+    "scale": ("÷ √d_k or not", None),
+    "source": ("a note, kept in 'copy as example'", None),
+    "kv_heads": ("with one head it is 1: the same head", None),
+    "rotary_base": ("q and k turned by position (RoPE) before the scores", None),
+    "positions": ("the positions RoPE turns q and k by", None),
+}
+
+WHY = {
+    "d_model": (
+        "拖动的是平面上的二维词向量，而本例的 d_model 是 {d}",
+        "its handles are 2-D vectors on a plane, and this example's d_model is {d}",
+    ),
+    "cross": (
+        "它演示自注意力，而本例是交叉注意力（有 source_tokens）",
+        "it shows self-attention, and this example is cross-attention (it has source_tokens)",
+    ),
+    "heads": (
+        "它一次演示一个头，而本例有 {h} 个头或输出映射 W_o",
+        "it shows one head, and this example has {h} heads or an output map W_o",
+    ),
+}
+
+
+def why_not(example: ac.Example, lang: str = "en") -> str | None:
+    """None when the page can carry the explorable for ``example``, else why not (in ``lang``)."""
     if example.d_model != 2:
-        return f"needs 2-D embeddings (d_model is {example.d_model})"
-    if example.is_cross:
-        return "is about self-attention; this example is cross-attention"
-    if example.heads != 1 or example.weights.W_o is not None:
-        return "explores one head (this example has several, or an output map W_o)"
-    return None
+        key = "d_model"
+    elif example.is_cross:
+        key = "cross"
+    elif example.heads != 1 or example.weights.W_o is not None:
+        key = "heads"
+    else:
+        return None
+    text = WHY[key][0 if lang == "zh" else 1]
+    return text.format(d=example.d_model, h=example.heads)
 
 
 # -- the example as TOML ------------------------------------------------------------------------
@@ -151,6 +206,8 @@ def data(example: ac.Example, lang: str) -> dict:
         "mask": None if trace.mask is None else np.asarray(trace.mask, dtype=bool).tolist(),
         "scale": bool(example.scale),
         "pe": None if trace.pe is None else trace.pe[: example.n].tolist(),
+        "rotary_base": example.rotary_base,
+        "positions": _or_none(example.rotary_positions),
         "limit": MAX_ABS,
         "query": int(ac.informative_row(trace.heads[0].weights)),
         "colors": _colors(),
@@ -166,11 +223,29 @@ def _json_for_html(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def skip_link(lang: str) -> str:
+    """The page's first focusable element: a link to the explorable (shown when focused)."""
+    return f'<a class="skip" href="#explorer">{escape(word("skip", lang))}</a>'
+
+
+def unavailable(example: ac.Example, lang: str) -> str:
+    """Where the explorable would be, why this example has none (no script, no data)."""
+    why = why_not(example, lang)
+    return "\n".join(
+        [
+            '<section class="explorer none" id="explorer">',
+            f"<h2>{escape(word('title', lang))}</h2>",
+            f'<p class="hint">{escape(word("none", lang).format(why=why))}</p>',
+            "</section>",
+        ]
+    )
+
+
 def section(example: ac.Example, lang: str) -> str:
     """The explorable's HTML (its data inside as JSON; explorer.js draws the rest)."""
     return "\n".join(
         [
-            '<section class="explorer" id="explorer">',
+            '<section class="explorer" id="explorer" tabindex="-1">',
             f"<h2>{escape(word('title', lang))}</h2>",
             f'<p class="hint">{escape(word("hint", lang))}</p>',
             '<div class="ex-grid">',
@@ -196,18 +271,25 @@ STYLE = """
             border-radius: 8px; background: #FAFBFC; }
 .explorer .hint { color: #4A5260; }
 .ex-grid { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
-.ex-plane-box { margin: 0; flex: 0 0 22rem; }
+.explorer:focus { outline: none; }
+.skip { position: absolute; left: -100vw; }
+.skip:focus { position: static; display: inline-block; margin: 0.5rem 0; }
+.ex-plane-box { margin: 0; flex: 0 1 22rem; min-width: 0; }
 .ex-plane-box figcaption { color: #4A5260; font-size: 0.9rem; text-align: center; }
-#ex-plane { width: 22rem; height: 22rem; background: #fff; border: 1px solid #D5DAE1;
+#ex-plane { display: block; box-sizing: border-box; width: 100%; max-width: 22rem; height: auto;
+            aspect-ratio: 1 / 1; background: #fff; border: 1px solid #D5DAE1;
             touch-action: none; user-select: none; }
 #ex-plane .line { stroke: #E3E7EC; stroke-width: 1; }
 #ex-plane .axis { stroke: #5A6270; stroke-width: 1.5; }
 #ex-plane .tick { fill: #4A5260; font-size: 11px; font-variant-numeric: tabular-nums; }
 #ex-plane .vlabel { font-size: 15px; font-weight: 600; paint-order: stroke;
                     stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
-#ex-plane .handle { stroke: #fff; stroke-width: 2.5; cursor: grab; }
-#ex-plane .handle:focus { outline: none; stroke: #111; stroke-width: 3.5; }
-#ex-side { flex: 1 1 22rem; min-width: 18rem; }
+#ex-plane .handle { cursor: grab; }
+#ex-plane .handle .dot { stroke: #fff; stroke-width: 2.5; }
+#ex-plane .handle:focus { outline: none; }
+#ex-plane .handle:focus .dot { stroke: #111; stroke-width: 3.5; }
+#ex-plane .handle:focus .hit { stroke: #111; stroke-width: 1; stroke-dasharray: 3 3; }
+#ex-side { flex: 1 1 18rem; min-width: 0; max-width: 100%; overflow-x: auto; }
 #ex-side h3 { font-size: 1rem; margin: 0.8rem 0 0.3rem; }
 #ex-side table { margin: 0.2rem 0 0.4rem; }
 #ex-side td, #ex-side th { padding: 0.15rem 0.45rem; }

@@ -11,7 +11,8 @@ and the page must work when opened straight from the disk.
 Under each step the page lists its speaker notes (:mod:`scenes.outputs.notes`): the caption in
 the other language and the numbers the step shows, from the core. For an example with 2-D
 embeddings the page also carries the explorable (:mod:`scenes.outputs.explorer`), its script
-allowed by hash like the page's own.
+allowed by hash like the page's own, and a skip link to it as the first thing Tab reaches; for
+any other example the page says, in its place, why there is none.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from attention_core import trace_example
 from scenes.kit import captions
-from scenes.outputs import explorer, notes, numbers_report
+from scenes.outputs import explorer, notes, numbers_report, numbers_zh
 from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
@@ -170,7 +171,7 @@ def build(request: Request, digits: int = 3) -> Path:
         _scene_section(request, k, scene, trace) for k, scene in enumerate(_on_page(request))
     ]
     title = ex.title or ex.name
-    numbers = numbers_report.as_html(trace, digits)
+    numbers = numbers_report.as_html(trace, digits, numbers_zh.zh if lang == "zh" else None)
     explorable = explorer.why_not(ex) is None
     scripts = [SEEK_SCRIPT, explorer.SCRIPT] if explorable else [SEEK_SCRIPT]
     html = "\n".join(
@@ -182,15 +183,16 @@ def build(request: Request, digits: int = 3) -> Path:
             f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts)}">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{escape(title)} · Attention Explainer</title>",
-            f"<style>\n{STYLE}\n{explorer.STYLE if explorable else ''}\n</style>",
+            f"<style>\n{STYLE}\n{explorer.STYLE}\n</style>",
             "</head>",
             "<body>",
+            explorer.skip_link(lang) if explorable else "",  # the first thing Tab reaches
             f"<h1>{escape(title)}</h1>",
             f'<p class="tokens">{escape(captions.word("tokens_label", lang))}: '
             + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens)
             + "</p>",
             *sections,
-            explorer.section(ex, lang) if explorable else "",
+            explorer.section(ex, lang) if explorable else explorer.unavailable(ex, lang),
             numbers,
             *(f"<script>{script}</script>" for script in scripts),  # exactly the hashed text
             "</body>",

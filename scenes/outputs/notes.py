@@ -96,6 +96,7 @@ SINGLES = {
     "seed": ("seed ({s})", "随机种子（{s}）", "s"),
     "variance_raw": ("variance of q·k at d = {e}", "d = {e} 时 q·k 的方差", "e"),
     "variance_scaled": ("variance of q·k ÷ √d at d = {e}", "d = {e} 时 q·k ÷ √d 的方差", "e"),
+    "rotary": ("{s}", "{s}", "s"),  # RotaryPositions: a field of the core's rotary view
     "share_others_pct": (
         "% of {q} from the other tokens",
         "{q} 来自其他词的百分比",
@@ -103,6 +104,38 @@ SINGLES = {
     ),
     "moved": ("how far o({q}) moves x({q})", "o({q}) 把 x({q}) 移动的距离", "hq"),
     "norm_output": ("‖o({q})‖", "‖o({q})‖", "hq"),
+}
+
+
+# the names a role passes (an index letter s) → (English, Chinese): a Chinese note says them in
+# Chinese (or as the scene's math), never as the English name in the code
+NAMES = {
+    # PositionalEncoding's shuffle check
+    "without": ("without positional encoding", "不加位置编码"),
+    "with": ("with positional encoding", "加上位置编码"),
+    # the seeds of illustrative weights
+    "illustrative": ("illustrative weights", "示意权重"),
+    "ffn": ("feed-forward weights W₁, W₂", "前馈层权重 W₁、W₂"),
+    # EncoderBlock's matrices, as its formulas name them
+    "X": ("X", "X"),
+    "attention": ("attention output A", "注意力输出 A"),
+    "residual1": ("X + A", "X + A"),
+    "norm1": ("H, normalised X + A", "H（X + A 归一化）"),
+    "ff_relu": ("ReLU(H W₁)", "ReLU(H W₁)"),
+    "ff_out": ("F = ReLU(H W₁) W₂", "F = ReLU(H W₁) W₂"),
+    "residual2": ("H + F", "H + F"),
+    "output": ("Y, normalised H + F", "Y（H + F 归一化）"),
+    # RotaryPositions (attention_core.rotary_view.RotaryView's fields)
+    "frequency": ("ω, radians per position", "ω（每个位置转过的弧度）"),
+    "degrees": ("ω, degrees per position", "ω（每个位置转过的度数）"),
+    "angle_m": ("the query's turn m·ω, degrees", "查询转过的角度 m·ω（度）"),
+    "angle_n": ("the key's turn n·ω, degrees", "键转过的角度 n·ω（度）"),
+    "score": ("score rot(q, m) · rot(k, n)", "分数 rot(q, m) · rot(k, n)"),
+    "term": ("this pair's part of the score", "这一对维度在分数中的贡献"),
+    "score_shifted": ("score after moving both", "两者都移动后的分数"),
+    "term_shifted": ("this pair's part after moving both", "两者都移动后这一对的贡献"),
+    "fastest": ("ω of the fastest pair", "最快一对的 ω"),
+    "slowest": ("ω of the slowest pair", "最慢一对的 ω"),
 }
 
 
@@ -135,7 +168,9 @@ def _tokens(trace: ac.ExampleTrace, letter: str) -> list[str]:
     return list(ex.tokens)
 
 
-def _fill(template: str, letters: str, args: tuple, trace: ac.ExampleTrace) -> str | None:
+def _fill(
+    template: str, letters: str, args: tuple, trace: ac.ExampleTrace, lang: str = "en"
+) -> str | None:
     """The template with each index named: tokens by label, heads only when there are several."""
     names = {}
     if len(args) != len(letters):
@@ -152,6 +187,8 @@ def _fill(template: str, letters: str, args: tuple, trace: ac.ExampleTrace) -> s
             names[letter] = str(ac.scaling_experiment()[int(a)].d)
         elif letter in "wh":  # rows and heads counted from 1
             names[letter] = str(int(a) + 1)
+        elif isinstance(a, str) and a in NAMES:
+            names[letter] = NAMES[a][0 if lang == "en" else 1]
         else:
             names[letter] = f"{a:.3g}" if isinstance(a, (int, float)) else str(a)
     text = template.format(**names)
@@ -167,7 +204,7 @@ def _label(kind: str, args: tuple, lang: str, trace: ac.ExampleTrace, table: dic
     text = None
     if entry is not None:
         en, zh, letters = entry
-        text = _fill(en if lang == "en" else zh, letters, args, trace)
+        text = _fill(en if lang == "en" else zh, letters, args, trace, lang)
     if text is None:  # a role without words yet: its name and indices
         text = kind + ("[" + ", ".join(str(a) for a in args) + "]" if args else "")
     return text

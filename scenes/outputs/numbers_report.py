@@ -246,18 +246,20 @@ def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
 
 
 # -- html -----------------------------------------------------------------------------------------
-def as_html(trace: ExampleTrace, digits: int = DIGITS) -> str:
-    """The walk-through as HTML tables (a fragment); every user string is HTML-escaped."""
+def as_html(trace: ExampleTrace, digits: int = DIGITS, say=None) -> str:
+    """The walk-through as HTML tables (a fragment); every user string is HTML-escaped. ``say``
+    (optional) rewrites each header line and title, e.g. in Chinese (:mod:`.numbers_zh`)."""
     from html import escape
 
-    head, *rest = header_lines(trace)
+    say = say or (lambda text: text)
+    head, *rest = (say(line) for line in header_lines(trace))
     out = ['<section class="numbers">', f"<h2>{escape(head)}</h2>", "<ul>"]
     out += [f"<li>{escape(line)}</li>" for line in rest] + ["</ul>"]
     for title, matrix, rows, all_cols in steps(trace):
         values, cols, hidden = shown_columns(matrix, all_cols)
         note = f" ({matrix.shape[0]} × {matrix.shape[1]}{_elided_note(matrix.shape, hidden)})"
         out += [
-            f"<h3>{escape(title + (note if hidden else ''))}</h3>",
+            f"<h3>{escape(say(title + (note if hidden else '')))}</h3>",
             "<table>",
             "<thead><tr><th></th>"
             + "".join(f"<th>{escape(c)}</th>" for c in cols)

@@ -33,7 +33,7 @@ WORDS = {
     "symmetric_no": ("矩阵不对称：{a} ≠ {b}。", "The matrix is not symmetric: {a} ≠ {b}."),
     "symmetric_yes": ("这个矩阵恰好对称。", "This matrix happens to be symmetric."),
     "head_of": ("第 {h} 个头（共 {H} 个）", "head {h} of {H}"),
-    "saturated": ("分数极大：权重已是 one-hot", "huge scores: the weights are one-hot"),
+    "saturated": ("分数极大：权重已是独热", "huge scores: the weights are one-hot"),
     "exp_shift": ("$e^(s - max)$", "$e^(s - max)$"),
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),

@@ -10,7 +10,7 @@ STEPS = {
         "Each token is a vector: an arrow from the origin.",
     ),
     "tokens": (
-        "{tokens} 的坐标就是它们的词向量（embedding）。",
+        "{tokens} 的坐标就是它们的词向量 x。",
         "The coordinates of {tokens} are their embeddings.",
     ),
     "compare": (

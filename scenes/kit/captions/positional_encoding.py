@@ -42,7 +42,7 @@ STEPS = {
         "(The shuffle comparison needs self-attention over at least two tokens.)",
     ),
     "order_rotary": (
-        "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：RotaryPositions 展示它。）",
+        "（这个例子用旋转位置编码 RoPE 表示位置，不再加正弦编码：旋转位置一节展示它。）",
         "(This example encodes positions by rotating q and k (RoPE), not by adding sinusoids: RotaryPositions shows it.)",
     ),
 }

@@ -6,7 +6,7 @@ TITLE = ("Q、K、V：同一向量的三种角色", "Queries, keys and values")
 
 STEPS = {
     "roles": (
-        "查询（Query）提问，键（Key）应答，值（Value）携带内容：就像在图书馆检索。",
+        "查询 q 提问，键 k 应答，值 v 携带内容：就像在图书馆检索。",
         "A query asks, a key answers, a value carries the content: like searching a library.",
     ),
     "identity": (
@@ -14,7 +14,7 @@ STEPS = {
         "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
     ),
     "identity_rotary": (
-        "本例中 $W_q = W_k = W_v = I$：q = k = v = x；之后旋转位置编码按位置转动 q 和 k（见 RotaryPositions）。",
+        "本例中 $W_q = W_k = W_v = I$：q = k = v = x；之后旋转位置编码按位置转动 q 和 k（见旋转位置一节）。",
         "Here $W_q = W_k = W_v = I$: q = k = v = x, until RoPE turns q and k by their positions (see RotaryPositions).",
     ),
     "illustrative": (
@@ -50,7 +50,7 @@ STEPS = {
         "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps into {d} dimensions, drawn exactly. RoPE then turns q and k by position; v is not turned.",
     ),
     "map_q_rotary": (
-        "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见 RotaryPositions）。",
+        "$Q = X W_q$：线性映射把整个平面连同网格一起变换。之后旋转位置编码再按位置转动每个 q（见旋转位置一节）。",
         "$Q = X W_q$: a linear map moves the whole plane, grid and all. RoPE then turns each q by its position (see RotaryPositions).",
     ),
     "map_k_rotary": (

@@ -70,7 +70,7 @@ STEPS = {
 WORDS = {
     # Softmax
     "saturated_rows": (
-        "{rows}：分数极大，权重已是 one-hot",
+        "{rows}：分数极大，权重已是独热",
         "{rows}: huge scores, the weights are one-hot",
     ),
 }
