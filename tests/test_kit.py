@@ -318,6 +318,7 @@ def test_no_scene_builds_a_plane_matrix_or_bar_itself():
     an option of the look that changes how one kind is drawn reaches every one of that kind."""
     scene_modules = sorted((ROOT / "scenes").glob("*.py"))
     assert len(scene_modules) >= 15
+    scene_modules += sorted((ROOT / "scenes" / "parts").glob("*.py"))  # a scene's steps
     found = [hit for p in scene_modules for hit in _built_directly(p)]
     assert not found, found
 
@@ -346,3 +347,44 @@ def test_every_plane_of_a_scene_is_built_by_the_kit(monkeypatch):
     monkeypatch.setattr(Kit, "plane", counted)
     run_steps(find("RotaryPositions").load(), ac.PRESETS["rotary"], frames=False)
     assert "RotaryPositions" in made
+
+
+def _part_problems(path, scene_modules) -> list[str]:
+    """Why the part ``path`` breaks the rule of ``scenes/parts/``: it names no scene module, or
+    imports a scene module or another scene's part."""
+    import ast
+
+    owner = next((m for m in scene_modules if path.stem.startswith(m + "_")), None)
+    if owner is None:
+        return [f"{path.name}: named for no scene module"]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            scene = parts[:2] in (["scenes", m] for m in scene_modules)
+            other = parts[:2] == ["scenes", "parts"] and len(parts) > 2
+            if scene or (other and not parts[2].startswith(owner + "_")):
+                found.append(f"{path.name}:{node.lineno} {name}")
+    return found
+
+
+def test_a_scene_part_serves_one_scene_and_imports_no_scene(tmp_path):
+    """Each module of scenes/parts/ is named for the one scene module it serves and imports no
+    scene module and no other scene's part (so a scene never imports another, even there)."""
+    from scenes.kit.registry import SCENES
+
+    modules = sorted({s.module for s in SCENES}, key=len, reverse=True)  # longest name first
+    parts = [p for p in sorted((ROOT / "scenes" / "parts").glob("*.py")) if p.stem != "__init__"]
+    assert parts
+    assert [hit for p in parts for hit in _part_problems(p, modules)] == []
+    bad = tmp_path / "multi_head_bad.py"  # the check can fail
+    bad.write_text("from scenes import softmax_scene\nimport scenes.parts.weighted_sum_x\n")
+    assert _part_problems(bad, modules) == [
+        "multi_head_bad.py:1 scenes.softmax_scene",
+        "multi_head_bad.py:2 scenes.parts.weighted_sum_x",
+    ]

@@ -120,3 +120,13 @@ class Kit:
         """Plain text (Pango, escaped: token labels are safe), in the theme's text colour unless
         ``color`` is given."""
         return label(text, size, color or self.theme.text, **options)
+
+    # -- grids -------------------------------------------------------------------------------------
+    def grid(self, values, role, row_labels, col_labels, box: Box, **options):
+        """A matrix in ``box`` that never hides a row or a column: its numbers where all of them
+        fit at the minimum text size, else a :class:`CompactGrid` of squares
+        (:func:`scenes.mobjects.compact_grid.fitted_grid`; ``options``: ``scale``, ``limit``,
+        ``compact_room`` and :class:`LabelledMatrix`'s own)."""
+        from scenes.mobjects.compact_grid import fitted_grid
+
+        return fitted_grid(values, role, self.theme, row_labels, col_labels, box, **options)

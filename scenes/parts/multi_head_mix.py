@@ -1,0 +1,264 @@
+"""MultiHeadSplit's last steps: each head's weights turn into its output, the outputs slide
+into their columns of the concatenation (``concat_and_mix``), and W_O maps the concatenation
+back to d_model, row by row (``mix``) — unless the heads are independent."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, UP, AnimationGroup, TransformFromCopy, VGroup
+
+import attention_core as ac
+from scenes.mobjects.compact_grid import block_into, cells_from, is_shaded, row_and, row_highlight
+from scenes.mobjects.fades import FadeIn, FadeOut, morph
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.math import math
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL, text_on
+from scenes.parts.multi_head_blocks import COMPACT, FORMULA, TITLE_ROOM
+
+
+class MixSteps:
+    """The concatenation and W_O (mixin of :class:`scenes.multi_head.MultiHeadSplit`)."""
+
+    def concat_and_mix(self, mh, independent: bool, panels: dict):
+        """Each head's weights turn into its output (weights × V); the outputs slide into their
+        columns of the concatenation; then (unless the heads are independent) W_O maps it back
+        to d_model."""
+        content = self.regions.content
+        outs = None
+        if mh.concat.shape[1] <= mh.concat.shape[0]:  # a tall concatenation: beside the outputs
+            top, bottom = content.columns(1.4, 1, gap=0.5)
+            outs = self.head_outputs(top)
+            if not all(getattr(m, "compact", False) for _, m in outs.values()):
+                outs = None  # numbers (they want the width): under them after all
+        if outs is None:  # a wide one: under them, across the frame
+            top, bottom = content.rows(1, 1, gap=0.3)
+            outs = self.head_outputs(top)
+        self.weights_into_outputs(panels, outs)
+        mixing = not independent and mh.W_o is not None
+        boxes = self.mix_boxes(mh) if mixing else None
+        # the whole width under the outputs (W_O's step then shrinks it to its place)
+        cat, cat_g = self.concat_matrix(mh, mixing, bottom)
+        self.concat_group = cat_g
+        self.slide_into_concat(outs, cat, cat_g)
+        self.hold(0.5)
+        if not mixing:
+            self.step("no_mix")
+            return
+        self.mix(mh, outs, cat, cat_g, boxes)
+
+    def head_outputs(self, top: Box) -> dict:
+        """Each shown head's output, tinted as its blocks: {head: (title, matrix)}."""
+        theme, heads = self.theme, self.trace.heads
+        d_v = heads[0].V.shape[1]
+        out_colors = [self.q_color(i) for i in range(self.example.n)]
+        outs = {}
+        boxes = top.columns(*([1] * len(self.shown)), gap=0.3)
+        for box, h in zip(boxes, self.shown):
+            m = self.kit.grid(
+                heads[h].output,
+                ("output", h),
+                [f"o({t})" for t in self.q_tokens],
+                [str(j + 1) for j in range(d_v)],
+                box,
+                sizes=(25, 22),
+                row_colors=out_colors,
+                cell_pad=COMPACT,
+            )
+            for rect in m.backgrounds:
+                fill = self.tint(h)
+                rect.set_fill(fill, opacity=1)
+                if not getattr(m, "compact", False):
+                    m.cells[rect.cell_index].set_color(text_on(fill, theme))
+            t = label(self.head_name(h), SMALL, theme.output, weight="BOLD")
+            t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
+            place(VGroup(t, m), box, "top")
+            outs[h] = (t, m)
+        return outs
+
+    def weights_into_outputs(self, panels: dict, outs: dict) -> None:
+        """The planes leave; each shown head's weights turn into its output, the weights times
+        its values (an output never appears from nothing)."""
+        patterns = [p.pattern for p in panels.values()]
+        keep = (self.title_mob, self.caption_mob, self.widths_mob, *patterns)
+        self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
+        self.play(
+            *(
+                anim
+                for h in outs
+                if h in panels
+                for anim in morph(panels[h].pattern, VGroup(*outs[h]))
+            ),
+            *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
+            run_time=1.2,
+        )
+
+    def mix_boxes(self, mh) -> dict:
+        """Where concat · W_O = output go: in one row (wide), or concat · W_O above and
+        = output below (narrow)."""
+        content = self.regions.content
+        # many tokens (grids of squares, not numbers): one row where the three matrices fit it
+        # at a readable square (the limits at 4:3)
+        columns = sum(np.shape(a)[1] for a in (mh.concat, mh.W_o, mh.output))
+        squares = self.example.n > 6 and columns * 0.22 + 3.6 <= content.width
+        wide = content.width >= 12 or squares
+        if wide:  # concat · W_O = output in one row
+            mix_cat, dot_box, wo_box, eq_box, out_box = content.columns(
+                1.1, 0.12, 1, 0.12, 1.2, gap=0.2
+            )
+        else:  # narrow: concat · W_O above, = output below
+            upper, lower = content.rows(1.15, 1, gap=0.3)
+            mix_cat, dot_box, wo_box = upper.columns(1, 0.1, 1, gap=0.15)
+            eq_box, out_box = lower.columns(0.1, 1, gap=0.15)
+        return {
+            "wide": wide,
+            "mix_cat": mix_cat,
+            "dot": dot_box,
+            "wo": wo_box,
+            "eq": eq_box,
+            "out": out_box,
+        }
+
+    def concat_matrix(self, mh, mixing: bool, cat_box: Box):
+        """The concatenation, its column blocks tinted by head and tagged with their numbers:
+        (matrix, the group of title, matrix, frames and tags)."""
+        theme = self.theme
+        d_v = self.trace.heads[0].V.shape[1]
+        room = cat_box
+        for _ in range(2):  # once more, shorter, where the tags (on two rows) ran out of the box
+            cat = self.kit.grid(
+                mh.concat,
+                ("concat",),
+                self.q_tokens if mixing else [f"o({t})" for t in self.q_tokens],
+                [str(j + 1) for j in range(mh.concat.shape[1])],
+                room,
+                sizes=(25, 22),
+                title_room=TITLE_ROOM + 0.45,
+                row_colors=[self.q_color(i) for i in range(self.example.n)],
+                cell_pad=COMPACT,
+            )
+            blocks, tags = self.tint_blocks(cat, d_v)
+            cat_title = label(self.say("concat_title", H=len(self.trace.heads)), SMALL, theme.text)
+            if cat_title.width > cat_box.width:  # a narrow box: "concat" over "[head 1 … head H]"
+                words = self.say("concat_title", H=len(self.trace.heads)).split(" ", 1)
+                cat_title = VGroup(*(label(w, SMALL, theme.text) for w in words))
+                cat_title.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+            cat_g = VGroup(cat, VGroup(*blocks.values()), tags)
+            cat_title.next_to(cat_g, UP, buff=0.12).align_to(cat_g, LEFT)
+            over = VGroup(cat_title, cat_g).height - cat_box.height
+            if over <= 1e-6:
+                break
+            room = Box(cat_box.x0, cat_box.y0 + over + 0.05, cat_box.x1, cat_box.y1)
+        self.head_blocks["concat"] = blocks
+        place(VGroup(cat_title, cat_g), cat_box, "top")
+        return cat, VGroup(cat_title, cat_g)
+
+    def slide_into_concat(self, outs, cat, cat_g) -> None:
+        """Each head output's cells slide into their columns of the concatenation."""
+        d_v = self.trace.heads[0].V.shape[1]
+        cat_title, (_, blocks, tags) = cat_g
+        pairs = []
+        for h, (_, m) in outs.items():
+            for (i, j), cell in m.cells.items():
+                target = cat.cells.get((i, h * d_v + j))
+                if target is not None:
+                    pairs.append((cell, target))
+        done = {id(t) for _, t in pairs}
+        slides = cells_from(pairs)
+        rest = [c for c in cat.cells.values() if id(c) not in done]
+        self.play(
+            FadeIn(cat.frame_parts()),
+            FadeIn(cat_title),
+            FadeIn(VGroup(*blocks)),
+            FadeIn(tags),
+            run_time=0.6,
+        )
+        if is_shaded(cat):  # drawn by colour: whole blocks move
+            frames = {f.head: f for f in blocks}
+            slides = [block_into(m, frames[h]) for h, (_, m) in outs.items() if h in frames] + [
+                FadeIn(cat.shaded)
+            ]
+        self.play(*slides, *([FadeIn(VGroup(*rest))] if rest else []), run_time=1.6)
+
+    def mix(self, mh, outs, cat, cat_g, boxes) -> None:
+        """W_O: the product back to d_model, row by row of the concatenation."""
+        theme = self.theme
+        width = ac.output_width(self.trace)
+        key = "mix" if width.kind == "model" else "mix_other"
+        self.step("mix", caption_key=key, d=width.d_model, w=width.width)
+        small, small_g = self.concat_matrix(mh, True, boxes["mix_cat"])
+        place(small_g, boxes["mix_cat"], "center")
+        self.play(
+            *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
+            *morph(cat_g, small_g),
+            run_time=0.9,
+        )
+        cat = small
+        wo, wo_title = self.w_o_matrix(mh, boxes["wo"])
+        out, out_title = self.mixed_output(mh, boxes["out"], boxes["wide"])
+        dot_box, eq_box = boxes["dot"], boxes["eq"]
+        dot = label("·", BODY, theme.text).move_to([dot_box.center[0], wo.get_center()[1], 0])
+        eq = label("=", BODY, theme.text).move_to([eq_box.center[0], out.get_center()[1], 0])
+        if not boxes["wide"]:  # the output starts at the left of its box: "=" right before it
+            eq.next_to(out, LEFT, buff=0.2)
+        self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
+        self.play(FadeIn(out.frame_parts()), FadeIn(out_title), run_time=0.5)
+        rows, highlights = [], []
+        for i in out.shown_rows:
+            target = out.row_group(i)
+            if i not in cat.shown_rows:  # elided in the concatenation: the row just appears
+                rows.append(FadeIn(target))
+                continue
+            highlight = row_highlight(cat, i, theme)
+            highlights.append(highlight)
+            rows.append(
+                AnimationGroup(
+                    FadeIn(highlight),
+                    TransformFromCopy(row_and(cat.row_group(i), wo.numbers), target),
+                    lag_ratio=0.3,
+                )
+            )
+        ink = [FadeIn(out.shaded)] if is_shaded(out) else []  # drawn by colour: no row of cells
+        self.play(
+            AnimationGroup(*rows, lag_ratio=0.6), *ink, run_time=min(3.0, 0.8 * len(rows) + 0.6)
+        )
+        self.play_all((FadeOut(hl) for hl in highlights), run_time=0.3)
+
+    def w_o_matrix(self, mh, wo_box: Box):
+        """W_O with its name above, in ``wo_box``: (matrix, title)."""
+        theme = self.theme
+        wo = self.kit.grid(
+            mh.W_o,
+            ("W_o",),
+            [str(i + 1) for i in range(mh.W_o.shape[0])],
+            [str(j + 1) for j in range(mh.W_o.shape[1])],
+            wo_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            cell_pad=COMPACT,
+        )
+        wo_title = math("W_O", FORMULA, theme.text)
+        wo_title.next_to(wo, UP, buff=0.12).align_to(wo, LEFT)
+        place(VGroup(wo_title, wo), wo_box, "center")
+        return wo, wo_title
+
+    def mixed_output(self, mh, out_box: Box, wide: bool):
+        """The multi-head output (concat · W_O), in the output style: (matrix, title)."""
+        theme = self.theme
+        out = self.kit.grid(
+            mh.output,
+            ("final",),
+            [f"o({t})" for t in self.q_tokens],
+            [str(j + 1) for j in range(mh.output.shape[1])],
+            out_box,
+            sizes=(25, 22),
+            title_room=TITLE_ROOM,
+            row_colors=[self.q_color(i) for i in range(self.example.n)],
+            cell_pad=COMPACT,
+        )
+        for cell in out.cells.values() if not getattr(out, "compact", False) else ():
+            cell.set_color(theme.output)
+        out_title = self.typeset("mh_output", BODY, theme.output)
+        out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
+        place(VGroup(out_title, out), out_box, "center" if wide else "left")
+        return out, out_title

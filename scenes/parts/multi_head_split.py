@@ -1,0 +1,258 @@
+"""MultiHeadSplit's first two steps: Q = X·W_q, K and V as whole matrices, their column blocks
+tinted by head (``project``), then each head taking its blocks into its own panel
+(``split_into_heads``)."""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, UP, VGroup
+
+import attention_core as ac
+from scenes.mobjects.compact_grid import block_from, cells_from, fits, is_shaded
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.math import math
+from scenes.mobjects.text import label, text_width
+from scenes.mobjects.theme import SMALL, text_on
+from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MAX_PANELS, TITLE_ROOM
+
+
+class SplitSteps:
+    """The projection and the split (mixin of :class:`scenes.multi_head.MultiHeadSplit`)."""
+
+    def project(self, independent: bool):
+        """Q = X W_q, K, V: one matrix each, its column blocks tinted by head. Returns them and
+        the box left below them."""
+        ex, content = self.example, self.regions.content
+        maps = self.maps
+        key = "project_independent" if independent else "project"
+        self.step(
+            key,
+            "project_grouped" if maps.shared else None,
+            H=maps.heads,
+            G=maps.kv_heads,
+            g=maps.group_size,
+            d=ex.d_model,
+            d_k=maps.d_k,
+        )
+        full_h = self.full_height()
+        top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
+        fulls = self.full_matrices(top)
+        self.fulls_stay = bool(fulls)  # above the heads' blocks; else they give them the room
+        if not fulls:  # every row and column of Q, K and V, compact, in the whole content
+            fulls = self.full_matrices(content, compact=True)
+            bottom = content
+        self.play(
+            *(FadeIn(g) for g in fulls.values()),
+            run_time=1.0,
+        )
+        return fulls, bottom
+
+    def split_into_heads(self, fulls, bottom, independent: bool) -> dict:
+        """Each head takes its blocks: {head: (panel group, its Q_h, K_h, V_h)}."""
+        ex, heads = self.example, self.trace.heads
+        H, d_k, d_v = len(heads), heads[0].d_k, heads[0].V.shape[1]
+        even = ac.readings.claims.head_split(self.trace).kind == "even"
+        key = "split_independent" if independent else "split" if even else "split_other"
+        maps = self.maps
+        shared = self.say("kv_shared", a=1, b=maps.group_size, K="K₁", V="V₁")
+        self.step(
+            key,
+            "split_grouped" if maps.shared else None,
+            H=H, G=maps.kv_heads, d=ex.d_model, d_k=d_k, w=H * d_k, example=shared,
+        )  # fmt: skip
+        # every head's blocks where there are at most MAX_PANELS (compact if need be)
+        split = list(range(H)) if H <= MAX_PANELS else self.shown
+        panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
+        pieces = {}
+        frames, anims = [], []
+        for box, h in zip(panel_boxes, split):
+            group, mats = self.head_pieces(h, box, split)
+            pieces[h] = (group, mats)
+            frames.append(FadeIn(group.title))
+            for name, piece in mats.items():
+                frames.append(FadeIn(piece.frame_parts()))
+                frames.append(FadeIn(piece.name_mob))
+                src = fulls.get(name)
+                width = d_v if name == "V" else d_k
+                block = h if name == "Q" else self.maps.group(h)  # K, V: its group's block
+                pairs = [
+                    (src.matrix.cells.get((i, block * width + j)) if src else None, cell)
+                    for (i, j), cell in piece.cells.items()
+                ]
+                anims += cells_from(pairs)
+                if is_shaded(piece):  # drawn by colour: the whole block flies
+                    frame = self.head_blocks.get(name, {}).get(block)
+                    ink = piece.shaded
+                    anims.append(block_from(frame, ink) if frame else FadeIn(ink))
+        if not self.fulls_stay:  # the blocks leave their matrices for the heads' panels
+            # the empty blocks first (the squares land on top), the old matrices leaving
+            self.play(*frames, run_time=0.6)
+            self.play(*anims, *(FadeOut(g) for g in fulls.values()), run_time=1.6)
+            return pieces
+        self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
+        self.play(*anims, run_time=1.6)
+        return pieces
+
+    def full_height(self) -> float:
+        """The height of the top band: the full matrices at the smallest size, at most 45 %."""
+        n = self.example.n
+        probe = self.kit.matrix_at(
+            self.trace.heads[0].Q[: min(n, 3), :1],
+            ("Q", 0),
+            ["x"] * min(n, 3),
+            ["1"],
+            size=25,
+            cell_pad=COMPACT,
+        )
+        per_row = probe.height / (min(n, 3) + 0.9)
+        need = per_row * (n + 0.9) + TITLE_ROOM + 0.5
+        return min(need, 0.45 * self.regions.content.height)
+
+    def full_matrices(self, top: Box, compact: bool = False) -> dict:
+        """Q, K, V side by side, blocks tinted by head; ``compact``: as grids of squares where the
+        numbers do not all fit (K's and V's rows then named once, by Q's, in self-attention)."""
+        ex, maps = self.example, self.maps
+        d_k, d_v = maps.d_k, maps.d_v
+        arrays = {"Q": maps.Q, "K": maps.K, "V": maps.V}  # with RoPE: before the turn
+        names = {"Q": "Q = X W_q", "K": "K = X W_k", "V": "V = X W_v"}
+        rows = {"Q": self.q_tokens, "K": self.k_tokens, "V": self.k_tokens}
+        colors = {
+            "Q": [self.q_color(i) for i in range(ex.n)],
+            "K": [self.k_color(j) for j in range(ex.n_keys)],
+            "V": [self.k_color(j) for j in range(ex.n_keys)],
+        }
+
+        if compact and not ex.is_cross:
+            rows["K"] = rows["V"] = [""] * ex.n
+
+        def build_matrix(*args, **kw):
+            if compact:
+                return self.kit.grid(*args, limit=self.qkv_limit(), **kw)
+            return self.kit.matrix(*args, **kw)
+
+        def build(which, boxes):
+            out = {}
+            for name, box in zip(which, boxes):
+                width = d_v if name == "V" else d_k
+                m = build_matrix(
+                    arrays[name],
+                    (name,),
+                    rows[name],
+                    [str(j + 1) for j in range(arrays[name].shape[1])],
+                    box.inset(0, 0.0),
+                    sizes=(25, 22),
+                    title_room=TITLE_ROOM + 0.45,
+                    row_colors=colors[name],
+                    cell_pad=COMPACT,
+                )
+                out[name] = (m, width, box)
+            return out
+
+        trial = build("QKV", self.full_boxes(top))
+        complete = all(
+            len(m.shown_columns) == m.shape[1] and len(m.shown_rows) == m.shape[0]
+            for m, _, _ in trial.values()
+        )
+        if not complete:
+            return {}
+        return {
+            name: self.full_group(name, names[name], m, width, box)
+            for name, (m, width, box) in trial.items()
+        }
+
+    def full_boxes(self, box: Box) -> list[Box]:
+        """Where Q, K and V go in ``box``: side by side, equal — or, where query heads share
+        key/value heads, as wide as their columns, K and V never narrower than their formulas;
+        where that leaves Q narrower than them, Q above, K and V below."""
+        maps = self.maps
+        if not maps.shared:
+            return box.columns(1, 1, 1, gap=0.35)
+        room = box.width - 0.7
+        least = max(math(f"{n} = X W_{n.lower()}", FORMULA).width for n in "KV") + 0.15
+        kv = room * maps.kv_heads / (maps.heads + 2 * maps.kv_heads)
+        if kv >= least:
+            return box.columns(room - 2 * kv, kv, kv, gap=0.35)
+        top, bottom = box.rows(1, 1, gap=0.3)
+        return [top, *bottom.columns(1, 1, gap=0.35)]
+
+    def full_group(self, name: str, formula: str, m, width: int, box: Box) -> VGroup:
+        """One full matrix with its formula above and its head blocks framed and numbered."""
+        for (i, j), cell in m.cells.items():  # each cell is block j // width's (i, j mod width)
+            cell.role = (f"{name}_map", j // width, i, j % width)
+        blocks, tags = self.tint_blocks(m, width, kv=name in "KV" and self.maps.shared)
+        self.head_blocks[name] = blocks
+        title = math(formula, FORMULA, self.theme.text)
+        g = VGroup(m, VGroup(*blocks.values()), tags)
+        title.next_to(g, UP, buff=0.12).align_to(g, LEFT)
+        whole = VGroup(title, g)
+        place(whole, box, "top")
+        whole.matrix = m
+        return whole
+
+    def head_pieces(self, h: int, box: Box, drawn=None):
+        """Head ``h``'s panel in the split step (of the heads ``drawn``): its title and its
+        Q_h, K_h, V_h blocks."""
+        theme = self.theme
+        title = label(self.head_name(h, drawn), SMALL, theme.text, weight="BOLD")
+        title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+        place(title, title_box, "left")
+        # Q's box is wider by its row labels: the three blocks themselves come out as wide
+        label_w = max(text_width(t, 22) for t in self.q_tokens) + 0.2
+        block_w = (rest.width - 0.4 - label_w) / 3
+        weights = [label_w + block_w, block_w, block_w] if block_w > 0.3 else [1.25, 1, 1]
+        for names in ("QKV", "Q"):  # all three blocks, or Q's alone where they do not fit
+            boxes = rest.columns(*(weights[: len(names)]), gap=0.2)
+            mats = self.build_pieces(h, names, boxes, labelled=True)
+            if names == "QKV" and not any(t.width for t in mats["Q"].row_labels):
+                # rows too low for their labels: Q is as wide as K and V
+                boxes = rest.columns(1, 1, 1, gap=0.2)
+                mats = self.build_pieces(h, names, boxes, labelled=True)
+            if all(fits(m, b) for m, b in zip(mats.values(), boxes)):
+                break
+        else:
+            mats = self.build_pieces(h, "Q", boxes, labelled=False)
+        group = VGroup(title, *mats.values(), *(p.name_mob for p in mats.values()))
+        group.title = title
+        return group, mats
+
+    def build_pieces(self, h: int, names: str, boxes, labelled: bool) -> dict:
+        theme, maps = self.theme, self.maps
+        g = maps.group(h)
+        arrays = dict(zip("QKV", maps.head(h)))  # K, V: its key/value head's (RoPE: unturned)
+        mats = {}
+        for k, name in enumerate(names):
+            values = arrays[name]
+            block = h if name == "Q" else g
+            rows = self.q_tokens if name == "Q" and labelled else None
+            n_rows = values.shape[0]
+            colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
+            piece = self.kit.grid(
+                values,
+                (f"{name}_map", block),
+                rows if rows is not None else [""] * n_rows,
+                [str(j + 1) for j in range(values.shape[1])],
+                boxes[k],
+                sizes=(25, 22),
+                compact_room=0.75,  # squares leave room for the block's name above
+                limit=self.qkv_limit(),  # Q's, K's and V's squares on one scale
+                row_colors=colors,
+                cell_pad=COMPACT,
+            )
+            for rect in piece.backgrounds:
+                fill = self.tint(h)
+                rect.set_fill(fill, opacity=1)
+                if not getattr(piece, "compact", False):
+                    piece.cells[rect.cell_index].set_color(text_on(fill, theme))
+            name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
+            if name_mob.width > boxes[k].width:  # a narrow frame: the name as wide as its block
+                name_mob.scale_to_fit_width(boxes[k].width)
+            name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
+            place(VGroup(name_mob, piece), boxes[k], "top")
+            piece.name_mob = name_mob
+            mats[name] = piece
+        for k, piece in list(enumerate(mats.values()))[1:]:  # rows level with Q's (a name
+            dy = mats[names[0]].get_top()[1] - piece.get_top()[1]  # shrunk to fit sat higher)
+            VGroup(piece, piece.name_mob).shift(dy * UP)
+            if not fits(piece, boxes[k]):
+                VGroup(piece, piece.name_mob).shift(dy * DOWN)
+        return mats
