@@ -28,6 +28,7 @@ from .claims import (
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .encoder_trace import FFN_SEED, encoder_weights, trace_encoder
 from .example import MAX_ABS, MAX_DIM, MAX_LABEL, MAX_TOKENS, Example, Weights
+from .followed import FollowedPair, followed_pair
 from .geometry import (
     PairPlane,
     PlaneView,
@@ -40,6 +41,7 @@ from .geometry import (
     projection,
     scalar_projection,
 )
+from .head_search import HeadHit, Pair, Word, best_link, find_pair, search_heads, text_words
 from .heads import HeadReading, QKPlane, qk_plane, read_head
 from .illustrative import (
     ILLUSTRATIVE_SEED,
@@ -152,6 +154,14 @@ __all__ = [
     "QKPlane",
     "read_head",
     "HeadReading",
+    # which head links two words: words as pieces, heads ranked, habits (head_search.py)
+    "text_words",
+    "Word",
+    "find_pair",
+    "Pair",
+    "search_heads",
+    "HeadHit",
+    "best_link",
     # a real model's forward pass (bert.py)
     "bert_forward",
     "BertWeights",
@@ -170,4 +180,7 @@ __all__ = [
     "mask_claim",
     "order_check",
     "output_width",
+    # the one query and key an explanation follows (followed.py)
+    "FollowedPair",
+    "followed_pair",
 ]
