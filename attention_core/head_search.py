@@ -5,8 +5,9 @@ model's pass is :mod:`attention_core.model_heads`).
 
 **Words.** A word of the text is a run of letters and digits (``\\w+``) or one other visible
 character; its pieces are the tokens whose character spans overlap it (``suitcase`` may be
-``suit`` + ``case``). A word is named case-insensitively; ``word₂`` or ``word#2`` picks its second
-occurrence. A name that is no word may be a token label (``[CLS]``, ``[SEP]``).
+``suit`` + ``case``); ``word₂`` or ``word#2`` picks its second occurrence. A word is looked for
+as written first (``The`` is not ``the``), then in any case. A name that is no word may be a
+token label (``[CLS]``, ``[SEP]``).
 
 **The weight of a pair.** The query is SRC's last piece (the piece that has read the whole
 word); the key weight sums DST's pieces (the weight the query puts on the word).
@@ -75,8 +76,9 @@ def numbered(label: str, k: int) -> str:
 
 def pick_occurrence(names, ref: str, what: str, field: str, fold: bool = False) -> int:
     """The index in ``names`` that ``ref`` picks: the name itself when it occurs once, its k-th
-    occurrence for ``name₂`` / ``name#2``. ``ValueError`` naming ``field`` when it does not occur,
-    occurs more than once without a number, or has fewer occurrences than the number."""
+    occurrence for ``name₂`` / ``name#2`` (``fold``: in any case). ``ValueError`` naming
+    ``field`` when it does not occur (:class:`NotFound`), occurs more than once without a
+    number, or has fewer occurrences than the number."""
     key = (lambda s: s.casefold()) if fold else (lambda s: s)
     names = [key(n) for n in names]
     exact = [i for i, n in enumerate(names) if n == key(ref)]
@@ -99,10 +101,16 @@ def pick_occurrence(names, ref: str, what: str, field: str, fold: bool = False) 
 
 
 def word_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...]:
-    """The token pieces of the word ``ref`` names (case-insensitive, ``word₂``/``word#2`` for a
-    later occurrence), or of the token label it names (``[CLS]``) when it names no word."""
-    try:
-        return words[pick_occurrence([w.text for w in words], ref, "a word", field, True)].pieces
+    """The token pieces of the word ``ref`` names (as written when that names one, else in any
+    case; ``word₂``/``word#2`` for a later occurrence), or of the token label it names
+    (``[CLS]``) when it names no word."""
+    texts = [w.text for w in words]
+    try:  # as written ("The" is not "the") …
+        return words[pick_occurrence(texts, ref, "a word", field)].pieces
+    except ValueError:
+        pass
+    try:  # … else in any case, whose complaints (ambiguous, too few) stand
+        return words[pick_occurrence(texts, ref, "a word", field, fold=True)].pieces
     except NotFound:
         pass
     try:

@@ -49,7 +49,7 @@ def test_a_word_cut_in_pieces_is_queried_at_its_last_piece_and_cls_is_a_token():
     "spec, match",
     [
         ("it->zebra", "--find: 'zebra' is not a word of TEXT (The trophy did"),
-        ("the->it", "--find: 'the' occurs 2 times; pick one as the₁ … the₂ (or the#1 … the#2)"),
+        ("THE->it", "--find: 'THE' occurs 2 times; pick one as THE₁ … THE₂ (or THE#1 … THE#2)"),
         ("the#3->it", "--find: 'the#3' asks for occurrence 3, but 'the' occurs 2 times"),
         ("it trophy", "--find: 'it trophy' is not SRC->DST"),
         ("it->", "--find: 'it->' is not SRC->DST"),
@@ -67,6 +67,9 @@ def test_numbered_occurrences_pick_the_later_word():
     words = hs.text_words(TEXT, SPANS)
     assert hs.find_pair("the₂->trophy", words, LABELS).query == 6
     assert hs.find_pair("the#2->The#1", words, LABELS).keys == (0,)
+    assert hs.find_pair("the->The", words, LABELS).keys == (0,)  # as written: one each
+    assert hs.find_pair("the->trophy", words, LABELS).query == 6
+    assert hs.find_pair("IT->TROPHY", words, LABELS).keys == (1,)  # else in any case
     assert hs.numbered("it", 12) == "it₁₂" and hs.split_numbered("it₁₂") == ("it", 12)
     assert hs.label_ref(["a", "it", "it"], 2) == "it₂" and hs.label_ref(["a", "it"], 1) == "it"
 
@@ -151,11 +154,19 @@ def test_sixty_four_tokens_are_searched(cli):
     [
         (["a fluffy blue creature"], "--layer: give the layer, 1–6, or --find SRC->DST"),
         (["a fluffy creature", "--find", "creature->fluffy", "--layer", "7"], "--layer: 7 is"),
-        (["a fluffy creature", "--find", "creature->fluffy", "--layer", "1", "--head", "13"],
-         "--head: 13 is outside 1 … 12"),  # fmt: skip
+        (
+            ["a fluffy creature", "--find", "creature->fluffy", "--layer", "1", "--head", "13"],
+            "--head: 13 is outside 1 … 12",
+        ),  # fmt: skip
         (["a fluffy creature", "--find", "creature->dog"], "--find: 'dog' is not a word"),
-        (["the trophy did not fit in the suitcase because it was too big", "--find",
-          "it->trophy"], "TEXT: 15 tokens with [CLS] and [SEP]; at most 12"),  # fmt: skip
+        (
+            [
+                "the trophy did not fit in the suitcase because it was too big",
+                "--find",
+                "it->trophy",
+            ],
+            "TEXT: 15 tokens with [CLS] and [SEP]; at most 12",
+        ),  # fmt: skip
     ],
 )
 def test_from_model_find_refuses_with_one_line(cli, tmp_path, args, match):

@@ -93,8 +93,8 @@ def table(run, pair, hits) -> str:
     metavar="SRC->DST",
     default=None,
     help="Rank the heads by the weight from word SRC to word DST. A word cut into pieces: the "
-    "query is its last piece, the key weight sums its pieces. Words are case-insensitive; "
-    "word₂ or word#2 picks a later occurrence; a token label such as [CLS] works too. "
+    "query is its last piece, the key weight sums its pieces. Words match as written, else "
+    "in any case; word₂ or word#2 picks a later occurrence; a token label such as [CLS] works too. "
     "Rows whose weight is the head's habit (DST is the previous token of a previous-token "
     "head, the first token of a sink head …) say so.",
 )
