@@ -5,6 +5,10 @@
 labels and their character spans in the text (for :mod:`attention_core.head_search`). Up to
 :data:`MAX_SEARCH_TOKENS` tokens: only numbers come out, no scene, so the limit is wider than an
 example's.
+
+The pass multiplies at most 64 rows at a time, where BLAS threads only wait on one another: it
+runs on one BLAS thread (``threadpoolctl``), 26 s → 5.4 s for SmolLM2 on 12 tokens on a busy
+2-core machine (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -45,7 +49,10 @@ def model_heads(text: str, model: str = "minilm") -> ModelHeads:
         raise ValueError(f"--model: {model!r} is not one of {', '.join(MODELS)}")
     if not isinstance(text, str) or not text.strip():
         raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
-    return _smollm2(text) if model == "smollm2" else _minilm(text)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _smollm2(text) if model == "smollm2" else _minilm(text)
 
 
 def _minilm(text: str) -> ModelHeads:
