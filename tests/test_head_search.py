@@ -212,3 +212,11 @@ def test_a_file_with_an_unknown_query_is_refused_by_numbers(cli, write_example):
     r = cli("numbers", path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().endswith("query: 'c' is not one of the tokens (a b)"), r.stderr
+
+
+def test_order_check_of_an_example_naming_its_followed_pair():
+    """The shuffled copy keeps the causal mask; the followed pair is no part of it (a key
+    before its query would come after it, blocked)."""
+    ex = _example(query="it₂", key="a", mask="causal")
+    assert ac.order_check(ex).kind == "mask_orders"
+    assert ac.shuffle_check(ex).perm == (3, 2, 1, 0)
