@@ -53,6 +53,16 @@ from .readings.claims import (
     output_width,
     sum_terms,
 )
+from .readings.followed import FollowedPair, followed_pair
+from .readings.head_search import (
+    HeadHit,
+    Pair,
+    Word,
+    best_link,
+    find_pair,
+    search_heads,
+    text_words,
+)
 from .readings.heads import HeadReading, QKPlane, qk_plane, read_head
 from .readings.illustrative import (
     ILLUSTRATIVE_SEED,
@@ -160,6 +170,14 @@ __all__ = [
     "QKPlane",
     "read_head",
     "HeadReading",
+    # which head links two words: words as pieces, heads ranked, habits (head_search.py)
+    "text_words",
+    "Word",
+    "find_pair",
+    "Pair",
+    "search_heads",
+    "HeadHit",
+    "best_link",
     # a real model's forward pass (bert.py)
     "bert_forward",
     "BertWeights",
@@ -178,4 +196,7 @@ __all__ = [
     "mask_claim",
     "order_check",
     "output_width",
+    # the one query and key an explanation follows (followed.py)
+    "FollowedPair",
+    "followed_pair",
 ]

@@ -413,3 +413,80 @@ def test_scene_captions_of_the_issue_examples():
     assert "masked" in shown_captions("AttentionMatrix", ac.PRESETS["causal"])["heatmap"]
     ws = shown_captions("WeightedSum", trained())["values"]
     assert "spread most widely" not in ws
+
+
+# -- the one query and key an explanation follows (attention_core.followed_pair) ---------------
+def check_followed(ex, pair, weights):
+    """What every followed pair must be: a real query, a key it may look at (weight > 0 unless
+    the row has none), the key it weighs most when not chosen by the head's pattern."""
+    assert pair.query in range(ex.n) and pair.key in range(ex.n_keys)
+    allowed = ex.mask_matrix
+    if allowed is not None and allowed[pair.query].any():
+        assert allowed[pair.query, pair.key]
+    if pair.kind in ("demo", "asked") and ex.key is None:
+        assert weights[pair.query, pair.key] == weights[pair.query].max()
+
+
+@SETTINGS
+@given(examples())
+def test_followed_pair_of_a_made_up_example_is_the_demo_row(ex):
+    """Not trained: the row the per-query steps follow (head_demo_row), and its heaviest key."""
+    tr = ac.trace_example(ex)
+    pair = ac.followed_pair(tr)
+    assert pair.kind == "demo" and pair.query == ac.head_demo_row(tr).row
+    check_followed(ex, pair, tr.heads[0].weights)
+
+
+@SETTINGS
+@given(examples(), st.data())
+def test_followed_pair_is_the_query_and_key_asked(ex, data):
+    from dataclasses import replace
+
+    from attention_core.readings.head_search import label_ref
+
+    q = data.draw(st.integers(0, ex.n - 1))
+    asked = replace(ex, query=label_ref(ex.tokens, q))
+    tr = ac.trace_example(asked)
+    pair = ac.followed_pair(tr)
+    assert (pair.query, pair.kind) == (q, "asked")
+    check_followed(asked, pair, tr.heads[0].weights)
+    allowed = asked.mask_matrix
+    keys = [k for k in range(ex.n_keys) if allowed is None or allowed[q, k]]
+    if keys:
+        k = data.draw(st.sampled_from(keys))
+        with_key = replace(asked, key=label_ref(ex.key_tokens, k))
+        assert ac.followed_pair(ac.trace_example(with_key)) == ac.FollowedPair(q, k, "asked")
+
+
+@SETTINGS
+@given(st.integers(3, 12), st.integers(0, 2**31), st.sampled_from(["previous", "sink"]))
+def test_followed_pair_of_a_trained_like_head_follows_its_pattern(n, seed, pattern):
+    """A previous-token head follows a middle token and the one before it, a sink head a
+    middle token and the first (made-up weights with noise, under a causal mask; from 3 tokens:
+    with 2 the previous token is the first)."""
+    from attention_core.readings.followed import _from_reading
+
+    rng = np.random.default_rng(seed)
+    scores = np.where(np.tril(np.ones((n, n))) > 0, rng.normal(size=(n, n)), -np.inf)
+    if pattern == "previous":
+        scores[np.arange(1, n), np.arange(n - 1)] += 8.0
+    else:
+        scores[:, 0] += 8.0
+    W = ac.softmax(scores, axis=-1)
+    pair = _from_reading(W, tuple(f"w{i}" for i in range(n)))
+    assert pair.kind == pattern and pair.query == n // 2
+    assert pair.key == (pair.query - 1 if pattern == "previous" else 0)
+
+
+def test_followed_pair_of_the_committed_trained_heads():
+    ind = ac.load_example(EXAMPLES / "smollm2-induction.toml")
+    pair = ac.followed_pair(ac.trace_example(ind))
+    assert pair.kind == "induction"
+    t = ind.tokens
+    assert any(t[p] == t[pair.query] and p + 1 == pair.key for p in range(pair.query - 1))
+    prev = ac.load_example(EXAMPLES / "smollm2-previous.toml")
+    pair = ac.followed_pair(ac.trace_example(prev))
+    assert (pair.kind, pair.query, pair.key) == ("previous", prev.n // 2, prev.n // 2 - 1)
+    cat = ac.followed_pair(ac.trace_example(trained()))
+    assert cat.kind == "previous" and cat.key == cat.query - 1
+    check_followed(ind, pair, ac.trace_example(prev).heads[0].weights)

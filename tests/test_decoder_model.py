@@ -542,3 +542,57 @@ def test_read_head_reads_an_attention_sink_only_under_a_causal_mask():
     assert r.pattern == "sink" and r.mass == pytest.approx(W[1:, 0].mean())
     assert "attention sink" in r.text
     assert ac.read_head(np.eye(3)[[0, 0, 0]]).pattern == "first"  # no causal signature
+
+
+# -- heads --find on SmolLM2 against transformers; the followed pair of its trained heads --------
+TROPHY = "The trophy did not fit in the suitcase because it was too big"
+
+
+def _hf_attentions(hf, text):
+    torch, model, tokenizer = hf
+    ids = tokenizer(text)["input_ids"]
+    with torch.no_grad():
+        r = model(torch.tensor([ids]), output_attentions=True)
+    return tokenizer.convert_ids_to_tokens(ids), [a[0].double().numpy() for a in r.attentions]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "find, query, keys",
+    [("it->trophy", "Ġit", ["Ġtrophy"]), ("it->suitcase", "Ġit", ["Ġsuit", "case"])],
+)
+def test_heads_find_on_smollm2_equals_transformers(cli, hf, find, query, keys):
+    tokens, ref = _hf_attentions(hf, TROPHY)
+    q, k = tokens.index(query), [tokens.index(t) for t in keys]
+    want = {(ly + 1, h + 1): float(ref[ly][h, q, k].sum()) for ly in range(30) for h in range(9)}
+    r = cli("heads", TROPHY, "--model", "smollm2", "--find", find, "--json")
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert len(hits) == 270 and sorted((x["layer"], x["head"]) for x in hits) == sorted(want)
+    for x in hits:
+        assert x["weight"] == pytest.approx(want[(x["layer"], x["head"])], abs=1e-4)
+    ranked = [want[(x["layer"], x["head"])] for x in hits]
+    assert all(a >= b - 2e-4 for a, b in zip(ranked, ranked[1:]))  # best first
+    sinks = [x for x in hits if x["habit"] == "sink"]
+    assert not sinks  # DST is not the first token: no sink habit here
+    first = json.loads(cli("heads", TROPHY, "--model", "smollm2", "--find", "it->The",
+                           "--json").stdout)  # fmt: skip
+    assert any(x["habit"] == "sink" for x in first)  # the first token: a sink head's habit
+
+
+@pytest.mark.slow
+def test_followed_pair_of_smollm2_induction_and_previous_token_heads(smol):
+    """A random word sequence said twice: the induction head (layer 19 head 7) follows a second
+    occurrence and the token after the first; the previous-token head (17, 1) a middle token
+    and the one before it."""
+    from attention_core.from_decoder import decoder_example
+
+    text = "violin marble tiger lemon kettle violin marble tiger lemon kettle"
+    ind = decoder_example(text, 19, 7).example()
+    pair = ac.followed_pair(ac.trace_example(ind))
+    t, half = ind.tokens, ind.n // 2
+    assert pair.kind == "induction" and pair.query >= half
+    assert t[pair.query] == t[pair.query - half] and pair.key == pair.query - half + 1
+    prev = decoder_example(text, 17, 1).example()
+    pair = ac.followed_pair(ac.trace_example(prev))
+    assert (pair.kind, pair.query, pair.key) == ("previous", prev.n // 2, prev.n // 2 - 1)

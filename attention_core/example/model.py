@@ -31,6 +31,7 @@ from .limits import (
     MODEL_MAX_HEADS,
 )
 from .random_weights import random_weights
+from .references import check_followed
 from .validation import (
     check_bool,
     check_int,
@@ -88,7 +89,10 @@ class Example:
     kv_heads: Any = None  # shared key/value heads (grouped-query attention), None: one per head
     rotary_base: Any = None  # rotary positions (RoPE): Q and K turned by position; None: off
     positions: Any = None  # the positions RoPE uses, None: 0 … n − 1
+    query: Any = None  # the token an explanation follows ("it", "it₂"), None: chosen by the core
+    key: Any = None  # the key token it follows with query, None: the one the query weighs most
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
+    _followed: tuple = field(default=(None, None), init=False, repr=False)
 
     # -- construction: each field checked in the order a file is read -------------------------
     def __post_init__(self):
@@ -108,6 +112,8 @@ class Example:
         self._set("mask", mask)
         self._set("padding", padding)
         self._set("_mask_matrix", matrix)
+        self._set("_followed", check_followed(self.query, self.key, self.tokens,
+                                              self.key_tokens, matrix))  # fmt: skip
 
     def _set(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
@@ -264,6 +270,16 @@ class Example:
         if self.rotary_base is None:
             return None
         return np.array(self.positions if self.positions is not None else range(self.n))
+
+    @property
+    def query_index(self) -> int | None:
+        """The row ``query`` names (None when not given)."""
+        return self._followed[0]
+
+    @property
+    def key_index(self) -> int | None:
+        """The key ``key`` names (None when not given)."""
+        return self._followed[1]
 
     @property
     def is_cjk(self) -> bool:

@@ -114,7 +114,7 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
 
     tokens = ", ".join(q(t) for t in fields["tokens"])
     extra = ""
-    for key in ("kv_heads", "mask", "rotary_base", "positions"):  # a decoder's fields
+    for key in ("kv_heads", "mask", "rotary_base", "positions", "query", "key"):  # when set
         if key in fields:
             value = fields[key]
             text = q(value) if isinstance(value, str) else json.dumps(value)

@@ -134,6 +134,7 @@ class Tokens:
     ids: tuple[int, ...]
     tokens: tuple[str, ...]
     unknown: tuple[str, ...]
+    offsets: tuple[tuple[int, int], ...] = ()  # each token's (start, end); [CLS]: (0, 0)
 
 
 @lru_cache(maxsize=1)
@@ -151,4 +152,4 @@ def tokenize(text: str) -> Tokens:
     enc = tok.encode(text)
     unk_id = tok.token_to_id("[UNK]")
     unknown = tuple(text[s:e] for i, (s, e) in zip(enc.ids, enc.offsets) if i == unk_id and e > s)
-    return Tokens(tuple(enc.ids), tuple(enc.tokens), unknown)
+    return Tokens(tuple(enc.ids), tuple(enc.tokens), unknown, tuple(map(tuple, enc.offsets)))

@@ -126,6 +126,7 @@ class Tokens:
 
     ids: tuple[int, ...]
     tokens: tuple[str, ...]
+    offsets: tuple[tuple[int, int], ...] = ()  # each token's (start, end) in the text
 
 
 @lru_cache(maxsize=1)
@@ -137,4 +138,4 @@ def _tokenizer():
 def tokenize(text: str) -> Tokens:
     """Tokenize ``text`` with the model's byte-level BPE tokenizer (no BOS, as transformers)."""
     enc = _tokenizer().encode(text)
-    return Tokens(tuple(enc.ids), tuple(enc.tokens))
+    return Tokens(tuple(enc.ids), tuple(enc.tokens), tuple(map(tuple, enc.offsets)))

@@ -180,6 +180,8 @@ def _permuted(example: Example, perm) -> Example:
         embeddings=example.embeddings[p],
         mask=mask,
         padding=padding,
+        query=None,  # the followed pair is no part of the order check (a shuffled causal
+        key=None,  # mask may block the key it names)
     )
 
 

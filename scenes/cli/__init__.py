@@ -2,7 +2,8 @@
 
 One module per family of commands, each adding its commands to the group in :mod:`.app`:
 :mod:`.info` (``numbers``, ``scenes``, ``presets``), :mod:`.render` (``render``, ``watch``,
-``pack``), :mod:`.example_files` (``init``, ``from-model``), :mod:`.batch` (``batch``); the
+``pack``), :mod:`.example_files` (``init``, ``from-model``), :mod:`.heads_search` (``heads``),
+:mod:`.batch` (``batch``); the
 options shared by the rendering commands, built from :data:`scenes.kit.look.OPTIONS`, are in
 :mod:`.options`. Manim is imported only by commands that render; ``numbers``, ``scenes``,
 ``--help`` and every validation run without it.
@@ -15,7 +16,13 @@ import sys
 
 import click
 
-from scenes.cli import batch, example_files, info, render  # noqa: F401 - they add the commands
+from scenes.cli import (  # noqa: F401 - they add the commands
+    batch,
+    example_files,
+    heads_search,
+    info,
+    render,
+)
 from scenes.cli.app import EXIT_BAD_INPUT, BadInput, RenderFailed, Stopped, cli
 
 __all__ = ["BadInput", "RenderFailed", "Stopped", "cli", "main"]

@@ -48,3 +48,19 @@ def cli():
 
     EXAMPLE is a preset name (see `attn-explain presets`) or a .toml/.json file.
     """
+
+
+def check_text(text: str) -> None:
+    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raw = text[exc.start].encode("utf-8", "surrogateescape")
+        raise BadInput(
+            f"TEXT: not valid UTF-8 (byte 0x{raw.hex()} at character {exc.start + 1}); "
+            "give the sentence as UTF-8 text"
+        ) from None
+    bad = next((c for c in text if ord(c) < 32 or 0x7F <= ord(c) < 0xA0), None)
+    if bad is not None:
+        what = "a line break" if bad in "\r\n" else f"the control character {bad!r}"
+        raise BadInput(f"TEXT: holds {what}; give the sentence as one line")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from scenes.cli.app import BadInput, cli
+from scenes.cli.app import BadInput, check_text, cli
 
 
 def check_new_file(
@@ -64,9 +64,9 @@ def init(file, force):
 @click.option(
     "--layer",
     type=int,
-    required=True,
+    default=None,
     help="The layer: 1–6 (minilm; its input hidden states are used) or 1–30 (smollm2; its "
-    "attention input after RMSNorm).",
+    "attention input after RMSNorm); required without --find.",
 )
 @click.option(
     "--head",
@@ -89,8 +89,16 @@ def init(file, force):
     help="The example file to write (default: <slug of TEXT>.toml); its arrays go to "
     "<stem>.npz beside it.",
 )
+@click.option(
+    "--find",
+    metavar="SRC->DST",
+    default=None,
+    help="Follow word SRC looking at word DST (as `heads --find`): without --layer/--head the "
+    "head that links them best (not by habit) is written; the file names the followed query "
+    "and key.",
+)
 @click.option("--force", is_flag=True, help="Overwrite FILE (and its .npz) if they exist.")
-def from_model(model, text, layer, head, all_heads, file, force):
+def from_model(model, text, layer, head, all_heads, file, force, find):
     """Write an example from a trained model, offline (the [model] extra): TEXT through
     all-MiniLM-L6-v2 (default) or SmolLM2-135M-Instruct (--model smollm2), one head of one layer
     (or --all-heads): the tokens, the layer's hidden states as embeddings, the head's W_q, W_k,
@@ -100,14 +108,21 @@ def from_model(model, text, layer, head, all_heads, file, force):
     heads = "1–9" if model == "smollm2" else "1–12"
     if all_heads and head is not None:
         raise BadInput("--head: not used with --all-heads (that writes all the layer's heads)")
-    if not all_heads and head is None:
+    if find is None and layer is None:
+        layers = "1–30" if model == "smollm2" else "1–6"
+        raise BadInput(f"--layer: give the layer, {layers}, or --find SRC->DST")
+    if find is None and not all_heads and head is None:
         raise BadInput(f"--head: give the head, {heads}, or --all-heads")
-    _check_text(text)
+    check_text(text)
     path = Path(file) if file else Path(fm.slug(text) + ".toml")
     npz = path.with_suffix(".npz")
     check_new_file(path, force, also=(npz,))
+    followed, found = {}, ""
+    if find is not None:
+        layer, head, followed, found = found_head(text, model, find, layer, head, all_heads)
     try:
         made = fm.model_example(text, layer, head, all_heads=all_heads, model=model)
+        made.fields.update(followed)
         made.example(path.stem)  # refuse here what the loader would refuse later
     except ValueError as exc:
         raise BadInput(str(exc)) from None
@@ -122,20 +137,35 @@ def from_model(model, text, layer, head, all_heads, file, force):
         where = getattr(exc, "filename", None) or str(path)
         why = getattr(exc, "strerror", None) or exc
         raise BadInput(f"FILE: cannot write {str(where)!r} ({why})") from None
+    if found:
+        click.echo(found, err=True)
     _wrote(path, f"{path} and {npz.name}:")
 
 
-def _check_text(text: str) -> None:
-    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raw = text[exc.start].encode("utf-8", "surrogateescape")
-        raise BadInput(
-            f"TEXT: not valid UTF-8 (byte 0x{raw.hex()} at character {exc.start + 1}); "
-            "give the sentence as UTF-8 text"
-        ) from None
-    bad = next((c for c in text if ord(c) < 32 or 0x7F <= ord(c) < 0xA0), None)
-    if bad is not None:
-        what = "a line break" if bad in "\r\n" else f"the control character {bad!r}"
-        raise BadInput(f"TEXT: holds {what}; give the sentence as one line")
+def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):
+    """The layer and head ``from-model --find`` writes (the best link where not given; with
+    --all-heads, the best head's layer) and the example's ``query`` and ``key`` fields."""
+    from attention_core.readings.head_search import best_link, label_ref
+    from scenes.cli.heads_search import run_search
+
+    run, pair, hits = run_search(text, model, find)
+    if layer is not None:
+        if isinstance(layer, bool) or not 1 <= layer <= len(run.layers):
+            raise BadInput(f"--layer: {layer!r} is outside 1 … {len(run.layers)} (counted from 1)")
+        hits = [h for h in hits if h.layer == layer]
+    if head is not None:
+        count = run.layers[0].shape[0]
+        if isinstance(head, bool) or not 1 <= head <= count:
+            raise BadInput(f"--head: {head!r} is outside 1 … {count} (counted from 1)")
+        hits = [h for h in hits if h.head == head]
+    best = best_link(hits)
+    W = run.layers[best.layer - 1][best.head - 1]
+    key = max(pair.keys, key=lambda k: (W[pair.query, k], -k))  # DST's heaviest piece
+    note = ", all the layer's heads written" if all_heads else ""
+    fields = {"query": label_ref(run.labels, pair.query), "key": label_ref(run.labels, key)}
+    found = (
+        f"--find {pair.src}->{pair.dst}: layer {best.layer}, head {best.head} "
+        f"(weight {best.weight:.3f}){note}; followed: query {fields['query']!r}, key "
+        f"{fields['key']!r}"
+    )
+    return best.layer, (None if all_heads else best.head), fields, found

@@ -357,7 +357,16 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["d_k"] = heads[0].d_k
         out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
         out["concat"] = _floats(trace.multihead.concat)
+    out["followed"] = _followed(trace)
     return out
+
+
+def _followed(trace: ExampleTrace) -> dict:
+    """The query and key an explanation follows (attention_core.followed_pair, head 1)."""
+    from attention_core import followed_pair
+
+    pair = followed_pair(trace)
+    return {"query": pair.query, "key": pair.key, "kind": pair.kind}
 
 
 def as_json(trace: ExampleTrace) -> str:

@@ -1,0 +1,85 @@
+"""Every head of a real model on one text, in one forward pass: what ``attn-explain heads`` reads.
+
+:func:`model_heads` runs all-MiniLM-L6-v2 (``"minilm"``) or SmolLM2-135M-Instruct
+(``"smollm2"``) once and keeps each layer's attention weights (H, n, n), the tokens' readable
+labels and their character spans in the text (for :mod:`attention_core.readings.head_search`). Up to
+:data:`MAX_SEARCH_TOKENS` tokens: only numbers come out, no scene, so the limit is wider than an
+example's.
+
+The pass multiplies at most 64 rows at a time, where BLAS threads only wait on one another: it
+runs on one BLAS thread (``threadpoolctl``), 26 s → 5.4 s for SmolLM2 on 12 tokens on a busy
+2-core machine (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .from_model import MODELS, _label
+
+MAX_SEARCH_TOKENS = 64
+
+
+@dataclass(frozen=True, eq=False)
+class ModelHeads:
+    """``labels`` (one per token), ``spans`` (each token's (start, end) in ``text``),
+    ``layers`` (one (H, n, n) array of weights per layer), ``causal`` (a decoder's mask)."""
+
+    model: str
+    text: str
+    labels: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+    layers: tuple[np.ndarray, ...]
+    causal: bool
+
+
+def _check_count(n: int, extra: str = "") -> None:
+    if n > MAX_SEARCH_TOKENS:
+        raise ValueError(
+            f"TEXT: {n} tokens{extra}; at most {MAX_SEARCH_TOKENS} are supported, so shorten it"
+        )
+
+
+def model_heads(text: str, model: str = "minilm") -> ModelHeads:
+    """Run ``model`` on ``text`` once; ``ValueError`` (one line naming TEXT or --model) for an
+    empty text, words MiniLM's vocabulary lacks, or more than 64 tokens."""
+    if model not in MODELS:
+        raise ValueError(f"--model: {model!r} is not one of {', '.join(MODELS)}")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _smollm2(text) if model == "smollm2" else _minilm(text)
+
+
+def _minilm(text: str) -> ModelHeads:
+    from . import minilm_files as model_files
+    from .bert import bert_forward
+
+    toks = model_files.tokenize(text)
+    if toks.unknown:
+        words = ", ".join(dict.fromkeys(toks.unknown))
+        raise ValueError(
+            f"TEXT: the model's vocabulary lacks {words} (they would become [UNK]); use other words"
+        )
+    _check_count(len(toks.ids), " with [CLS] and [SEP]")
+    trace = bert_forward(model_files.load_weights(), toks.ids)
+    layers = tuple(layer.weights for layer in trace.layers)
+    labels = tuple(_label(t) for t in toks.tokens)
+    return ModelHeads("minilm", text, labels, toks.offsets, layers, causal=False)
+
+
+def _smollm2(text: str) -> ModelHeads:
+    from . import smollm2_files as sf
+    from .from_decoder import _labels
+    from .llama import llama_forward
+
+    toks = sf.tokenize(text)
+    _check_count(len(toks.ids))
+    trace = llama_forward(sf.load_weights(), toks.ids)
+    layers = tuple(layer.weights for layer in trace.layers)
+    labels = tuple(_labels(toks.tokens))
+    return ModelHeads("smollm2", text, labels, toks.offsets, layers, causal=True)

@@ -1,0 +1,110 @@
+"""``heads``: every head of a real model on one text, with its reading; ``--find SRC->DST`` ranks
+them by the weight from one word to another (:mod:`attention_core.readings.head_search`)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from scenes.cli.app import BadInput, check_text, cli
+
+HABITS = {
+    "previous": "its habit: the previous token",
+    "next": "its habit: the next token",
+    "first": "its habit: the first token",
+    "sink": "its habit: the first token (sink)",
+    "cls": "its habit: [CLS]",
+    "sep": "its habit: [SEP]",
+    "self": "its habit: itself",
+    "fixed": "its habit: that one token",
+    "induction": "its habit: the token after an earlier occurrence",
+}
+
+
+def run_search(text: str, model: str, find: str | None):
+    """The model's heads on ``text`` and the ranked hits (and the pair with ``find``);
+    BadInput (one line) for what the core refuses."""
+    from attention_core.models.model_heads import model_heads
+    from attention_core.readings import head_search as hs
+
+    check_text(text)
+    try:
+        run = model_heads(text, model)
+        pair = None
+        if find is not None:
+            words = hs.text_words(text, run.spans)
+            pair = hs.find_pair(find, words, run.labels, causal=run.causal)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(
+            f"XDG_CACHE_HOME: cannot use the model cache {exc.filename or ''!r} "
+            f"({exc.strerror or exc}); point XDG_CACHE_HOME at a writable folder"
+        ) from None
+    return run, pair, hs.search_heads(run.layers, run.labels, pair)
+
+
+def hit_dict(hit) -> dict:
+    r = hit.reading
+    out = {"layer": hit.layer, "head": hit.head, "reading": r.pattern, "strength": r.mass}
+    out["text"] = r.text
+    if hit.weight is not None:
+        out["weight"], out["habit"] = hit.weight, hit.habit
+    return out
+
+
+def table(run, pair, hits) -> str:
+    n = len(run.labels)
+    lines = [f"{run.model}: {n} tokens: " + " ".join(run.labels)]
+    if pair is not None:
+        keys = " + ".join(run.labels[k] for k in pair.keys)
+        lines.append(
+            f"--find {pair.src}->{pair.dst}: query {run.labels[pair.query]!r} (token "
+            f"{pair.query + 1}), keys {keys} (weights summed); best first"
+        )
+        lines.append(f"{'rank':>4}  {'layer':>5}  {'head':>4}  {'weight':>6}  reading")
+    else:
+        lines.append(f"{'rank':>4}  {'layer':>5}  {'head':>4}  reading (strongest first)")
+    for i, hit in enumerate(hits, 1):
+        row = f"{i:>4}  {hit.layer:>5}  {hit.head:>4}  "
+        if hit.weight is not None:
+            row += f"{hit.weight:>6.3f}  "
+        row += hit.reading.text
+        if hit.habit is not None:
+            row += f"  [{HABITS[hit.habit]}]"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+@cli.command("heads")
+@click.argument("text")
+@click.option(
+    "--model",
+    type=click.Choice(["minilm", "smollm2"]),
+    default="minilm",
+    show_default=True,
+    help="minilm: all-MiniLM-L6-v2 (6 layers × 12 heads); smollm2: SmolLM2-135M-Instruct "
+    "(30 layers × 9 heads, causal).",
+)
+@click.option(
+    "--find",
+    metavar="SRC->DST",
+    default=None,
+    help="Rank the heads by the weight from word SRC to word DST. A word cut into pieces: the "
+    "query is its last piece, the key weight sums its pieces. Words match as written, else "
+    "in any case; word₂ or word#2 picks a later occurrence; a token label such as [CLS] works too. "
+    "Rows whose weight is the head's habit (DST is the previous token of a previous-token "
+    "head, the first token of a sink head …) say so.",
+)
+@click.option("--json", "as_json", is_flag=True, help="A JSON list, best first, full precision.")
+def heads_command(text, model, find, as_json):
+    """List every head of every layer of a trained model on TEXT (one forward pass, up to 64
+    tokens) with its reading and the reading's strength; with --find, ranked by the weight
+    from one word to another."""
+    run, pair, hits = run_search(text, model, find)
+    if as_json:
+        text_out = json.dumps([hit_dict(h) for h in hits], ensure_ascii=False, indent=1) + "\n"
+    else:
+        text_out = table(run, pair, hits)
+    click.echo(text_out, nl=False)
