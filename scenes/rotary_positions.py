@@ -61,8 +61,12 @@ class RotaryPositions(ExplainerScene):
         """The query's and the key's arrows at ``q`` and ``k``, and their tokens at the tips."""
         plane = self.pair_plane
         arrows = (plane.arrow(q, self.qc), plane.arrow(k, self.kc, outline=True))
-        tips = self._tips(plane, q, k, self.plane_box, [self.q_tok, self.k_tok], [self.qc, self.kc])
-        return arrows, tips
+        return arrows, self.tips_at(q, k)
+
+    def tips_at(self, q, k):
+        """The query's and the key's tokens at the tips of arrows to ``q`` and ``k``."""
+        tokens, colors = [self.q_tok, self.k_tok], [self.qc, self.kc]
+        return self._tips(self.pair_plane, q, k, self.plane_box, tokens, colors)
 
     def show_pair(self):
         """1. the pair's plane, the query and the key as they leave the projections."""
@@ -78,9 +82,7 @@ class RotaryPositions(ExplainerScene):
         q_arrow = plane.arrow(v.q, self.qc)
         k_arrow = plane.arrow(v.k, self.kc, outline=True)
         self.play(FadeIn(plane.plane), FadeIn(plane.tick_labels), run_time=0.8)
-        tips = self._tips(
-            plane, v.q, v.k, self.plane_box, [self.q_tok, self.k_tok], [self.qc, self.kc]
-        )
+        tips = self.tips_at(v.q, v.k)
         self.play(grow(q_arrow), grow(k_arrow), FadeIn(tips), run_time=1)
         self.arrows_now = (q_arrow, k_arrow), tips
         omega = line(
