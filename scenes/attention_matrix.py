@@ -68,6 +68,35 @@ class AttentionMatrix(ExplainerScene):
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
         named = named_cells(other, pair)
+        self.matrix = matrix = self.heatmap_matrix(left, W, named)
+        self.title = title = matrix_title(self.say("weights"), matrix, theme)
+        self.sums = sums = VGroup(
+            *(
+                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                for i in matrix.shown_rows
+            )
+        )
+        matrix.place_row_notes(sums, buff=0.25)
+        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
+        sum_head.align_to(sums[0], LEFT)
+        under = self.readout if self.readout_at == "under" else VGroup()
+        self.block = block = VGroup(title, matrix, sums, sum_head, under)
+        place(block, left)
+        if self.readout_at == "heading":
+            self.readout.move_to(title, aligned_edge=LEFT)
+
+        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
+        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
+        self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
+        self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
+        self.hold()
+
+    def heatmap_matrix(self, left, W, named):
+        """The weight matrix in ``left``: numbers where they fit, else a grid of squares with the
+        named cells' numbers on a readout line (``self.readout``, at ``self.readout_at``) or on
+        badges."""
+        ex = self.example
 
         def fitted(room: float, named=()):
             return self.kit.matrix(
@@ -107,29 +136,7 @@ class AttentionMatrix(ExplainerScene):
                     matrix = fitted(0.0, named)
         elif named:
             matrix = fitted(0.0, named)
-        self.matrix = matrix
-        self.title = title = matrix_title(self.say("weights"), matrix, theme)
-        self.sums = sums = VGroup(
-            *(
-                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
-                for i in matrix.shown_rows
-            )
-        )
-        matrix.place_row_notes(sums, buff=0.25)
-        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
-        sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
-        sum_head.align_to(sums[0], LEFT)
-        under = self.readout if self.readout_at == "under" else VGroup()
-        self.block = block = VGroup(title, matrix, sums, sum_head, under)
-        place(block, left)
-        if self.readout_at == "heading":
-            self.readout.move_to(title, aligned_edge=LEFT)
-
-        masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
-        self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
-        self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
-        self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
-        self.hold()
+        return matrix
 
     def readout_line(self, W, named, width: float) -> VGroup:
         """ "students → when 1.000 · students → students 0.000": each named cell's weight, on

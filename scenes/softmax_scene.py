@@ -254,42 +254,10 @@ class Softmax(ExplainerScene):
 
     # -- sharper: the same scores multiplied, with Σ s(1 − s) --------------------------------
     def sharper(self):
-        head, theme, i, keys, colors = self.head, self.theme, self.i, self.keys, self.colors
+        head, theme, i = self.head, self.theme, self.i
         side_box = self.rows_and_side()[1]
         factors = sharpen_factors(head.d_k)
-        panel, gauges, shown = VGroup(), [], {}
-        tags = []
-        for name, f in factors:
-            tag = label(name, SMALL, theme.text)
-            if name == "√d_k":  # "unscaled ×1.41": the factor the caption names
-                tag = VGroup(
-                    label(self.say("raw"), SMALL, theme.text),
-                    VGroup(label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", 0), 2)).arrange(
-                        buff=0.04
-                    ),
-                ).arrange(buff=0.12)
-            tags.append(tag)
-        gauge_w = self.num(0.0, (), 3).width
-        # the bars take what the tags and the gauges (0.000, on their right) leave
-        bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
-        if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
-            tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
-            bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
-        for tag, (name, f) in zip(tags, factors):
-            s = ac.sharpened(head.scaled[i], f)
-            b = self.kit.proportion_bar(
-                s,
-                colors,
-                bar_w,
-                height=0.32,
-                roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
-                show_numbers=False,
-            )
-            g = self.num(ac.saturation(s), ("gradient_sum_scaled", 0, i, f), 3, color=theme.accent)
-            gauges.append(g)
-            shown[name] = g.shown
-            panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
-        panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        panel, gauges, shown = self.sharper_bars(factors, self.sharper_tags(factors), side_box)
         claim = ac.readings.claims.sharpening(head.scaled[i], head.d_k)
         self.step(
             "sharper",
@@ -322,6 +290,50 @@ class Softmax(ExplainerScene):
         self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
         self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
         self.hold()
+
+    def sharper_tags(self, factors) -> list:
+        """The name of each factor's row ("×1", "unscaled ×1.41", "×10", …)."""
+        theme, tags = self.theme, []
+        for name, f in factors:
+            tag = label(name, SMALL, theme.text)
+            if name == "√d_k":  # "unscaled ×1.41": the factor the caption names
+                tag = VGroup(
+                    label(self.say("raw"), SMALL, theme.text),
+                    VGroup(label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", 0), 2)).arrange(
+                        buff=0.04
+                    ),
+                ).arrange(buff=0.12)
+            tags.append(tag)
+        return tags
+
+    def sharper_bars(self, factors, tags, side_box):
+        """The followed row's weights with its scores multiplied by each factor, one bar each
+        after its tag, and their Σ s(1 − s) gauges (placed later): (panel, gauges, the gauges'
+        shown numbers by factor name)."""
+        head, theme, i, keys, colors = self.head, self.theme, self.i, self.keys, self.colors
+        panel, gauges, shown = VGroup(), [], {}
+        gauge_w = self.num(0.0, (), 3).width
+        # the bars take what the tags and the gauges (0.000, on their right) leave
+        bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
+        if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
+            tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
+            bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
+        for tag, (name, f) in zip(tags, factors):
+            s = ac.sharpened(head.scaled[i], f)
+            b = self.kit.proportion_bar(
+                s,
+                colors,
+                bar_w,
+                height=0.32,
+                roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
+                show_numbers=False,
+            )
+            g = self.num(ac.saturation(s), ("gradient_sum_scaled", 0, i, f), 3, color=theme.accent)
+            gauges.append(g)
+            shown[name] = g.shown
+            panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
+        panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        return panel, gauges, shown
 
     # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
     def row64(self):

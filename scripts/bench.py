@@ -119,20 +119,7 @@ def dask_ratio(work: Path):
         with LocalCluster(
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster:
-            wall[n] = timed(
-                [
-                    BIN / "attn-explain",
-                    "batch",
-                    course,
-                    "--executor",
-                    "dask",
-                    "--scheduler",
-                    cluster.scheduler_address,
-                    "--quiet",
-                    "--out",
-                    work / f"dask{n}",
-                ]
-            )
+            wall[n] = dask_batch(course, cluster.scheduler_address, work / f"dask{n}")
     return (
         "(f) batch of 16 videos on Dask: 2 workers ÷ 1 worker",
         f"{wall[2]:.1f} s",
@@ -147,9 +134,6 @@ STILLS_COURSE = DASK_COURSE.replace('formats = ["mp4"]', 'formats = ["png"]')
 
 def dask_stills(work: Path) -> list:
     """(g) 16 pngs on a LocalCluster of 1 and of 2 workers: wall times and per-task overhead."""
-    import json
-    import statistics
-
     from distributed import LocalCluster
 
     course = work / "stills-course.toml"
@@ -168,45 +152,50 @@ def dask_stills(work: Path) -> list:
         ) as cluster:
             if n != "fresh":
                 time.sleep(5.0)  # workers up and idle 5 s, as a cluster waiting for work
-            wall[n] = timed(
-                [
-                    BIN / "attn-explain",
-                    "batch",
-                    course,
-                    "--executor",
-                    "dask",
-                    "--scheduler",
-                    cluster.scheduler_address,
-                    "--quiet",
-                    "--out",
-                    out,
-                ]
-            )
-            tasks = json.loads((out / "bench" / "manifest.json").read_text())["tasks"]
-            overhead[n] = [t["seconds"] - t["render_seconds"] for t in tasks]
+            wall[n] = dask_batch(course, cluster.scheduler_address, out)
+            overhead[n] = task_overheads(out)
             if n == 2:  # again on the same cluster (--force): its render processes are warm
-                timed(
-                    [
-                        BIN / "attn-explain",
-                        "batch",
-                        course,
-                        "--executor",
-                        "dask",
-                        "--scheduler",
-                        cluster.scheduler_address,
-                        "--quiet",
-                        "--force",
-                        "--out",
-                        out,
-                    ]
-                )
-                tasks = json.loads((out / "bench" / "manifest.json").read_text())["tasks"]
-                overhead["again"] = [t["seconds"] - t["render_seconds"] for t in tasks]
+                dask_batch(course, cluster.scheduler_address, out, "--force")
+                overhead["again"] = task_overheads(out)
     local = {}
     for n in (1, 2):  # the control, side by side: the same course on the local pool
         local[n] = timed(
             [BIN / "attn-explain", "batch", course, "-j", n, "--quiet", "--out", work / f"local{n}"]
         )
+    return dask_stills_rows(wall, overhead, local)
+
+
+def dask_batch(course: Path, scheduler: str, out: Path, *extra) -> float:
+    """Seconds `attn-explain batch COURSE --executor dask` takes on the cluster at ``scheduler``."""
+    return timed(
+        [
+            BIN / "attn-explain",
+            "batch",
+            course,
+            "--executor",
+            "dask",
+            "--scheduler",
+            scheduler,
+            "--quiet",
+            *extra,
+            "--out",
+            out,
+        ]
+    )
+
+
+def task_overheads(out: Path) -> list[float]:
+    """Each task's wall time less its render time, from the batch's manifest."""
+    import json
+
+    tasks = json.loads((out / "bench" / "manifest.json").read_text())["tasks"]
+    return [t["seconds"] - t["render_seconds"] for t in tasks]
+
+
+def dask_stills_rows(wall: dict, overhead: dict, local: dict) -> list:
+    """The (g) rows: the overheads (fresh, preloaded, warm) and the 2 ÷ 1 worker ratios."""
+    import statistics
+
     o, again = overhead["fresh"], overhead["again"]
     return [
         (
@@ -304,120 +293,135 @@ def main() -> None:
             if "f" in only:
                 rows.append(dask_ratio(work))
             return
-
-        # warm-up: imports and the text cache, for every contender alike
-        tool("--stills", "--out", work / "warm")
-
-        plain = 0.0
-        (work / "plain").mkdir()
-        for s in SCENES:
-            plain += timed(
-                [
-                    BIN / "manim",
-                    "render",
-                    "-ql",
-                    "--disable_caching",
-                    "-v",
-                    "ERROR",
-                    ROOT / s.path,
-                    s.name,
-                ],
-                cwd=work / "plain",
-            )
-        first = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
-        rows.append(
-            (
-                "(a) render --jobs 2 -q l, all scenes ÷ plain manim, one after another",
-                f"{first:.1f} s",
-                f"{plain:.1f} s",
-                first / plain,
-                "≤ 0.6",
-            )
-        )
-
-        again = tool("--jobs", args.jobs, "-q", "l", "--out", work / "tool")
-        rows.append(
-            (
-                "(b) unchanged re-run ÷ first run",
-                f"{again:.2f} s",
-                f"{first:.1f} s",
-                again / first,
-                "≤ 0.05",
-            )
-        )
-
-        stills = tool("--stills", "--jobs", args.jobs, "-q", "l", "--out", work / "stills")
-        rows.append(
-            (
-                "(c) all --stills ÷ all videos",
-                f"{stills:.1f} s",
-                f"{first:.1f} s",
-                stills / first,
-                "≤ 0.2",
-            )
-        )
-
-        # first: a new example (its numbers are new texts); again: re-rendered (--force) with
-        # the texts cached, as when a lecturer iterates on the same example
-        per = {"first": {}, "again": {}}
-        scene_args = [a for s in TOKEN_SCENES for a in ("--scene", s)]
-        for n in (3, 6, 12):
-            ex = example_file(work, n)
-            for run, extra in (("first", ()), ("again", ("--force",))):
-                secs = tool(ex, *scene_args, "--jobs", args.jobs, "--out", work / "tokens", *extra)
-                _, video = video_stats(work / "tokens" / ex.stem / "480p15")
-                per[run][n] = secs / video
-                rows.append(
-                    (
-                        f"(d) {n} tokens, {run}: render s per s of video "
-                        f"({', '.join(TOKEN_SCENES)})",
-                        f"{secs:.1f} s",
-                        f"{video:.1f} s video",
-                        per[run][n],
-                        "",
-                    )
-                )
-        for run in ("first", "again"):
-            rows.append(
-                (
-                    f"(d) 12 tokens ÷ 3 tokens, {run} (render s per s of video)",
-                    "",
-                    "",
-                    per[run][12] / per[run][3],
-                    "≤ 1.5",
-                )
-            )
-
-        frames, _ = video_stats(work / "tool" / "zao-shang-hao" / "480p15")
-        floor = encode_blank(frames, 854, 480, 15, work / "blank480.mp4")
-        rows.append(
-            (
-                f"(e) 480p15: all scenes ÷ encoding {frames} blank frames (PyAV)",
-                f"{first:.1f} s",
-                f"{floor:.1f} s",
-                first / floor,
-                "floor",
-            )
-        )
-        if not args.skip_hq:
-            hq = tool("--scene", "Overview", "-q", "h", "--jobs", args.jobs, "--out", work / "hq")
-            frames_hq, _ = video_stats(work / "hq" / "zao-shang-hao" / "1080p60")
-            floor_hq = encode_blank(frames_hq, 1920, 1080, 60, work / "blank1080.mp4")
-            rows.append(
-                (
-                    f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
-                    f"{hq:.1f} s",
-                    f"{floor_hq:.1f} s",
-                    hq / floor_hq,
-                    "floor",
-                )
-            )
+        first = render_rows(work, args.jobs, rows)
+        token_rows(work, args.jobs, rows)
+        floor_rows(work, args.jobs, first, args.skip_hq, rows)
         rows.append(dask_ratio(work))
         rows += dask_stills(work)
         rows.append(watch_latency(work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
         report(rows, args)
+
+
+def render_rows(work: Path, jobs: int, rows: list) -> float:
+    """(a)–(c), added to ``rows``: the tool against plain Manim, an unchanged re-run, stills
+    against videos. Returns the first render's seconds (the (e) rows compare with it)."""
+    # warm-up: imports and the text cache, for every contender alike
+    tool("--stills", "--out", work / "warm")
+
+    plain = 0.0
+    (work / "plain").mkdir()
+    for s in SCENES:
+        plain += timed(
+            [
+                BIN / "manim",
+                "render",
+                "-ql",
+                "--disable_caching",
+                "-v",
+                "ERROR",
+                ROOT / s.path,
+                s.name,
+            ],
+            cwd=work / "plain",
+        )
+    first = tool("--jobs", jobs, "-q", "l", "--out", work / "tool")
+    rows.append(
+        (
+            "(a) render --jobs 2 -q l, all scenes ÷ plain manim, one after another",
+            f"{first:.1f} s",
+            f"{plain:.1f} s",
+            first / plain,
+            "≤ 0.6",
+        )
+    )
+
+    again = tool("--jobs", jobs, "-q", "l", "--out", work / "tool")
+    rows.append(
+        (
+            "(b) unchanged re-run ÷ first run",
+            f"{again:.2f} s",
+            f"{first:.1f} s",
+            again / first,
+            "≤ 0.05",
+        )
+    )
+
+    stills = tool("--stills", "--jobs", jobs, "-q", "l", "--out", work / "stills")
+    rows.append(
+        (
+            "(c) all --stills ÷ all videos",
+            f"{stills:.1f} s",
+            f"{first:.1f} s",
+            stills / first,
+            "≤ 0.2",
+        )
+    )
+    return first
+
+
+def token_rows(work: Path, jobs: int, rows: list) -> None:
+    """(d), added to ``rows``: render seconds per second of video at 3, 6 and 12 tokens, first
+    and again."""
+    # first: a new example (its numbers are new texts); again: re-rendered (--force) with
+    # the texts cached, as when a lecturer iterates on the same example
+    per = {"first": {}, "again": {}}
+    scene_args = [a for s in TOKEN_SCENES for a in ("--scene", s)]
+    for n in (3, 6, 12):
+        ex = example_file(work, n)
+        for run, extra in (("first", ()), ("again", ("--force",))):
+            secs = tool(ex, *scene_args, "--jobs", jobs, "--out", work / "tokens", *extra)
+            _, video = video_stats(work / "tokens" / ex.stem / "480p15")
+            per[run][n] = secs / video
+            rows.append(
+                (
+                    f"(d) {n} tokens, {run}: render s per s of video ({', '.join(TOKEN_SCENES)})",
+                    f"{secs:.1f} s",
+                    f"{video:.1f} s video",
+                    per[run][n],
+                    "",
+                )
+            )
+    for run in ("first", "again"):
+        rows.append(
+            (
+                f"(d) 12 tokens ÷ 3 tokens, {run} (render s per s of video)",
+                "",
+                "",
+                per[run][12] / per[run][3],
+                "≤ 1.5",
+            )
+        )
+
+
+def floor_rows(work: Path, jobs: int, first: float, skip_hq: bool, rows: list) -> None:
+    """(e), added to ``rows``: the floor, PyAV encoding as many blank frames as the videos
+    have (at 480p15 against ``first``, the first render's seconds; at 1080p60 against Overview)."""
+    frames, _ = video_stats(work / "tool" / "zao-shang-hao" / "480p15")
+    floor = encode_blank(frames, 854, 480, 15, work / "blank480.mp4")
+    rows.append(
+        (
+            f"(e) 480p15: all scenes ÷ encoding {frames} blank frames (PyAV)",
+            f"{first:.1f} s",
+            f"{floor:.1f} s",
+            first / floor,
+            "floor",
+        )
+    )
+    if not skip_hq:
+        hq = tool("--scene", "Overview", "-q", "h", "--jobs", jobs, "--out", work / "hq")
+        frames_hq, _ = video_stats(work / "hq" / "zao-shang-hao" / "1080p60")
+        floor_hq = encode_blank(frames_hq, 1920, 1080, 60, work / "blank1080.mp4")
+        rows.append(
+            (
+                f"(e) 1080p60: Overview ÷ encoding {frames_hq} blank frames (PyAV)",
+                f"{hq:.1f} s",
+                f"{floor_hq:.1f} s",
+                hq / floor_hq,
+                "floor",
+            )
+        )
 
 
 def report(rows, args) -> None:

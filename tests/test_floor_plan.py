@@ -45,7 +45,16 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     modules = _modules(root)
     graph: dict[str, set[str]] = defaultdict(set)
     for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {  # `if TYPE_CHECKING:` imports never run: annotations only
+            id(n)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and getattr(block.test, "id", "") == "TYPE_CHECKING"
+            for n in ast.walk(block)
+        }
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.Import | ast.ImportFrom):
                 graph[name].update(t for t in _targets(name, path, node, modules) if t != name)
     return graph

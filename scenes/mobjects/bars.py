@@ -153,25 +153,30 @@ def weight_rows(rows, width: float, theme: Theme, height: float = 0.4, gap: floa
     """
     from manim import RIGHT
 
-    from scenes.mobjects.theme import heat
-
     out = VGroup()
     tag_w = max(r[0].width for r in rows)
     for tag, weights, roles, facts in rows:
-        bar = ProportionBar(
-            weights,
-            [heat(float(w)) for w in weights],
-            width,
-            theme,
-            roles=roles,
-            height=height,
-            show_numbers=False,
-        )
+        bar = _heat_bar(weights, roles, width, theme, height)
         tag.next_to(bar, LEFT, buff=0.25 + tag_w - tag.width)
         facts.next_to(bar, RIGHT, buff=0.3)
         out.add(VGroup(tag, bar, facts))
     out.arrange(DOWN, buff=gap, aligned_edge=LEFT)
     return out
+
+
+def _heat_bar(weights, roles, width: float, theme: Theme, height: float) -> ProportionBar:
+    """A row of weights as one proportion bar, each part coloured on the 0–1 weight scale."""
+    from scenes.mobjects.theme import heat
+
+    return ProportionBar(
+        weights,
+        [heat(float(w)) for w in weights],
+        width,
+        theme,
+        roles=roles,
+        height=height,
+        show_numbers=False,
+    )
 
 
 def score_row_panel(scene, box):

@@ -13,10 +13,15 @@ import weakref
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from manim import DOWN, LEFT, PI, RIGHT, UP, BackgroundRectangle, Rectangle, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, Rectangle, VGroup
 
+from scenes.mobjects.badges import place_badges
+from scenes.mobjects.colour_bar import ColorBar, scale_fill
+from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
+from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
+from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
 from scenes.mobjects.text import Num, ellipsize, label, text_width
-from scenes.mobjects.theme import SMALL, Theme, diverging, heat, score_limit, text_on
+from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
@@ -188,17 +193,7 @@ class LabelledMatrix(VGroup):
         self.values, self.scale = values, style.scale or ("scores" if style.squares else None)
         self.limit = score_limit(values) if self.scale == "scores" else 1.0
         self.named = {tuple(c) for c in named}
-        if style.squares:
-            cw = ch = style.squares
-            row_texts, col_texts = _square_label_texts(row_labels, col_labels, style.size)
-            self.indexed = False
-        else:
-            cw, ch = self._cell_size(values, style)
-            row_texts, col_texts = self._label_texts(row_labels, col_labels, cw, style.size)
-        if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
-            col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
-            cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
-        self.upright = bool(style.squares or style.upright) and _too_wide(col_texts, cw, style.size)
+        cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
@@ -208,21 +203,11 @@ class LabelledMatrix(VGroup):
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
 
-        self.cells: dict[tuple[int, int], Num] = {}
-        self.squares: dict[tuple[int, int], Rectangle] = {}
-        self.badges = VGroup()  # behind the numbers kept on a grid of squares
-        self.badge_of: dict[tuple[int, int], VGroup] = {}  # a kept number's frame and badge
-        self.backgrounds = VGroup()
-        # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
-        self.backgrounds.of_matrix = weakref.ref(self)
-        self.col_labels = VGroup()
-        self.row_labels = VGroup()
-        self.row_label_of: dict[int, object] = {}
-        self.ellipses = VGroup()
+        self._start_parts()
         self._add_columns(grid, role, col_texts, col_colors)
         self._add_row_labels(grid, row_mobs)
         if style.squares:
-            self._place_named()
+            place_badges(self)
         self.numbers = VGroup(*self.squares.values(), *self.badges, *self.cells.values())
         self.colorbar = self._colorbar()
         self.add(
@@ -236,6 +221,38 @@ class LabelledMatrix(VGroup):
         )
 
     # -- the steps of building it ---------------------------------------------------------------
+    def _cells_and_texts(self, row_labels, col_labels):
+        """The cell width and height and the row and column texts (a grid of squares keeps every
+        token; else :meth:`_label_texts`); whether the column labels stand upright."""
+        style, values = self.style, self.values
+        n = values.shape[1]
+        if style.squares:
+            cw = ch = style.squares
+            row_texts, col_texts = _square_label_texts(row_labels, col_labels, style.size)
+            self.indexed = False
+        else:
+            cw, ch = self._cell_size(values, style)
+            row_texts, col_texts = self._label_texts(row_labels, col_labels, cw, style.size)
+        if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
+            col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
+            cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
+        self.upright = bool(style.squares or style.upright) and _too_wide(col_texts, cw, style.size)
+        return cw, ch, row_texts, col_texts
+
+    def _start_parts(self) -> None:
+        """The empty groups and look-ups the cells, labels and ellipses are added to."""
+        self.cells: dict[tuple[int, int], Num] = {}
+        self.squares: dict[tuple[int, int], Rectangle] = {}
+        self.badges = VGroup()  # behind the numbers kept on a grid of squares
+        self.badge_of: dict[tuple[int, int], VGroup] = {}  # a kept number's frame and badge
+        self.backgrounds = VGroup()
+        # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
+        self.backgrounds.of_matrix = weakref.ref(self)
+        self.col_labels = VGroup()
+        self.row_labels = VGroup()
+        self.row_label_of: dict[int, object] = {}
+        self.ellipses = VGroup()
+
     @staticmethod
     def _cell_size(values: np.ndarray, style: MatrixStyle) -> tuple[float, float]:
         """Width and height of a cell: the widest printed number with its padding."""
@@ -312,7 +329,7 @@ class LabelledMatrix(VGroup):
         rect.move_to(at)
         ink = theme.text
         if self.scale and np.isfinite(value):
-            fill = _fill(self.scale, value, self.limit)
+            fill = scale_fill(self.scale, value, self.limit)
             rect.set_fill(fill)
             ink = text_on(fill, theme)
         rect.cell_index = (i, j)
@@ -326,40 +343,6 @@ class LabelledMatrix(VGroup):
         cell = Num(value, role + (i, j), self.style.digits, self.style.size, ink)
         self.cells[i, j] = cell.move_to(at)
 
-    def _place_named(self) -> None:
-        """On a grid of squares each kept number, wider than its cell, goes on a badge near its
-        cell, inside the grid, where it hides the least of the other squares (a masked or
-        near-zero cell hides nothing), never over another kept number or named cell; a badge
-        that does not touch its cell gets a leader line to the cell's frame."""
-        from manim import Line
-
-        from scenes.mobjects.layout import box_of
-
-        bounds = box_of(self.backgrounds)
-        taken = [box_of(self.cell_rect(*k)) for k in self.cells]
-        ink = [
-            (box_of(sq), sq.width * sq.height)
-            for k, sq in self.squares.items()
-            if k not in self.cells and sq.get_fill_opacity() > 0
-        ]
-        for (i, j), num in self.cells.items():
-            cell = self.cell_rect(i, j)
-            others = [t for t in taken if not t.contains(box_of(cell), 1e-6)]
-            box = _free_spot(cell.get_center(), num, self.style.squares, bounds, taken, ink, others)
-            num.move_to(box.center)
-            taken.append(box)
-            badge = BackgroundRectangle(num, color=self.theme.background, fill_opacity=1, buff=0.04)
-            # the cell it names framed in the badge's colour
-            mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)
-            mark.set_stroke(self.theme.text, width=2).move_to(cell.get_center())
-            badge.set_stroke(self.theme.text, width=1, opacity=1)
-            parts = [mark, badge]
-            start, end = _nearest_points(box_of(badge), box_of(mark))
-            if np.linalg.norm(end - start) > 0.03:  # not touching: a leader to its cell
-                parts.insert(0, Line(start, end, stroke_width=1.5, color=self.theme.text))
-            self.badges.add(*parts)
-            self.badge_of[i, j] = VGroup(*parts)
-
     def _add_square(self, i: int, j: int, cell: Rectangle) -> None:
         """Cell (i, j)'s value as a square of area |value| / limit of the cell's inner area,
         coloured on the scale (nothing for a masked −∞: the empty cell says it)."""
@@ -368,7 +351,7 @@ class LabelledMatrix(VGroup):
             return
         share = _share(value, self.limit)
         side = (self.style.squares - 0.08) * math.sqrt(share)
-        fill = _fill(self.scale, value, self.limit) if self.scale else self.theme.text
+        fill = scale_fill(self.scale, value, self.limit) if self.scale else self.theme.text
         square = Rectangle(width=max(side, 1e-3), height=max(side, 1e-3), stroke_width=0)
         square.set_fill(fill, opacity=1 if side > 1e-3 else 0).move_to(cell.get_center())
         self.squares[i, j] = square
@@ -573,60 +556,6 @@ def _share(value: float, limit: float) -> float:
     return min(abs(value) / limit, 1.0)
 
 
-def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
-    """Where ``num`` (on a badge) goes near a cell at ``centre``: of the places touching it or
-    further along its row or column, inside ``bounds`` and clear of ``taken``, the one that hides
-    the least square area of ``ink`` ((box, area) pairs), nearer ones first on a tie, whose
-    leader to the cell crosses none of ``crossed``; on the cell itself when there is no such
-    place."""
-    from scenes.mobjects.layout import Box
-
-    half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
-    up = side / 2 + half_h + 0.02
-    across = side / 2 + half_w + 0.02
-    offsets = [(0, up), (0, -up), (-across, 0), (across, 0)]  # touching the cell
-    for k in range(1, 9):  # further along its row or column: a straight leader
-        offsets += [(0, up + k * side), (0, -up - k * side)]
-        offsets += [(-across - k * side / 2, 0), (across + k * side / 2, 0)]
-    best, best_cost = None, math.inf
-    for dx, dy in offsets:
-        x = min(max(centre[0] + dx, bounds.x0 + half_w), bounds.x1 - half_w)
-        y = centre[1] + dy
-        box = Box(x - half_w, y - half_h, x + half_w, y + half_h)
-        if not bounds.contains(box) or any(box.overlaps(t, 0.0) for t in taken):
-            continue
-        a, b = _nearest_points(box, Box(*(centre[:2] - side / 2), *(centre[:2] + side / 2)))
-        on_leader = [a + (b - a) * t for t in np.linspace(0.05, 0.95, 12)]
-        if any(c.contains(Box(*p[:2], *p[:2]), 0.0) for c in crossed for p in on_leader):
-            continue
-        hidden = sum(_overlap(box, b) for b, _ in ink) / side**2  # in whole cells' squares
-        cost = 3 * hidden + 0.3 * math.hypot(x - centre[0], y - centre[1]) / side
-        cost += 0.3 if dy else 0.0  # in its own row it reads as that row's number
-        if cost < best_cost - 1e-9:
-            best, best_cost = box, cost
-    if best is None:
-        return Box(centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
-    return best
-
-
-def _overlap(a, b) -> float:
-    """The area two boxes share."""
-    w = min(a.x1, b.x1) - max(a.x0, b.x0)
-    h = min(a.y1, b.y1) - max(a.y0, b.y0)
-    return max(w, 0.0) * max(h, 0.0)
-
-
-def _nearest_points(a, b):
-    """The nearest points of boxes ``a`` and ``b`` (a leader line's ends)."""
-    ax = min(max((b.x0 + b.x1) / 2, a.x0), a.x1)
-    ay = min(max((b.y0 + b.y1) / 2, a.y0), a.y1)
-    bx = min(max(ax, b.x0), b.x1)
-    by = min(max(ay, b.y0), b.y1)
-    ax = min(max(bx, a.x0), a.x1)
-    ay = min(max(by, a.y0), a.y1)
-    return np.array([ax, ay, 0.0]), np.array([bx, by, 0.0])
-
-
 def _stand_up(text) -> None:
     """Turn a label to read upwards, keeping its ``font_size`` true (Manim derives it from the
     height, which turning swaps for the width)."""
@@ -659,60 +588,6 @@ def _style(style: MatrixStyle | None, overrides: dict) -> MatrixStyle:
     return replace(style or MatrixStyle(), **overrides)
 
 
-def _fill(scale: str, value: float, limit: float):
-    return heat(value) if scale == "weights" else diverging(value, limit)
-
-
-class ColorBar(VGroup):
-    """The key of a colour scale: a strip with its end (and middle) values.
-
-    ``scale="weights"``: the fixed 0 → 1 attention scale; ``"scores"``: −limit … 0 … +limit.
-    Horizontal (``width`` long, values under it), or ``vertical`` (``width`` tall, low values
-    at the bottom, values on its right).
-    """
-
-    def __init__(
-        self,
-        theme: Theme,
-        scale: str = "weights",
-        limit: float = 1.0,
-        width=2.4,
-        height=0.16,
-        steps: int = 40,
-        vertical: bool = False,
-    ):
-        super().__init__()
-        lo, hi = (0.0, 1.0) if scale == "weights" else (-limit, limit)
-        along = UP if vertical else RIGHT
-        across = RIGHT if vertical else DOWN
-        strip = VGroup()
-        for k in range(steps):
-            v = lo + (hi - lo) * (k + 0.5) / steps
-            part = Rectangle(width=width / steps * 1.02, height=height, stroke_width=0)
-            if vertical:
-                part.rotate(PI / 2)
-            part.set_fill(_fill(scale, v, limit), opacity=1)
-            strip.add(part.move_to(along * (k + 0.5) * width / steps))
-        outline = Rectangle(width=width, height=height, stroke_width=1, stroke_color=theme.muted)
-        if vertical:
-            outline.rotate(PI / 2)
-        outline.move_to(along * width / 2)
-        ticks = VGroup()
-        for frac, v in ((0.0, lo), (0.5, (lo + hi) / 2), (1.0, hi)):
-            t = label(_tick_text(v), SMALL, theme.muted)
-            t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
-            ticks.add(t)
-        self.strip, self.ticks = strip, ticks
-        self.add(strip, outline, ticks)
-
-
-def _tick_text(v: float) -> str:
-    if v == 0:
-        return "0"
-    s = f"{v:g}" if abs(v) >= 1e-3 and abs(v) < 1e5 else f"{v:.0e}"
-    return s.replace("-", "−")
-
-
 def _extremes(values: np.ndarray) -> list[float]:
     """The few values whose printed form is widest (for sizing the cells without making all)."""
     flat = values.ravel()
@@ -721,34 +596,3 @@ def _extremes(values: np.ndarray) -> list[float]:
     if finite.size:
         picks |= {float(finite.max()), float(finite.min())}
     return sorted(picks)
-
-
-def matrix_title(text, matrix: VGroup, theme: Theme, size=SMALL):
-    """A heading above ``matrix``, left-aligned: text, or a ready mobject (e.g. typeset)."""
-    t = label(text, size, theme.muted) if isinstance(text, str) else text
-    t.next_to(matrix, UP, buff=0.15)
-    t.align_to(matrix, LEFT)
-    return t
-
-
-def typeset_headers(table: LabelledMatrix, exprs) -> None:
-    """Replace a matrix's plain column headers by typeset ones (``exprs[j]``, Typst math such
-    as ``"x_1"``: the project's own strings, never labels), in place; indexed headers stay."""
-    from scenes.mobjects.math import math
-
-    if table.indexed:
-        return
-    for slot, (mob, j) in enumerate(zip(list(table.col_labels), table.shown_columns)):
-        new = math(exprs[j], 0.8 * getattr(mob, "font_size", SMALL))
-        new.set_color(mob.get_color()).move_to(mob).align_to(mob, DOWN)
-        table.col_labels.submobjects[slot] = new
-
-
-def math_title(expr: str, matrix, theme, size=SMALL):
-    """A typeset title (Typst math ``expr``) above a matrix, left-aligned with it."""
-    from scenes.mobjects.math import math
-
-    t = math(expr, size, theme.muted)
-    t.next_to(matrix, UP, buff=0.15)
-    t.align_to(matrix, LEFT)
-    return t

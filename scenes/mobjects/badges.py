@@ -1,0 +1,96 @@
+"""Badges on a grid of squares (:class:`~scenes.mobjects.matrix.LabelledMatrix` with
+``squares``): each number a caption names, wider than its cell, goes on a badge near its cell
+where it hides the least of the other squares, with a leader line to the cell when they do not
+touch (:func:`place_badges`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from manim import BackgroundRectangle, Line, Rectangle, VGroup
+
+from scenes.mobjects.layout import Box, box_of
+
+
+def place_badges(matrix) -> None:
+    """On a grid of squares each kept number, wider than its cell, goes on a badge near its
+    cell, inside the grid, where it hides the least of the other squares (a masked or
+    near-zero cell hides nothing), never over another kept number or named cell; a badge
+    that does not touch its cell gets a leader line to the cell's frame."""
+    bounds = box_of(matrix.backgrounds)
+    taken = [box_of(matrix.cell_rect(*k)) for k in matrix.cells]
+    ink = [
+        (box_of(sq), sq.width * sq.height)
+        for k, sq in matrix.squares.items()
+        if k not in matrix.cells and sq.get_fill_opacity() > 0
+    ]
+    for (i, j), num in matrix.cells.items():
+        cell = matrix.cell_rect(i, j)
+        others = [t for t in taken if not t.contains(box_of(cell), 1e-6)]
+        box = _free_spot(cell.get_center(), num, matrix.style.squares, bounds, taken, ink, others)
+        num.move_to(box.center)
+        taken.append(box)
+        badge = BackgroundRectangle(num, color=matrix.theme.background, fill_opacity=1, buff=0.04)
+        # the cell it names framed in the badge's colour
+        mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)
+        mark.set_stroke(matrix.theme.text, width=2).move_to(cell.get_center())
+        badge.set_stroke(matrix.theme.text, width=1, opacity=1)
+        parts = [mark, badge]
+        start, end = _nearest_points(box_of(badge), box_of(mark))
+        if np.linalg.norm(end - start) > 0.03:  # not touching: a leader to its cell
+            parts.insert(0, Line(start, end, stroke_width=1.5, color=matrix.theme.text))
+        matrix.badges.add(*parts)
+        matrix.badge_of[i, j] = VGroup(*parts)
+
+
+def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
+    """Where ``num`` (on a badge) goes near a cell at ``centre``: of the places touching it or
+    further along its row or column, inside ``bounds`` and clear of ``taken``, the one that hides
+    the least square area of ``ink`` ((box, area) pairs), nearer ones first on a tie, whose
+    leader to the cell crosses none of ``crossed``; on the cell itself when there is no such
+    place."""
+    half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
+    up = side / 2 + half_h + 0.02
+    across = side / 2 + half_w + 0.02
+    offsets = [(0, up), (0, -up), (-across, 0), (across, 0)]  # touching the cell
+    for k in range(1, 9):  # further along its row or column: a straight leader
+        offsets += [(0, up + k * side), (0, -up - k * side)]
+        offsets += [(-across - k * side / 2, 0), (across + k * side / 2, 0)]
+    best, best_cost = None, math.inf
+    for dx, dy in offsets:
+        x = min(max(centre[0] + dx, bounds.x0 + half_w), bounds.x1 - half_w)
+        y = centre[1] + dy
+        box = Box(x - half_w, y - half_h, x + half_w, y + half_h)
+        if not bounds.contains(box) or any(box.overlaps(t, 0.0) for t in taken):
+            continue
+        a, b = _nearest_points(box, Box(*(centre[:2] - side / 2), *(centre[:2] + side / 2)))
+        on_leader = [a + (b - a) * t for t in np.linspace(0.05, 0.95, 12)]
+        if any(c.contains(Box(*p[:2], *p[:2]), 0.0) for c in crossed for p in on_leader):
+            continue
+        hidden = sum(_overlap(box, b) for b, _ in ink) / side**2  # in whole cells' squares
+        cost = 3 * hidden + 0.3 * math.hypot(x - centre[0], y - centre[1]) / side
+        cost += 0.3 if dy else 0.0  # in its own row it reads as that row's number
+        if cost < best_cost - 1e-9:
+            best, best_cost = box, cost
+    if best is None:
+        return Box(centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
+    return best
+
+
+def _overlap(a, b) -> float:
+    """The area two boxes share."""
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return max(w, 0.0) * max(h, 0.0)
+
+
+def _nearest_points(a, b):
+    """The nearest points of boxes ``a`` and ``b`` (a leader line's ends)."""
+    ax = min(max((b.x0 + b.x1) / 2, a.x0), a.x1)
+    ay = min(max((b.y0 + b.y1) / 2, a.y0), a.y1)
+    bx = min(max(ax, b.x0), b.x1)
+    by = min(max(ay, b.y0), b.y1)
+    ax = min(max(bx, a.x0), a.x1)
+    ay = min(max(by, a.y0), a.y1)
+    return np.array([ax, ay, 0.0]), np.array([bx, by, 0.0])

@@ -1,0 +1,100 @@
+"""What is drawn around a matrix: the key of its colour scale (:class:`ColorBar`) and its
+titles (plain, typeset, and typeset column headers)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, VGroup
+
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import SMALL, Theme, diverging, heat
+
+if TYPE_CHECKING:
+    from scenes.mobjects.matrix import LabelledMatrix
+
+
+def scale_fill(scale: str, value: float, limit: float):
+    """A value's colour on ``scale``: "weights" (0 → 1) or "scores" (−limit … +limit)."""
+    return heat(value) if scale == "weights" else diverging(value, limit)
+
+
+class ColorBar(VGroup):
+    """The key of a colour scale: a strip with its end (and middle) values.
+
+    ``scale="weights"``: the fixed 0 → 1 attention scale; ``"scores"``: −limit … 0 … +limit.
+    Horizontal (``width`` long, values under it), or ``vertical`` (``width`` tall, low values
+    at the bottom, values on its right).
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        scale: str = "weights",
+        limit: float = 1.0,
+        width=2.4,
+        height=0.16,
+        steps: int = 40,
+        vertical: bool = False,
+    ):
+        super().__init__()
+        lo, hi = (0.0, 1.0) if scale == "weights" else (-limit, limit)
+        along = UP if vertical else RIGHT
+        across = RIGHT if vertical else DOWN
+        strip = VGroup()
+        for k in range(steps):
+            v = lo + (hi - lo) * (k + 0.5) / steps
+            part = Rectangle(width=width / steps * 1.02, height=height, stroke_width=0)
+            if vertical:
+                part.rotate(PI / 2)
+            part.set_fill(scale_fill(scale, v, limit), opacity=1)
+            strip.add(part.move_to(along * (k + 0.5) * width / steps))
+        outline = Rectangle(width=width, height=height, stroke_width=1, stroke_color=theme.muted)
+        if vertical:
+            outline.rotate(PI / 2)
+        outline.move_to(along * width / 2)
+        ticks = VGroup()
+        for frac, v in ((0.0, lo), (0.5, (lo + hi) / 2), (1.0, hi)):
+            t = label(_tick_text(v), SMALL, theme.muted)
+            t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
+            ticks.add(t)
+        self.strip, self.ticks = strip, ticks
+        self.add(strip, outline, ticks)
+
+
+def _tick_text(v: float) -> str:
+    if v == 0:
+        return "0"
+    s = f"{v:g}" if abs(v) >= 1e-3 and abs(v) < 1e5 else f"{v:.0e}"
+    return s.replace("-", "−")
+
+
+def matrix_title(text, matrix: VGroup, theme: Theme, size=SMALL):
+    """A heading above ``matrix``, left-aligned: text, or a ready mobject (e.g. typeset)."""
+    t = label(text, size, theme.muted) if isinstance(text, str) else text
+    t.next_to(matrix, UP, buff=0.15)
+    t.align_to(matrix, LEFT)
+    return t
+
+
+def typeset_headers(table: LabelledMatrix, exprs) -> None:
+    """Replace a matrix's plain column headers by typeset ones (``exprs[j]``, Typst math such
+    as ``"x_1"``: the project's own strings, never labels), in place; indexed headers stay."""
+    from scenes.mobjects.math import math
+
+    if table.indexed:
+        return
+    for slot, (mob, j) in enumerate(zip(list(table.col_labels), table.shown_columns)):
+        new = math(exprs[j], 0.8 * getattr(mob, "font_size", SMALL))
+        new.set_color(mob.get_color()).move_to(mob).align_to(mob, DOWN)
+        table.col_labels.submobjects[slot] = new
+
+
+def math_title(expr: str, matrix, theme, size=SMALL):
+    """A typeset title (Typst math ``expr``) above a matrix, left-aligned with it."""
+    from scenes.mobjects.math import math
+
+    t = math(expr, size, theme.muted)
+    t.next_to(matrix, UP, buff=0.15)
+    t.align_to(matrix, LEFT)
+    return t
