@@ -37,6 +37,7 @@ FILE_KEYS = (
     "kv_heads",
     "rotary_base",
     "positions",
+    "block",
 )
 
 
@@ -89,6 +90,8 @@ def example_to_dict(example) -> dict:
         if getattr(example, key) is not None:
             value = getattr(example, key)
             out[key] = list(value) if key == "positions" else value
+    if example.block is not None:  # a trained encoder layer's own feed-forward and LayerNorms
+        out["block"] = example.block.given()
     return out
 
 
