@@ -153,3 +153,18 @@ def test_a_decoder_layer_is_refused_with_the_reason():
         why == "this example is a decoder layer (pre-norm, RMSNorm, SwiGLU): not an encoder block"
     )
     assert "decoder layer" not in BY_NAME["EncoderBlock"].why_not(ac.PRESETS["rotary"])
+
+
+def test_the_explorers_copy_of_an_example_keeps_its_block(tmp_path):
+    """The lecture page writes the example as TOML around new embeddings: a block (a dict in
+    to_dict) is a [block] table there, read back as the same block (it was `block = ["W_1", …]`)."""
+    from scenes.outputs import explorer
+
+    zao = ac.PRESETS["zao-shang-hao"]
+    ex = ac.Example(tokens=zao.tokens, embeddings=zao.embeddings, block=_block(d=2, d_ff=3))
+    head, tail = explorer.toml_parts(ex)
+    path = tmp_path / "copy.toml"
+    path.write_text(head + f"embeddings = {ex.embeddings.tolist()}\n" + tail, encoding="utf-8")
+    back = ac.load_example(path)
+    for key in BLOCK_ARRAYS:
+        np.testing.assert_array_equal(getattr(back.block, key), getattr(ex.block, key))
