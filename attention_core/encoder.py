@@ -6,11 +6,14 @@
     Y = LayerNorm(H + F)                 second residual and LayerNorm
 
 No biases and no dropout, so it equals ``torch.nn.TransformerEncoderLayer(…, bias=False,
-dropout=0, norm_first=False)`` with the same weights.
+dropout=0, norm_first=False)`` with the same weights. A trained BERT layer is the same block
+with its own LayerNorm γ, β (ε = 1e-12), feed-forward biases and GELU:
+F = GELU(H W_1 + b_1) W_2 + b_2 (``activation="gelu"``, ``beta1``, ``beta2``, ``b_1``, ``b_2``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,15 +47,42 @@ def layer_norm(x, gamma=None, beta=None, eps: float = LAYER_NORM_EPS) -> np.ndar
     return out
 
 
-def feed_forward(x, W_1, W_2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """ReLU(x W_1) W_2, position by position. Returns (hidden before ReLU, after ReLU, output)."""
+def gelu(x) -> np.ndarray:
+    """GELU in its exact (erf) form: x · Φ(x) = ½ x (1 + erf(x / √2)), elementwise."""
+    x = np.asarray(x, dtype=np.float64)
+    erf = np.frompyfunc(math.erf, 1, 1)
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)).astype(np.float64))
+
+
+ACTIVATIONS = {"relu": lambda h: np.maximum(h, 0.0), "gelu": gelu}
+
+
+def feed_forward(
+    x, W_1, W_2, b_1=None, b_2=None, activation: str = "relu"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """act(x W_1 + b_1) W_2 + b_2, position by position (ReLU and no biases unless given).
+    Returns (hidden before the activation, after it, output)."""
     x = as_matrix("x", x)
     W_1, W_2 = as_matrix("W_1", W_1), as_matrix("W_2", W_2)
     same_width("x", x, "W_1", W_1, axis_a=1, axis_b=0)
     same_width("W_1", W_1, "W_2", W_2, axis_a=1, axis_b=0)
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation: {activation!r} is not one of {', '.join(ACTIVATIONS)}")
     hidden = x @ W_1  # (n, d_ff)
-    relu = np.maximum(hidden, 0.0)
-    return hidden, relu, relu @ W_2  # (n, d_model)
+    if b_1 is not None:
+        hidden = hidden + _bias("b_1", b_1, W_1.shape[1])
+    act = ACTIVATIONS[activation](hidden)
+    out = act @ W_2  # (n, d_model)
+    if b_2 is not None:
+        out = out + _bias("b_2", b_2, W_2.shape[1])
+    return hidden, act, out
+
+
+def _bias(name: str, b, width: int) -> np.ndarray:
+    b = np.asarray(b, dtype=np.float64)
+    if b.shape != (width,):
+        raise ValueError(f"{name}: expected shape ({width},), got {b.shape}")
+    return b
 
 
 @dataclass(frozen=True)
@@ -63,11 +93,12 @@ class EncoderTrace:
     attention: MultiHeadTrace
     residual1: np.ndarray  # X + A
     norm1: np.ndarray  # H = LayerNorm(X + A)
-    ff_hidden: np.ndarray  # H W_1
-    ff_relu: np.ndarray  # ReLU(H W_1)
+    ff_hidden: np.ndarray  # H W_1 (+ b_1)
+    ff_relu: np.ndarray  # ReLU(H W_1), or GELU(H W_1 + b_1) with activation "gelu"
     ff_out: np.ndarray  # F
     residual2: np.ndarray  # H + F
     output: np.ndarray  # Y = LayerNorm(H + F)
+    activation: str = "relu"  # the feed-forward's: "relu", or "gelu" (a trained BERT layer)
 
 
 def encoder_block(
@@ -88,11 +119,18 @@ def encoder_block(
     b_k=None,
     b_v=None,
     b_o=None,
+    beta1=None,
+    beta2=None,
+    b_1=None,
+    b_2=None,
+    activation: str = "relu",
 ) -> EncoderTrace:
     """One encoder block over X (n, d_model); W_o maps the heads back to d_model.
 
     The attention's optional biases ``b_q`` … ``b_o`` (an example taken from a trained model
-    has them) go to :func:`multi_head_attention`; without them the block has no bias at all.
+    has them) go to :func:`multi_head_attention`; the LayerNorms' shifts ``beta1``, ``beta2``
+    and the feed-forward's biases ``b_1``, ``b_2`` likewise; without them the block has no
+    bias at all.
     """
     X = as_matrix("X", X)
     att = multi_head_attention(
@@ -103,8 +141,8 @@ def encoder_block(
             f"W_o: the attention output has shape {att.output.shape}; the residual needs {X.shape}"
         )
     residual1 = X + att.output
-    norm1 = layer_norm(residual1, gamma1, eps=eps)
-    hidden, relu, ff = feed_forward(norm1, W_1, W_2)
+    norm1 = layer_norm(residual1, gamma1, beta1, eps=eps)
+    hidden, act, ff = feed_forward(norm1, W_1, W_2, b_1, b_2, activation)
     if ff.shape != X.shape:
         raise ValueError(f"W_2: the feed-forward output has shape {ff.shape}; expected {X.shape}")
     residual2 = norm1 + ff
@@ -114,8 +152,9 @@ def encoder_block(
         residual1=residual1,
         norm1=norm1,
         ff_hidden=hidden,
-        ff_relu=relu,
+        ff_relu=act,
         ff_out=ff,
         residual2=residual2,
-        output=layer_norm(residual2, gamma2, eps=eps),
+        output=layer_norm(residual2, gamma2, beta2, eps=eps),
+        activation=activation,
     )

@@ -1,5 +1,7 @@
 """One encoder block over an example: its attention weights, a W_o back to d_model and seeded
-feed-forward weights (:func:`encoder_weights`), run by :func:`trace_encoder`."""
+feed-forward weights (:func:`encoder_weights`), run by :func:`trace_encoder`. An example of a
+trained encoder layer (``block``: its own W_1, b_1, W_2, b_2 and LayerNorms) is the model's own
+block instead: GELU, the model's γ, β and ε."""
 
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ def encoder_weights(example: Example, seed: int = FFN_SEED):
         seeded["W_o"] = True
     W_1 = rng.standard_normal((d, 2 * d)) / np.sqrt(d)
     W_2 = rng.standard_normal((2 * d, d)) / np.sqrt(2 * d)
+    if example.block is not None:  # the trained layer's own feed-forward
+        W_1, W_2 = example.block.W_1, example.block.W_2
+        seeded.update(W_1=False, W_2=False)
     return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
 
 
@@ -50,10 +55,16 @@ def encoder_biases(example: Example) -> dict:
 
 
 def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
-    """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`."""
+    """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`
+    (the model's own block, GELU, for an example with a ``block``)."""
     W, _ = encoder_weights(example, seed)
     X = trace_example(example).X
     mask = None if example.is_cross else example.mask_matrix
+    b = example.block
+    own = {}  # a trained layer's: its LayerNorms' γ, β, ε, its biases, GELU
+    if b is not None:
+        own = dict(gamma1=b.gamma_1, gamma2=b.gamma_2, eps=b.eps, beta1=b.beta_1)
+        own.update(beta2=b.beta_2, b_1=b.b_1, b_2=b.b_2, activation="gelu")
     return encoder_block(
         X,
         W["W_q"],
@@ -65,4 +76,5 @@ def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
         example.heads,
         mask=mask,
         **encoder_biases(example),
+        **own,
     )

@@ -1,7 +1,8 @@
 """EncoderBlock: where attention sits — multi-head self-attention, the residual add (the attention
 output added back to each token's vector, E + ΔE) and LayerNorm, the feed-forward network, the
 second residual and LayerNorm, with the example's numbers (its own attention weights; the
-feed-forward weights seeded and labelled illustrative).
+feed-forward weights seeded and labelled illustrative — or, for a trained layer written with its
+``block``, the model's own feed-forward, GELU, and LayerNorms: the model's own layer output).
 
 What persists moves: X and A slide together into X + A, each row of it is normalised into H in
 turn, H flows through the feed-forward network, H and F slide together, and LayerNorm gives Y.
@@ -130,33 +131,37 @@ class EncoderBlock(ExplainerScene):
 
     def normalise_first(self, X, A, R, picture):
         """H = LayerNorm(X + A), row by row."""
-        self.step("norm1")
+        self.step("norm1", "norm1_model" if self.own_block else None)
         self.play(FadeOut(X), FadeOut(A), FadeOut(picture), run_time=0.4)
         self.slide_to(R, self.slots[0])
         H = self.matrix(self.encoder.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
         self.normalise(R, H)
         return H
 
+    @property
+    def own_block(self) -> bool:
+        """True for a trained layer's own feed-forward (GELU) and LayerNorms (its ``block``)."""
+        return self.encoder.activation == "gelu"
+
     def feed_forward(self, R, H, ffn_slots):
-        """F = ReLU(H W_1) W_2."""
-        enc = self.encoder
-        self.step("ffn", seed=ac.FFN_SEED)
+        """F = ReLU(H W_1) W_2 (seeded), or a trained layer's own GELU(H W_1 + b_1) W_2 + b_2."""
+        enc, own = self.encoder, self.own_block
+        inner = '"GELU"(H W_1 + b_1)' if own else '"ReLU"(H W_1)'
+        note_key = "ffn_model" if own else "ffn_seed"
+        self.step("ffn", note_key if own else None, seed=ac.FFN_SEED)
         self.play(FadeOut(R), run_time=0.4)
         self.slide_to(H, ffn_slots[0])
-        hidden = self.matrix(
-            enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', ffn_slots[1], digits=1, labelled=False
-        )
-        F = self.matrix(enc.ff_out, "ff_out", 'F = "ReLU"(H W_1) W_2', ffn_slots[2])
-        seed = label(self.say("ffn_seed", seed=ac.FFN_SEED), SMALL, self.theme.muted)
-        if seed.width > ffn_slots[1].width + 0.2:  # a narrow slot: the seed alone
-            seed = label(self.say("ffn_seed_short", seed=ac.FFN_SEED), SMALL, self.theme.muted)
+        hidden = self.matrix(enc.ff_relu, "ff_relu", inner, ffn_slots[1], digits=1, labelled=False)
+        formula = f"F = {inner} W_2" + (" + b_2" if own else "")
+        F = self.matrix(enc.ff_out, "ff_out", formula, ffn_slots[2])
+        seed = label(self.say(note_key, seed=ac.FFN_SEED), SMALL, self.theme.muted)
+        if seed.width > ffn_slots[1].width + 0.2:  # a narrow slot: the seed (or "own") alone
+            seed = label(self.say(f"{note_key}_short", seed=ac.FFN_SEED), SMALL, self.theme.muted)
         seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)  # the caption's seed, shown
         if box_of(seed).y0 < ffn_slots[1].y0 - 0.3:  # the hidden layer gives it the room
             slot = ffn_slots[1]
             room = Box(slot.x0, slot.y0 + seed.height + 0.2, slot.x1, slot.y1)
-            hidden = self.matrix(
-                enc.ff_relu, "ff_relu", '"ReLU"(H W_1)', room, digits=1, labelled=False
-            )
+            hidden = self.matrix(enc.ff_relu, "ff_relu", inner, room, digits=1, labelled=False)
             seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)
         self.play(FadeIn(hidden.formula), FadeIn(seed), run_time=0.4)
         self.play(*cells_into(H, hidden), run_time=1.0)
@@ -178,7 +183,8 @@ class EncoderBlock(ExplainerScene):
 
     def normalise_second(self, H, F, R2, picture):
         """Y = LayerNorm(H + F): the block's output."""
-        self.step("norm2", "norm2_trained" if self.example.source else None)
+        trained = "norm2_trained" if self.example.source else None  # Y is not the model's
+        self.step("norm2", "norm2_model" if self.own_block else trained)
         self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
         self.slide_to(R2, self.slots[0])
         Y = self.matrix(self.encoder.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])

@@ -4,7 +4,8 @@ contrast and OCR tests:
 - ``at-the-limits``: ``examples/at-the-limits.toml`` (12 tokens, a 12-character label, a
   repeated label, 4 heads, a causal mask);
 - ``minilm-layer1``: a trained layer with all 12 heads, ``examples/minilm-cat-layer1.toml`` (and
-  its 2.2 MB sidecar of 4 × 384 × 384 weights), exactly what
+  its 6.6 MB sidecar of 4 × 384 × 384 attention weights and the layer's own feed-forward,
+  384 × 1536 and back, and LayerNorms), exactly what
   ``attn-explain from-model "the cat sat on the mat" --layer 1 --all-heads`` writes
   (tests/test_model.py checks that it still is).
 """

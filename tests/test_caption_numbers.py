@@ -150,11 +150,35 @@ def test_caption_lines_never_break_inside_a_formula(lang):
 
 @pytest.mark.slow
 def test_a_trained_layers_encoder_block_does_not_call_its_y_the_models():
-    """W₁ and W₂ are illustrative: with a trained layer's attention, Y is not the model's block
-    output, and the last caption says so (it said "is the block's output")."""
-    ex = lecturer_examples.load("minilm-layer1")
+    """Without the layer's own feed-forward (a layer file made before its ``[block]``), W₁ and W₂
+    are illustrative: Y is not the model's block output, and the last caption says so (it said
+    "is the block's output")."""
+    from dataclasses import replace
+
+    ex = replace(lecturer_examples.load("minilm-layer1"), block=None)
     last = _stills(ex, "EncoderBlock", snapshot=None)[-1]
     assert last.key == "norm2" and "not the model's block output" in last.caption
+
+
+@pytest.mark.slow
+def test_a_trained_layer_with_its_own_feed_forward_says_so():
+    """Issue 30 item 8: with the layer's own W₁, W₂, biases and LayerNorms (from-model
+    --all-heads), the feed-forward is the model's GELU, not "illustrative, seed 7", and Y is the
+    output of the model's layer (it said Y was not the model's)."""
+    ex = lecturer_examples.load("minilm-layer1")
+
+    def words(scene):
+        return [describe(m) for m in texts(scene)]
+
+    stills = {s.key: s for s in _stills(ex, "EncoderBlock", snapshot=words)}
+    ffn = stills["ffn"]
+    assert "the model's own feed-forward (GELU, its W₁, W₂)" in ffn.caption
+    assert "GELU(H W_1 + b_1) W_2 + b_2" in ffn.caption.replace("₁", "_1").replace("₂", "_2")
+    assert "seed" not in ffn.caption and not any("seed" in t for t in ffn.snapshot)
+    assert any("the model's own" in t for t in ffn.snapshot)
+    last = stills["norm2"].caption
+    assert "not the model's" not in last and "output of the model's layer" in last
+    assert "γ" in stills["norm1"].caption
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+from attention_core.example.block_fields import BLOCK_ARRAYS
 from attention_core.example.loading import merge_arrays
 from attention_core.models.bert import BertConfig, BertWeights, bert_forward, gelu
 from attention_core.readings.heads import qk_plane, read_head
@@ -368,6 +369,9 @@ def test_the_committed_trained_layer_is_what_from_model_writes(mf):
     np.testing.assert_array_equal(committed.embeddings, fresh.embeddings)
     for key in ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o"):
         np.testing.assert_array_equal(getattr(committed.weights, key), getattr(fresh.weights, key))
+    for key in BLOCK_ARRAYS:  # the layer's own feed-forward and LayerNorms (issue 30 item 8)
+        np.testing.assert_array_equal(getattr(committed.block, key), getattr(fresh.block, key))
+    assert committed.block.eps == fresh.block.eps == 1e-12
 
 
 # -- tokenizing and the model files -----------------------------------------------------------

@@ -39,6 +39,7 @@ FILE_KEYS = (
     "positions",
     "query",
     "key",
+    "block",
 )
 
 
@@ -91,6 +92,8 @@ def example_to_dict(example) -> dict:
         if getattr(example, key) is not None:
             value = getattr(example, key)
             out[key] = list(value) if key == "positions" else value
+    if example.block is not None:  # a trained encoder layer's own feed-forward and LayerNorms
+        out["block"] = example.block.given()
     return out
 
 

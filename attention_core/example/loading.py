@@ -2,7 +2,9 @@
 
 A file may keep its large matrices in a sidecar NumPy ``.npz`` file that it names,
 ``arrays = "cat.npz"`` (a path relative to the file's folder): its arrays fill in the fields of
-those names (``embeddings``, ``source_embeddings``, ``W_q`` … ``W_o``, ``b_q`` … ``b_o``), and are
+those names (``embeddings``, ``source_embeddings``, ``W_q`` … ``W_o``, ``b_q`` … ``b_o``, and a
+trained encoder layer's ``W_1``, ``b_1``, ``W_2``, ``b_2``, ``gamma_1`` … ``beta_2`` under
+``[block]``), and are
 checked like any input (size, numbers only, finite, shapes). ``attn-explain from-model`` writes
 such pairs, since one head of a real model is about 40,000 numbers.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .block_fields import BLOCK_ARRAYS
 from .file_format import parse_example_text
 from .model import Example
 from .presets import PRESETS
@@ -92,8 +95,9 @@ def merge_arrays(data: dict, folder: Path) -> dict:
     """``data`` with the arrays of its ``arrays = "FILE.npz"`` sidecar filled in.
 
     Each array of the file fills the field of its name (``W_q`` … ``b_o`` go under
-    ``[weights]``); a field given both in the file and in the sidecar, an unknown array name, a
-    file too large, a pickled or non-numeric array: each is a ``ValueError`` naming it.
+    ``[weights]``, ``W_1`` … ``beta_2`` under ``[block]``); a field given both in the file and
+    in the sidecar, an unknown array name, a file too large, a pickled or non-numeric array: each
+    is a ``ValueError`` naming it.
     """
     name = data["arrays"]
     arrays = _read_sidecar(_sidecar_path(name, folder), name)
@@ -101,15 +105,23 @@ def merge_arrays(data: dict, folder: Path) -> dict:
     weights = out.get("weights", {})
     if not isinstance(weights, dict):
         raise ValueError("weights: expected a table with W_q, W_k, W_v (and W_o)")
-    weights = dict(weights)
+    block = out.get("block", {})
+    if not isinstance(block, dict):
+        raise ValueError(f"block: expected a table with {', '.join(BLOCK_ARRAYS)}")
+    weights, block = dict(weights), dict(block)
     for key, arr in arrays.items():
         _check_sidecar_array(key, arr, name)
-        target, field = (weights, f"weights.{key}") if key in ARRAY_WEIGHTS else (out, key)
+        target, field = (out, key)
+        if key in ARRAY_WEIGHTS:
+            target, field = (weights, f"weights.{key}")
+        elif key in BLOCK_ARRAYS:
+            target, field = (block, f"block.{key}")
         if key in target:
             raise ValueError(f"{field}: given both in the file and in {display(name)}; keep one")
         target[key] = arr
-    if weights:
-        out["weights"] = weights
+    for key, table in (("weights", weights), ("block", block)):
+        if table:
+            out[key] = table
     return out
 
 
@@ -184,7 +196,7 @@ def _check_sidecar_array(key: str, arr, name: str) -> None:
     """An array of a field this tool uses, of numbers."""
     import numpy as np
 
-    known = ARRAY_FIELDS + ARRAY_WEIGHTS
+    known = ARRAY_FIELDS + ARRAY_WEIGHTS + BLOCK_ARRAYS
     if key not in known:
         import difflib
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .block_fields import check_block
 from .decoder_fields import check_kv_heads, check_positions, check_rotary_base, check_rotary_width
 from .file_format import example_from_dict, example_to_dict
 from .limits import (
@@ -91,6 +92,7 @@ class Example:
     positions: Any = None  # the positions RoPE uses, None: 0 … n − 1
     query: Any = None  # the token an explanation follows ("it", "it₂"), None: chosen by the core
     key: Any = None  # the key token it follows with query, None: the one the query weighs most
+    block: Any = None  # a trained encoder layer's own feed-forward and LayerNorms (block_fields)
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
     _followed: tuple = field(default=(None, None), init=False, repr=False)
 
@@ -106,6 +108,7 @@ class Example:
         self._check_decoder_fields()
         self._set("weights", self._resolve_weights())
         check_rotary_width(self.rotary_base, self.weights.head(0, self.heads)[0].shape[1])
+        self._set("block", check_block(self.block, self.d_model, self.max_dim))
         mask, padding, matrix = combined_mask(
             self.mask, self.padding, self.tokens, self.n_keys, self.is_cross
         )

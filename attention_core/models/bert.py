@@ -19,13 +19,12 @@ Weights are read as PyTorch stores them, ``(out, in)``; row vectors use their tr
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..encoder import layer_norm
+from ..encoder import gelu, layer_norm  # gelu: the block's own, named here too
 from ..multihead import MultiHeadTrace, multi_head_attention
 
 
@@ -95,13 +94,6 @@ class BertTrace:
     def layer_input(self, layer: int) -> np.ndarray:
         """The hidden states entering ``layer`` (counted from 1), (n, d)."""
         return self.layers[layer - 1].input
-
-
-def gelu(x) -> np.ndarray:
-    """GELU in its exact (erf) form: x · Φ(x) = ½ x (1 + erf(x / √2)), elementwise."""
-    x = np.asarray(x, dtype=np.float64)
-    erf = np.frompyfunc(math.erf, 1, 1)
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)).astype(np.float64))
 
 
 class BertWeights:

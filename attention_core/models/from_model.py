@@ -6,7 +6,9 @@ decoder, ``model="smollm2"``, :mod:`attention_core.models.from_decoder`).
 ``model_example(text, layer, head)`` runs the model (:mod:`.bert`) on the text and
 returns the example's fields: the tokens ([CLS] … [SEP]), that layer's input hidden states as the
 embeddings (n × 384), the head's W_q, W_k, W_v slices (384 × 32) and biases, and a ``source``
-note; with ``all_heads`` the layer's full split W_q … W_v, W_O and their biases, ``heads = 12``.
+note; with ``all_heads`` the layer's full split W_q … W_v, W_O and their biases, ``heads = 12``,
+and its own feed-forward and LayerNorms (``[block]``: W_1, b_1, W_2, b_2, gamma_1 … beta_2, ε),
+so the encoder block over it is the model's own layer.
 :func:`write_example` writes it as ``NAME.toml`` with the arrays in ``NAME.npz`` beside it, both
 atomically (temporary names, then renamed; the TOML last, so a reader never sees a half pair).
 """
@@ -87,7 +89,8 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
     if all_heads:
         a = weights.attention(layer)  # W_q … W_o (384, 384), b_q … b_o (384,)
         arrays.update({k: a[k].astype(np.float32) for k in a})  # float32: the model's own values
-        heads, what = HEADS, f"layer {layer}, all {HEADS} heads with W_O"
+        arrays.update(layer_block(weights, layer))
+        heads, what = HEADS, f"layer {layer}, all {HEADS} heads with W_O and its feed-forward"
     else:
         h = weights.head(layer, head)  # W_q, W_k, W_v (384, 32), b_q … (32,)
         arrays.update({k: h[k].astype(np.float32) for k in h})
@@ -100,7 +103,23 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
         "tokens": [_label(t) for t in toks.tokens],
         "heads": heads,
     }
+    if all_heads:
+        fields["block"] = {"eps": weights.config.layer_norm_eps}
     return ModelExample(fields, arrays)
+
+
+def layer_block(weights, layer: int) -> dict:
+    """Layer ``layer``'s (from 1) own feed-forward and LayerNorms, float32 as in the model: W_1
+    (384 × 1536), b_1, W_2 (1536 × 384), b_2, the attention output LayerNorm's gamma_1, beta_1
+    and the output LayerNorm's gamma_2, beta_2 (384 each)."""
+    p = f"encoder.layer.{layer - 1}."
+    out = {}
+    out["W_1"], out["b_1"] = weights.dense(p + "intermediate.dense")
+    out["W_2"], out["b_2"] = weights.dense(p + "output.dense")
+    for i, norm in ((1, "attention.output.LayerNorm"), (2, "output.LayerNorm")):
+        out[f"gamma_{i}"] = weights[f"{p}{norm}.weight"]
+        out[f"beta_{i}"] = weights[f"{p}{norm}.bias"]
+    return {k: v.astype(np.float32) for k, v in out.items()}
 
 
 def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
@@ -119,13 +138,16 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
             value = fields[key]
             text = q(value) if isinstance(value, str) else json.dumps(value)
             extra += f"{key} = {text}\n"
+    block = ""
+    if "block" in fields:  # a trained encoder layer: its LayerNorms' ε (the arrays are in the .npz)
+        block = f"\n[block]\neps = {json.dumps(fields['block']['eps'])}\n"
     return (
         f"# Made by `attn-explain from-model`: {fields['source']}.\n"
         + _arrays_comment(fields, arrays_name, array_names)
         + f"title = {q(fields['title'])}\n"
         f"source = {q(fields['source'])}\n"
         f"tokens = [{tokens}]\n"
-        f"heads = {fields['heads']}\n" + extra + f"arrays = {q(arrays_name)}\n"
+        f"heads = {fields['heads']}\n" + extra + f"arrays = {q(arrays_name)}\n" + block
     )
 
 

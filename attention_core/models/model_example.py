@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..example.block_fields import BLOCK_ARRAYS
 from ..example.model import Example
 
 
@@ -21,7 +22,10 @@ class ModelExample:
     def example(self, name: str = "example") -> Example:
         """The :class:`Example` these make (validated like a loaded file)."""
         data = {k: v for k, v in self.fields.items()}
-        weights = {k: v for k, v in self.arrays.items() if k != "embeddings"}
+        weights = {k: v for k, v in self.arrays.items() if k not in ("embeddings", *BLOCK_ARRAYS)}
+        block = {k: v for k, v in self.arrays.items() if k in BLOCK_ARRAYS}
+        if block:  # a trained encoder layer's own feed-forward and LayerNorms
+            data["block"] = {**data.get("block", {}), **block}
         return Example.from_dict(
             {**data, "embeddings": self.arrays["embeddings"], "weights": weights}, name=name
         )

@@ -59,6 +59,10 @@ def _needs_plain_embeddings(ex) -> str | None:
 
 def _needs_wide_model(ex) -> str | None:
     if getattr(ex, "rotary_base", None) is not None:
+        if ex.source:  # a trained decoder's (SmolLM2, a Llama): its block is another block
+            return (
+                "this example is a decoder layer (pre-norm, RMSNorm, SwiGLU): not an encoder block"
+            )
         return "is an encoder block (LayerNorm, ReLU); this example is a decoder's (rotary_base)"
     if ex.is_cross:
         return "is about self-attention; this example is cross-attention"

@@ -159,10 +159,10 @@ def toml_parts(example: ac.Example) -> tuple[str, str]:
         f"tokens = {toml_value(d.pop('tokens'))}",
     ]
     d.pop("embeddings")
-    weights = d.pop("weights", None)
+    tables = {key: d.pop(key) for key in ("weights", "block") if key in d}  # [weights], [block]
     tail = [f"{key} = {toml_value(value)}" for key, value in d.items()]
-    if weights:
-        tail += ["", "[weights]", *(f"{k} = {toml_value(v)}" for k, v in weights.items())]
+    for key, table in tables.items():
+        tail += ["", f"[{key}]", *(f"{k} = {toml_value(v)}" for k, v in table.items())]
     return "\n".join(head) + "\n", "\n".join(tail) + "\n"
 
 

@@ -33,6 +33,18 @@ STEPS = {
         '再做一次层归一化：$Y = "LayerNorm"(H + F)$。注意力部分是模型自己的；前馈网络的 W₁、W₂ 是示意的，所以 Y 不是模型这一块的真实输出。',
         "LayerNorm once more: $Y = \"LayerNorm\"(H + F)$. The attention half is the model's own; W₁, W₂ of the feed-forward network are illustrative, so Y is not the model's block output.",
     ),
+    "norm1_model": (
+        '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词先变为均值 0、方差 1，再乘以模型自己的 γ、加上它的 β。',
+        'LayerNorm, row by row: $H = "LayerNorm"(X + A)$ brings each token to mean 0 and variance 1, then scales it by the model\'s own γ and shifts it by its β.',
+    ),
+    "ffn_model": (
+        '逐位置的前馈网络 $F = "GELU"(H W_1 + b_1) W_2 + b_2$：模型自己的前馈网络（GELU，它的 W₁、W₂）。',
+        'A position-wise feed-forward network, $F = "GELU"(H W_1 + b_1) W_2 + b_2$: the model\'s own feed-forward (GELU, its W₁, W₂).',
+    ),
+    "norm2_model": (
+        '再做一次层归一化（模型自己的 γ、β）：$Y = "LayerNorm"(H + F)$ 就是模型这一层的输出。',
+        "LayerNorm once more, with the model's own γ and β: $Y = \"LayerNorm\"(H + F)$ is the output of the model's layer.",
+    ),
     "narrow": (
         "编码器块需要至少 4 维的词向量：这个例子只有 {d} 维，层归一化后几乎不剩信息。",
         "The encoder block needs vectors of at least 4 dimensions: here there are {d}, and LayerNorm would leave almost nothing.",
@@ -49,6 +61,11 @@ STEPS = {
 
 WORDS = {
     # EncoderBlock
+    "ffn_model": (
+        "模型自己的前馈网络（GELU，它的 W₁、W₂）",
+        "the model's own feed-forward (GELU, its W₁, W₂)",
+    ),
+    "ffn_model_short": ("模型自己的（GELU）", "the model's own (GELU)"),
     "enc_narrow": (
         '编码器块需要 $d_"model"$ ≥ 4（这里是 {d}）',
         'the encoder block needs $d_"model"$ ≥ 4 (here {d})',
