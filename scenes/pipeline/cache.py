@@ -23,17 +23,32 @@ from scenes.pipeline.files import atomic_write, digest
 
 KEY_VERSION = 2  # bump when the meaning of a record changes
 _PACKAGES = ("attention_core", "scenes")
+_SUFFIXES = (".py", ".js")
 
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    """One hash of every source file of the core and the scenes (a few ms)."""
-    root = Path(__file__).resolve().parent.parent
+    """One hash of every source file (``*.py``, ``*.js``) of the core and the scenes, found
+    recursively under the folders the imported packages come from (a few ms)."""
+    return tree_digest(package_roots())
+
+
+def package_roots() -> list[Path]:
+    """The folders of the packages whose code draws an output, as Python imported them (so a
+    module moved into a subpackage is still hashed)."""
+    import importlib
+
+    return [Path(importlib.import_module(p).__file__).resolve().parent for p in _PACKAGES]
+
+
+def tree_digest(roots: list[Path]) -> str:
+    """One hash of the names and bytes of every ``*.py`` and ``*.js`` file under ``roots``."""
     h = hashlib.sha256()
-    for package in _PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
+    for root in roots:
+        files = [p for p in root.rglob("*") if p.suffix in _SUFFIXES and p.is_file()]
+        for path in sorted(files):
+            h.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 
 
