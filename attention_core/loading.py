@@ -199,3 +199,15 @@ def _check_sidecar_array(key: str, arr, name: str) -> None:
         raise ValueError(
             f"arrays: {display(key)} in {display(name)} has dtype {arr.dtype}; expected numbers"
         )
+
+
+def named_files(path) -> list[Path]:
+    """The other files the example file ``path`` names (its ``arrays`` sidecar), for ``watch``:
+    none when the file cannot be read or names none (its error is ``load_example``'s to say)."""
+    path = Path(path)
+    try:
+        text = _decode(_read_example_bytes(path), path.name)
+        data = parse_example_text(text, path.suffix.lower(), path.name)
+        return [_sidecar_path(data["arrays"], path.parent)] if "arrays" in data else []
+    except (ValueError, KeyError, TypeError, OSError):
+        return []

@@ -48,3 +48,34 @@ def test_editing_a_scene_or_the_core_changes_the_content_key(tmp_path):
     moved = _digest_in(tmp_path)
     (tmp_path / "scenes" / "kit" / "roles.py").write_text("# edited\n", encoding="utf-8")
     assert len({before, moved, _digest_in(tmp_path)}) == 3
+
+
+def _save_arrays(path: Path, embeddings) -> None:
+    import numpy as np
+
+    with open(path, "wb") as f:  # rewritten in place, as an editor or a script would
+        np.savez(f, embeddings=np.array(embeddings, dtype=float))
+
+
+def test_watch_renders_again_when_the_npz_an_example_names_is_saved(tmp_path):
+    import attention_core as ac
+    from scenes.look import Look
+    from scenes.pipeline import watch
+    from scenes.pipeline.jobs import Request
+    from scenes.registry import find
+
+    example = tmp_path / "s.toml"
+    example.write_text('tokens = ["a", "b"]\narrays = "s.npz"\n', encoding="utf-8")
+    _save_arrays(tmp_path / "s.npz", [[1.0, 0.0], [0.0, 1.0]])
+
+    def make_requests():
+        ex = ac.load_example(example)
+        return [Request(ex, [find("Scaling")], Look.for_example(ex), tmp_path / "out", fmt="png")]
+
+    state = watch._State()
+    first = watch._next_round(state, make_requests, example, 0.0, None)
+    assert first and watch._next_round(state, make_requests, example, 0.0, None) is None
+    _save_arrays(tmp_path / "s.npz", [[2.0, 0.0], [0.0, 1.0]])
+    again = watch._next_round(state, make_requests, example, 0.0, None)
+    assert again, "saving the .npz the example names must render again"
+    assert {j.key for j in again}.isdisjoint(j.key for j in first)
