@@ -79,3 +79,31 @@ def test_watch_renders_again_when_the_npz_an_example_names_is_saved(tmp_path):
     again = watch._next_round(state, make_requests, example, 0.0, None)
     assert again, "saving the .npz the example names must render again"
     assert {j.key for j in again}.isdisjoint(j.key for j in first)
+
+
+def test_render_remakes_what_verify_called_bad_even_with_its_time_kept(tmp_path, cli):
+    import os
+
+    import attention_core as ac
+    from scenes.look import Look
+    from scenes.pipeline import cache
+    from scenes.pipeline.jobs import Request, plan
+    from scenes.registry import find
+
+    ex = ac.PRESETS["zao-shang-hao"]
+    (job,) = plan(Request(ex, [find("Scaling")], Look.for_example(ex), tmp_path, fmt="png"))
+    job.out_dir.mkdir(parents=True)
+    job.output.write_bytes(b"a rendered frame")  # stands for the render's png and its record
+    cache.write_record(job.out_dir, job.name, {"key": job.key, "files": [job.name]})
+    args = ["zao-shang-hao", "--scene", "Scaling", "--format", "png", "--out", tmp_path]
+    assert "up to date" in cli("render", *args, "--preview").stdout
+    st = job.output.stat()
+    job.output.write_bytes(b"an edited frame!")  # edited in place: same size, time kept
+    os.utime(job.output, ns=(st.st_atime_ns, st.st_mtime_ns))
+    for _ in range(2):  # the advice holds: BAD, and render (--preview says what it would do)
+        verified = cli("render", *args, "--verify")
+        assert verified.returncode == 1 and "BAD" in verified.stdout, verified
+        assert "run render without it" in verified.stderr
+        assert cli("render", *args, "--preview").stdout.startswith("to render"), (
+            "render must make again what --verify called BAD"
+        )

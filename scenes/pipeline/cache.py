@@ -89,7 +89,10 @@ def problem(out_dir: Path, record: dict, verify: bool = False) -> str | None:
     """Why the files ``record`` lists are not as it recorded them (None: they are).
 
     A missing file or a different size is a problem; a changed modification time (or ``verify``)
-    means the file is hashed and compared."""
+    means the file is hashed and compared. A record ``--verify`` marked bad (:func:`mark_bad`)
+    has that problem until the output is made again."""
+    if record.get("bad"):  # --verify found it changed: it stays so until rendered again
+        return str(record["bad"])
     digests = record.get("digests")
     if not isinstance(digests, dict):
         return "its record has no sizes and hashes"
@@ -131,3 +134,12 @@ def write_record(out_dir: Path, name: str, record: dict) -> None:
         digests[f] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest(path)}
     record = {**record, "digests": digests}
     atomic_write(record_path(out_dir, name), json.dumps(record, ensure_ascii=False, indent=1))
+
+
+def mark_bad(out_dir: Path, name: str, record: dict, why: str) -> None:
+    """Note in the record that ``--verify`` found its output ``why`` not as recorded, so the
+    next render makes it again (a file edited in place with its modification time kept looks
+    unchanged to a render, which hashes only when the time differs)."""
+    if record.get("bad") != why:
+        text = json.dumps({**record, "bad": why}, ensure_ascii=False, indent=1)
+        atomic_write(record_path(out_dir, name), text)
