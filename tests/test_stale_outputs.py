@@ -107,3 +107,25 @@ def test_render_remakes_what_verify_called_bad_even_with_its_time_kept(tmp_path,
         assert cli("render", *args, "--preview").stdout.startswith("to render"), (
             "render must make again what --verify called BAD"
         )
+
+
+# -- from-model: the message names the argument the user gave (TEXT, FILE) ------------------------
+FROM_MODEL_REFUSALS = [
+    (["the\u200dcat", "-o", "x.toml"], "TEXT: 'the\\u200dcat' contains U+200D ZERO WIDTH JOINER"),
+    (["the \u202ecat", "-o", "x.toml"], "TEXT: 'the \\u202ecat' contains U+202E RIGHT-TO-LEFT"),
+    (["the ⌚ cat", "--model", "smollm2", "-o", "x.toml"], "TEXT (token 2): '⌚¹' contains emoji"),
+    (["the cat", "-o", "a\nb.toml"], "FILE: 'a\\nb.toml' holds a control character"),
+    (["the cat", "-o", "x\t.toml"], "FILE: 'x\\t.toml' holds a control character"),
+    (["the cat", "-o", ".toml"], "FILE: '.toml' has no name before .toml; give one, e.g. cat.toml"),
+]
+
+
+def test_from_model_names_text_and_file_in_its_refusals(tmp_path, cli):
+    for args, expected in FROM_MODEL_REFUSALS:
+        r = cli("from-model", *args, "--layer", "1", "--head", "1", cwd=tmp_path)
+        assert r.returncode == 2 and r.stdout == "", (args, r)
+        assert r.stderr.startswith(f"attn-explain: error: {expected}"), (args, r.stderr)
+        assert len(r.stderr.splitlines()) == 1 and "title" not in r.stderr, r.stderr
+        assert "tokens[" not in r.stderr and list(tmp_path.iterdir()) == [], (args, r.stderr)
+    r = cli("init", "q\r.toml", cwd=tmp_path)
+    assert r.returncode == 2 and "FILE: 'q\\r.toml' holds a control character" in r.stderr
