@@ -129,3 +129,31 @@ def test_from_model_names_text_and_file_in_its_refusals(tmp_path, cli):
         assert "tokens[" not in r.stderr and list(tmp_path.iterdir()) == [], (args, r.stderr)
     r = cli("init", "q\r.toml", cwd=tmp_path)
     assert r.returncode == 2 and "FILE: 'q\\r.toml' holds a control character" in r.stderr
+
+
+# -- batch: a large course is planned in seconds -----------------------------------------------
+def test_a_course_of_20000_example_lines_is_planned_in_seconds(tmp_path, cli):
+    """Measured in CPU seconds of the command (the machine may be shared): 10 s before (two
+    content keys and two record look-ups a task, a label's fonts checked for every example),
+    about 4 s now; 60,000 lines: BENCHMARKS.md."""
+    import json
+    import resource
+
+    with open(tmp_path / "s.jsonl", "w", encoding="utf-8") as f:
+        for i in range(20000):
+            n = 2 + i % 2
+            emb = [[1, 0], [0, (i % 997) / 10], [1, 1]][:n]
+            f.write(json.dumps({"tokens": ["a", "b", "c"][:n], "embeddings": emb}) + "\n")
+        f.write('{"tokens": ["a"], "embeddings": [[1, 2], [3, 4]]}\n')  # a broken line
+    course = tmp_path / "c.toml"
+    course.write_text('examples_jsonl = "s.jsonl"\nscenes = ["Softmax"]\nformats = ["png"]\n')
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = cli("batch", course, "--dry-run", "--out", tmp_path / "o")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 20001, r.stderr
+    assert lines[0] == "to render   s-1/480p15/Softmax.png"
+    assert lines[-1].startswith("broken      s.jsonl:20001: embeddings: 2 rows for 1 tokens")
+    assert "20000 tasks (0 up to date, 20000 to render), 1 broken" in r.stderr
+    assert cpu < 7.0, f"batch --dry-run of 20,000 examples took {cpu:.1f} CPU s"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass, field
+from itertools import product
 from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
@@ -168,15 +169,16 @@ def _jsonl(path: Path) -> list:
     except UnicodeDecodeError as exc:
         raise ValueError(f"course.examples_jsonl: {str(path)!r} is not UTF-8 ({exc})") from None
     out = []
+    file_name, stem = path.name, path.stem
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        label = f"{path.name}:{number}"
+        label = f"{file_name}:{number}"
         try:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise ValueError("example: expected one JSON object a line")
-            name = data.pop("name", f"{path.stem}-{number}")
+            name = data.pop("name", f"{stem}-{number}")
             if not isinstance(name, str) or not name.strip() or "/" in name:
                 raise ValueError("name: give a plain name")
             out.append((label, Example.from_dict(data, name=name), ""))
@@ -188,34 +190,32 @@ def _jsonl(path: Path) -> list:
 def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]:
     """The render jobs of ``course``, and (label, error) for each example that failed to load."""
     jobs, broken = [], []
+    scenes = [find(scene) for scene in course.scenes]  # looked up once, not once a task
+    outputs = [(fmt, kinds.for_format(fmt).job) for fmt in course.formats]
+    looks = list(product(course.langs, course.themes, course.qualities, course.aspects))
+    base = Path(out)
     for label, ex, error in course.examples:
         if ex is None:
             broken.append((label, error))
             continue
-        scenes = []
-        for scene in course.scenes:
-            why = find(scene).why_not(ex)
+        applies = []
+        for info in scenes:
+            why = info.why_not(ex)
             if why is None:
-                scenes.append(scene)
+                applies.append(info)
             elif course.scenes_given:  # asked for by name: said, never dropped silently
                 broken.append(
-                    (f"{label}/{scene}", f"{scene} does not apply to {ex.name}: it {why}")
+                    (f"{label}/{info.name}", f"{info.name} does not apply to {ex.name}: it {why}")
                 )
-        for lang in course.langs:
-            for theme in course.themes:
-                for quality in course.qualities:
-                    for aspect in course.aspects:
-                        look = Look.for_example(
-                            ex,
-                            quality=quality,
-                            lang=None if lang == "default" else lang,
-                            theme=theme,
-                            aspect=aspect,
-                        )
-                        folder = Path(out) / ex.name / look.folder(ex)
-                        for fmt in course.formats:
-                            kind = kinds.for_format(fmt).job
-                            for scene in scenes:
-                                jobs.append(Job(find(scene), ex, look, folder, kind, fmt))
+        for lang, theme, quality, aspect in looks:
+            look = Look.for_example(
+                ex,
+                quality=quality,
+                lang=None if lang == "default" else lang,
+                theme=theme,
+                aspect=aspect,
+            )
+            folder = base / ex.name / look.folder(ex)
+            jobs += [Job(i, ex, look, folder, kind, fmt) for fmt, kind in outputs for i in applies]
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
     return list(unique.values()), broken
