@@ -157,3 +157,20 @@ def test_a_course_of_20000_example_lines_is_planned_in_seconds(tmp_path, cli):
     assert lines[-1].startswith("broken      s.jsonl:20001: embeddings: 2 rows for 1 tokens")
     assert "20000 tasks (0 up to date, 20000 to render), 1 broken" in r.stderr
     assert cpu < 7.0, f"batch --dry-run of 20,000 examples took {cpu:.1f} CPU s"
+
+
+def test_every_dask_scheduler_error_is_one_line_exit_2(tmp_path, cli):
+    import pytest
+
+    from scenes.pipeline.batch import SchedulerError, connect
+
+    course = tmp_path / "c.toml"
+    course.write_text('examples = ["zao-shang-hao"]\nscenes = ["Softmax"]\nformats = ["png"]\n')
+    for address in ("not-an-address", "tcp://10.0.0.5"):  # distributed needs the port
+        r = cli("batch", course, "--executor", "dask", "--scheduler", address, "--out", tmp_path)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr == f"attn-explain: error: --scheduler: {address!r} is not an address; " + (
+            "give tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786\n"
+        )
+    with pytest.raises(SchedulerError, match=r"^--scheduler: cannot use the Dask scheduler "):
+        connect("tcp://127.0.0.1:1", timeout="1s")  # nothing answers there

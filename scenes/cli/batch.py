@@ -64,7 +64,7 @@ def _batch_options(f):
 
 # a Dask address: [protocol://]host[:port], the host a name, an IPv4 address or [IPv6]
 ADDRESS = re.compile(
-    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?"
+    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})"
 )
 
 
@@ -75,7 +75,7 @@ def _check_executor(executor: str, scheduler: str | None, collect: bool) -> None
         raise BadInput("--scheduler: only with --executor dask")
     if scheduler:
         match = ADDRESS.fullmatch(scheduler)
-        if match is None or not 0 < int(match["port"] or 8786) < 65536:
+        if match is None or not 0 < int(match["port"]) < 65536:  # Dask needs the port
             raise BadInput(
                 f"--scheduler: {scheduler[:80]!r} is not an address; give "
                 "tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
@@ -130,7 +130,7 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
     """Render a course: every example × scene × language × theme × quality × format in COURSE
     (a TOML file, see the README), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
-    from scenes.pipeline.batch import run_batch
+    from scenes.pipeline.batch import SchedulerError, run_batch
 
     _check_executor(executor, scheduler, run["collect"])
     course, job_list, broken = _plan(course_file, out)
@@ -163,7 +163,9 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
             quiet=quiet,
             **run,
         )
-    except OSError as exc:  # e.g. the scheduler cannot be reached
+    except SchedulerError as exc:  # unreachable, or refused by distributed: one line
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
         raise RenderFailed(f"batch: {exc}") from None
     counts = report.counts()
     click.echo(
