@@ -174,3 +174,26 @@ def test_every_dask_scheduler_error_is_one_line_exit_2(tmp_path, cli):
         )
     with pytest.raises(SchedulerError, match=r"^--scheduler: cannot use the Dask scheduler "):
         connect("tcp://127.0.0.1:1", timeout="1s")  # nothing answers there
+
+
+def test_jiebas_dictionary_cache_is_kept_in_the_user_cache_folder(tmp_path):
+    """Chinese captions are cut into words by jieba; its 9 MB prefix dictionary was written to
+    the temporary folder (each worker's own), so every render built it again."""
+    import os
+
+    cache, tmp = tmp_path / "cache", tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "ATTN_TEXT_CACHE"}
+    code = "from scenes.mobjects.text import _words; print(_words('注意力机制的值向量'))"
+    for _ in range(2):
+        r = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**env, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(cache), "TMPDIR": str(tmp)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert r.returncode == 0 and "值向量" in r.stdout, r.stderr
+        kept = list((cache / "attention-explainer").glob("jieba-*/jieba.cache"))
+        assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000, list(cache.rglob("*"))
+        assert list(tmp.iterdir()) == [], "nothing of jieba's in the temporary folder"
