@@ -197,3 +197,24 @@ def test_jiebas_dictionary_cache_is_kept_in_the_user_cache_folder(tmp_path):
         kept = list((cache / "attention-explainer").glob("jieba-*/jieba.cache"))
         assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000, list(cache.rglob("*"))
         assert list(tmp.iterdir()) == [], "nothing of jieba's in the temporary folder"
+
+
+# -- pack: nothing to render costs about a render with nothing to render
+def test_pack_keeps_the_notes_and_the_page_it_worked_out(tmp_path, cli):
+    import json
+
+    args = ["zao-shang-hao", "--scene", "Scaling", "-q", "l", "--out", tmp_path]
+    assert cli("render", *args).returncode == 0  # as `make demo`: a video without captions
+    record = tmp_path / "zao-shang-hao" / "480p15" / ".keys" / "Scaling.mp4.json"
+    assert not any("caption_other" in s for s in json.loads(record.read_text())["steps"])
+    first = cli("pack", *args)
+    assert first.returncode == 0, first.stderr
+    page = Path(first.stdout.split()[-1])
+    steps = json.loads(record.read_text())["steps"]  # the dry runs' results, kept
+    assert steps and all("caption_other" in s and "numbers" in s for s in steps)
+    written = page.stat().st_mtime_ns
+    again = cli("pack", *args)
+    assert again.returncode == 0 and again.stdout == first.stdout, again.stderr
+    assert page.stat().st_mtime_ns == written, "nothing changed: the page is not written again"
+    assert cli("pack", *args, "--digits", "2").returncode == 0
+    assert page.stat().st_mtime_ns != written, "another --digits is another page"

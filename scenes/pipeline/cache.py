@@ -143,3 +143,12 @@ def mark_bad(out_dir: Path, name: str, record: dict, why: str) -> None:
     if record.get("bad") != why:
         text = json.dumps({**record, "bad": why}, ensure_ascii=False, indent=1)
         atomic_write(record_path(out_dir, name), text)
+
+
+def keep_steps(out_dir: Path, name: str, steps: list) -> None:
+    """Rewrite the record of ``name`` with ``steps`` (its key, files, sizes and hashes as they
+    were): what was worked out about a finished output is kept, not worked out again."""
+    record = read_record(out_dir, name)
+    if record is not None:
+        text = json.dumps({**record, "steps": steps}, ensure_ascii=False, indent=1)
+        atomic_write(record_path(out_dir, name), text)
