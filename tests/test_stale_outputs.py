@@ -218,3 +218,26 @@ def test_pack_keeps_the_notes_and_the_page_it_worked_out(tmp_path, cli):
     assert page.stat().st_mtime_ns == written, "nothing changed: the page is not written again"
     assert cli("pack", *args, "--digits", "2").returncode == 0
     assert page.stat().st_mtime_ns != written, "another --digits is another page"
+
+
+def test_watch_renders_when_the_npz_an_example_names_appears(tmp_path, capsys):
+    import attention_core as ac
+    from scenes.look import Look
+    from scenes.pipeline import watch
+    from scenes.pipeline.jobs import Request
+    from scenes.registry import find
+
+    example = tmp_path / "t.toml"
+    example.write_text('tokens = ["a", "b"]\narrays = "t.npz"\n', encoding="utf-8")
+
+    def make_requests():
+        ex = ac.load_example(example)
+        return [Request(ex, [find("Scaling")], Look.for_example(ex), tmp_path / "out", fmt="png")]
+
+    state = watch._State()
+    assert watch._next_round(state, make_requests, example, 0.0, sys.stderr) is None
+    assert "arrays: 't.npz' does not exist" in capsys.readouterr().err
+    assert watch._next_round(state, make_requests, example, 0.0, sys.stderr) is None
+    _save_arrays(tmp_path / "t.npz", [[1.0, 0.0], [0.0, 1.0]])  # the file it names, saved
+    assert watch._next_round(state, make_requests, example, 0.0, sys.stderr)
+    assert "t.toml is valid again" in capsys.readouterr().err

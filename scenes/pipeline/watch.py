@@ -21,14 +21,25 @@ from scenes.pipeline.jobs import plan
 from scenes.pipeline.run import Progress, Report, default_jobs, run_jobs, warm_up
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Pool
 
+_NAMED: dict = {}  # example path → (its size and time, the files it names): parsed once a save
+
 
 def _watched(path: Path | None) -> list[Path]:
-    """The example file and every file it names (its ``arrays`` .npz): saving any renders."""
+    """The example file and every file it names (its ``arrays`` .npz): saving any renders. The
+    file is parsed for the names only when it changed, not at every look."""
     if path is None:
         return []
     from attention_core.loading import named_files
 
-    return [path, *named_files(path)]
+    try:
+        st = path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        return [path]
+    held = _NAMED.get(path)
+    if held is None or held[0] != stamp:
+        held = _NAMED[path] = (stamp, named_files(path))
+    return [path, *held[1]]
 
 
 def _signature(path: Path | None):
