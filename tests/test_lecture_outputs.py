@@ -279,11 +279,11 @@ def test_chinese_notes_say_every_number_in_chinese():
     name the scenes pass, is Chinese or math — and the zh captions never name a scene by its
     class name ('见 RotaryPositions')."""
     import attention_core as ac
-    from attention_core.loading import load_example
+    from attention_core.example.loading import load_example
     from scenes import captions
+    from scenes.kit.registry import SCENES
+    from scenes.kit.roles import ROLES, indices_of
     from scenes.outputs import notes
-    from scenes.registry import SCENES
-    from scenes.roles import ROLES, indices_of
 
     trace = ac.trace_example(load_example("rotary"))
     for kind in ROLES:
@@ -324,8 +324,8 @@ def test_the_numbers_table_of_a_chinese_page_is_in_chinese():
     import html as html_lib
 
     import attention_core as ac
-    from attention_core.loading import load_example
-    from attention_core.presets import PRESETS
+    from attention_core.example.loading import load_example
+    from attention_core.example.presets import PRESETS
     from scenes.outputs import numbers_report, numbers_zh
 
     for name in PRESETS:

@@ -1,7 +1,7 @@
 """The one query (and the key it looks at) an explanation follows, chosen from what the head does.
 
-:func:`followed_pair` decides it for an example's trace, as the claims of
-:mod:`attention_core.claims` do, so that every scene and ``numbers --json`` follow the same pair:
+:func:`followed_pair` decides it for an example's trace, as the claims do
+(:mod:`.claims`), so that every scene and ``numbers --json`` follow the same pair:
 
 - asked (``kind = "asked"``): the example names ``query`` (and perhaps ``key``) — as
   ``from-model --find SRC->DST`` writes them; without ``key``, the key the query weighs most;

@@ -261,6 +261,9 @@ def _segmenter():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict…" on a user's terminal
+    folder = text_cache.segmenter_cache_dir(getattr(jieba, "__version__", "0"))
+    if folder is not None:  # not the temporary folder: a worker's is its own, so it was rebuilt
+        jieba.dt.tmp_dir = str(folder)
     for word in DOMAIN_WORDS:  # terms of this subject its dictionary cuts in two
         jieba.add_word(word, freq=100_000)  # above the common words it might join with
     return jieba

@@ -125,7 +125,7 @@ NAMES = {
     "ff_out": ("F = ReLU(H W₁) W₂", "F = ReLU(H W₁) W₂"),
     "residual2": ("H + F", "H + F"),
     "output": ("Y, normalised H + F", "Y（H + F 归一化）"),
-    # RotaryPositions (attention_core.rotary_view.RotaryView's fields)
+    # RotaryPositions (attention_core.readings.rotary_view.RotaryView's fields)
     "frequency": ("ω, radians per position", "ω（每个位置转过的弧度）"),
     "degrees": ("ω, degrees per position", "ω（每个位置转过的度数）"),
     "angle_m": ("the query's turn m·ω, degrees", "查询转过的角度 m·ω（度）"),
