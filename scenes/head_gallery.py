@@ -5,7 +5,8 @@ from-model … --all-heads`) or any example with several heads.
 
 The readings come from :func:`attention_core.read_head` alone (one threshold: half the weight on
 average), so the titles and the caption always agree. Token labels sit on the heatmaps' axes
-where they fit at the smallest text size, else once on a labelled key grid."""
+where they fit at the smallest text size, else once on one head drawn large beside the gallery
+(or, where that leaves the others too small, in order along the gallery's bottom edge)."""
 
 from __future__ import annotations
 
@@ -423,9 +424,9 @@ class HeadGallery(ExplainerScene):
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 
     def key_split(self, grid_box: Box) -> tuple[Box, Box]:
-        """Room for the key grid at the left: its cells at the smallest text's height, its row
-        labels as wide as they are (at most 45 % of the width, unless shortened labels need
-        more)."""
+        """Room for the head drawn large at the left: its cells at the smallest text's height,
+        its row labels as wide as they are (at most 45 % of the width, unless shortened labels
+        need more)."""
         n = self.example.n
         row_w, text_h = self.label_room()
         need = row_w + LABEL_GAP + n * text_h + 0.1

@@ -156,7 +156,7 @@ def _limits_example():
 @pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
 def test_limits_example_numbers_every_head_and_lays_out_cleanly(aspect):
     """12 tokens (a 12-character label, a repeated one), 4 heads, causal: every head numbered,
-    the token labels on a key grid, nothing outside the frame or overlapping."""
+    the token labels on one head drawn large, nothing outside the frame or overlapping."""
     from scenes.kit.look import Look
 
     ex = _limits_example()
