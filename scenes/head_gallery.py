@@ -78,10 +78,12 @@ def reading_group(reading: ac.HeadReading) -> tuple:
 
 
 def _units(text: str) -> list[str]:
-    """The pieces a reading never breaks inside: words (a CJK reading breaks anywhere, so its
-    widest piece is one of its characters)."""
+    """The pieces a reading never breaks inside: words; in Chinese, a word of up to 4
+    characters ("前一个词") or, in a longer one, the characters before a parenthesis and the
+    parenthesis ("首词", "（汇聚）")."""
     if any("\u4e00" <= c <= "\u9fff" for c in text):
-        return list(text)
+        pieces = text.replace("（", "\n（").split("\n")
+        return [q for p in pieces for q in ([p] if len(p) <= 4 else list(p))]
     return text.split()
 
 
@@ -309,11 +311,13 @@ class HeadGallery(ExplainerScene):
                 bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
             boxes = self.panel_boxes(heads_box(grid_box), H)
             panels = self.make_panels(readings, boxes, labelled=False)
-            if panels[0][1].width < LEAST_SIDE:  # no room for both: the tokens in order instead
-                key, grid_box, bar_box = self.token_strip(content)
-                bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
+            if panels[0][1].width < LEAST_SIDE:  # no room for both: the tokens in order instead?
+                strip, grid_box, strip_bar = self.token_strip(content)
                 boxes = self.panel_boxes(heads_box(grid_box), H)
-                panels = self.make_panels(readings, boxes, labelled=False)
+                others = self.make_panels(readings, boxes, labelled=False)
+                if others[0][1].width >= 0.9 * panels[0][1].width:  # unless the heads lose much
+                    key, panels, bar_box = strip, others, strip_bar
+                    bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
 
