@@ -61,7 +61,7 @@ LIT_PHRASES = {  # the outlined group, named a second time in the caption: no pa
     "induction": ("上次出现之后的词", "the token after its earlier occurrence"),
 }
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
-REACH = 0.22  # how far a title of two lines may reach into the gaps (0.25) beside its panel
+REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
 LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
 
 
