@@ -147,9 +147,7 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
     if pair.kind == "asked":
         return HeadStory("asked", q, k, float(W[q, k]), None, ((q, k),))
     keys = _pattern_keys(W, tokens, pair.kind)
-    fits = tuple(
-        (i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i]
-    )
+    fits = tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
     earlier = k - 1 if pair.kind == "induction" else None
     kind = STORY_KINDS.get(pair.kind, pair.kind)
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
