@@ -84,7 +84,7 @@ class Overview(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
             keep_rows=[followed],
-            keep_cols=[int(np.argmax(head.weights[followed]))],
+            keep_cols=[self.followed_key(followed)],
         )
 
         rows, cols = self.q_tokens, self.k_tokens
@@ -177,3 +177,9 @@ class Overview(ExplainerScene):
         self.play(
             *(formula.select(p).animate.set_color(self.theme.accent) for p in parts), run_time=0.5
         )
+
+    def followed_key(self, followed: int) -> int:
+        """The key the followed query's pair names (attention_core.followed_pair), else the one
+        it weighs most."""
+        pair = ac.followed_pair(self.trace)
+        return pair.key if pair.query == followed else int(np.argmax(self.head.weights[followed]))

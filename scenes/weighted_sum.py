@@ -47,7 +47,7 @@ class WeightedSum(ExplainerScene):
         """The shown query's row, its vectors in one 2-D view (exact when d_v = 2; linear, so
         the chain still adds), and the plane they are drawn on."""
         ex, head, tr = self.example, self.head, self.trace
-        self.choice = ac.head_demo_row(tr)  # the row followed, and what may be said of it
+        self.choice = ac.followed_choice(tr)  # the row followed, and what may be said of it
         self.i = i = self.choice.row
         content = self.regions.content
         # a square frame gives the side half: room for every key's weight
