@@ -1,0 +1,54 @@
+"""Issue 30 item 4: RotaryPositions visibly turns on a real head. Before, the SmolLM2 induction
+head's one pair printed "0.0° per position", its plane showed one quadrant and nothing moved;
+now a fast and a slow pair side by side, each angle printed non-zero, each plane around the
+origin (both negative halves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import attention_core as ac
+from scenes.kit.look import Look
+from scenes.kit.registry import find
+from scenes.mobjects.text import Num
+from scenes.pipeline.stills import run_steps
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _snapshot(scene):
+    """The angles printed (Nums ending in °) and each plane's ranges."""
+    nums = [m for m in scene.number_rows.get_family() if isinstance(m, Num)]
+    planes = [p.plane for p in getattr(scene, "panels", [])] or [scene.pair_plane]
+    return {
+        "angles": [m.shown for m in nums if m.source_text.endswith("°")],
+        "per_position": [m.value for m in nums if m.role[-1] == "degrees"],
+        "ranges": [(p.lo, p.hi) for p in planes],
+    }
+
+
+def _stills(example, aspect="16:9"):
+    look = Look.for_example(example, lang="en", aspect=aspect)
+    scene = find("RotaryPositions").load()
+    return run_steps(scene, example, look=look, pixel_height=270, snapshot=_snapshot)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+def test_induction_head_turns_two_pairs_at_their_own_angles(aspect):
+    ex = ac.load_example(EXAMPLES / "smollm2-induction.toml")
+    last = _stills(ex, aspect)[-1].snapshot
+    assert last["angles"] and all(float(a) != 0.0 for a in last["angles"])
+    fast, slow = last["per_position"]
+    assert fast != slow and fast > slow > 0
+    assert len(last["ranges"]) == 2
+    for lo, hi in last["ranges"]:
+        assert lo[0] < 0 < hi[0] and lo[1] < 0 < hi[1]
+
+
+def test_rotary_preset_keeps_one_pair_around_the_origin():
+    stills = _stills(ac.PRESETS["rotary"])
+    assert [s.key for s in stills] == ["pair", "turn", "score", "shift"]
+    ((lo, hi),) = stills[-1].snapshot["ranges"]
+    assert lo[0] < 0 < hi[0] and lo[1] < 0 < hi[1]
