@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
-from manim import DOWN, LEFT, Arc, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arc, ReplacementTransform, VGroup
 
 import attention_core as ac
 from attention_core.readings.rotary_view import (
@@ -45,16 +45,79 @@ class RotaryPositions(ExplainerScene):
 
     def lay_out(self):
         """The view of one query/key pair; one plane per shown pair (two side by side: a fast
-        pair and a slow one), each around the origin, and the numbers' column on the right."""
+        pair and a slow one), each around the origin; the numbers beside them (below them in a
+        square frame), all built here so that nothing moves when a row appears."""
         self.v = v = rotary_view(self.trace)
         content = self.regions.content
-        self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
+        self.wide = content.width >= 1.6 * content.height
+        if self.wide:
+            self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
+        else:
+            self.plane_box, self.numbers_box = content.rows(1, 1, gap=0.2)
         boxes = self.plane_box.columns(*[1] * len(v.shown), gap=0.3)
         self.panels = [self.panel(p, box) for p, box in zip(v.shown, boxes, strict=True)]
         self.qc, self.kc = self.q_color(v.query), self.k_color(v.key)
         self.q_tok, self.k_tok = self.q_tokens[v.query], self.k_tokens[v.key]
-        self.number_rows = VGroup()  # the numbers beside the planes, one line each
-        self.rows_scale = 1.0  # their common scale (below 1 where the column would overflow)
+        self.table = self.pair_table()
+        self.score = self.num(v.score, ("rotary", "score"), 2, color=self.theme.accent)
+        self.s_score = self.num(
+            v.score_shifted, ("rotary", "score_shifted"), 2, color=self.theme.accent
+        )
+        whole = self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs)
+        self.score_lines = VGroup(
+            VGroup(label(whole, SMALL, self.theme.text), self.score).arrange(buff=0.12),
+            VGroup(label(self.say("rope_shifted", s=v.shift), SMALL), self.s_score).arrange(
+                buff=0.12
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
+        numbers = VGroup(self.table, self.score_lines)
+        numbers.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
+        if self.wide:
+            place(numbers, self.numbers_box, "left")
+        else:  # below the planes: side by side where they fit
+            if numbers.height > self.numbers_box.height:
+                numbers.arrange(RIGHT, aligned_edge=UP, buff=0.4)
+            place(numbers, self.numbers_box, "center")
+
+    def pair_table(self) -> VGroup:
+        """Rows of the shown pairs' numbers (one column per pair): its name, ω per position,
+        the query's turn m·ω, the key's n·ω, its part of the score. ``table.rows`` by name."""
+        v, text = self.v, self.theme.text
+        rows = {
+            "pair": [label(self.say("rope_pair", i=t.pair + 1), SMALL, text) for t in v.shown],
+            "omega": [
+                self._deg(t.degrees, n, "degrees", t.decimals) for n, t in enumerate(v.shown)
+            ],
+            "m": [
+                self._deg(t.angle_m, n, "angle_m", angle_decimals(t.angle_m), self.qc)
+                for n, t in enumerate(v.shown)
+            ],
+            "n": [
+                self._deg(t.angle_n, n, "angle_n", angle_decimals(t.angle_n), self.kc)
+                for n, t in enumerate(v.shown)
+            ],
+            "term": [
+                self.num(t.term, ("rotary_pair", n, "term"), 2) for n, t in enumerate(v.shown)
+            ],
+        }
+        heads = {
+            "pair": "",
+            "omega": self.say("rope_omega"),
+            "m": f"{v.m}·ω",
+            "n": f"{v.n}·ω",
+            "term": self.say("rope_term"),
+        }
+        colors = {"m": self.qc, "n": self.kc}
+        cells = [[label(heads[r], SMALL, colors.get(r, text)), *rows[r]] for r in rows]
+        table = VGroup(*[m for row in cells for m in row])
+        table.arrange_in_grid(
+            rows=len(cells),
+            cols=len(cells[0]),
+            buff=(0.25, 0.2),
+            col_alignments="l" + "r" * len(v.shown),
+        )
+        table.rows = {r: VGroup(*cells[n]) for n, r in enumerate(rows)}
+        return table
 
     def panel(self, turn, box) -> SimpleNamespace:
         """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
@@ -64,20 +127,6 @@ class RotaryPositions(ExplainerScene):
         plane = self.kit.plane([[r, r], [-r, -r]], plane_box, pad=0.08)
         head = place(self.kit.label(heading, SMALL), head_box, "center")
         return SimpleNamespace(turn=turn, plane=plane, box=plane_box, heading=head, now=None)
-
-    def number_line(self, template: str, *nums, color=None):
-        """A line of words and numbers added under the others beside the planes; the column
-        shrinks as one (every line at one scale) where it would leave its box (4:3)."""
-        parts = VGroup(label(template, SMALL, color or self.theme.text), *nums)
-        rows, box = self.number_rows, self.numbers_box
-        rows.add(parts.arrange(buff=0.12).scale(self.rows_scale))
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.24 * self.rows_scale)
-        fit = min(1.0, box.width / rows.width, box.height / rows.height)
-        if fit < 1.0:
-            rows.scale(fit)
-            self.rows_scale *= fit
-        place(rows, box, "left")
-        return parts
 
     def drawn_at(self, panel, q, k) -> VGroup:
         """The query's and the key's arrows at ``q`` and ``k`` in ``panel``, the arc of the
@@ -93,7 +142,7 @@ class RotaryPositions(ExplainerScene):
     def show_pair(self):
         """1. each pair's plane, the query and the key as they leave the projections, and the
         pair's angle per position."""
-        v, line = self.v, self.number_line
+        v = self.v
         ids = {f"i{n}": p.pair + 1 for n, p in enumerate(v.shown)}
         key = "pairs_two" if len(v.shown) > 1 else ("pair_most" if v.pairs > 1 else "pair")
         self.step(key, q=self.q_tok, k=self.k_tok, i=v.pair + 1, P=v.pairs, **ids)
@@ -102,15 +151,7 @@ class RotaryPositions(ExplainerScene):
         for pn in self.panels:
             pn.now = self.drawn_at(pn, pn.turn.q, pn.turn.k)
         self.play(*[FadeIn(pn.now) for pn in self.panels], run_time=1)
-        omegas = [
-            line(
-                self.say("rope_omega", i=t.pair + 1),
-                self._deg(t.degrees, n, "degrees", t.decimals),
-                label(self.say("rope_per_position"), SMALL, self.theme.text),
-            )
-            for n, t in enumerate(v.shown)
-        ]
-        self.play(FadeIn(VGroup(*omegas)))
+        self.play(FadeIn(self.table.rows["pair"]), FadeIn(self.table.rows["omega"]))
         self.hold()
 
     def move_arrows(self, which: str):
@@ -125,48 +166,25 @@ class RotaryPositions(ExplainerScene):
 
     def show_turn(self):
         """2. each turns by its position times its pair's ω."""
-        v, line = self.v, self.number_line
+        v = self.v
         self.step("turn", q=self.q_tok, m=v.m, k=self.k_tok, n=v.n)
-        turns = [line(self.say("rope_at", m=v.m, n=v.n))]
-        for n, t in enumerate(v.shown):
-            am = self._deg(t.angle_m, n, "angle_m", angle_decimals(t.angle_m), self.qc)
-            an = self._deg(t.angle_n, n, "angle_n", angle_decimals(t.angle_n), self.kc)
-            turns.append(
-                line(
-                    self.say("rope_turns", i=t.pair + 1),
-                    am,
-                    label(self.say("rope_n_turn"), SMALL),
-                    an,
-                )
-            )
         self.move_arrows("turned")
-        self.play(FadeIn(VGroup(*turns)))
+        self.play(FadeIn(self.table.rows["m"]), FadeIn(self.table.rows["n"]))
         self.hold()
 
     def show_score(self):
         """3. their score: each shown pair's part, and the whole over every pair."""
-        v, line = self.v, self.number_line
-        score = self.num(v.score, ("rotary", "score"), 2, color=self.theme.accent)
-        self.step("score", q=self.q_tok, k=self.k_tok, score=score.shown)
-        parts = [
-            line(
-                self.say("rope_term", i=t.pair + 1),
-                self.num(t.term, ("rotary_pair", n, "term"), 2),
-            )
-            for n, t in enumerate(v.shown)
-        ]
-        whole = self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs)
-        self.play(FadeIn(VGroup(*parts, line(whole, score))))
+        self.step("score", q=self.q_tok, k=self.k_tok, score=self.score.shown)
+        self.play(FadeIn(self.table.rows["term"]), FadeIn(self.score_lines[0]))
         self.hold()
 
     def show_shift(self):
         """4. both move by s: each turns s·ω further, the angle between them (the arc) stays,
         so the score."""
         v = self.v
-        s_score = self.num(v.score_shifted, ("rotary", "score_shifted"), 2, color=self.theme.accent)
-        self.step("shift", s=v.shift, score=s_score.shown)
+        self.step("shift", s=v.shift, score=self.s_score.shown)
         self.move_arrows("shifted")
-        self.play(FadeIn(self.number_line(self.say("rope_shifted", s=v.shift), s_score)))
+        self.play(FadeIn(self.score_lines[1]))
         self.hold(1.5)
 
     def show_reading(self):

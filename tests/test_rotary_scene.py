@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import attention_core as ac
+from scene_checks import on_screen
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.mobjects.text import Num
@@ -20,7 +21,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 def _snapshot(scene):
     """The angles printed (Nums ending in °) and each plane's ranges."""
-    nums = [m for m in scene.number_rows.get_family() if isinstance(m, Num)]
+    nums = on_screen(scene, Num)
     planes = [p.plane for p in getattr(scene, "panels", [])] or [scene.pair_plane]
     return {
         "angles": [m.shown for m in nums if m.source_text.endswith("°")],

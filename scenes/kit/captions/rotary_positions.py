@@ -41,14 +41,11 @@ STEPS = {
 
 WORDS = {
     # RotaryPositions
-    "rope_omega": ("第 {i} 对：ω =", "pair {i}: ω ="),
+    "rope_pair": ("第 {i} 对", "pair {i}"),
+    "rope_omega": ("ω / 位置", "ω / position"),
+    "rope_term": ("贡献", "its part"),
+    "rope_score": ("分数（{P} 对之和） =", "score ({P} pairs) ="),
+    "rope_shifted": ("两者都移 {s} 位后 =", "both moved by {s} ="),
     "rope_pair_heading": ("第 {i} 对（共 {P} 对）", "pair {i} of {P}"),
-    "rope_at": ("查询在 m = {m}，键在 n = {n}", "query at m = {m}, key at n = {n}"),
-    "rope_turns": ("第 {i} 对：m·ω =", "pair {i}: m·ω ="),
-    "rope_n_turn": ("，n·ω =", ", n·ω ="),
-    "rope_per_position": ("每个位置", "per position"),
     "rope_score_one": ("分数 =", "score ="),
-    "rope_term": ("第 {i} 对的贡献 =", "pair {i}'s part ="),
-    "rope_score": ("分数（{P} 对之和） =", "score (sum over {P} pairs) ="),
-    "rope_shifted": ("两者都移 {s} 位后的分数 =", "score after moving both by {s} ="),
 }
