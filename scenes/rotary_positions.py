@@ -1,6 +1,8 @@
 """RotaryPositions: RoPE as rotation. One query and one key of a rotary head, drawn in the plane
-of one frequency pair; each turns by its position times the pair's angle; their score; then both
-move by the same shift — each turns further, the angle between them and the score stay."""
+of a frequency pair (a real head: a fast pair and the slow pair where the score lives, side by
+side); each turns by its position times its pair's angle; their score; then both move by the same
+shift — each turns further, the angle between them (an arc) and the score stay; last, whether the
+head's score lives in a slow pair (content) or a fast one (position)."""
 
 from __future__ import annotations
 

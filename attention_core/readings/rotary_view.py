@@ -7,6 +7,11 @@ their score (:func:`attention_core.rotary.pair_scores`); with one pair (d_k = 2)
 number is computed here: the pair's coordinates before and after turning, the angle per position
 ω_i (radians and degrees), the pair's term and the whole score at positions (m, n) and again at
 (m + s, n + s) — equal, since only m − n enters — and the fastest and slowest pairs' ω.
+
+``shown`` holds the pairs the scene draws side by side (:func:`shown_pairs`: where the score lives
+and the fastest pair with a visible share), each a :class:`PairTurn` with its angle per position
+and the decimals that print it non-zero; :func:`score_reading` says whether the score lives in a
+slow pair (CONTENT) or a fast one (POSITION).
 """
 
 from __future__ import annotations
