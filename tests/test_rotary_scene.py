@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import attention_core as ac
-from scene_checks import on_screen
+from scene_checks import layout_problems, numbers_problems, on_screen, unshown_caption_numbers
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.mobjects.text import Num
@@ -53,3 +53,19 @@ def test_rotary_preset_keeps_one_pair_around_the_origin():
     assert [s.key for s in stills] == ["pair", "turn", "score", "shift"]
     ((lo, hi),) = stills[-1].snapshot["ranges"]
     assert lo[0] < 0 < hi[0] and lo[1] < 0 < hi[1]
+
+
+def _problems(scene):
+    return layout_problems(scene) + numbers_problems(scene) + unshown_caption_numbers(scene)
+
+
+@pytest.mark.parametrize("name", ["smollm2-induction", "smollm2-previous"])
+@pytest.mark.parametrize("aspect,lang", [("4:3", "en"), ("1:1", "en"), ("1:1", "zh")])
+def test_real_heads_lay_out_at_full_size(name, aspect, lang):
+    """The table of two pairs fits beside the planes (below them in a square frame) at full
+    size: a first try shrank the column under the minimum size at 4:3 and 1:1."""
+    ex = ac.load_example(EXAMPLES / f"{name}.toml")
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    stills = run_steps(find("RotaryPositions").load(), ex, look=look, snapshot=_problems)
+    assert [f"{s.key}: {p}" for s in stills for p in s.snapshot] == []
+    assert stills[-1].key == f"reading_{'content' if 'induction' in name else 'position'}"

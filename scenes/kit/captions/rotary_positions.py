@@ -30,12 +30,12 @@ STEPS = {
         "Move both {s} positions on: each turns {s}·ω further, the angle between them (the arc) stays, the score stays {score}; only the offset counts.",
     ),
     "reading_content": (
-        "这个头的分数在第 {i} 对——慢的一对：每个位置只转 {w}°，整段文字（{L} 个位置）也只转 {t}°。它比较的是内容，与距离无关。",
-        "This head's score lives in pair {i}, a slow pair: {w}° per position, {t}° over the whole text ({L} positions). It matches content, whatever the distance.",
+        "这个头的分数在第 {i} 对——慢的一对：每个位置只转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）也只转 {t}°。它比较的是内容，与距离无关。",
+        "This head's score lives in pair {i}, a slow pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It matches content, whatever the distance.",
     ),
     "reading_position": (
-        "这个头的分数在第 {i} 对——快的一对：每个位置转 {w}°，整段文字（{L} 个位置）转 {t}°。它对位置敏感：看的是查询与键相隔多远。",
-        "This head's score lives in pair {i}, a fast pair: {w}° per position, {t}° over the whole text ({L} positions). It is tuned to position: to how far the key is from the query.",
+        "这个头的分数在第 {i} 对——快的一对：每个位置转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）转 {t}°。它对位置敏感：看的是查询与键相隔多远。",
+        "This head's score lives in pair {i}, a fast pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It is tuned to position: to how far the key is from the query.",
     ),
 }
 
