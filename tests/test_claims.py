@@ -631,3 +631,81 @@ def test_head_story_of_the_committed_trained_heads(name, kind):
     assert story.kind == kind and len(story.fits) >= 3
     check_story(story, tr.heads[0].weights, tuple(ex.tokens), tr.heads[0].mask)
     assert ac.followed_choice(tr).row == story.query
+
+
+# -- RotaryPositions: the pairs it draws, and where a rotary head's score lives ------------------
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(1, 10),
+    half=st.integers(1, 8),
+    base=st.floats(2.0, 1e6),
+    gap=st.integers(1, 400),
+    seed=st.integers(0, 2**31),
+)
+def test_rotary_reading_says_where_the_score_lives(n, half, base, gap, seed):
+    """The pairs RotaryPositions draws (fastest first: the pair with the largest term, and the
+    fastest pair with a visible share, or the slowest when they are one), each angle printed
+    non-zero; and the reading: CONTENT exactly when the pair where the score lives turns less
+    than a quarter turn over the text, and then its part at every offset the text holds stays
+    within |q||k|·2 sin(ω·span/2) of its part at offset 0."""
+    from attention_core.readings.rotary_view import (
+        CONTENT,
+        POSITION,
+        VISIBLE,
+        rotary_view,
+        score_reading,
+    )
+    from attention_core.rotary import pair_scores
+    from scenes.mobjects.numfmt import fmt
+
+    rng = np.random.default_rng(seed)
+    d = 2 * half
+    positions = np.concatenate([[0], np.cumsum(rng.integers(1, gap + 1, size=n - 1))])
+    ex = ac.Example(
+        tokens=[f"t{i}" for i in range(n)], embeddings=rng.normal(size=(n, d)).tolist(),
+        weights={"W_q": rng.normal(size=(d, d)), "W_k": rng.normal(size=(d, d)),
+                 "W_v": rng.normal(size=(d, d))},
+        mask="causal", rotary_base=base, positions=[int(p) for p in positions],
+    )  # fmt: skip
+    tr = ac.trace_example(ex)
+    v = rotary_view(tr)
+    terms = pair_scores(tr.heads[0].Q[v.query], tr.heads[0].K[v.key])  # turned q and k
+    size = np.abs(terms)
+    shown = [t.pair for t in v.shown]
+    assert shown == sorted(set(shown)) and v.pair in shown and 1 <= len(shown) <= 2
+    visible = [p for p in range(half) if p != v.pair and size[p] >= VISIBLE * size.max()]
+    assert (len(shown) == 1) == (not visible)
+    if len(shown) == 2:
+        other = shown[0] if shown[1] == v.pair else shown[1]
+        assert other in visible
+        assert other == (min(visible) if min(visible) < v.pair else max(visible))
+    for t in v.shown:
+        assert float(fmt(t.degrees, t.decimals)) != 0.0
+        assert t.term == pytest.approx(terms[t.pair], rel=1e-9, abs=1e-9)
+    main = next(t for t in v.shown if t.pair == v.pair)
+    span = int(positions[-1])
+    assert v.span == span
+    sweep = main.frequency * span
+    assert score_reading(v) == (CONTENT if sweep < np.pi / 2 else POSITION)
+    if score_reading(v) == CONTENT:
+        qk = np.linalg.norm(main.q) * np.linalg.norm(main.k)
+
+        def part(offset):  # the pair's part with the query `offset` positions after the key
+            a = offset * main.frequency
+            turned = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+            return float(main.q @ turned @ main.k)
+
+        bound = qk * 2 * np.sin(sweep / 2) + 1e-9
+        assert all(abs(part(o) - part(0)) <= bound for o in range(0, span + 1, max(1, span // 50)))
+        assert bound < qk * np.sqrt(2) + 1e-9
+
+
+def test_rotary_reading_of_the_committed_heads():
+    """The induction head's score lives in a slow pair (content), the previous-token head's in
+    the fastest (position)."""
+    from attention_core.readings.rotary_view import rotary_view, score_reading
+
+    ind = rotary_view(ac.trace_example(ac.load_example(EXAMPLES / "smollm2-induction.toml")))
+    prev = rotary_view(ac.trace_example(ac.load_example(EXAMPLES / "smollm2-previous.toml")))
+    assert (score_reading(ind), score_reading(prev)) == ("content", "position")
+    assert prev.pair == 0 and ind.shown[-1].pair == ind.pair
