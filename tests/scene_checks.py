@@ -319,15 +319,23 @@ def picture_problems(scene) -> list[str]:
 SHORT_LABEL = 8  # a label of this many characters or fewer is shown whole, never with "…"
 
 
+WRAPS = ("{}", "o({})", "q({})", "k({})", "v({})", "x({})")  # a label as shown, alone or named
+
+
 def _shortened_forms(label: str) -> set[str]:
-    """Every way ``label`` can be cut around "…" (a start and an end, each kept at least one
-    character, some of the middle dropped): what an ellipsized label looks like on screen."""
-    n = len(label)
-    return {
-        label[:head].rstrip() + "…" + label[n - tail :].lstrip()
-        for head in range(1, n)
-        for tail in range(1, n - head)
-    }
+    """Every way ``label`` (alone or inside ``o(…)``, ``q(…)`` …) can be cut around "…" (a
+    start and an end, each kept at least one character, some of the label dropped): what an
+    ellipsized label looks like on screen."""
+    out = set()
+    for wrap in WRAPS:
+        text = wrap.format(label)
+        n = len(text)
+        for head in range(1, n):
+            for tail in range(1, n - head):
+                form = text[:head].rstrip() + "…" + text[n - tail :].lstrip()
+                if label not in form:
+                    out.add(form)
+    return out
 
 
 def shortened_labels(scene) -> list[str]:

@@ -30,6 +30,13 @@ def test_a_longer_label_is_still_shortened_at_both_ends():
     assert text_width(short, SMALL) <= 1.0
 
 
+def test_a_named_label_shortens_only_the_label():
+    assert ellipsize("o([CLS])", 0.3, SMALL) == "o([CLS])"
+    assert ellipsize("× v(students)", 0.5, SMALL) == "× v(students)"
+    long = ellipsize("o(explanations)", 1.2, SMALL)
+    assert long.startswith("o(e") and long.endswith("s)") and "…" in long
+
+
 def test_a_numbered_row_shortens_only_its_label():
     assert ellipsize("students", LABEL_WIDTH / 3, SMALL, "10 ") == "10 students"
     long = ellipsize("explanations", LABEL_WIDTH / 2, SMALL, "12 ")
@@ -49,6 +56,7 @@ def test_smaller_type_comes_before_an_ellipsis():
 def test_the_check_knows_a_shortened_form():
     assert "w…n" in _shortened_forms("when")
     assert "st…ts" in _shortened_forms("students")
+    assert "o(…])" in _shortened_forms("[CLS]")
     assert "when" not in _shortened_forms("when")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import unicodedata
 
 import numpy as np
@@ -201,16 +202,25 @@ def text_width(s: str, size: float) -> float:
     return 1.04 * sum(_char_width(c, size) for c in s)
 
 
+_WRAPPED = re.compile(r"^(.{0,3}\w\()(.+)(\))$")  # "o(", "× v(", "q(" … around a label
+
+
 def ellipsize(s: str, max_width: float, size: float, prefix: str = "") -> str:
     """``s`` itself if it fits ``max_width`` or has at most :data:`SHORT_LABEL` characters (a
     short label is read whole: its place makes room for it, or it reaches a little past), else
     its start and its end around "…", as much of both as fits: labels that differ only at the
-    end ("WWWWWWWWWW01", "…03") stay apart. ``prefix`` (a row's number "3 ") is kept whole and
-    counted in the width; only ``s`` is shortened."""
+    end ("WWWWWWWWWW01", "…03") stay apart; in ``o(label)`` only the label is shortened.
+    ``prefix`` (a row's number "3 ") is kept whole and counted in the width; only ``s`` is
+    shortened."""
     if prefix:
         return prefix + ellipsize(s, max_width - text_width(prefix, size), size)
     if len(s) <= SHORT_LABEL or text_width(s, size) <= max_width:
         return s
+    wrapped = _WRAPPED.match(s)  # o(label), × v(label): only the label is shortened
+    if wrapped:
+        head, inner, tail = wrapped.groups()
+        room = max_width - text_width(head + tail, size)
+        return head + ellipsize(inner, room, size) + tail
     for keep in range(len(s) - 1, 1, -1):
         tail = max(1, (keep + 1) // 2 if keep < 6 else min(keep // 2, 4 + (keep - 8) // 2))
         tail = min(tail, max(2, keep // 2))
