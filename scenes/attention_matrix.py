@@ -52,7 +52,7 @@ class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        content = self.regions.content
+        content, self.pieces = self.kit.pieces_strip(self.regions.content)
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
         self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
         left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
@@ -91,6 +91,8 @@ class AttentionMatrix(ExplainerScene):
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
+        if len(self.pieces):  # what 猫¹ 猫² mean, once
+            self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
 
     def heatmap_matrix(self, left, W, named):

@@ -274,10 +274,11 @@ class LabelledMatrix(VGroup):
         self.indexed = n > 1 and any(label(c, size).width > cw - 0.04 for c in col_texts)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
-            row_texts = [f"{i + 1} {t}" for i, t in enumerate(row_labels)]
-        else:
-            row_texts = [str(t) for t in row_labels]
-        return [ellipsize(t, LABEL_WIDTH, size) for t in row_texts], col_texts
+            rows = [
+                ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
+            ]
+            return rows, col_texts
+        return [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels], col_texts
 
     @staticmethod
     def _label_texts_upright(row_labels, col_texts, size: float):
@@ -545,7 +546,7 @@ def _label_choices(row_labels, col_labels, size: float, upright_room: float):
     yield rows, cols, True
     if 0.9 <= upright_room < LABEL_WIDTH:
         yield rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True
-    numbered = [ellipsize(f"{i + 1} {t}", LABEL_WIDTH, size) for i, t in enumerate(row_labels)]
+    numbered = [ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
     yield numbered, [str(j + 1) for j in range(len(col_labels))], False
 
 
