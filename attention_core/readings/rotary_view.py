@@ -129,7 +129,9 @@ def rotary_view(trace) -> RotaryView:
 
 
 # -- a fast pair and a slow pair, and where the score lives --------------------------------------
-VISIBLE = 0.05  # a pair's term is a visible share of the score from 5 % of the largest |term|
+# a pair takes part in the score from 1 % of the largest |term|; each pair has its own plane, drawn
+# at its own scale, so a fast pair with a small share still shows its turn (5 % kept only slow ones)
+VISIBLE = 0.01
 CONTENT, POSITION = "content", "position"  # what score_reading returns
 
 
