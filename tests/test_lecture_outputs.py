@@ -270,7 +270,7 @@ ROLE_NAMES = {
     "field": ["frequency", "degrees", "angle_m", "angle_n", "score", "term", "score_shifted",
               "fastest", "slowest"],
 }  # fmt: skip
-MATH_WORDS = {"rot", "ReLU", "cos"}  # function names, as the scenes' formulas write them
+MATH_WORDS = {"rot", "ReLU", "GELU", "cos"}  # function names, as the scenes' formulas write them
 
 
 def test_chinese_notes_say_every_number_in_chinese():
@@ -280,7 +280,7 @@ def test_chinese_notes_say_every_number_in_chinese():
     class name ('见 RotaryPositions')."""
     import attention_core as ac
     from attention_core.example.loading import load_example
-    from scenes import captions
+    from scenes.kit import captions
     from scenes.kit.registry import SCENES
     from scenes.kit.roles import ROLES, indices_of
     from scenes.outputs import notes
@@ -304,7 +304,15 @@ def test_chinese_notes_say_every_number_in_chinese():
     # only math, the names NumPy and RoPE, and a command to type
     for zh in zh_strings([captions.TITLES, captions.CAPTIONS, captions.WORDS]):
         text = re.sub(r"\$[^$]*\$|\{\w+\}|\w*_\w*|from-model --all-heads", "", zh)
-        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"softmax", "Softmax", "NumPy", "RoPE"}
+        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {
+            "softmax",
+            "Softmax",
+            "NumPy",
+            "RoPE",
+            "SEP",
+            "CLS",
+            "GELU",
+        }  # and token names
         assert not english, zh
 
 

@@ -97,6 +97,7 @@ SINGLES = {
     "variance_raw": ("variance of q·k at d = {e}", "d = {e} 时 q·k 的方差", "e"),
     "variance_scaled": ("variance of q·k ÷ √d at d = {e}", "d = {e} 时 q·k ÷ √d 的方差", "e"),
     "rotary": ("{s}", "{s}", "s"),  # RotaryPositions: a field of the core's rotary view
+    "rotary_pair": ("drawn pair {e}: {s}", "所画的第 {e} 对维度：{s}", "es"),
     "share_others_pct": (
         "% of {q} from the other tokens",
         "{q} 来自其他词的百分比",
