@@ -325,13 +325,17 @@ WRAPS = ("{}", "o({})", "q({})", "k({})", "v({})", "x({})")  # a label as shown,
 def _shortened_forms(label: str) -> set[str]:
     """Every way ``label`` (alone or inside ``o(…)``, ``q(…)`` …) can be cut around "…" (a
     start and an end, each kept at least one character, some of the label dropped): what an
-    ellipsized label looks like on screen."""
+    ellipsized label looks like on screen. At least one character of the label is kept, so a
+    caption's own "o(…)" (any query's output) is not a shortened label."""
     out = set()
     for wrap in WRAPS:
         text = wrap.format(label)
-        n = len(text)
+        n, before = len(text), wrap.index("{}")
+        after = len(wrap) - before - 2
         for head in range(1, n):
             for tail in range(1, n - head):
+                if head <= before and tail <= after:
+                    continue  # none of the label is left: a caption's own "o(…)"
                 form = text[:head].rstrip() + "…" + text[n - tail :].lstrip()
                 if label not in form:
                     out.add(form)

@@ -60,4 +60,6 @@ STEPS = {
     ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS: dict[str, tuple[str, str]] = {
+    "smaller_weights": ("……其余 {n} 个键的权重都不比这些大", "… {n} more keys, none weighted more"),
+}
