@@ -13,7 +13,7 @@ import pytest
 from attention_core.models.token_labels import byte_level_labels, split_characters
 from scene_checks import _shortened_forms, describe, geometry_problems, texts
 from scenes.kit.captions import word
-from scenes.mobjects.matrix import LABEL_WIDTH
+from scenes.mobjects.grid_labels import LABEL_WIDTH
 from scenes.mobjects.text import ellipsize, fitted, text_width
 from scenes.mobjects.theme import BODY, MIN_FONT_SIZE, SMALL
 

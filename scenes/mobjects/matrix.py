@@ -20,10 +20,10 @@ from scenes.mobjects.colour_bar import ColorBar, scale_fill
 from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
 from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
 from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
-from scenes.mobjects.text import SHORT_LABEL, Num, ellipsize, label, text_width
+from scenes.mobjects.grid_labels import LABEL_WIDTH, label_choices, row_pitch, square_label_texts
+from scenes.mobjects.text import Num, ellipsize, label, text_width
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
-LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
 
 
@@ -228,7 +228,7 @@ class LabelledMatrix(VGroup):
         n = values.shape[1]
         if style.squares:
             cw = ch = style.squares
-            row_texts, col_texts = _square_label_texts(row_labels, col_labels, style.size)
+            row_texts, col_texts = square_label_texts(row_labels, col_labels, style.size)
             self.indexed = False
         else:
             cw, ch = self._cell_size(values, style)
@@ -519,51 +519,16 @@ def _grid_of_squares(args, width: float, height: float, size: float, kwargs):
     style = _style(kwargs.get("style"), _style_part(kwargs))
     m, n = np.shape(values)
     bar = 0.75 if style.colorbar else 0.0  # an upright colour bar on the right
-    pitch = _row_pitch(_square_label_texts(row_labels, col_labels, size)[0], size)
+    pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
     upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
-    for rows, cols, upright in _label_choices(row_labels, col_labels, size, upright_room):
+    for rows, cols, upright in label_choices(row_labels, col_labels, size, upright_room):
         label_w = max(text_width(t, size) for t in rows) + 0.2
         widest = max(text_width(c, size) for c in cols)
         header = (widest if upright else max(label(t, size).height for t in rows)) + 0.25
         side = min((width - label_w - bar) / n, (height - header) / m, MAX_SQUARE)
-        if side >= _row_pitch(rows, size) and (upright or widest <= side - 0.04 or n == 1):
+        if side >= row_pitch(rows, size) and (upright or widest <= side - 0.04 or n == 1):
             return (values, role, theme, rows, cols), side
     return None
-
-
-def _row_pitch(rows, size: float) -> float:
-    """The least row spacing at which no two neighbouring row labels overlap."""
-    heights = [label(t, size).height for t in rows]
-    return max([(a + b) / 2 - 0.015 for a, b in zip(heights, heights[1:])], default=0.0)
-
-
-def _label_choices(row_labels, col_labels, size: float, upright_room: float):
-    """The ways to label a grid of squares, best first: every token in full (the columns
-    flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
-    inch of text), and the columns numbered (flat, then upright; each row label starts with its number; a
-    long label shortened to :data:`LABEL_WIDTH`, then to the widest short one)."""
-    rows, cols = _square_label_texts(row_labels, col_labels, size)
-    yield rows, cols, False
-    yield rows, cols, True
-    if 0.9 <= upright_room < LABEL_WIDTH:
-        yield rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True
-    numbers = [str(j + 1) for j in range(len(col_labels))]
-    for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
-        rows = [ellipsize(str(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
-        yield rows, numbers, upright
-
-
-def _numbered_rooms(row_labels, size: float) -> list[float]:
-    """The widths to try for numbered row labels: :data:`LABEL_WIDTH`, then only as wide as the
-    widest short label (which is never shortened) needs, so that a long label gives way to the
-    squares before they become too small for the rows (12 tokens at 1:1)."""
-    short = [
-        text_width(f"{i + 1} {t}", size)
-        for i, t in enumerate(row_labels)
-        if len(str(t)) <= SHORT_LABEL
-    ]
-    least = max([*short, 1.0])
-    return [LABEL_WIDTH] + ([least] if least < LABEL_WIDTH - 0.05 else [])
 
 
 def _share(value: float, limit: float) -> float:
@@ -580,13 +545,6 @@ def _stand_up(text) -> None:
     text.rotate(PI / 2)
     if hasattr(text, "initial_height") and before > 0:
         text.initial_height *= text.height / before
-
-
-def _square_label_texts(row_labels, col_labels, size: float):
-    """A grid of squares keeps every token label (shortened past LABEL_WIDTH): the columns'
-    stand upright when they are wider than a cell."""
-    rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
-    return rows, [ellipsize(str(t), LABEL_WIDTH, size) for t in col_labels]
 
 
 def _too_wide(texts, cw: float, size: float) -> bool:
