@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from tests.conftest import CLI, ROOT
+from conftest import CLI, ROOT
 
 TEXT = "the cat sat on the mat"
 MINILM = ["--layer", "1", "--head", "3"]
