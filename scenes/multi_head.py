@@ -5,7 +5,8 @@ scale; the head outputs slide into their columns of the concatenation, and W_O m
 back to d_model — or, in the per-head form of the NumPy walk-through (independent heads), the
 concatenation is the output.
 
-Heads that do not fit side by side are elided (the first ones and the last); a one-head example
+Heads that do not fit side by side are elided: the head with the strongest reading and one
+head for each other reading are drawn, the others named in a line; a one-head example
 says plainly that there is nothing to split.
 
 This module holds the scene and its sequence of steps; the steps themselves are in
@@ -56,7 +57,9 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
         H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
         self.tints = head_tints(self.theme)
         self.maps = ac.linear_maps(tr)  # Q = X W_q, K, V as the maps give them, blocks by head
-        self.shown = shown_heads(H, self.regions.content.width)
+        # more heads than fit: the strongest reading's, then one per other reading
+        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens)
+        self.shown = shown_heads(H, self.regions.content.width, self.order)
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
         pieces = self.split_into_heads(fulls, bottom, independent)
