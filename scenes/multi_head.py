@@ -90,8 +90,11 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
 
     def widths(self, key: str, caption_key: str) -> str:
         """The widths of a step as one line ("384 = 12 × 32"), from the same quantities as its
-        caption: the blocks of Q, K, V; the split of d_model; the concatenation; W_O."""
+        caption: the blocks of Q, K, V; the split of d_model; the concatenation; W_O — and in
+        the heads' step, the heads left out ("heads 4–6, 8 not shown")."""
         ex, maps, tr = self.example, self.maps, self.trace
+        if key == "heads":  # the heads without a panel, if any
+            return self.not_shown()
         H, G, d_k = maps.heads, maps.kv_heads, maps.d_k
         d_v = tr.heads[0].V.shape[1]
         out = ac.output_width(tr)

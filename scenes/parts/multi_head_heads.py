@@ -17,7 +17,8 @@ from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM
 
-FAINT = 0.25  # the opacity of the arrows a trained layer's plane does not name
+FAINT = 0.18  # the opacity of the arrows a trained layer's plane does not name (under 0.2:
+# the checks take them for no arrow, so a label may lie across one)
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 
 
@@ -28,11 +29,12 @@ class HeadsStep:
         """Each head attends in its own plane: the rows of its Q and K become its arrows."""
         content = self.regions.content
         variant = "_grouped" * self.maps.shared + "_rotary" * self.maps.rotated
-        self.step("heads", "heads" + variant if variant else None)
         body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
         panels = self.head_panels(body)
         self.panels = panels  # {head: its panel}: the labels each plane names, for the checks
         legend = self.legend_and_bar(key_row)
+        # after the panels: the line under the content names the heads they leave out
+        self.step("heads", "heads" + variant if variant else None)
         self.play(
             *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
             *(FadeOut(pieces[h][0].title) for h in pieces),
@@ -235,12 +237,12 @@ class HeadsStep:
             arrow = probe.arrow([0.6, 0], theme.text, outline=outline)
             t = label(text, SMALL, theme.text)
             items.add(VGroup(arrow, t).arrange(RIGHT, buff=0.12))
-        missing = self.not_shown()
-        if missing:  # the heads without a panel, named
+        missing = "" if hasattr(self, "widths_box") else self.not_shown()
+        if missing:  # the heads without a panel, named (else in the line under the content)
             items.add(label(missing, SMALL, theme.muted))
         items.arrange(RIGHT, buff=0.5)
-        if items.width > left.width:
-            items.scale_to_fit_width(left.width)
+        if items.width > left.width and missing:  # no room: the heads left out before q and k
+            items = VGroup(items[-1])
         place(items, left, "left")
         bar = self.kit.colour_bar("weights", width=min(3.0, right.width - 0.2))
         place(bar, right, "right")
