@@ -53,7 +53,7 @@ from .readings.claims import (
     output_width,
     sum_terms,
 )
-from .readings.followed import FollowedPair, followed_pair
+from .readings.followed import FollowedPair, HeadStory, followed_choice, followed_pair, head_story
 from .readings.head_search import (
     HeadHit,
     Pair,
@@ -200,4 +200,7 @@ __all__ = [
     # the one query and key an explanation follows (followed.py)
     "FollowedPair",
     "followed_pair",
+    "followed_choice",
+    "head_story",
+    "HeadStory",
 ]

@@ -52,7 +52,7 @@ class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        content = self.regions.content
+        content, self.pieces = self.kit.pieces_strip(self.regions.content)
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
         self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
         left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
@@ -67,7 +67,8 @@ class AttentionMatrix(ExplainerScene):
         W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
         other, pair = reading(W, ex.is_cross, head.mask, real)
-        named = named_cells(other, pair)
+        self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
+        named = self.reading_cells(other, pair)
         self.matrix = matrix = self.heatmap_matrix(left, W, named)
         self.title = title = matrix_title(self.say("weights"), matrix, theme)
         self.sums = sums = VGroup(
@@ -90,6 +91,8 @@ class AttentionMatrix(ExplainerScene):
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
         self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
+        if len(self.pieces):  # what 猫¹ 猫² mean, once
+            self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
 
     def heatmap_matrix(self, left, W, named):
@@ -174,7 +177,9 @@ class AttentionMatrix(ExplainerScene):
         other, pair = reading(W, ex.is_cross, head.mask, real)
         sym = self.symmetry_words(pair, real)
         self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair), *self.named_marks()]
-        if ex.is_cross:
+        if self.story is not None:
+            self.tell_story(sym)
+        elif ex.is_cross:
             self.step("reading", caption_key="reading_cross")
         elif other is not None:
             i, j = other
@@ -235,26 +240,27 @@ class AttentionMatrix(ExplainerScene):
         W, matrix = self.head.weights, self.matrix
         real = self.example.padding if not self.example.is_cross else None
         other, pair = reading(W, self.example.is_cross, self.head.mask, real)
-        framed = {(i, int(np.argmax(W[i]))) for i in matrix.shown_rows}
+        framed = set(self.framed_cells())
         framed |= set(pair and [tuple(pair), tuple(pair[::-1])] or [])
         return VGroup(
             *(
                 SurroundingRectangle(
                     matrix.cell_rect(i, j), color=self.theme.text, buff=0.0, stroke_width=2.5
                 )
-                for i, j in dict.fromkeys(named_cells(other, pair))
+                for i, j in dict.fromkeys(self.reading_cells(other, pair))
                 if (i, j) not in framed and matrix.cell_rect(i, j) is not None
             )
         )
 
     def row_maxima(self) -> VGroup:
-        """A frame on each shown row's largest weight."""
-        matrix, W = self.matrix, self.head.weights
+        """A frame on each shown row's largest weight (with a head's story: on the cells of the
+        rows that fit it, and on the pair it names)."""
+        matrix = self.matrix
         return VGroup(
             *(
-                matrix.highlight(i, int(np.argmax(W[i])))  # visible on every cell colour
-                for i in matrix.shown_rows
-                if matrix.cell_rect(i, int(np.argmax(W[i]))) is not None
+                matrix.highlight(i, j)  # visible on every cell colour
+                for i, j in self.framed_cells()
+                if matrix.cell_rect(i, j) is not None
             )
         )
 
@@ -302,3 +308,34 @@ class AttentionMatrix(ExplainerScene):
             self.play(FadeOut(self.readout), FadeIn(self.title), run_time=0.4)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)
+
+    # -- a trained or asked head's story (attention_core.readings.followed.head_story) ----------
+    def reading_cells(self, other, pair) -> list[tuple[int, int]]:
+        """The cells the reading's caption names: the story's pair (with a story), else the
+        plain reading's cells; and the asymmetric pair both ways."""
+        if self.story is None:
+            return named_cells(other, pair)
+        return [(self.story.query, self.story.key), *named_cells(None, pair)]
+
+    def framed_cells(self) -> list[tuple[int, int]]:
+        """The cells framed at the reading: each shown row's largest weight, or with a story the
+        rows that fit it and its pair."""
+        shown = set(self.matrix.shown_rows)
+        if self.story is None:
+            return [(i, int(np.argmax(self.head.weights[i]))) for i in self.matrix.shown_rows]
+        s = self.story
+        cells = dict.fromkeys([(s.query, s.key), *s.fits])
+        return [(i, j) for i, j in cells if i in shown]
+
+    def tell_story(self, sym: str) -> None:
+        """The reading step's caption: what the head does, in its pair and its number."""
+        s, W = self.story, self.head.weights
+        self.step(
+            "reading",
+            caption_key=f"story_{s.kind}",
+            q=self.q_tokens[s.query],
+            k=self.k_tokens[s.key],
+            w=self.num(W[s.query, s.key], ("weights", 0, s.query, s.key), 3).shown,
+            e=self.q_tokens[s.earlier] if s.earlier is not None else "",
+            sym=sym,
+        )

@@ -103,6 +103,7 @@ class DotProducts(ExplainerScene):
                 col_colors=[self.k_color(b) for b in range(n)],
                 sizes=(40, 36, 32, 28, 25, 22),
                 keep_rows=[self.i],  # the query followed, wherever it is
+                keep_cols=self.pair_key,  # and the key its pair names (a trained head's)
             )
             whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
             if whole or ex.n > 4 or n > 4:
@@ -119,6 +120,8 @@ class DotProducts(ExplainerScene):
         (the matrix keeps its row where it elides others)."""
         self.choice = self.followed_query()  # and what may be said of it
         self.i = self.choice.row
+        pair = ac.followed_pair(self.trace)  # the key a trained or asked head's pair names
+        self.pair_key = [pair.key] if self.choice.kind in ("followed", "asked") else []
 
     def show_query(self, legend, note):
         """The plane, the empty matrix and the chosen query's arrow; returns the keys to work
@@ -134,7 +137,8 @@ class DotProducts(ExplainerScene):
         )
         self.add(self.m_title, matrix.frame_parts())
         self.row_mark_mob = row_mark = self.row_mark(i)
-        keys = [b for b in matrix.shown_columns][:DETAILED_KEYS]
+        keys = [*self.pair_key, *(b for b in matrix.shown_columns if b not in self.pair_key)]
+        keys = keys[:DETAILED_KEYS]  # the pair's key first, where there is one
         pq, _ = self.pair_coords(i, keys[0])
         q_arrow = self.plane.arrow(pq, self.q_color(i))
         q_label = self.plane.tip_labels(

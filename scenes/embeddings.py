@@ -25,7 +25,7 @@ class Embeddings(ExplainerScene):
     explains_one_head = False
 
     def construct(self):
-        content = self.regions.content
+        content, self.pieces = self.kit.pieces_strip(self.regions.content)
         if content.width >= 1.6 * content.height:  # the plane as large as the height allows
             # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
             side = min(content.height, (0.42 if self.example.d_model > 4 else 0.6) * content.width)
@@ -67,6 +67,8 @@ class Embeddings(ExplainerScene):
 
         self.step("plane")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
+        if len(self.pieces):
+            self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
 
     def show_tokens(self):

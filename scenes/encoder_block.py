@@ -24,7 +24,7 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix, cells_alone_too_big
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import ellipsize, label
+from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 COMPACT = 0.08
@@ -233,12 +233,21 @@ class EncoderBlock(ExplainerScene):
         place(note, self.regions.content)
         self.play(FadeIn(note), run_time=0.6)
 
+    def row_texts(self, room: float) -> list[str]:
+        """The row labels in ``room``: the tokens (a long one shortened), or, where a label of
+        8 characters or fewer has no room (a narrow frame), each token's index (#1, #2 … in its
+        colour), never a short label shortened."""
+        tokens = self.q_tokens
+        if all(len(t) > SHORT_LABEL or text_width(t, 22) <= room for t in tokens):
+            return [ellipsize(t, room, 22) for t in tokens]
+        return [f"#{i + 1}" for i in range(len(tokens))]
+
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
         """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
         ex, theme = self.example, self.theme
         # a narrow slot keeps one column of numbers beside its labels (shortened to fit)
         room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
-        rows = [ellipsize(t, room, 22) for t in self.q_tokens] if labelled else [""] * ex.n
+        rows = self.row_texts(room) if labelled else [""] * ex.n
         m = self.kit.matrix(
             values,
             ("enc", name),

@@ -5,7 +5,8 @@ from-model … --all-heads`) or any example with several heads.
 
 The readings come from :func:`attention_core.read_head` alone (one threshold: half the weight on
 average), so the titles and the caption always agree. Token labels sit on the heatmaps' axes
-where they fit at the smallest text size, else once on a labelled key grid."""
+where they fit at the smallest text size, else once on one head drawn large beside the gallery
+(or, where that leaves the others too small, in order along the gallery's bottom edge)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from manim import DOWN, LEFT, LaggedStart, Rectangle, SurroundingRectangle, VGro
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import Box, place
-from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL, heat
 
 PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names its token
@@ -60,6 +61,8 @@ LIT_PHRASES = {  # the outlined group, named a second time in the caption: no pa
     "induction": ("上次出现之后的词", "the token after its earlier occurrence"),
 }
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
+REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
+LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
 
 
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
@@ -72,6 +75,16 @@ def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
 def reading_group(reading: ac.HeadReading) -> tuple:
     """Heads that read alike: the same pattern (and, for a fixed token, the same key)."""
     return (reading.pattern, reading.key)
+
+
+def _units(text: str) -> list[str]:
+    """The pieces a reading never breaks inside: words; in Chinese, a word of up to 4
+    characters ("前一个词") or, in a longer one, the characters before a parenthesis and the
+    parenthesis ("首词", "（汇聚）")."""
+    if any("\u4e00" <= c <= "\u9fff" for c in text):
+        pieces = text.replace("（", "\n（").split("\n")
+        return [q for p in pieces for q in ([p] if len(p) <= 4 else list(p))]
+    return text.split()
 
 
 def _clauses(text: str) -> list[str]:
@@ -134,7 +147,7 @@ class HeadGallery(ExplainerScene):
         if self.example.is_cross:  # never rendered by default: it says so, if asked for
             self.step("cross")
             return
-        readings = head_readings(self.trace)
+        readings = self.readings = head_readings(self.trace)
         self.maps = ac.linear_maps(self.trace)  # which query heads share a key/value head
         panels, key, bar = self.build(readings)
         H = len(readings)
@@ -197,30 +210,62 @@ class HeadGallery(ExplainerScene):
 
     # -- layout ---------------------------------------------------------------------------------
     def title_line(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
-        """``head 3 → previous 0.98``; narrower: ``3 → previous 0.98``, ``3 prev 0.98``; else two
-        lines, ``3 0.98`` over the reading (shortened to fit); narrower still three, the number
-        over its average over the reading — never without the number or its average."""
+        """``head 3 → previous 0.98``; narrower: ``3 → previous 0.98``; else the number and its
+        average over the reading on up to two lines of its own (the number over its average
+        where even ``3 0.98`` is too wide). The reading is never cut: it breaks between words,
+        and only one of more than 8 characters is shortened (its short form, then "…") when a
+        single word of it is wider than the panel."""
         theme = self.theme
-        lang = 0 if self.lang == "zh" else 1
-        token = self.token_name(reading)
-        full = PATTERN_WORDS[reading.pattern][lang].format(token=token)
-        short = SHORT_WORDS[reading.pattern][lang].format(token=token)
+        word = self.reading_word(reading)
         mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
         name, number = self.say("head_n", h=h + 1), f"{h + 1}"
-        for head, word in ((name, "→ " + full), (number, "→ " + full), (number, short)):
-            if text_width(f"{head} {word}", SMALL) + mass.width + 0.3 <= width:
-                break
-        else:
-            # two lines may reach into the gap between panels (0.25): "spread" stays a word
-            width += 0.2
-            top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
-            if top.width > width:  # narrower still: the number over its average
-                top = VGroup(top[0], mass).arrange(DOWN, buff=0.06)
-            word = ellipsize(short, width, SMALL)
-            below = label(word, SMALL, theme.muted)
-            return VGroup(top, below).arrange(DOWN, buff=0.06)
-        parts = [label(head, SMALL, theme.text), label(word, SMALL, theme.muted), mass]
-        return VGroup(*parts).arrange(buff=0.12)
+        for head in (name, number):
+            if text_width(f"{head} → {word}", SMALL) + mass.width + 0.3 <= width:
+                parts = [label(head, SMALL, theme.text), label("→ " + word, SMALL, theme.muted)]
+                return VGroup(*parts, mass).arrange(buff=0.12)
+        # two lines may reach into the gap between panels (0.25)
+        width += REACH
+        top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
+        if top.width > width:  # narrower still: the number over its average
+            top = VGroup(top[0], mass).arrange(DOWN, buff=0.06)
+        lines = VGroup(*(label(t, SMALL, theme.muted) for t in self.reading_lines(reading, width)))
+        return VGroup(top, lines.arrange(DOWN, buff=0.06)).arrange(DOWN, buff=0.06)
+
+    def reading_word(self, reading: ac.HeadReading, words=PATTERN_WORDS) -> str:
+        lang = 0 if self.lang == "zh" else 1
+        return words[reading.pattern][lang].format(token=self.token_name(reading))
+
+    def reading_lines(self, reading: ac.HeadReading, width: float) -> list[str]:
+        """The reading in at most two lines of ``width``: whole, broken between words, its
+        short form (only for a reading of more than 8 characters), or "…" as the last resort."""
+        full = self.reading_word(reading)
+        lines = wrap_lines(full, width, SMALL, max_lines=2)
+        if all(text_width(t, SMALL) <= width for t in lines) or len(full) <= 8:
+            return lines
+        short = self.reading_word(reading, SHORT_WORDS)
+        lines = wrap_lines(short, width, SMALL, max_lines=2)
+        return [t if len(t) <= 8 else ellipsize(t, width, SMALL) for t in lines]
+
+    def title_lines(self, width: float) -> int:
+        """How many lines the tallest title takes in a panel ``width`` wide (as
+        :meth:`title_line` lays them out; an average's width taken as "0.00")."""
+        mass = text_width("0.00", SMALL) + 0.12
+        if all(
+            text_width(f"{len(self.readings)} → {self.reading_word(r)}", SMALL) + mass + 0.3
+            <= width
+            for r in self.readings
+        ):
+            return 1
+        top = 1 if text_width(f"{len(self.readings)}", SMALL) + mass <= width + REACH else 2
+        lines = (
+            len(wrap_lines(self.reading_word(r), width + REACH, SMALL, 2)) for r in self.readings
+        )
+        return top + max(lines)
+
+    def reading_room(self, readings) -> float:
+        """The narrowest panel every reading keeps whole in: its widest unbreakable word."""
+        words = [w for r in readings for t in [self.reading_word(r)] for w in _units(t)]
+        return max(text_width(w, SMALL) for w in words)
 
     def label_room(self):
         """(widest token label, tallest one plus a little air) at the smallest text size: a
@@ -241,11 +286,11 @@ class HeadGallery(ExplainerScene):
         return side > 0 and side / n >= text_h, True, side
 
     def build(self, readings):
-        """The panels (token labels on their axes where they fit, else once on a key grid),
-        the key (or nothing) and the colour bar."""
+        """The panels (token labels on their axes where they fit, else on one head drawn large
+        beside the gallery), that head (or nothing) and the colour bar."""
         H = len(readings)
-        grid_box, bar_box = self.regions.content.rows(9, 1, gap=0.15)
-        key = VGroup()
+        content = self.regions.content
+        grid_box, bar_box = content.rows(9, 1, gap=0.15)
         tags = self.group_tags()
 
         def heads_box(b: Box) -> Box:  # less a column for the key/value heads' names
@@ -253,19 +298,40 @@ class HeadGallery(ExplainerScene):
 
         panels = self.make_panels(readings, self.panel_boxes(heads_box(grid_box), H), True)
         bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
-        if panels is None:  # the labels once, on a key grid beside the gallery
-            key_box, grid_box = self.key_split(grid_box)
-            key = self.key_grid(key_box)
-            under = Box(key_box.x0, key_box.y0 - bar_box.height - 0.15, key_box.x1, key_box.y1)
-            room = key.get_bottom()[1] - under.y0 - 0.2  # under the key, in its column
-            if room >= bar.height and key_box.width >= 2.0:  # the heads get the full height
+        key = VGroup()
+        if panels is None:  # the labels once, on one head drawn large beside the gallery
+            key_box, grid_box = self.key_split(content)  # the key: the full height
+            key = self.key_grid(key_box, self.featured(readings))
+            room = key.get_bottom()[1] - key_box.y0 - 0.2  # under the key, in its column
+            if room >= bar.height + 0.1 and key_box.width >= 2.0:  # the heads: the full height
                 bar = self.kit.colour_bar("weights", width=min(4.0, key_box.width - 0.2))
-                bar_box = Box(under.x0, under.y0, under.x1, key.get_bottom()[1] - 0.2)
-                grid_box = Box(grid_box.x0, under.y0, grid_box.x1, grid_box.y1)
+                bar_box = Box(key_box.x0, key_box.y0, key_box.x1, key.get_bottom()[1] - 0.2)
+            else:  # under the gallery
+                grid_box, bar_box = grid_box.rows(9, 1, gap=0.15)
+                bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
             boxes = self.panel_boxes(heads_box(grid_box), H)
             panels = self.make_panels(readings, boxes, labelled=False)
+            if panels[0][1].width < LEAST_SIDE:  # no room for both: the tokens in order instead?
+                strip, grid_box, strip_bar = self.token_strip(content)
+                boxes = self.panel_boxes(heads_box(grid_box), H)
+                others = self.make_panels(readings, boxes, labelled=False)
+                if others[0][1].width >= 0.9 * panels[0][1].width:  # unless the heads lose much
+                    key, panels, bar_box = strip, others, strip_bar
+                    bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
+
+    def token_strip(self, content: Box) -> tuple[VGroup, Box, Box]:
+        """The tokens in order, each in its colour, along the gallery's bottom edge ("rows =
+        queries, columns = keys, in order: …"), where a head drawn large would leave the others
+        too small; and the boxes left for the gallery and the colour bar."""
+        head = label(self.say("heads_key_order"), SMALL, self.theme.muted)
+        toks = [label(t, SMALL, self.q_color(i)) for i, t in enumerate(self.q_tokens)]
+        strip = flow([head, *toks], content.width, hbuff=0.18, vbuff=0.06)
+        place(strip, Box(content.x0, content.y0, content.x1, content.y0 + strip.height), "left")
+        rest = Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
+        grid_box, bar_box = rest.rows(9, 1, gap=0.15)
+        return strip, grid_box, bar_box
 
     # -- grouped-query heads: one row a key/value head ----------------------------------------
     def group_tags(self) -> VGroup:
@@ -318,13 +384,17 @@ class HeadGallery(ExplainerScene):
 
     def panel_boxes(self, grid_box: Box, H: int) -> list[Box]:
         """H boxes in the columns × rows that give each heatmap the largest side (under a title
-        of up to two lines); where query heads share key/value heads, one row a group."""
-        title_h = 2 * label("Ag", SMALL).height + 0.2
+        of up to three lines) while every reading stays whole; where query heads share
+        key/value heads, one row a group."""
+        line = label("Ag", SMALL).height + 0.06
+        room = self.reading_room(self.readings)
 
         def side(cols):
             rows = math.ceil(H / cols)
             col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
-            return min(col_w, (grid_box.height - 0.2 * (rows - 1)) / rows - title_h)
+            title_h = self.title_lines(col_w) * line + 0.1
+            whole = col_w + REACH >= room  # readings whole: first; then the largest heatmap
+            return whole, min(col_w, (grid_box.height - 0.2 * (rows - 1)) / rows - title_h)
 
         cols = self.maps.group_size if self.maps.shared else max(range(1, H + 1), key=side)
         rows = math.ceil(H / cols)
@@ -337,43 +407,60 @@ class HeadGallery(ExplainerScene):
             out.append(Box(col_boxes[c].x0, top - cell_h, col_boxes[c].x1, top))
         return out
 
-    def key_head(self, width: float | None = None, cols: str = "heads_key_cols") -> VGroup:
-        """The key's heading, "rows = queries, columns = keys": one line where it fits
-        ``width``, else two."""
-        theme = self.theme
-        parts = [self.say(k) for k in ("heads_key_rows", cols)]
-        one = label(self.say("tokens_list_sep").join(parts), SMALL, theme.muted)
-        if width is not None and one.width <= width:
-            return VGroup(one)
-        if width is not None and max(text_width(p, SMALL) for p in parts) > width:
-            parts = [q for p in parts for q in _clauses(p)]  # "columns = keys," / "same order"
-        lines = VGroup(*(label(p, SMALL, theme.muted) for p in parts))
+    def key_head(self, width: float | None = None, cols="heads_key_cols", large="") -> VGroup:
+        """The key's heading, "head 3 drawn large: rows = queries, columns = keys", in as few
+        lines as fit ``width`` (broken after "large:", then between its parts, then after
+        commas)."""
+        rows, cols = self.say("heads_key_rows"), self.say(cols)
+        sep = self.say("tokens_list_sep")
+        glue = "" if large.endswith("：") else " "
+        lead = [large] if large else []
+        tries = [
+            [f"{large}{glue}{rows}{sep}{cols}" if large else f"{rows}{sep}{cols}"],
+            [f"{large}{glue}{rows}" if large else rows, cols],
+            [*lead, f"{rows}{sep}{cols}"],
+            [*lead, rows, cols],
+            [*lead, rows, *_clauses(cols)],
+        ]
+        fits = (t for t in tries if max(text_width(p, SMALL) for p in t) <= (width or 0.0))
+        parts = next(fits, tries[-1])
+        lines = VGroup(*(label(p, SMALL, self.theme.muted) for p in parts))
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 
     def key_split(self, grid_box: Box) -> tuple[Box, Box]:
-        """Room for the key grid at the left: its cells at the smallest text's height, its row
-        labels as wide as they are (at most 60 % of the width, unless shortened labels need
-        more)."""
+        """Room for the head drawn large at the left: its cells at the smallest text's height,
+        its row labels as wide as they are (at most 45 % of the width, unless shortened labels
+        need more)."""
         n = self.example.n
         row_w, text_h = self.label_room()
         need = row_w + LABEL_GAP + n * text_h + 0.1
         least = text_width("a…b", SMALL) + LABEL_GAP + n * text_h + 0.1  # labels shortened
         # no wider than its labels and cells need: the heatmaps, not the key, are the point
-        w = max(min(need, 0.6 * grid_box.width), least)
-        heading = self.key_head(0.0).width  # its heading on two lines: never wider than the box
+        w = max(min(need, 0.45 * grid_box.width), least)
+        heading = self.key_head(0.0, large=self.say("heads_key_large", h=99)).width
         w = min(max(w, heading + 0.05), 0.75 * grid_box.width)
         return Box(grid_box.x0, grid_box.y0, grid_box.x0 + w, grid_box.y1), Box(
             grid_box.x0 + w + 0.3, grid_box.y0, grid_box.x1, grid_box.y1
         )
 
-    def key_grid(self, box: Box) -> VGroup:
-        """Empty cells with every query (rows) and key (columns) labelled: how to read each
-        small heatmap. Labels keep their distinct ends where room is short; where even that
+    def featured(self, readings) -> int:
+        """The head drawn large: the first of the group the reading outlines, else the one
+        with the highest average."""
+        common = self.summary(readings)[1]
+        if common[0] != "spread":
+            return next(h for h, r in enumerate(readings) if reading_group(r) == common)
+        return max(range(len(readings)), key=lambda h: readings[h].mass)
+
+    def key_grid(self, box: Box, h: int) -> VGroup:
+        """Head ``h`` drawn large, every query (rows) and key (columns) labelled: how to read
+        each small heatmap. Labels keep their distinct ends where room is short; where even that
         leaves no room above the cells, the columns are said to be the rows' tokens in order."""
         theme, n = self.theme, self.example.n
+        weights = self.trace.heads[h].weights
         row_w, cell = self.label_room()
         shortest = text_width("a…b", SMALL)
-        head = self.key_head(box.width)
+        large = self.say("heads_key_large", h=h + 1)
+        head = self.key_head(box.width, large=large)
         avail = box.height - head.height - 0.12  # below the head
         col_len = min(row_w, avail - n * cell - LABEL_GAP - 0.02)
         row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), shortest)
@@ -382,13 +469,13 @@ class HeadGallery(ExplainerScene):
         if col_len >= shortest:
             side = min(box.width - row_len - LABEL_GAP, avail - col_len - LABEL_GAP - 0.02)
             side = min(side, 1.25 * n * cell)  # cells a little taller than a label, no more
-            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            grid = HeatGrid(weights, max(side, n * cell), theme)
             cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
             labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
         else:
-            head = self.key_head(box.width, "heads_key_same")
+            head = self.key_head(box.width, "heads_key_same", large=large)
             side = min(box.width - row_len - LABEL_GAP, box.height - head.height - 0.12)
-            grid = HeatGrid(None, max(side, n * cell), theme, n=n)
+            grid = HeatGrid(weights, max(side, n * cell), theme)
             labels = axis_labels(grid, rows, [], colors, [], rotate=True)
         body = VGroup(grid, labels)
         group = VGroup(head, body).arrange(DOWN, buff=0.12)

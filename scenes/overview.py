@@ -11,7 +11,7 @@ import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
-from scenes.mobjects.layout import place
+from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
@@ -41,7 +41,7 @@ class Overview(ExplainerScene):
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
         self.show_tokens(panels[0])
-        groups = self.matrices(panels[1])
+        groups = self.matrices(self.clear_of_note(panels[1]))
         self.score(groups)
         self.mix_values(panels[2])
 
@@ -75,6 +75,13 @@ class Overview(ExplainerScene):
         )
         self.hold()
 
+    def clear_of_note(self, panel: Box) -> Box:
+        """``panel`` less what the tokens' view note reaches into (a narrow frame): the matrices'
+        row labels, kept whole, stay clear of it."""
+        note = self.tokens_panel[3]
+        edge = note.get_right()[0] + 0.2 if len(note) else panel.x0
+        return panel if edge <= panel.x0 else Box(edge, panel.y0, panel.x1, panel.y1)
+
     def matrices(self, panel) -> dict:
         """The scores, scaled, masked and weight matrices, each titled, all in ``panel``."""
         head, theme, ex = self.head, self.theme, self.example
@@ -84,7 +91,7 @@ class Overview(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
             keep_rows=[followed],
-            keep_cols=[int(np.argmax(head.weights[followed]))],
+            keep_cols=[self.followed_key(followed)],
         )
 
         rows, cols = self.q_tokens, self.k_tokens
@@ -177,3 +184,9 @@ class Overview(ExplainerScene):
         self.play(
             *(formula.select(p).animate.set_color(self.theme.accent) for p in parts), run_time=0.5
         )
+
+    def followed_key(self, followed: int) -> int:
+        """The key the followed query's pair names (attention_core.followed_pair), else the one
+        it weighs most."""
+        pair = ac.followed_pair(self.trace)
+        return pair.key if pair.query == followed else int(np.argmax(self.head.weights[followed]))

@@ -1,18 +1,27 @@
 """RotaryPositions: RoPE as rotation. One query and one key of a rotary head, drawn in the plane
-of one frequency pair; each turns by its position times the pair's angle; their score; then both
-move by the same shift — each turns further, the angle between them and the score stay."""
+of a frequency pair (a real head: a fast pair and the slow pair where the score lives, side by
+side); each turns by its position times its pair's angle; their score; then both move by the same
+shift — each turns further, the angle between them (an arc) and the score stay; last, whether the
+head's score lives in a slow pair (content) or a fast one (position)."""
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, ReplacementTransform, VGroup
+import math
+from types import SimpleNamespace
+
+from manim import DOWN, LEFT, RIGHT, UP, Arc, ReplacementTransform, VGroup
 
 import attention_core as ac
-from attention_core.readings.rotary_view import rotary_example, rotary_view
+from attention_core.readings.rotary_view import (
+    angle_decimals,
+    rotary_example,
+    rotary_view,
+    score_reading,
+)
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
-from scenes.mobjects.plane import grow
-from scenes.mobjects.text import label
+from scenes.mobjects.text import fmt, label
 from scenes.mobjects.theme import SMALL
 
 
@@ -33,145 +42,183 @@ class RotaryPositions(ExplainerScene):
         self.show_turn()
         self.show_score()
         self.show_shift()
-        if self.v.pairs > 1:
-            self.show_pairs()
+        if len(self.v.shown) > 1:
+            self.show_reading()
 
     def lay_out(self):
-        """The view of one query/key pair, the pair's plane on the left, the numbers' column on
-        the right."""
+        """The view of one query/key pair; one plane per shown pair (two side by side: a fast
+        pair and a slow one), each around the origin; the numbers beside them (below them in a
+        square frame), all built here so that nothing moves when a row appears."""
         self.v = v = rotary_view(self.trace)
         content = self.regions.content
-        self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
-        pts = [v.q, v.k, v.q_turned, v.k_turned, v.q_shifted, v.k_shifted]
-        self.pair_plane = self.kit.plane(pts, self.plane_box, pad=0.12)
+        self.wide = content.width >= 1.6 * content.height
+        if self.wide:
+            self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
+        else:
+            self.plane_box, self.numbers_box = content.rows(1, 1, gap=0.2)
+        boxes = self.plane_box.columns(*[1] * len(v.shown), gap=0.3)
+        self.panels = [self.panel(p, box) for p, box in zip(v.shown, boxes, strict=True)]
         self.qc, self.kc = self.q_color(v.query), self.k_color(v.key)
         self.q_tok, self.k_tok = self.q_tokens[v.query], self.k_tokens[v.key]
-        self.number_rows = VGroup()  # the numbers beside the plane, one line each
+        self.table = self.pair_table()
+        self.score = self.num(v.score, ("rotary", "score"), 2, color=self.theme.accent)
+        self.s_score = self.num(
+            v.score_shifted, ("rotary", "score_shifted"), 2, color=self.theme.accent
+        )
+        whole = self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs)
+        self.score_lines = VGroup(
+            VGroup(label(whole, SMALL, self.theme.text), self.score).arrange(buff=0.12),
+            VGroup(label(self.say("rope_shifted", s=v.shift), SMALL), self.s_score).arrange(
+                buff=0.12
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
+        numbers = VGroup(self.table, self.score_lines)
+        numbers.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
+        if self.wide:
+            place(numbers, self.numbers_box, "left")
+        else:  # below the planes: side by side where they fit
+            if numbers.height > self.numbers_box.height:
+                numbers.arrange(RIGHT, aligned_edge=UP, buff=0.4)
+            place(numbers, self.numbers_box, "center")
 
-    def number_line(self, template: str, *nums, color=None):
-        """A line of words and numbers added under the others beside the plane."""
-        parts = VGroup(label(template, SMALL, color or self.theme.text), *nums)
-        rows = self.number_rows
-        rows.add(parts.arrange(buff=0.12))
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.28)
-        place(rows, self.numbers_box, "left")
-        return parts
+    def pair_table(self) -> VGroup:
+        """Rows of the shown pairs' numbers (one column per pair): its name, ω per position,
+        the query's turn m·ω, the key's n·ω, its part of the score. ``table.rows`` by name."""
+        v, text = self.v, self.theme.text
+        rows = {
+            "pair": [label(self.say("rope_pair", i=t.pair + 1), SMALL, text) for t in v.shown],
+            "omega": [
+                self._deg(t.degrees, n, "degrees", t.decimals) for n, t in enumerate(v.shown)
+            ],
+            "m": [
+                self._deg(t.angle_m, n, "angle_m", angle_decimals(t.angle_m), self.qc)
+                for n, t in enumerate(v.shown)
+            ],
+            "n": [
+                self._deg(t.angle_n, n, "angle_n", angle_decimals(t.angle_n), self.kc)
+                for n, t in enumerate(v.shown)
+            ],
+            "term": [
+                self.num(t.term, ("rotary_pair", n, "term"), 2) for n, t in enumerate(v.shown)
+            ],
+        }
+        heads = {
+            "pair": "",
+            "omega": self.say("rope_omega"),
+            "m": f"{v.m}·ω",
+            "n": f"{v.n}·ω",
+            "term": self.say("rope_term"),
+        }
+        colors = {"m": self.qc, "n": self.kc}
+        cells = [[label(heads[r], SMALL, colors.get(r, text)), *rows[r]] for r in rows]
+        table = VGroup(*[m for row in cells for m in row])
+        table.arrange_in_grid(
+            rows=len(cells),
+            cols=len(cells[0]),
+            buff=(0.25, 0.2),
+            col_alignments="l" + "r" * len(v.shown),
+        )
+        table.rows = {r: VGroup(*cells[n]) for n, r in enumerate(rows)}
+        return table
 
-    def arrows_at(self, q, k):
-        """The query's and the key's arrows at ``q`` and ``k``, and their tokens at the tips."""
-        plane = self.pair_plane
-        arrows = (plane.arrow(q, self.qc), plane.arrow(k, self.kc, outline=True))
-        return arrows, self.tips_at(q, k)
+    def panel(self, turn, box) -> SimpleNamespace:
+        """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
+        head_box, plane_box = box.rows(0.4, box.height - 0.5, gap=0.1)
+        heading = self.say("rope_pair_heading", i=turn.pair + 1, P=self.v.pairs)
+        r = turn.reach
+        plane = self.kit.plane([[r, r], [-r, -r]], plane_box, pad=0.08)
+        head = place(self.kit.label(heading, SMALL), head_box, "center")
+        return SimpleNamespace(turn=turn, plane=plane, box=plane_box, heading=head, now=None)
 
-    def tips_at(self, q, k):
-        """The query's and the key's tokens at the tips of arrows to ``q`` and ``k``."""
+    def drawn_at(self, panel, q, k) -> VGroup:
+        """The query's and the key's arrows at ``q`` and ``k`` in ``panel``, the arc of the
+        angle between them at the origin, and their tokens at the tips."""
+        plane = panel.plane
+        arrows = VGroup(plane.arrow(q, self.qc), plane.arrow(k, self.kc, outline=True))
         tokens, colors = [self.q_tok, self.k_tok], [self.qc, self.kc]
-        return self._tips(self.pair_plane, q, k, self.plane_box, tokens, colors)
+        tips = plane.tip_labels(
+            [q, k], tokens, colors, panel.box, obstacles=list(plane.tick_labels)
+        )
+        return VGroup(arrows, angle_arc(plane, q, k, 0.45 * panel.turn.reach, self.theme), tips)
 
     def show_pair(self):
-        """1. the pair's plane, the query and the key as they leave the projections."""
-        v, plane, line = self.v, self.pair_plane, self.number_line
-        self.step(
-            "pair",
-            "pair_most" if v.pairs > 1 else None,
-            q=self.q_tok,
-            k=self.k_tok,
-            i=v.pair + 1,
-            P=v.pairs,
-        )
-        q_arrow = plane.arrow(v.q, self.qc)
-        k_arrow = plane.arrow(v.k, self.kc, outline=True)
-        self.play(FadeIn(plane.plane), FadeIn(plane.tick_labels), run_time=0.8)
-        tips = self.tips_at(v.q, v.k)
-        self.play(grow(q_arrow), grow(k_arrow), FadeIn(tips), run_time=1)
-        self.arrows_now = (q_arrow, k_arrow), tips
-        omega = line(
-            self.say("rope_omega"),
-            self.num(v.frequency, ("rotary", "frequency"), 3, color=self.theme.accent),
-            label("rad =", SMALL, self.theme.text),
-            self.num(v.degrees, ("rotary", "degrees"), 1, color=self.theme.accent, suffix="°"),
-            label(self.say("rope_per_position"), SMALL, self.theme.text),
-        )
-        self.play(FadeIn(omega))
+        """1. each pair's plane, the query and the key as they leave the projections, and the
+        pair's angle per position."""
+        v = self.v
+        ids = {f"i{n}": p.pair + 1 for n, p in enumerate(v.shown)}
+        key = "pairs_two" if len(v.shown) > 1 else ("pair_most" if v.pairs > 1 else "pair")
+        self.step(key, q=self.q_tok, k=self.k_tok, i=v.pair + 1, P=v.pairs, **ids)
+        planes = [FadeIn(x) for pn in self.panels for x in (pn.plane, pn.heading)]
+        self.play(*planes, run_time=0.8)
+        for pn in self.panels:
+            pn.now = self.drawn_at(pn, pn.turn.q, pn.turn.k)
+        self.play(*[FadeIn(pn.now) for pn in self.panels], run_time=1)
+        self.play(FadeIn(self.table.rows["pair"]), FadeIn(self.table.rows["omega"]))
         self.hold()
 
-    def move_arrows(self, q, k):
-        """The arrows and their tip labels turned to ``q`` and ``k``."""
-        (q_old, k_old), tips_old = self.arrows_now
-        (q_new, k_new), tips_new = self.arrows_now = self.arrows_at(q, k)
-        self.play(
-            ReplacementTransform(q_old, q_new),
-            ReplacementTransform(k_old, k_new),
-            ReplacementTransform(tips_old, tips_new),
-            run_time=1.5,
-        )
+    def move_arrows(self, which: str):
+        """Every panel's arrows, arc and tip labels turned to its ``which`` ("turned",
+        "shifted") query and key."""
+        moves = []
+        for pn in self.panels:
+            q, k = getattr(pn.turn, f"q_{which}"), getattr(pn.turn, f"k_{which}")
+            old, pn.now = pn.now, self.drawn_at(pn, q, k)
+            moves.append(ReplacementTransform(old, pn.now))
+        self.play(*moves, run_time=2)
 
     def show_turn(self):
-        """2. each turns by its position times ω."""
-        v, line, qc, kc = self.v, self.number_line, self.qc, self.kc
+        """2. each turns by its position times its pair's ω."""
+        v = self.v
         self.step("turn", q=self.q_tok, m=v.m, k=self.k_tok, n=v.n)
-        turns = VGroup(
-            # the token names are at the arrow tips; the lines say query and key (any label fits)
-            line(self.say("rope_query", m=v.m), self._deg(v.angle_m, "angle_m"), color=qc),
-            line(self.say("rope_key", n=v.n), self._deg(v.angle_n, "angle_n"), color=kc),
-        )
-        self.move_arrows(v.q_turned, v.k_turned)
-        self.play(FadeIn(turns))
+        self.move_arrows("turned")
+        self.play(FadeIn(self.table.rows["m"]), FadeIn(self.table.rows["n"]))
         self.hold()
 
     def show_score(self):
-        """3. their score: this pair's part, and the whole over every pair."""
-        v, line = self.v, self.number_line
-        score = self.num(v.score, ("rotary", "score"), 2, color=self.theme.accent)
-        self.step("score", q=self.q_tok, k=self.k_tok, score=score.shown)
-        self.play(
-            FadeIn(
-                VGroup(
-                    line(self.say("rope_term"), self.num(v.term, ("rotary", "term"), 2)),
-                    line(
-                        self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs),
-                        score,
-                    ),
-                )
-            )
-        )
+        """3. their score: each shown pair's part, and the whole over every pair."""
+        self.step("score", q=self.q_tok, k=self.k_tok, score=self.score.shown)
+        self.play(FadeIn(self.table.rows["term"]), FadeIn(self.score_lines[0]))
         self.hold()
 
     def show_shift(self):
-        """4. both move by s: each turns s·ω further, the angle between them stays, so the
-        score."""
+        """4. both move by s: each turns s·ω further, the angle between them (the arc) stays,
+        so the score."""
         v = self.v
-        s_score = self.num(v.score_shifted, ("rotary", "score_shifted"), 2, color=self.theme.accent)
-        self.step("shift", s=v.shift, score=s_score.shown)
-        self.move_arrows(v.q_shifted, v.k_shifted)
-        self.play(FadeIn(self.number_line(self.say("rope_shifted", s=v.shift), s_score)))
+        self.step("shift", s=v.shift, score=self.s_score.shown)
+        self.move_arrows("shifted")
+        self.play(FadeIn(self.score_lines[1]))
         self.hold(1.5)
 
-    def show_pairs(self):
-        """5. fast and slow pairs (a real head has many)."""
-        v, line = self.v, self.number_line
-        self.step("pairs", P=v.pairs)
-        self.play(
-            FadeIn(
-                VGroup(
-                    line(
-                        self.say("rope_fastest"),
-                        self.num(v.fastest, ("rotary", "fastest"), 3),
-                        label("rad", SMALL, self.theme.text),
-                    ),
-                    line(
-                        self.say("rope_slowest"),
-                        self.num(v.slowest, ("rotary", "slowest"), 6),
-                        label("rad", SMALL, self.theme.text),
-                    ),
-                )
-            )
+    def show_reading(self):
+        """5. where this head's score lives: a slow pair (content) or a fast one (position)."""
+        v = self.v
+        main = next(t for t in v.shown if t.pair == v.pair)
+        turn = fmt(main.degrees * v.span, angle_decimals(main.degrees * v.span))
+        self.step(
+            f"reading_{score_reading(v)}",
+            i=v.pair + 1,
+            w=fmt(main.degrees, main.decimals),
+            L=v.span,
+            t=turn,
         )
-        self.hold(1.5)
+        self.hold(2)
 
-    def _deg(self, value: float, field: str):
-        return self.num(value, ("rotary", field), 1, color=self.theme.accent, suffix="°")
+    def _deg(self, value: float, n: int, field: str, digits: int, color=None):
+        """Shown pair ``n``'s angle ``field`` in degrees, with ``digits`` decimals."""
+        role = ("rotary_pair", n, field)
+        return self.num(value, role, digits, color=color or self.theme.accent, suffix="°")
 
-    def _tips(self, plane, q, k, box, tokens, colors):
-        """The two tokens' labels at their arrow tips."""
-        return plane.tip_labels([q, k], tokens, colors, box, obstacles=list(plane.tick_labels))
+
+def angle_arc(plane, q, k, radius: float, theme) -> Arc:
+    """The arc at ``plane``'s origin from ``k``'s direction to ``q``'s (the shorter way), of
+    ``radius`` in the plane's units."""
+    a_q, a_k = math.atan2(q[1], q[0]), math.atan2(k[1], k[0])
+    sweep = (a_q - a_k + math.pi) % (2 * math.pi) - math.pi
+    return Arc(
+        radius=max(radius * plane.unit, 0.15),
+        start_angle=a_k,
+        angle=sweep if abs(sweep) > 1e-3 else 1e-3,
+        arc_center=plane.point([0, 0]),
+        color=theme.accent,
+        stroke_width=4,
+    )

@@ -36,7 +36,7 @@ class Softmax(ExplainerScene):
     def construct(self):
         head = self.head
         # the row shown before any mask: one that sees every key where there is one
-        self.choice = ac.head_demo_row(self.trace, before_mask=True)
+        self.choice = ac.followed_choice(self.trace, before_mask=True)
         self.i = self.choice.row
         self.masked = bool(np.any(np.isneginf(head.masked)))
         self.keys = list(range(self.example.n_keys))

@@ -26,7 +26,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place, place_labels
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow, shaft_marks
-from scenes.mobjects.text import ellipsize, label, vector_row
+from scenes.mobjects.text import balanced_lines, ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
 
 
@@ -47,7 +47,7 @@ class WeightedSum(ExplainerScene):
         """The shown query's row, its vectors in one 2-D view (exact when d_v = 2; linear, so
         the chain still adds), and the plane they are drawn on."""
         ex, head, tr = self.example, self.head, self.trace
-        self.choice = ac.head_demo_row(tr)  # the row followed, and what may be said of it
+        self.choice = ac.followed_choice(tr)  # the row followed, and what may be said of it
         self.i = i = self.choice.row
         content = self.regions.content
         # a square frame gives the side half: room for every key's weight
@@ -168,7 +168,30 @@ class WeightedSum(ExplainerScene):
             ).arrange(RIGHT, aligned_edge=UP, buff=0.35)
             if cols.height <= room and cols.width <= right.width:
                 return cols
-        return VGroup()  # too many keys for the side: the shares are in the AttentionMatrix scene
+        return self.largest_weights(room)
+
+    def largest_weights(self, room: float):
+        """Where not every key's weight fits (12 keys at 1:1): the largest ones first, in the
+        shortest form, as many as fit ``room`` with a line saying how many smaller ones are left
+        (the caption's largest weight is always among them); nothing where not even one fits."""
+        head, colors, i, n = self.head, self.colors, self.i, self.example.n_keys
+        order = np.argsort(-head.weights[i], kind="stable")
+        for shown in range(n - 1, 0, -1):
+            entries = [
+                VGroup(
+                    label(self.k_tokens[j], SMALL, colors[j]),
+                    self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=SMALL),
+                ).arrange(buff=0.1)
+                for j in order[:shown]
+            ]
+            lines = balanced_lines(
+                self.say("smaller_weights", n=n - shown), self.side_box.width, SMALL, max_lines=2
+            )
+            rest = [label(t, SMALL, self.theme.muted) for t in lines]
+            col = VGroup(*entries, *rest).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            if col.height <= room and col.width <= self.side_box.width:
+                return col
+        return VGroup()  # no room at all: the shares are in the AttentionMatrix scene
 
     def shrink_values(self):
         """Each value shrinks by its weight."""

@@ -300,10 +300,64 @@ def contrast_problems(scene) -> list[str]:
 
 def geometry_problems(scene) -> list[str]:
     """What the mobjects alone tell (no pixels needed): text outside the frame, overlapping or
-    too small, a number that is not the core's, a label on an arrow."""
-    return layout_problems(scene) + numbers_problems(scene) + labels_on_arrows(scene)
+    too small, a number that is not the core's, a label on an arrow, a label of ≤ 8 characters
+    shortened."""
+    return (
+        layout_problems(scene)
+        + numbers_problems(scene)
+        + labels_on_arrows(scene)
+        + shortened_labels(scene)
+    )
 
 
 def picture_problems(scene) -> list[str]:
     """:func:`geometry_problems` and, on the drawn frame, the contrast of every text."""
     return geometry_problems(scene) + contrast_problems(scene)
+
+
+# -- no short label shortened -----------------------------------------------------------------
+SHORT_LABEL = 8  # a label of this many characters or fewer is shown whole, never with "…"
+
+
+WRAPS = ("{}", "o({})", "q({})", "k({})", "v({})", "x({})")  # a label as shown, alone or named
+
+
+def _shortened_forms(label: str) -> set[str]:
+    """Every way ``label`` (alone or inside ``o(…)``, ``q(…)`` …) can be cut around "…" (a
+    start and an end, each kept at least one character, some of the label dropped): what an
+    ellipsized label looks like on screen. At least one character of the label is kept, so a
+    caption's own "o(…)" (any query's output) is not a shortened label."""
+    out = set()
+    for wrap in WRAPS:
+        text = wrap.format(label)
+        n, before = len(text), wrap.index("{}")
+        after = len(wrap) - before - 2
+        for head in range(1, n):
+            for tail in range(1, n - head):
+                if head <= before and tail <= after:
+                    continue  # none of the label is left: a caption's own "o(…)"
+                form = text[:head].rstrip() + "…" + text[n - tail :].lstrip()
+                if label not in form:
+                    out.add(form)
+    return out
+
+
+def shortened_labels(scene) -> list[str]:
+    """Each text on screen that shows a token label of ≤ 8 characters shortened with "…" (the
+    scene's labels as shown, repeated ones told apart, and as written); a form that a longer
+    label of the example also shortens to is not counted against the short one."""
+    ex = scene.example
+    labels = {*scene.q_tokens, *scene.k_tokens, *map(str, ex.tokens), *map(str, ex.key_tokens)}
+    short = {t for t in labels if len(t) <= SHORT_LABEL}
+    longer = set().union(*(_shortened_forms(t) for t in labels if len(t) > SHORT_LABEL))
+    forms = {f: t for t in short for f in _shortened_forms(t) if f not in longer}
+    problems = []
+    for mob in texts(scene):
+        text = describe(mob)
+        if "…" not in text:
+            continue
+        for form, whole in forms.items():
+            if form in text:
+                problems.append(f"label {whole!r} ({len(whole)} characters) shortened: {text!r}")
+                break
+    return problems

@@ -289,3 +289,62 @@ def test_softmax_does_not_defer_a_mask_its_row_never_meets():
     captions = {s.key: s.caption for s in _stills(ex, "Softmax", snapshot=None)}
     assert "mask leaves its weights" in captions["exp"]
     assert "No mask yet" not in captions["share"]
+
+
+def _asked():
+    """SmolLM2's induction head with a pair asked for, as `from-model --find` writes it."""
+    from dataclasses import replace
+
+    from attention_core import load_example
+    from attention_core.readings.head_search import label_ref
+
+    ex = load_example(lecturer_examples.ROOT / "examples" / "smollm2-induction.toml")
+    return replace(ex, query=label_ref(ex.tokens, ex.n - 2), key=label_ref(ex.tokens, 2))
+
+
+def _story_example(name):
+    from attention_core import load_example
+
+    path = lecturer_examples.ROOT / "examples" / f"{name}.toml"
+    return _asked() if name == "asked" else load_example(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ("16:9", "4:3"))
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("smollm2-induction", "an induction head"),
+        ("smollm2-previous", "a previous-token head"),
+        ("asked", "The pair asked for"),
+    ],
+)
+def test_attention_matrix_tells_the_heads_story_with_its_number(name, words, aspect):
+    """Issue 30: the reading told a first-token fact of an induction head ("marble₁ attends most
+    to viol (0.999), not to itself"); now the followed pair, its weight on screen, and the head."""
+
+    def snap(scene):
+        caption = scene.steps[-1]["caption"] if scene.steps else ""
+        return [caption, *unshown_caption_numbers(scene)]
+
+    stills = _stills(_story_example(name), "AttentionMatrix", aspect=aspect, snapshot=snap)
+    reading = next(s for s in stills if s.key == "reading")
+    caption, *unshown = reading.snapshot
+    assert words in caption and " → " in caption and not unshown
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ("16:9", "4:3"))
+@pytest.mark.parametrize("scene", ["DotProducts", "Softmax", "WeightedSum"])
+def test_the_followers_name_the_followed_query_and_show_its_numbers(scene, aspect):
+    """A trained head: each per-query scene follows the followed pair's query, and says why."""
+    ex = _story_example("smollm2-induction")
+
+    def snap(scene_obj):
+        caption = scene_obj.steps[-1]["caption"] if scene_obj.steps else ""
+        return [caption, *unshown_caption_numbers(scene_obj)]
+
+    stills = _stills(ex, scene, aspect=aspect, snapshot=snap)
+    first = stills[0].snapshot[0]
+    assert "habit" in first, first
+    assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[1:]]

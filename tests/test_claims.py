@@ -490,3 +490,222 @@ def test_followed_pair_of_the_committed_trained_heads():
     cat = ac.followed_pair(ac.trace_example(trained()))
     assert cat.kind == "previous" and cat.key == cat.query - 1
     check_followed(ind, pair, ac.trace_example(prev).heads[0].weights)
+
+
+# -- the followed query in every scene, and the head's story (AttentionMatrix's reading) -------
+@SETTINGS
+@given(examples(), st.booleans(), st.data())
+def test_followed_choice_is_the_demo_row_or_the_followed_query(ex, ask, data):
+    """Made up: exactly head_demo_row's choice (so the preset stills stay); asked: the query
+    asked, with its own largest weight and blocked keys, before or after the mask."""
+    from dataclasses import replace
+
+    from attention_core.readings.head_search import label_ref
+
+    if ask:
+        ex = replace(ex, query=label_ref(ex.tokens, data.draw(st.integers(0, ex.n - 1))))
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    for before in (False, True):
+        choice = ac.followed_choice(tr, before_mask=before)
+        if not ask:
+            assert choice == ac.head_demo_row(tr, before_mask=before)
+            continue
+        q = ac.followed_pair(tr).query
+        w = ac.softmax(head.scaled) if before else head.weights
+        blocked = 0 if head.mask is None else int(np.sum(~np.asarray(head.mask, bool)[q]))
+        assert (choice.row, choice.kind, choice.blocked) == (q, "asked", blocked)
+        assert choice.top == w[q].max()
+
+
+def pattern_key(kind, i, j, W, tokens) -> bool:
+    """Whether key j is the key of query i under the story's kind."""
+    n = len(tokens)
+    return {
+        "induction": lambda: 0 < j < i and tokens[j - 1] == tokens[i],
+        "previous": lambda: j == i - 1,
+        "next": lambda: j == i + 1,
+        "self": lambda: j == i,
+        "sink": lambda: j == 0,
+        "sep": lambda: j == n - 1 and tokens[j] == "[SEP]",
+        "fixed": lambda: j == ac.readings.heads.fixed_key(W, tokens),
+    }[kind]()
+
+
+def check_story(story, W, tokens, mask=None):
+    """What AttentionMatrix's reading says: "q → k w", w the weight of that cell; k the key the
+    head's reading names for q (the token after the earlier e, the previous token, the first
+    …); the head reads as that pattern; every framed row's largest weight on its own such key."""
+    from attention_core.readings.followed import STORY_KINDS
+
+    q, k = story.query, story.key
+    assert story.weight == W[q, k]
+    if mask is not None and np.asarray(mask, bool)[q].any():
+        assert np.asarray(mask, bool)[q, k]
+    if story.kind == "asked":
+        assert story.fits == ((q, k),) and story.earlier is None
+        return
+    pattern = ac.read_head(W, tokens).pattern
+    assert STORY_KINDS.get(pattern, pattern) == story.kind
+    assert pattern_key(story.kind, q, k, W, tokens)
+    if story.kind == "induction":
+        assert story.earlier == k - 1 and tokens[story.earlier] == tokens[q] and k < q
+    else:
+        assert story.earlier is None
+    for i, j in story.fits:
+        assert W[i, j] == W[i].max() and pattern_key(story.kind, i, j, W, tokens)
+
+
+def trained_like(n, seed, pattern):
+    """Made-up weights of a head with ``pattern`` (noise, a causal mask), and its tokens: an
+    induction head on a repeated text, a previous-token, next-token or sink head."""
+    rng = np.random.default_rng(seed)
+    half = max(2, n // 2)
+    tokens = tuple(f"w{i % half}" for i in range(n)) if pattern == "induction" else None
+    tokens = tokens or tuple(f"w{i}" for i in range(n))
+    causal = pattern != "next"
+    allowed = np.tril(np.ones((n, n))) > 0 if causal else np.ones((n, n), bool)
+    scores = np.where(allowed, rng.normal(size=(n, n)), -np.inf)
+    if pattern == "previous":
+        scores[np.arange(1, n), np.arange(n - 1)] += 8.0
+    elif pattern == "next":
+        scores[np.arange(n - 1), np.arange(1, n)] += 8.0
+    elif pattern == "sink":
+        scores[:, 0] += 8.0
+    else:
+        for i, ts in ac.readings.copy_heads.induction_targets(tokens).items():
+            scores[i, ts] += 8.0
+    return ac.softmax(scores, axis=-1), tokens, (allowed if causal else None)
+
+
+@SETTINGS
+@given(
+    st.integers(4, 12),
+    st.integers(0, 2**31),
+    st.sampled_from(["previous", "next", "sink", "induction"]),
+)
+def test_head_story_of_a_trained_like_head_holds(n, seed, pattern):
+    from attention_core.readings.followed import _from_reading, story_of
+
+    W, tokens, mask = trained_like(n, seed, pattern)
+    pair = _from_reading(W, tokens)
+    if pair is None:  # noise can leave a short head spread: then there is no story to tell
+        assert ac.read_head(W, tokens).pattern == "spread"
+        return
+    story = story_of(W, tokens, pair)
+    check_story(story, W, tokens, mask)
+    if pattern in ("previous", "sink", "next"):
+        assert story.kind == pattern
+
+
+@SETTINGS
+@given(examples(), st.booleans(), st.data())
+def test_head_story_of_a_random_example(ex, ask, data):
+    """A made-up example tells no story (the plain reading stays); one asked tells its pair."""
+    from dataclasses import replace
+
+    from attention_core.readings.head_search import label_ref
+
+    if ask:
+        ex = replace(ex, query=label_ref(ex.tokens, data.draw(st.integers(0, ex.n - 1))))
+    tr = ac.trace_example(ex)
+    story = ac.head_story(tr)
+    assert (story is None) == (not ask)
+    if ask:
+        check_story(story, tr.heads[0].weights, tuple(ex.tokens), tr.heads[0].mask)
+        assert story.query == ac.followed_pair(tr).query
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("smollm2-induction", "induction"),
+        ("smollm2-previous", "previous"),
+        ("minilm-cat", "previous"),
+    ],
+)
+def test_head_story_of_the_committed_trained_heads(name, kind):
+    ex = ac.load_example(EXAMPLES / f"{name}.toml")
+    tr = ac.trace_example(ex)
+    story = ac.head_story(tr)
+    assert story.kind == kind and len(story.fits) >= 3
+    check_story(story, tr.heads[0].weights, tuple(ex.tokens), tr.heads[0].mask)
+    assert ac.followed_choice(tr).row == story.query
+
+
+# -- RotaryPositions: the pairs it draws, and where a rotary head's score lives ------------------
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(1, 10),
+    half=st.integers(1, 8),
+    base=st.floats(2.0, 1e6),
+    gap=st.integers(1, 400),
+    seed=st.integers(0, 2**31),
+)
+def test_rotary_reading_says_where_the_score_lives(n, half, base, gap, seed):
+    """The pairs RotaryPositions draws (fastest first: the pair with the largest term, and the
+    fastest pair with a visible share, or the slowest when they are one), each angle printed
+    non-zero; and the reading: CONTENT exactly when the pair where the score lives turns less
+    than a quarter turn over the text, and then its part at every offset the text holds stays
+    within |q||k|·2 sin(ω·span/2) of its part at offset 0."""
+    from attention_core.readings.rotary_view import (
+        CONTENT,
+        POSITION,
+        VISIBLE,
+        rotary_view,
+        score_reading,
+    )
+    from attention_core.rotary import pair_scores
+    from scenes.mobjects.numfmt import fmt
+
+    rng = np.random.default_rng(seed)
+    d = 2 * half
+    positions = np.concatenate([[0], np.cumsum(rng.integers(1, gap + 1, size=n - 1))])
+    ex = ac.Example(
+        tokens=[f"t{i}" for i in range(n)], embeddings=rng.normal(size=(n, d)).tolist(),
+        weights={"W_q": rng.normal(size=(d, d)), "W_k": rng.normal(size=(d, d)),
+                 "W_v": rng.normal(size=(d, d))},
+        mask="causal", rotary_base=base, positions=[int(p) for p in positions],
+    )  # fmt: skip
+    tr = ac.trace_example(ex)
+    v = rotary_view(tr)
+    terms = pair_scores(tr.heads[0].Q[v.query], tr.heads[0].K[v.key])  # turned q and k
+    size = np.abs(terms)
+    shown = [t.pair for t in v.shown]
+    assert shown == sorted(set(shown)) and v.pair in shown and 1 <= len(shown) <= 2
+    visible = [p for p in range(half) if p != v.pair and size[p] >= VISIBLE * size.max()]
+    assert (len(shown) == 1) == (not visible)
+    if len(shown) == 2:
+        other = shown[0] if shown[1] == v.pair else shown[1]
+        assert other in visible
+        assert other == (min(visible) if min(visible) < v.pair else max(visible))
+    for t in v.shown:
+        assert float(fmt(t.degrees, t.decimals)) != 0.0
+        assert t.term == pytest.approx(terms[t.pair], rel=1e-9, abs=1e-9)
+    main = next(t for t in v.shown if t.pair == v.pair)
+    span = int(positions[-1])
+    assert v.span == span
+    sweep = main.frequency * span
+    assert score_reading(v) == (CONTENT if sweep < np.pi / 2 else POSITION)
+    if score_reading(v) == CONTENT:
+        qk = np.linalg.norm(main.q) * np.linalg.norm(main.k)
+
+        def part(offset):  # the pair's part with the query `offset` positions after the key
+            a = offset * main.frequency
+            turned = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+            return float(main.q @ turned @ main.k)
+
+        bound = qk * 2 * np.sin(sweep / 2) + 1e-9
+        assert all(abs(part(o) - part(0)) <= bound for o in range(0, span + 1, max(1, span // 50)))
+        assert bound < qk * np.sqrt(2) + 1e-9
+
+
+def test_rotary_reading_of_the_committed_heads():
+    """The induction head's score lives in a slow pair (content), the previous-token head's in
+    the fastest (position)."""
+    from attention_core.readings.rotary_view import rotary_view, score_reading
+
+    ind = rotary_view(ac.trace_example(ac.load_example(EXAMPLES / "smollm2-induction.toml")))
+    prev = rotary_view(ac.trace_example(ac.load_example(EXAMPLES / "smollm2-previous.toml")))
+    assert (score_reading(ind), score_reading(prev)) == ("content", "position")
+    assert prev.pair == 0 and ind.shown[-1].pair == ind.pair

@@ -585,7 +585,7 @@ def test_followed_pair_of_smollm2_induction_and_previous_token_heads(smol):
     """A random word sequence said twice: the induction head (layer 19 head 7) follows a second
     occurrence and the token after the first; the previous-token head (17, 1) a middle token
     and the one before it."""
-    from attention_core.from_decoder import decoder_example
+    from attention_core.models.from_decoder import decoder_example
 
     text = "violin marble tiger lemon kettle violin marble tiger lemon kettle"
     ind = decoder_example(text, 19, 7).example()

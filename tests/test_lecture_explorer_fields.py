@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from attention_core.loading import load_example
+from attention_core.example.loading import load_example
 from browser import chromium_page
 from scenes.outputs import explorer
 

@@ -270,7 +270,7 @@ ROLE_NAMES = {
     "field": ["frequency", "degrees", "angle_m", "angle_n", "score", "term", "score_shifted",
               "fastest", "slowest"],
 }  # fmt: skip
-MATH_WORDS = {"rot", "ReLU", "cos"}  # function names, as the scenes' formulas write them
+MATH_WORDS = {"rot", "ReLU", "GELU", "cos"}  # function names, as the scenes' formulas write them
 
 
 def test_chinese_notes_say_every_number_in_chinese():
@@ -279,11 +279,11 @@ def test_chinese_notes_say_every_number_in_chinese():
     name the scenes pass, is Chinese or math — and the zh captions never name a scene by its
     class name ('见 RotaryPositions')."""
     import attention_core as ac
-    from attention_core.loading import load_example
-    from scenes import captions
+    from attention_core.example.loading import load_example
+    from scenes.kit import captions
+    from scenes.kit.registry import SCENES
+    from scenes.kit.roles import ROLES, indices_of
     from scenes.outputs import notes
-    from scenes.registry import SCENES
-    from scenes.roles import ROLES, indices_of
 
     trace = ac.trace_example(load_example("rotary"))
     for kind in ROLES:
@@ -304,7 +304,15 @@ def test_chinese_notes_say_every_number_in_chinese():
     # only math, the names NumPy and RoPE, and a command to type
     for zh in zh_strings([captions.TITLES, captions.CAPTIONS, captions.WORDS]):
         text = re.sub(r"\$[^$]*\$|\{\w+\}|\w*_\w*|from-model --all-heads", "", zh)
-        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {"softmax", "Softmax", "NumPy", "RoPE"}
+        english = set(re.findall(r"[A-Za-z]{3,}", text)) - {
+            "softmax",
+            "Softmax",
+            "NumPy",
+            "RoPE",
+            "SEP",
+            "CLS",
+            "GELU",
+        }  # and token names
         assert not english, zh
 
 
@@ -324,8 +332,8 @@ def test_the_numbers_table_of_a_chinese_page_is_in_chinese():
     import html as html_lib
 
     import attention_core as ac
-    from attention_core.loading import load_example
-    from attention_core.presets import PRESETS
+    from attention_core.example.loading import load_example
+    from attention_core.example.presets import PRESETS
     from scenes.outputs import numbers_report, numbers_zh
 
     for name in PRESETS:

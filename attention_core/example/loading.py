@@ -211,3 +211,19 @@ def _check_sidecar_array(key: str, arr, name: str) -> None:
         raise ValueError(
             f"arrays: {display(key)} in {display(name)} has dtype {arr.dtype}; expected numbers"
         )
+
+
+def named_files(path) -> list[Path]:
+    """The other files the example file ``path`` names (its ``arrays`` sidecar, there yet or
+    not), for ``watch``: none when the file cannot be read or names none, or names one
+    ``load_example`` refuses (its error is that function's to say)."""
+    path = Path(path)
+    try:
+        text = _decode(_read_example_bytes(path), path.name)
+        name = parse_example_text(text, path.suffix.lower(), path.name).get("arrays")
+    except (ValueError, TypeError, OSError):
+        return []
+    if not isinstance(name, str) or not name.strip():
+        return []
+    rel = Path(name)
+    return [] if rel.is_absolute() or ".." in rel.parts else [path.parent / rel]

@@ -288,7 +288,7 @@ class Example:
     def is_cjk(self) -> bool:
         """True when any label or the title uses CJK characters (the default language is zh)."""
         text = "".join(self.tokens) + "".join(self.key_tokens) + self.title
-        return any(_is_cjk_char(c) for c in text)
+        return max(map(ord, text), default=0) >= 0x3040 and any(_is_cjk_char(c) for c in text)
 
 
 def _is_cjk_char(c: str) -> bool:

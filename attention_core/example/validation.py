@@ -177,7 +177,8 @@ def check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MAX
             raise ValueError(f"{fieldname}: expected numbers, got dtype {value.dtype}")
         arr = value.astype(np.float64)
     else:
-        check_nested(fieldname, value, ndim)
+        if not (ndim == 2 and _plain_rows(value)):  # the walk names the first bad spot
+            check_nested(fieldname, value, ndim)
         arr = np.array(value, dtype=np.float64)
     if arr.ndim != ndim:
         raise ValueError(f"{fieldname}: expected {shape_word(ndim)}, got shape {arr.shape}")
@@ -339,3 +340,21 @@ def combined_mask(mask, padding, tokens, n_keys: int, is_cross: bool):
         matrix = pad if matrix is None else (matrix & pad)
     check_mask_rows(matrix, tokens)
     return mask, padding, matrix
+
+
+_BIG = 10**18  # a whole number beyond this is refused by _check_number
+
+
+def _plain_rows(value) -> bool:
+    """True for a non-empty list of equally long, non-empty lists of floats and ints of at most
+    18 digits (what a file gives): nothing for :func:`check_nested` to name, checked without
+    its walk."""
+    if type(value) is not list or not value or type(value[0]) is not list:
+        return False
+    width = len(value[0])
+    return width > 0 and all(
+        type(row) is list
+        and len(row) == width
+        and all(type(x) is float or (type(x) is int and -_BIG <= x <= _BIG) for x in row)
+        for row in value
+    )

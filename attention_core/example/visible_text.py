@@ -40,6 +40,7 @@ def char_name(c: str) -> str:
     return f"U+{ord(c):04X}" + (f" {name}" if name else "")
 
 
+@lru_cache(maxsize=1 << 16)  # labels repeat (a course of 60,000 examples reads in seconds)
 def refusal(text: str, *, fonts: bool = True) -> str | None:
     """Why ``text`` cannot be shown as a label (the part of a message after the label), or None.
 

@@ -92,3 +92,17 @@ def readable_labels(pieces) -> list[str]:
 def byte_level_labels(tokens) -> list[str]:
     """:func:`readable_labels` of byte-level token strings (``["æĹ", "©", "ä¸Ĭ"]`` → 早¹ 早² 上)."""
     return readable_labels([token_bytes(t) for t in tokens])
+
+
+def split_characters(labels) -> list[str]:
+    """The characters that ``labels`` show cut into byte pieces (``猫¹`` and ``猫²`` both
+    present), each once, in the order they first appear: a scene says once what 猫¹ 猫² mean."""
+    labels = [str(t) for t in labels]
+    pieces = {(a, b) for t in labels for a, b in zip(t, t[1:]) if b in SUPERSCRIPTS}
+    out: list[str] = []
+    for t in labels:
+        for a, b in zip(t, t[1:]):
+            cut = (a, SUPERSCRIPTS[0]) in pieces and (a, SUPERSCRIPTS[1]) in pieces
+            if b in SUPERSCRIPTS and a not in SUPERSCRIPTS and cut and a not in out:
+                out.append(a)
+    return out

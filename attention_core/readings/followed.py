@@ -1,7 +1,7 @@
 """The one query (and the key it looks at) an explanation follows, chosen from what the head does.
 
-:func:`followed_pair` decides it for an example's trace, as the claims of
-:mod:`attention_core.claims` do, so that every scene and ``numbers --json`` follow the same pair:
+:func:`followed_pair` decides it for an example's trace, as the claims do
+(:mod:`.claims`), so that every scene and ``numbers --json`` follow the same pair:
 
 - asked (``kind = "asked"``): the example names ``query`` (and perhaps ``key``) — as
   ``from-model --find SRC->DST`` writes them; without ``key``, the key the query weighs most;
@@ -76,3 +76,78 @@ def followed_pair(trace, example=None, head: int = 0) -> FollowedPair:
             return pair
     row = head_demo_row(trace, head=head).row
     return FollowedPair(row, heaviest(W, row), "demo")
+
+
+def followed_choice(trace, rows=None, before_mask: bool = False, head: int = 0):
+    """The :class:`~attention_core.readings.claims.RowChoice` a per-query step follows: the
+    followed pair's query. Where :func:`followed_pair` is the demo row, :func:`head_demo_row`'s
+    own choice (``rows``, ``before_mask`` as there); else the pair's query, ``kind`` ``"asked"``
+    (the example names it) or ``"followed"`` (it shows the head's pattern); ``top`` its largest
+    weight (before the mask with ``before_mask``), ``blocked`` the keys the mask blocks there."""
+    from ..softmax import softmax
+    from .claims import RowChoice, head_demo_row
+
+    pair = followed_pair(trace, head=head)
+    if pair.kind == "demo":
+        return head_demo_row(trace, rows, before_mask, head)
+    h = trace.heads[head]
+    w = np.asarray(softmax(h.scaled) if before_mask else h.weights)
+    q = pair.query
+    blocked = 0 if h.mask is None else int(np.sum(~np.asarray(h.mask, bool)[q]))
+    kind = "asked" if pair.kind == "asked" else "followed"
+    return RowChoice(q, float(np.max(w[q])), kind, blocked, (q,))
+
+
+# -- what the head does, told by its followed pair (AttentionMatrix's reading) -----------------
+STORY_KINDS = {"first": "sink", "cls": "sink"}  # a first token taking the weight: a sink
+
+
+@dataclass(frozen=True)
+class HeadStory:
+    """What a head does, in one pair: ``query`` → ``key`` with ``weight``. ``kind``:
+    ``"induction"`` (the key is the token after an earlier occurrence ``earlier`` of the query's
+    token), ``"previous"``, ``"next"``, ``"self"``, ``"sep"``, ``"fixed"`` (the head's reading,
+    :func:`read_head`), ``"sink"`` (the first token, as ``"sink"``, ``"first"`` and ``"cls"``
+    heads do), or ``"asked"`` (the example names the pair). ``fits`` the cells ``(i, j)`` of the
+    rows that fit the reading: row i's largest weight is on j, the reading's key for i (for
+    ``"asked"``: the pair alone)."""
+
+    kind: str
+    query: int
+    key: int
+    weight: float
+    earlier: int | None
+    fits: tuple[tuple[int, int], ...]
+
+
+def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
+    """Each query's keys under the head's reading ``pattern``."""
+    from .heads import READINGS
+
+    if pattern == "induction":
+        return induction_targets(tokens)
+    t = next(x for x in READINGS if x.key == pattern).targets(W, tokens)
+    return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
+
+
+def head_story(trace, example=None, head: int = 0) -> HeadStory | None:
+    """The head's story for AttentionMatrix's reading, from :func:`followed_pair`: None where it
+    is the demo row (a made-up example, or a trained head with no pattern)."""
+    ex = trace.example if example is None else example
+    pair = followed_pair(trace, ex, head)
+    W = np.asarray(trace.heads[head].weights)
+    return None if pair.kind == "demo" else story_of(W, tuple(ex.tokens), pair)
+
+
+def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
+    """:class:`HeadStory` of weights ``W`` (n, n) whose followed pair is ``pair`` (not a demo
+    row's): the pair, its weight, and the rows that fit the head's reading."""
+    W = np.asarray(W)
+    q, k = pair.query, pair.key
+    if pair.kind == "asked":
+        return HeadStory("asked", q, k, float(W[q, k]), None, ((q, k),))
+    keys = _pattern_keys(W, tokens, pair.kind)
+    fits = tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
+    earlier = k - 1 if pair.kind == "induction" else None
+    kind = STORY_KINDS.get(pair.kind, pair.kind)
+    return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)

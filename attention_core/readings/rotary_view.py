@@ -7,6 +7,11 @@ their score (:func:`attention_core.rotary.pair_scores`); with one pair (d_k = 2)
 number is computed here: the pair's coordinates before and after turning, the angle per position
 ω_i (radians and degrees), the pair's term and the whole score at positions (m, n) and again at
 (m + s, n + s) — equal, since only m − n enters — and the fastest and slowest pairs' ω.
+
+``shown`` holds the pairs the scene draws side by side (:func:`shown_pairs`: where the score lives
+and the fastest pair with a visible share), each a :class:`PairTurn` with its angle per position
+and the decimals that print it non-zero; :func:`score_reading` says whether the score lives in a
+slow pair (CONTENT) or a fast one (POSITION).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ class RotaryView:
     score_shifted: float  # rot(q, m + s) · rot(k, n + s)
     fastest: float  # ω of pair 0 (radians per position)
     slowest: float  # ω of the last pair
+    shown: tuple = ()  # the pairs drawn side by side (PairTurn), fastest first: see shown_pairs
+    span: int = 0  # the text's positions: last − first
 
     @property
     def angle_m(self) -> float:
@@ -116,4 +123,88 @@ def rotary_view(trace) -> RotaryView:
         q=rotary_pair(qi, pair)[0], k=rotary_pair(kj, pair)[0], q_turned=q_t, k_turned=k_t,
         q_shifted=q_s, k_shifted=k_s, term=float(q_t @ k_t), term_shifted=float(q_s @ k_s),
         score=score, score_shifted=shifted, fastest=float(freqs[0]), slowest=float(freqs[-1]),
+        shown=tuple(pair_turn(qi[0], kj[0], p, (m, n), base) for p in shown_pairs(q_rot, k_rot)),
+        span=int(max(pos) - min(pos)),
     )  # fmt: skip
+
+
+# -- a fast pair and a slow pair, and where the score lives --------------------------------------
+# a pair takes part in the score from 1 % of the largest |term|; each pair has its own plane, drawn
+# at its own scale, so a fast pair with a small share still shows its turn (5 % kept only slow ones)
+VISIBLE = 0.01
+CONTENT, POSITION = "content", "position"  # what score_reading returns
+
+
+def angle_decimals(degrees: float) -> int:
+    """Decimals that print ``degrees`` with two significant digits, at least one: 57.3, 0.53,
+    0.043, 0.0024 (never 0.0 for an angle that is not zero)."""
+    x = abs(float(degrees))
+    if x == 0 or not math.isfinite(x):
+        return 1
+    return max(1, 1 - math.floor(math.log10(x)))
+
+
+@dataclass(frozen=True, eq=False)
+class PairTurn:
+    """One pair's plane for the query at m and the key at n (see :func:`pair_turn`)."""
+
+    pair: int  # from 0
+    frequency: float  # ω, radians per position
+    degrees: float  # ω in degrees per position
+    decimals: int  # digits that show ``degrees`` non-zero
+    q: np.ndarray  # (2,) before turning
+    k: np.ndarray
+    q_turned: np.ndarray  # at m
+    k_turned: np.ndarray  # at n
+    q_shifted: np.ndarray  # at m + SHIFT
+    k_shifted: np.ndarray  # at n + SHIFT
+    term: float  # this pair's part of the score at (m, n)
+    angle_m: float  # m·ω in degrees
+    angle_n: float
+    reach: float  # the longest of q and k: the plane shows −reach … reach on both axes
+
+
+def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
+    """Pair ``pair`` of the unturned query ``q`` and key ``k`` (vectors of width d_k), the query
+    at position ``at[0]`` and the key at ``at[1]``, then both ``SHIFT`` further."""
+    m, n = at
+    w = float(rotary_frequencies(q.size, base)[pair])
+
+    def turned(x, p):
+        return rotary_pair(apply_rotary(x[None, :], [p], base), pair)[0]
+
+    q0, k0 = rotary_pair(q[None, :], pair)[0], rotary_pair(k[None, :], pair)[0]
+    q_t, k_t = turned(q, m), turned(k, n)
+    deg = math.degrees(w)
+    return PairTurn(
+        pair=pair, frequency=w, degrees=deg, decimals=angle_decimals(deg), q=q0, k=k0,
+        q_turned=q_t, k_turned=k_t, q_shifted=turned(q, m + SHIFT), k_shifted=turned(k, n + SHIFT),
+        term=float(q_t @ k_t), angle_m=m * deg, angle_n=n * deg,
+        reach=float(max(np.linalg.norm(q0), np.linalg.norm(k0))),
+    )  # fmt: skip
+
+
+def shown_pairs(q_rot, k_rot) -> tuple[int, ...]:
+    """The pairs RotaryPositions draws for the turned query ``q_rot`` and key ``k_rot``, fastest
+    first: the pair where the score lives (the largest term) and the fastest-turning pair whose
+    term is a visible share of the score (|term| ≥ VISIBLE × the largest |term|); when those are
+    one pair, it and the slowest pair with a visible share. One pair when d_k = 2 (or when no
+    other pair has a visible share)."""
+    terms = pair_scores(q_rot, k_rot)
+    main = int(np.argmax(terms))
+    size = np.abs(terms)
+    visible = [p for p in range(terms.size) if p != main and size[p] >= VISIBLE * size.max()]
+    if not visible:
+        return (main,)
+    fast = visible[0]  # pairs are numbered fastest first
+    other = fast if fast < main else visible[-1]
+    return tuple(sorted((main, other)))
+
+
+def score_reading(view: RotaryView) -> str:
+    """Where this head's score lives: CONTENT when the pair with the largest term (``view.pair``)
+    turns less than a quarter turn over the whole text (``view.span`` positions: at any offset
+    the text holds, its part of the score is nearly what it would be at offset 0, so it matches
+    content), else POSITION (its part swings with the offset between query and key: it is tuned
+    to position)."""
+    return CONTENT if view.frequency * view.span < math.pi / 2 else POSITION

@@ -50,8 +50,10 @@ def cli():
     """
 
 
-def check_text(text: str) -> None:
-    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates)."""
+def check_text(text: str, as_title: bool = False) -> None:
+    """TEXT as one line of valid UTF-8 (a shell passes undecodable bytes as surrogates);
+    ``as_title``: also as an example's title and tokens may be (no invisible, bidi or emoji
+    character), named as TEXT, the argument the user gave."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -64,3 +66,10 @@ def check_text(text: str) -> None:
     if bad is not None:
         what = "a line break" if bad in "\r\n" else f"the control character {bad!r}"
         raise BadInput(f"TEXT: holds {what}; give the sentence as one line")
+    if not as_title:
+        return
+    from attention_core.example.visible_text import refusal
+
+    why = refusal(text, fonts=False)  # what the example's title (TEXT) would be refused for
+    if why:
+        raise BadInput(f"TEXT: {text!r} {why}")

@@ -64,7 +64,7 @@ def _batch_options(f):
 
 # a Dask address: [protocol://]host[:port], the host a name, an IPv4 address or [IPv6]
 ADDRESS = re.compile(
-    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?"
+    r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})"
 )
 
 
@@ -75,7 +75,7 @@ def _check_executor(executor: str, scheduler: str | None, collect: bool) -> None
         raise BadInput("--scheduler: only with --executor dask")
     if scheduler:
         match = ADDRESS.fullmatch(scheduler)
-        if match is None or not 0 < int(match["port"] or 8786) < 65536:
+        if match is None or not 0 < int(match["port"]) < 65536:  # Dask needs the port
             raise BadInput(
                 f"--scheduler: {scheduler[:80]!r} is not an address; give "
                 "tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
@@ -111,14 +111,16 @@ def _make_course_folder(folder: Path) -> None:
         raise BadInput(f"course.name: cannot make the folder {str(folder)!r} ({why})") from None
 
 
-def _dry_run(job_list, broken, force: bool) -> None:
+def _dry_run(job_list, fresh: list[bool], broken) -> None:
     from scenes.pipeline.batch import label_of
 
-    for job in job_list:
-        state = "up to date" if not force and job.fresh() else "to render"
-        click.echo(f"{state:<10}  {label_of(job)}")
-    for label, error in broken:
-        click.echo(f"{'broken':<10}  {label}: {error}")
+    lines = [
+        f"{'up to date' if ok else 'to render':<10}  {label_of(job)}"
+        for job, ok in zip(job_list, fresh)
+    ]
+    lines += [f"{'broken':<10}  {label}: {error}" for label, error in broken]
+    if lines:  # one write: a course of 60,000 tasks is listed in a moment
+        click.echo("\n".join(lines))
 
 
 @cli.command()
@@ -128,7 +130,7 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
     """Render a course: every example × scene × language × theme × quality × format in COURSE
     (a TOML file, see the README), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
-    from scenes.pipeline.batch import run_batch
+    from scenes.pipeline.batch import SchedulerError, run_batch
 
     _check_executor(executor, scheduler, run["collect"])
     course, job_list, broken = _plan(course_file, out)
@@ -138,7 +140,8 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
         return verify_outputs(job_list, "batch")
     if not dry_run:
         _make_course_folder(Path(out) / course.name)
-    fresh = sum(1 for j in job_list if not force and j.fresh())
+    fresh_jobs = [not force and j.fresh() is not None for j in job_list]  # each checked once
+    fresh = sum(fresh_jobs)
     click.echo(
         f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "
         f"{len(job_list) - fresh} to render), {len(broken)} broken example(s), "
@@ -146,7 +149,7 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
         err=True,
     )
     if dry_run:
-        return _dry_run(job_list, broken, force)
+        return _dry_run(job_list, fresh_jobs, broken)
     try:
         report = run_batch(
             course.name,
@@ -160,7 +163,9 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
             quiet=quiet,
             **run,
         )
-    except OSError as exc:  # e.g. the scheduler cannot be reached
+    except SchedulerError as exc:  # unreachable, or refused by distributed: one line
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
         raise RenderFailed(f"batch: {exc}") from None
     counts = report.counts()
     click.echo(

@@ -16,6 +16,12 @@ def check_new_file(
     ``also`` (written beside it) may be written: a .toml name (``why`` says which format), not
     there yet (or ``force``), in a folder that exists."""
     shown = shown or str(path)
+    if any(ord(c) < 32 or ord(c) == 127 for c in str(path)):  # as --out: a path on two lines
+        raise BadInput(
+            f"FILE: {shown!r} holds a control character (a line break?); choose a plain name"
+        )
+    if path.name.lower() == ".toml":  # a hidden file with no name: the example's name is empty
+        raise BadInput(f"FILE: {shown!r} has no name before .toml; give one, e.g. cat.toml")
     if path.suffix.lower() != ".toml":
         raise BadInput(f"FILE: {shown!r} should end in .toml{why}")
     for p, name in ((path, shown), *((p, str(p)) for p in also)):
@@ -113,7 +119,7 @@ def from_model(model, text, layer, head, all_heads, file, force, find):
         raise BadInput(f"--layer: give the layer, {layers}, or --find SRC->DST")
     if find is None and not all_heads and head is None:
         raise BadInput(f"--head: give the head, {heads}, or --all-heads")
-    check_text(text)
+    check_text(text, as_title=True)
     path = Path(file) if file else Path(fm.slug(text) + ".toml")
     npz = path.with_suffix(".npz")
     check_new_file(path, force, also=(npz,))
@@ -125,7 +131,7 @@ def from_model(model, text, layer, head, all_heads, file, force, find):
         made.fields.update(followed)
         made.example(path.stem)  # refuse here what the loader would refuse later
     except ValueError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput(_blame_text(str(exc))) from None
     except OSError as exc:  # the model's files are unpacked into the user cache folder
         raise BadInput(
             f"XDG_CACHE_HOME: cannot use the model cache {exc.filename or ''!r} "
@@ -169,3 +175,14 @@ def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):
         f"{fields['key']!r}"
     )
     return best.layer, (None if all_heads else best.head), fields, found
+
+
+def _blame_text(message: str) -> str:
+    """A message about the written example's title or a token named as the argument the user
+    gave, TEXT (the user never wrote ``title:`` or ``tokens[1]:``)."""
+    import re
+
+    m = re.match(r"(?:title|tokens\[(\d+)\]): (.*)", message, flags=re.S)
+    if m is None:
+        return message
+    return f"TEXT{'' if m[1] is None else f' (token {int(m[1]) + 1})'}: {m[2]}"

@@ -285,6 +285,8 @@ def verify(jobs: list, command: str) -> None:
         else:
             why = cache.problem(job.out_dir, record, verify=True)
             state = "ok" if why is None else "BAD"
+            if why is not None:  # the next render makes it again (it may not hash it)
+                cache.mark_bad(job.out_dir, job.name, record, why)
         held = lines.get(job.output)
         if held is None or rank[state] > rank[held[0]]:
             lines[job.output] = (state, why)

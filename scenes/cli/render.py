@@ -217,14 +217,32 @@ def watch(asked: Asked, running: Running, stills, fmt, interval):
 def pack(asked: Asked, running: Running, digits):
     """Write a lecture page, OUT/<example>/index.html: every scene's video with captions, each
     step's text, and the example's numbers. Works offline; renders what is missing first."""
-    from scenes.outputs.lecture_page import build
+    from scenes.outputs import page_record
+    from scenes.outputs.lecture_page import build, page_path
 
     videos = requests(asked, fmt="mp4", videos=True, captions=True, force=running.force)
     posters = requests(asked, fmt="png", videos=True, force=running.force)  # last steps
     run(videos + posters, running, asked=asked)
     for request in videos:
         try:
-            page = build(request, digits)
+            _keep_notes(request)
+            page, key = page_path(request), page_record.page_key(request, digits)
+            if running.force or not page_record.fresh(page, key):  # else: as it was
+                page = build(request, digits)
+                page_record.keep(page, key)
         except (OSError, RuntimeError) as exc:
             raise RenderFailed(f"writing the lecture page failed: {exc}") from None
         click.echo(str(page))
+
+
+def _keep_notes(request) -> None:
+    """The speaker notes of the page's videos, worked out by dry runs where a video was rendered
+    without them (``render`` without ``--captions``), kept in their records: once, not at every
+    ``pack``."""
+    from scenes.pipeline import step_notes
+    from scenes.pipeline.jobs import plan
+
+    for job in plan(request):
+        record = job.fresh() if job.kind == "video" else None
+        if record is not None:
+            step_notes.keep(job, record)

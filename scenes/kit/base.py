@@ -112,14 +112,16 @@ class ExplainerScene(Scene):
         return self.trace.heads[0]
 
     def followed_query(self):
-        """The query a per-query step follows (DotProducts, Scaling): the core's choice among
-        those with a direction (a zero query, a padding token's, casts no shadow), the same
-        at every aspect; a :class:`attention_core.readings.claims.RowChoice`."""
+        """The query a per-query step follows (DotProducts, Scaling): the followed pair's query
+        (``attention_core.followed_choice``: asked, or showing a trained head's pattern), else
+        the core's choice among those with a direction (a zero query, a padding token's, casts
+        no shadow), the same at every aspect; a
+        :class:`attention_core.readings.claims.RowChoice`."""
         import attention_core as ac
 
         Q = self.head.Q
         rows = [a for a in range(self.example.n) if ac.norm(Q[a]) > 0] or [0]
-        return ac.head_demo_row(self.trace, rows)
+        return ac.followed_choice(self.trace, rows)
 
     def q_color(self, i: int):
         return self.theme.token(i)

@@ -130,3 +130,30 @@ class Kit:
         from scenes.mobjects.compact_grid import fitted_grid
 
         return fitted_grid(values, role, self.theme, row_labels, col_labels, box, **options)
+
+    # -- notes -------------------------------------------------------------------------------------
+    def pieces_note(self, width: float) -> VGroup:
+        """Once, where token labels are shown: what 猫¹ 猫² mean (one character the tokenizer
+        cut into byte pieces), in the scene's language, on at most two lines of ``width``; empty
+        when no label is a piece of a character."""
+        from attention_core.models.token_labels import split_characters
+        from scenes.mobjects.text import balanced_lines
+
+        scene = self.scene
+        cut = split_characters([*scene.example.tokens, *scene.example.key_tokens])
+        if not cut:
+            return VGroup()
+        text = scene.say("byte_pieces", c=cut[0])
+        lines = balanced_lines(text, width, SMALL, max_lines=2)
+        note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+        return note.arrange(direction=[0, -1, 0], aligned_edge=[-1, 0, 0], buff=0.06)
+
+    def pieces_strip(self, content: Box):
+        """``content`` less a strip at its foot holding :meth:`pieces_note` (placed there), and
+        the note; ``content`` itself and an empty note where no label is a byte piece."""
+        note = self.pieces_note(content.width)
+        if not len(note):
+            return content, note
+        rest, strip = content.rows(content.height - note.height - 0.15, note.height, gap=0.15)
+        place(note, strip, "left")
+        return rest, note

@@ -102,7 +102,7 @@ class Look:
 
     def as_dict(self) -> dict:
         """Every field (part of each output's content key)."""
-        return dataclasses.asdict(self)
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # all flat
 
 
 # -- the table of look options ---------------------------------------------------------------------

@@ -140,6 +140,14 @@ def rotary(tr, field):
 
 
 @role()
+def rotary_pair(tr, n, field):
+    """RotaryPositions: a field of the n-th pair it draws (degrees, angle_m, term, …)."""
+    from attention_core.readings.rotary_view import rotary_view
+
+    return getattr(rotary_view(tr).shown[n], field)
+
+
+@role()
 def enc(tr, name, i, j):
     """An array of the encoder block ("attention" for its attention output)."""
     block = ac.trace_encoder(tr.example)

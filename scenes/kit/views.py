@@ -59,7 +59,7 @@ def weighted_sum(trace: ac.ExampleTrace) -> np.ndarray:
     """The shown query's plane: the values, the output, the chain's points, and the token's own
     vector with the residual E + ΔE."""
     head = trace.heads[0]
-    i = ac.head_demo_row(trace).row  # the row WeightedSum follows
+    i = ac.followed_choice(trace).row  # the row WeightedSum follows
     parts, starts = ac.tip_to_tail(head.weights[i], head.V)
     stack = [head.V, head.output[i : i + 1], starts + parts]
     if adds_back(trace):

@@ -20,7 +20,7 @@ from scenes.mobjects.colour_bar import ColorBar, scale_fill
 from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
 from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
 from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
-from scenes.mobjects.text import Num, ellipsize, label, text_width
+from scenes.mobjects.text import SHORT_LABEL, Num, ellipsize, label, text_width
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
@@ -274,10 +274,11 @@ class LabelledMatrix(VGroup):
         self.indexed = n > 1 and any(label(c, size).width > cw - 0.04 for c in col_texts)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
-            row_texts = [f"{i + 1} {t}" for i, t in enumerate(row_labels)]
-        else:
-            row_texts = [str(t) for t in row_labels]
-        return [ellipsize(t, LABEL_WIDTH, size) for t in row_texts], col_texts
+            rows = [
+                ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
+            ]
+            return rows, col_texts
+        return [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels], col_texts
 
     @staticmethod
     def _label_texts_upright(row_labels, col_texts, size: float):
@@ -539,14 +540,30 @@ def _row_pitch(rows, size: float) -> float:
 def _label_choices(row_labels, col_labels, size: float, upright_room: float):
     """The ways to label a grid of squares, best first: every token in full (the columns
     flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
-    inch of text), and the columns numbered (each row label then starts with its number)."""
+    inch of text), and the columns numbered (flat, then upright; each row label starts with its number; a
+    long label shortened to :data:`LABEL_WIDTH`, then to the widest short one)."""
     rows, cols = _square_label_texts(row_labels, col_labels, size)
     yield rows, cols, False
     yield rows, cols, True
     if 0.9 <= upright_room < LABEL_WIDTH:
         yield rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True
-    numbered = [ellipsize(f"{i + 1} {t}", LABEL_WIDTH, size) for i, t in enumerate(row_labels)]
-    yield numbered, [str(j + 1) for j in range(len(col_labels))], False
+    numbers = [str(j + 1) for j in range(len(col_labels))]
+    for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
+        rows = [ellipsize(str(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        yield rows, numbers, upright
+
+
+def _numbered_rooms(row_labels, size: float) -> list[float]:
+    """The widths to try for numbered row labels: :data:`LABEL_WIDTH`, then only as wide as the
+    widest short label (which is never shortened) needs, so that a long label gives way to the
+    squares before they become too small for the rows (12 tokens at 1:1)."""
+    short = [
+        text_width(f"{i + 1} {t}", size)
+        for i, t in enumerate(row_labels)
+        if len(str(t)) <= SHORT_LABEL
+    ]
+    least = max([*short, 1.0])
+    return [LABEL_WIDTH] + ([least] if least < LABEL_WIDTH - 0.05 else [])
 
 
 def _share(value: float, limit: float) -> float:

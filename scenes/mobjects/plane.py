@@ -11,7 +11,7 @@ import numpy as np
 from manim import DOWN, LEFT, Arrow, Dot, NumberPlane, VGroup
 
 from scenes.mobjects.layout import Box, place_labels
-from scenes.mobjects.text import Num, ellipsize, label, text_width
+from scenes.mobjects.text import Num, fitted, label, text_width
 from scenes.mobjects.theme import BODY, SMALL, Theme
 
 
@@ -253,7 +253,7 @@ class VectorPlane(VGroup):
 
     def _tip_label(self, text: str, color):
         """A token label with a halo of the background behind it: readable over the grid."""
-        mob = label(ellipsize(text, 2.6, BODY), BODY, color)
+        mob = label(*fitted(text, 2.6, BODY), color)  # smaller type before an ellipsis
         mob.set_stroke(self.theme.background, width=5, background=True)
         mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
         return mob

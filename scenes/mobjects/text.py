@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import unicodedata
 
 import numpy as np
@@ -17,7 +18,9 @@ from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import BODY
 
-__all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "text_width"]
+__all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "fitted", "text_width"]
+
+SHORT_LABEL = 8  # a label of this many characters or fewer is never shortened with "…"
 
 
 _PROTOTYPES: dict[tuple, Text] = {}
@@ -199,11 +202,25 @@ def text_width(s: str, size: float) -> float:
     return 1.04 * sum(_char_width(c, size) for c in s)
 
 
-def ellipsize(s: str, max_width: float, size: float) -> str:
-    """``s`` itself if it fits ``max_width``, else its start and its end around "…", as much of
-    both as fits: labels that differ only at the end ("WWWWWWWWWW01", "…03") stay apart."""
-    if text_width(s, size) <= max_width:
+_WRAPPED = re.compile(r"^(.{0,3}\w\()(.+)(\))$")  # "o(", "× v(", "q(" … around a label
+
+
+def ellipsize(s: str, max_width: float, size: float, prefix: str = "") -> str:
+    """``s`` itself if it fits ``max_width`` or has at most :data:`SHORT_LABEL` characters (a
+    short label is read whole: its place makes room for it, or it reaches a little past), else
+    its start and its end around "…", as much of both as fits: labels that differ only at the
+    end ("WWWWWWWWWW01", "…03") stay apart; in ``o(label)`` only the label is shortened.
+    ``prefix`` (a row's number "3 ") is kept whole and counted in the width; only ``s`` is
+    shortened."""
+    if prefix:
+        return prefix + ellipsize(s, max_width - text_width(prefix, size), size)
+    if len(s) <= SHORT_LABEL or text_width(s, size) <= max_width:
         return s
+    wrapped = _WRAPPED.match(s)  # o(label), × v(label): only the label is shortened
+    if wrapped:
+        head, inner, tail = wrapped.groups()
+        room = max_width - text_width(head + tail, size)
+        return head + ellipsize(inner, room, size) + tail
     for keep in range(len(s) - 1, 1, -1):
         tail = max(1, (keep + 1) // 2 if keep < 6 else min(keep // 2, 4 + (keep - 8) // 2))
         tail = min(tail, max(2, keep // 2))
@@ -212,6 +229,17 @@ def ellipsize(s: str, max_width: float, size: float) -> str:
         if text_width(short, size) <= max_width:
             return short
     return s[:1] + "…" + s[-1:]
+
+
+def fitted(s: str, max_width: float, size: float) -> tuple[str, float]:
+    """``s`` and the size to set it at in ``max_width``: the given size, else a smaller one down
+    to the minimum (1/36 of the frame height), and only then shortened (:func:`ellipsize`)."""
+    from scenes.mobjects.theme import MIN_FONT_SIZE
+
+    for smaller in range(int(size), MIN_FONT_SIZE - 1, -1):
+        if text_width(s, smaller) <= max_width:
+            return s, float(smaller) if smaller != int(size) else size
+    return ellipsize(s, max_width, MIN_FONT_SIZE), MIN_FONT_SIZE
 
 
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -261,6 +289,9 @@ def _segmenter():
     import jieba
 
     jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict…" on a user's terminal
+    folder = text_cache.segmenter_cache_dir(getattr(jieba, "__version__", "0"))
+    if folder is not None:  # not the temporary folder: a worker's is its own, so it was rebuilt
+        jieba.dt.tmp_dir = str(folder)
     for word in DOMAIN_WORDS:  # terms of this subject its dictionary cuts in two
         jieba.add_word(word, freq=100_000)  # above the common words it might join with
     return jieba

@@ -194,3 +194,23 @@ def save_widths() -> None:
     on_disk.update(_widths)
     _atomic_write(path, json.dumps(on_disk, ensure_ascii=False).encode("utf-8"))
     _new = 0
+
+
+def segmenter_cache_dir(version: str) -> Path | None:
+    """Where jieba keeps its prefix dictionary (9 MB, built in about a second): beside the text
+    cache (``$ATTN_TEXT_CACHE`` when it names a folder, else the user cache folder,
+    ``~/.cache/attention-explainer``), one folder per jieba version; None if it cannot be made
+    (jieba then uses the temporary folder, as it does by default)."""
+    setting = os.environ.get("ATTN_TEXT_CACHE", "")
+    if setting and setting.lower() != "off":
+        base = Path(setting)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_cache_path("attention-explainer"))
+    d = base / f"jieba-{version}"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return d

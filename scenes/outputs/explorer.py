@@ -93,6 +93,9 @@ FIELDS = {
     "kv_heads": ("with one head it is 1: the same head", None),
     "rotary_base": ("q and k turned by position (RoPE) before the scores", None),
     "positions": ("the positions RoPE turns q and k by", None),
+    "query": ("nothing to compute: which query the scenes follow", None),
+    "key": ("nothing to compute: which key the scenes follow", None),
+    "block": ("not part of attention: the encoder block's own feed-forward", None),
 }
 
 WHY = {

@@ -97,6 +97,7 @@ SINGLES = {
     "variance_raw": ("variance of q·k at d = {e}", "d = {e} 时 q·k 的方差", "e"),
     "variance_scaled": ("variance of q·k ÷ √d at d = {e}", "d = {e} 时 q·k ÷ √d 的方差", "e"),
     "rotary": ("{s}", "{s}", "s"),  # RotaryPositions: a field of the core's rotary view
+    "rotary_pair": ("drawn pair {e}: {s}", "所画的第 {e} 对维度：{s}", "es"),
     "share_others_pct": (
         "% of {q} from the other tokens",
         "{q} 来自其他词的百分比",
@@ -125,7 +126,7 @@ NAMES = {
     "ff_out": ("F = ReLU(H W₁) W₂", "F = ReLU(H W₁) W₂"),
     "residual2": ("H + F", "H + F"),
     "output": ("Y, normalised H + F", "Y（H + F 归一化）"),
-    # RotaryPositions (attention_core.rotary_view.RotaryView's fields)
+    # RotaryPositions (attention_core.readings.rotary_view.RotaryView's fields)
     "frequency": ("ω, radians per position", "ω（每个位置转过的弧度）"),
     "degrees": ("ω, degrees per position", "ω（每个位置转过的度数）"),
     "angle_m": ("the query's turn m·ω, degrees", "查询转过的角度 m·ω（度）"),

@@ -188,10 +188,10 @@ class DaskExecutor:
         pass
 
     def map(self, tasks: list[Task], on_start=None, on_done=None) -> list[Outcome]:
-        from distributed import Client, as_completed
+        from distributed import as_completed
 
         own = self.client is None
-        client = self.client or Client(self.scheduler, timeout="30s")
+        client = self.client or connect(self.scheduler)
         outcomes = []
         try:
             client.run(start_renderer)  # warm: each worker imports Manim once, now
@@ -316,3 +316,23 @@ def _same_tasks(old: dict, report: Report) -> bool:
     }
     now = {e.label: (e.key, error(e.status, e.error)) for e in report.entries}
     return was == now
+
+
+class SchedulerError(Exception):
+    """The Dask scheduler ``--scheduler`` names cannot be used: one line saying why."""
+
+
+def connect(scheduler: str, timeout: str = "30s"):
+    """A ``distributed.Client`` of ``scheduler``, or SchedulerError naming --scheduler (an
+    address distributed refuses, or one nothing answers at within ``timeout``): never a
+    traceback."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError … from distributed
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        raise SchedulerError(
+            f"--scheduler: cannot use the Dask scheduler {scheduler[:80]!r} ({why}); start "
+            "`dask scheduler` there, or give its address as tcp://HOST:PORT"
+        ) from None

@@ -23,17 +23,32 @@ from scenes.pipeline.files import atomic_write, digest
 
 KEY_VERSION = 2  # bump when the meaning of a record changes
 _PACKAGES = ("attention_core", "scenes")
+_SUFFIXES = (".py", ".js")
 
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    """One hash of every source file of the core and the scenes (a few ms)."""
-    root = Path(__file__).resolve().parent.parent
+    """One hash of every source file (``*.py``, ``*.js``) of the core and the scenes, found
+    recursively under the folders the imported packages come from (a few ms)."""
+    return tree_digest(package_roots())
+
+
+def package_roots() -> list[Path]:
+    """The folders of the packages whose code draws an output, as Python imported them (so a
+    module moved into a subpackage is still hashed)."""
+    import importlib
+
+    return [Path(importlib.import_module(p).__file__).resolve().parent for p in _PACKAGES]
+
+
+def tree_digest(roots: list[Path]) -> str:
+    """One hash of the names and bytes of every ``*.py`` and ``*.js`` file under ``roots``."""
     h = hashlib.sha256()
-    for package in _PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
+    for root in roots:
+        files = [p for p in root.rglob("*") if p.suffix in _SUFFIXES and p.is_file()]
+        for path in sorted(files):
+            h.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 
 
@@ -74,7 +89,10 @@ def problem(out_dir: Path, record: dict, verify: bool = False) -> str | None:
     """Why the files ``record`` lists are not as it recorded them (None: they are).
 
     A missing file or a different size is a problem; a changed modification time (or ``verify``)
-    means the file is hashed and compared."""
+    means the file is hashed and compared. A record ``--verify`` marked bad (:func:`mark_bad`)
+    has that problem until the output is made again."""
+    if record.get("bad"):  # --verify found it changed: it stays so until rendered again
+        return str(record["bad"])
     digests = record.get("digests")
     if not isinstance(digests, dict):
         return "its record has no sizes and hashes"
@@ -116,3 +134,21 @@ def write_record(out_dir: Path, name: str, record: dict) -> None:
         digests[f] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest(path)}
     record = {**record, "digests": digests}
     atomic_write(record_path(out_dir, name), json.dumps(record, ensure_ascii=False, indent=1))
+
+
+def mark_bad(out_dir: Path, name: str, record: dict, why: str) -> None:
+    """Note in the record that ``--verify`` found its output ``why`` not as recorded, so the
+    next render makes it again (a file edited in place with its modification time kept looks
+    unchanged to a render, which hashes only when the time differs)."""
+    if record.get("bad") != why:
+        text = json.dumps({**record, "bad": why}, ensure_ascii=False, indent=1)
+        atomic_write(record_path(out_dir, name), text)
+
+
+def keep_steps(out_dir: Path, name: str, steps: list) -> None:
+    """Rewrite the record of ``name`` with ``steps`` (its key, files, sizes and hashes as they
+    were): what was worked out about a finished output is kept, not worked out again."""
+    record = read_record(out_dir, name)
+    if record is not None:
+        text = json.dumps({**record, "steps": steps}, ensure_ascii=False, indent=1)
+        atomic_write(record_path(out_dir, name), text)

@@ -155,15 +155,16 @@ def _jsonl(path: Path) -> list:
     except UnicodeDecodeError as exc:
         raise ValueError(f"course.examples_jsonl: {str(path)!r} is not UTF-8 ({exc})") from None
     out = []
+    file_name, stem = path.name, path.stem
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        label = f"{path.name}:{number}"
+        label = f"{file_name}:{number}"
         try:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise ValueError("example: expected one JSON object a line")
-            name = data.pop("name", f"{path.stem}-{number}")
+            name = data.pop("name", f"{stem}-{number}")
             if not isinstance(name, str) or not name.strip() or "/" in name:
                 raise ValueError("name: give a plain name")
             out.append((label, Example.from_dict(data, name=name), ""))
@@ -185,23 +186,24 @@ def _looks(course: Course, ex) -> list[Look]:
 def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]:
     """The render jobs of ``course``, and (label, error) for each example that failed to load."""
     jobs, broken = [], []
+    scenes = [find(scene) for scene in course.scenes]  # looked up once, not once a task
+    outputs = [(fmt, kinds.for_format(fmt).job) for fmt in course.formats]
+    base = Path(out)
     for label, ex, error in course.examples:
         if ex is None:
             broken.append((label, error))
             continue
-        scenes = []
-        for scene in course.scenes:
-            why = find(scene).why_not(ex)
+        applies = []
+        for info in scenes:
+            why = info.why_not(ex)
             if why is None:
-                scenes.append(scene)
+                applies.append(info)
             elif course.scenes_given:  # asked for by name: said, never dropped silently
                 broken.append(
-                    (f"{label}/{scene}", f"{scene} does not apply to {ex.name}: it {why}")
+                    (f"{label}/{info.name}", f"{info.name} does not apply to {ex.name}: it {why}")
                 )
         for look in _looks(course, ex):
-            folder = Path(out) / ex.name / look.folder(ex)
-            for fmt in course.formats:
-                kind = kinds.for_format(fmt).job
-                jobs.extend(Job(find(scene), ex, look, folder, kind, fmt) for scene in scenes)
+            folder = base / ex.name / look.folder(ex)
+            jobs += [Job(i, ex, look, folder, kind, fmt) for fmt, kind in outputs for i in applies]
     unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
     return list(unique.values()), broken

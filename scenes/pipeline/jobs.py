@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from attention_core import Example
@@ -80,7 +81,7 @@ class Job:
             return self.out_dir / self.name
         return self.spec.output(self.out_dir, self.scene.name)
 
-    @property
+    @cached_property  # once per job: a course of 60,000 examples asks it several times
     def key(self) -> str:
         # captions are not in the key: they are written from the record's steps (run.complete)
         return cache.content_key(
@@ -101,8 +102,8 @@ class Job:
         Only a check: it writes nothing. Subtitles missing beside an up-to-date video are made
         from the record's steps by the runner (:func:`scenes.pipeline.run.complete`).
         """
-        if self.part:
-            return None
+        if self.part or not cache.record_path(self.out_dir, self.name).is_file():
+            return None  # never rendered: no key to compute (a course's dry run is quick)
         return cache.fresh_record(self.out_dir, self.name, self.key, verify)
 
     def scratch(self, pid: int) -> list[Path]:

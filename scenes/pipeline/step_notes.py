@@ -71,3 +71,16 @@ def complete(steps: list[dict], scene_info, example, look) -> list[dict]:
         by_step = {(k, s.key): s.snapshot for k, s in enumerate(runs)}
         steps = [{**s, "numbers": by_step.get((k, s["key"]), [])} for k, s in enumerate(steps)]
     return add_other_captions([dict(s) for s in steps], other_captions(scene_info, example, look))
+
+
+def keep(job, record: dict) -> dict:
+    """``record`` of the video ``job`` with its steps complete (:func:`complete`), written back
+    into the record when dry runs were needed, so that the next lecture page (``pack``) reuses
+    them: a video rendered without captions is dry-run once, not at every ``pack``."""
+    from scenes.pipeline import cache
+
+    steps = complete(record["steps"], job.scene, job.example, job.look)
+    if steps is record["steps"]:
+        return record
+    cache.keep_steps(job.out_dir, job.name, steps)
+    return {**record, "steps": steps}

@@ -1,7 +1,8 @@
 """``attn-explain watch``: render an example, then again each time its file is saved.
 
-The file is looked at every ``interval`` seconds (its size, modification time and, when those
-change, its bytes: an editor that saves the same text renders nothing). Content keys decide what
+The file and every file it names (its ``arrays`` .npz) are looked at every ``interval`` seconds
+(their sizes, modification times and, when those change, their bytes: an editor that saves the
+same text renders nothing). Content keys decide what
 changed; the same warm worker processes (:class:`scenes.pipeline.workers.Pool`, Manim imported
 once) render every round, so an edit costs its render only. Each round prints the scenes it
 rendered on stderr (unless quiet; errors always) and their output paths on stdout. No Manim
@@ -20,22 +21,50 @@ from scenes.pipeline.jobs import plan
 from scenes.pipeline.run import Progress, Report, default_jobs, run_jobs, warm_up
 from scenes.pipeline.workers import DEFAULT_TIMEOUT, Pool
 
+_NAMED: dict = {}  # example path → (its size and time, the files it names): parsed once a save
+
+
+def _watched(path: Path | None) -> list[Path]:
+    """The example file and every file it names (its ``arrays`` .npz): saving any renders. The
+    file is parsed for the names only when it changed, not at every look."""
+    if path is None:
+        return []
+    from attention_core.example.loading import named_files
+
+    try:
+        st = path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        return [path]
+    held = _NAMED.get(path)
+    if held is None or held[0] != stamp:
+        held = _NAMED[path] = (stamp, named_files(path))
+    return [path, *held[1]]
+
 
 def _signature(path: Path | None):
     if path is None:
         return None
-    try:
-        st = path.stat()
-        return st.st_size, st.st_mtime_ns
-    except OSError:
-        return None
+    out = []
+    for p in _watched(path):
+        try:
+            st = p.stat()
+            out.append((str(p), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(p), None))
+    return tuple(out)
 
 
 def _content(path: Path | None) -> str | None:
-    try:
-        return None if path is None else hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    if path is None:
         return None
+    h = hashlib.sha256()
+    for p in _watched(path):
+        try:
+            h.update(f"{p}\0".encode() + hashlib.sha256(p.read_bytes()).digest())
+        except OSError:
+            return None
+    return h.hexdigest()
 
 
 def watch(

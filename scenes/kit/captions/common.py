@@ -13,6 +13,10 @@ WORDS = {
     "weights": ("注意力权重", "attention weights"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
+    "byte_pieces": (
+        "{c}¹ {c}²：分词器把一个字切成了几个字节片段",
+        "{c}¹ {c}²: one character, cut by the tokenizer into byte pieces",
+    ),
     "view_kept": ("二维视图：保留 {kept}", "2-D view: keeps {kept}"),
     "largest_weight": ("softmax 之后最大的权重：", "largest weight, after softmax:"),
     "view_exact": ("{d} 维：精确", "{d}-D: exact"),

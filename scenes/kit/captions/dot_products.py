@@ -30,6 +30,15 @@ STEPS = {
         "我们跟着查询 {q} 走：每个查询都几乎把全部注意力放在一个键上，它放了 {top}。",
         "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
     ),
+    # the followed pair's query (attention_core.followed_choice): a trained head's, or asked
+    "query_followed": (
+        "我们跟着查询 {q} 走：这个头的习惯在它身上看得最清楚（它最大的权重是 {top}）。",
+        "We follow one query, {q}: it shows this head's habit most clearly (its largest weight is {top}).",
+    ),
+    "query_asked": (
+        "我们跟着所问的查询 {q} 走（它最大的权重是 {top}）。",
+        "We follow the query asked for, {q} (its largest weight is {top}).",
+    ),
     "query_only": (
         "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",
         "We follow the one query, {q} (its largest weight is {top}).",

@@ -37,6 +37,11 @@ WORDS = {
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
     "heads_spread": ("{n} 个头分散", "{n} spread out"),
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
+    "heads_key_order": (
+        "行 = 查询，列 = 键，依次为：",
+        "rows = queries, columns = keys, in order:",
+    ),
     "heads_key_rows": ("行 = 查询", "rows = queries"),
     "heads_key_cols": ("列 = 键", "columns = keys"),
     "heads_key_same": (

@@ -5,6 +5,10 @@ SCENE = "RotaryPositions"
 TITLE = ("旋转位置编码：位置就是旋转", "Rotary positions: a position is a rotation")
 
 STEPS = {
+    "pairs_two": (
+        "{P} 对维度中的两对，并排：左边第 {i0} 对转得快，右边第 {i1} 对转得慢；第 {i} 对承载了查询 {q} 与键 {k} 的大部分分数。每个平面里它们是两个箭头，弧是它们的夹角。",
+        "Two of the {P} pairs side by side: pair {i0} turns fast, pair {i1} slowly; pair {i} carries most of the score of the query {q} and the key {k}. In each plane they are two arrows; the arc is the angle between them.",
+    ),
     "pair_most": (
         "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）——它们的分数大多来自这一对：在它的平面里是两个箭头。",
         "Pair {i} of {P}, the one that carries most of their score: the query {q} and the key {k} as two arrows in its plane.",
@@ -14,33 +18,34 @@ STEPS = {
         "Pair {i} of {P}: the query {q} and the key {k} as two arrows in the plane of that pair of dimensions.",
     ),
     "turn": (
-        "位置就是旋转：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω。",
-        "A position is a rotation: {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω.",
+        "位置就是旋转：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω——每一对用它自己的 ω。",
+        "A position is a rotation: {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω — in each pair by that pair's own ω.",
     ),
     "score": (
         "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。",
         "The dot product after turning is the score attention uses: {q}·{k} = {score}.",
     ),
     "shift": (
-        "两个都往后移 {s} 个位置：各自多转 {s}·ω，夹角不变，分数仍是 {score}，只有位置之差起作用。",
-        "Move both {s} positions on: each turns {s}·ω further, the angle between them stays, the score stays {score}; only the offset counts.",
+        "两个都往后移 {s} 个位置：各自多转 {s}·ω，夹角（弧）不变，分数仍是 {score}，只有位置之差起作用。",
+        "Move both {s} positions on: each turns {s}·ω further, the angle between them (the arc) stays, the score stays {score}; only the offset counts.",
     ),
-    "pairs": (
-        "{P} 对维度各有自己的转速：快的对区分相邻位置，慢的对几乎不转，记住远处的内容。",
-        "Each of the {P} pairs turns at its own rate: fast pairs tell neighbours apart, slow ones barely turn and carry content over long distances.",
+    "reading_content": (
+        "这个头的分数在第 {i} 对——慢的一对：每个位置只转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）也只转 {t}°。它比较的是内容，与距离无关。",
+        "This head's score lives in pair {i}, a slow pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It matches content, whatever the distance.",
+    ),
+    "reading_position": (
+        "这个头的分数在第 {i} 对——快的一对：每个位置转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）转 {t}°。它对位置敏感：看的是查询与键相隔多远。",
+        "This head's score lives in pair {i}, a fast pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It is tuned to position: to how far the key is from the query.",
     ),
 }
 
 WORDS = {
     # RotaryPositions
-    "rope_omega": ("ω =", "ω ="),
-    "rope_per_position": ("每个位置", "per position"),
-    "rope_query": ("查询：m = {m}，m·ω =", "query: m = {m}, m·ω ="),
-    "rope_key": ("键：n = {n}，n·ω =", "key: n = {n}, n·ω ="),
+    "rope_pair": ("第 {i} 对", "pair {i}"),
+    "rope_omega": ("ω / 位置", "ω / position"),
+    "rope_term": ("贡献", "its part"),
+    "rope_score": ("分数（{P} 对之和） =", "score ({P} pairs) ="),
+    "rope_shifted": ("两者都移 {s} 位后 =", "both moved by {s} ="),
+    "rope_pair_heading": ("第 {i} 对（共 {P} 对）", "pair {i} of {P}"),
     "rope_score_one": ("分数 =", "score ="),
-    "rope_term": ("这一对的贡献 =", "this pair's part ="),
-    "rope_score": ("分数（{P} 对之和） =", "score (sum over {P} pairs) ="),
-    "rope_shifted": ("两者都移 {s} 位后的分数 =", "score after moving both by {s} ="),
-    "rope_fastest": ("最快的一对：ω =", "fastest pair: ω ="),
-    "rope_slowest": ("最慢的一对：ω =", "slowest pair: ω ="),
 }

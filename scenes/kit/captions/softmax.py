@@ -29,6 +29,14 @@ STEPS = {
         "看 {q} 这一行：每一行的权重都几乎集中在一个键上。先取指数：分数越大，份额越大，而且每份都是正的。",
         "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share, and every share is positive.",
     ),
+    "exp_followed": (
+        "看 {q} 这一行：这个头的习惯在它身上看得最清楚。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}: it shows this head's habit most clearly. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
+    "exp_asked": (
+        "看所问的 {q} 这一行。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row asked for, that of {q}. First exponentiate: a larger score gets a larger share, and every share is positive.",
+    ),
     "share": (
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
         "Then divide by the total: the weights of {q} are {weights}, exactly 1 together.",

@@ -29,6 +29,14 @@ STEPS = {
         "看 {q}：每一行的权重都几乎集中在一个键上，这一行最大的是 {top}。它的输出是{terms}的加权和。",
         "Take {q}: every row's weights are nearly one-hot, this one's largest is {top}. Its output is a weighted sum of {terms}.",
     ),
+    "values_followed": (
+        "看 {q}：这个头的习惯在它身上看得最清楚（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+        "Take {q}: it shows this head's habit most clearly (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_asked": (
+        "看所问的 {q}（最大的权重是 {top}）。它的输出是{terms}的加权和。",
+        "Take {q}, the query asked for (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+    ),
     "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
     "chain": (
         "首尾相接，合成输出向量 o；它总在值向量的凸包之内。",
@@ -52,4 +60,6 @@ STEPS = {
     ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS: dict[str, tuple[str, str]] = {
+    "smaller_weights": ("……其余 {n} 个键的权重都不比这些大", "… {n} more keys, none weighted more"),
+}
