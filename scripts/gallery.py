@@ -3,7 +3,7 @@ still, a square English still, and screenshots of the lecture page and its explo
 Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
-        [--only scenes,variants,limits,trained,explorer,decoder,page]
+        [--only scenes,variants,limits,trained,explorer,decoder,found,page]
 """
 
 from __future__ import annotations
@@ -171,6 +171,36 @@ def decoder_stills(out: Path, height: int) -> None:
     print(out / "smollm2-layer19-MultiHeadSplit.png")
 
 
+FOUND = (  # (name, text, SRC->DST): heads that `heads --find` ranks first, for the README
+    ("smollm2-fluffy", "a fluffy blue creature roamed the verdant forest", "creature->fluffy"),
+    ("smollm2-it-cat", "The cat sat on the mat because it was tired", "it->cat"),
+)
+
+
+def found_stills(out: Path, height: int) -> None:
+    """SmolLM2's heads found by `from-model --find` (an adjective → noun head, a pronoun → noun
+    head): AttentionMatrix's reading step, where the asked pair is framed and named."""
+    import subprocess
+    import sys
+    import tempfile
+
+    cli = Path(sys.executable).parent / "attn-explain"
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text, pair in FOUND:
+            path = Path(tmp) / f"{name}.toml"
+            cmd = [str(cli), "from-model", text, "--model", "smollm2", "--find", pair]
+            subprocess.run([*cmd, "-o", str(path)], check=True, capture_output=True)
+            stills = run_steps(
+                find("AttentionMatrix").load(),
+                ac.load_example(path),
+                lang="en",
+                pixel_height=height,
+            )
+            reading = next(s for s in stills if s.key == "reading")
+            save_png(reading.frame, out / f"{name}-AttentionMatrix.png")
+            print(out / f"{name}-AttentionMatrix.png")
+
+
 def limits_stills(out: Path, height: int) -> None:
     """The 12-token example at the documented limits (examples/at-the-limits.toml): the last
     steps of AttentionMatrix and CausalMask, every weight labelled."""
@@ -182,7 +212,7 @@ def limits_stills(out: Path, height: int) -> None:
         print(out / f"at-the-limits-{scene}.png")
 
 
-PARTS = ("scenes", "variants", "limits", "trained", "explorer", "decoder", "page")
+PARTS = ("scenes", "variants", "limits", "trained", "explorer", "decoder", "found", "page")
 
 
 def main() -> None:
@@ -222,6 +252,7 @@ def main() -> None:
         "trained": lambda: real_model_stills(out, args.height),
         "explorer": lambda: explorer_screenshot(out),
         "decoder": lambda: decoder_stills(out, args.height),
+        "found": lambda: found_stills(out, args.height),
         "page": lambda: lecture_page_screenshot(out),
     }
     for name, make in parts.items():
