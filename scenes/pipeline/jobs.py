@@ -102,7 +102,7 @@ class Job:
         Only a check: it writes nothing. Subtitles missing beside an up-to-date video are made
         from the record's steps by the runner (:func:`scenes.pipeline.run.complete`).
         """
-        if self.part or not cache.record_path(self.out_dir, self.name).is_file():
+        if self.part or not cache.has_record(self.out_dir, self.name):
             return None  # never rendered: no key to compute (a course's dry run is quick)
         return cache.fresh_record(self.out_dir, self.name, self.key, verify)
 
