@@ -3,11 +3,12 @@ CPU seconds and wall seconds of the command in a child process.
 
     .venv/bin/python scripts/bench_batch.py [--lines 60000] [--repeat 3] [--tree OTHER …]
 
-Writes ``e60000.toml`` and ``e60000.jsonl`` into a temporary folder: 60,000 lines such as
-``{"tokens":["a","b","c"],"embeddings":[[1,0],[0,0.5],[1,1]]}`` (every line different, about
-3.4 MB), ``scenes = ["Softmax"]``, ``formats = ["png"]``; then times
-``attn-explain batch e60000.toml --dry-run --out o`` on this tree and on each ``--tree`` (another
-checkout, e.g. ``git worktree add /tmp/old COMMIT``), alternating, and prints the medians.
+Writes ``e60000.toml`` and ``e60000.jsonl`` into a temporary folder (removed after):
+60,000 lines such as ``{"tokens":["a","b","c"],"embeddings":[[1,0],[0,0.5],[1,1]]}``, every
+line different (the middle number is line / 100; 3.8 MB), ``scenes = ["Softmax"]``,
+``formats = ["png"]``; then times ``attn-explain batch e60000.toml --dry-run --out o`` on this
+tree and on each ``--tree`` (another checkout, e.g. ``git archive COMMIT | tar -x -C /tmp/old``),
+alternating, and prints the medians.
 """
 
 from __future__ import annotations
@@ -62,11 +63,12 @@ def main() -> None:
     ap.add_argument("--tree", action="append", default=[], help="Another checkout to time.")
     args = ap.parse_args()
     trees = [ROOT, *(Path(t).resolve() for t in args.tree)]
-    course = write_course(Path(tempfile.mkdtemp(prefix="bench-batch-")), args.lines)
     times: dict[Path, list[tuple[float, float]]] = {t: [] for t in trees}
-    for _ in range(args.repeat):
-        for tree in trees:
-            times[tree].append(measure(tree, course))
+    with tempfile.TemporaryDirectory(prefix="bench-batch-") as folder:
+        course = write_course(Path(folder), args.lines)
+        for _ in range(args.repeat):
+            for tree in trees:  # alternating: a change in the machine's load meets both
+                times[tree].append(measure(tree, course))
     for tree, runs in times.items():
         cpu = statistics.median(c for c, _ in runs)
         wall = statistics.median(w for _, w in runs)

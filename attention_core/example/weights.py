@@ -102,15 +102,14 @@ def identity_weights(d_model: int, heads: int, head_form: str) -> Weights:
             "head_form: 'independent' needs seed or per-head weights (identity "
             "weights are one split form)"
         )
-    eye = _identity(d_model)
-    return Weights("identity", eye, eye, eye, eye if heads > 1 else None)
+    return _identity(d_model, heads > 1)
 
 
-@cache  # d_model ≤ 384: one read-only identity each, shared by every example
-def _identity(d_model: int) -> np.ndarray:
+@cache  # d_model ≤ 384: one (frozen, read-only) identity each, shared by every example
+def _identity(d_model: int, with_w_o: bool) -> Weights:
     eye = np.eye(d_model)
     eye.setflags(write=False)  # shared: writing into it raises rather than changing the others
-    return eye
+    return Weights("identity", eye, eye, eye, eye if with_w_o else None)
 
 
 def explicit_weights(

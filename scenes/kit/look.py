@@ -265,7 +265,10 @@ OPTIONS: dict[str, LookOption] = {
 def facts(example: Example) -> tuple:
     """All that the look options read of ``example`` (each option's ``fact``, in table order):
     examples with the same facts get the same looks and the same folders."""
-    return tuple(o.fact(example) for o in OPTIONS.values())
+    return tuple([read(example) for read in _READS])
+
+
+_READS = tuple(o.fact for o in OPTIONS.values())
 
 
 # For plain `manim render scenes/<module>.py <Scene>`: the one place the environment is read.
