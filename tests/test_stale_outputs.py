@@ -139,7 +139,7 @@ def test_a_course_of_20000_example_lines_is_planned_in_seconds(tmp_path, cli):
     """Measured in CPU seconds of the command (the machine may be shared): 10 s before (two
     content keys and two record look-ups a task, a label's fonts checked for every example),
     about 4 s before each line was checked in one pass and a look made per kind of example,
-    about 1.5 s now; 60,000 lines: BENCHMARKS.md (j). The work is counted in the next test."""
+    about 1.7 s now; 60,000 lines: BENCHMARKS.md (j). The work is counted in the next test."""
     import json
     import resource
 
