@@ -63,7 +63,7 @@ from .readings.head_search import (
     search_heads,
     text_words,
 )
-from .readings.heads import HeadReading, QKPlane, qk_plane, read_head
+from .readings.heads import HeadReading, QKPlane, qk_plane, rank_heads, read_head
 from .readings.illustrative import (
     ILLUSTRATIVE_SEED,
     illustrative_projections,
@@ -169,6 +169,7 @@ __all__ = [
     "qk_plane",
     "QKPlane",
     "read_head",
+    "rank_heads",
     "HeadReading",
     # which head links two words: words as pieces, heads ranked, habits (head_search.py)
     "text_words",

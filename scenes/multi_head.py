@@ -5,7 +5,8 @@ scale; the head outputs slide into their columns of the concatenation, and W_O m
 back to d_model — or, in the per-head form of the NumPy walk-through (independent heads), the
 concatenation is the output.
 
-Heads that do not fit side by side are elided (the first ones and the last); a one-head example
+Heads that do not fit side by side are elided: the head with the strongest reading and one
+head for each other reading are drawn, the others named in a line; a one-head example
 says plainly that there is nothing to split.
 
 This module holds the scene and its sequence of steps; the steps themselves are in
@@ -56,7 +57,9 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
         H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
         self.tints = head_tints(self.theme)
         self.maps = ac.linear_maps(tr)  # Q = X W_q, K, V as the maps give them, blocks by head
-        self.shown = shown_heads(H, self.regions.content.width)
+        # more heads than fit: the strongest reading's, then one per other reading
+        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens)
+        self.shown = shown_heads(H, self.regions.content.width, self.order)
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
         pieces = self.split_into_heads(fulls, bottom, independent)
@@ -87,8 +90,11 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
 
     def widths(self, key: str, caption_key: str) -> str:
         """The widths of a step as one line ("384 = 12 × 32"), from the same quantities as its
-        caption: the blocks of Q, K, V; the split of d_model; the concatenation; W_O."""
+        caption: the blocks of Q, K, V; the split of d_model; the concatenation; W_O — and in
+        the heads' step, the heads left out ("heads 4–6, 8 not shown")."""
         ex, maps, tr = self.example, self.maps, self.trace
+        if key == "heads":  # the heads without a panel, if any
+            return self.not_shown()
         H, G, d_k = maps.heads, maps.kv_heads, maps.d_k
         d_v = tr.heads[0].V.shape[1]
         out = ac.output_width(tr)

@@ -230,3 +230,33 @@ def test_examples_accept_extremes():
     tr = ac.trace_example(ex)
     assert np.all(np.isfinite(tr.attention.weights))
     np.testing.assert_allclose(tr.attention.weights.sum(axis=1), 1.0)
+
+
+# a file's numbers, and what else a row may hold: every kind of refusal the walk names
+_CELLS = [0, -0.0, 1, 0.5, 1e6, -1e6, 1e6 + 0.5, -1000001, 10**19, float("nan"), float("-inf")]
+_CELLS += [True, "1", None, [1.0]]
+
+
+def test_plain_rows_are_checked_in_one_pass_as_the_walk_checks_them():
+    """A list of lists of numbers (what a JSONL line gives) is checked in one pass; a tuple of
+    tuples still goes through check_nested's walk. Both take or refuse each matrix alike, with
+    the same message: the one pass never accepts what the walk refuses."""
+    import itertools
+
+    from attention_core.example.validation import check_matrix
+
+    def outcome(value):
+        try:
+            return check_matrix("embeddings", value).tolist()
+        except ValueError as exc:
+            return str(exc)
+
+    pairs = list(itertools.product(_CELLS, repeat=2))
+    matrices = [[[a, b]] for a, b in pairs] + [[[a], [b]] for a, b in pairs]
+    matrices += [[[1, 2], [3]], [[1], [2, 3]], [[]], [], [[1, 2], "ab"], [[1, 2], (3, 4)]]
+    for matrix in matrices:
+        as_tuples = tuple(tuple(r) if isinstance(r, list) else r for r in matrix)
+        assert outcome(matrix) == outcome(as_tuples), matrix
+    good = 2 * 6 * 6 + 1  # six good cells in pairs, and a tuple row among lists
+    assert sum(isinstance(outcome(m), list) for m in matrices) == good
+    assert str(check_matrix("embeddings", [[-0.0]])[0, 0]) == "0.0"  # −0.0 printed as 0.0

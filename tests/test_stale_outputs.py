@@ -138,7 +138,8 @@ def test_from_model_names_text_and_file_in_its_refusals(tmp_path, cli):
 def test_a_course_of_20000_example_lines_is_planned_in_seconds(tmp_path, cli):
     """Measured in CPU seconds of the command (the machine may be shared): 10 s before (two
     content keys and two record look-ups a task, a label's fonts checked for every example),
-    about 4 s now; 60,000 lines: BENCHMARKS.md."""
+    about 4 s before each line was checked in one pass and a look made per kind of example,
+    about 1.7 s now; 60,000 lines: BENCHMARKS.md (j). The work is counted in the next test."""
     import json
     import resource
 
@@ -159,7 +160,55 @@ def test_a_course_of_20000_example_lines_is_planned_in_seconds(tmp_path, cli):
     assert lines[0] == "to render   s-1/480p15/Softmax.png"
     assert lines[-1].startswith("broken      s.jsonl:20001: embeddings: 2 rows for 1 tokens")
     assert "20000 tasks (0 up to date, 20000 to render), 1 broken" in r.stderr
-    assert cpu < 7.0, f"batch --dry-run of 20,000 examples took {cpu:.1f} CPU s"
+    assert cpu < 3.0, f"batch --dry-run of 20,000 examples took {cpu:.1f} CPU s"
+
+
+def test_a_course_validates_each_line_once_makes_a_look_per_kind_and_reads_only_records_there(
+    tmp_path, monkeypatch
+):
+    """Counted, not timed: planning a course of 200 JSONL lines (Latin and Chinese labels, three
+    languages asked) checks each line once, makes one set of looks per kind of example (not one
+    a line: 600 before) and looks up the records of the example folders that exist only (one
+    a task before); the answers are those of Job.fresh itself."""
+    import json
+
+    from attention_core import Example
+    from scenes.kit.look import Look
+    from scenes.pipeline import cache
+    from scenes.pipeline.course import expand, load_course
+    from scenes.pipeline.jobs import Job, up_to_date
+
+    calls = {"check": 0, "look": 0, "fresh": 0}
+
+    def counted(name, f):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return f(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(Example, "__post_init__", counted("check", Example.__post_init__))
+    monkeypatch.setattr(Look, "__init__", counted("look", Look.__init__))
+    monkeypatch.setattr(Job, "fresh", counted("fresh", Job.fresh))
+    with open(tmp_path / "s.jsonl", "w", encoding="utf-8") as f:
+        for i in range(200):
+            tokens = ["早", "上"] if i % 2 else ["a", "b"]
+            f.write(json.dumps({"tokens": tokens, "embeddings": [[1, i], [0, 1]]}) + "\n")
+    course = tmp_path / "c.toml"
+    text = 'examples_jsonl = "s.jsonl"\nscenes = ["Softmax"]\nformats = ["png"]\n'
+    course.write_text(text + 'langs = ["default", "zh", "en"]\n')
+    jobs, broken = expand(load_course(course), tmp_path / "o")
+    assert broken == [] and len(jobs) == 200 * 2  # default is zh or en: two folders a line
+    assert calls["check"] == 200 and calls["look"] == 2 * 3, calls
+    assert {j.out_dir.name for j in jobs[:4]} == {"480p15", "480p15-zh", "480p15-en"}
+    assert up_to_date(jobs) == [False] * 400 and calls["fresh"] == 0  # never rendered
+    made = jobs[3]  # s-2 (Chinese), in English: rendered once, its record kept
+    made.output.parent.mkdir(parents=True)
+    made.output.write_bytes(b"png")
+    cache.write_record(made.out_dir, made.name, {"key": made.key, "files": [made.output.name]})
+    assert up_to_date(jobs) == [j is made for j in jobs]
+    assert calls["fresh"] == 2, calls  # the two tasks of s-2, whose folder is there
+    assert up_to_date(jobs) == [j.fresh() is not None for j in jobs]
 
 
 def test_every_dask_scheduler_error_is_one_line_exit_2(tmp_path, cli):

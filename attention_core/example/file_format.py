@@ -42,6 +42,8 @@ FILE_KEYS = (
     "block",
 )
 
+_FILE_KEY_SET = frozenset(FILE_KEYS)
+
 
 def example_from_dict(cls, data: dict, name: str = "example"):
     """``cls(name=name, **data)`` for a parsed file's mapping, rejecting unknown keys with a
@@ -53,7 +55,8 @@ def example_from_dict(cls, data: dict, name: str = "example"):
             "arrays: only an example file names a .npz file (relative to its folder); "
             "load it with load_example"
         )
-    reject_unknown("", data, FILE_KEYS)
+    if not data.keys() <= _FILE_KEY_SET:
+        reject_unknown("", data, FILE_KEYS)
     if "tokens" not in data:
         raise ValueError('tokens: missing; add tokens = ["…", …]')
     if "embeddings" not in data:
@@ -63,8 +66,7 @@ def example_from_dict(cls, data: dict, name: str = "example"):
         if not isinstance(weights, dict):
             raise ValueError("weights: expected a table with W_q, W_k, W_v (and W_o)")
         reject_unknown("weights.", weights, WEIGHT_KEYS)
-    kwargs = {k: v for k, v in data.items() if k in FILE_KEYS}
-    return cls(name=name, **kwargs)
+    return cls(name=name, **data)  # every key is one of FILE_KEYS
 
 
 def example_to_dict(example) -> dict:

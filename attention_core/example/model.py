@@ -107,7 +107,8 @@ class Example:
         self._check_options()
         self._check_decoder_fields()
         self._set("weights", self._resolve_weights())
-        check_rotary_width(self.rotary_base, self.weights.head(0, self.heads)[0].shape[1])
+        if self.rotary_base is not None:  # without rotary positions, no head's width to check
+            check_rotary_width(self.rotary_base, self.weights.head(0, self.heads)[0].shape[1])
         self._set("block", check_block(self.block, self.d_model, self.max_dim))
         mask, padding, matrix = combined_mask(
             self.mask, self.padding, self.tokens, self.n_keys, self.is_cross
@@ -118,8 +119,9 @@ class Example:
         self._set("_followed", check_followed(self.query, self.key, self.tokens,
                                               self.key_tokens, matrix))  # fmt: skip
 
-    def _set(self, name: str, value) -> None:
-        object.__setattr__(self, name, value)
+    # ``self._set(name, value)``: a field set while constructing (the class is frozen); the slot
+    # itself, not a method calling it (an example sets about 17 fields)
+    _set = object.__setattr__
 
     def _check_embeddings(self) -> None:
         emb = check_matrix("embeddings", self.embeddings)

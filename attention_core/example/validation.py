@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -112,12 +113,16 @@ def int_digits(value: int) -> int:
     return digits + (n >= 10**digits)
 
 
+# what a folder name does not keep (Unicode word characters, dots and hyphens stay)
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
 # -- text ----------------------------------------------------------------------------------------
 def check_name(name) -> str:
     """The example's name made safe for a folder name (at most 64 characters)."""
     if not isinstance(name, str):
         raise ValueError(f"name: expected text, got {type(name).__name__}")
-    safe = re.sub(r"[^\w.-]+", "-", name, flags=re.UNICODE).strip(".-") or "example"
+    safe = _UNSAFE.sub("-", name).strip(".-") or "example"
     return safe[:64]
 
 
@@ -148,9 +153,21 @@ def check_labels(fieldname: str, labels) -> tuple[str, ...]:
         raise ValueError(f"{fieldname}: the list is empty; give 1 to {MAX_TOKENS} tokens")
     if len(labels) > MAX_TOKENS:
         raise ValueError(f"{fieldname}: {len(labels)} tokens; at most {MAX_TOKENS} are supported")
+    labels = tuple(labels)
+    if all(type(t) is str for t in labels):  # hashable: a list seen before is not checked again
+        return _checked_labels(fieldname, labels)
+    return _check_each_label(fieldname, labels)
+
+
+def _check_each_label(fieldname: str, labels: tuple) -> tuple[str, ...]:
     return tuple(
         check_text(f"{fieldname}[{i}]", t, MAX_LABEL, fonts=True) for i, t in enumerate(labels)
     )
+
+
+# the same token lists recur (a course of 60,000 example lines reads in seconds); a refused list
+# raises, and an exception is never kept, so it is checked (and named) again each time
+_checked_labels = lru_cache(maxsize=4096)(_check_each_label)
 
 
 # -- numbers -------------------------------------------------------------------------------------
@@ -176,9 +193,10 @@ def check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MAX
         if value.dtype == np.bool_ or not np.issubdtype(value.dtype, np.number):
             raise ValueError(f"{fieldname}: expected numbers, got dtype {value.dtype}")
         arr = value.astype(np.float64)
+    elif ndim == 2 and limit is not None and _plain_rows(value, limit):
+        return np.array(value, dtype=np.float64) + 0.0  # finite, within the limit: checked
     else:
-        if not (ndim == 2 and _plain_rows(value)):  # the walk names the first bad spot
-            check_nested(fieldname, value, ndim)
+        check_nested(fieldname, value, ndim)  # the walk names the first bad spot
         arr = np.array(value, dtype=np.float64)
     if arr.ndim != ndim:
         raise ValueError(f"{fieldname}: expected {shape_word(ndim)}, got shape {arr.shape}")
@@ -342,19 +360,20 @@ def combined_mask(mask, padding, tokens, n_keys: int, is_cross: bool):
     return mask, padding, matrix
 
 
-_BIG = 10**18  # a whole number beyond this is refused by _check_number
-
-
-def _plain_rows(value) -> bool:
-    """True for a non-empty list of equally long, non-empty lists of floats and ints of at most
-    18 digits (what a file gives): nothing for :func:`check_nested` to name, checked without
-    its walk."""
+def _plain_rows(value, limit: float) -> bool:
+    """True for a non-empty list of equally long, non-empty lists of floats and ints, each
+    within ``±limit`` (so finite: NaN fails every comparison): what a file gives, checked in one
+    pass. False leaves it to :func:`check_nested`'s walk and the checks after it, which name the
+    first bad spot."""
     if type(value) is not list or not value or type(value[0]) is not list:
         return False
-    width = len(value[0])
-    return width > 0 and all(
-        type(row) is list
-        and len(row) == width
-        and all(type(x) is float or (type(x) is int and -_BIG <= x <= _BIG) for x in row)
-        for row in value
-    )
+    width, low = len(value[0]), -limit
+    if not width:
+        return False
+    for row in value:
+        if type(row) is not list or len(row) != width:
+            return False
+        for x in row:  # exactly float or int: not a bool, not an OverflowNumber or WholeNumber
+            if (type(x) is not float and type(x) is not int) or not low <= x <= limit:
+                return False
+    return True

@@ -10,6 +10,7 @@ and role (text 000's form, concatenated without W_o). Without them the weights a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -96,13 +97,19 @@ def identity_weights(d_model: int, heads: int, head_form: str) -> Weights:
             f"heads: d_model = {d_model} does not divide by heads = {heads}; choose "
             f"heads among {divisors(d_model)}"
         )
-    eye = np.eye(d_model)
     if head_form == "independent" and heads > 1:
         raise ValueError(
             "head_form: 'independent' needs seed or per-head weights (identity "
             "weights are one split form)"
         )
-    return Weights("identity", eye, eye.copy(), eye.copy(), eye.copy() if heads > 1 else None)
+    return _identity(d_model, heads > 1)
+
+
+@cache  # d_model ≤ 384: one (frozen, read-only) identity each, shared by every example
+def _identity(d_model: int, with_w_o: bool) -> Weights:
+    eye = np.eye(d_model)
+    eye.setflags(write=False)  # shared: writing into it raises rather than changing the others
+    return Weights("identity", eye, eye, eye, eye if with_w_o else None)
 
 
 def explicit_weights(

@@ -208,3 +208,29 @@ def read_head(weights, tokens=None, spread_below: float = SPREAD_BELOW) -> HeadR
     key = fixed_key(W, tokens) if best == "fixed" else None
     token = tokens[key] if key is not None and tokens is not None else None
     return HeadReading(best, masses[best], masses, key, token)
+
+
+def _strength(r: HeadReading) -> tuple:
+    """A reading's strength: a pattern before "spread", then its mass."""
+    return (r.pattern != "spread", r.mass)
+
+
+def rank_heads(weights, tokens=None) -> list[int]:
+    """The order in which to draw a layer's heads (``weights``: one (n, n) matrix a head) where
+    only some fit: the head with the strongest reading (:func:`read_head`; a pattern before
+    "spread", then the larger mass; the lower head on a tie) first — the head an explanation of
+    the layer follows — then one head for each other reading, strongest first, then the rest,
+    strongest first ("spread" heads differ by the pattern they lean to most). Heads that are not
+    square (cross-attention) keep their order."""
+    mats = [as_matrix("weights", w) for w in weights]
+    if any(W.shape[0] != W.shape[1] for W in mats):
+        return list(range(len(mats)))
+    reads = [read_head(W, tokens) for W in mats]
+    order = sorted(range(len(mats)), key=lambda h: (_strength(reads[h]), -h), reverse=True)
+    seen, first, rest = set(), [], []
+    for h in order:
+        r = reads[h]
+        kind = (r.pattern, max(r.masses, key=r.masses.get) if r.pattern == "spread" else "")
+        (rest if kind in seen else first).append(h)
+        seen.add(kind)
+    return first + rest

@@ -131,6 +131,7 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
     (a TOML file, see the README), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
     from scenes.pipeline.batch import SchedulerError, run_batch
+    from scenes.pipeline.jobs import up_to_date
 
     _check_executor(executor, scheduler, run["collect"])
     course, job_list, broken = _plan(course_file, out)
@@ -140,7 +141,7 @@ def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, 
         return verify_outputs(job_list, "batch")
     if not dry_run:
         _make_course_folder(Path(out) / course.name)
-    fresh_jobs = [not force and j.fresh() is not None for j in job_list]  # each checked once
+    fresh_jobs = [False] * len(job_list) if force else up_to_date(job_list)  # each once
     fresh = sum(fresh_jobs)
     click.echo(
         f"plan: {course.name}: {len(job_list)} tasks ({fresh} up to date, "

@@ -53,13 +53,18 @@ class Look:
     def for_example(cls, example: Example, **asked) -> Look:
         """The look asked for (by field name; None or absent: the option's default), validated
         as :data:`OPTIONS` says (ValueError names the option)."""
+        return cls.for_facts(facts(example), **asked)
+
+    @classmethod
+    def for_facts(cls, example_facts: tuple, **asked) -> Look:
+        """:meth:`for_example` for an example whose :func:`facts` are ``example_facts`` (one
+        look serves every example with the same facts: a course plans one per distinct ones)."""
         unknown = [name for name in asked if name not in OPTIONS]
         if unknown:
             raise TypeError(f"Look.for_example: no look option {unknown[0]!r}")
         values = {}
-        for name, option in OPTIONS.items():
-            value = asked.get(name)
-            values[name] = option.resolve(value, example)
+        for (name, option), fact in zip(OPTIONS.items(), example_facts, strict=True):
+            values[name] = option.resolve(asked.get(name), fact)
         return cls(**values)
 
     @property
@@ -82,7 +87,14 @@ class Look:
 
     def folder(self, example: Example) -> str:
         """``480p15`` for the defaults; each other choice adds a part (``-en``, ``-light``…)."""
-        parts = (o.folder(getattr(self, name), example) for name, o in OPTIONS.items())
+        return self.folder_for(facts(example))
+
+    def folder_for(self, example_facts: tuple) -> str:
+        """:meth:`folder` for an example whose :func:`facts` are ``example_facts``."""
+        parts = (
+            o.folder(getattr(self, name), fact)
+            for (name, o), fact in zip(OPTIONS.items(), example_facts, strict=True)
+        )
         return "-".join(p for p in parts if p)
 
     def manim_config(self, pixel_height: int | None = None) -> dict:
@@ -106,7 +118,7 @@ class Look:
 
 
 # -- the table of look options ---------------------------------------------------------------------
-def _no_part(value, example) -> str:  # noqa: ARG001 - the default folder part: none
+def _no_part(value, fact) -> str:  # noqa: ARG001 - the default folder part: none
     return ""
 
 
@@ -116,9 +128,10 @@ class LookOption:
 
     ``flags``/``help``/``metavar``/``cli_default`` make its click option (``multiple``: given
     once per value, as ``--lang``; ``shared``: on every rendering command, else a command adds it
-    by name); ``check(value)`` raises ValueError naming the option; ``default(example)`` is its
-    value when none is given; ``folder(value, example)`` its part of the folder name ("" for
-    none); ``env`` its variable for plain ``manim render``.
+    by name); ``check(value)`` raises ValueError naming the option; ``fact(example)`` is all it
+    reads of an example (None: nothing), ``default(fact)`` its value when none is given,
+    ``folder(value, fact)`` its part of the folder name ("" for none); ``env`` its variable for
+    plain ``manim render``.
     """
 
     name: str
@@ -130,8 +143,9 @@ class LookOption:
     is_flag: bool = False
     shared: bool = True
     check: Callable[[object], None] = lambda value: None  # noqa: ARG005
-    default: Callable[[Example], object] = lambda example: None  # noqa: ARG005
-    folder: Callable[[object, Example], str] = _no_part
+    fact: Callable[[Example], object] = lambda example: None  # noqa: ARG005
+    default: Callable[[object], object] = lambda fact: None  # noqa: ARG005
+    folder: Callable[[object, object], str] = _no_part
     env: str | None = None
     convert: Callable[[object], object] = lambda value: value
     # in a course file (scenes/pipeline/course.py): its key (a list of values, each rendered),
@@ -140,10 +154,10 @@ class LookOption:
     course_choices: tuple = ()
     course_default: tuple = ()
 
-    def resolve(self, value, example: Example):
-        """``value`` checked, or the default for ``example`` when it is None."""
+    def resolve(self, value, fact):
+        """``value`` checked, or the default for an example with ``fact`` when it is None."""
         if value is None:
-            return self.default(example)
+            return self.default(fact)
         self.check(value)
         return self.convert(value)
 
@@ -153,12 +167,12 @@ def _check_font(font) -> None:
         raise ValueError("--font: give a font family name, such as 'Noto Sans CJK SC'")
 
 
-def _quality_part(quality, example) -> str:  # noqa: ARG001
+def _quality_part(quality, fact) -> str:  # noqa: ARG001
     _, height, rate = QUALITIES[quality]
     return f"{height}p{rate}"
 
 
-def _font_part(font, example) -> str:  # noqa: ARG001
+def _font_part(font, fact) -> str:  # noqa: ARG001
     if font == DEFAULT_FONT:
         return ""
     return "font-" + "".join(c if c.isalnum() else "_" for c in font)[:40]
@@ -174,7 +188,7 @@ OPTIONS: dict[str, LookOption] = {
             metavar="l|m|h|p|k",
             cli_default="l",
             check=lambda v: _choice("-q/--quality", v, QUALITIES),
-            default=lambda example: "l",  # noqa: ARG005
+            default=lambda fact: "l",  # noqa: ARG005
             folder=_quality_part,
             course_key="qualities",
             course_choices=tuple(QUALITIES),
@@ -188,8 +202,9 @@ OPTIONS: dict[str, LookOption] = {
             metavar="zh|en",
             multiple=True,
             check=lambda v: _choice("--lang", v, LANGS),
-            default=default_lang,
-            folder=lambda v, example: v if v != default_lang(example) else "",
+            fact=default_lang,  # the example's own language
+            default=lambda lang: lang,
+            folder=lambda v, lang: v if v != lang else "",
             env="ATTN_LANG",
             course_key="langs",
             course_choices=(*LANGS, "default"),
@@ -202,8 +217,8 @@ OPTIONS: dict[str, LookOption] = {
             metavar="dark|light",
             cli_default="dark",
             check=lambda v: _choice("--theme", v, THEME_NAMES),
-            default=lambda example: "dark",  # noqa: ARG005
-            folder=lambda v, example: v if v != "dark" else "",  # noqa: ARG005
+            default=lambda fact: "dark",  # noqa: ARG005
+            folder=lambda v, fact: v if v != "dark" else "",  # noqa: ARG005
             env="ATTN_THEME",
             course_key="themes",
             course_choices=THEME_NAMES,
@@ -215,8 +230,8 @@ OPTIONS: dict[str, LookOption] = {
             metavar="16:9|4:3|1:1",
             cli_default="16:9",
             check=lambda v: _choice("--aspect", v, ASPECTS),
-            default=lambda example: "16:9",  # noqa: ARG005
-            folder=lambda v, example: v.replace(":", "x") if v != "16:9" else "",  # noqa: ARG005
+            default=lambda fact: "16:9",  # noqa: ARG005
+            folder=lambda v, fact: v.replace(":", "x") if v != "16:9" else "",  # noqa: ARG005
             env="ATTN_ASPECT",
             course_key="aspects",
             course_choices=tuple(ASPECTS),
@@ -229,8 +244,8 @@ OPTIONS: dict[str, LookOption] = {
             is_flag=True,
             shared=False,  # render only: `render` adds it beside --format
             convert=bool,
-            default=lambda example: False,  # noqa: ARG005
-            folder=lambda v, example: "alpha" if v else "",  # noqa: ARG005
+            default=lambda fact: False,  # noqa: ARG005
+            folder=lambda v, fact: "alpha" if v else "",  # noqa: ARG005
         ),
         LookOption(
             "font",
@@ -239,12 +254,22 @@ OPTIONS: dict[str, LookOption] = {
             "with a warning.",
             metavar="FAMILY",
             check=_check_font,
-            default=lambda example: DEFAULT_FONT,  # noqa: ARG005
+            default=lambda fact: DEFAULT_FONT,  # noqa: ARG005
             folder=_font_part,
             env="ATTN_FONT",
         ),
     )
 }
+
+
+def facts(example: Example) -> tuple:
+    """All that the look options read of ``example`` (each option's ``fact``, in table order):
+    examples with the same facts get the same looks and the same folders."""
+    return tuple([read(example) for read in _READS])
+
+
+_READS = tuple(o.fact for o in OPTIONS.values())
+
 
 # For plain `manim render scenes/<module>.py <Scene>`: the one place the environment is read.
 ENVIRONMENT = {

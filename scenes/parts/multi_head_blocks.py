@@ -12,7 +12,7 @@ from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.text import label, text_width
 from scenes.mobjects.theme import SMALL, score_limit, text_on
 
-MAX_PANELS = 4  # heads drawn side by side at most; with more, the first ones and the last
+MAX_PANELS = 4  # heads drawn side by side at most; with more, those that matter (rank_heads)
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
@@ -30,10 +30,30 @@ def head_tints(theme):
     )
 
 
-def shown_heads(H: int, room: float) -> list[int]:
-    """Which heads get a panel in ``room`` (width): all, or the first ones and the last."""
+def shown_heads(H: int, room: float, order=None) -> list[int]:
+    """Which heads get a panel in ``room`` (width): all, or the first of ``order`` (the heads
+    that matter first, :func:`attention_core.rank_heads`; default: the first ones and the last),
+    in their own order."""
     slots = max(2, min(MAX_PANELS, int(room // PANEL_WIDTH)))
-    return list(range(H)) if slots >= H else list(range(slots - 1)) + [H - 1]
+    if slots >= H:
+        return list(range(H))
+    if order is None or H <= MAX_PANELS:
+        return list(range(slots - 1)) + [H - 1]
+    return sorted(order[:slots])
+
+
+def spans(heads) -> str:
+    """Head indices as 1-based numbers and runs: [3, 4, 5, 7] → "4–6, 8"."""
+    runs: list[list[int]] = []
+    for h in sorted(heads):
+        if runs and h == runs[-1][-1] + 1:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    words = [
+        f"{r[0] + 1}–{r[-1] + 1}" if len(r) > 2 else ", ".join(str(k + 1) for k in r) for r in runs
+    ]
+    return ", ".join(words)
 
 
 class HeadBlocks:
@@ -46,6 +66,13 @@ class HeadBlocks:
         drawn = drawn if drawn is not None else (getattr(self, "shown", None) or [])
         gap = h > 0 and h - 1 not in drawn and h in drawn and len(drawn) < len(self.trace.heads)
         return self.say("head_after_gap" if gap else "head_n", h=h + 1)
+
+    def not_shown(self) -> str:
+        """The line naming the heads without a panel ("heads 4–6, 8 not shown"), or ""."""
+        left = [h for h in range(len(self.trace.heads)) if h not in self.shown]
+        if not left:
+            return ""
+        return self.say("mh_not_shown" if len(left) > 1 else "mh_not_shown_one", heads=spans(left))
 
     def tint(self, h: int, kv: bool = False):
         """The tint of query head ``h``'s blocks (``kv``: of key/value head ``h``'s): alternating

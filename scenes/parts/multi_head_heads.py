@@ -4,8 +4,10 @@ and K become its query (solid) and key (outlined) arrows, beside its weights on 
 
 from __future__ import annotations
 
+import numpy as np
 from manim import LEFT, RIGHT, UP, Create, ReplacementTransform, VGroup
 
+import attention_core as ac
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.compact_grid import MIN_SQUARE, is_shaded
 from scenes.mobjects.fades import FadeIn, FadeOut
@@ -15,6 +17,10 @@ from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM
 
+FAINT = 0.18  # the opacity of the arrows a trained layer's plane does not name (under 0.2:
+# the checks take them for no arrow, so a label may lie across one)
+STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
+
 
 class HeadsStep:
     """Each head's plane and weights (mixin of :class:`scenes.multi_head.MultiHeadSplit`)."""
@@ -23,10 +29,12 @@ class HeadsStep:
         """Each head attends in its own plane: the rows of its Q and K become its arrows."""
         content = self.regions.content
         variant = "_grouped" * self.maps.shared + "_rotary" * self.maps.rotated
-        self.step("heads", "heads" + variant if variant else None)
         body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
         panels = self.head_panels(body)
+        self.panels = panels  # {head: its panel}: the labels each plane names, for the checks
         legend = self.legend_and_bar(key_row)
+        # after the panels: the line under the content names the heads they leave out
+        self.step("heads", "heads" + variant if variant else None)
         self.play(
             *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
             *(FadeOut(pieces[h][0].title) for h in pieces),
@@ -70,21 +78,26 @@ class HeadsStep:
     def head_panels(self, body: Box) -> dict:
         """One panel per shown head: side by side, each plane beside or above its weights —
         or, where that would elide a weight, the panels one above the other; where nothing
-        fits, fewer heads (the first and the last). Sets ``self.shown`` to the heads drawn."""
+        fits, fewer heads (the first and the last; of more than MAX_PANELS heads, the two that
+        matter most). Sets ``self.shown`` to the heads drawn."""
         tried = []
         every = list(range(len(self.trace.heads)))
-        choices = [self.shown, [self.shown[0], self.shown[-1]]]
+        fewer = [self.shown[0], self.shown[-1]]
+        if len(every) > MAX_PANELS:
+            fewer = sorted(self.order[:2])
+        choices = [self.shown, fewer]
         if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
             choices.insert(0, every)
         for shown in choices:
             n = len(shown)
             grid = [b for row in body.rows(1, 1, gap=0.3) for b in row.columns(1, 1, gap=0.3)]
-            for boxes, inner, titled in (
+            layouts = [
                 (body.columns(*([1] * n), gap=0.3), "columns", True),
                 (body.columns(*([1] * n), gap=0.3), "rows", True),
                 *([(grid[:n], "columns", True)] if n > 2 else []),  # two rows of two
                 (body.rows(*([1] * n), gap=0.3), "columns", False),
-            ):
+            ]
+            for boxes, inner, titled in layouts:
                 panels = {
                     h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)
                 }
@@ -142,14 +155,44 @@ class HeadsStep:
         else:
             plane_box = plane_area
         n = ex.n
+        named = self.named_arrows(h)
+        bounds = plane_box  # where the labels go; naming a few, the plane leaves them room
+        if named is not None:
+            plane_box = plane_box.inset(0.2, min(0.35, plane_box.height / 5))
         plane = self.kit.plane(view, plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(n)]
         k_colors = [self.k_color(j) for j in range(ex.n_keys)]
-        q_arrows = plane.arrows(view.coords[:n], q_colors)
-        k_arrows = plane.arrows(view.coords[n:], k_colors, outline=True)
         texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
-        labels = plane.tip_labels(view.coords, texts, q_colors + k_colors, plane_box)
+        if named is not None:  # a small plane: the token alone (solid: its query, outlined: key)
+            texts = [*self.q_tokens, *self.k_tokens]
+
+        def drawn(k, color, outline=False):  # the arrows a trained layer's plane names, in full
+            alpha = 1.0 if named is None or k in named else FAINT
+            return plane.arrow(view.coords[k], color, outline=outline, opacity=alpha)
+
+        q_arrows = VGroup(*(drawn(i, q_colors[i]) for i in range(n)))
+        k_arrows = VGroup(*(drawn(n + j, c, outline=True) for j, c in enumerate(k_colors)))
+        keep = range(len(texts)) if named is None else sorted(named)
+        if named is not None and len(plane.tips) == len(texts):  # labels may cross faint ones
+            plane.tips = [plane.tips[k] for k in keep]
+            plane.shafts = [plane.shafts[k] for k in keep]
+        labels = plane.tip_labels(
+            view.coords[keep], [texts[k] for k in keep], [(q_colors + k_colors)[k] for k in keep],
+            bounds,
+
+        )  # fmt: skip
         return plane, q_arrows, k_arrows, labels, note
+
+    def named_arrows(self, h: int):
+        """Of more than MAX_PANELS heads (a trained layer), the arrows of head ``h``'s plane
+        that are labelled and drawn in full: the followed query (``followed_pair``) and the
+        keys it weighs most — as indices into queries then keys; else None (all of them)."""
+        if len(self.trace.heads) <= MAX_PANELS:
+            return None
+        pair = ac.followed_pair(self.trace, self.example, h)
+        row = np.asarray(self.trace.heads[h].weights)[pair.query]
+        keys = {pair.key, *(int(j) for j in np.argsort(-row, kind="stable")[:STRONGEST])}
+        return {pair.query, *(self.example.n + j for j in keys)}
 
     def head_weights(self, h: int, pat_box: Box, titled: bool):
         """Head ``h``'s weights in ``pat_box`` with their title (the head's name in it when the
@@ -194,7 +237,12 @@ class HeadsStep:
             arrow = probe.arrow([0.6, 0], theme.text, outline=outline)
             t = label(text, SMALL, theme.text)
             items.add(VGroup(arrow, t).arrange(RIGHT, buff=0.12))
+        missing = "" if hasattr(self, "widths_box") else self.not_shown()
+        if missing:  # the heads without a panel, named (else in the line under the content)
+            items.add(label(missing, SMALL, theme.muted))
         items.arrange(RIGHT, buff=0.5)
+        if items.width > left.width and missing:  # no room: the heads left out before q and k
+            items = VGroup(items[-1])
         place(items, left, "left")
         bar = self.kit.colour_bar("weights", width=min(3.0, right.width - 0.2))
         place(bar, right, "right")

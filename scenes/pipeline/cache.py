@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -75,7 +76,17 @@ def content_key(**parts) -> str:
 
 
 def record_path(out_dir: Path, name: str) -> Path:
-    return Path(out_dir) / ".keys" / f"{name}.json"
+    return Path(record_file(out_dir, name))
+
+
+def record_file(out_dir, name: str) -> str:
+    """:func:`record_path` as text: a course's 60,000 look-ups join strings, not paths."""
+    return os.path.join(out_dir, ".keys", f"{name}.json")
+
+
+def has_record(out_dir, name: str) -> bool:
+    """Whether an output ``name`` in ``out_dir`` has a record (rendered before)."""
+    return os.path.isfile(record_file(out_dir, name))
 
 
 def read_record(out_dir: Path, name: str) -> dict | None:

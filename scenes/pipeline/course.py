@@ -26,7 +26,7 @@ from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
 from attention_core.example.user_files import read_user_file
-from scenes.kit.look import OPTIONS, Look
+from scenes.kit.look import OPTIONS, Look, facts
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline import kinds
 from scenes.pipeline.jobs import Job
@@ -173,37 +173,50 @@ def _jsonl(path: Path) -> list:
     return out
 
 
-def _looks(course: Course, ex) -> list[Look]:
-    """Every look the course lists for ``ex``: each combination of its look options' values."""
+def _looks(course: Course, example_facts: tuple) -> dict[str, Look]:
+    """Every look the course lists for an example with ``example_facts``, by its folder: each
+    combination of the look options' values (two that name one folder, such as ``default`` and
+    the example's own language, are one look: rendered once)."""
     names = list(course.looks)
-    out = []
+    out = {}
     for values in itertools.product(*(course.looks[n] for n in names)):
         asked = {n: None if v == "default" else v for n, v in zip(names, values)}
-        out.append(Look.for_example(ex, **asked))
+        look = Look.for_facts(example_facts, **asked)
+        out[look.folder_for(example_facts)] = look
     return out
+
+
+def _applying(course: Course, scenes: list, label: str, ex, broken: list) -> list:
+    """The scenes of ``scenes`` that apply to ``ex``; one that the course names and does not
+    apply is said in ``broken``, never dropped silently."""
+    applies = []
+    for info in scenes:
+        why = info.why_not(ex)
+        if why is None:
+            applies.append(info)
+        elif course.scenes_given:
+            broken.append(
+                (f"{label}/{info.name}", f"{info.name} does not apply to {ex.name}: it {why}")
+            )
+    return applies
 
 
 def expand(course: Course, out: Path) -> tuple[list[Job], list[tuple[str, str]]]:
     """The render jobs of ``course``, and (label, error) for each example that failed to load."""
     jobs, broken = [], []
-    scenes = [find(scene) for scene in course.scenes]  # looked up once, not once a task
+    scenes = list({s.name: s for s in map(find, course.scenes)}.values())  # found once, once each
     outputs = [(fmt, kinds.for_format(fmt).job) for fmt in course.formats]
     base = Path(out)
+    looks: dict[tuple, dict[str, Look]] = {}  # one set of looks per distinct example facts
     for label, ex, error in course.examples:
         if ex is None:
             broken.append((label, error))
             continue
-        applies = []
-        for info in scenes:
-            why = info.why_not(ex)
-            if why is None:
-                applies.append(info)
-            elif course.scenes_given:  # asked for by name: said, never dropped silently
-                broken.append(
-                    (f"{label}/{info.name}", f"{info.name} does not apply to {ex.name}: it {why}")
-                )
-        for look in _looks(course, ex):
-            folder = base / ex.name / look.folder(ex)
-            jobs += [Job(i, ex, look, folder, kind, fmt) for fmt, kind in outputs for i in applies]
-    unique = {(j.out_dir, j.name): j for j in jobs}  # a repeated entry renders once
-    return list(unique.values()), broken
+        applies = _applying(course, scenes, label, ex, broken)
+        example_facts = facts(ex)
+        if example_facts not in looks:
+            looks[example_facts] = _looks(course, example_facts)
+        for folder, look in looks[example_facts].items():
+            out_dir = base.joinpath(ex.name, folder)
+            jobs += [Job(i, ex, look, out_dir, kind, fmt) for fmt, kind in outputs for i in applies]
+    return jobs, broken

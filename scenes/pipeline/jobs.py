@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "check_writable",
     "plan",
     "split",
+    "up_to_date",
     "validate",
 ]
 
@@ -102,7 +104,7 @@ class Job:
         Only a check: it writes nothing. Subtitles missing beside an up-to-date video are made
         from the record's steps by the runner (:func:`scenes.pipeline.run.complete`).
         """
-        if self.part or not cache.record_path(self.out_dir, self.name).is_file():
+        if self.part or not cache.has_record(self.out_dir, self.name):
             return None  # never rendered: no key to compute (a course's dry run is quick)
         return cache.fresh_record(self.out_dir, self.name, self.key, verify)
 
@@ -119,6 +121,34 @@ class Job:
             self.out_dir / f"{TMP_PREFIX}parts-{self.scene.name}.{self.fmt}-{self.key[:12]}"
             f"-{self.run_id or os.getpid()}"
         )
+
+
+def up_to_date(jobs: list[Job]) -> list[bool]:
+    """``job.fresh() is not None`` for each job, looked up per folder: the folder that holds
+    the example folders (``renders/``) is listed once, and a job whose example folder is not
+    there has no record to read (a course never rendered looks at no file per task)."""
+    listed: dict[str, set[str]] = {}
+    out = []
+    for job in jobs:
+        top, example_dir = os.path.split(os.path.dirname(job.out_dir))
+        if top not in listed:
+            listed[top] = _folder_names(top)
+        out.append(_folded(example_dir) in listed[top] and job.fresh() is not None)
+    return out
+
+
+def _folder_names(folder: str) -> set[str]:
+    """The names in ``folder`` as :func:`_folded` compares them (none when it is not there)."""
+    try:
+        return {_folded(name) for name in os.listdir(folder or ".")}
+    except OSError:
+        return set()
+
+
+def _folded(name: str) -> str:
+    """A name as a file system that ignores case or Unicode normalisation may match it (a name
+    found this way that is not there only costs the look-up it would have had anyway)."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 @dataclass

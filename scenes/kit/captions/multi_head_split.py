@@ -96,5 +96,8 @@ WORDS = {
         "one head: nothing to split",
     ),
     "mh_weights": ("权重", "weights"),
+    # the heads without a panel (more heads than fit: those that matter are drawn)
+    "mh_not_shown": ("未画出：头 {heads}", "heads {heads} not shown"),
+    "mh_not_shown_one": ("未画出：头 {heads}", "head {heads} not shown"),
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
 }
