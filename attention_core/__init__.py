@@ -49,6 +49,7 @@ from .readings.claims import (
     demo_row,
     head_demo_row,
     mask_claim,
+    order_argument,
     order_check,
     output_width,
     sum_terms,
@@ -195,6 +196,7 @@ __all__ = [
     "head_demo_row",
     "sum_terms",
     "mask_claim",
+    "order_argument",
     "order_check",
     "output_width",
     # the one query and key an explanation follows (followed.py)

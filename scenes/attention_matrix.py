@@ -52,7 +52,8 @@ class AttentionMatrix(ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
-        content, self.pieces = self.kit.pieces_strip(self.regions.content)
+        self.content, self.pieces = self.kit.pieces_strip(self.regions.content)
+        content = self.content
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
         self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
         left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
@@ -99,23 +100,9 @@ class AttentionMatrix(ExplainerScene):
         """The weight matrix in ``left``: numbers where they fit, else a grid of squares with the
         named cells' numbers on a readout line (``self.readout``, at ``self.readout_at``) or on
         badges."""
-        ex = self.example
 
-        def fitted(room: float, named=()):
-            return self.kit.matrix(
-                W,
-                ("weights", 0),
-                self.q_tokens,
-                self.k_tokens,
-                Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1),
-                sizes=(40, 36, 32, 28, 25, 22),
-                digits=3,
-                heat=True,
-                row_colors=[self.q_color(i) for i in range(ex.n)],
-                col_colors=[self.k_color(j) for j in range(ex.n_keys)],
-                keep_rows=[i for i, _ in named],  # the rows the reading names, never elided
-                named=named,
-            )
+        def fitted(room: float, named=()):  # the row sums go in the last 1.1 of ``left``
+            return self.weights_matrix(Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1), named)
 
         # a grid of squares: the numbers the reading names go on a line of their own, each
         # with the cells it names (a number on a badge over the grid was read as its
@@ -140,6 +127,26 @@ class AttentionMatrix(ExplainerScene):
         elif named:
             matrix = fitted(0.0, named)
         return matrix
+
+    def weights_matrix(self, box: Box, named=(), title_room: float = 0.45):
+        """The weight matrix fitted to ``box`` (less ``title_room`` above it): numbers where they
+        fit, else a grid of squares keeping the ``named`` cells' numbers."""
+        ex = self.example
+        return self.kit.matrix(
+            self.head.weights,
+            ("weights", 0),
+            self.q_tokens,
+            self.k_tokens,
+            box,
+            sizes=(40, 36, 32, 28, 25, 22),
+            digits=3,
+            heat=True,
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            keep_rows=[i for i, _ in named],  # the rows the reading names, never elided
+            named=named,
+            title_room=title_room,
+        )
 
     def readout_line(self, W, named, width: float) -> VGroup:
         """ "students → when 1.000 · students → students 0.000": each named cell's weight, on
@@ -265,49 +272,88 @@ class AttentionMatrix(ExplainerScene):
         )
 
     def show_cost(self, right):
-        """The n² cost: cells for this example and for a long text, and the multiply-adds."""
-        ex, head, theme = self.example, self.head, self.theme
+        """The n² cost: cells for this example and for a long text, and the multiply-adds —
+        beside the matrix, which stays on screen (the last frame is the one a lecturer pastes)."""
+        ex, head = self.example, self.head
         self.step(
             "cost",
             cells=self.num(ex.n * ex.n_keys, ("cells",), 0).shown,
             work=self.num(ex.n * ex.n_keys * head.d_k, ("work",), 0).shown,
             cells512=f"{LONG_SEQUENCE**2:,}",
         )
-        rows = VGroup()
-        for n_tokens, value, role in (
-            (ex.n, ex.n * ex.n_keys, ("cells",)),
-            (LONG_SEQUENCE, LONG_SEQUENCE**2, ("cells_at", LONG_SEQUENCE)),
-        ):
-            rows.add(
-                flow(
-                    [
-                        label(f"n = {n_tokens}  →", BODY, theme.text),
-                        self.num(value, role, 0, size=BODY, color=theme.accent),
-                        label(self.say("cost_cells"), BODY, theme.muted),
-                    ],
-                    right.width,
-                )
-            )
-        rows.add(
-            flow(
-                [
-                    rich("$n^2 d_k$ =", BODY, theme.text),
-                    self.num(
-                        ex.n * ex.n_keys * head.d_k, ("work",), 0, size=BODY, color=theme.accent
-                    ),
-                    label(self.say("multiply_adds"), BODY, theme.muted),
-                ],
-                right.width,
-            )
-        )
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        place(rows, right, "left")
-        if self.alone:  # the matrix leaves the room to the cost
-            self.play(FadeOut(self.block, *self.marks, self.readout), run_time=0.6)
-        elif self.readout_at == "heading":  # it may reach into the cost's room
-            self.play(FadeOut(self.readout), FadeIn(self.title), run_time=0.4)
+        if self.alone:  # the matrix took the whole room: it makes room for the cost
+            rows = self.shrink_beside_cost()
+        else:
+            rows = self.cost_rows(right.width)
+            place(rows, right, "left")
+            if self.readout_at == "heading":  # it may reach into the cost's room
+                self.play(FadeOut(self.readout), FadeIn(self.title), run_time=0.4)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)
+
+    def cost_rows(self, width: float, size: float = BODY, compact: bool = False) -> VGroup:
+        """n = 12 → 144 cells; n = 512 → 262,144 cells; n²dₖ = 288 multiply-adds: each on lines
+        of ``width`` at most, or (``compact``) side by side where they fit."""
+        ex, head, theme = self.example, self.head, self.theme
+        work = ex.n * ex.n_keys * head.d_k
+        rows = [
+            [
+                label(f"n = {n_tokens}  →", size, theme.text),
+                self.num(value, role, 0, size=size, color=theme.accent),
+                label(self.say("cost_cells"), size, theme.muted),
+            ]
+            for n_tokens, value, role in (
+                (ex.n, ex.n * ex.n_keys, ("cells",)),
+                (LONG_SEQUENCE, LONG_SEQUENCE**2, ("cells_at", LONG_SEQUENCE)),
+            )
+        ]
+        rows.append(
+            [
+                rich("$n^2 d_k$ =", size, theme.text),
+                self.num(work, ("work",), 0, size=size, color=theme.accent),
+                label(self.say("multiply_adds"), size, theme.muted),
+            ]
+        )
+        if compact:
+            return flow([VGroup(*r).arrange(buff=0.15) for r in rows], width, hbuff=0.45)
+        return VGroup(*(flow(r, width) for r in rows)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+
+    def cost_layouts(self):
+        """Where the cost may go beside a matrix that fills a narrow frame, best first: (its
+        lines, the matrix's room, the lines' room, whether the matrix keeps its title)."""
+        content = self.content
+        for share in (0.4, 0.3):  # beside the matrix
+            rows = self.cost_rows(share * content.width)
+            room = Box(content.x0, content.y0, content.x1 - rows.width - 0.5, content.y1)
+            yield rows, room, Box(room.x1 + 0.5, content.y0, content.x1, content.y1), True
+        for size, compact, gap in ((BODY, False, 0.3), (SMALL, True, 0.12)):  # under it
+            rows = self.cost_rows(content.width, size, compact)
+            room, spot = content.rows(content.height - rows.height - gap, rows.height, gap=gap)
+            yield rows, room, spot, not compact
+
+    def shrink_beside_cost(self) -> VGroup:
+        """In a narrow frame the matrix filled the room: now it is fitted again beside the cost
+        or above it, every row and column still on screen, with its colour key (the row sums
+        and the reading's marks have been read); returns the cost's lines, placed."""
+        best = None
+        for rows, room, spot, titled in self.cost_layouts():
+            matrix = self.weights_matrix(room, title_room=0.45 if titled else 0.0)
+            shown = len(matrix.shown_rows) * len(matrix.shown_columns)
+            if best is None or shown > best[0]:
+                best = (shown, rows, room, spot, matrix, titled)
+            if shown == self.head.weights.size:
+                break
+        _, rows, room, spot, matrix, titled = best
+        title = matrix_title(self.say("weights"), matrix, self.theme) if titled else VGroup()
+        place(VGroup(title, matrix), room)
+        place(rows, spot, "left")
+        gone = [m for m in (self.sums, self.sum_head, self.readout, *self.marks) if len(m)]
+        if self.readout_at != "heading":  # the title gave its place to the readout at the reading
+            gone.append(self.title)
+        shown = (matrix.frame_parts(), matrix.numbers, title)
+        self.play(FadeOut(self.matrix, *gone), FadeIn(*shown), run_time=0.8)
+        self.matrix, self.title = matrix, title
+        return rows
 
     # -- a trained or asked head's story (attention_core.readings.followed.head_story) ----------
     def reading_cells(self, other, pair) -> list[tuple[int, int]]:

@@ -5,7 +5,20 @@ PE it does not (the core checks it; both orders are shown)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, DashedVMobject, Line, VGroup, VMobject
+from manim import (
+    DL,
+    DOWN,
+    LEFT,
+    UL,
+    UP,
+    Create,
+    DashedVMobject,
+    GrowFromEdge,
+    Line,
+    Rectangle,
+    VGroup,
+    VMobject,
+)
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
@@ -158,12 +171,14 @@ class PositionalEncoding(ExplainerScene):
         self.hold()
 
     def show_why_order(self):
-        """Why: shuffled tokens, without PE and with it (the core's order check, with the
-        example's own mask: a causal mask already makes order matter)."""
+        """Why: shuffled tokens, without PE and with it (the core's order argument: where a
+        causal mask already makes order matter, the argument is made with the mask off, and
+        says so)."""
         theme, content = self.theme, self.regions.content
-        check = ac.order_check(self.example)
-        self.step("order", caption_key=f"order_{check.kind}", clear=True)
-        masked = self.example.mask_matrix is not None
+        check = ac.order_argument(self.example)  # a causal mask: the argument with it off
+        off = "_mask_off" if check.mask_off else ""
+        self.step("order", caption_key=f"order_{check.kind}{off}", clear=True)
+        masked = self.example.mask_matrix is not None and not check.mask_off
         without_word = "only_moved"
         if check.changes_without:
             without_word = "changed_by_mask" if masked else "changed"
@@ -173,7 +188,9 @@ class PositionalEncoding(ExplainerScene):
         order_line = f"{order_a}  →  {order_b}"
         if text_width(order_line, BODY) > content.width - 0.5:
             order_line = self.say("reversed")
+        heading = [label(self.say("mask_off"), BODY, theme.accent)] if check.mask_off else []
         rows = VGroup(
+            *heading,
             label(order_line, BODY, theme.text),
             flow(
                 [
@@ -199,10 +216,30 @@ class PositionalEncoding(ExplainerScene):
                 ],
                 content.width,
             ),
-        ).arrange(DOWN, aligned_edge=[-1, 0, 0], buff=0.5)
-        place(rows, content)
+        )
+        bars = self.difference_bars(check, 0.8 * content.width)
+        *top, without, with_pe = rows
+        VGroup(*top, without, bars[1], with_pe, bars[2]).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        for bar in bars[1:]:  # each bar's zero: a short upright line at its start
+            zero = Line(bar.get_corner(UL) + 0.08 * UP, bar.get_corner(DL) + 0.08 * DOWN)
+            bars[0].add(zero.set_stroke(self.theme.text, width=2))
+        place(VGroup(rows, bars), content)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.5)
+        self.play(Create(bars[0]), *(GrowFromEdge(b, LEFT) for b in bars[1:]), run_time=0.8)
         self.hold(1.8)
+
+    def difference_bars(self, check, full: float) -> VGroup:
+        """The two largest differences as bars of ``full`` width at most, from one zero line
+        (the last frame a lecturer pastes holds a picture): without PE (often nothing) and with
+        it. Returns (zero lines, without, with): the bars to be placed, then their zeros."""
+        theme = self.theme
+        diffs = (check.diff_without, check.diff_with)
+        top = max(max(diffs), 1e-12)
+        bars = VGroup(VGroup())  # the zero lines, drawn once the bars are placed
+        for diff, color in zip(diffs, (theme.muted, theme.accent)):
+            bar = Rectangle(width=max(full * diff / top, 1e-3), height=0.22, stroke_width=0)
+            bars.add(bar.set_fill(color, opacity=0.9))
+        return bars
 
     def _dot(self, point, color):
         from manim import Dot

@@ -23,7 +23,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
-from scenes.mobjects.matrix import math_title, typeset_headers
+from scenes.mobjects.matrix import math_title, matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
@@ -391,19 +391,44 @@ class Projections(ExplainerScene):
 
     # -- the learnable match --------------------------------------------------------------------
     def match_step(self):
-        ex, tr = self.example, self.trace
-        head = tr.attention
+        ex = self.example
         rotary = getattr(ex, "rotary_base", None) is not None
         self.step("match", "match_rotary" if rotary else None, clear=True)
+        content, grid = self.regions.content, None
+        # every pair's match, the scores Q Kᵀ, beside or under the formula: the last frame a
+        # lecturer pastes holds a picture, not a formula alone
+        # (the formula's size, across, beside, the pair's score): in a square frame the grid
+        # frames the pair without its number
+        layouts = [(40, False, True, True), (40, False, False, True), (BODY, True, False, True)]
+        for size, across, beside, scored in [*layouts, (BODY, True, False, False)]:
+            parts, group = self.match_words(size, across, scored)
+            grid = self.match_grid(group, beside, titled=not across)
+            if grid is not None:
+                break
+        if grid is None:
+            parts, group = self.match_words(40, False)
+            if group.width > content.width:
+                group.scale_to_fit_width(content.width)
+            place(group, content)
+        self.play(FadeIn(parts[0], shift=0.2 * DOWN))
+        self.play(FadeIn(VGroup(*parts[1:])), *([FadeIn(grid)] if grid else []))
+        self.hold(1.8)
+
+    def match_words(self, size: float, across: bool, scored: bool = True):
+        """The match's formula at ``size``, the followed pair's score (where ``scored``), and
+        (identity weights) what Wq and Wk are: their parts, and the group of them, one under
+        the other, or (``across``) side by side."""
+        head = self.trace.attention
+        rotary = getattr(self.example, "rotary_base", None) is not None
         # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
-        formula = typeset_math("q_i dot k_j = " + match, 40, self.theme.text)
-        i, j = _allowed_pair(head)  # never a pair the mask blocks
+        formula = typeset_math("q_i dot k_j = " + match, size, self.theme.text)
+        i, j = self.match_pair = _allowed_pair(head)  # never a pair the mask blocks
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
         ).arrange(buff=0.15)
-        parts = [formula, example_line]
+        parts = [formula, example_line] if scored else [formula]
         if self.example.weights.form == "identity":
             parts.append(
                 VGroup(
@@ -411,13 +436,43 @@ class Projections(ExplainerScene):
                     self.typeset("identity_roles", BODY, self.theme.muted),
                 ).arrange(buff=0.3)
             )
-        group = VGroup(*parts).arrange(DOWN, buff=0.6)
-        if group.width > self.regions.content.width:
-            group.scale_to_fit_width(self.regions.content.width)
-        place(group, self.regions.content)
-        self.play(FadeIn(formula, shift=0.2 * DOWN))
-        self.play(FadeIn(VGroup(*parts[1:])))
-        self.hold(1.8)
+        if across:
+            return parts, VGroup(*parts).arrange(buff=0.6)
+        return parts, VGroup(*parts).arrange(DOWN, buff=0.6)
+
+    def match_grid(self, group, beside: bool, titled: bool) -> VGroup | None:
+        """The scores of every pair, with ``group`` (the formula) beside it or above it, the
+        followed pair framed; placed, or None where that room does not show every row and
+        column."""
+        ex, content = self.example, self.regions.content
+        if group.width > content.width:
+            return None
+        if beside:
+            words = Box(content.x0, content.y0, content.x0 + group.width, content.y1)
+            room = Box(words.x1 + 0.5, content.y0, content.x1, content.y1)
+        else:
+            gap = content.height - group.height - 0.3
+            words, room = content.rows(group.height, gap, gap=0.3)
+        grid = self.kit.matrix(
+            self.head.scores,
+            ("scores", 0),
+            self.q_tokens,
+            self.k_tokens,
+            room,
+            row_colors=[self.q_color(a) for a in range(ex.n)],
+            col_colors=[self.k_color(b) for b in range(ex.n_keys)],
+            sizes=(40, 36, 32, 28, 25, 22),
+            any_squares=True,
+            title_room=0.45 if titled else 0.0,
+        )
+        if len(grid.shown_rows) < ex.n or len(grid.shown_columns) < ex.n_keys:
+            return None
+        title = self.typeset("scores", SMALL, self.theme.muted) if titled else VGroup()
+        if titled:
+            matrix_title(title, grid, self.theme)
+        place(group, words)
+        place(VGroup(title, grid), room)
+        return VGroup(title, grid, grid.highlight(*self.match_pair))
 
 
 def _allowed_pair(head) -> tuple[int, int]:

@@ -2,7 +2,8 @@
 row; then the same scores sharper (unscaled, multiplied) with Σ s(1 − s), and one d = 64 row
 where scaling decides whether softmax saturates.
 
-Masks are taught later (CausalMask): here every row is the scaled scores before any mask."""
+Masks are taught later (CausalMask): the row followed is one the mask leaves whole, and where a
+mask blocks keys, the rows step shows every row as attention uses it (blocked keys: no share)."""
 
 from __future__ import annotations
 
@@ -215,7 +216,10 @@ class Softmax(ExplainerScene):
 
     def all_rows(self):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
-        self.step("rows", caption_key="rows_unmasked" if self.masked else "rows", clear=True)
+        # with a mask, every row as attention uses it: the keys it blocks get no share
+        blocks = ac.mask_claim(head.mask, head.weights.shape).kind == "blocks"
+        self.step("rows", caption_key="rows_masked" if blocks else "rows", clear=True)
+        weights = head.weights if blocks else ac.softmax(head.scaled)
         rows_box = self.rows_and_side()[0]
         n, n_keys = ex.n, ex.n_keys
         row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
@@ -225,11 +229,14 @@ class Softmax(ExplainerScene):
         rows = VGroup()
         for a in range(n):
             b = self.kit.proportion_bar(
-                ac.softmax(head.scaled[a]),
+                weights[a],
                 colors,
                 bar_width,
                 height=row_h * 0.7,
-                roles=[("sharpened_scaled", 0, a, 1.0, j) for j in keys],
+                roles=[
+                    ("weights", 0, a, j) if blocks else ("sharpened_scaled", 0, a, 1.0, j)
+                    for j in keys
+                ],
                 show_numbers=False,
             )
             t = label(short[a], SMALL, self.q_color(a))
@@ -241,7 +248,7 @@ class Softmax(ExplainerScene):
         one_hot = [
             self.q_tokens[a]
             for a in range(n)
-            if n_keys > 1 and float(np.max(ac.softmax(head.scaled[a]))) > 1 - 1e-6
+            if n_keys > 1 and float(np.max(weights[a])) > 1 - 1e-6
         ]
         note = VGroup()
         if one_hot and rows.get_bottom()[1] - rows_box.y0 > 0.5:  # huge scores: say so, plainly

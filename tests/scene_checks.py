@@ -361,3 +361,50 @@ def shortened_labels(scene) -> list[str]:
                 problems.append(f"label {whole!r} ({len(whole)} characters) shortened: {text!r}")
                 break
     return problems
+
+
+# -- the last frame holds the picture ---------------------------------------------------------
+PICTURE_SHARE = 0.3  # the least share of the content region the picture's bounding box covers
+
+
+def picture_boxes(scene) -> list:
+    """The boxes of the shapes on screen that are not text (not a glyph of a text, a number or
+    a formula), outside the title and the caption: a matrix's cells, planes, arrows, bars."""
+    from manim import Text, VMobject
+    from manim.mobject.text.typst_mobject import Typst
+
+    skip = {id(m) for m in (*scene.title_mob.get_family(), *scene.caption_mob.get_family())}
+    words = (Text, Typst, Num)
+    out = []
+
+    def walk(mob):
+        if id(mob) in skip or isinstance(mob, words):
+            return
+        leaf = isinstance(mob, VMobject) and not mob.submobjects and mob.has_points()
+        if leaf and max(mob.get_fill_opacity(), mob.get_stroke_opacity()) >= 0.05:
+            out.append(box_of(mob))
+        for sub in mob.submobjects:
+            walk(sub)
+
+    for top in scene.mobjects:
+        walk(top)
+    return out
+
+
+def final_frame_problems(scene) -> list[str]:
+    """Whether the step's still holds a picture (shapes: a matrix, a plane, bars, arrows, not
+    text alone) and its content (the picture and its texts, the title and caption aside) spans
+    at least :data:`PICTURE_SHARE` of the content region: the last still is the png a lecturer
+    pastes into a slide."""
+    boxes = picture_boxes(scene)
+    if not boxes:
+        return ["no picture on screen: text alone"]
+    skip = {id(m) for m in (*scene.title_mob.get_family(), *scene.caption_mob.get_family())}
+    boxes += [box_of(m) for m in texts(scene) if id(m) not in skip]
+    content = scene.regions.content
+    x0, y0 = max(min(b.x0 for b in boxes), content.x0), max(min(b.y0 for b in boxes), content.y0)
+    x1, y1 = min(max(b.x1 for b in boxes), content.x1), min(max(b.y1 for b in boxes), content.y1)
+    share = max(x1 - x0, 0) * max(y1 - y0, 0) / (content.width * content.height)
+    if share < PICTURE_SHARE:
+        return [f"the picture covers {share:.0%} of the content region (< {PICTURE_SHARE:.0%})"]
+    return []

@@ -9,7 +9,13 @@ import pytest
 from test_grouped_query_scenes import grouped_example
 
 import lecturer_examples
-from scene_checks import describe, texts, unshown_caption_numbers
+from scene_checks import (
+    describe,
+    final_frame_problems,
+    on_screen,
+    texts,
+    unshown_caption_numbers,
+)
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
@@ -47,7 +53,14 @@ def test_multi_head_split_shows_the_widths_it_names(name, aspect):
     """384 = 12 × 32, the concatenation's 384 columns, W_O's 384 × 384: on a line under the
     content (a 384-wide grid drawn by colour shows its width to no one)."""
     ex = lecturer_examples.load(name)
-    assert not _unshown(ex, "MultiHeadSplit", aspect)
+    limits = name == "at-the-limits"  # and the last still holds its picture there (one run)
+
+    def snapshot(s):
+        return unshown_caption_numbers(s), final_frame_problems(s) if limits else []
+
+    stills = _stills(ex, "MultiHeadSplit", aspect=aspect, snapshot=snapshot)
+    assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
+    assert not stills[-1].snapshot[1], f"last still: {stills[-1].snapshot[1]}"
 
 
 def test_grouped_query_split_names_its_widths():
@@ -348,3 +361,25 @@ def test_the_followers_name_the_followed_query_and_show_its_numbers(scene, aspec
     first = stills[0].snapshot[0]
     assert "habit" in first, first
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[1:]]
+
+
+def test_softmax_rows_show_the_mask_on_a_masked_example():
+    """The rows step showed every row "before any mask" on a causal example, so the first word
+    seemed to weigh later words it never sees: each row's bar now shares out the weights
+    attention uses, the blocked keys' parts empty, and the caption says so."""
+    import numpy as np
+
+    import attention_core as ac
+    from scenes.mobjects.bars import ProportionBar
+
+    ex = ac.PRESETS["causal"]
+    weights = ac.trace_example(ex).heads[0].weights
+
+    def shares(scene):  # each bar on screen, as the shares its parts' widths draw
+        bars = on_screen(scene, ProportionBar)
+        return [[p.width / b.outline.width for p in b.parts] for b in bars]
+
+    stills = run_steps(find("Softmax").load(), ex, frames=False, lang="en", snapshot=shares)
+    rows = next(s for s in stills if s.key == "rows")
+    assert "the keys it blocks get no share" in rows.caption
+    assert np.allclose(rows.snapshot, weights, atol=1e-3)

@@ -6,6 +6,7 @@ captions the scenes actually show."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -194,6 +195,33 @@ def test_order_claim_holds(ex):
 
 
 @SETTINGS
+@given(examples(cross=False))
+def test_order_argument_holds(ex):
+    """PositionalEncoding's shuffle argument: the example's own check, except where a causal
+    mask already makes order matter; then the same shuffle with that mask off (a padding mask
+    kept), which never lets the mask decide the case it argues."""
+
+    check, argument = ac.order_check(ex), ac.order_argument(ex)
+    assert argument.mask_off == (check.kind == "mask_orders")
+    assert argument.kind != "mask_orders" and argument.perm == check.perm
+    base = replace(ex, mask="none") if argument.mask_off else ex
+    assert argument.diff_without == pytest.approx(reference_shuffle(base, False), abs=1e-9)
+    assert argument.diff_with == pytest.approx(reference_shuffle(base, True), abs=1e-9)
+    if not argument.mask_off:
+        assert argument == check
+    scale = max(1.0, float(np.max(np.abs(ac.trace_example(base).output))))
+    if argument.kind == "pe_orders":  # "without it, shuffling only shuffles the outputs"
+        assert argument.diff_without <= 1e-7 * scale < argument.diff_with
+
+
+def test_a_causal_examples_order_argument_is_made_with_the_mask_off():
+    """On `causal` the mask already makes order matter (13.2 changed "by the mask" on the
+    limits): the argument is shown with the mask off, where the code alone orders."""
+    argument = ac.order_argument(ac.PRESETS["causal"])
+    assert argument.mask_off and argument.kind == "pe_orders" and argument.diff_without < 1e-9
+
+
+@SETTINGS
 @given(examples())
 def test_matrix_reading_holds(ex):
     """AttentionMatrix's reading: "q attends most to k (a > b), not to itself", "every token
@@ -341,8 +369,9 @@ def test_every_claim_kind_has_its_caption():
         assert f"query_{kind}" in captions.CAPTIONS["DotProducts"]
         assert f"values_{kind}" in captions.CAPTIONS["WeightedSum"]
         assert kind == "only" or f"exp_{kind}" in captions.CAPTIONS["Softmax"]
-    for kind in ("pe_orders", "mask_orders", "alike", "pe_undoes"):
+    for kind in ("pe_orders", "alike", "pe_undoes"):  # order_argument's kinds
         assert f"order_{kind}" in captions.CAPTIONS["PositionalEncoding"]
+        assert f"order_{kind}_mask_off" in captions.CAPTIONS["PositionalEncoding"]
 
 
 # -- the captions the scenes show, against the trace ------------------------------------------
@@ -371,8 +400,10 @@ def check_scene_captions(ex):
         assert top <= min(float(np.max(unmasked[r])) for r in real_rows(ex)) + 1e-3, sm
     if not ex.is_cross and ex.n > 1:
         pe = shown_captions("PositionalEncoding", ex)["order"]
-        if "only shuffles the outputs" in pe:
-            assert reference_shuffle(ex, False) <= 1e-7 * max(1.0, np.abs(tr.output).max()), pe
+        if "only shuffles the outputs" in pe:  # with the causal mask off where it says so
+            base = replace(ex, mask="none") if "take it off" in pe else ex
+            scale = max(1.0, np.abs(ac.trace_example(base).output).max())
+            assert reference_shuffle(base, False) <= 1e-7 * scale, pe
     if len(tr.heads) > 1:
         mix = shown_captions("MultiHeadSplit", ex).get("mix", "")
         if "back to the" in mix:
@@ -399,7 +430,7 @@ def test_scene_captions_hold_on_presets(name):
 def test_scene_captions_of_the_issue_examples():
     """The captions issue 20 found false, as the scenes now say them."""
     pe = shown_captions("PositionalEncoding", ac.PRESETS["causal"])["order"]
-    assert "only shuffles" not in pe and "causal mask" in pe
+    assert "causal mask alone already makes order matter, so take it off" in pe
     one = ac.Example(tokens=["a"], embeddings=[[1.0, 0.5]], mask="causal")
     assert "no mask" not in shown_captions("CausalMask", one)["unmasked"]
     narrow = ac.Example(

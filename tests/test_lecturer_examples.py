@@ -17,7 +17,7 @@ import pytest
 from test_scene_layout import hidden_cells
 
 import lecturer_examples
-from scene_checks import picture_problems, unshown_caption_numbers
+from scene_checks import final_frame_problems, picture_problems, unshown_caption_numbers
 from scenes.kit.look import Look
 from scenes.pipeline.stills import run_steps
 
@@ -45,10 +45,45 @@ def test_lecturer_example_is_clean(name, scene, lang, aspect):
 
     def snapshot(s):
         hidden = hidden_cells(s) if scene.name in MATRIX_SCENES else []
-        return picture_problems(s) + hidden + unshown_caption_numbers(s)
+        last = final_frame_problems(s) if name == "at-the-limits" else []
+        return picture_problems(s) + hidden + unshown_caption_numbers(s), last
 
     look = Look.for_example(ex, lang=lang, aspect=aspect)
     stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)
     assert stills, "the scene has no steps"
-    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
+    problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:20])
+
+
+# the scenes whose last still is checked at every aspect by a run of the limits already made:
+# test_scene_layout.py's every weight on screen, test_caption_numbers.py's MultiHeadSplit widths
+ELSEWHERE = ("AttentionMatrix", "CausalMask", "MultiHeadSplit")
+
+
+def _last_still_cases() -> list:
+    """Each scene on the limits at the two aspects test_lecturer_example_is_clean does not take
+    it at (that test checks the third), but those checked :data:`ELSEWHERE`."""
+    out = []
+    for case in _cases():
+        name, scene, lang, taken = case.values
+        if name == "at-the-limits" and scene.name not in ELSEWHERE:
+            out += [
+                pytest.param(scene, lang, aspect, id=f"{scene.name}-{lang}-{aspect}")
+                for aspect in lecturer_examples.ASPECTS
+                if aspect != taken
+            ]
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene,lang,aspect", _last_still_cases())
+def test_the_last_still_holds_the_picture(scene, lang, aspect):
+    """The last still is the png a lecturer pastes into a slide: a picture (a matrix, a plane,
+    bars, arrows: not text alone) spanning a fair share of the content region. AttentionMatrix's
+    cost step left three lines in a corner at 4:3 and 1:1, Projections ended on a formula and
+    PositionalEncoding on three lines of text. Geometry only (no pixels)."""
+    ex = lecturer_examples.load("at-the-limits")
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=final_frame_problems)
+    assert not stills[-1].snapshot, f"{stills[-1].key}: {stills[-1].snapshot}"

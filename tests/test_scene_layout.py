@@ -7,22 +7,27 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from scene_checks import geometry_problems
+from scene_checks import final_frame_problems, geometry_problems
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
 
 
-def check(scene_info, example, also=None, **kw):
-    """Layout, numbers and arrow-label problems on every step (plus what ``also(scene)`` lists)."""
+def check(scene_info, example, also=None, last=None, **kw):
+    """Layout, numbers and arrow-label problems on every step (plus what ``also(scene)`` lists),
+    and what ``last(scene)`` lists on the last step."""
     stills = run_steps(
         scene_info.load(),
         example,
         frames=False,
-        snapshot=lambda s: geometry_problems(s) + (also(s) if also else []),
+        snapshot=lambda s: (
+            geometry_problems(s) + (also(s) if also else []),
+            last(s) if last else [],
+        ),
         **kw,
     )
     assert stills, "the scene has no steps"
-    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
+    problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:20])
     return stills
 
@@ -202,7 +207,7 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
 
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="en", aspect=aspect)
-    check(find(name), ex, look=look, also=hidden_cells)
+    check(find(name), ex, look=look, also=hidden_cells, last=final_frame_problems)
 
 
 @pytest.mark.slow

@@ -157,7 +157,8 @@ class OrderCheck:
     tolerance. ``kind``: ``"pe_orders"`` (without PE the outputs only move, with PE they change:
     the textbook case), ``"mask_orders"`` (a causal mask already makes order matter),
     ``"alike"`` (the shuffle changes nothing either way: the reordered tokens are alike), or
-    ``"pe_undoes"`` (changes without PE, not with it; no known example).
+    ``"pe_undoes"`` (changes without PE, not with it; no known example). ``mask_off``: the
+    check was made with the example's causal mask off (:func:`order_argument`).
     """
 
     perm: tuple[int, ...]
@@ -166,6 +167,7 @@ class OrderCheck:
     changes_without: bool
     changes_with: bool
     kind: str
+    mask_off: bool = False
 
 
 def _permuted(example: Example, perm) -> Example:
@@ -213,6 +215,18 @@ def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderChec
         (True, False): "pe_undoes",
     }[tuple(changes)]
     return OrderCheck(perm, diffs[0], diffs[1], changes[0], changes[1], kind)
+
+
+def order_argument(example: Example, perm=None) -> OrderCheck:
+    """The shuffle argument PositionalEncoding plays: :func:`order_check` on the example, but
+    where its causal mask already makes order matter (``"mask_orders"``: the argument "without
+    the code, shuffling only moves the outputs" is defeated), the same check with the causal
+    mask off (``mask_off``; a padding mask, which moves with its tokens, kept): what the code
+    alone does, said to be with the mask off."""
+    check = order_check(example, perm)
+    if check.kind != "mask_orders":
+        return check
+    return replace(order_check(replace(example, mask="none"), check.perm), mask_off=True)
 
 
 # -- the size of a multi-head output ---------------------------------------------------------

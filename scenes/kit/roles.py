@@ -321,8 +321,9 @@ def norm_output(tr, h, i):
 @role()
 def shuffle_diff(tr, which):
     """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding
-    (the example's own mask kept: claims.order_check)."""
-    check = ac.order_check(tr.example)
+    (claims.order_argument: the example's own mask kept, but a causal mask that already makes
+    order matter taken off)."""
+    check = ac.order_argument(tr.example)
     return check.diff_without if which == "without" else check.diff_with
 
 

@@ -67,6 +67,7 @@ WORDS = {
     "with_pe": ("有位置编码：最大差异", "with PE: largest difference"),
     "only_moved": ("（输出只是换了顺序）", "(the outputs were only reordered)"),
     "changed_by_mask": ("（掩码让输出改变了）", "(the mask changed the outputs)"),
+    "mask_off": ("去掉因果掩码后：", "with the causal mask off:"),
     "unchanged": ("（输出没有改变）", "(the outputs did not change)"),
     "terms_all": ("所有值向量", "all value vectors"),
     "terms_allowed": (

@@ -20,14 +20,23 @@ STEPS = {
         "位置编码直接加到词向量上：向量加法。",
         "The code is simply added to each embedding: vector addition.",
     ),
-    # whether order matters: the kind of attention_core.readings.claims.order_check
+    # whether order matters: the kind of attention_core.readings.claims.order_argument
     "order_pe_orders": (
         "为什么需要它：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
         "Why: without it, shuffling the tokens only shuffles the outputs; with it, the outputs really change.",
     ),
-    "order_mask_orders": (
-        "本例的因果掩码已经让顺序起作用：即使没有位置编码，打乱词序也会改变输出；位置编码把顺序也写进每个词向量。",
-        "Here the causal mask already makes order matter: even without the code, shuffling the tokens changes the outputs; the code writes the order into every embedding too.",
+    # a causal mask already makes order matter: the argument with the mask off (order_argument)
+    "order_pe_orders_mask_off": (
+        "本例的因果掩码本身就让顺序起作用，所以这里先去掉掩码：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
+        "The causal mask alone already makes order matter, so take it off here: without the code, shuffling the tokens only shuffles the outputs; with it, they really change.",
+    ),
+    "order_alike_mask_off": (
+        "本例的因果掩码本身就让顺序起作用；去掉掩码后，这些词打乱后与原来一样，有没有位置编码输出都不变。",
+        "The causal mask alone already makes order matter; with it off, these tokens are alike, so shuffling them changes nothing, with or without the code.",
+    ),
+    "order_pe_undoes_mask_off": (
+        "本例的因果掩码本身就让顺序起作用；去掉掩码后打乱词序：没有位置编码时输出改变，加上后反而不变。",
+        "The causal mask alone already makes order matter; with it off and the tokens shuffled, the outputs change without the code and stay as they were with it.",
     ),
     "order_alike": (
         "这些词打乱后与原来一样，有没有位置编码输出都不变；一般来说，正是位置编码让顺序起作用。",

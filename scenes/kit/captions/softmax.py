@@ -49,9 +49,9 @@ STEPS = {
         "每一行都把一个整体分给所有的键。",
         "Every row shares out one whole among the keys.",
     ),
-    "rows_unmasked": (
-        "每一行都把一个整体分给所有的键（尚未加掩码）。",
-        "Every row shares out one whole among the keys (before any mask).",
+    "rows_masked": (
+        "加上掩码：每一行只把一个整体分给它能看到的键；被挡住的键分不到任何份额。",
+        "With the mask: every row shares out one whole among the keys it may see; the keys it blocks get no share.",
     ),
     "sharper_little": (
         "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
