@@ -15,7 +15,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from conftest import CLI, ROOT
 
 TEXT = "the cat sat on the mat"
