@@ -148,6 +148,51 @@ def test_caption_lines_never_break_inside_a_formula(lang):
             assert any(formula in ln for ln in lines), (scene, step, width, lines)
 
 
+class _Filler:
+    """Any caption value: a number-like word, whatever its format spec."""
+
+    def __format__(self, spec):
+        return "0.53"
+
+
+_RELATION = r"[^\s\u3000-\u9fff\uff00-\uffef]+ [=≈≠≤≥<>] [^\s\u3000-\u9fff\uff00-\uffef]+"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_caption_of_any_scene_breaks_inside_a_formula_or_an_equation(lang):
+    """Issue 32 item 5: every caption template of every scene, its values filled in, laid out at
+    two widths and sizes: each typeset formula ($…$) and each "a = b" outside one (q = k =
+    v = x, |q| = 1.41, d = 16) lies whole on one line. "q = k = v = x" was split at its signs."""
+    import re
+    import string
+
+    from scenes.kit import captions
+    from scenes.mobjects.text import balanced_lines
+    from scenes.mobjects.theme import CAPTION, SMALL
+    from scenes.mobjects.unimath import MATH_MARK, NO_BREAK, plain, unicode_math
+
+    split = []
+    for scene, steps in captions.CAPTIONS.items():
+        for step, pair in steps.items():
+            template = captions.pick(pair, lang)
+            names = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+            values = dict.fromkeys(names, _Filler())
+            text = captions.caption(scene, step, lang, **values)
+            layout = captions.caption(scene, step, lang, whole_formulas=True, **values)
+            wholes = [
+                unicode_math(m.group(1)).format(**values) for m in MATH_MARK.finditer(template)
+            ]
+            outside = plain(template).format(**values)
+            wholes += [m.group(0) for m in re.finditer(_RELATION, outside)]
+            for width, size in ((3.0, CAPTION), (4.5, SMALL)):
+                lines = [ln.replace(NO_BREAK, " ") for ln in balanced_lines(layout, width, size, 9)]
+                assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+                split += [
+                    (scene, step, w, lines) for w in wholes if not any(w in ln for ln in lines)
+                ]
+    assert not split, split[:3]
+
+
 @pytest.mark.slow
 def test_a_trained_layers_encoder_block_does_not_call_its_y_the_models():
     """Without the layer's own feed-forward (a layer file made before its ``[block]``), W₁ and W₂

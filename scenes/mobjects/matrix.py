@@ -540,8 +540,8 @@ def _row_pitch(rows, size: float) -> float:
 def _label_choices(row_labels, col_labels, size: float, upright_room: float):
     """The ways to label a grid of squares, best first: every token in full (the columns
     flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
-    inch of text), and the columns numbered (flat, then upright; each row label starts with its number; a
-    long label shortened to :data:`LABEL_WIDTH`, then to the widest short one)."""
+    inch of text), and the columns numbered (flat, then upright; each row label starts with its
+    number; a long label shortened to :data:`LABEL_WIDTH`, then to the widest short one)."""
     rows, cols = _square_label_texts(row_labels, col_labels, size)
     yield rows, cols, False
     yield rows, cols, True
