@@ -53,7 +53,6 @@ class Overview(ExplainerScene):
         x_plane = self.kit.plane(x_view, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
         x_arrows = x_plane.arrows(x_view.coords, q_colors)
-        x_labels = x_plane.tip_labels(x_view.coords, self.q_tokens, q_colors, x_plane_box)
         x_note = self.kit.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
@@ -61,6 +60,9 @@ class Overview(ExplainerScene):
             place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right")
             if not len(x_note)
             else VGroup()
+        )
+        x_labels = x_plane.tip_labels(  # clear of the note and the formula above
+            x_view.coords, self.q_tokens, q_colors, x_plane_box, [*x_note, *x_title, self.formula]
         )
         self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)
         self.step("formula")
@@ -166,12 +168,13 @@ class Overview(ExplainerScene):
         )
         # outputs in their own style, each labelled o(token): no token's colour on a derived vector
         o_arrows = o_plane.arrows(head.output @ B, [theme.output] * ex.n, stroke_width=4)
-        o_labels = o_plane.tip_labels(
-            head.output @ B, [f"o({t})" for t in self.q_tokens], [theme.output] * ex.n, o_plane_box
-        )
         o_note = self.kit.view_note(out_view, "values_outputs")
         if len(o_note):
             place(o_note, o_note_box, "left")
+        o_texts = [f"o({t})" for t in self.q_tokens]
+        o_labels = o_plane.tip_labels(
+            head.output @ B, o_texts, [theme.output] * ex.n, o_plane_box, [*o_note, self.formula]
+        )
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         self.play(
             *(TransformFromCopy(v_arrows, a) for a in o_arrows), FadeIn(o_labels), run_time=1.6

@@ -362,9 +362,6 @@ class Projections(ExplainerScene):
             plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
             arrows = plane.arrows(view.coords, colors, outline=outline)
-            labels = plane.tip_labels(
-                view.coords, tokens, colors, plane_box, clear_axes=True, merge=0.35
-            )
             src = "X" if name == "Q" or not ex.is_cross else "X_s"
             heading = place(
                 typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
@@ -377,6 +374,9 @@ class Projections(ExplainerScene):
                 if note.width > note_box.width:  # a narrow column: the note on two lines
                     note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
                 place(note, note_box)
+            labels = plane.tip_labels(
+                view.coords, tokens, colors, plane_box, [heading, *note], True, merge=0.35
+            )  # a label with no room in the plane's box may reach past it, clear of these
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
         for g in groups:
             self.play(

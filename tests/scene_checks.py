@@ -10,7 +10,7 @@ import math
 import re
 
 import numpy as np
-from manim import Arrow, config
+from manim import Arrow, ManimColor, config
 
 from ocr import pixel_box
 from scenes.kit.roles import resolve
@@ -244,6 +244,76 @@ def labels_on_arrows(scene) -> list[str]:
             if any(inside(a + t * (tip - a)) for t in SHAFT_SAMPLES):
                 problems.append(f"{mob.source_text!r} lies on an arrow's shaft")
                 break
+    return problems
+
+
+def _tip_of(mob):
+    """Where a plane arrow's head is now: a solid Arrow's end, an outlined one's head vertex."""
+    if isinstance(mob, Arrow):
+        return np.asarray(mob.get_end())
+    return np.asarray(mob.submobjects[1].get_vertices()[0])
+
+
+def _hex_of(color) -> str:
+    return ManimColor(color).to_hex().upper()
+
+
+def token_arrows(scene) -> list[tuple[np.ndarray, str]]:
+    """(tip, colour) of every token arrow on screen (drawn by ``VectorPlane.arrows``, not faint)."""
+    seen, out = set(), []
+    for top in scene.mobjects:
+        for mob in top.get_family():
+            if id(mob) in seen or not getattr(mob, "wants_label", False):
+                continue
+            seen.add(id(mob))
+            if isinstance(mob, Arrow) or hasattr(mob, "tip_point"):
+                part = mob if isinstance(mob, Arrow) else mob.submobjects[1]
+                if part.has_points() and part.get_stroke_opacity() >= 0.5:
+                    out.append((_tip_of(mob), _hex_of(part.get_stroke_color())))
+    return out
+
+
+def _leaders(scene) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    found = {id(m): m for top in scene.mobjects for m in top.get_family()}
+    return [
+        (np.asarray(m.get_start()), np.asarray(m.get_end()), _hex_of(m.get_stroke_color()))
+        for m in found.values()
+        if getattr(m, "is_leader", False) and m.has_points() and m.get_stroke_opacity() >= 0.2
+    ]
+
+
+def _gap(point, b) -> float:
+    """Distance from ``point`` to box ``b`` (0 inside)."""
+    dx = max(b.x0 - point[0], 0.0, point[0] - b.x1)
+    dy = max(b.y0 - point[1], 0.0, point[1] - b.y1)
+    return math.hypot(dx, dy)
+
+
+def dropped_or_distant_labels(scene) -> list[str]:
+    """Issue 32 item 3: every token arrow has a label of its colour at its tip (within
+    ``NEAR``) or a leader line of its colour to its tip — none dropped; and every tip label
+    lies at a tip of its colour or has a leader line from its edge — none far from its arrow
+    without a line to it."""
+    from scenes.mobjects.plane import NEAR
+
+    reach = NEAR + 0.1
+    arrows, leaders = token_arrows(scene), _leaders(scene)
+    labels = [
+        (box_of(getattr(m, "tip_group", m)), _hex_of(m.get_color()), m)
+        for m in tip_labels_on_screen(scene)
+    ]
+    problems = []
+    for tip, color in arrows:
+        near = any(c == color and _gap(tip, b) <= reach for b, c, _ in labels)
+        led = any(c == color and np.linalg.norm((e - tip)[:2]) < 0.2 for _, e, c in leaders)
+        if not (near or led):
+            problems.append(f"the arrow in {color} at {tip[:2].round(2)} has no label")
+    for b, color, mob in labels:
+        tips = [t for t, c in arrows if c == color]
+        if not tips or min(_gap(t, b) for t in tips) <= reach:
+            continue
+        if not any(c == color and _gap(a, b) < 0.1 for a, _, c in leaders):
+            problems.append(f"{describe(mob)!r} is far from its arrow with no leader line")
     return problems
 
 

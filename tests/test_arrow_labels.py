@@ -4,6 +4,7 @@ the one point it may touch. The check (scene_checks.labels_on_arrows) is part of
 run: the presets, every look, random examples and the lecturer's examples; here, that it can
 fail."""
 
+import numpy as np
 from manim import Arrow
 
 from scene_checks import labels_on_arrows
@@ -23,3 +24,56 @@ def test_the_check_sees_a_label_on_an_arrow():
     assert labels_on_arrows(scene)
     text.move_to([1, 1, 0])
     assert not labels_on_arrows(scene)
+
+
+def _crowded_plane():
+    """Twelve arrows whose tips crowd into one corner of a small plane, each with a long label."""
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    angles = np.linspace(0.2, 0.6, 12)
+    coords = np.c_[np.cos(angles), np.sin(angles)] * np.linspace(0.8, 1.0, 12)[:, None]
+    coords = np.vstack([coords, [[-1.0, -1.0]]])  # one far tip: the plane's room is elsewhere
+    plane = VectorPlane(coords, Box(-2.5, -2.5, 2.5, 2.5), theme, ticks=False)
+    colors = [theme.token(i) for i in range(len(coords))]
+    arrows = plane.arrows(coords, colors)
+    texts = [f"token{i:02d}" for i in range(len(coords))]
+    labels = plane.tip_labels(coords, texts, colors, Box(-2.5, -2.5, 2.5, 2.5))
+    return arrows, labels
+
+
+def test_a_crowded_plane_labels_every_arrow_with_leaders_where_away():
+    """Issue 32 item 3: labels with no room at their tips were left out (Projections labelled
+    6 of 11 arrows); now each is set where there is room, joined to its tip by a leader line,
+    and the checks find no dropped or distant label."""
+    from manim import Scene
+
+    from scene_checks import dropped_or_distant_labels
+
+    arrows, labels = _crowded_plane()
+    shown = [m for m in labels.get_family() if getattr(m, "is_tip_label", False)]
+    assert len(shown) == len(arrows)
+    assert any(getattr(m, "is_leader", False) for m in labels.get_family())
+    scene = Scene()
+    scene.add(arrows, labels)
+    assert not dropped_or_distant_labels(scene)
+    assert not labels_on_arrows(scene)
+
+
+def test_the_check_sees_a_dropped_and_a_distant_label():
+    """The checks can fail: an arrow whose label is removed is reported as having none, and a
+    label moved away from its tip without a leader line is reported as distant."""
+    from manim import Scene
+
+    from scene_checks import dropped_or_distant_labels
+
+    arrows, labels = _crowded_plane()
+    first = labels[0]
+    scene = Scene()
+    scene.add(arrows, *labels[1:])
+    assert any("has no label" in p for p in dropped_or_distant_labels(scene))
+    text = first if getattr(first, "is_tip_label", False) else first[0]
+    scene.add(text.shift([-1.5, -1.5, 0]))  # away from its tip, without its leader
+    assert any("no leader line" in p for p in dropped_or_distant_labels(scene))

@@ -142,23 +142,30 @@ def test_the_kit_examples_run_and_draw_something(name, tmp_path):
 
 # -- colours -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["dark", "light"])
-def test_twelve_token_colours_a_viewer_can_tell_apart(name):
-    """Every pair of the 12 token colours at least 15 apart (CIEDE2000; 2 is just noticeable),
-    each at least 4.5 : 1 against its theme's background, none in the accent's hues."""
+def test_twenty_four_token_colours_a_viewer_can_tell_apart(name):
+    """Issue 32 item 3: 24 token colours (colour 12 was colour 0 again), every pair of the first
+    12 at least 15 apart (CIEDE2000; 2 is just noticeable) and of all 24 at least 10, each at
+    least 4.5 : 1 against its theme's background, none grey, none in the accent's hues, none near
+    the text or output colour, none near black (light theme) or white (dark theme)."""
     import itertools
 
     from scenes.mobjects.theme import THEMES, contrast, delta_e, lab
 
     theme = THEMES[name]
-    assert len(theme.tokens) == 12
-    closest = min(itertools.combinations(theme.tokens, 2), key=lambda p: delta_e(*p))
-    assert delta_e(*closest) >= 15, closest
+    assert len(theme.tokens) == 24 and theme.token(12) != theme.token(0)
+    for count, least in ((12, 15), (24, 10)):
+        pairs = itertools.combinations(theme.tokens[:count], 2)
+        closest = min(pairs, key=lambda p: delta_e(*p))
+        assert delta_e(*closest) >= least, (count, closest)
     for c in theme.tokens:
         assert contrast(c, theme.background) >= 4.5, c
         assert delta_e(c, theme.accent) >= 15, c
-        _, a, b = lab(c)
+        assert min(delta_e(c, theme.text), delta_e(c, theme.output)) >= 20, c
+        lightness, a, b = lab(c)
+        assert np.hypot(a, b) >= 30, c  # not a grey
+        assert lightness >= 28 if name == "light" else lightness <= 88, c
         hue = np.degrees(np.arctan2(b, a)) % 360
-        assert not 45 < hue < 115 or np.hypot(a, b) < 10, (c, hue)  # orange … yellow
+        assert not 45 < hue < 115, (c, hue)  # orange … yellow
 
 
 def test_colour_difference_matches_the_published_test_pair():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from scene_checks import final_frame_problems, geometry_problems
+from scene_checks import dropped_or_distant_labels, final_frame_problems, geometry_problems
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
 
@@ -228,7 +228,12 @@ def test_at_the_limits_every_embedding_is_on_screen(aspect):
             return []
         return [] if id(table.colorbar) in on else ["squares without their key"]
 
-    check(find("Embeddings"), ex, look=look, also=lambda s: hidden_cells(s) + keyed(s))
+    check(  # and (issue 32) every arrow labelled, a label away from its tip with a leader
+        find("Embeddings"),
+        ex,
+        look=look,
+        also=lambda s: hidden_cells(s) + keyed(s) + dropped_or_distant_labels(s),
+    )
 
 
 def badge_problems(scene) -> list[str]:

@@ -173,7 +173,7 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
     ``preferred`` is a unit direction per label (e.g. along its arrow). Candidates are tried
     around the anchor at growing distance, the preferred direction first. Returns one flag per
     label: False where no free spot was found (the label then sits at a best-effort spot; callers
-    in crowded planes drop it rather than let it overlap).
+    in crowded planes set it farther away with :func:`free_spot`, joined by a leader line).
     """
     placed: list[Box] = [o if isinstance(o, Box) else box_of(o) for o in obstacles]
     flags = []
@@ -209,3 +209,32 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
         if flags[-1]:
             placed.append(box_of(mob))
     return flags
+
+
+def free_spot(mob, anchor, bounds: Box, obstacles=(), gap: float = 0.08, step: float = 0.08):
+    """The centre nearest to ``anchor`` where ``mob`` lies inside ``bounds`` clear of every
+    obstacle (by ``gap``): every point of a grid over ``bounds`` is tried; None where none is
+    free."""
+    hw, hh = mob.width / 2, mob.height / 2
+    xs = np.arange(bounds.x0 + hw, bounds.x1 - hw + 1e-9, step)
+    ys = np.arange(bounds.y0 + hh, bounds.y1 - hh + 1e-9, step)
+    if not len(xs) or not len(ys):
+        return None
+    cx, cy = (g.ravel() for g in np.meshgrid(xs, ys))
+    boxes = [o if isinstance(o, Box) else box_of(o) for o in obstacles]
+    free = np.ones(cx.shape, dtype=bool)
+    if boxes:
+        o = np.array([[b.x0, b.y0, b.x1, b.y1] for b in boxes])[None, :, :]
+        apart = (
+            (cx[:, None] + hw + gap <= o[..., 0])
+            | (o[..., 2] + gap <= cx[:, None] - hw)
+            | (cy[:, None] + hh + gap <= o[..., 1])
+            | (o[..., 3] + gap <= cy[:, None] - hh)
+        )
+        free = apart.all(axis=1)
+    if not free.any():
+        return None
+    dx = np.maximum(np.abs(cx - anchor[0]) - hw, 0.0)
+    dy = np.maximum(np.abs(cy - anchor[1]) - hh, 0.0)
+    k = int(np.argmin(np.where(free, np.hypot(dx, dy), np.inf)))
+    return np.array([cx[k], cy[k], 0.0])

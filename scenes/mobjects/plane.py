@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, Arrow, Dot, NumberPlane, VGroup
+from manim import DOWN, LEFT, Arrow, Dot, Line, NumberPlane, Text, VGroup
 
-from scenes.mobjects.layout import Box, place_labels
-from scenes.mobjects.text import Num, fitted, label, text_width
-from scenes.mobjects.theme import BODY, SMALL, Theme
+from scenes.mobjects.layout import Box, box_of, free_spot, place_labels
+from scenes.mobjects.text import SHORT_LABEL, Num, ellipsize, fitted, label, text_width
+from scenes.mobjects.theme import BODY, MIN_FONT_SIZE, SMALL, Theme
 
 
 def nice_step(span: float) -> float:
@@ -215,9 +215,12 @@ class VectorPlane(VGroup):
 
     def arrows(self, coords, colors, outline: bool = False, **kw) -> VGroup:
         """One arrow from the origin per row of ``coords``, in its colour (keys: ``outline``)."""
-        return VGroup(
+        drawn = VGroup(
             *(self.arrow(c, col, outline=outline, **kw) for c, col in zip(coords, colors))
         )
+        for mob in drawn:
+            mob.wants_label = True  # a token's arrow: the layout checks look for its label
+        return drawn
 
     def tip_labels(
         self,
@@ -230,7 +233,10 @@ class VectorPlane(VGroup):
         merge: float = 0.0,
     ) -> VGroup:
         """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
-        in a crowded plane a label with no free spot is left out (its colour still says which).
+        in a crowded plane a label with no free spot near its tip is set farther away, where
+        there is room, and every label away from its tip is joined to it by a thin leader line
+        in its colour (:meth:`_leadered`): no label is left out, none is far from its arrow
+        without a line to it (issue 32). Only where the whole plane has no room is one left out.
 
         ``clear_axes``: a zero vector's label (a padding token's dot at the origin) is set off
         the axes, on the side away from the other vectors, after the others are placed.
@@ -247,13 +253,56 @@ class VectorPlane(VGroup):
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
         if not any(zero):
             placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles) + heads)
-            return VGroup(*(mob for mob, ok in zip(labels, placed) if ok))
-        flags = self._place_around_origin(labels, anchors, prefs, zero, bounds, obstacles, heads)
-        return VGroup(*(mob for k, mob in enumerate(labels) if flags[k]))
+        else:
+            flags = self._place_around_origin(
+                labels, anchors, prefs, zero, bounds, obstacles, heads
+            )
+            placed = [flags[k] for k in range(len(labels))]
+        far = list(obstacles) + heads
+        return VGroup(*self._with_leaders(labels, anchors, placed, bounds, far))
 
-    def _tip_label(self, text: str, color):
+    def _with_leaders(self, labels, anchors, placed, bounds, obstacles) -> list:
+        """Each label that found no spot near its tip set at the free spot of the plane's box
+        nearest to it (at the minimum type size where its own has no room), clear of the
+        obstacles and of the labels already placed; each label then away from its tip joined
+        to it by a leader line."""
+        taken = [box_of(m) for m, ok in zip(labels, placed) if ok]
+        out = []
+        todo = list(zip(labels, anchors, placed))
+        while todo:
+            mob, anchor, ok = todo.pop(0)
+            if not ok:
+                free = _set_free(mob, anchor, bounds, obstacles + taken, self._tip_label)
+                if free is None and getattr(mob, "tip_parts", None):  # a merged label: apart
+                    for part in mob.tip_parts:
+                        part.tip_group = part
+                    todo += [(part, a, False) for part, a in zip(mob.tip_parts, mob.tip_anchors)]
+                    continue
+                mob = free
+                if mob is not None:
+                    taken.append(box_of(mob))
+            if mob is not None:
+                out.append(self._leadered(mob, anchor))
+        return out
+
+    @staticmethod
+    def _leadered(mob, anchor):
+        """``mob`` itself when its box is within :data:`NEAR` of its tip, else ``mob`` with a
+        thin line (its colour, 0.7 opacity) from its box's edge to the tip; a merged label one
+        line to each of its tips, each in its token's colour."""
+        parts = getattr(mob, "tip_parts", None) or [mob]
+        tips = getattr(mob, "tip_anchors", None) or [anchor]
+        lines = [_leader(box_of(mob), tip, part) for part, tip in zip(parts, tips)]
+        lines = [line for line in lines if line is not None]
+        if not lines:
+            return mob
+        group = VGroup(mob, *lines)
+        group.source_text = getattr(mob, "source_text", "")
+        return group
+
+    def _tip_label(self, text: str, color, size: float = BODY):
         """A token label with a halo of the background behind it: readable over the grid."""
-        mob = label(*fitted(text, 2.6, BODY), color)  # smaller type before an ellipsis
+        mob = label(*fitted(text, 2.6, size), color)  # smaller type before an ellipsis
         mob.set_stroke(self.theme.background, width=5, background=True)
         mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
         return mob
@@ -276,7 +325,12 @@ class VectorPlane(VGroup):
                 if n:
                     parts.append(label(",", BODY, self.theme.muted))
                 parts.append(labels[k])
-            merged.append(VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN))
+            group = VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN)
+            group.tip_parts = [labels[k] for k in g]  # set apart where the group has no room
+            group.tip_anchors = [anchors[k] for k in g]
+            for part in group.tip_parts:
+                part.tip_group = group  # the checks measure a part's distance by its group's
+            merged.append(group)
         return merged, [anchors[g[0]] for g in groups]
 
     def _place_around_origin(self, labels, anchors, prefs, zero, bounds, obstacles, heads):
@@ -320,6 +374,53 @@ class VectorPlane(VGroup):
         parts = [label(before, SMALL, theme.muted), kept, label(after, SMALL, theme.muted)]
         parts = [p for p in parts if p.source_text.strip()]
         return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
+
+
+NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
+
+
+def _leader(b: Box, anchor, part):
+    """A thin line from box ``b``'s edge to ``anchor`` in ``part``'s colour; None when the box
+    is within :data:`NEAR` of it."""
+    anchor = np.asarray(anchor, dtype=float)
+    edge = np.array([np.clip(anchor[0], b.x0, b.x1), np.clip(anchor[1], b.y0, b.y1), 0.0])
+    gap = float(np.linalg.norm(anchor[:2] - edge[:2]))
+    if gap <= NEAR:
+        return None
+    toward = (anchor - edge) / gap
+    line = Line(edge + toward * 0.04, anchor - toward * 0.08, stroke_width=2)
+    line.set_stroke(part.family_members_with_points()[0].get_color(), opacity=0.7)
+    line.is_leader = True
+    return line
+
+
+def _set_free(mob, anchor, bounds: Box, obstacles, make):
+    """``mob`` moved to the free spot nearest ``anchor`` (:func:`free_spot`): first at its own
+    size, then at the minimum type size, then closer to its neighbours, then (a label of more
+    than :data:`SHORT_LABEL` characters) shortened, made anew by ``make(text, color, size)``;
+    the label placed, or None where the plane's box has no room at all."""
+    sizes = [m.font_size for m in mob.get_family() if getattr(m, "font_size", None)]
+    if sizes and min(sizes) > MIN_FONT_SIZE:
+        tries = [
+            (1.0, 0.08, bounds),
+            (MIN_FONT_SIZE / min(sizes), 0.08, bounds),
+            (1.0, 0.03, bounds),
+        ]
+    else:
+        tries = [(1.0, 0.08, bounds), (1.0, 0.03, bounds)]
+    for scale, gap, room in tries:
+        mob.scale(scale)
+        spot = free_spot(mob, anchor, room, obstacles, gap=gap, step=0.05)
+        if spot is not None:
+            return mob.move_to(spot)
+    text = getattr(mob, "source_text", "")
+    if isinstance(mob, Text) and len(text) > SHORT_LABEL:  # a long label: shortened, not left out
+        size = MIN_FONT_SIZE
+        short = make(ellipsize(text, 0.6 * text_width(text, size), size), mob.get_color(), size)
+        spot = free_spot(short, anchor, bounds, obstacles, gap=0.03, step=0.05)
+        if spot is not None:
+            return short.move_to(spot)
+    return None
 
 
 SHAFT_SAMPLES = (0.1, 0.22, 0.34, 0.46, 0.58, 0.7, 0.8)  # along a shaft, short of its head

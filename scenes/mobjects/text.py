@@ -343,15 +343,23 @@ def _close(units: list[str], word: str, c: str) -> str:
     return word
 
 
+RELATIONS = frozenset("=≈≠≤≥<>")  # a lone sign between spaces: "a = b" is never split
+
+
 def _glue_spaces(units: list[str]) -> list[str]:
     """Join units across a space that touches a CJK character: in Chinese text a space only sets
     off a number or a Latin word ("从 0 到 1"), which stays with its neighbours; and an opening
-    mark (（「『) to what it opens."""
+    mark (（「『) to what it opens; and an "a = b" (``=``, ``≈``, ``≤`` … between spaces) into one
+    unit, so that no line breaks beside its sign."""
     out: list[str] = []
+    bind = False  # the unit before was a lone relation sign: this one joins it
     for u in units:
-        if out and out[-1][-1] in OPENERS:  # no line ends on an opening mark
+        sign = u.strip() in RELATIONS
+        if out and (out[-1][-1] in OPENERS or sign or bind):  # no line ends on an opening mark
             out[-1] += u
+            bind = sign
             continue
+        bind = sign
         if out and (out[-1].endswith(" ") or u.startswith(" ")):
             left, right = (out[-1].rstrip() or " ")[-1], (u.lstrip() or " ")[0]
             if _cjk(left) or _cjk(right):

@@ -44,7 +44,7 @@ class Theme:
     tokens: tuple[ManimColor, ...]
 
     def token(self, i: int) -> ManimColor:
-        """The colour of token ``i`` (cycled past 12)."""
+        """The colour of token ``i`` (cycled past 24)."""
         return self.tokens[i % len(self.tokens)]
 
     # kept for old call sites: the ends of the weight scale
@@ -57,38 +57,65 @@ class Theme:
         return heat(1.0)
 
 
-# Twelve token colours per theme that a viewer can tell apart: each at least 4.5 : 1 against its
-# theme's background, none in the accent's yellow–orange hues, and every pair at least 15 apart in
-# CIEDE2000 (ΔE ≈ 2 is a just-noticeable difference). The first five (every preset's tokens) are
-# the long-standing ones; the other seven were picked to keep the smallest pairwise distance as
-# large as possible (a farthest-point search over sRGB under those constraints).
+# Twenty-four token colours per theme that a viewer can tell apart (for examples of up to 24
+# tokens): each at least 4.5 : 1 against its theme's background, none grey (chroma ≥ 30), none in
+# the accent's yellow–orange hues, none near the text or output colour (ΔE ≥ 20), on the light
+# theme none near black (L* ≥ 28), on the dark none near white (L* ≤ 88). The first five (every
+# preset's tokens) are the long-standing ones; each next one is the candidate of a 35-level sRGB
+# grid (chroma ≥ 40, ΔE ≥ 25 from text and output) farthest in CIEDE2000 from all before it, so
+# every prefix is spread as far as it can be: the closest pair is ≥ 15 apart among the first 12
+# and ≥ 10 among all 24 (ΔE ≈ 2: just noticeable).
 _DARK_TOKENS = (
-    "#58C4DD",  # blue
-    "#FC6255",  # red
-    "#83C167",  # green
-    "#B189C6",  # purple
-    "#5CD0B3",  # teal
-    "#007AF5",  # azure
-    "#F51485",  # magenta
-    "#FFADC2",  # pink
-    "#1F8F5C",  # jade
-    "#CC14FF",  # violet
-    "#B8FF00",  # chartreuse
-    "#008F99",  # sea
+    "#58C4DD",
+    "#FC6255",
+    "#83C167",
+    "#B189C6",
+    "#5CD0B3",
+    "#0080F8",
+    "#F00F87",
+    "#1E8E62",
+    "#D200FF",
+    "#FF96B4",
+    "#708726",
+    "#00FF00",
+    "#96A5FF",
+    "#8069F0",
+    "#16ACFF",
+    "#FF5ADA",
+    "#FFA587",
+    "#C3E844",
+    "#00F89E",
+    "#009E16",
+    "#CA6978",
+    "#B4629E",
+    "#F03400",
+    "#F80852",
 )
 _LIGHT_TOKENS = (
-    "#1F6FB2",  # blue
-    "#C62828",  # red
-    "#2E7D32",  # green
-    "#6A1B9A",  # purple
-    "#00796B",  # teal
-    "#E00085",  # magenta
-    "#850052",  # wine
-    "#6652FF",  # indigo
-    "#3D5214",  # moss
-    "#A35C66",  # rose
-    "#995CA3",  # orchid
-    "#7A2929",  # brown
+    "#1F6FB2",
+    "#C62828",
+    "#2E7D32",
+    "#6A1B9A",
+    "#00796B",
+    "#DA0F87",
+    "#80163C",
+    "#8069AC",
+    "#344B00",
+    "#BB00F8",
+    "#2644FF",
+    "#782D16",
+    "#264487",
+    "#874478",
+    "#B45262",
+    "#005A2D",
+    "#B400A5",
+    "#5A700F",
+    "#0800E1",
+    "#5A69D2",
+    "#B4003C",
+    "#624BAC",
+    "#E8004B",
+    "#800069",
 )
 
 DARK = Theme(
