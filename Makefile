@@ -26,9 +26,10 @@ smollm2: $(STAMP)
 system:
 	@bash scripts/setup-system.sh
 
-# Re-installs only when pyproject.toml changed (or the venv is missing / broken).
+# Re-installs only when pyproject.toml changed (or the venv is missing / broken: a venv cut short
+# before pip was in it is made again).
 $(STAMP): pyproject.toml
-	@test -x $(BIN)/python && $(BIN)/python -c 'import sys' 2>/dev/null || { \
+	@test -x $(BIN)/python && $(BIN)/python -c 'import pip' 2>/dev/null || { \
 	    echo "setup: creating $(VENV) with $(PYTHON)"; rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
 	@echo "setup: installing attention-explainer (editable), its test and model extras into $(VENV)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,model]'
