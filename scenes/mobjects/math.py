@@ -34,6 +34,32 @@ _PROTOTYPES: dict[tuple, MathTypst] = {}
 MATH_SCALE = 1.55
 
 
+def _share_fonts() -> None:
+    """Make ``typst.compile`` reuse one scan of the system fonts. Manim compiles each new
+    formula with ``typst.compile(path, format="svg", font_paths=[])``, which scans every system
+    font again (0.2 s a formula here, with Noto CJK installed); given a loaded ``typst.Fonts`` it
+    takes milliseconds and writes the same SVG (tests/test_typeset_math.py). Calls that name
+    font folders of their own are passed on unchanged."""
+    import typst
+
+    if getattr(typst.compile, "shares_fonts", False):
+        return
+    plain, fonts = typst.compile, []
+
+    def compile_with_shared_fonts(input, *args, font_paths=None, **kwargs):
+        if font_paths:
+            return plain(input, *args, font_paths=font_paths, **kwargs)
+        if not fonts:
+            fonts.append(typst.Fonts())
+        return plain(input, *args, font_paths=fonts[0], **kwargs)
+
+    compile_with_shared_fonts.shares_fonts = True
+    typst.compile = compile_with_shared_fonts
+
+
+_share_fonts()  # before any formula of any scene (Overview builds its own MathTypst)
+
+
 def math(expr: str, size: float = BODY, color=None) -> MathTypst:
     """The formula ``expr`` (Typst math syntax, e.g. ``"q_i dot k_j"``) at text size ``size``.
 
