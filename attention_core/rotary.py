@@ -84,7 +84,8 @@ def rotary_pair(X, i: int) -> np.ndarray:
 
 def pair_scores(q, k) -> np.ndarray:
     """The dot product q · k split by pair: (d/2,) terms q_i k_i + q_{i+d/2} k_{i+d/2}, whose
-    sum is q · k. For rotated q and k, the pair whose term is largest carries most of the score."""
+    sum is q · k. For rotated q and k, the pair whose term is largest adds the largest part to
+    the score."""
     q = np.asarray(q, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)
     if q.shape != k.shape or q.ndim != 1:

@@ -21,7 +21,7 @@ from attention_core.readings.rotary_view import (
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import place
-from scenes.mobjects.text import fmt, label
+from scenes.mobjects.text import balanced_lines, fmt, label
 from scenes.mobjects.theme import SMALL
 
 
@@ -90,14 +90,7 @@ class RotaryPositions(ExplainerScene):
             "omega": [
                 self._deg(t.degrees, n, "degrees", t.decimals) for n, t in enumerate(v.shown)
             ],
-            "m": [
-                self._deg(t.angle_m, n, "angle_m", angle_decimals(t.angle_m), self.qc)
-                for n, t in enumerate(v.shown)
-            ],
-            "n": [
-                self._deg(t.angle_n, n, "angle_n", angle_decimals(t.angle_n), self.kc)
-                for n, t in enumerate(v.shown)
-            ],
+            **self.angle_cells(""),
             "term": [
                 self.num(t.term, ("rotary_pair", n, "term"), 2) for n, t in enumerate(v.shown)
             ],
@@ -108,7 +101,7 @@ class RotaryPositions(ExplainerScene):
             "m": f"{v.m}·ω",
             "n": f"{v.n}·ω",
             "term": self.say("rope_term"),
-        }
+        }  # the shift step turns the m and n rows into (m + s)·ω and (n + s)·ω
         colors = {"m": self.qc, "n": self.kc}
         cells = [[label(heads[r], SMALL, colors.get(r, text)), *rows[r]] for r in rows]
         table = VGroup(*[m for row in cells for m in row])
@@ -120,6 +113,31 @@ class RotaryPositions(ExplainerScene):
         )
         table.rows = {r: VGroup(*cells[n]) for n, r in enumerate(rows)}
         return table
+
+    def angle_cells(self, which: str) -> dict:
+        """The m and n rows' angles for each shown pair: at the positions (``which`` "") or
+        after the shift (``"_shifted"``)."""
+        rows = {}
+        for row, color in (("m", self.qc), ("n", self.kc)):
+            field = f"angle_{row}{which}"
+            rows[row] = [
+                self._deg(getattr(t, field), n, field, angle_decimals(getattr(t, field)), color)
+                for n, t in enumerate(self.v.shown)
+            ]
+        return rows
+
+    def shifted_rows(self) -> dict:
+        """The table's m and n rows after the shift, in their places: (m + s)·ω, (n + s)·ω."""
+        v, out = self.v, {}
+        for row, cells in self.angle_cells("_shifted").items():
+            old = self.table.rows[row]
+            at = v.m if row == "m" else v.n
+            head = label(f"{at + v.shift}·ω", SMALL, self.qc if row == "m" else self.kc)
+            new = VGroup(head.move_to(old[0], aligned_edge=LEFT), *cells)
+            for cell, place_of in zip(cells, old[1:]):
+                cell.move_to(place_of, aligned_edge=RIGHT)
+            out[row] = new
+        return out
 
     def panel(self, turn, box) -> SimpleNamespace:
         """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
@@ -186,6 +204,9 @@ class RotaryPositions(ExplainerScene):
         v = self.v
         self.step("shift", s=v.shift, score=self.s_score.shown)
         self.move_arrows("shifted")
+        for row, new in self.shifted_rows().items():  # the angles the arrows now turn by
+            self.play(ReplacementTransform(self.table.rows[row], new), run_time=0.6)
+            self.table.rows[row] = new
         self.play(FadeIn(self.score_lines[1]))
         self.hold(1.5)
 
@@ -201,6 +222,13 @@ class RotaryPositions(ExplainerScene):
             L=v.span,
             t=turn,
         )
+        room = self.regions.content.x1 - self.score_lines.get_left()[0]  # to the frame's edge
+        text = self.say("rope_span", i=v.pair + 1, L=v.span, t=turn)
+        lines = balanced_lines(text, room, SMALL, max_lines=2)
+        span = VGroup(*(label(t, SMALL, self.theme.text) for t in lines))
+        span.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        span.next_to(self.score_lines, DOWN, aligned_edge=LEFT, buff=0.24)
+        self.play(FadeIn(span))
         self.hold(2)
 
     def _deg(self, value: float, n: int, field: str, digits: int, color=None):

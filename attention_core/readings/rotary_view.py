@@ -1,12 +1,14 @@
 """What the RotaryPositions scene shows: one query and one key of a rotary example in the plane of
 one frequency pair, turned by their positions, then both moved by the same shift.
 
-:func:`rotary_view` picks the last query (it sees every key under a causal mask), the key it
-weighs most among the others (itself when it is alone), and the pair whose term carries most of
-their score (:func:`attention_core.rotary.pair_scores`); with one pair (d_k = 2) that pair. Every
-number is computed here: the pair's coordinates before and after turning, the angle per position
-ω_i (radians and degrees), the pair's term and the whole score at positions (m, n) and again at
-(m + s, n + s) — equal, since only m − n enters — and the fastest and slowest pairs' ω.
+:func:`rotary_view` picks, for a trained or asked head, the pair every other scene follows
+(:func:`~attention_core.followed_pair`), else the last query (it sees every key under a causal
+mask) and the key it weighs most among the others (itself when it is alone), and the pair whose
+term adds the largest part to their score (:func:`attention_core.rotary.pair_scores`); with one
+pair (d_k = 2) that pair. Every number is computed here: the pair's coordinates before and
+after turning, the angle per position ω_i (radians and degrees), the pair's term and the whole
+score at positions (m, n) and again at (m + s, n + s) — equal, since only m − n enters — and the
+fastest and slowest pairs' ω.
 
 ``shown`` holds the pairs the scene draws side by side (:func:`shown_pairs`: where the score lives
 and the fastest pair with a visible share), each a :class:`PairTurn` with its angle per position
@@ -81,7 +83,15 @@ def rotary_example(example):
 
 
 def _pick(trace) -> tuple[int, int]:
-    """The last query and the key it weighs most among the others."""
+    """The pair the other scenes follow (:func:`~attention_core.followed_pair`) for a trained or
+    asked head (an induction head's second occurrence and the token after the first; the pair
+    asked for), else the last query and the key it weighs most among the others."""
+    ex = trace.example
+    if ex.source or ex.query is not None:
+        from .followed import followed_pair
+
+        pair = followed_pair(trace)
+        return pair.query, pair.key
     weights = trace.heads[0].weights
     i = weights.shape[0] - 1
     others = [j for j in range(weights.shape[1]) if j != i and weights[i, j] > 0]
@@ -161,6 +171,8 @@ class PairTurn:
     term: float  # this pair's part of the score at (m, n)
     angle_m: float  # m·ω in degrees
     angle_n: float
+    angle_m_shifted: float  # (m + SHIFT)·ω in degrees
+    angle_n_shifted: float
     reach: float  # the longest of q and k: the plane shows −reach … reach on both axes
 
 
@@ -180,6 +192,7 @@ def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
         pair=pair, frequency=w, degrees=deg, decimals=angle_decimals(deg), q=q0, k=k0,
         q_turned=q_t, k_turned=k_t, q_shifted=turned(q, m + SHIFT), k_shifted=turned(k, n + SHIFT),
         term=float(q_t @ k_t), angle_m=m * deg, angle_n=n * deg,
+        angle_m_shifted=(m + SHIFT) * deg, angle_n_shifted=(n + SHIFT) * deg,
         reach=float(max(np.linalg.norm(q0), np.linalg.norm(k0))),
     )  # fmt: skip
 

@@ -6,12 +6,12 @@ TITLE = ("旋转位置编码：位置就是旋转", "Rotary positions: a positio
 
 STEPS = {
     "pairs_two": (
-        "{P} 对维度中的两对，并排：左边第 {i0} 对转得快，右边第 {i1} 对转得慢；第 {i} 对承载了查询 {q} 与键 {k} 的大部分分数。每个平面里它们是两个箭头，弧是它们的夹角。",
-        "Two of the {P} pairs side by side: pair {i0} turns fast, pair {i1} slowly; pair {i} carries most of the score of the query {q} and the key {k}. In each plane they are two arrows; the arc is the angle between them.",
+        "{P} 对维度中的两对，并排：左边第 {i0} 对转得快，右边第 {i1} 对转得慢；第 {i} 对对查询 {q} 与键 {k} 的分数贡献最大。每个平面里它们是两个箭头，弧是它们的夹角。",
+        "Two of the {P} pairs side by side: pair {i0} turns fast, pair {i1} slowly; pair {i} adds the most to the score of the query {q} and the key {k}. In each plane they are two arrows; the arc is the angle between them.",
     ),
     "pair_most": (
-        "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）——它们的分数大多来自这一对：在它的平面里是两个箭头。",
-        "Pair {i} of {P}, the one that carries most of their score: the query {q} and the key {k} as two arrows in its plane.",
+        "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）——它对它们的分数贡献最大：在它的平面里是两个箭头。",
+        "Pair {i} of {P}, the one that adds the most to their score: the query {q} and the key {k} as two arrows in its plane.",
     ),
     "pair": (
         "查询 {q} 和键 {k} 的第 {i} 对维度（共 {P} 对）：在这对维度的平面里，它们是两个箭头。",
@@ -48,4 +48,5 @@ WORDS = {
     "rope_shifted": ("两者都移 {s} 位后 =", "both moved by {s} ="),
     "rope_pair_heading": ("第 {i} 对（共 {P} 对）", "pair {i} of {P}"),
     "rope_score_one": ("分数 =", "score ="),
+    "rope_span": ("第 {i} 对，首尾相隔 {L} 位：{t}°", "pair {i}, first to last ({L} apart): {t}°"),
 }
