@@ -271,6 +271,7 @@ def test_an_interrupted_batch_writes_the_manifest_of_what_finished(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal
     )
     png = tmp_path / "r" / "zao-shang-hao" / "480p15" / "Embeddings.png"
     end = time.monotonic() + 120
@@ -278,7 +279,14 @@ def test_an_interrupted_batch_writes_the_manifest_of_what_finished(tmp_path):
         time.sleep(0.2)
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        raise AssertionError(
+            f"SIGINT did not stop the batch (here {signal.getsignal(2)}): {err}"
+        ) from None
     assert proc.returncode == 130, err
     manifest = json.loads((tmp_path / "r" / "w" / "manifest.json").read_text())
     assert [(t["label"], t["status"]) for t in manifest["tasks"]] == [

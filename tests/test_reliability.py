@@ -252,9 +252,20 @@ def test_a_scene_says_one_hot_instead_of_nan():
 
 
 # -- 4. interrupted renders ------------------------------------------------------------------------
+def _at_a_terminal() -> None:
+    """A child's SIGINT as at a terminal (default), whatever the test process inherited: an
+    ignored SIGINT is inherited by a child, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(args, cwd):
     return subprocess.Popen(
-        [CLI, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [CLI, *map(str, args)],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_at_a_terminal,
     )
 
 
@@ -284,7 +295,7 @@ def test_an_interrupted_render_keeps_the_previous_output(sig, cli, tmp_path):
             proc.returncode == 130
             and err.strip().splitlines()[-1] == "attn-explain: interrupted"
             and "Traceback" not in err
-        )
+        ), f"exit {proc.returncode}, SIGINT here {signal.getsignal(signal.SIGINT)}: {err[-800:]}"
         assert not [p for p in folder.iterdir() if p.name.startswith(".tmp-")]
     time.sleep(1.0)  # SIGKILL: the workers die with their supervisor
     assert (folder / "Softmax.mp4").read_bytes() == before
