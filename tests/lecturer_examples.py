@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMITS = ROOT / "examples" / "at-the-limits.toml"
 LAYER = ROOT / "examples" / "minilm-cat-layer1.toml"
 LAYER_TEXT = "the cat sat on the mat"
+# 24 tokens, a real sentence through SmolLM2 (layer 14, head 9, causal, RoPE), following it₁ → trophy
+TROPHY = ROOT / "examples" / "smollm2-trophy.toml"
 NAMES = ("at-the-limits", "minilm-layer1")
 ASPECTS = ("16:9", "4:3", "1:1")
 
@@ -32,6 +34,8 @@ def load(name: str) -> ac.Example:
         return ac.load_example(LIMITS)
     if name == "minilm-layer1":
         return ac.load_example(LAYER)
+    if name == "trophy-24":
+        return ac.load_example(TROPHY)
     raise KeyError(name)
 
 

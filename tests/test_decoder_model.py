@@ -370,7 +370,10 @@ def test_from_model_smollm2_all_heads_is_grouped_query(cli, tmp_path, smol, refe
         (["hi", "--layer", "2", "--head", "10"], "--head: 10 is outside 1 … 9"),
         (["hi", "--layer", "2"], "--head: give the head, 1–9, or --all-heads"),
         (["hi", "--layer", "2", "--head", "1", "--all-heads"], "--head: not used with"),
-        (["早上好，今天天气很好。", "--layer", "2", "--head", "1"], "TEXT: 20 tokens; at most 12"),
+        (
+            ["早上好，今天天气很好。我们去公园散步吧。", "--layer", "2", "--head", "1"],
+            "TEXT: 37 tokens; at most 24",
+        ),
         (["  ", "--layer", "2", "--head", "1"], "TEXT: give a sentence"),
         (["hi", "--layer", "2", "--head", "1", "-o", "x.txt"], "should end in .toml"),
     ],

@@ -35,9 +35,9 @@ CASES = [
     ),
     (
         "too-many",
-        with_(tokens=[str(i) for i in range(13)], embeddings=[[1.0, 0.0]] * 13),
+        with_(tokens=[str(i) for i in range(25)], embeddings=[[1.0, 0.0]] * 25),
         "tokens",
-        "at most 12",
+        "25 tokens; at most 24",
     ),
     ("long-label", with_(tokens=["abcdefghijklm", "上", "好"]), "tokens[0]", "at most 12"),
     ("empty-tokens", with_(tokens=[], embeddings=[]), "tokens", "empty"),

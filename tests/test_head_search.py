@@ -162,11 +162,12 @@ def test_sixty_four_tokens_are_searched(cli):
         (["a fluffy creature", "--find", "creature->dog"], "--find: 'dog' is not a word"),
         (
             [
-                "the trophy did not fit in the suitcase because it was too big",
+                "the trophy did not fit in the suitcase because it was too big, so we left the"
+                " trophy at home and took the small bag",
                 "--find",
-                "it->trophy",
+                "it->trophy#1",
             ],
-            "TEXT: 15 tokens with [CLS] and [SEP]; at most 12",
+            "TEXT: 28 tokens with [CLS] and [SEP]; at most 24",
         ),  # fmt: skip
     ],
 )

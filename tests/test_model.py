@@ -482,7 +482,7 @@ def test_from_model_all_heads_is_a_multi_head_example(cli, tmp_path, mf, hf):
     "args, match",
     [
         (["早上好", "--layer", "1", "--head", "3"], "lacks 早, 好"),
-        ([" ".join(["word"] * 11), "--layer", "1", "--head", "3"], "13 tokens"),
+        ([" ".join(["word"] * 23), "--layer", "1", "--head", "3"], "25 tokens"),
         (["the cat", "--layer", "0", "--head", "3"], "--layer: 0 is outside 1 … 6"),
         (["the cat", "--layer", "7", "--head", "3"], "--layer: 7"),
         (["the cat", "--layer", "1", "--head", "13"], "--head: 13 is outside 1 … 12"),

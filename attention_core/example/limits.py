@@ -7,7 +7,7 @@ all-MiniLM-L6-v2's layers.
 
 from __future__ import annotations
 
-MAX_TOKENS = 12  # tokens (and source tokens) per sequence
+MAX_TOKENS = 24  # tokens (and source tokens) per sequence
 MAX_LABEL = 12  # characters per token label
 MAX_ABS = 1e6  # every input number satisfies |x| ≤ MAX_ABS
 MAX_DIM = 16  # d_model, d_k and d_v at most this (a lecture shows the numbers)

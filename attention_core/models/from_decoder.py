@@ -47,7 +47,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
     from 1) with its shared key/value head, or every head with ``all_heads``.
 
     Raises ``ValueError`` (one line each) for a layer outside 1 … 30, a head outside 1 … 9, more
-    than 12 tokens, an empty text, or a missing model file or ``[model]`` extra.
+    than MAX_TOKENS (24) tokens, an empty text, or a missing model file or ``[model]`` extra.
     """
     from . import smollm2_files as sf
     from .llama import llama_forward
