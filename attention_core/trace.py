@@ -36,8 +36,9 @@ class ExampleTrace:
 
     @property
     def attention(self) -> AttentionTrace:
-        """The single head's trace (the first head's when there are several)."""
-        return self.heads[0]
+        """The single head's trace: with several, the one the example names (``head``), else
+        the first."""
+        return self.heads[self.example.head_index]
 
     @property
     def seed(self) -> int | None:

@@ -58,7 +58,8 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
         self.tints = head_tints(self.theme)
         self.maps = ac.linear_maps(tr)  # Q = X W_q, K, V as the maps give them, blocks by head
         # more heads than fit: the strongest reading's, then one per other reading
-        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens)
+        first = None if ex.head is None else ex.head_index  # the head the example names
+        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens, first)
         self.shown = shown_heads(H, self.regions.content.width, self.order)
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)

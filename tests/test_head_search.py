@@ -188,6 +188,12 @@ def test_query_and_key_fields_name_tokens_and_round_trip():
     assert (ex.query_index, ex.key_index) == (3, 2)
     again = ac.Example.from_dict(ex.to_dict())
     assert (again.query, again.key, again.query_index) == ("it₂", "b", 3)
+    two = _example(heads=2, seed=1, head=2, query="it₂")  # the head the scenes explain
+    assert two.head_index == 1 and ac.Example.from_dict(two.to_dict()).head == 2
+    trace = ac.trace_example(two)
+    assert trace.attention is trace.heads[1] and _example().head_index == 0
+    pair = ac.followed_pair(trace)
+    assert pair.key == int(np.argmax(trace.heads[1].weights[3]))  # head 2's heaviest key
     assert _example(query="it#1").query_index == 1 and _example(query="a").key_index is None
 
 
@@ -201,6 +207,8 @@ def test_query_and_key_fields_name_tokens_and_round_trip():
         ({"key": "a"}, "key: needs query"),
         ({"query": "a", "key": "zz"}, "key: 'zz' is not one of the tokens"),
         ({"query": "it#1", "key": "b", "mask": "causal"}, "key: the mask blocks 'b' for query"),
+        ({"head": 2}, "head: 2 is outside 1 … 1 (the head the scenes explain"),
+        ({"head": True}, "head: expected a whole number 1 … 1, got True"),
     ],
 )
 def test_bad_query_or_key_is_one_line_naming_the_field(kw, match):
@@ -222,3 +230,24 @@ def test_order_check_of_an_example_naming_its_followed_pair():
     ex = _example(query="it₂", key="a", mask="causal")
     assert ac.order_check(ex).kind == "mask_orders"
     assert ac.shuffle_check(ex).perm == (3, 2, 1, 0)
+
+
+def test_scenes_explain_the_head_the_example_names():
+    """An example naming ``head = 2`` (as `from-model --find --all-heads` writes the best head):
+    a single-head scene's title says head 2 and its reading is head 2's weight."""
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = _example(heads=2, seed=1, head=2, query="it₂", key="a")
+    w = ac.trace_example(ex).heads[1].weights[3, 0]
+
+    def snap(s):
+        title = [getattr(m, "source_text", "") for m in s.title_mob.get_family()]
+        return " ".join(title), s.steps[-1]["caption"]
+
+    look = Look.for_example(ex, lang="en")
+    stills = run_steps(find("AttentionMatrix").load(), ex, look=look, frames=False, snapshot=snap)
+    assert "head 2 of 2" in stills[0].snapshot[0]
+    reading = next(st.snapshot[1] for st in stills if st.key == "reading")
+    assert f"{w:.3f}" in reading, reading

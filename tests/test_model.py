@@ -617,7 +617,18 @@ def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_pat
     ex = ac.load_example(tmp_path / "f.toml")
     assert (ex.query, ex.key) == ("creature", "fluffy")
     data = json.loads(cli("numbers", "f.toml", "--json", cwd=tmp_path).stdout)
-    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked"}
+    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked", "head": 1}
     ref = reference(hf, mf.tokenize(text).ids)["attentions"][best["layer"] - 1][best["head"] - 1]
     np.testing.assert_allclose(data["weights"], ref, atol=1e-5)
     assert data["weights"][4][2] == pytest.approx(best["weight"], abs=1e-6)
+    # with --all-heads the file names the best head: the scenes explain it, not head 1
+    r = cli("from-model", text, "--find", "creature->fluffy", "--all-heads", "-o", "g.toml",
+            cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0 and f"explain head {best['head']}" in r.stderr, r.stderr
+    ex = ac.load_example(tmp_path / "g.toml")
+    assert ex.heads == 12 and ex.head == best["head"]
+    trace = ac.trace_example(ex)
+    assert trace.attention is trace.heads[best["head"] - 1]
+    assert trace.attention.weights[4, 2] == pytest.approx(best["weight"], abs=1e-6)
+    data = json.loads(cli("numbers", "g.toml", "--json", cwd=tmp_path).stdout)
+    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked", "head": best["head"]}

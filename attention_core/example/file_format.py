@@ -39,6 +39,7 @@ FILE_KEYS = (
     "positions",
     "query",
     "key",
+    "head",
     "block",
 )
 
@@ -90,7 +91,7 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
-    for key in ("kv_heads", "rotary_base", "positions", "query", "key"):  # when set
+    for key in ("kv_heads", "rotary_base", "positions", "query", "key", "head"):  # when set
         if getattr(example, key) is not None:
             value = getattr(example, key)
             out[key] = list(value) if key == "positions" else value

@@ -32,7 +32,7 @@ from .limits import (
     MODEL_MAX_HEADS,
 )
 from .random_weights import random_weights
-from .references import check_followed
+from .references import check_explained_head, check_followed
 from .validation import (
     check_bool,
     check_int,
@@ -92,6 +92,7 @@ class Example:
     positions: Any = None  # the positions RoPE uses, None: 0 … n − 1
     query: Any = None  # the token an explanation follows ("it", "it₂"), None: chosen by the core
     key: Any = None  # the key token it follows with query, None: the one the query weighs most
+    head: Any = None  # the head single-head scenes explain (from 1), None: the first
     block: Any = None  # a trained encoder layer's own feed-forward and LayerNorms (block_fields)
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
     _followed: tuple = field(default=(None, None), init=False, repr=False)
@@ -118,6 +119,7 @@ class Example:
         self._set("_mask_matrix", matrix)
         self._set("_followed", check_followed(self.query, self.key, self.tokens,
                                               self.key_tokens, matrix))  # fmt: skip
+        self._set("head", check_explained_head(self.head, self.heads))
 
     # ``self._set(name, value)``: a field set while constructing (the class is frozen); the slot
     # itself, not a method calling it (an example sets about 17 fields)
@@ -280,6 +282,12 @@ class Example:
     def query_index(self) -> int | None:
         """The row ``query`` names (None when not given)."""
         return self._followed[0]
+
+    @property
+    def head_index(self) -> int:
+        """The head (from 0) single-head scenes explain and whose pair is followed: ``head``
+        less one, else the first."""
+        return 0 if self.head is None else self.head - 1
 
     @property
     def key_index(self) -> int | None:

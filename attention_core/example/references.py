@@ -81,3 +81,17 @@ def check_followed(query, key, tokens, key_tokens, mask_matrix) -> tuple[int | N
             "that query may look at"
         )
     return q, k
+
+
+def check_explained_head(head, heads: int) -> int | None:
+    """``head``: the head (counted from 1) the single-head scenes explain, 1 … ``heads``, or None
+    (the first). ``ValueError`` naming the field otherwise."""
+    if head is None:
+        return None
+    if isinstance(head, bool) or not isinstance(head, int):
+        raise ValueError(f"head: expected a whole number 1 … {heads}, got {head!r}")
+    if not 1 <= head <= heads:
+        raise ValueError(
+            f"head: {head} is outside 1 … {heads} (the head the scenes explain, counted from 1)"
+        )
+    return int(head)

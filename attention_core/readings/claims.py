@@ -88,14 +88,16 @@ def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
     return RowChoice(row, tops[row], kind, int(b[row].sum()), tuple(cand))
 
 
-def head_demo_row(trace, rows=None, before_mask: bool = False, head: int = 0) -> RowChoice:
+def head_demo_row(
+    trace, rows=None, before_mask: bool = False, head: int | None = None
+) -> RowChoice:
     """:func:`demo_row` for one head of an example's trace: its weights (``before_mask``: the
     softmax of the scaled scores, as a step that teaches softmax before masking shows them), the
     mask's blocked keys, and as candidates ``rows`` (default: every query) less the padding
     tokens (a padded query is no query to follow)."""
     from ..softmax import softmax
 
-    h = trace.heads[head]
+    h = trace.heads[trace.example.head_index if head is None else head]
     w = softmax(h.scaled) if before_mask else h.weights
     blocked = None if h.mask is None else ~np.asarray(h.mask, bool)
     every = list(range(w.shape[0]))

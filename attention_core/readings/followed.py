@@ -60,12 +60,13 @@ def _from_reading(W, tokens) -> FollowedPair | None:
     return FollowedPair(q, int(t[q]), r.pattern)
 
 
-def followed_pair(trace, example=None, head: int = 0) -> FollowedPair:
+def followed_pair(trace, example=None, head: int | None = None) -> FollowedPair:
     """The query and key ``trace`` (of ``example``, default the trace's) follows for head
     ``head``: asked, from a trained head's reading, or :func:`head_demo_row`'s row."""
     from .claims import head_demo_row
 
     ex = trace.example if example is None else example
+    head = ex.head_index if head is None else head
     W = np.asarray(trace.heads[head].weights)
     if ex.query is not None:
         q = ex.query_index
@@ -78,7 +79,7 @@ def followed_pair(trace, example=None, head: int = 0) -> FollowedPair:
     return FollowedPair(row, heaviest(W, row), "demo")
 
 
-def followed_choice(trace, rows=None, before_mask: bool = False, head: int = 0):
+def followed_choice(trace, rows=None, before_mask: bool = False, head: int | None = None):
     """The :class:`~attention_core.readings.claims.RowChoice` a per-query step follows: the
     followed pair's query. Where :func:`followed_pair` is the demo row, :func:`head_demo_row`'s
     own choice (``rows``, ``before_mask`` as there); else the pair's query, ``kind`` ``"asked"``
@@ -87,6 +88,7 @@ def followed_choice(trace, rows=None, before_mask: bool = False, head: int = 0):
     from ..softmax import softmax
     from .claims import RowChoice, head_demo_row
 
+    head = trace.example.head_index if head is None else head
     pair = followed_pair(trace, head=head)
     if pair.kind == "demo":
         return head_demo_row(trace, rows, before_mask, head)
@@ -130,10 +132,11 @@ def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
     return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
 
 
-def head_story(trace, example=None, head: int = 0) -> HeadStory | None:
+def head_story(trace, example=None, head: int | None = None) -> HeadStory | None:
     """The head's story for AttentionMatrix's reading, from :func:`followed_pair`: None where it
     is the demo row (a made-up example, or a trained head with no pattern)."""
     ex = trace.example if example is None else example
+    head = ex.head_index if head is None else head
     pair = followed_pair(trace, ex, head)
     W = np.asarray(trace.heads[head].weights)
     return None if pair.kind == "demo" else story_of(W, tuple(ex.tokens), pair)

@@ -215,22 +215,24 @@ def _strength(r: HeadReading) -> tuple:
     return (r.pattern != "spread", r.mass)
 
 
-def rank_heads(weights, tokens=None) -> list[int]:
+def rank_heads(weights, tokens=None, first: int | None = None) -> list[int]:
     """The order in which to draw a layer's heads (``weights``: one (n, n) matrix a head) where
     only some fit: the head with the strongest reading (:func:`read_head`; a pattern before
     "spread", then the larger mass; the lower head on a tie) first — the head an explanation of
     the layer follows — then one head for each other reading, strongest first, then the rest,
     strongest first ("spread" heads differ by the pattern they lean to most). Heads that are not
-    square (cross-attention) keep their order."""
+    square (cross-attention) keep their order. ``first``: the head an explanation follows (an
+    example's ``head``, from 0), drawn first whatever its reading."""
     mats = [as_matrix("weights", w) for w in weights]
     if any(W.shape[0] != W.shape[1] for W in mats):
         return list(range(len(mats)))
     reads = [read_head(W, tokens) for W in mats]
     order = sorted(range(len(mats)), key=lambda h: (_strength(reads[h]), -h), reverse=True)
-    seen, first, rest = set(), [], []
+    seen, lead, rest = set(), [], []
     for h in order:
         r = reads[h]
         kind = (r.pattern, max(r.masses, key=r.masses.get) if r.pattern == "spread" else "")
-        (rest if kind in seen else first).append(h)
+        (rest if kind in seen else lead).append(h)
         seen.add(kind)
-    return first + rest
+    order = lead + rest
+    return order if first is None else [first] + [h for h in order if h != first]

@@ -92,7 +92,7 @@ def _pick(trace) -> tuple[int, int]:
 
         pair = followed_pair(trace)
         return pair.query, pair.key
-    weights = trace.heads[0].weights
+    weights = trace.attention.weights
     i = weights.shape[0] - 1
     others = [j for j in range(weights.shape[1]) if j != i and weights[i, j] > 0]
     if not others:

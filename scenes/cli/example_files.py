@@ -167,8 +167,14 @@ def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):
     best = best_link(hits)
     W = run.layers[best.layer - 1][best.head - 1]
     key = max(pair.keys, key=lambda k: (W[pair.query, k], -k))  # DST's heaviest piece
-    note = ", all the layer's heads written" if all_heads else ""
+    note = (
+        f", all the layer's heads written (the scenes explain head {best.head})"
+        if all_heads
+        else ""
+    )
     fields = {"query": label_ref(run.labels, pair.query), "key": label_ref(run.labels, key)}
+    if all_heads:  # the head the single-head scenes explain, among the layer's
+        fields["head"] = best.head
     found = (
         f"--find {pair.src}->{pair.dst}: layer {best.layer}, head {best.head} "
         f"(weight {best.weight:.3f}){note}; followed: query {fields['query']!r}, key "

@@ -108,8 +108,9 @@ class ExplainerScene(Scene):
 
     @property
     def head(self) -> ac.AttentionTrace:
-        """The head the single-head scenes explain (the first, when there are several)."""
-        return self.trace.heads[0]
+        """The head the single-head scenes explain: the one the example names (``head``), else
+        the first."""
+        return self.trace.attention
 
     def followed_query(self):
         """The query a per-query step follows (DotProducts, Scaling): the followed pair's query
@@ -151,7 +152,8 @@ class ExplainerScene(Scene):
         self.regions = regions(self.frame, self.caption_lines)
         text = captions.title(self.scene_name, self.lang, typeset=True)
         if len(self.trace.heads) > 1 and self.explains_one_head:
-            text += "  ·  " + self.say("head_of", h=1, H=len(self.trace.heads))
+            h, H = self.example.head_index + 1, len(self.trace.heads)
+            text += "  ·  " + self.say("head_of", h=h, H=H)
         self.title_mob = self.fitted_title(text)
         place(self.title_mob, self.regions.title, "left")
         self.caption_mob = VGroup()

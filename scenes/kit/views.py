@@ -46,19 +46,19 @@ def queries_keys(trace: ac.ExampleTrace, h: int = 0) -> np.ndarray:
 
 def values_outputs(trace: ac.ExampleTrace) -> np.ndarray:
     """The values and the outputs (convex mixes of them) in one view."""
-    head = trace.heads[0]
+    head = trace.attention
     return np.vstack([head.V, head.output])
 
 
 def adds_back(trace: ac.ExampleTrace) -> bool:
     """Whether the output can be added back to the query's own embedding (same space)."""
-    return not trace.example.is_cross and trace.heads[0].V.shape[1] == trace.X.shape[1]
+    return not trace.example.is_cross and trace.attention.V.shape[1] == trace.X.shape[1]
 
 
 def weighted_sum(trace: ac.ExampleTrace) -> np.ndarray:
     """The shown query's plane: the values, the output, the chain's points, and the token's own
     vector with the residual E + ΔE."""
-    head = trace.heads[0]
+    head = trace.attention
     i = ac.followed_choice(trace).row  # the row WeightedSum follows
     parts, starts = ac.tip_to_tail(head.weights[i], head.V)
     stack = [head.V, head.output[i : i + 1], starts + parts]

@@ -212,7 +212,7 @@ def data(example: ac.Example, lang: str) -> dict:
         "rotary_base": example.rotary_base,
         "positions": _or_none(example.rotary_positions),
         "limit": MAX_ABS,
-        "query": int(ac.informative_row(trace.heads[0].weights)),
+        "query": int(ac.informative_row(trace.attention.weights)),
         "colors": _colors(),
         "words": words,
         "toml_head": head,

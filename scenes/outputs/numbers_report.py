@@ -142,7 +142,7 @@ def _mixing_blocks(trace: ExampleTrace, q_labels: list) -> list:
 def header_lines(trace: ExampleTrace) -> list[str]:
     ex = trace.example
     w = ex.weights
-    head = trace.heads[0]
+    head = trace.attention
     lines = [
         f"Attention walk-through: {ex.title or ex.name} ({ex.name})",
         "tokens: " + " ".join(ex.tokens),
@@ -362,11 +362,13 @@ def as_dict(trace: ExampleTrace) -> dict:
 
 
 def _followed(trace: ExampleTrace) -> dict:
-    """The query and key an explanation follows (attention_core.followed_pair, head 1)."""
+    """The query and key an explanation follows (attention_core.followed_pair) and the head
+    (counted from 1) whose pair it is: the example's ``head``, else the first."""
     from attention_core import followed_pair
 
     pair = followed_pair(trace)
-    return {"query": pair.query, "key": pair.key, "kind": pair.kind}
+    head = trace.example.head_index + 1
+    return {"query": pair.query, "key": pair.key, "kind": pair.kind, "head": head}
 
 
 def as_json(trace: ExampleTrace) -> str:
