@@ -70,17 +70,20 @@ class CompactGrid(VGroup):
         if m * n > MAX_SQUARES or cell < MIN_SQUARE:  # too many, or too small to see a square
             backs = self._heatmap(values, theme, cell, scale, limit)
         else:
+            # copies of two squares made once: a copy costs a quarter of making a Square
+            back0 = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
+            back0.set_fill(theme.panel, opacity=1)
+            dot0 = Square(1.0, stroke_width=0)
             backs = []
             for i in range(m):
                 for j in range(n):
-                    back = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
-                    back.set_fill(theme.panel, opacity=1).move_to([j * cell, -i * cell, 0])
+                    back = back0.copy().move_to([j * cell, -i * cell, 0])
                     back.cell_index = (i, j)
                     backs.append(back)
                     v = values[i, j] if np.isfinite(values[i, j]) else 0.0
                     side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
                     color = heat(v) if scale == "weights" else diverging(v, limit)
-                    dot = Square(max(side, 0.02), stroke_width=0).set_fill(color, opacity=1)
+                    dot = dot0.copy().scale(max(side, 0.02)).set_fill(color, opacity=1)
                     dot.role = (*role, i, j)  # where its value comes from, as a Num's
                     self.cells[i, j] = dot.move_to(back)
         self.backgrounds = VGroup(*backs)  # added at once: Manim's add is quadratic one by one
