@@ -104,6 +104,7 @@ class DotProducts(ExplainerScene):
                 sizes=(40, 36, 32, 28, 25, 22),
                 keep_rows=[self.i],  # the query followed, wherever it is
                 keep_cols=self.pair_key,  # and the key its pair names (a trained head's)
+                name_columns=True,  # elided, the keys still named by their tokens
             )
             whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
             if whole or ex.n > 4 or n > 4:

@@ -22,6 +22,7 @@ from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
+EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -63,19 +64,24 @@ class Softmax(ExplainerScene):
             bars_box, shares_box = left.rows(*ratio, gap=0.3)
             if len(self.keys) <= 8 or shares_box.height >= need:
                 break
-        bars, exp_labels = self.exponentials(row, left, bars_box)
+        bars, exp_labels = self.exponentials(row, left, bars_box, shares_box)
         self.shares(row, bars, exp_labels, shares_box)
 
-    def exponentials(self, row, left: Box, bars_box: Box):
+    def exponentials(self, row, left: Box, bars_box: Box, shares_box: Box):
         """exp bars: one column per key, its score under it and e^s over it (the numbers left
-        out where they would crowd). Returns the bars and their e^s labels."""
+        out where they would crowd). Returns the bars and what gives way to the shares: their
+        e^s labels (and the note on e^(s − max))."""
         i, kind = self.i, self.choice.kind
         # e^s itself where its numbers stay short, else e^(s − max): the same proportions
         finite = row[np.isfinite(row)]  # a masked row's blocked keys are −∞: e^−∞ = 0
         top_s = float(np.max(finite))
         widest = Num(float(np.exp(top_s)), (), 2, SMALL).width if top_s < 30 else 9.9
         slot = bars_box.inset(0.1, 0.0).width / len(self.keys)  # as exp_columns lays them
-        plain = float(np.max(np.abs(finite))) <= EXP_PLAIN_LIMIT and widest <= slot - 0.05
+        plain = (
+            float(np.max(np.abs(finite))) <= EXP_PLAIN_LIMIT
+            and float(np.exp(top_s)) < EXP_PLAIN_MAX  # every e^s readable, without an exponent
+            and widest <= slot - 0.05
+        )
         w = ac.softmax(row)
         top = int(np.argmax(w))
         self.step(
@@ -95,11 +101,18 @@ class Softmax(ExplainerScene):
             label(f"q({q}):", BODY, self.q_color(i)),
             math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
         ).arrange(buff=0.15)
+        # shifted: say why (the largest score subtracted first, as softmax is computed), in the
+        # room the shares take next
+        note = VGroup()
+        if not plain:
+            note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
+            place(note, shares_box, "top-left")
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
+        self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
-        return bars, exp_labels
+        return bars, VGroup(exp_labels, note)  # both give way to the shares
 
     def exp_columns(self, row, values, bars_box: Box, exp_role: str):
         """(bars, score labels, e^s labels, key labels), one column per key: key labels wider

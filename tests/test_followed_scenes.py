@@ -176,3 +176,34 @@ def test_scaling_frames_the_followed_pair():
     pair, _ = _pair("smollm2-induction")
     steps, _ = _run("Scaling", "smollm2-induction", until="divide")
     assert (pair.query, pair.key) in steps["divide"][1]["framed"]
+
+
+# -- 5. Readable numbers and named keys ----------------------------------------------------------
+def test_softmax_shows_e_to_the_shifted_scores_where_e_s_needs_an_exponent():
+    """MiniLM's on → sat scores 25.79: e^s printed "1.58e+11"; now e^(s − max), said so."""
+    steps, _ = _run("Softmax", "minilm-cat", until="exp")
+    nums = steps["exp"][1]["nums"]
+    exps = [(r, v) for r, v in nums if r[0].startswith("exp")]
+    assert exps and not [r for r, _ in exps if r[0].startswith("exp_plain")], exps  # shifted
+    assert all(v <= 1.0 for _, v in exps)  # e^(s − max) ≤ 1: printed without an exponent
+    assert any("subtracted first" in t for t in steps["exp"][1]["texts"])
+
+
+def test_an_elided_score_matrix_names_its_columns_where_asked():
+    """DotProducts on a `--find` example (10 tokens, elided) labelled its columns 1 2 3 10."""
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.matrix import LabelledMatrix
+    from scenes.mobjects.theme import get_theme
+
+    tokens = ["a", "fluffy", "blue", "creature", "roamed", "the", "ver", "d", "ant", "forest"]
+    values = np.random.default_rng(0).normal(0, 40, (10, 10))
+    box = Box(0, 0, 6.6, 3.0)
+    args = (values, ("scores", 0), get_theme("dark"), tokens, tokens, box)
+    kw = dict(sizes=(40, 36, 32, 28, 25, 22), keep_rows=[3], keep_cols=[1])
+    numbered = LabelledMatrix.fitted(*args, **kw)
+    named = LabelledMatrix.fitted(*args, name_columns=True, **kw)
+    assert numbered.indexed  # the default stays: numbers where labels are too wide
+    assert not named.indexed and named.upright
+    assert len(named.shown_columns) >= len(numbered.shown_columns) and 1 in named.shown_columns
+    assert [c.source_text for c in named.col_labels] == [tokens[j] for j in named.shown_columns]
+    assert named.width <= box.width + 1e-6 and named.height + 0.45 <= box.height + 1e-6
