@@ -54,7 +54,14 @@ from .readings.claims import (
     output_width,
     sum_terms,
 )
-from .readings.followed import FollowedPair, HeadStory, followed_choice, followed_pair, head_story
+from .readings.followed import (
+    FollowedPair,
+    HeadStory,
+    choice_story,
+    followed_choice,
+    followed_pair,
+    head_story,
+)
 from .readings.head_search import (
     HeadHit,
     Pair,
@@ -204,5 +211,6 @@ __all__ = [
     "followed_pair",
     "followed_choice",
     "head_story",
+    "choice_story",
     "HeadStory",
 ]

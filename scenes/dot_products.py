@@ -104,6 +104,7 @@ class DotProducts(ExplainerScene):
                 sizes=(40, 36, 32, 28, 25, 22),
                 keep_rows=[self.i],  # the query followed, wherever it is
                 keep_cols=self.pair_key,  # and the key its pair names (a trained head's)
+                name_columns=True,  # elided, the keys still named by their tokens
             )
             whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
             if whole or ex.n > 4 or n > 4:
@@ -133,6 +134,7 @@ class DotProducts(ExplainerScene):
             caption_key=f"query_{self.choice.kind}",
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=f"q({self.q_tokens[i]})",
+            does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
             top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
         )
         self.add(self.m_title, matrix.frame_parts())
@@ -171,8 +173,9 @@ class DotProducts(ExplainerScene):
         return keys
 
     def fill_the_matrix(self, keys):
-        """Every other cell, each from its own shadow: the chosen query's row first; zero
-        queries (padding) early, so the last still shows a query with a direction. Where the
+        """Every other cell, each from its own shadow: zero queries (padding) first, the chosen
+        query's row last, so the last still shows the followed query with every shown key, each
+        labelled (its keys worked in full drawn again, their numbers already in place). Where the
         matrix was elided, the whole of it then takes the room the arithmetic leaves (a grid of
         squares where numbers no longer fit): a few rows from their shadows, the rest at once."""
         ex, old, i = self.example, self.matrix, self.i
@@ -181,22 +184,25 @@ class DotProducts(ExplainerScene):
         rows, cols = list(old.shown_rows), list(old.shown_columns)
         others = [a for a in rows if a != i]
         others.sort(key=lambda a: ac.norm(self.head.Q[a]) > 0)
-        flown = [i] + others if i in rows else others
+        flown = [*others, i] if i in rows else others  # the followed query last (the still's)
         whole = len(rows) == ex.n and len(cols) == ex.n_keys
         # a wide frame: the whole matrix where the arithmetic was, then rows from their shadows;
         # a narrow one: the shadows on the shown cells, then the whole matrix in the whole frame
         grid, beside = (None, False) if whole else self.whole_matrix()
         if grid is not None:
-            flown = flown[:1] + flown[1:][-2:]  # the chosen row and two more, from their shadows
+            flown = flown[:-1][-2:] + flown[-1:]  # two rows and the chosen one, from their shadows
             if beside:
                 self.regrid(old, grid, keys)
         todo = {a: [b for b in cols if not (a == i and b in keys)] for a in flown}
-        todo = {a: bs for a, bs in todo.items() if bs}
+        todo = {a: bs for a, bs in todo.items() if bs or a == i}  # the followed row always
         cells = sum(len(bs) for bs in todo.values())
         per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
         for step, (a, bs) in enumerate(todo.items()):
             last = step == len(todo) - 1 and (grid is None or beside)
-            self.quick_row(a, bs, per_cell, self.row_mark_mob, last=last)
+            drawn = cols if a == i else bs  # the followed row: every shown key, worked or not
+            self.quick_row(
+                a, drawn, per_cell, self.row_mark_mob, last=last, done=set(drawn) - set(bs)
+            )
         if grid is not None and not beside:
             self.play(FadeOut(self.plane_parts), run_time=0.4)
             done = {(a, b) for a, bs in todo.items() for b in bs} | {(i, b) for b in keys}
@@ -477,41 +483,48 @@ class DotProducts(ExplainerScene):
             self.play(TransformFromCopy(new["result"], cell), run_time=0.8)
 
     # -- the other cells: each number from its own shadow, quickly --------------------------------
-    def quick_row(self, a: int, keys, per_cell: float, row_mark, last: bool = False) -> None:
+    def quick_row(self, a: int, keys, per_cell: float, row_mark, last=False, done=()) -> None:
         """Query a's arrow, then for each key its outlined arrow, the drop to its shadow's foot on
-        q's line, and the score flying from that foot into its cell. Everything is drawn before
-        q's label is placed, so that the label keeps clear of every arrow and foot."""
+        q's line, and the score flying from that foot into its cell (not for the keys ``done``,
+        whose numbers are in place). Everything is drawn before the labels are placed, so that
+        they keep clear of every arrow and foot: q's, and on the ``last`` row (the still's) every
+        key's too."""
         plane = self.plane
         qc = self.q_color(a)
         pq0, _ = self.pair_coords(a, keys[0])
         q_arrow = plane.arrow(pq0, qc)
-        group, flights = self.shadow_flights(a, keys, pq0)
+        group, flights = self.shadow_flights(a, keys, pq0, done)
+        named = keys if last else []  # the still names every key it shows
         q_label = plane.tip_labels(
-            [pq0],
-            [f"q({self.q_tokens[a]})"],
-            [qc],
+            [pq0, *(self.pair_coords(a, b)[1] for b in named)],
+            [f"q({self.q_tokens[a]})", *(f"k({self.k_tokens[b]})" for b in named)],
+            [qc, *(self.k_color(b) for b in named)],
             self.plane_box,
             list(plane.tick_labels)
             + [m for m in group if isinstance(m, Dot)]
             + shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line]),
             True,
+            merge=0.35 if named else 0.0,  # keys at one tip share a label, as in a worked pair
         )
         moves = [Transform(row_mark, self.row_mark(a))]
-        self.play(grow(q_arrow), FadeIn(q_label), *moves, run_time=max(0.3, 2 * per_cell))
+        first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
+        self.play(grow(q_arrow), *first, *moves, run_time=max(0.3, 2 * per_cell))
         if flights:
             self.play(
                 LaggedStart(*flights, lag_ratio=0.5),
                 run_time=max(0.6, per_cell * (len(flights) + 1)),
             )
+        if named:
+            self.play(FadeIn(q_label), run_time=0.5)
         if not last:  # the last row stays: the still shows where its numbers came from
             self.play(
                 FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
             )
 
-    def shadow_flights(self, a: int, keys, pq0):
+    def shadow_flights(self, a: int, keys, pq0, done=()):
         """For query a: q's line as far as the feet reach, and per key its outlined arrow, the
-        drop to its foot and the score flying into its cell. Returns (what is drawn, the
-        animations)."""
+        drop to its foot and the score flying into its cell (but for the keys ``done``). Returns
+        (what is drawn, the animations)."""
         from manim import AnimationGroup, Succession
 
         head, theme, plane, qc = self.head, self.theme, self.plane, self.q_color(a)
@@ -542,10 +555,6 @@ class DotProducts(ExplainerScene):
             tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
             group.add(k_arrow, drop, dot)
-            flights.append(
-                Succession(
-                    AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot)),
-                    TransformFromCopy(tag, cell),
-                )
-            )
+            shown = AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot))
+            flights.append(shown if b in done else Succession(shown, TransformFromCopy(tag, cell)))
         return group, flights

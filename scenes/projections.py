@@ -423,7 +423,7 @@ class Projections(ExplainerScene):
         # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
         formula = typeset_math("q_i dot k_j = " + match, size, self.theme.text)
-        i, j = self.match_pair = _allowed_pair(head)  # never a pair the mask blocks
+        i, j = self.match_pair = match_pair(self.trace)  # the followed pair, never one masked
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
@@ -473,6 +473,18 @@ class Projections(ExplainerScene):
         place(group, words)
         place(VGroup(title, grid), room)
         return VGroup(title, grid, grid.highlight(*self.match_pair))
+
+
+def match_pair(trace) -> tuple[int, int]:
+    """The example pair of the match step: a trained or asked head's followed pair
+    (:func:`attention_core.followed_pair`, the pair every scene follows) where the mask lets
+    it meet; else (a made-up example, or a pair asked across the mask) the first allowed pair
+    of two different tokens (:func:`_allowed_pair`)."""
+    head, pair = trace.attention, ac.followed_pair(trace)
+    allowed = head.mask is None or bool(np.asarray(head.mask, bool)[pair.query, pair.key])
+    if pair.kind != "demo" and allowed:
+        return pair.query, pair.key
+    return _allowed_pair(head)
 
 
 def _allowed_pair(head) -> tuple[int, int]:

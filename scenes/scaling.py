@@ -49,6 +49,18 @@ def shared_axis(reach: float, x0: float, x1: float, y: float, theme) -> tuple[VG
     return VGroup(line, ticks), to_x
 
 
+def adjacent_runs(cols, shown) -> list[list[int]]:
+    """``cols`` (sorted) in runs of columns side by side in a matrix showing ``shown``: one
+    frame a run frames only the cells the caption names."""
+    runs: list[list[int]] = []
+    for j in cols:
+        if runs and shown.index(j) == shown.index(runs[-1][-1]) + 1:
+            runs[-1].append(j)
+        else:
+            runs.append([j])
+    return runs
+
+
 class Scaling(ExplainerScene):
     """Divide the scores by √d_k, then see why: the variance of q·k grows with d."""
 
@@ -65,13 +77,18 @@ class Scaling(ExplainerScene):
         sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
         # the row the caption reads: the query DotProducts and Softmax follow (both matrices
         # keep it), and its first four cells on screen (a 12-token matrix shows some columns)
-        self.row = row = self.followed_query().row
+        choice = self.followed_query()
+        self.row = row = choice.row
+        pair = ac.followed_pair(self.trace)  # the key a trained or asked head's pair names
+        self.pair_key = [pair.key] if choice.kind in ("followed", "asked") else []
         shown = self.division_layout(sqrt)
         raw, scaled = shown["raw"], shown["scaled"]
         cols = [j for j in raw.shown_columns if j in scaled.shown_columns]
         if head.mask is not None:  # the keys the row may see first (a blocked score is moot)
             cols.sort(key=lambda j: not head.mask[row, j])
-        cols = sorted(cols[:4])
+        # the followed pair's key among them (a trained or asked head's: both matrices keep it)
+        cols = sorted([*self.pair_key, *(j for j in cols if j not in self.pair_key)][:4])
+        self.framed = [(row, j) for j in cols]  # the cells the caption reads and the frames mark
         fmt_row = self.say("tokens_list_sep").join
         self.step(
             "divide",
@@ -90,12 +107,13 @@ class Scaling(ExplainerScene):
         self.show_division(**shown)
         marks = [
             SurroundingRectangle(
-                VGroup(*(m.cell_rect(row, j) for j in cols)),
+                VGroup(*(m.cell_rect(row, j) for j in run)),
                 color=self.theme.accent,
                 buff=0.04,
                 stroke_width=3,
             )
             for m in ((raw, scaled) if shown["side_by_side"] else (scaled,))
+            for run in adjacent_runs(cols, m.shown_columns)  # a frame round each run of cells
         ]
         self.play(*(Create(m) for m in marks), run_time=0.6)
         self.hold()
@@ -106,11 +124,9 @@ class Scaling(ExplainerScene):
         ex, head, theme = self.example, self.head, self.theme
         content = self.regions.content
         left, mid, right = content.columns(5, 2, 5, gap=0.2)
-        kw = dict(
-            row_colors=[self.q_color(i) for i in range(ex.n)],
-            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
-            keep_rows=[self.row],
-        )
+        colors = [self.q_color(i) for i in range(ex.n)], [self.k_color(j) for j in range(ex.n_keys)]
+        kw = dict(row_colors=colors[0], col_colors=colors[1], keep_rows=[self.row])
+        kw["keep_cols"] = self.pair_key  # the followed pair's key, where it names one
 
         def matrix(values, role, box):
             return self.kit.matrix_most(values, role, self.q_tokens, self.k_tokens, box, **kw)

@@ -2,8 +2,10 @@
 row; then the same scores sharper (unscaled, multiplied) with Σ s(1 − s), and one d = 64 row
 where scaling decides whether softmax saturates.
 
-Masks are taught later (CausalMask): the row followed is one the mask leaves whole, and where a
-mask blocks keys, the rows step shows every row as attention uses it (blocked keys: no share)."""
+Masks are taught later (CausalMask): a made-up example's row is one the mask leaves whole, and
+where a mask blocks keys, the rows step shows every row as attention uses it (blocked keys: no
+share). A followed row the mask cuts (a trained causal head's) is shown as the head computes it,
+masked, in every step: its blocked keys' scores are −∞ and get no share."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
+EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -40,6 +43,11 @@ class Softmax(ExplainerScene):
         self.choice = ac.followed_choice(self.trace, before_mask=True)
         self.i = self.choice.row
         self.masked = bool(np.any(np.isneginf(head.masked)))
+        # the row as the head computes it: masked where the mask cuts it (its weights are then
+        # the head's, as every other scene shows them), else the scaled scores (no mask yet)
+        self.cut = self.masked and self.choice.blocked > 0
+        self.row = head.masked[self.i] if self.cut else head.scaled[self.i]
+        self.sfx = "" if self.cut else "_scaled"  # the roles of that row: exp, sharpened, …
         self.keys = list(range(self.example.n_keys))
         self.colors = [self.k_color(j) for j in self.keys]
         self.exp_and_share()
@@ -49,47 +57,62 @@ class Softmax(ExplainerScene):
 
     def exp_and_share(self):
         left = self.regions.content  # the whole width: the side panel comes later
-        row = self.head.scaled[self.i]  # before any mask: masks come later
+        row = self.row
         # many keys: the share bar gets the room for every key's weight listed under it
         need = 1.0 + flow(self.weight_pairs(ac.softmax(row)), left.width, 0.3, 0.08).height
         for ratio in ((3, 2), (3, 2.4), (1, 1), (2, 3)):
             bars_box, shares_box = left.rows(*ratio, gap=0.3)
             if len(self.keys) <= 8 or shares_box.height >= need:
                 break
-        bars, exp_labels = self.exponentials(row, left, bars_box)
+        bars, exp_labels = self.exponentials(row, left, bars_box, shares_box)
         self.shares(row, bars, exp_labels, shares_box)
 
-    def exponentials(self, row, left: Box, bars_box: Box):
+    def exponentials(self, row, left: Box, bars_box: Box, shares_box: Box):
         """exp bars: one column per key, its score under it and e^s over it (the numbers left
-        out where they would crowd). Returns the bars and their e^s labels."""
+        out where they would crowd). Returns the bars and what gives way to the shares: their
+        e^s labels (and the note on e^(s − max))."""
         i, kind = self.i, self.choice.kind
         # e^s itself where its numbers stay short, else e^(s − max): the same proportions
-        widest = Num(float(np.exp(np.max(row))), (), 2, SMALL).width if np.max(row) < 30 else 9.9
+        finite = row[np.isfinite(row)]  # a masked row's blocked keys are −∞: e^−∞ = 0
+        top_s = float(np.max(finite))
+        widest = Num(float(np.exp(top_s)), (), 2, SMALL).width if top_s < 30 else 9.9
         slot = bars_box.inset(0.1, 0.0).width / len(self.keys)  # as exp_columns lays them
-        plain = float(np.max(np.abs(row))) <= EXP_PLAIN_LIMIT and widest <= slot - 0.05
+        plain = (
+            float(np.max(np.abs(finite))) <= EXP_PLAIN_LIMIT
+            and float(np.exp(top_s)) < EXP_PLAIN_MAX  # every e^s readable, without an exponent
+            and widest <= slot - 0.05
+        )
         w = ac.softmax(row)
         top = int(np.argmax(w))
         self.step(
             "exp",
             caption_key="exp" if kind == "only" else f"exp_{kind}",
             q=self.q_tokens[i],
-            top=self.num(w[top], ("sharpened_scaled", 0, i, 1.0, top), 3).shown,
+            does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
+            top=self.num(w[top], (f"sharpened{self.sfx}", 0, i, 1.0, top), 3).shown,
             alike=f"{ac.readings.claims.ALIKE:.2f}",
         )
         values = list(ac.exponentials(row, shift=not plain))
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
-            row, values, bars_box, "exp_plain_scaled" if plain else "exp_scaled"
+            row, values, bars_box, ("exp_plain" if plain else "exp") + self.sfx
         )
         q = ellipsize(self.q_tokens[i], 2.5, BODY)
         head_txt = VGroup(
             label(f"q({q}):", BODY, self.q_color(i)),
             math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
         ).arrange(buff=0.15)
+        # shifted: say why (the largest score subtracted first, as softmax is computed), in the
+        # room the shares take next
+        note = VGroup()
+        if not plain:
+            note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
+            place(note, shares_box, "top-left")
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
+        self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
-        return bars, exp_labels
+        return bars, VGroup(exp_labels, note)  # both give way to the shares
 
     def exp_columns(self, row, values, bars_box: Box, exp_role: str):
         """(bars, score labels, e^s labels, key labels), one column per key: key labels wider
@@ -103,7 +126,12 @@ class Softmax(ExplainerScene):
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
         lift = 0.35 if stagger else 0.0  # the second row of key labels
         score_labels = VGroup(
-            *(self.num(row[j], ("scaled", 0, i, j), 2, color=theme.muted) for j in self.keys)
+            *(
+                self.num(
+                    row[j], ("masked" if self.cut else "scaled", 0, i, j), 2, color=theme.muted
+                )
+                for j in self.keys
+            )
         )
         exp_labels = VGroup(
             *(self.num(v, (exp_role, 0, i, j), 2, color=theme.text) for j, v in enumerate(values))
@@ -143,18 +171,18 @@ class Softmax(ExplainerScene):
         w = ac.softmax(row)
         self.step(
             "share",
-            # a row that sees every key has the same weights with the mask: nothing to defer
-            caption_key="share_unmasked" if self.masked and self.choice.blocked else "share",
+            # a row that sees every key has the same weights with the mask: nothing to say
+            caption_key="share_masked" if self.cut else "share",
             q=self.q_tokens[i],
             weights=self.say("tokens_list_sep").join(
-                self.num(w[j], ("sharpened_scaled", 0, i, 1.0, j), 3).shown for j in keys
+                self.num(w[j], (f"sharpened{self.sfx}", 0, i, 1.0, j), 3).shown for j in keys
             ),
         )
         bar = self.kit.proportion_bar(
             w,
             self.colors,
             shares_box.width - 1.0,
-            roles=[("sharpened_scaled", 0, i, 1.0, j) for j in keys],
+            roles=[(f"sharpened{self.sfx}", 0, i, 1.0, j) for j in keys],
         )
         total = VGroup(label("= 1", BODY, theme.text))
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
@@ -209,7 +237,9 @@ class Softmax(ExplainerScene):
         return [
             VGroup(
                 label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
-                self.num(w[j], ("sharpened_scaled", 0, self.i, 1.0, j), 3, color=self.theme.text),
+                self.num(
+                    w[j], (f"sharpened{self.sfx}", 0, self.i, 1.0, j), 3, color=self.theme.text
+                ),
             ).arrange(RIGHT, buff=0.1)
             for j in self.keys
         ]
@@ -265,7 +295,7 @@ class Softmax(ExplainerScene):
         side_box = self.rows_and_side()[1]
         factors = sharpen_factors(head.d_k)
         panel, gauges, shown = self.sharper_bars(factors, self.sharper_tags(factors), side_box)
-        claim = ac.readings.claims.sharpening(head.scaled[i], head.d_k)
+        claim = ac.readings.claims.sharpening(self.row, head.d_k)
         self.step(
             "sharper",
             caption_key=f"sharper_{claim.kind}",
@@ -317,7 +347,7 @@ class Softmax(ExplainerScene):
         """The followed row's weights with its scores multiplied by each factor, one bar each
         after its tag, and their Σ s(1 − s) gauges (placed later): (panel, gauges, the gauges'
         shown numbers by factor name)."""
-        head, theme, i, keys, colors = self.head, self.theme, self.i, self.keys, self.colors
+        theme, i, keys, colors = self.theme, self.i, self.keys, self.colors
         panel, gauges, shown = VGroup(), [], {}
         gauge_w = self.num(0.0, (), 3).width
         # the bars take what the tags and the gauges (0.000, on their right) leave
@@ -326,16 +356,17 @@ class Softmax(ExplainerScene):
             tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
             bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
         for tag, (name, f) in zip(tags, factors):
-            s = ac.sharpened(head.scaled[i], f)
+            s = ac.sharpened(self.row, f)
             b = self.kit.proportion_bar(
                 s,
                 colors,
                 bar_w,
                 height=0.32,
-                roles=[("sharpened_scaled", 0, i, f, j) for j in keys],
+                roles=[(f"sharpened{self.sfx}", 0, i, f, j) for j in keys],
                 show_numbers=False,
             )
-            g = self.num(ac.saturation(s), ("gradient_sum_scaled", 0, i, f), 3, color=theme.accent)
+            role = (f"gradient_sum{self.sfx}", 0, i, f)
+            g = self.num(ac.saturation(s), role, 3, color=theme.accent)
             gauges.append(g)
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))

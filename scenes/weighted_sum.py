@@ -89,6 +89,7 @@ class WeightedSum(ExplainerScene):
             caption_key=f"values_{choice.kind}",
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=self.q_tokens[i],
+            does=self.head_does(choice),  # what the head does, as AttentionMatrix's reading says
             top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
             terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )

@@ -647,6 +647,27 @@ def test_head_story_of_a_random_example(ex, ask, data):
         assert story.query == ac.followed_pair(tr).query
 
 
+@SETTINGS
+@given(examples(), st.booleans(), st.data())
+def test_choice_story_is_told_of_the_followed_query_only(ex, ask, data):
+    """The story DotProducts, Softmax and WeightedSum tell (issue 30): none for a made-up
+    example's row (its caption says why that row), the head's story of exactly the row the
+    scene follows for an asked one, before or after the mask."""
+    from dataclasses import replace
+
+    from attention_core.readings.head_search import label_ref
+
+    if ask:
+        ex = replace(ex, query=label_ref(ex.tokens, data.draw(st.integers(0, ex.n - 1))))
+    tr = ac.trace_example(ex)
+    for before in (False, True):
+        choice = ac.followed_choice(tr, before_mask=before)
+        story = ac.choice_story(tr, choice)
+        assert (story is None) == (choice.kind not in ("followed", "asked"))
+        if story is not None:
+            assert story == ac.head_story(tr) and story.query == choice.row
+
+
 @pytest.mark.parametrize(
     ("name", "kind"),
     [
@@ -662,6 +683,8 @@ def test_head_story_of_the_committed_trained_heads(name, kind):
     assert story.kind == kind and len(story.fits) >= 3
     check_story(story, tr.heads[0].weights, tuple(ex.tokens), tr.heads[0].mask)
     assert ac.followed_choice(tr).row == story.query
+    for before in (False, True):  # the story the per-query scenes tell is this one
+        assert ac.choice_story(tr, ac.followed_choice(tr, before_mask=before)) == story
 
 
 # -- RotaryPositions: the pairs it draws, and where a rotary head's score lives ------------------

@@ -154,3 +154,15 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
     earlier = k - 1 if pair.kind == "induction" else None
     kind = STORY_KINDS.get(pair.kind, pair.kind)
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
+
+
+def choice_story(trace, choice) -> HeadStory | None:
+    """What the head does, told of the row a per-query step follows (``choice``, a
+    :class:`~attention_core.readings.claims.RowChoice` from :func:`followed_choice`:
+    DotProducts, Softmax, WeightedSum): the head's story (:func:`head_story`) where the row is
+    the followed pair's query (``choice.kind`` ``"followed"`` or ``"asked"``), else None (a
+    made-up example's row: its caption says why that row)."""
+    if choice.kind not in ("followed", "asked"):
+        return None
+    story = head_story(trace)
+    return story if story is not None and story.query == choice.row else None

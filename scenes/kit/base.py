@@ -124,6 +124,19 @@ class ExplainerScene(Scene):
         rows = [a for a in range(self.example.n) if ac.norm(Q[a]) > 0] or [0]
         return ac.followed_choice(self.trace, rows)
 
+    def head_does(self, choice) -> str:
+        """What the head does, in words, told of the row ``choice`` a per-query step follows
+        (``attention_core.choice_story``: the story AttentionMatrix's reading tells): "sky₂ looks
+        at green₁, the token after the earlier sky — an induction head"; "" where there is no
+        story (a made-up example's row)."""
+        import attention_core as ac
+
+        s = ac.choice_story(self.trace, choice)
+        if s is None:
+            return ""
+        e = self.k_tokens[s.earlier] if s.earlier is not None else ""
+        return self.say(f"does_{s.kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e)
+
     def q_color(self, i: int):
         return self.theme.token(i)
 

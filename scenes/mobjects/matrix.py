@@ -194,6 +194,7 @@ class LabelledMatrix(VGroup):
         self.limit = score_limit(values) if self.scale == "scores" else 1.0
         self.named = {tuple(c) for c in named}
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
+        self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
@@ -292,6 +293,8 @@ class LabelledMatrix(VGroup):
         named cells' rows among them)."""
         size = self.style.size
         header_h = max(label("1", size).height, 0.2) + 0.2
+        if self.upright:
+            header_h = max(label(t, size).width for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
         cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw, keep_cols)
         keep = {*keep_rows, *(i for i, _ in self.named)}
@@ -399,6 +402,7 @@ class LabelledMatrix(VGroup):
         sizes=(32, 28, 25, 22),
         title_room: float = 0.45,
         any_squares: bool = False,
+        name_columns: bool = False,
         **kwargs,
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
@@ -407,7 +411,8 @@ class LabelledMatrix(VGroup):
         the ``named`` cells' numbers kept; where even that does not fit, rows and columns are
         elided.
         Only a shaded matrix (``heat``) turns into squares, or any with ``any_squares`` (its
-        squares then take the score scale). ``kwargs``: the other parameters of
+        squares then take the score scale). ``name_columns``: elided, the columns keep their
+        labels (upright) where they fit, rather than numbers. ``kwargs``: the other parameters of
         :class:`LabelledMatrix` (colours, style fields)."""
         shape = np.shape(values)
         args = (values, role, theme, row_labels, col_labels)
@@ -430,7 +435,13 @@ class LabelledMatrix(VGroup):
         ):
             return cls(*squares[0], size=sizes[-1], squares=squares[1], **kwargs)
         room = dict(max_width=box.width, max_height=box.height - title_room)
-        return cls(*args, size=sizes[-1], **room, **kwargs)
+        numbered = cls(*args, size=sizes[-1], **room, **kwargs)
+        if name_columns and numbered.indexed:  # named upright, where that keeps every column
+            mob = cls(*args, size=sizes[-1], upright=True, **room, **kwargs)
+            fits = mob.width <= box.width + 1e-6 and mob.height + title_room <= box.height + 1e-6
+            if fits and len(mob.shown_columns) >= len(numbered.shown_columns):
+                return mob
+        return numbered
 
     @classmethod
     def fitted_most(cls, values, role, theme, row_labels, col_labels, box, digits=(2, 1), **kw):

@@ -32,12 +32,12 @@ STEPS = {
     ),
     # the followed pair's query (attention_core.followed_choice): a trained head's, or asked
     "query_followed": (
-        "我们跟着查询 {q} 走：这个头的习惯在它身上看得最清楚（它最大的权重是 {top}）。",
-        "We follow one query, {q}: it shows this head's habit most clearly (its largest weight is {top}).",
+        "我们跟着查询 {q} 走，它最大的权重是 {top}：{does}。",
+        "We follow one query, {q}, whose largest weight is {top}: {does}.",
     ),
     "query_asked": (
-        "我们跟着所问的查询 {q} 走（它最大的权重是 {top}）。",
-        "We follow the query asked for, {q} (its largest weight is {top}).",
+        "我们跟着所问的查询 {q} 走，它最大的权重是 {top}：{does}。",
+        "We follow the query asked for, {q}, whose largest weight is {top}: {does}.",
     ),
     "query_only": (
         "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",

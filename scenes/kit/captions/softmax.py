@@ -30,20 +30,20 @@ STEPS = {
         "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share, and every share is positive.",
     ),
     "exp_followed": (
-        "看 {q} 这一行：这个头的习惯在它身上看得最清楚。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}: it shows this head's habit most clearly. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看 {q} 这一行：{does}。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row of {q}: {does}. First exponentiate: a larger score gets a larger share, and every share is positive.",
     ),
     "exp_asked": (
-        "看所问的 {q} 这一行。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row asked for, that of {q}. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看所问的 {q} 这一行：{does}。先取指数：分数越大，份额越大，而且每份都是正的。",
+        "Take the row asked for, that of {q}: {does}. First exponentiate: a larger score gets a larger share, and every share is positive.",
     ),
     "share": (
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
         "Then divide by the total: the weights of {q} are {weights}, exactly 1 together.",
     ),
-    "share_unmasked": (
-        "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
-        "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. No mask yet: masks come later.",
+    "share_masked": (
+        "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。被掩码挡住的键（−∞）分不到份额。",
+        "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. Masked keys (−∞) get no share.",
     ),
     "rows": (
         "每一行都把一个整体分给所有的键。",
@@ -77,6 +77,10 @@ STEPS = {
 
 WORDS = {
     # Softmax
+    "exp_shifted": (
+        "先减去这一行最大的分数 max（softmax 实际就这样算）：份额不变，数字不会溢出。",
+        "The row's largest score (max) is subtracted first, as softmax is computed: the same shares, and no overflow.",
+    ),
     "saturated_rows": (
         "{rows}：分数极大，权重已是独热",
         "{rows}: huge scores, the weights are one-hot",

@@ -30,12 +30,12 @@ STEPS = {
         "Take {q}: every row's weights are nearly one-hot, this one's largest is {top}. Its output is a weighted sum of {terms}.",
     ),
     "values_followed": (
-        "看 {q}：这个头的习惯在它身上看得最清楚（最大的权重是 {top}）。它的输出是{terms}的加权和。",
-        "Take {q}: it shows this head's habit most clearly (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        "看 {q}（最大的权重 {top}）：{does}。它的输出是{terms}的加权和。",
+        "Take {q} (largest weight {top}): {does}. Its output is a weighted sum of {terms}.",
     ),
     "values_asked": (
-        "看所问的 {q}（最大的权重是 {top}）。它的输出是{terms}的加权和。",
-        "Take {q}, the query asked for (its largest weight is {top}). Its output is a weighted sum of {terms}.",
+        "看所问的 {q}（最大的权重 {top}）：{does}。它的输出是{terms}的加权和。",
+        "Take {q}, the query asked for (largest weight {top}): {does}. Its output is a weighted sum of {terms}.",
     ),
     "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
     "chain": (
