@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
-from manim import DOWN, LEFT, RIGHT, UP, Arc, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arc, Circle, ReplacementTransform, VGroup
 
 import attention_core as ac
 from attention_core.readings.rotary_view import (
@@ -56,6 +56,14 @@ class RotaryPositions(ExplainerScene):
             self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
         else:
             self.plane_box, self.numbers_box = content.rows(1, 1, gap=0.2)
+        if v.directions:  # a line or two under the planes: they show directions
+            box = self.plane_box
+            lines = balanced_lines(self.say("rope_directions"), box.width, SMALL, max_lines=2)
+            self.note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+            self.note.arrange(DOWN, buff=0.08)
+            tall = self.note.height + 0.05
+            self.plane_box, note_box = box.rows(box.height - tall - 0.1, tall, gap=0.1)
+            place(self.note, note_box, "center")
         boxes = self.plane_box.columns(*[1] * len(v.shown), gap=0.3)
         self.panels = [self.panel(p, box) for p, box in zip(v.shown, boxes, strict=True)]
         self.qc, self.kc = self.q_color(v.query), self.k_color(v.key)
@@ -72,7 +80,11 @@ class RotaryPositions(ExplainerScene):
                 buff=0.12
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
-        numbers = VGroup(self.table, self.score_lines)
+        # the reading's line, laid out now (shown last): beside the table in a square frame
+        room = self.numbers_box.width - (0 if self.wide else self.table.width + 0.4)
+        self.span = self.span_lines(room) if len(v.shown) > 1 else VGroup()
+        self.span.next_to(self.score_lines, DOWN, aligned_edge=LEFT, buff=0.24)
+        numbers = VGroup(self.table, VGroup(self.score_lines, self.span))
         numbers.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
         if self.wide:
             place(numbers, self.numbers_box, "left")
@@ -91,6 +103,7 @@ class RotaryPositions(ExplainerScene):
                 self._deg(t.degrees, n, "degrees", t.decimals) for n, t in enumerate(v.shown)
             ],
             **self.angle_cells(""),
+            **self.length_cells(),
             "term": [
                 self.num(t.term, ("rotary_pair", n, "term"), 2) for n, t in enumerate(v.shown)
             ],
@@ -100,6 +113,7 @@ class RotaryPositions(ExplainerScene):
             "omega": self.say("rope_omega"),
             "m": f"{v.m}·ω",
             "n": f"{v.n}·ω",
+            "lengths": "|q|·|k|",
             "term": self.say("rope_term"),
         }  # the shift step turns the m and n rows into (m + s)·ω and (n + s)·ω
         colors = {"m": self.qc, "n": self.kc}
@@ -126,6 +140,17 @@ class RotaryPositions(ExplainerScene):
             ]
         return rows
 
+    def length_cells(self) -> dict:
+        """Where the planes draw directions: each shown pair's |q|·|k| (turning keeps both
+        lengths; its part of the score is |q|·|k|·cos of the arc)."""
+        if not self.v.directions:
+            return {}
+        cells = [
+            self.num(t.lengths, ("rotary_pair", n, "lengths"), 2)
+            for n, t in enumerate(self.v.shown)
+        ]
+        return {"lengths": cells}
+
     def shifted_rows(self) -> dict:
         """The table's m and n rows after the shift, in their places: (m + s)·ω, (n + s)·ω."""
         v, out = self.v, {}
@@ -143,21 +168,28 @@ class RotaryPositions(ExplainerScene):
         """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
         head_box, plane_box = box.rows(0.4, box.height - 0.5, gap=0.1)
         heading = self.say("rope_pair_heading", i=turn.pair + 1, P=self.v.pairs)
-        r = turn.reach
+        r = 1.0 if self.v.directions else turn.reach  # directions: the unit circle
         plane = self.kit.plane([[r, r], [-r, -r]], plane_box, pad=0.08)
+        if self.v.directions:
+            ring = Circle(radius=plane.unit, color=self.theme.muted, stroke_width=2)
+            plane.add(ring.move_to(plane.point([0, 0])))
         head = place(self.kit.label(heading, SMALL), head_box, "center")
         return SimpleNamespace(turn=turn, plane=plane, box=plane_box, heading=head, now=None)
 
     def drawn_at(self, panel, q, k) -> VGroup:
         """The query's and the key's arrows at ``q`` and ``k`` in ``panel``, the arc of the
-        angle between them at the origin, and their tokens at the tips."""
+        angle between them at the origin, and their tokens at the tips (where the planes draw
+        directions, ``q`` and ``k`` are drawn to the unit circle)."""
         plane = panel.plane
+        if self.v.directions:
+            q, k = unit(q), unit(k)
         arrows = VGroup(plane.arrow(q, self.qc), plane.arrow(k, self.kc, outline=True))
         tokens, colors = [self.q_tok, self.k_tok], [self.qc, self.kc]
         tips = plane.tip_labels(
             [q, k], tokens, colors, panel.box, obstacles=list(plane.tick_labels)
         )
-        return VGroup(arrows, angle_arc(plane, q, k, 0.45 * panel.turn.reach, self.theme), tips)
+        reach = 1.0 if self.v.directions else panel.turn.reach
+        return VGroup(arrows, angle_arc(plane, q, k, 0.45 * reach, self.theme), tips)
 
     def show_pair(self):
         """1. each pair's plane, the query and the key as they leave the projections, and the
@@ -167,11 +199,13 @@ class RotaryPositions(ExplainerScene):
         key = "pairs_two" if len(v.shown) > 1 else ("pair_most" if v.pairs > 1 else "pair")
         self.step(key, q=self.q_tok, k=self.k_tok, i=v.pair + 1, P=v.pairs, **ids)
         planes = [FadeIn(x) for pn in self.panels for x in (pn.plane, pn.heading)]
+        planes += [FadeIn(self.note)] if v.directions else []
         self.play(*planes, run_time=0.8)
         for pn in self.panels:
             pn.now = self.drawn_at(pn, pn.turn.q, pn.turn.k)
         self.play(*[FadeIn(pn.now) for pn in self.panels], run_time=1)
-        self.play(FadeIn(self.table.rows["pair"]), FadeIn(self.table.rows["omega"]))
+        rows = ["pair", "omega"] + (["lengths"] if v.directions else [])
+        self.play(*[FadeIn(self.table.rows[r]) for r in rows])
         self.hold()
 
     def move_arrows(self, which: str):
@@ -222,19 +256,29 @@ class RotaryPositions(ExplainerScene):
             L=v.span,
             t=turn,
         )
-        room = self.regions.content.x1 - self.score_lines.get_left()[0]  # to the frame's edge
+        self.play(FadeIn(self.span))  # laid out with the numbers, shown now
+        self.hold(2)
+
+    def span_lines(self, room: float) -> VGroup:
+        """The reading's line: how far the pair where the score lives turns over the text."""
+        v = self.v
+        main = next(t for t in v.shown if t.pair == v.pair)
+        turn = fmt(main.degrees * v.span, angle_decimals(main.degrees * v.span))
         text = self.say("rope_span", i=v.pair + 1, L=v.span, t=turn)
         lines = balanced_lines(text, room, SMALL, max_lines=2)
         span = VGroup(*(label(t, SMALL, self.theme.text) for t in lines))
-        span.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        span.next_to(self.score_lines, DOWN, aligned_edge=LEFT, buff=0.24)
-        self.play(FadeIn(span))
-        self.hold(2)
+        return span.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def _deg(self, value: float, n: int, field: str, digits: int, color=None):
         """Shown pair ``n``'s angle ``field`` in degrees, with ``digits`` decimals."""
         role = ("rotary_pair", n, field)
         return self.num(value, role, digits, color=color or self.theme.accent, suffix="°")
+
+
+def unit(v):
+    """``v`` scaled to length 1 (a zero vector stays zero)."""
+    length = math.hypot(float(v[0]), float(v[1]))
+    return v if length == 0 else v / length
 
 
 def angle_arc(plane, q, k, radius: float, theme) -> Arc:

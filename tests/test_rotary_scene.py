@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import attention_core as ac
@@ -20,13 +21,22 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _snapshot(scene):
-    """The angles printed (Nums ending in °) and each plane's ranges."""
+    """The angles printed (Nums ending in °), each plane's ranges, the |q|·|k| printed and the
+    arrows' lengths in each plane's units."""
     nums = on_screen(scene, Num)
-    planes = [p.plane for p in getattr(scene, "panels", [])] or [scene.pair_plane]
+    panels = getattr(scene, "panels", [])
+    planes = [p.plane for p in panels] or [scene.pair_plane]
+    lengths = [
+        float(np.linalg.norm(b - a)) / pn.plane.unit
+        for pn in panels
+        for a, b in pn.plane.shafts[-2:]
+    ]
     return {
         "angles": [m.shown for m in nums if m.source_text.endswith("°")],
         "per_position": [m.value for m in nums if m.role[-1] == "degrees"],
         "ranges": [(p.lo, p.hi) for p in planes],
+        "lengths": [m.value for m in nums if m.role[-1] == "lengths"],
+        "arrows": lengths,
     }
 
 
@@ -46,6 +56,23 @@ def test_induction_head_turns_two_pairs_at_their_own_angles(aspect):
     assert len(last["ranges"]) == 2
     for lo, hi in last["ranges"]:
         assert lo[0] < 0 < hi[0] and lo[1] < 0 < hi[1]
+
+
+def test_a_key_too_short_to_see_turn_is_drawn_as_a_direction():
+    """The induction head's key is 0.13 of its query's length in pair 2 (drawn to scale: a stub
+    whose turn cannot be seen): the core says so (``directions``), the planes draw both to the
+    unit circle and the table prints |q|·|k|. The rotary preset's pair stays to scale."""
+    from attention_core.readings.rotary_view import STUB, rotary_view
+
+    ex = ac.load_example(EXAMPLES / "smollm2-induction.toml")
+    view = rotary_view(ac.trace_example(ex))
+    t = view.shown[0]
+    assert view.directions and min(t.q_norm, t.k_norm) < STUB * max(t.q_norm, t.k_norm)
+    first = _stills(ex, "4:3")[0].snapshot
+    assert first["lengths"] == pytest.approx([s.q_norm * s.k_norm for s in view.shown])
+    assert first["arrows"] and all(a == pytest.approx(1.0, abs=0.02) for a in first["arrows"])
+    preset = rotary_view(ac.trace_example(ac.PRESETS["rotary"]))
+    assert not preset.directions
 
 
 def test_rotary_preset_keeps_one_pair_around_the_origin():

@@ -26,6 +26,7 @@ import numpy as np
 from ..rotary import apply_rotary, pair_scores, rotary_frequencies, rotary_pair
 
 SHIFT = 3  # how far the scene moves both positions
+STUB = 0.35  # a vector shorter than this share of its pair's longer one is drawn as a direction
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +57,13 @@ class RotaryView:
     slowest: float  # ω of the last pair
     shown: tuple = ()  # the pairs drawn side by side (PairTurn), fastest first: see shown_pairs
     span: int = 0  # the text's positions: last − first
+
+    @property
+    def directions(self) -> bool:
+        """Whether the planes draw directions (unit arrows, the lengths in the table) rather
+        than coordinates: where in a shown pair the shorter of q and k is under :data:`STUB` of
+        the longer (drawn to scale it would be a stub whose turn cannot be seen)."""
+        return any(min(t.q_norm, t.k_norm) < STUB * max(t.q_norm, t.k_norm) for t in self.shown)
 
     @property
     def angle_m(self) -> float:
@@ -102,13 +110,14 @@ def _pick(trace) -> tuple[int, int]:
 
 def rotary_view(trace) -> RotaryView:
     """The view of ``trace`` (an :class:`~attention_core.ExampleTrace` of an example with a
-    rotary base): its first head, its last query, see the module."""
+    rotary base): the head it explains (``head``, else the first), see the module."""
     ex = trace.example
     if ex.rotary_base is None:
         raise ValueError("rotary_base: this example has no rotary positions")
     base = float(ex.rotary_base)
-    W_q, W_k, _ = ex.weights.head(0, ex.heads)
-    b_q, b_k, _ = ex.weights.head_biases(0, ex.heads)
+    h = ex.head_index  # the head the example names, else the first
+    W_q, W_k, _ = ex.weights.head(h, ex.heads)
+    b_q, b_k, _ = ex.weights.head_biases(h, ex.heads)
     Q = trace.X @ W_q + (0 if b_q is None else b_q)  # before turning
     K = trace.X @ W_k + (0 if b_k is None else b_k)
     pos = ex.rotary_positions
@@ -174,6 +183,13 @@ class PairTurn:
     angle_m_shifted: float  # (m + SHIFT)·ω in degrees
     angle_n_shifted: float
     reach: float  # the longest of q and k: the plane shows −reach … reach on both axes
+    q_norm: float = 0.0  # |q| and |k| in this pair (turning keeps them)
+    k_norm: float = 0.0
+
+    @property
+    def lengths(self) -> float:
+        """|q|·|k| in this pair: its part of the score is that times cos of their angle."""
+        return self.q_norm * self.k_norm
 
 
 def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
@@ -194,6 +210,7 @@ def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
         term=float(q_t @ k_t), angle_m=m * deg, angle_n=n * deg,
         angle_m_shifted=(m + SHIFT) * deg, angle_n_shifted=(n + SHIFT) * deg,
         reach=float(max(np.linalg.norm(q0), np.linalg.norm(k0))),
+        q_norm=float(np.linalg.norm(q0)), k_norm=float(np.linalg.norm(k0)),
     )  # fmt: skip
 
 

@@ -48,5 +48,9 @@ WORDS = {
     "rope_shifted": ("两者都移 {s} 位后 =", "both moved by {s} ="),
     "rope_pair_heading": ("第 {i} 对（共 {P} 对）", "pair {i} of {P}"),
     "rope_score_one": ("分数 =", "score ="),
+    "rope_directions": (
+        "箭头只画方向（单位圆）；长度在表里",
+        "arrows: directions (unit circle); lengths in the table",
+    ),
     "rope_span": ("第 {i} 对，首尾相隔 {L} 位：{t}°", "pair {i}, first to last ({L} apart): {t}°"),
 }
