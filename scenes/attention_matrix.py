@@ -24,6 +24,7 @@ from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
+STAGGERED_SUMS = 2.0  # the room of two columns of row sums beside a grid of 24 rows
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
@@ -56,6 +57,7 @@ class AttentionMatrix(ExplainerScene):
         content = self.content
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
         self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
+        self.alone = self.alone or self.example.n_keys > 2 * 6  # 24 tokens: squares in two sides
         left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
         self.show_heatmap(left)
         self.gather_row_sums()
@@ -70,7 +72,12 @@ class AttentionMatrix(ExplainerScene):
         other, pair = reading(W, ex.is_cross, head.mask, real)
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
+        self.sums_room = 1.1  # the row sums' column right of the grid
         self.matrix = matrix = self.heatmap_matrix(left, W, named)
+        if matrix.style.split and matrix.width + STAGGERED_SUMS > left.width:
+            # rows closer than a sum is tall: the sums alternate between two columns
+            self.sums_room = STAGGERED_SUMS
+            self.matrix = matrix = self.heatmap_matrix(left, W, named)
         self.title = title = matrix_title(self.say("weights"), matrix, theme)
         self.sums = sums = VGroup(
             *(
@@ -78,7 +85,7 @@ class AttentionMatrix(ExplainerScene):
                 for i in matrix.shown_rows
             )
         )
-        matrix.place_row_notes(sums, buff=0.25)
+        matrix.place_row_notes(sums, buff=0.25, stagger=matrix.style.split)
         self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
         sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
         sum_head.align_to(sums[0], LEFT)
@@ -101,8 +108,9 @@ class AttentionMatrix(ExplainerScene):
         named cells' numbers on a readout line (``self.readout``, at ``self.readout_at``) or on
         badges."""
 
-        def fitted(room: float, named=()):  # the row sums go in the last 1.1 of ``left``
-            return self.weights_matrix(Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1), named)
+        def fitted(room: float, named=()):  # the row sums go in the last part of ``left``
+            box = Box(left.x0, left.y0 + room, left.x1 - self.sums_room, left.y1)
+            return self.weights_matrix(box, named)
 
         # a grid of squares: the numbers the reading names go on a line of their own, each
         # with the cells it names (a number on a badge over the grid was read as its
