@@ -117,7 +117,8 @@ def grid_of_squares(args, width: float, height: float, size: float, colorbar: bo
         header = column_header(cols, size, upright, tiers)
         if not (upright or split):  # one flat tier is as tall as a row label
             header = max(label(t, size).height for t in rows)
-        side = min((width - left - right - bar) / n, (height - header - 0.25) / m, MAX_SQUARE)
+        gap = 0.15 if split else 0.25  # between the labels (0.12 above the grid) and the title
+        side = min((width - left - right - bar) / n, (height - header - gap) / m, MAX_SQUARE)
         rows_need, cols_need = _least_side(rows, cols, size, choice)
         if side >= rows_need and (side >= cols_need or n == 1):
             return (values, role, theme, rows, cols), side, choice

@@ -69,4 +69,7 @@ STEPS = {
     ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS: dict[str, tuple[str, str]] = {
+    # rows too close for a sum beside each, in a narrow frame: the sum said once
+    "row_sum_each": ("每一行之和", "every row sums to"),
+}
