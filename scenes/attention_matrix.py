@@ -36,11 +36,6 @@ reading, comparable_pairs, self_first = (
 )
 
 
-def whole(matrix) -> bool:
-    """Whether every row and column of ``matrix`` is on screen."""
-    return len(matrix.shown_rows) * len(matrix.shown_columns) == matrix.values.size
-
-
 def named_cells(other, pair) -> list[tuple[int, int]]:
     """The cells the reading's caption names: the row's largest weight and its own, and the
     asymmetric pair both ways."""
@@ -108,10 +103,10 @@ class AttentionMatrix(ExplainerScene):
             # rows closer than a sum is tall: the sums alternate between two columns
             self.sums_room = STAGGERED_SUMS
             matrix = self.heatmap_matrix(left, W, named)
-        if not whole(matrix):  # a narrow frame: every row and column, the sum said once
+        if not matrix.whole:  # a narrow frame: every row and column, the sum said once
             self.sums_room = 0.0
             once = self.heatmap_matrix(left, W, named)
-            if whole(once):
+            if once.whole:
                 matrix, self.sums_once = once, True
             else:
                 self.sums_room = 1.1

@@ -516,6 +516,11 @@ class LabelledMatrix(VGroup):
             self.colorbar.next_to(VGroup(*notes), RIGHT, buff=0.3)
 
     @property
+    def whole(self) -> bool:
+        """Whether every row and column is on screen."""
+        return len(self.shown_rows) * len(self.shown_columns) == self.values.size
+
+    @property
     def shown_cells(self) -> list[tuple[int, int]]:
         """Every cell on screen (as a number or a square), column by column."""
         return [(i, j) for j in self.shown_columns for i in self.shown_rows]

@@ -69,7 +69,4 @@ STEPS = {
     ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {
-    # rows too close for a sum beside each, in a narrow frame: the sum said once
-    "row_sum_each": ("每一行之和", "every row sums to"),
-}
+WORDS: dict[str, tuple[str, str]] = {}
