@@ -358,7 +358,8 @@ def test_a_24_token_grid_labels_every_row_and_column_at_1_1():
     """Issue 32: at 24 tokens in a 1:1 frame's width (7.5) the weights are a grid of squares
     with every cell drawn and every row and column labelled (rows split between the grid's
     sides, numbered columns in tiers), no two labels overlapping, inside the box. It fell back
-    to an elided matrix (rows 1–4 and 24, columns 1–3 and 24)."""
+    to an elided matrix (rows 1–4 and 24, columns 1–3 and 24). Its row sums alternate between
+    two columns, none over another."""
     m, box = _grid_of_24(7.5)
     assert m.style.squares and m.style.split, (m.style.squares, m.style.split)
     assert matrix_problems(m) == []
@@ -367,6 +368,19 @@ def test_a_24_token_grid_labels_every_row_and_column_at_1_1():
     assert rows == set(range(1, 24, 2)), "even rows (2nd, 4th, …) right of the grid"
     # Manim keeps a text without its spaces
     assert [m.row_label_of[i].text for i in (0, 10)] == ["1The", "11because"]
+    # the row sums (as AttentionMatrix and CausalMask place them) alternate between two columns,
+    # each level with its row, none over another or over a label
+    from scenes.mobjects.layout import box_of
+    from scenes.mobjects.text import label
+
+    sums = [label("1.000", 22) for _ in range(24)]
+    m.place_row_notes(sums, buff=0.25, stagger=True)
+    boxes = [box_of(n) for n in [*sums, *m.row_labels]]
+    assert not [
+        (a, b) for a, b in itertools.combinations(range(48), 2) if boxes[a].overlaps(boxes[b])
+    ]
+    for i, note in enumerate(sums):
+        assert abs(note.get_center()[1] - m.cell_rect(i, 0).get_center()[1]) < 1e-6
 
 
 def test_matrix_problems_names_an_elided_or_crowded_matrix():
