@@ -24,6 +24,7 @@ from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 
+STAGGERED_SUMS = 2.0  # the room of two columns of row sums beside a grid of 24 rows
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
 
 
@@ -56,6 +57,7 @@ class AttentionMatrix(ExplainerScene):
         content = self.content
         # many keys in a narrow frame: the matrix takes the whole width, the cost comes after it
         self.alone = self.example.n_keys > 6 and content.width < 2.2 * content.height
+        self.alone = self.alone or self.example.n_keys > 2 * 6  # 24 tokens: squares in two sides
         left, right = (content, content) if self.alone else content.split(3, 2, gap=0.5)
         self.show_heatmap(left)
         self.gather_row_sums()
@@ -70,18 +72,13 @@ class AttentionMatrix(ExplainerScene):
         other, pair = reading(W, ex.is_cross, head.mask, real)
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
-        self.matrix = matrix = self.heatmap_matrix(left, W, named)
+        self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
+        if self.sums_once:
+            self.sums, self.sum_head = self.sum_said_once(matrix, W)
+            sums, sum_head = self.sums, self.sum_head
+        else:
+            sums, sum_head = self.row_sums(matrix, W)
         self.title = title = matrix_title(self.say("weights"), matrix, theme)
-        self.sums = sums = VGroup(
-            *(
-                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
-                for i in matrix.shown_rows
-            )
-        )
-        matrix.place_row_notes(sums, buff=0.25)
-        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
-        sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
-        sum_head.align_to(sums[0], LEFT)
         under = self.readout if self.readout_at == "under" else VGroup()
         self.block = block = VGroup(title, matrix, sums, sum_head, under)
         place(block, left)
@@ -96,13 +93,61 @@ class AttentionMatrix(ExplainerScene):
             self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
 
+    def heatmap_beside_sums(self, left, W, named):
+        """:meth:`heatmap_matrix` with room for a column of row sums right of it; two columns
+        (alternating) where the rows are split between the grid's sides (24 tokens); no column
+        where only then every row and column fits (``self.sums_once``: the sum said once)."""
+        self.sums_room, self.sums_once = 1.1, False  # the row sums' column right of the grid
+        matrix = self.heatmap_matrix(left, W, named)
+        if matrix.style.split and matrix.width + STAGGERED_SUMS > left.width:
+            # rows closer than a sum is tall: the sums alternate between two columns
+            self.sums_room = STAGGERED_SUMS
+            matrix = self.heatmap_matrix(left, W, named)
+        if not matrix.whole:  # a narrow frame: every row and column, the sum said once
+            self.sums_room = 0.0
+            once = self.heatmap_matrix(left, W, named)
+            if once.whole:
+                matrix, self.sums_once = once, True
+            else:
+                self.sums_room = 1.1
+                matrix = self.heatmap_matrix(left, W, named)
+        return matrix
+
+    def row_sums(self, matrix, W):
+        """Each shown row's sum beside it (alternating between two columns on a grid whose
+        rows are split between its sides) under a "row sum" heading."""
+        theme = self.theme
+        self.sums = sums = VGroup(
+            *(
+                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                for i in matrix.shown_rows
+            )
+        )
+        matrix.place_row_notes(sums, buff=0.25, stagger=matrix.style.split)
+        self.sum_head = sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        sum_head.next_to(sums[0], np.array([0, 1, 0]), buff=0.25)
+        sum_head.align_to(sums[0], LEFT)
+        return sums, sum_head
+
+    def sum_said_once(self, matrix, W):
+        """ "every row sums to 1.000" once under the grid (the first row's sum: every row's is
+        the same), where no column beside the rows has room."""
+        theme = self.theme
+        sums = VGroup(self.num(np.sum(W[0]), ("rowsum", 0, 0), 3, color=theme.accent))
+        head = label(self.say("row_sum_each"), SMALL, theme.accent)
+        VGroup(head, sums).arrange(buff=0.15)
+        under = self.readout if self.readout_at == "under" else matrix.backgrounds
+        VGroup(head, sums).next_to(under, DOWN, buff=0.15).align_to(matrix.backgrounds, LEFT)
+        return sums, head
+
     def heatmap_matrix(self, left, W, named):
         """The weight matrix in ``left``: numbers where they fit, else a grid of squares with the
         named cells' numbers on a readout line (``self.readout``, at ``self.readout_at``) or on
         badges."""
 
-        def fitted(room: float, named=()):  # the row sums go in the last 1.1 of ``left``
-            return self.weights_matrix(Box(left.x0, left.y0 + room, left.x1 - 1.1, left.y1), named)
+        def fitted(room: float, named=()):  # the row sums go in the last part of ``left``
+            box = Box(left.x0, left.y0 + room, left.x1 - self.sums_room, left.y1)
+            return self.weights_matrix(box, named)
 
         # a grid of squares: the numbers the reading names go on a line of their own, each
         # with the cells it names (a number on a badge over the grid was read as its
@@ -162,18 +207,23 @@ class AttentionMatrix(ExplainerScene):
     def gather_row_sums(self):
         """Each row's shares gather into its sum."""
         matrix, sums = self.matrix, self.sums
+        # the sum said once: every row gathers into a copy of it
+        targets = [sums[0].copy() for _ in matrix.shown_rows] if self.sums_once else sums
         self.step("rows")
         self.play(FadeIn(self.sum_head), run_time=0.4)
         self.play(
             LaggedStart(
                 *(
                     TransformFromCopy(matrix.row_group(i), s)
-                    for i, s in zip(matrix.shown_rows, sums)
+                    for i, s in zip(matrix.shown_rows, targets)
                 ),
                 lag_ratio=0.3,
             ),
             run_time=min(3.0, 0.8 + 0.4 * len(sums)),
         )
+        if self.sums_once:
+            self.remove(*targets)
+            self.add(sums)
         self.hold()
 
     def read_the_matrix(self):

@@ -71,10 +71,18 @@ class CausalMask(ExplainerScene):
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
         self.scaled = scaled = self.kit.matrix(head.scaled, ("scaled", 0), rows, cols, left, **grid)
         self.masked = masked = self.kit.matrix(head.masked, ("masked", 0), rows, cols, left, **grid)
-        w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)
+        w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
         self.weights = weights = self.kit.matrix(
             head.weights, ("weights", 0), rows, cols, w_box, digits=3, heat=True, **kw
         )
+        self.sums_once = False
+        if not weights.whole:  # every row and column where the sums are said once (24 at 1:1)
+            once = self.kit.matrix(
+                head.weights, ("weights", 0), rows, cols, right, digits=3, heat=True, **kw
+            )
+            if once.whole:
+                self.weights, self.sums_once, w_box = once, True, right
+                weights = once
         self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
         self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
         self.g_scaled = place(VGroup(self.t_scaled, scaled), left)
@@ -124,26 +132,42 @@ class CausalMask(ExplainerScene):
         )
         self.bring_to_front(*(masked.mark(*c) for c in both), *new)  # −∞ over the mask
 
+    def row_sums(self):
+        """Each shown row's sum beside it under a "row sum" heading (alternating between two
+        columns where the grid's rows are split between its sides: 24 tokens); or, where only
+        then every row and column fits (``self.sums_once``), "every row sums to 1.000" once
+        on the title's line."""
+        head, theme, weights = self.head, self.theme, self.weights
+        rows = weights.shown_rows[:1] if self.sums_once else weights.shown_rows
+        sums = VGroup(
+            *(
+                self.num(np.sum(head.weights[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                for i in rows
+            )
+        )
+        if self.sums_once:
+            sum_head = label(self.say("row_sum_each"), SMALL, theme.accent)
+            # on the title's line (under the grid the caption's third line may need the room)
+            note = VGroup(sum_head, sums).arrange(buff=0.15)
+            note.next_to(self.g_weights[0], np.array([1, 0, 0]), buff=0.6)
+            return sums, sum_head
+        weights.place_row_notes(sums, buff=0.2, stagger=weights.style.split)
+        sum_head = label(self.say("row_sum"), SMALL, theme.accent)
+        sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
+        nudge_into(sum_head, self.frame.inset(MARGIN))
+        return sums, sum_head
+
     def softmax_rows(self, mid):
         """Softmax row by row, over the allowed keys only; a −∞ gets exactly 0. The row sums
         are still 1."""
-        head, theme, weights, narrow = self.head, self.theme, self.weights, self.narrow
+        theme, weights, narrow = self.theme, self.weights, self.narrow
         self.step("softmax")
         arrow = (
             VGroup()
             if narrow
             else Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.muted, buff=0.05)
         )
-        sums = VGroup(
-            *(
-                self.num(np.sum(head.weights[i]), ("rowsum", 0, i), 3, color=theme.accent)
-                for i in weights.shown_rows
-            )
-        )
-        weights.place_row_notes(sums, buff=0.2)
-        sum_head = label(self.say("row_sum"), SMALL, theme.accent)
-        sum_head.next_to(sums[0], UP, buff=0.25).align_to(sums[0], [-1, 0, 0])
-        nudge_into(sum_head, self.frame.inset(MARGIN))
+        sums, sum_head = self.row_sums()
         if narrow:  # the scores leave room for the weights
             keep = (self.title_mob, self.caption_mob)
             self.play(

@@ -3,6 +3,8 @@ every text lies inside the frame, none overlaps another, none is below the minim
 number on screen is the core's and no label lies on an arrow. Every look is in test_pictures.py,
 the lecturer's examples in test_lecturer_examples.py."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -185,8 +187,8 @@ def test_extreme_but_valid_values_keep_every_text_in_the_frame(kind):
 
 
 def hidden_cells(scene) -> list[str]:
-    """Rows or columns of a matrix on screen that are elided (a matrix's cell backgrounds
-    know their matrix)."""
+    """Rows or columns of a matrix on screen that are elided, or unlabelled, or whose labels
+    overlap (a matrix's cell backgrounds know their matrix): :func:`matrix_problems`."""
     from manim import VGroup
 
     from scene_checks import on_screen
@@ -194,12 +196,34 @@ def hidden_cells(scene) -> list[str]:
     out = []
     for group in on_screen(scene, VGroup):
         m = getattr(group, "of_matrix", lambda: None)()
-        if m is None:
-            continue
-        rows, cols = m.shape
-        if m.shown_rows != list(range(rows)) or m.shown_columns != list(range(cols)):
-            out.append(f"{m.shape} matrix shows rows {m.shown_rows}, columns {m.shown_columns}")
+        if m is not None:
+            out += matrix_problems(m)
     return out
+
+
+def matrix_problems(m) -> list[str]:
+    """A matrix that does not draw every cell, or a row or column without its label, or two
+    row labels (on one side) or two column labels that overlap."""
+    from scenes.mobjects.layout import box_of
+
+    rows, cols = m.shape
+    if m.shown_rows != list(range(rows)) or m.shown_columns != list(range(cols)):
+        return [f"{m.shape} matrix shows rows {m.shown_rows}, columns {m.shown_columns}"]
+    out = [] if len(m.backgrounds) == rows * cols else [f"{m.shape} matrix: cells missing"]
+    unlabelled = [i for i in range(rows) if not _has_text(m.row_label_of.get(i))]
+    unlabelled_cols = [j for j in range(cols) if not _has_text(m.col_label_of.get(j))]
+    if unlabelled or (cols > 1 and unlabelled_cols):
+        out.append(f"{m.shape} matrix: rows {unlabelled}, columns {unlabelled_cols} unlabelled")
+    for name, group in (("row", m.row_labels), ("column", m.col_labels)):
+        boxes = [box_of(t) for t in group]
+        for a, b in itertools.combinations(range(len(boxes)), 2):
+            if boxes[a].overlaps(boxes[b], pad=-0.03):
+                out.append(f"{m.shape} matrix: {name} labels {a} and {b} overlap")
+    return out
+
+
+def _has_text(mob) -> bool:
+    return mob is not None and mob.width > 0.01
 
 
 ASPECTS = ("16:9", "4:3", "1:1")
@@ -219,6 +243,21 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     look = Look.for_example(ex, lang="en", aspect=aspect)
     check(find(name), ex, look=look, also=hidden_cells, last=final_frame_problems)
+
+
+@pytest.mark.slow
+def test_24_tokens_causal_mask_draws_every_cell_at_1_1():
+    """Issue 32: examples/smollm2-trophy.toml (24 tokens, causal) in a square frame: the
+    scores, the masked scores and the weights are grids of squares with every cell drawn and
+    every row and column labelled (they fell back to rows 1–4, 12, 24 and columns 1–3, 24), the
+    row sums said once where no column beside the rows has room, laid out cleanly."""
+    from conftest import ROOT
+
+    from scenes.kit.look import Look
+
+    ex = ac.load_example(ROOT / "examples" / "smollm2-trophy.toml")
+    look = Look.for_example(ex, lang="zh", aspect="1:1")
+    check(find("CausalMask"), ex, look=look, also=hidden_cells)
 
 
 @pytest.mark.slow
@@ -311,3 +350,68 @@ def test_numbers_on_a_grid_of_squares_say_which_cell_is_theirs(name, aspect):
         snapshot=badge_problems,
     )
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+
+
+def _grid_of_24(width: float, **kw):
+    """A 24 × 24 weight matrix of the trophy sentence's tokens (random weights: only the layout
+    matters), fitted as AttentionMatrix fits it to a box ``width`` wide and 5.27 tall (the
+    content region of an 8-unit-tall frame)."""
+    from conftest import ROOT
+
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.matrix import LabelledMatrix
+    from scenes.mobjects.theme import THEMES
+
+    tokens = ac.load_example(ROOT / "examples" / "smollm2-trophy.toml").tokens
+    weights = np.random.default_rng(0).dirichlet(np.ones(24), 24)
+    box = Box(0.0, 0.0, width, 5.27)
+    args = (weights, ("weights", 0), THEMES["dark"], tokens, tokens)
+    return LabelledMatrix.fitted(*args, box, sizes=(25, 22), digits=3, heat=True, **kw), box
+
+
+def test_a_24_token_grid_labels_every_row_and_column_at_1_1():
+    """Issue 32: at 24 tokens in a 1:1 frame's width (7.5) the weights are a grid of squares
+    with every cell drawn and every row and column labelled (rows split between the grid's
+    sides, numbered columns in tiers), no two labels overlapping, inside the box. It fell back
+    to an elided matrix (rows 1–4 and 24, columns 1–3 and 24). Its row sums alternate between
+    two columns, none over another."""
+    m, box = _grid_of_24(7.5)
+    assert m.style.squares and m.style.split, (m.style.squares, m.style.split)
+    assert matrix_problems(m) == []
+    assert m.width <= box.width + 1e-6 and m.height + 0.45 <= box.height + 1e-6
+    rows = {i for i in range(24) if m.row_label_of[i] in m.right_labels}
+    assert rows == set(range(1, 24, 2)), "even rows (2nd, 4th, …) right of the grid"
+    # Manim keeps a text without its spaces
+    assert [m.row_label_of[i].text for i in (0, 10)] == ["1The", "11because"]
+    # the row sums (as AttentionMatrix and CausalMask place them) alternate between two columns,
+    # each level with its row, none over another or over a label
+    from scenes.mobjects.layout import box_of
+    from scenes.mobjects.text import label
+
+    sums = [label("1.000", 22) for _ in range(24)]
+    m.place_row_notes(sums, buff=0.25, stagger=True)
+    boxes = [box_of(n) for n in [*sums, *m.row_labels]]
+    assert not [
+        (a, b) for a, b in itertools.combinations(range(48), 2) if boxes[a].overlaps(boxes[b])
+    ]
+    for i, note in enumerate(sums):
+        assert abs(note.get_center()[1] - m.cell_rect(i, 0).get_center()[1]) < 1e-6
+
+
+def test_matrix_problems_names_an_elided_or_crowded_matrix():
+    """The check every matrix scene runs fails on an elided matrix (too narrow a box) and on a
+    grid whose row labels overlap (24 rows on one side at a side of 0.15)."""
+    from scenes.mobjects.matrix import LabelledMatrix
+
+    elided, _ = _grid_of_24(6.0)
+    assert any("shows rows" in p for p in matrix_problems(elided))
+    crowded = LabelledMatrix(
+        elided.values,
+        ("weights", 0),
+        elided.theme,
+        [f"{i + 1} w" for i in range(24)],
+        [str(j + 1) for j in range(24)],
+        heat=True,
+        squares=0.15,
+    )
+    assert any("row labels" in p and "overlap" in p for p in matrix_problems(crowded))

@@ -1,14 +1,35 @@
 """How a grid of squares labels its rows and columns: every token in full where it fits, else
-upright columns, else numbered columns with row labels that start with their number. A label of
-at most :data:`SHORT_LABEL` characters is never shortened."""
+upright columns, else numbered columns with row labels that start with their number; where even
+those rows are too tall for the cells (24 tokens), the numbered rows split between the grid's
+two sides (odd rows on the left, even on the right, each beside its row) and the column numbers
+stand in tiers (:class:`LabelChoice`). A label of at most :data:`SHORT_LABEL` characters is never
+shortened."""
 
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
+
+import numpy as np
+from manim import PI
 
 from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
+MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
+TIER_GAP = 0.03  # between two tiers of column labels
+
+
+class LabelChoice(NamedTuple):
+    """The texts of a grid's row and column labels and how they stand: ``upright`` columns,
+    rows ``split`` between the two sides of the grid (odd rows left, even rows right) and the
+    columns in ``tiers`` (column j in tier j mod tiers, the first tier nearest the grid)."""
+
+    rows: list
+    cols: list
+    upright: bool
+    split: bool = False
+    tiers: int = 1
 
 
 def row_pitch(rows, size: float) -> float:
@@ -21,16 +42,22 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float):
     """The ways to label a grid of squares, best first: every token in full (the columns
     flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
     inch of text), and the columns numbered (flat, then upright; each row label starts with its
-    number; a long label shortened to :data:`LABEL_WIDTH`, then to the widest short one)."""
+    number; a long label shortened to :data:`LABEL_WIDTH`, then to the widest short one); last
+    the numbered rows split between the grid's sides with the numbers in two or three tiers
+    (flat), or two upright."""
     rows, cols = square_label_texts(row_labels, col_labels, size)
-    yield rows, cols, False
-    yield rows, cols, True
+    yield LabelChoice(rows, cols, False)
+    yield LabelChoice(rows, cols, True)
     if 0.9 <= upright_room < LABEL_WIDTH:
-        yield rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True
+        yield LabelChoice(rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True)
     numbers = [str(j + 1) for j in range(len(col_labels))]
     for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
         rows = [ellipsize(str(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
-        yield rows, numbers, upright
+        yield LabelChoice(rows, numbers, upright)
+    if len(row_labels) > 2:
+        rows = [ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        for upright, tiers in ((False, 2), (False, 3), (True, 2)):
+            yield LabelChoice(rows, numbers, upright, True, tiers)
 
 
 def _numbered_rooms(row_labels, size: float) -> list[float]:
@@ -51,3 +78,72 @@ def square_label_texts(row_labels, col_labels, size: float):
     stand upright when they are wider than a cell."""
     rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
     return rows, [ellipsize(str(t), LABEL_WIDTH, size) for t in col_labels]
+
+
+def label_sides(rows, size: float, split: bool) -> tuple[float, float]:
+    """The widths of the row label columns left and right of the grid (0 on the right unless
+    the rows are ``split``: then the odd rows, 1st, 3rd, …, go left)."""
+    widths = [text_width(t, size) for t in rows] or [0.0]
+    if not split:
+        return max(widths) + 0.2, 0.0
+    return max(widths[0::2]) + 0.2, max(widths[1::2], default=0.0) + 0.2
+
+
+def column_header(cols, size: float, upright: bool, tiers: int) -> float:
+    """The height the column labels take above the grid (``tiers`` of them)."""
+    tier = tier_height(cols, size, upright)
+    return tiers * tier + (tiers - 1) * TIER_GAP
+
+
+def tier_height(cols, size: float, upright: bool) -> float:
+    """The height of one tier of column labels: the longest upright, the tallest flat."""
+    if upright:
+        return max(text_width(c, size) for c in cols)
+    return max(label(c, size).height for c in cols)
+
+
+def grid_of_squares(args, width: float, height: float, size: float, colorbar: bool):
+    """``(args, side, choice)`` for a grid of squares that fits ``width`` × ``height`` with every
+    row and column labelled at ``size`` (a :class:`LabelChoice`), or None when the cells would be
+    shorter than a row label. ``args``: (values, role, theme, row labels, column labels)."""
+    values, role, theme, row_labels, col_labels = args
+    m, n = np.shape(values)
+    bar = 0.75 if colorbar else 0.0  # an upright colour bar on the right
+    pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
+    upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
+    for choice in label_choices(row_labels, col_labels, size, upright_room):
+        rows, cols, upright, split, tiers = choice
+        left, right = label_sides(rows, size, split)
+        header = column_header(cols, size, upright, tiers)
+        if not (upright or split):  # one flat tier is as tall as a row label
+            header = max(label(t, size).height for t in rows)
+        gap = 0.15 if split else 0.25  # between the labels (0.12 above the grid) and the title
+        side = min((width - left - right - bar) / n, (height - header - gap) / m, MAX_SQUARE)
+        rows_need, cols_need = _least_side(rows, cols, size, choice)
+        if side >= rows_need and (side >= cols_need or n == 1):
+            return (values, role, theme, rows, cols), side, choice
+    return None
+
+
+def _least_side(rows, cols, size: float, choice: LabelChoice) -> tuple[float, float]:
+    """The smallest cell at which no two row labels on one side overlap, and at which no two
+    column labels in one tier do."""
+    widest = max(text_width(c, size) for c in cols)
+    if not choice.split:
+        return row_pitch(rows, size), (0.0 if choice.upright else widest + 0.04)
+    rows_need = max(row_pitch(rows[0::2], size), row_pitch(rows[1::2], size)) / 2
+    across = max(label(c, size).height for c in cols) + 0.02 if choice.upright else widest + 0.06
+    return rows_need, across / choice.tiers
+
+
+def stand_up(text) -> None:
+    """Turn a label to read upwards, keeping its ``font_size`` true (Manim derives it from the
+    height, which turning swaps for the width)."""
+    before = text.height
+    text.rotate(PI / 2)
+    if hasattr(text, "initial_height") and before > 0:
+        text.initial_height *= text.height / before
+
+
+def too_wide(texts, cw: float, size: float) -> bool:
+    return len(texts) > 1 and any(label(t, size).width > cw - 0.04 for t in texts)

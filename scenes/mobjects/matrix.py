@@ -13,15 +13,23 @@ import weakref
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from manim import DOWN, LEFT, PI, RIGHT, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup
 
 from scenes.mobjects.badges import place_badges
 from scenes.mobjects.colour_bar import ColorBar, scale_fill
 from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
 from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
 from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
-from scenes.mobjects.grid_labels import LABEL_WIDTH, label_choices, row_pitch, square_label_texts
-from scenes.mobjects.text import Num, ellipsize, label, text_width
+from scenes.mobjects.grid_labels import (
+    LABEL_WIDTH,
+    TIER_GAP,
+    grid_of_squares,
+    square_label_texts,
+    stand_up,
+    tier_height,
+    too_wide,
+)
+from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
@@ -75,6 +83,12 @@ class MatrixStyle:
     upright : bool
         Column labels wider than a cell stand upright (reading upwards) instead of becoming
         their numbers (a grid of squares always does so).
+    split : bool
+        The row labels alternate between the grid's sides: odd rows (1st, 3rd, …) on the left,
+        even rows on the right (rows too close for their labels on one side: 24 tokens).
+    tiers : int
+        The column labels stand in this many tiers above the grid (column j in tier j mod
+        tiers, the first nearest the grid): labels wider than a cell, side by side.
     """
 
     digits: int = 2
@@ -84,6 +98,8 @@ class MatrixStyle:
     cell_pad: float | None = None
     squares: float | None = None
     upright: bool = False
+    split: bool = False
+    tiers: int = 1
 
     @property
     def scale(self) -> str | None:
@@ -198,7 +214,8 @@ class LabelledMatrix(VGroup):
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
-        label_w = (max(r.width for r in row_mobs) + 0.2) if any(row_texts) else 0.1
+        left_mobs = row_mobs[0::2] if style.split else row_mobs
+        label_w = (max(r.width for r in left_mobs) + 0.2) if any(row_texts) else 0.1
         grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows, keep_cols)
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
@@ -237,7 +254,8 @@ class LabelledMatrix(VGroup):
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
             col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
             cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
-        self.upright = bool(style.squares or style.upright) and _too_wide(col_texts, cw, style.size)
+        wide = too_wide(col_texts, cw * style.tiers, style.size)
+        self.upright = bool(style.squares or style.upright) and wide
         return cw, ch, row_texts, col_texts
 
     def _start_parts(self) -> None:
@@ -250,7 +268,9 @@ class LabelledMatrix(VGroup):
         # on screen, the cells say which matrix they are (a weak link: copies stay cheap)
         self.backgrounds.of_matrix = weakref.ref(self)
         self.col_labels = VGroup()
+        self.col_label_of: dict[int, object] = {}
         self.row_labels = VGroup()
+        self.right_labels = VGroup()  # the row labels right of the grid (``split``)
         self.row_label_of: dict[int, object] = {}
         self.ellipses = VGroup()
 
@@ -304,6 +324,7 @@ class LabelledMatrix(VGroup):
     def _add_columns(self, grid: _Grid, role: tuple, col_texts, col_colors) -> None:
         """Column by column: its label, then its shown cells (an ellipsis for a gap)."""
         size, muted = self.style.size, self.theme.muted
+        tier = tier_height(col_texts, size, self.upright) + TIER_GAP if self.style.tiers > 1 else 0
         for slot, j in enumerate(grid.cols):
             x = grid.x(slot)
             if j is None:
@@ -312,9 +333,10 @@ class LabelledMatrix(VGroup):
                 continue
             c = label(col_texts[j], size, col_colors[j])
             if self.upright:  # labels wider than a cell read upwards, one per column
-                _stand_up(c)
-            c.move_to([x, 0.12, 0], aligned_edge=DOWN)
+                stand_up(c)
+            c.move_to([x, 0.12 + (j % self.style.tiers) * tier, 0], aligned_edge=DOWN)
             self.col_labels.add(c)
+            self.col_label_of[j] = c
             for row_slot, i in enumerate(grid.rows):
                 if i is not None:
                     self._add_cell(i, j, [x, grid.y(row_slot), 0], grid, role)
@@ -371,7 +393,11 @@ class LabelledMatrix(VGroup):
                 self.ellipses.add(dots.move_to([x, y, 0]))
                 continue
             r = row_mobs[i]
-            r.move_to([grid.label_w - 0.12, y, 0], aligned_edge=RIGHT)
+            if self.style.split and i % 2:  # an even row (2nd, 4th, …): right of the grid
+                r.move_to([grid.label_w + len(grid.cols) * grid.cw + 0.12, y, 0], aligned_edge=LEFT)
+                self.right_labels.add(r)
+            else:
+                r.move_to([grid.label_w - 0.12, y, 0], aligned_edge=RIGHT)
             self.row_labels.add(r)
             self.row_label_of[i] = r
 
@@ -379,7 +405,7 @@ class LabelledMatrix(VGroup):
         """The key of the cells' colour scale under the grid (empty without one)."""
         if not (self.scale and self.style.colorbar):
             return VGroup()
-        grid = VGroup(*self.backgrounds, *self.ellipses)
+        grid = VGroup(*self.backgrounds, *self.ellipses, *self.right_labels)
         if self.style.squares:  # upright on the right: the rows keep the height
             bar = ColorBar(
                 self.theme, self.scale, self.limit, width=min(grid.height, 2.4), vertical=True
@@ -429,11 +455,15 @@ class LabelledMatrix(VGroup):
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
                 stood = stood or mob.upright
-        squares = _grid_of_squares(args, box.width, box.height - title_room, sizes[-1], kwargs)
-        if squares is not None and (
-            any_squares or _style(kwargs.get("style"), _style_part(kwargs)).scale
-        ):
-            return cls(*squares[0], size=sizes[-1], squares=squares[1], **kwargs)
+        style = _style(kwargs.get("style"), _style_part(kwargs))
+        squares = grid_of_squares(
+            args, box.width, box.height - title_room, sizes[-1], style.colorbar
+        )
+        if squares is not None and (any_squares or style.scale):
+            (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)
+            if choice.split:
+                kw.update(split=True, tiers=choice.tiers)
+            return cls(*made, size=sizes[-1], squares=side, **kw)
         room = dict(max_width=box.width, max_height=box.height - title_room)
         numbered = cls(*args, size=sizes[-1], **room, **kwargs)
         if name_columns and numbered.indexed:  # named upright, where that keeps every column
@@ -479,14 +509,27 @@ class LabelledMatrix(VGroup):
         )
         return VGroup(halo, frame)
 
-    def place_row_notes(self, notes, buff: float = 0.2) -> None:
-        """Put one note per shown row (e.g. its sum) right of the matrix, level with the row."""
-        right = max(m.get_right()[0] for m in [*self.backgrounds, *self.ellipses])
+    def place_row_notes(self, notes, buff: float = 0.2, stagger: bool = False) -> None:
+        """Put one note per shown row (e.g. its sum) right of the matrix, level with the row;
+        with ``stagger`` every second note a column further right (rows closer than a note is
+        tall: 24 tokens)."""
+        right = max(
+            m.get_right()[0] for m in [*self.backgrounds, *self.ellipses, *self.right_labels]
+        )
         for i, note in zip(self.shown_rows, notes):
             row = self.cell_rect(i, self.shown_columns[0])
             note.move_to([right + buff + note.width / 2, row.get_center()[1], 0])
+        if stagger and len(notes) > 1:
+            step = max(n.width for n in notes) + 0.15
+            for note in notes[1::2]:
+                note.shift(RIGHT * step)
         if self.style.squares and len(self.colorbar) and len(notes):  # the key moves past them
             self.colorbar.next_to(VGroup(*notes), RIGHT, buff=0.3)
+
+    @property
+    def whole(self) -> bool:
+        """Whether every row and column is on screen."""
+        return len(self.shown_rows) * len(self.shown_columns) == self.values.size
 
     @property
     def shown_cells(self) -> list[tuple[int, int]]:
@@ -519,47 +562,11 @@ def cells_alone_too_big(values, size: float, kwargs: dict, width: float, height:
     return n * cw > width + 1e-9 or m * ch > height + 1e-9
 
 
-MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
-
-
-def _grid_of_squares(args, width: float, height: float, size: float, kwargs):
-    """``(args, side)`` for a grid of squares that fits ``width`` × ``height`` with every row
-    and column labelled at ``size``, or None when the cells would be shorter than a row label
-    (or the grid is not shaded). ``args``: (values, role, theme, row labels, column labels)."""
-    values, role, theme, row_labels, col_labels = args
-    style = _style(kwargs.get("style"), _style_part(kwargs))
-    m, n = np.shape(values)
-    bar = 0.75 if style.colorbar else 0.0  # an upright colour bar on the right
-    pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
-    upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
-    for rows, cols, upright in label_choices(row_labels, col_labels, size, upright_room):
-        label_w = max(text_width(t, size) for t in rows) + 0.2
-        widest = max(text_width(c, size) for c in cols)
-        header = (widest if upright else max(label(t, size).height for t in rows)) + 0.25
-        side = min((width - label_w - bar) / n, (height - header) / m, MAX_SQUARE)
-        if side >= row_pitch(rows, size) and (upright or widest <= side - 0.04 or n == 1):
-            return (values, role, theme, rows, cols), side
-    return None
-
-
 def _share(value: float, limit: float) -> float:
     """A value's share of its scale (its square's area), 0 for a masked −∞."""
     if not np.isfinite(value) or limit <= 0:
         return 0.0
     return min(abs(value) / limit, 1.0)
-
-
-def _stand_up(text) -> None:
-    """Turn a label to read upwards, keeping its ``font_size`` true (Manim derives it from the
-    height, which turning swaps for the width)."""
-    before = text.height
-    text.rotate(PI / 2)
-    if hasattr(text, "initial_height") and before > 0:
-        text.initial_height *= text.height / before
-
-
-def _too_wide(texts, cw: float, size: float) -> bool:
-    return len(texts) > 1 and any(label(t, size).width > cw - 0.04 for t in texts)
 
 
 def _style_part(kwargs: dict) -> dict:

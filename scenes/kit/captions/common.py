@@ -66,6 +66,8 @@ WORDS = {
     "own": ("原向量", "own vector"),
     "hull": ("凸包", "convex hull"),
     "row_sum": ("行和", "row sum"),
+    # rows too close for a sum beside each, in a narrow frame: the sum said once
+    "row_sum_each": ("每一行之和都是", "every row sums to"),
     "cost_cells": ("个格子", "cells"),
     "multiply_adds": ("次乘加", "multiply-adds"),
     "symmetric_no": ("矩阵不对称：{a} ≠ {b}。", "The matrix is not symmetric: {a} ≠ {b}."),
