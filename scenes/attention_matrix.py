@@ -99,6 +99,13 @@ class AttentionMatrix(ExplainerScene):
         where only then every row and column fits (``self.sums_once``: the sum said once)."""
         self.sums_room, self.sums_once = 1.1, False  # the row sums' column right of the grid
         matrix = self.heatmap_matrix(left, W, named)
+        if matrix.style.split:  # 24 rows: 24 × "1.000" say nothing; the sum said once
+            self.sums_room = 0.0
+            once = self.heatmap_matrix(left, W, named)
+            if once.whole:
+                self.sums_once = True
+                return once
+            self.sums_room = 1.1
         if matrix.style.split and matrix.width + STAGGERED_SUMS > left.width:
             # rows closer than a sum is tall: the sums alternate between two columns
             self.sums_room = STAGGERED_SUMS

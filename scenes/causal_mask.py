@@ -76,7 +76,9 @@ class CausalMask(ExplainerScene):
             head.weights, ("weights", 0), rows, cols, w_box, digits=3, heat=True, **kw
         )
         self.sums_once = False
-        if not weights.whole:  # every row and column where the sums are said once (24 at 1:1)
+        # every row and column where the sums are said once (24 at 1:1), and on a grid whose rows
+        # are split between its sides (24 × "1.000" say nothing)
+        if not weights.whole or weights.style.split:
             once = self.kit.matrix(
                 head.weights, ("weights", 0), rows, cols, right, digits=3, heat=True, **kw
             )
