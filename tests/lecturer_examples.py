@@ -24,7 +24,7 @@ LAYER = ROOT / "examples" / "minilm-cat-layer1.toml"
 LAYER_TEXT = "the cat sat on the mat"
 # 24 tokens, a real sentence through SmolLM2 (layer 14, head 9, causal, RoPE): it₁ → trophy
 TROPHY = ROOT / "examples" / "smollm2-trophy.toml"
-NAMES = ("at-the-limits", "minilm-layer1")
+NAMES = ("at-the-limits", "minilm-layer1", "trophy-24")
 ASPECTS = ("16:9", "4:3", "1:1")
 
 
