@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMITS = ROOT / "examples" / "at-the-limits.toml"
 LAYER = ROOT / "examples" / "minilm-cat-layer1.toml"
 LAYER_TEXT = "the cat sat on the mat"
-# 24 tokens, a real sentence through SmolLM2 (layer 14, head 9, causal, RoPE), following it₁ → trophy
+# 24 tokens, a real sentence through SmolLM2 (layer 14, head 9, causal, RoPE): it₁ → trophy
 TROPHY = ROOT / "examples" / "smollm2-trophy.toml"
 NAMES = ("at-the-limits", "minilm-layer1")
 ASPECTS = ("16:9", "4:3", "1:1")

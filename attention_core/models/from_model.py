@@ -58,7 +58,8 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
     """Run all-MiniLM-L6-v2 on ``text`` and take layer ``layer``'s head ``head`` (both from 1).
 
     Raises ``ValueError`` (one line each) for a layer outside 1 … 6, a head outside 1 … 12,
-    words the vocabulary lacks ([UNK]), more than MAX_TOKENS (24) tokens, or a missing ``[model]`` extra.
+    words the vocabulary lacks ([UNK]), more than MAX_TOKENS (24) tokens, or a missing
+    ``[model]`` extra.
     """
     from . import minilm_files as model_files
     from .bert import bert_forward

@@ -9,7 +9,7 @@ piece of that kind in every scene (``tests/test_kit.py`` holds the scene modules
 
 from __future__ import annotations
 
-from manim import VGroup
+from manim import DOWN, LEFT, VGroup
 
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import label
@@ -48,6 +48,44 @@ class Kit:
 
         note = self.scene.say("view_kept", kept="{kept}")
         return VectorPlane.view_note(view, which, note, self.theme)
+
+    def not_drawn(self, drawn, total: int, width: float) -> VGroup:
+        """'16 other tokens not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of
+        ``total``) in the muted small type, ellipsized to ``width``; empty when all are drawn."""
+        from scenes.mobjects.text import ellipsize
+
+        left = total - len(drawn)
+        if left <= 0:
+            return VGroup()
+        words = self.scene.say("not_drawn" if left > 1 else "not_drawn_one", n=left)
+        return VGroup(label(ellipsize(words, width, SMALL), SMALL, self.theme.muted))
+
+    def story_arrows(self, plane, coords, texts, colors, order, note, note_box: Box, **kw):
+        """``plane``'s token arrows, each labelled (:meth:`VectorPlane.story_arrows`: where not
+        every one finds a label, the first of ``order``, the followed token and its strongest
+        keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
+        line under it saying how many are not drawn; the labels keep clear of the note as it
+        ends. ``kw``: the plane's (``obstacles``, ``merge``, ``outline`` …). Returns (the indices
+        drawn, the arrows, the labels, the note)."""
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        obstacles = list(kw.pop("obstacles", ()))
+        bounds = kw.pop("bounds")
+        drawn, arrows, labels = plane.story_arrows(
+            coords, texts, colors, order, bounds, [*obstacles, *note], **kw
+        )
+        left_out = self.not_drawn(drawn, len(texts), note_box.width)
+        if not len(left_out):
+            return drawn, arrows, labels, note
+        if len(note):
+            note = VGroup(note, left_out).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+        else:
+            note = left_out
+        place(note, note_box)
+        plane.tips[:], plane.shafts[:] = tips, shafts  # again, clear of the longer note
+        drawn, arrows, labels = plane.story_arrows(
+            coords, texts, colors, order, bounds, [*obstacles, *note], len(drawn), **kw
+        )
+        return drawn, arrows, labels, note
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
         """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its
