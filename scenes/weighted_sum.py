@@ -105,6 +105,7 @@ class WeightedSum(ExplainerScene):
             self.note,
             self.note_box,
             bounds=self.plane_box,
+            align="left",
             obstacles=list(plane.tick_labels),
         )
         self.obstacles = list(plane.tick_labels) + list(self.note)

@@ -50,23 +50,30 @@ class Kit:
         return VectorPlane.view_note(view, which, note, self.theme)
 
     def not_drawn(self, drawn, total: int, width: float) -> VGroup:
-        """'16 other tokens not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of
-        ``total``) in the muted small type, ellipsized to ``width``; empty when all are drawn."""
-        from scenes.mobjects.text import ellipsize
+        """'16 others not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of ``total``)
+        in the muted small type, on two lines where ``width`` is narrow; empty when all are
+        drawn."""
+        from scenes.mobjects.text import balanced_lines
 
         left = total - len(drawn)
         if left <= 0:
             return VGroup()
         words = self.scene.say("not_drawn" if left > 1 else "not_drawn_one", n=left)
-        return VGroup(label(ellipsize(words, width, SMALL), SMALL, self.theme.muted))
+        lines = balanced_lines(words, width, SMALL, max_lines=2)
+        return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
+            DOWN, aligned_edge=LEFT, buff=0.04
+        )
 
-    def story_arrows(self, plane, coords, texts, colors, order, note, note_box: Box, **kw):
+    def story_arrows(
+        self, plane, coords, texts, colors, order, note, note_box: Box, align="center", **kw
+    ):
         """``plane``'s token arrows, each labelled (:meth:`VectorPlane.story_arrows`: where not
         every one finds a label, the first of ``order``, the followed token and its strongest
         keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
         line under it saying how many are not drawn; the labels keep clear of the note as it
-        ends. ``kw``: the plane's (``obstacles``, ``merge``, ``outline`` …). Returns (the indices
-        drawn, the arrows, the labels, the note)."""
+        ends (placed by ``align``, as :func:`place`). ``kw``: the plane's (``obstacles``,
+        ``merge``, ``outline`` …). Returns (the indices drawn, the arrows, the labels, the
+        note)."""
         tips, shafts = list(plane.tips), list(plane.shafts)
         obstacles = list(kw.pop("obstacles", ()))
         bounds = kw.pop("bounds")
@@ -80,7 +87,9 @@ class Kit:
             note = VGroup(note, left_out).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
         else:
             note = left_out
-        place(note, note_box)
+        # taller than its box (a narrow column): it grows up from the box's foot, into the
+        # plane's room, where the labels keep clear of it
+        place(note, note_box, align if note.height <= note_box.height else f"bottom-{align}")
         plane.tips[:], plane.shafts[:] = tips, shafts  # again, clear of the longer note
         drawn, arrows, labels = plane.story_arrows(
             coords, texts, colors, order, bounds, [*obstacles, *note], len(drawn), **kw
