@@ -81,14 +81,15 @@ def story_order(weights, query: int, key: int, side: str = "keys") -> list[int]:
     return [query, *(int(i) for i in np.argsort(-col, kind="stable") if i != query)]
 
 
-NAMED_WEIGHTS = 5  # a caption names at most this many weights of one row; the rest it sums
+NAMED_ALL = 12  # a caption names every weight of a row of at most this many keys
+NAMED_FEW = 5  # else only this many, the largest
 
 
 @dataclass(frozen=True)
 class NamedWeights:
     """The weights of one row that a caption names: ``kind`` ``"all"`` (every key's, in order)
-    or ``"largest"`` (the ``keys`` weighted most, largest first, and how many ``others`` are
-    left unnamed, whose weights add up to ``rest``)."""
+    or ``"largest"`` (the ``keys`` weighted most, largest first; ``others`` keys are left
+    unnamed, whose weights add up to ``rest``)."""
 
     kind: str
     keys: tuple[int, ...]
@@ -96,15 +97,15 @@ class NamedWeights:
     rest: float
 
 
-def named_weights(row, limit: int = NAMED_WEIGHTS) -> NamedWeights:
+def named_weights(row, most: int = NAMED_ALL, few: int = NAMED_FEW) -> NamedWeights:
     """Which weights of ``row`` (one row of shares) a caption names: every one where there are
-    at most ``limit``, else the ``limit`` largest (the lower index on a tie) and the sum of the
-    others — a caption that lists 24 weights runs out of its frame."""
+    at most ``most``, else the ``few`` largest (the lower index on a tie) — a caption that
+    lists 24 weights runs out of its frame."""
     w = np.asarray(row, dtype=np.float64)
-    if w.ndim != 1 or limit < 1:
-        raise ValueError(f"row: expected one row of weights and limit ≥ 1, got {w.shape}, {limit}")
-    if len(w) <= limit:
+    if w.ndim != 1 or not 1 <= few <= most:
+        raise ValueError(f"row: expected one row of weights and 1 ≤ few ≤ most, got {w.shape}")
+    if len(w) <= most:
         return NamedWeights("all", tuple(range(len(w))), 0, 0.0)
-    top = [int(j) for j in np.argsort(-w, kind="stable")[:limit]]
+    top = [int(j) for j in np.argsort(-w, kind="stable")[:few]]
     others = [j for j in range(len(w)) if j not in top]
     return NamedWeights("largest", tuple(top), len(others), float(np.sum(w[others])))

@@ -41,6 +41,15 @@ STEPS = {
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
         "Then divide by the total: the weights of {q} are {weights}, exactly 1 together.",
     ),
+    # more keys than a caption can name (attention_core.named_weights): the largest few
+    "share_largest": (
+        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1。",
+        "Then divide by the total: the largest weights of {q} are {weights}; all of them together make exactly 1.",
+    ),
+    "share_unmasked_largest": (
+        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
+        "Then divide by the total: the largest weights of {q} are {weights}; all of them together make exactly 1. No mask yet: masks come later.",
+    ),
     "share_unmasked": (
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。这里还没有加掩码，掩码稍后再讲。",
         "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. No mask yet: masks come later.",
