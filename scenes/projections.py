@@ -349,7 +349,7 @@ class Projections(ExplainerScene):
         self.step("maps_nd", f"{key}_rotary" if rotary else key, clear=True, d=dims["Q"])
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
-        pair = ac.followed_pair(tr)
+        pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
         for box, (name, tokens, color_of, outline) in zip(
             boxes,
             (
@@ -362,20 +362,13 @@ class Projections(ExplainerScene):
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
-            side = "queries" if name == "Q" else "keys"
-            order = ac.story_order(self.head.weights, pair.query, pair.key, side)
+            order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
             src = "X" if name == "Q" or not ex.is_cross else "X_s"
             heading = place(
                 typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
                 title_box,
             )
-            note = self.kit.view_note(view, name)
-            if not len(note) and exact:  # the plane is the head's whole q, k or v
-                note = VGroup(label(self.say("view_exact", d=dims[name]), SMALL, self.theme.muted))
-            if len(note):
-                if note.width > note_box.width:  # a narrow column: the note on two lines
-                    note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
-                place(note, note_box)
+            note = self.map_note(view, name, dims[name] if exact else None, note_box)
             # a label with no room in the plane's box may reach past it, clear of these; where
             # not every arrow finds a label, the story's are drawn and a line says how many not
             drawn, arrows, labels, note = self.kit.story_arrows(
@@ -403,6 +396,19 @@ class Projections(ExplainerScene):
                 run_time=1,
             )
         self.hold(1.5)
+
+    def map_note(self, view, name: str, exact_d, note_box: Box) -> VGroup:
+        """The note under a map's plane, placed in ``note_box``: what the 2-D view keeps, or
+        (``exact_d``: every plane exact) the head's width it shows whole; on two lines in a
+        narrow column."""
+        note = self.kit.view_note(view, name)
+        if not len(note) and exact_d is not None:  # the plane is the head's whole q, k or v
+            note = VGroup(label(self.say("view_exact", d=exact_d), SMALL, self.theme.muted))
+        if len(note):
+            if note.width > note_box.width:  # a narrow column: the note on two lines
+                note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
+            place(note, note_box)
+        return note
 
     # -- the learnable match --------------------------------------------------------------------
     def match_step(self):
