@@ -81,10 +81,13 @@ from .readings.illustrative import (
 from .readings.linear_maps import LinearMaps, linear_maps
 from .readings.permutation import ShuffleCheck, shuffle_check
 from .readings.scene_quantities import (
+    NamedWeights,
     attention_cost,
     informative_row,
+    named_weights,
     residual,
     share_from_others,
+    story_order,
     tip_to_tail,
 )
 from .softmax import exponentials, saturation, sharpened, softmax, softmax_gradient_factor
@@ -173,6 +176,9 @@ __all__ = [
     "informative_row",
     "residual",
     "tip_to_tail",
+    "story_order",
+    "named_weights",
+    "NamedWeights",
     # the heads of a real model: the q·k plane and a one-line reading (heads.py)
     "qk_plane",
     "QKPlane",

@@ -52,7 +52,6 @@ class Overview(ExplainerScene):
         x_plane_box, x_note_box = panel.rows(9, 1, gap=0.1)
         x_plane = self.kit.plane(x_view, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
-        x_arrows = x_plane.arrows(x_view.coords, q_colors)
         x_note = self.kit.view_note(x_view, "X")
         if len(x_note):
             place(x_note, x_note_box, "left")
@@ -61,8 +60,19 @@ class Overview(ExplainerScene):
             if not len(x_note)
             else VGroup()
         )
-        x_labels = x_plane.tip_labels(  # clear of the note and the formula above
-            x_view.coords, self.q_tokens, q_colors, x_plane_box, [*x_note, *x_title, self.formula]
+        # clear of the note and the formula above; where not every token finds a label, the
+        # story's (the followed query first) and a line saying how many are not drawn
+        _, x_arrows, x_labels, x_note = self.kit.story_arrows(
+            x_plane,
+            x_view.coords,
+            self.q_tokens,
+            q_colors,
+            self.story("queries"),
+            x_note,
+            x_note_box,
+            bounds=x_plane_box,
+            align="left",
+            obstacles=[*x_title, self.formula],
         )
         self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)
         self.step("formula")
@@ -167,18 +177,33 @@ class Overview(ExplainerScene):
             *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
         )
         # outputs in their own style, each labelled o(token): no token's colour on a derived vector
-        o_arrows = o_plane.arrows(head.output @ B, [theme.output] * ex.n, stroke_width=4)
         o_note = self.kit.view_note(out_view, "values_outputs")
         if len(o_note):
             place(o_note, o_note_box, "left")
         o_texts = [f"o({t})" for t in self.q_tokens]
-        o_labels = o_plane.tip_labels(
-            head.output @ B, o_texts, [theme.output] * ex.n, o_plane_box, [*o_note, self.formula]
+        _, o_arrows, o_labels, o_note = self.kit.story_arrows(
+            o_plane,
+            head.output @ B,
+            o_texts,
+            [theme.output] * ex.n,
+            self.story("queries"),
+            o_note,
+            o_note_box,
+            bounds=o_plane_box,
+            align="left",
+            obstacles=[self.formula],
+            stroke_width=4,
         )
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
+        # each output gathers from copies of the values; the drawn arrows, where their labels
+        # were placed, replace them (a Transform from twelve arrows left an output's arrowhead
+        # 0.2 away from its label's leader line)
+        gathering = [a.copy() for a in o_arrows]
         self.play(
-            *(TransformFromCopy(v_arrows, a) for a in o_arrows), FadeIn(o_labels), run_time=1.6
+            *(TransformFromCopy(v_arrows, g) for g in gathering), FadeIn(o_labels), run_time=1.6
         )
+        self.remove(*gathering)
+        self.add(o_arrows)
         self.hold(1.8)
 
     def light(self, formula: MathTypst, *parts: str):
@@ -187,6 +212,11 @@ class Overview(ExplainerScene):
         self.play(
             *(formula.select(p).animate.set_color(self.theme.accent) for p in parts), run_time=0.5
         )
+
+    def story(self, side: str) -> list[int]:
+        """The tokens in the order a crowded plane draws them (attention_core.story_order)."""
+        pair = ac.followed_pair(self.trace)
+        return ac.story_order(self.head.weights, pair.query, pair.key, side)
 
     def followed_key(self, followed: int) -> int:
         """The key the followed query's pair names (attention_core.followed_pair), else the one

@@ -20,7 +20,7 @@ import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of, view_stack
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import math_title, matrix_title, typeset_headers
@@ -349,6 +349,7 @@ class Projections(ExplainerScene):
         self.step("maps_nd", f"{key}_rotary" if rotary else key, clear=True, d=dims["Q"])
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
+        pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
         for box, (name, tokens, color_of, outline) in zip(
             boxes,
             (
@@ -361,22 +362,29 @@ class Projections(ExplainerScene):
             title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
             plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
             colors = [color_of(i) for i in range(len(tokens))]
-            arrows = plane.arrows(view.coords, colors, outline=outline)
+            order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
             src = "X" if name == "Q" or not ex.is_cross else "X_s"
             heading = place(
                 typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
                 title_box,
             )
-            note = self.kit.view_note(view, name)
-            if not len(note) and exact:  # the plane is the head's whole q, k or v
-                note = VGroup(label(self.say("view_exact", d=dims[name]), SMALL, self.theme.muted))
-            if len(note):
-                if note.width > note_box.width:  # a narrow column: the note on two lines
-                    note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
-                place(note, note_box)
-            labels = plane.tip_labels(
-                view.coords, tokens, colors, plane_box, [heading, *note], True, merge=0.35
-            )  # a label with no room in the plane's box may reach past it, clear of these
+            note = self.map_note(view, name, dims[name] if exact else None, note_box)
+            # a label with no room in the plane's box may reach past it, clear of these; where
+            # not every arrow finds a label, the story's are drawn and a line says how many not
+            drawn, arrows, labels, note = self.kit.story_arrows(
+                plane,
+                view.coords,
+                tokens,
+                colors,
+                order,
+                note,
+                note_box,
+                bounds=plane_box,
+                obstacles=[heading],
+                clear_axes=True,
+                merge=0.35,
+                outline=outline,
+            )
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
         for g in groups:
             self.play(
@@ -389,6 +397,19 @@ class Projections(ExplainerScene):
             )
         self.hold(1.5)
 
+    def map_note(self, view, name: str, exact_d, note_box: Box) -> VGroup:
+        """The note under a map's plane, placed in ``note_box``: what the 2-D view keeps, or
+        (``exact_d``: every plane exact) the head's width it shows whole; on two lines in a
+        narrow column."""
+        note = self.kit.view_note(view, name)
+        if not len(note) and exact_d is not None:  # the plane is the head's whole q, k or v
+            note = VGroup(label(self.say("view_exact", d=exact_d), SMALL, self.theme.muted))
+        if len(note):
+            if note.width > note_box.width:  # a narrow column: the note on two lines
+                note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
+            place(note, note_box)
+        return note
+
     # -- the learnable match --------------------------------------------------------------------
     def match_step(self):
         ex = self.example
@@ -400,13 +421,21 @@ class Projections(ExplainerScene):
         # (the formula's size, across, beside, the pair's score): in a square frame the grid
         # frames the pair without its number
         layouts = [(40, False, True, True), (40, False, False, True), (BODY, True, False, True)]
-        for size, across, beside, scored in [*layouts, (BODY, True, False, False)]:
-            parts, group = self.match_words(size, across, scored)
-            grid = self.match_grid(group, beside, titled=not across)
+        layouts += [(BODY, True, False, False)]
+        # every pair's match where every row and column shows; else (many tokens) the followed
+        # query's row of scores, the followed pair framed (issue 32: what the story needs)
+        followed = ac.followed_pair(self.trace)
+        for row in (None, followed.query):
+            pair = match_pair(self.trace) if row is None else (followed.query, followed.key)
+            for size, across, beside, scored in layouts:
+                parts, group = self.match_words(size, across, scored, pair)
+                grid = self.match_grid(group, beside, titled=not across, row=row)
+                if grid is not None:
+                    break
             if grid is not None:
                 break
         if grid is None:
-            parts, group = self.match_words(40, False)
+            parts, group = self.match_words(40, False, pair=match_pair(self.trace))
             if group.width > content.width:
                 group.scale_to_fit_width(content.width)
             place(group, content)
@@ -414,8 +443,8 @@ class Projections(ExplainerScene):
         self.play(FadeIn(VGroup(*parts[1:])), *([FadeIn(grid)] if grid else []))
         self.hold(1.8)
 
-    def match_words(self, size: float, across: bool, scored: bool = True):
-        """The match's formula at ``size``, the followed pair's score (where ``scored``), and
+    def match_words(self, size: float, across: bool, scored: bool = True, pair=(0, 0)):
+        """The match's formula at ``size``, ``pair``'s score (where ``scored``), and
         (identity weights) what Wq and Wk are: their parts, and the group of them, one under
         the other, or (``across``) side by side."""
         head = self.trace.attention
@@ -423,7 +452,7 @@ class Projections(ExplainerScene):
         # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
         formula = typeset_math("q_i dot k_j = " + match, size, self.theme.text)
-        i, j = self.match_pair = match_pair(self.trace)  # the followed pair, never one masked
+        i, j = self.match_pair = pair  # the followed pair, never one the mask blocks
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
@@ -440,10 +469,10 @@ class Projections(ExplainerScene):
             return parts, VGroup(*parts).arrange(buff=0.6)
         return parts, VGroup(*parts).arrange(DOWN, buff=0.6)
 
-    def match_grid(self, group, beside: bool, titled: bool) -> VGroup | None:
-        """The scores of every pair, with ``group`` (the formula) beside it or above it, the
-        followed pair framed; placed, or None where that room does not show every row and
-        column."""
+    def match_grid(self, group, beside: bool, titled: bool, row=None) -> VGroup | None:
+        """The scores of every pair (``row``: of that query alone), with ``group`` (the formula)
+        beside it or above it, the followed pair framed; placed, or None where that room does
+        not show every row and column."""
         ex, content = self.example, self.regions.content
         if group.width > content.width:
             return None
@@ -453,26 +482,34 @@ class Projections(ExplainerScene):
         else:
             gap = content.height - group.height - 0.3
             words, room = content.rows(group.height, gap, gap=0.3)
+        rows = range(ex.n) if row is None else [row]
         grid = self.kit.matrix(
-            self.head.scores,
-            ("scores", 0),
-            self.q_tokens,
+            self.head.scores[list(rows)],
+            ("scores", 0) if row is None else ("scores_row", 0, row),
+            [self.q_tokens[a] for a in rows],
             self.k_tokens,
             room,
-            row_colors=[self.q_color(a) for a in range(ex.n)],
+            row_colors=[self.q_color(a) for a in rows],
             col_colors=[self.k_color(b) for b in range(ex.n_keys)],
             sizes=(40, 36, 32, 28, 25, 22),
             any_squares=True,
             title_room=0.45 if titled else 0.0,
+            # one row: its colour key would be squeezed to the row's height (the framed pair's
+            # number is in the line above it)
+            **({} if row is None else {"colorbar": False}),
         )
-        if len(grid.shown_rows) < ex.n or len(grid.shown_columns) < ex.n_keys:
+        if len(grid.shown_rows) < len(rows) or len(grid.shown_columns) < ex.n_keys:
+            return None
+        tops = [box_of(c) for c in grid.col_labels]
+        if any(a.overlaps(b) for a, b in zip(tops, tops[1:])):  # too narrow for its keys
             return None
         title = self.typeset("scores", SMALL, self.theme.muted) if titled else VGroup()
         if titled:
             matrix_title(title, grid, self.theme)
         place(group, words)
         place(VGroup(title, grid), room)
-        return VGroup(title, grid, grid.highlight(*self.match_pair))
+        i, j = self.match_pair
+        return VGroup(title, grid, grid.highlight(i if row is None else 0, j))
 
 
 def match_pair(trace) -> tuple[int, int]:

@@ -76,9 +76,9 @@ class RotaryPositions(ExplainerScene):
         whole = self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs)
         self.score_lines = VGroup(
             VGroup(label(whole, SMALL, self.theme.text), self.score).arrange(buff=0.12),
-            VGroup(label(self.say("rope_shifted", s=v.shift), SMALL), self.s_score).arrange(
-                buff=0.12
-            ),
+            VGroup(  # in the text's colour, as the line above (it had none: 1.11:1 contrast)
+                label(self.say("rope_shifted", s=v.shift), SMALL, self.theme.text), self.s_score
+            ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
         # the reading's line, laid out now (shown last): beside the table in a square frame
         room = self.numbers_box.width - (0 if self.wide else self.table.width + 0.4)

@@ -124,7 +124,8 @@ class Softmax(ExplainerScene):
         slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
-        lift = 0.35 if stagger else 0.0  # the second row of key labels
+        tiers = self.label_tiers(slot) if stagger else 1
+        lift = 0.35 * (tiers - 1)  # the rows of key labels above the first
         score_labels = VGroup(
             *(
                 self.num(
@@ -152,10 +153,8 @@ class Softmax(ExplainerScene):
             bars.add(bar)
             text = self.k_tokens[j]
             if stagger:
-                text = ellipsize(text, 2 * slot - 0.1, SMALL)
-            k_lab = label(text, SMALL, c).move_to([x, plot.y0 + 0.15, 0])
-            if stagger and j % 2:
-                k_lab.set_y(plot.y0 + 0.5)
+                text = ellipsize(text, tiers * slot - 0.1, SMALL)
+            k_lab = label(text, SMALL, c).move_to([x, plot.y0 + 0.15 + 0.35 * (j % tiers), 0])
             # the first and last labels stay inside the plot (a long one at the edge was cut)
             k_lab.shift(RIGHT * max(0.0, plot.x0 - k_lab.get_left()[0]))
             k_lab.shift(LEFT * max(0.0, k_lab.get_right()[0] - plot.x1))
@@ -165,18 +164,35 @@ class Softmax(ExplainerScene):
                 exp_labels[j].next_to(bar, UP, buff=0.08)
         return bars, score_labels, exp_labels, key_labels
 
+    def label_tiers(self, slot: float) -> int:
+        """How many staggered rows the key labels under the bars take (two, or up to four
+        where a short label, never shortened, is wider than two columns: 24 keys at 1:1), so
+        that no two labels of one row meet."""
+        for tiers in (2, 3, 4):
+            fits = all(
+                label(ellipsize(t, tiers * slot - 0.1, SMALL), SMALL).width <= tiers * slot - 0.05
+                for t in self.k_tokens
+            )
+            if fits:
+                return tiers
+        return 4
+
     def shares(self, row, bars, exp_labels, shares_box: Box):
         """The e^s bars squeeze into the shares of one whole."""
         theme, i, keys = self.theme, self.i, self.keys
         w = ac.softmax(row)
+        # a row that sees every key has the same weights with the mask: nothing to say
+        key = "share_masked" if self.cut else "share"
+        named = ac.named_weights(w)  # many keys: the caption names the largest few
+        role = f"sharpened{self.sfx}"
+        shown = [self.num(w[j], (role, 0, i, 1.0, j), 3).shown for j in named.keys]
+        if named.kind == "largest":  # "trophy 0.563": which key each weight is
+            shown = [f"{self.k_tokens[j]} {n}" for j, n in zip(named.keys, shown)]
         self.step(
             "share",
-            # a row that sees every key has the same weights with the mask: nothing to say
-            caption_key="share_masked" if self.cut else "share",
+            caption_key=key if named.kind == "all" else f"{key}_largest",
             q=self.q_tokens[i],
-            weights=self.say("tokens_list_sep").join(
-                self.num(w[j], (f"sharpened{self.sfx}", 0, i, 1.0, j), 3).shown for j in keys
-            ),
+            weights=self.say("tokens_list_sep").join(shown),
         )
         bar = self.kit.proportion_bar(
             w,

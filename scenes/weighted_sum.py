@@ -69,8 +69,9 @@ class WeightedSum(ExplainerScene):
         self.new2 = self.new @ B if self.new is not None else None
         self.note = note = self.kit.view_note(view, "weighted_sum")
         self.plane_box = left if not len(note) else left.rows(10, 1)[0]
+        self.note_box = left.rows(10, 1)[1]
         if len(note):
-            place(note, left.rows(10, 1)[1], "left")
+            place(note, self.note_box, "left")
         extra = [self.own2[None], self.new2[None]] if self.own2 is not None else []
         self.vplane = self.kit.plane(
             np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), self.plane_box
@@ -93,15 +94,22 @@ class WeightedSum(ExplainerScene):
             top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
             terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
-        self.v_arrows = plane.arrows(self.V2, colors)
-        self.obstacles = list(plane.tick_labels) + list(self.note)
-        self.v_labels = plane.tip_labels(
+        # where not every value finds a label: the largest weights' (issue 32), and a line
+        # saying how many are not drawn
+        order = ac.story_order(head.weights, i, top, "keys")
+        self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
+            plane,
             self.V2,
             [f"v({t})" for t in self.k_tokens],
             colors,
-            self.plane_box,
-            obstacles=self.obstacles,
+            order,
+            self.note,
+            self.note_box,
+            bounds=self.plane_box,
+            align="left",
+            obstacles=list(plane.tick_labels),
         )
+        self.obstacles = list(plane.tick_labels) + list(self.note)
         hull = self.value_hull()
         w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
         # below the weights come o = … (two lines at most) and, adding back, E + ΔE and its facts
@@ -151,8 +159,8 @@ class WeightedSum(ExplainerScene):
                     label(ellipsize(self.k_tokens[j], 1.0, size), size, colors[j]),
                     self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=size),
                 ).arrange(buff=0.1)
-                for j in range(self.example.n_keys)
-            ]
+                for j in self.seen
+            ] + self.blocked_line(size)
             if columns <= 0:  # as many to a line as fit
                 cols = flow(entries, right.width, hbuff=0.25, vbuff=0.12)
                 if cols.height <= room:
@@ -175,8 +183,8 @@ class WeightedSum(ExplainerScene):
         """Where not every key's weight fits (12 keys at 1:1): the largest ones first, in the
         shortest form, as many as fit ``room`` with a line saying how many smaller ones are left
         (the caption's largest weight is always among them); nothing where not even one fits."""
-        head, colors, i, n = self.head, self.colors, self.i, self.example.n_keys
-        order = np.argsort(-head.weights[i], kind="stable")
+        head, colors, i, n = self.head, self.colors, self.i, len(self.seen)
+        order = sorted(self.seen, key=lambda j: -head.weights[i, j])
         for shown in range(n - 1, 0, -1):
             entries = [
                 VGroup(
@@ -188,23 +196,46 @@ class WeightedSum(ExplainerScene):
             lines = balanced_lines(
                 self.say("smaller_weights", n=n - shown), self.side_box.width, SMALL, max_lines=2
             )
-            rest = [label(t, SMALL, self.theme.muted) for t in lines]
+            rest = [label(t, SMALL, self.theme.muted) for t in lines] + self.blocked_line(SMALL)
             col = VGroup(*entries, *rest).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
             if col.height <= room and col.width <= self.side_box.width:
                 return col
         return VGroup()  # no room at all: the shares are in the AttentionMatrix scene
 
+    @property
+    def seen(self) -> list[int]:
+        """The keys the followed row may see (all without a mask): the weights listed."""
+        mask = self.head.mask
+        return [j for j in range(self.example.n_keys) if mask is None or mask[self.i, j]]
+
+    def blocked_line(self, size: float) -> list:
+        """'the mask blocks 12 keys' under the listed weights, where it blocks some (their
+        weights are 0: not listed); the number is the caption's (attention_core.sum_terms)."""
+        blocked = ac.sum_terms(self.head, self.i).blocked
+        if not blocked:
+            return []
+        return [
+            label(
+                self.say("mask_blocks_keys" if blocked > 1 else "mask_blocks_key", b=blocked),
+                size,
+                self.theme.muted,
+            )
+        ]
+
     def shrink_values(self):
         """Each value shrinks by its weight."""
         self.step("shrink")
         plane, arrows = self.vplane, self.v_arrows
+        drawn = dict(zip(self.v_drawn, arrows))
         self.shrunk = VGroup(
             *(plane.arrow(p, c, stroke_width=6) for p, c in zip(self.parts2, self.colors))
         )
         self.play(
             *(a.animate.set_opacity(0.3) for a in arrows),
-            *(
-                ReplacementTransform(arrows[j].copy(), self.shrunk[j])
+            *(  # a value not drawn (issue 32: no room for its label): its part just appears
+                ReplacementTransform(drawn[j].copy(), self.shrunk[j])
+                if j in drawn
+                else FadeIn(self.shrunk[j])
                 for j in range(self.example.n_keys)
             ),
             run_time=1.5,

@@ -4,6 +4,8 @@ a per-query demo shows, the residual update and the weighted sum as a tip-to-tai
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -55,3 +57,55 @@ def residual(X, output) -> np.ndarray:
     if X.shape != output.shape:
         raise ValueError(f"X {X.shape} and output {output.shape}: the residual needs one shape")
     return X + output
+
+
+def story_order(weights, query: int, key: int, side: str = "keys") -> list[int]:
+    """The order in which a picture with room for only some tokens draws them (issue 32): the
+    followed token first, then the ones the story needs most. ``side="keys"``: the followed
+    ``key``, then the keys row ``query`` weighs most; ``side="queries"``: the followed
+    ``query``, then (self-attention: the same tokens as the keys) the keys' order, or (more
+    queries than keys' order covers) the queries that weigh ``key`` most. Ties keep the lower
+    index; every index once."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2 or not (0 <= query < w.shape[0] and 0 <= key < w.shape[1]):
+        raise ValueError(f"weights {w.shape}: query {query} and key {key} must index it")
+    row = np.nan_to_num(w[query], nan=0.0)
+    keys = [key, *(int(j) for j in np.argsort(-row, kind="stable") if j != key)]
+    if side == "keys":
+        return keys
+    if side != "queries":
+        raise ValueError(f"side: {side!r}; use 'keys' or 'queries'")
+    if w.shape[0] == w.shape[1]:
+        return [query, *(j for j in keys if j != query)]
+    col = np.nan_to_num(w[:, key], nan=0.0)
+    return [query, *(int(i) for i in np.argsort(-col, kind="stable") if i != query)]
+
+
+NAMED_ALL = 12  # a caption names every weight of a row of at most this many keys
+NAMED_FEW = 5  # else only this many, the largest
+
+
+@dataclass(frozen=True)
+class NamedWeights:
+    """The weights of one row that a caption names: ``kind`` ``"all"`` (every key's, in order)
+    or ``"largest"`` (the ``keys`` weighted most, largest first; ``others`` keys are left
+    unnamed, whose weights add up to ``rest``)."""
+
+    kind: str
+    keys: tuple[int, ...]
+    others: int
+    rest: float
+
+
+def named_weights(row, most: int = NAMED_ALL, few: int = NAMED_FEW) -> NamedWeights:
+    """Which weights of ``row`` (one row of shares) a caption names: every one where there are
+    at most ``most``, else the ``few`` largest (the lower index on a tie) — a caption that
+    lists 24 weights runs out of its frame."""
+    w = np.asarray(row, dtype=np.float64)
+    if w.ndim != 1 or not 1 <= few <= most:
+        raise ValueError(f"row: expected one row of weights and 1 ≤ few ≤ most, got {w.shape}")
+    if len(w) <= most:
+        return NamedWeights("all", tuple(range(len(w))), 0, 0.0)
+    top = [int(j) for j in np.argsort(-w, kind="stable")[:few]]
+    others = [j for j in range(len(w)) if j not in top]
+    return NamedWeights("largest", tuple(top), len(others), float(np.sum(w[others])))

@@ -9,7 +9,7 @@ piece of that kind in every scene (``tests/test_kit.py`` holds the scene modules
 
 from __future__ import annotations
 
-from manim import VGroup
+from manim import DOWN, LEFT, VGroup
 
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import label
@@ -48,6 +48,53 @@ class Kit:
 
         note = self.scene.say("view_kept", kept="{kept}")
         return VectorPlane.view_note(view, which, note, self.theme)
+
+    def not_drawn(self, drawn, total: int, width: float) -> VGroup:
+        """'16 others not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of ``total``)
+        in the muted small type, on two lines where ``width`` is narrow; empty when all are
+        drawn."""
+        from scenes.mobjects.text import balanced_lines
+
+        left = total - len(drawn)
+        if left <= 0:
+            return VGroup()
+        words = self.scene.say("not_drawn" if left > 1 else "not_drawn_one", n=left)
+        lines = balanced_lines(words, width, SMALL, max_lines=2)
+        return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
+            DOWN, aligned_edge=LEFT, buff=0.04
+        )
+
+    def story_arrows(
+        self, plane, coords, texts, colors, order, note, note_box: Box, align="center", **kw
+    ):
+        """``plane``'s token arrows, each labelled (:meth:`VectorPlane.story_arrows`: where not
+        every one finds a label, the first of ``order``, the followed token and its strongest
+        keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
+        line under it saying how many are not drawn; the labels keep clear of the note as it
+        ends (placed by ``align``, as :func:`place`). ``kw``: the plane's (``obstacles``,
+        ``merge``, ``outline`` …). Returns (the indices drawn, the arrows, the labels, the
+        note)."""
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        obstacles = list(kw.pop("obstacles", ()))
+        bounds = kw.pop("bounds")
+        drawn, arrows, labels = plane.story_arrows(
+            coords, texts, colors, order, bounds, [*obstacles, *note], **kw
+        )
+        left_out = self.not_drawn(drawn, len(texts), note_box.width)
+        if not len(left_out):
+            return drawn, arrows, labels, note
+        if len(note):
+            note = VGroup(note, left_out).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+        else:
+            note = left_out
+        # taller than its box (a narrow column): it grows up from the box's foot, into the
+        # plane's room, where the labels keep clear of it
+        place(note, note_box, align if note.height <= note_box.height else f"bottom-{align}")
+        plane.tips[:], plane.shafts[:] = tips, shafts  # again, clear of the longer note
+        drawn, arrows, labels = plane.story_arrows(
+            coords, texts, colors, order, bounds, [*obstacles, *note], len(drawn), **kw
+        )
+        return drawn, arrows, labels, note
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
         """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its

@@ -100,6 +100,13 @@ for _kind in ("Q", "K", "V"):
     role(_kind + "_map")(_map_block(_kind))
 
 
+@role()
+def scores_row(tr, h, q, r, j):
+    """Query ``q``'s row of head ``h``'s scores drawn alone (a one-row grid: its cell (r, j),
+    r = 0, is the score of ``q`` with key j)."""
+    return tr.heads[h].scores[q + r, j]
+
+
 @role("X")
 def embedding(tr, i, j):
     return tr.X[i, j]

@@ -261,6 +261,38 @@ class VectorPlane(VGroup):
         far = list(obstacles) + heads
         return VGroup(*self._with_leaders(labels, anchors, placed, bounds, far))
 
+    def story_arrows(
+        self, coords, texts, colors, order, bounds: Box, obstacles=(), most=None, **kw
+    ):
+        """Token arrows with a label each (:meth:`arrows`, :meth:`tip_labels`): every one where
+        the plane has room to label them all; else (issue 32) the first of ``order`` — the
+        story's tokens, the followed one and its strongest keys first
+        (:func:`attention_core.story_order`) — as many as all find a label, the others not
+        drawn (``most``: at most this many are tried). ``kw``: ``outline`` and ``stroke_width``
+        for the arrows, the rest for the labels. Returns (the indices drawn, ascending; the
+        arrows; the labels)."""
+        coords, n = np.asarray(coords, dtype=float), len(coords)
+        style = {k: kw.pop(k) for k in ("outline", "stroke_width") if k in kw}
+        tips, shafts = list(self.tips), list(self.shafts)
+        most = n if most is None else most
+        counts = [k for k in (n, *STORY_COUNTS) if k <= most and (k < n or k == n)]
+        for count in counts:
+            self.tips[:], self.shafts[:] = tips, shafts
+            keep = sorted(order[:count]) if count < n else list(range(n))
+            arrows = self.arrows(coords[keep], [colors[i] for i in keep], **style)
+            labels = self.tip_labels(
+                coords[keep],
+                [texts[i] for i in keep],
+                [colors[i] for i in keep],
+                bounds,
+                obstacles,
+                **kw,
+            )
+            named = {id(m) for m in labels.get_family() if getattr(m, "is_tip_label", False)}
+            if len(named) >= len(keep) or count == counts[-1]:
+                return keep, arrows, labels
+        raise AssertionError("unreachable")
+
     def _with_leaders(self, labels, anchors, placed, bounds, obstacles) -> list:
         """Each label that found no spot near its tip set at the free spot of the plane's box
         nearest to it (at the minimum type size where its own has no room), clear of the
@@ -376,6 +408,7 @@ class VectorPlane(VGroup):
         return VGroup(*parts).arrange(buff=0.12)  # Pango drops edge spaces: the gap is ours
 
 
+STORY_COUNTS = (16, 12, 10, 8, 6, 5, 4, 3, 2, 1)  # arrows tried where not all can be labelled
 NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
 
 

@@ -37,6 +37,7 @@ ROWS = {
     "K_map": ("x({k}) W_k", "x({k}) W_k", "hk"),
     "V_map": ("x({k}) W_v", "x({k}) W_v", "hk"),
     "scores": ("scores of q({q})", "q({q}) 的分数", "hq"),
+    "scores_row": ("scores of q({q})", "q({q}) 的分数", "hq_"),  # the row drawn alone
     "scaled": ("scores ÷ √dₖ of q({q})", "q({q}) 的分数 ÷ √dₖ", "hq"),
     "masked": ("masked scores of q({q})", "q({q}) 遮蔽后的分数", "hq"),
     "weights": ("weights of {q}", "{q} 的权重", "hq"),

@@ -119,4 +119,7 @@ WORDS = {
     # the lecture page
     "tokens_label": ("词", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
+    # a plane with more arrows than it can label draws the story's (issue 32) and says so
+    "not_drawn": ("另有 {n} 个未画出", "{n} others not drawn"),
+    "not_drawn_one": ("另有一个未画出", "one other not drawn"),
 }

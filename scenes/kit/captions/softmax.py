@@ -45,6 +45,15 @@ STEPS = {
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。被掩码挡住的键（−∞）分不到份额。",
         "Then divide by the total: the weights of {q} are {weights}, exactly 1 together. Masked keys (−∞) get no share.",
     ),
+    # more keys than a caption can name (attention_core.named_weights): the largest few
+    "share_largest": (
+        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1。",
+        "Then divide by the total: the largest weights of {q} are {weights}; all of them together make exactly 1.",
+    ),
+    "share_masked_largest": (
+        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1，被掩码挡住的键（−∞）分不到份额。",
+        "Then divide by the total: the largest weights of {q} are {weights}; all together make exactly 1, and masked keys (−∞) get none.",
+    ),
     "rows": (
         "每一行都把一个整体分给所有的键。",
         "Every row shares out one whole among the keys.",

@@ -61,5 +61,8 @@ STEPS = {
 }
 
 WORDS: dict[str, tuple[str, str]] = {
+    # under the weights of a row the mask blocks some keys of (their weights 0, not listed)
+    "mask_blocks_keys": ("掩码挡住了 {b} 个键", "the mask blocks {b} keys"),
+    "mask_blocks_key": ("掩码挡住了 {b} 个键", "the mask blocks {b} key"),
     "smaller_weights": ("……其余 {n} 个键的权重都不比这些大", "… {n} more keys, none weighted more"),
 }

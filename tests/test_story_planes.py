@@ -1,0 +1,139 @@
+"""Issue 32 item 1 at 24 tokens: planes, bars and captions that cannot show every token draw what
+the story needs and say what they leave out. The order a crowded plane draws tokens in and the
+weights a caption names are decided in the core (``story_order``, ``named_weights``); a plane
+that cannot label every arrow draws the story's, all labelled; and the scenes that failed on the
+24-token SmolLM2 sentence (examples/smollm2-trophy.toml) pass the geometry checks, one run each
+without frames (the contrast fix of RotaryPositions is pinned by its control data)."""
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+
+RNG = np.random.default_rng(32)
+
+
+def _rows(n: int, m: int, causal: bool) -> np.ndarray:
+    w = RNG.random((n, m)) ** 3
+    if causal:
+        w = np.tril(w)
+    w[RNG.random((n, m)) < 0.1] = 0.0  # ties at 0
+    w[np.arange(min(n, m)), np.arange(min(n, m))] += 1e-3
+    return w / w.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_story_order_is_the_followed_key_then_the_heaviest(trial):
+    n = int(RNG.integers(1, 25))
+    m = n if trial % 2 else int(RNG.integers(1, 25))
+    w = _rows(n, m, causal=trial % 3 == 0 and n == m)
+    q, k = int(RNG.integers(n)), int(RNG.integers(m))
+    keys = ac.story_order(w, q, k, "keys")
+    assert sorted(keys) == list(range(m)) and keys[0] == k
+    rest = [w[q, j] for j in keys[1:]]
+    assert rest == sorted(rest, reverse=True)  # the heaviest first
+    ties = [(w[q, a], a) for a in keys[1:]]
+    assert all(x[1] < y[1] for x, y in zip(ties, ties[1:]) if x[0] == y[0])  # lower index first
+    queries = ac.story_order(w, q, k, "queries")
+    assert sorted(queries) == list(range(n)) and queries[0] == q
+    if n == m:  # self-attention: the same tokens as the keys, the followed query first
+        assert queries[1:] == [j for j in keys if j != q]
+    else:
+        col = [w[i, k] for i in queries[1:]]
+        assert col == sorted(col, reverse=True)
+
+
+def test_story_order_refuses_what_does_not_index_the_weights():
+    w = _rows(3, 3, False)
+    for bad in ((3, 0, "keys"), (0, 3, "keys"), (0, 0, "rows")):
+        with pytest.raises(ValueError):
+            ac.story_order(w, *bad)
+
+
+@pytest.mark.parametrize("m", [1, 5, 12, 13, 24])
+def test_named_weights_names_every_weight_up_to_twelve_else_the_five_largest(m):
+    row = _rows(1, m, False)[0]
+    named = ac.named_weights(row)
+    if m <= 12:
+        assert named == ac.NamedWeights("all", tuple(range(m)), 0, 0.0)
+        return
+    assert named.kind == "largest" and len(named.keys) == 5 and named.others == m - 5
+    smallest_named = min(row[j] for j in named.keys)
+    assert all(row[j] <= smallest_named for j in range(m) if j not in named.keys)
+    assert [row[j] for j in named.keys] == sorted((row[j] for j in named.keys), reverse=True)
+    assert named.rest == pytest.approx(1.0 - sum(row[j] for j in named.keys))
+
+
+def test_a_plane_with_no_room_to_label_every_arrow_draws_the_story_s_all_labelled():
+    """24 arrows in a small plane: labels were left out (Projections at 1:1: eight arrows with
+    no label); now the first of the story's order are drawn, each with its label, the followed
+    token among them, and the checks find no arrow without its label."""
+    from manim import Scene
+
+    from scene_checks import dropped_or_distant_labels, labels_on_arrows
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    coords = np.random.default_rng(24).normal(size=(24, 2))
+    box = Box(-1.4, -1.4, 1.4, 1.4)
+    plane = VectorPlane(coords, box, theme, ticks=False)
+    colors = [theme.token(i) for i in range(24)]
+    texts = [f"word{i}" for i in range(24)]
+    order = [7, *(i for i in range(24) if i != 7)]
+    drawn, arrows, labels = plane.story_arrows(coords, texts, colors, order, box)
+    assert 7 in drawn and len(drawn) < 24 and drawn == sorted(order[: len(drawn)])
+    assert len(arrows) == len(drawn)
+    named = {m.source_text for m in labels.get_family() if getattr(m, "is_tip_label", False)}
+    assert named == {texts[i] for i in drawn}
+    scene = Scene()
+    scene.add(arrows, labels)
+    assert not dropped_or_distant_labels(scene) and not labels_on_arrows(scene)
+    roomy = VectorPlane(coords[:3], Box(-4, -4, 4, 4), theme, ticks=False)
+    assert roomy.story_arrows(coords[:3], texts, colors, [2, 0, 1], Box(-4, -4, 4, 4))[0] == [
+        0,
+        1,
+        2,
+    ]  # room for every label: every arrow drawn
+
+
+# the scenes and aspects where the 24-token sentence failed, each run once without frames
+CASES = [
+    ("Projections", "4:3"),  # an arrow with no label; the last still text alone
+    ("WeightedSum", "1:1"),  # six values with no label; the caption's 12 on no still
+    ("Softmax", "1:1"),  # the share caption out of the frame; key labels overlapping
+    ("Overview", "4:3"),  # five outputs with no label
+]
+
+
+@pytest.mark.parametrize("name,aspect", CASES, ids=[f"{n}-{a}" for n, a in CASES])
+def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
+    from lecturer_examples import load
+    from scene_checks import (
+        dropped_or_distant_labels,
+        final_frame_problems,
+        layout_problems,
+        unshown_caption_numbers,
+    )
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = load("trophy-24")
+
+    def snap(scene):
+        found = layout_problems(scene) + unshown_caption_numbers(scene)
+        return found + dropped_or_distant_labels(scene), final_frame_problems(scene)
+
+    stills = run_steps(
+        find(name).load(),
+        ex,
+        look=Look.for_example(ex, lang="en", aspect=aspect),
+        pixel_height=180,
+        frames=False,
+        snapshot=snap,
+    )
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
+    problems += [f"last {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
+    assert not problems, "\n".join(problems[:10])
