@@ -16,6 +16,9 @@ from manim import PI
 from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
+# rows split between the grid's sides only past this many (24 tokens); a grid of 12 rows that
+# cannot label them in one column is elided, keeping the numbers of the rows its story names
+SPLIT_FROM = 12
 MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
 TIER_GAP = 0.03  # between two tiers of column labels
 
@@ -54,7 +57,7 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float):
     for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
         rows = [ellipsize(str(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         yield LabelChoice(rows, numbers, upright)
-    if len(row_labels) > 2:
+    if len(row_labels) > SPLIT_FROM:
         rows = [ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         for upright, tiers in ((False, 2), (False, 3), (True, 2)):
             yield LabelChoice(rows, numbers, upright, True, tiers)
