@@ -371,8 +371,10 @@ class AttentionMatrix(ExplainerScene):
                 label(self.say("multiply_adds"), size, theme.muted),
             ]
         )
-        if compact:
-            return flow([VGroup(*r).arrange(buff=0.15) for r in rows], width, hbuff=0.45)
+        if compact:  # tight lines: a 24-token grid leaves a square frame little room under it
+            return flow(
+                [VGroup(*r).arrange(buff=0.15) for r in rows], width, hbuff=0.45, vbuff=0.04
+            )
         return VGroup(*(flow(r, width) for r in rows)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
 
     def cost_layouts(self):
@@ -383,7 +385,7 @@ class AttentionMatrix(ExplainerScene):
             rows = self.cost_rows(share * content.width)
             room = Box(content.x0, content.y0, content.x1 - rows.width - 0.5, content.y1)
             yield rows, room, Box(room.x1 + 0.5, content.y0, content.x1, content.y1), True
-        for size, compact, gap in ((BODY, False, 0.3), (SMALL, True, 0.12)):  # under it
+        for size, compact, gap in ((BODY, False, 0.3), (SMALL, True, 0.12), (SMALL, True, 0.06)):
             rows = self.cost_rows(content.width, size, compact)
             room, spot = content.rows(content.height - rows.height - gap, rows.height, gap=gap)
             yield rows, room, spot, not compact

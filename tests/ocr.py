@@ -35,11 +35,17 @@ def read_number(frame: np.ndarray, box) -> str:
 
 
 def read_text(
-    frame: np.ndarray, box, whitelist: str | None = None, turn: int = 0, line_px: int = 100
+    frame: np.ndarray,
+    box,
+    whitelist: str | None = None,
+    turn: int = 0,
+    line_px: int = 100,
+    psm: int = 7,
 ) -> str:
     """OCR of one line of text in ``box`` (characters limited to ``whitelist`` when given), the
     crop turned by ``turn`` degrees counter-clockwise first (-90 for a label turned upright,
-    read bottom to top), enlarged to about ``line_px`` pixels a line."""
+    read bottom to top), enlarged to about ``line_px`` pixels a line; ``psm``: tesseract's page
+    segmentation, 7 a line of text, 8 one word."""
     x0, y0, x1, y1 = box
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
     background = np.median(grey)  # the text is the minority: the extreme farthest from it
@@ -60,7 +66,7 @@ def read_text(
         path = Path(tmp) / "cell.png"
         img.save(path)
         out = subprocess.run(
-            [TESSERACT, str(path), "stdout", "--psm", "7"]
+            [TESSERACT, str(path), "stdout", "--psm", str(psm)]
             + (["-c", f"tessedit_char_whitelist={whitelist}"] if whitelist else []),
             capture_output=True,
             text=True,

@@ -54,9 +54,23 @@ def _turn(mob) -> int:
     return -90 if mob.height > 1.5 * mob.width and len(describe(mob)) > 1 else 0
 
 
-def _read(frame, mob, whitelist=None, line_px: int = 100) -> str:
-    box = pixel_box(mob, frame, pad=0.06)
-    return read_text(frame, box, whitelist=whitelist, turn=_turn(mob), line_px=line_px)
+def _read(frame, mob, whitelist=None, line_px: int = 100, pad: float = 0.06, psm: int = 7) -> str:
+    box = pixel_box(mob, frame, pad=pad)
+    return read_text(frame, box, whitelist=whitelist, turn=_turn(mob), line_px=line_px, psm=psm)
+
+
+# tesseract reads some glyphs of this font at one setting and not another (a 7 as a 1 as a line
+# at 100 px, right as one word; a tight crop keeps a neighbouring tier's digit out): a text
+# counts as readable when one of these readings gives it exactly
+READINGS = (
+    {},
+    {"line_px": 80},
+    {"line_px": 130},
+    {"psm": 8},
+    {"line_px": 60},
+    {"pad": 0.02},
+    {"pad": 0.02, "psm": 8},
+)
 
 
 def _matrix_labels(scene, frame) -> list[str]:
@@ -68,9 +82,13 @@ def _matrix_labels(scene, frame) -> list[str]:
         for lab in [*mob.row_labels, *mob.col_labels]:
             for text in [t for t in texts_of(lab) if id(t) not in seen]:
                 seen.add(id(text))
-                read = _read(frame, text)
-                if not _label_read_ok(describe(text), read):
-                    problems.append(f"label {describe(text)!r} read as {read!r}")
+                reads = []
+                for how in READINGS:
+                    reads.append(_read(frame, text, **how))
+                    if _label_read_ok(describe(text), reads[-1]):
+                        break
+                else:
+                    problems.append(f"label {describe(text)!r} read as {reads!r}")
     return problems
 
 
@@ -106,11 +124,10 @@ def _caption_numbers(scene, frame, caption: str) -> list[str]:
             problems.append(f"caption names {said} but no text on screen shows it")
             continue
         reads = []
-        # tesseract reads some digits of this font at one enlargement and not another (a 7 as
-        # a 1): the number counts as readable when one place reads right at one of three sizes
-        tries = [(m, w, px) for px in (100, 80, 130) for m, w in places]
-        for mob, whitelist, px in tries:
-            reads.append(_read(frame, mob, whitelist=whitelist, line_px=px))
+        # the number counts as readable when one place reads right in one of the READINGS
+        tries = [(m, w, how) for how in READINGS for m, w in places]
+        for mob, whitelist, how in tries:
+            reads.append(_read(frame, mob, whitelist=whitelist, **how))
             if said in reads[-1].replace("−", "-").replace(" ", ""):
                 break
         else:
