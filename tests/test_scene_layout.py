@@ -246,21 +246,6 @@ def test_at_the_limits_every_weight_is_on_screen(name, aspect):
 
 
 @pytest.mark.slow
-def test_24_tokens_causal_mask_draws_every_cell_at_1_1():
-    """Issue 32: examples/smollm2-trophy.toml (24 tokens, causal) in a square frame: the
-    scores, the masked scores and the weights are grids of squares with every cell drawn and
-    every row and column labelled (they fell back to rows 1–4, 12, 24 and columns 1–3, 24), the
-    row sums said once where no column beside the rows has room, laid out cleanly."""
-    from conftest import ROOT
-
-    from scenes.kit.look import Look
-
-    ex = ac.load_example(ROOT / "examples" / "smollm2-trophy.toml")
-    look = Look.for_example(ex, lang="zh", aspect="1:1")
-    check(find("CausalMask"), ex, look=look, also=hidden_cells)
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("aspect", ("16:9", "4:3"))
 def test_at_the_limits_every_embedding_is_on_screen(aspect):
     """12 tokens × 8 dimensions: the table shows all of X, as squares on a keyed scale where
