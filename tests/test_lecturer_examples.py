@@ -91,12 +91,15 @@ def test_the_last_still_holds_the_picture(name, scene, lang, aspect):
     cost step left three lines in a corner at 4:3 and 1:1, Projections ended on a formula and
     PositionalEncoding on three lines of text. Geometry only (no pixels). The 24-token sentence
     at these aspects: at every step too, nothing outside the frame or overlapping, every number
-    the core's, no label shortened, dropped or far from its arrow, no matrix elided."""
+    the core's, no label shortened, dropped or far from its arrow, every number the caption
+    names on screen, no matrix elided."""
     ex = lecturer_examples.load(name)
     every = name == "trophy-24"
 
     def snapshot(s):
-        found = geometry_problems(s) + dropped_or_distant_labels(s) if every else []
+        found = []
+        if every:
+            found = geometry_problems(s) + dropped_or_distant_labels(s) + unshown_caption_numbers(s)
         if every and scene.name in MATRIX_SCENES:
             found += hidden_cells(s)
         return found, final_frame_problems(s)

@@ -26,8 +26,8 @@ STEPS = {
         "Times V: mix the values by those shares into outputs o that carry context.",
     ),
     "masked_note": (
-        "本例带掩码：挡住的位置记为 −∞，softmax 之后权重为 0（掩码一节细讲）。",
-        "This example is masked: blocked cells are −∞, and get weight 0 after softmax "
+        "本例带掩码：挡住的位置记为 −∞，softmax 之后分不到任何权重（掩码一节细讲）。",
+        "This example is masked: blocked cells are −∞, and get no weight after softmax "
         "(the masking scene shows how).",
     ),
 }
