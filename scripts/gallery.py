@@ -3,7 +3,7 @@ still, a square English still, and screenshots of the lecture page and its explo
 Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
-        [--only scenes,variants,limits,trained,explorer,decoder,found,page]
+        [--only scenes,variants,limits,long,trained,explorer,decoder,found,page]
 """
 
 from __future__ import annotations
@@ -212,7 +212,19 @@ def limits_stills(out: Path, height: int) -> None:
         print(out / f"at-the-limits-{scene}.png")
 
 
-PARTS = ("scenes", "variants", "limits", "trained", "explorer", "decoder", "found", "page")
+def long_stills(out: Path, height: int) -> None:
+    """The 24-token real sentence (examples/smollm2-trophy.toml, SmolLM2 L14 H9, it₁ → trophy):
+    AttentionMatrix's reading (every row and column of the 24 × 24 grid labelled) and
+    WeightedSum's values (the followed query's strongest keys drawn, the rest said)."""
+    root = Path(__file__).resolve().parent.parent
+    ex = ac.load_example(root / "examples" / "smollm2-trophy.toml")
+    for scene, key in (("AttentionMatrix", "reading"), ("WeightedSum", "values")):
+        stills = run_steps(find(scene).load(), ex, lang="en", pixel_height=height)
+        save_png(next(s for s in stills if s.key == key).frame, out / f"smollm2-trophy-{scene}.png")
+        print(out / f"smollm2-trophy-{scene}.png")
+
+
+PARTS = ("scenes", "variants", "limits", "long", "trained", "explorer", "decoder", "found", "page")
 
 
 def main() -> None:
@@ -249,6 +261,7 @@ def main() -> None:
     parts = {
         "variants": lambda: variant_stills(out, args.height),
         "limits": lambda: limits_stills(out, args.height),
+        "long": lambda: long_stills(out, args.height),
         "trained": lambda: real_model_stills(out, args.height),
         "explorer": lambda: explorer_screenshot(out),
         "decoder": lambda: decoder_stills(out, args.height),
