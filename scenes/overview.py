@@ -148,7 +148,8 @@ class Overview(ExplainerScene):
             self.play(*self.morph(groups["scaled"], groups["masked"]), run_time=1)
             before_softmax = groups["masked"]
 
-        self.step("softmax")
+        does = self.head_does(self.followed_query())  # a trained or asked head: what it does
+        self.step("softmax", "softmax_story" if does else None, does=does)
         self.light(formula, "sm")
         self.play(*self.morph(before_softmax, groups["weights"]), run_time=1)
         self.hold()

@@ -96,7 +96,9 @@ class WeightedSum(ExplainerScene):
         )
         # where not every value finds a label: the largest weights' (issue 32), and a line
         # saying how many are not drawn
-        order = ac.story_order(head.weights, i, top, "keys")
+        # a key the mask hides from the query adds nothing to its output: not drawn
+        seen = set(self.seen)
+        order = [j for j in ac.story_order(head.weights, i, top, "keys") if j in seen]
         self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
             plane,
             self.V2,
@@ -130,7 +132,8 @@ class WeightedSum(ExplainerScene):
     def value_hull(self):
         """The values' convex hull, where every output lies (empty for fewer than 3 corners)."""
         theme, plane = self.theme, self.vplane
-        hull_pts = ac.convex_hull_2d(self.V2) if self.example.n_keys >= 3 else self.V2
+        seen = self.V2[self.seen]  # the values the query may see: its output lies among them
+        hull_pts = ac.convex_hull_2d(seen) if len(seen) >= 3 else seen
         if len(hull_pts) < 3:
             return VGroup()
         return Polygon(

@@ -268,17 +268,19 @@ class VectorPlane(VGroup):
         the plane has room to label them all; else (issue 32) the first of ``order`` — the
         story's tokens, the followed one and its strongest keys first
         (:func:`attention_core.story_order`) — as many as all find a label, the others not
-        drawn (``most``: at most this many are tried). ``kw``: ``outline`` and ``stroke_width``
+        drawn (``most``: at most this many are tried; a token not in ``order`` is never drawn:
+        a key the mask hides from the query). ``kw``: ``outline`` and ``stroke_width``
         for the arrows, the rest for the labels. Returns (the indices drawn, ascending; the
         arrows; the labels)."""
         coords, n = np.asarray(coords, dtype=float), len(coords)
         style = {k: kw.pop(k) for k in ("outline", "stroke_width") if k in kw}
         tips, shafts = list(self.tips), list(self.shafts)
-        most = n if most is None else most
-        counts = [k for k in (n, *STORY_COUNTS) if k <= most and (k < n or k == n)]
+        pool = len(order)  # every token, or those the story may draw
+        most = pool if most is None else min(most, pool)
+        counts = [k for k in (pool, *STORY_COUNTS) if k <= most and k <= n]
         for count in counts:
             self.tips[:], self.shafts[:] = tips, shafts
-            keep = sorted(order[:count]) if count < n else list(range(n))
+            keep = sorted(order[:count])
             arrows = self.arrows(coords[keep], [colors[i] for i in keep], **style)
             labels = self.tip_labels(
                 coords[keep],

@@ -21,6 +21,10 @@ STEPS = {
         "softmax：每一行变成一个整体的份额。",
         "softmax: each row becomes shares of one whole.",
     ),
+    "softmax_story": (
+        "softmax：每一行变成一个整体的份额。这个头：{does}。",
+        "softmax: each row becomes shares of one whole. This head: {does}.",
+    ),
     "values": (
         "乘以 V：按这些份额混合值向量，得到带上下文的输出 o。",
         "Times V: mix the values by those shares into outputs o that carry context.",
