@@ -87,7 +87,7 @@ STEPS = {
 WORDS = {
     # Softmax
     "exp_shifted": (
-        "先减去这一行最大的分数 max（softmax 实际就这样算）：份额不变，数字不会溢出。",
+        "先减去这一行最大的分数（softmax 实际就这样算）：份额不变，数字不会溢出。",
         "The row's largest score (max) is subtracted first, as softmax is computed: the same shares, and no overflow.",
     ),
     "saturated_rows": (
