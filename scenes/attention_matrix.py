@@ -16,6 +16,7 @@ from manim import (
 )
 
 import attention_core as ac
+from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
@@ -418,9 +419,11 @@ class AttentionMatrix(ExplainerScene):
     def reading_cells(self, other, pair) -> list[tuple[int, int]]:
         """The cells the reading's caption names: the story's pair (with a story), else the
         plain reading's cells; and the asymmetric pair both ways."""
-        if self.story is None:
+        s = self.story
+        if s is None:
             return named_cells(other, pair)
-        return [(self.story.query, self.story.key), *named_cells(None, pair)]
+        beside = [(s.query, s.other)] if s.telling in ("asked_top", "asked_lower") else []
+        return [(s.query, s.key), *beside, *named_cells(None, pair)]
 
     def framed_cells(self) -> list[tuple[int, int]]:
         """The cells framed at the reading: each shown row's largest weight, or with a story the
@@ -435,12 +438,17 @@ class AttentionMatrix(ExplainerScene):
     def tell_story(self, sym: str) -> None:
         """The reading step's caption: what the head does, in its pair and its number."""
         s, W = self.story, self.head.weights
+        o = s.other if s.other is not None else s.key
         self.step(
             "reading",
-            caption_key=f"story_{s.kind}",
+            caption_key=f"story_{s.telling if s.kind == 'asked' else s.kind}",
             q=self.q_tokens[s.query],
             k=self.k_tokens[s.key],
             w=self.num(W[s.query, s.key], ("weights", 0, s.query, s.key), 3).shown,
             e=self.q_tokens[s.earlier] if s.earlier is not None else "",
+            o=self.k_tokens[o],
+            ow=self.num(W[s.query, o], ("weights", 0, s.query, o), 3).shown,
+            nth=captions.ordinal(s.rank, self.lang),
+            does=self.story_does(s),
             sym=sym,
         )

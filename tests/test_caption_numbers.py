@@ -360,22 +360,24 @@ def test_softmax_does_not_defer_a_mask_its_row_never_meets():
     assert "No mask yet" not in captions["share"]
 
 
-def _asked():
-    """SmolLM2's induction head with a pair asked for, as `from-model --find` writes it."""
+def _asked(key: int = 2):
+    """SmolLM2's induction head with a pair asked for, as `from-model --find` writes it: green₂
+    → blue₁ (key 2: its 10th largest weight) or → tree₁ (key 5: the head's own habit)."""
     from dataclasses import replace
 
     from attention_core import load_example
     from attention_core.readings.head_search import label_ref
 
     ex = load_example(lecturer_examples.ROOT / "examples" / "smollm2-induction.toml")
-    return replace(ex, query=label_ref(ex.tokens, ex.n - 2), key=label_ref(ex.tokens, 2))
+    return replace(ex, query=label_ref(ex.tokens, ex.n - 2), key=label_ref(ex.tokens, key))
 
 
 def _story_example(name):
     from attention_core import load_example
 
     path = lecturer_examples.ROOT / "examples" / f"{name}.toml"
-    return _asked() if name == "asked" else load_example(path)
+    asked = {"asked": 2, "asked-habit": 5}
+    return _asked(asked[name]) if name in asked else load_example(path)
 
 
 @pytest.mark.slow
@@ -385,7 +387,8 @@ def _story_example(name):
     [
         ("smollm2-induction", "an induction head"),
         ("smollm2-previous", "a previous-token head"),
-        ("asked", "The pair asked for"),
+        ("asked", "The pair asked for: green₂ → blue₁ 0.000, only the 10th largest weight"),
+        ("asked-habit", "is this head's habit: green₂ looks at tree₁, the token after the earlier"),
     ],
 )
 def test_attention_matrix_tells_the_heads_story_with_its_number(name, words, aspect):

@@ -574,7 +574,7 @@ def check_story(story, W, tokens, mask=None):
     if mask is not None and np.asarray(mask, bool)[q].any():
         assert np.asarray(mask, bool)[q, k]
     if story.kind == "asked":
-        assert story.fits == ((q, k),) and story.earlier is None
+        check_asked_story(story, W, tokens)
         return
     pattern = ac.read_head(W, tokens).pattern
     assert STORY_KINDS.get(pattern, pattern) == story.kind
@@ -585,6 +585,60 @@ def check_story(story, W, tokens, mask=None):
         assert story.earlier is None
     for i, j in story.fits:
         assert W[i, j] == W[i].max() and pattern_key(story.kind, i, j, W, tokens)
+
+
+def check_asked_story(story, W, tokens):
+    """An asked pair's story: its rank in the row (1: the row's largest weight), the runner-up
+    (or the top) with its weight, none where every other key gets 0; a habit exactly where the
+    head's reading names this key for this query, and then its frames are the reading's rows."""
+    from attention_core.readings.followed import STORY_KINDS
+
+    q, k = story.query, story.key
+    row = np.asarray(W)[q]
+    assert story.earlier == (k - 1 if story.habit == "induction" else None)
+    assert story.rank == 1 + int(np.sum(row > row[k]))
+    others = [j for j in range(row.size) if j != k]
+    if not others or max(row[others]) == 0:
+        assert story.other is None
+    else:
+        assert story.other != k and story.other_weight == row[story.other] == max(row[others])
+        assert (story.rank == 1) == (row[k] >= story.other_weight)
+    square = W.shape[0] == W.shape[1] > 1
+    pattern = ac.read_head(W, tokens).pattern if square else "spread"
+    habitual = pattern != "spread" and pattern_key(
+        STORY_KINDS.get(pattern, pattern), q, k, W, tokens
+    )
+    assert (story.habit is not None) == bool(habitual)
+    if story.habit is None:
+        assert story.fits == ((q, k),)
+        assert story.telling in ("asked", "asked_top", "asked_lower")
+    else:
+        assert story.habit == STORY_KINDS.get(pattern, pattern) and story.telling == "asked_habit"
+        for i, j in story.fits:
+            assert W[i, j] == W[i].max() and pattern_key(story.habit, i, j, W, tokens)
+
+
+@SETTINGS
+@given(
+    st.integers(4, 12),
+    st.integers(0, 2**31),
+    st.sampled_from(["previous", "next", "sink", "induction"]),
+    st.data(),
+)
+def test_an_asked_pair_on_a_trained_like_head_says_rank_and_habit(n, seed, pattern, data):
+    """Issue 30: an asked pair said only "the pair asked for: it₁ → trophy 0.563"; now its
+    place in the row, the runner-up, and whether it is only the head's habit (the previous
+    token of a previous-token head …), on heads whose reading is known."""
+    from attention_core.readings.followed import asked_story
+
+    W, tokens, _ = trained_like(n, seed, pattern)
+    q = data.draw(st.integers(1, n - 1))
+    k = data.draw(st.integers(0, q))
+    story = asked_story(W, tokens, q, k)
+    assert story.kind == "asked" and (story.query, story.key) == (q, k)
+    check_asked_story(story, W, tokens)
+    if pattern == "previous" and k == q - 1 and ac.read_head(W, tokens).pattern == "previous":
+        assert story.telling == "asked_habit"
 
 
 def trained_like(n, seed, pattern):

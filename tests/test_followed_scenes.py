@@ -142,10 +142,14 @@ def test_every_story_kind_has_words_in_both_languages():
     from attention_core.readings.followed import STORY_KINDS
     from attention_core.readings.heads import READINGS
 
-    kinds = {STORY_KINDS.get(r.key, r.key) for r in READINGS} | {"asked"}
+    kinds = {STORY_KINDS.get(r.key, r.key) for r in READINGS} | {
+        "asked",
+        "asked_top",
+        "asked_lower",
+    }
     for kind in kinds:
         for lang in ("zh", "en"):
-            text = captions.word(f"does_{kind}", lang, q="Q1", k="K1", e="E1")
+            text = captions.word(f"does_{kind}", lang, q="Q1", k="K1", e="E1", nth="N1")
             assert "Q1" in text and "{" not in text, (kind, lang)
 
 
@@ -207,3 +211,22 @@ def test_an_elided_score_matrix_names_its_columns_where_asked():
     assert len(named.shown_columns) >= len(numbered.shown_columns) and 1 in named.shown_columns
     assert [c.source_text for c in named.col_labels] == [tokens[j] for j in named.shown_columns]
     assert named.width <= box.width + 1e-6 and named.height + 0.45 <= box.height + 1e-6
+
+
+# -- 4. an asked pair on a head with no habit: what its weight is ---------------------------------
+@pytest.mark.parametrize("lang", ("en", "zh"))
+def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
+    """On the 24-token sentence's head (it reads "spread": no habit) AttentionMatrix's reading
+    said only "The pair asked for: it₁ → trophy 0.563"; now that it is the row's largest weight,
+    the runner-up beside it, both on screen, and that no habit of the head explains it."""
+    words = {
+        "en": "it₁ → trophy 0.563, the largest weight of it₁ (next: did 0.126). Not a habit",
+        "zh": "it₁ → trophy 0.563，是 it₁ 最大的权重（其次：did 0.126）。这不是这个头",
+    }
+    steps, _ = _run("AttentionMatrix", "smollm2-trophy", lang, until="reading")
+    caption, snap = steps["reading"]
+    assert words[lang] in caption, caption
+    shown = {role: value for role, value in snap["nums"]}
+    W = ac.trace_example(_example("smollm2-trophy")).heads[0].weights
+    for key in (1, 2):  # trophy, did: the pair and the runner-up, each with its number
+        assert shown[("weights", 0, 11, key)] == W[11, key]

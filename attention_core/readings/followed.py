@@ -112,7 +112,14 @@ class HeadStory:
     :func:`read_head`), ``"sink"`` (the first token, as ``"sink"``, ``"first"`` and ``"cls"``
     heads do), or ``"asked"`` (the example names the pair). ``fits`` the cells ``(i, j)`` of the
     rows that fit the reading: row i's largest weight is on j, the reading's key for i (for
-    ``"asked"``: the pair alone)."""
+    ``"asked"``: the pair alone, or the rows that fit its ``habit``).
+
+    For an asked pair, what the weight says: ``rank`` (the key's place in the query's row, 1:
+    its largest weight), ``other`` and ``other_weight`` (the runner-up key when ``rank`` is 1,
+    else the key the query weighs most; None where every other key gets 0), and ``habit`` (the
+    head's reading, e.g. ``"previous"``, when its habitual key for the query is the pair's key:
+    the weight is what the head does for every token, not this pair's link; ``earlier`` then
+    as for that reading)."""
 
     kind: str
     query: int
@@ -120,6 +127,23 @@ class HeadStory:
     weight: float
     earlier: int | None
     fits: tuple[tuple[int, int], ...]
+    rank: int = 1
+    other: int | None = None
+    other_weight: float = 0.0
+    habit: str | None = None
+
+    @property
+    def telling(self) -> str:
+        """Which way the captions tell it: the head's kind; for an asked pair ``"asked_habit"``
+        (the head's habit), ``"asked_top"`` (its largest weight, beside the runner-up),
+        ``"asked_lower"`` (a lower one, beside the largest) or ``"asked"`` (no other key)."""
+        if self.kind != "asked":
+            return self.kind
+        if self.habit is not None:
+            return "asked_habit"
+        if self.other is None:
+            return "asked"
+        return "asked_top" if self.rank == 1 else "asked_lower"
 
 
 def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
@@ -130,6 +154,11 @@ def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
         return induction_targets(tokens)
     t = next(x for x in READINGS if x.key == pattern).targets(W, tokens)
     return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
+
+
+def _fitting_rows(W, keys) -> tuple[tuple[int, int], ...]:
+    """The cells ``(i, j)`` of the rows whose largest weight ``j`` is among their ``keys[i]``."""
+    return tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
 
 
 def head_story(trace, example=None, head: int | None = None) -> HeadStory | None:
@@ -148,12 +177,32 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
     W = np.asarray(W)
     q, k = pair.query, pair.key
     if pair.kind == "asked":
-        return HeadStory("asked", q, k, float(W[q, k]), None, ((q, k),))
-    keys = _pattern_keys(W, tokens, pair.kind)
-    fits = tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
+        return asked_story(W, tokens, q, k)
+    fits = _fitting_rows(W, _pattern_keys(W, tokens, pair.kind))
     earlier = k - 1 if pair.kind == "induction" else None
     kind = STORY_KINDS.get(pair.kind, pair.kind)
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
+
+
+def asked_story(W, tokens, q: int, k: int) -> HeadStory:
+    """:class:`HeadStory` of an asked pair ``q`` → ``k`` of weights ``W``: its rank in the row,
+    the runner-up (or the top), and whether it is the head's habit."""
+    from .heads import read_head
+
+    row = W[q]
+    w = float(row[k])
+    rank = 1 + int(np.sum(row > w))
+    rest = np.where(np.arange(row.size) == k, -np.inf, row)
+    other = int(np.argmax(rest)) if row.size > 1 and float(np.max(rest)) > 0 else None
+    square = W.shape[0] == W.shape[1] > 1
+    pattern = read_head(W, tokens).pattern if square else "spread"
+    keys = {} if pattern == "spread" else _pattern_keys(W, tokens, pattern)
+    habit, fits, earlier = None, ((q, k),), None
+    if k in keys.get(q, ()):
+        habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
+        earlier = k - 1 if pattern == "induction" else None
+    ow = 0.0 if other is None else float(row[other])
+    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit)
 
 
 def choice_story(trace, choice) -> HeadStory | None:

@@ -132,10 +132,18 @@ class ExplainerScene(Scene):
         import attention_core as ac
 
         s = ac.choice_story(self.trace, choice)
-        if s is None:
-            return ""
+        return "" if s is None else self.story_does(s)
+
+    def story_does(self, s) -> str:
+        """A head's story (``attention_core.HeadStory``) told of its pair in a phrase: "sky₂
+        looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
+        row, or the head's habit it is."""
+        kind = s.habit or (s.telling if s.telling in ("asked_top", "asked_lower") else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
-        return self.say(f"does_{s.kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e)
+        nth = captions.ordinal(s.rank, self.lang)
+        return self.say(
+            f"does_{kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e, nth=nth
+        )
 
     def q_color(self, i: int):
         return self.theme.token(i)

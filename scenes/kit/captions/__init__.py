@@ -106,6 +106,12 @@ def word(key: str, lang: str, **values) -> str:
     return plain(pick(WORDS[key], lang)).format(**values)
 
 
+def ordinal(rank: int, lang: str) -> str:
+    """A rank in a row's weights, as a caption says it: 第2大 (zh), 2nd (en)."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return word("nth", lang, r=rank, suffix=suffix)
+
+
 def template(key: str, lang: str) -> str:
     """A word or label's template with its ``$…$`` math kept, for typesetting on screen."""
     return pick(WORDS[key], lang)

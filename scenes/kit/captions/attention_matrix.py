@@ -63,6 +63,19 @@ STEPS = {
         "所问的一对：{q} → {k} {w}。{sym}",
         "The pair asked for: {q} → {k} {w}. {sym}",
     ),
+    # an asked pair, told by what its weight says (HeadStory.telling)
+    "story_asked_top": (
+        "所问的一对：{q} → {k} {w}，是 {q} 最大的权重（其次：{o} {ow}）。这不是这个头对每个词都做的习惯（如看前一个词或第一个词），而是这句话里的联系。{sym}",
+        "The pair asked for: {q} → {k} {w}, the largest weight of {q} (next: {o} {ow}). Not a habit the head has with every token (such as the previous or the first token): a link in this sentence. {sym}",
+    ),
+    "story_asked_lower": (
+        "所问的一对：{q} → {k} {w}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
+        "The pair asked for: {q} → {k} {w}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
+    ),
+    "story_asked_habit": (
+        "所问的一对 {q} → {k} {w} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
+        "The pair asked for, {q} → {k} {w}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
+    ),
     "cost": (
         "代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词时已有 {cells512} 个格子。",
         "The cost: n² = {cells} cells, about {work} multiply-adds; at 512 tokens already {cells512} cells.",

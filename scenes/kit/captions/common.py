@@ -36,6 +36,15 @@ WORDS = {
         "所问的一对是 {q} → {k}",
         "the pair asked about is {q} → {k}",
     ),
+    "does_asked_top": (
+        "所问的一对是 {q} → {k}：{k} 得到 {q} 最大的权重",
+        "the pair asked about is {q} → {k}: {k} gets the largest weight of {q}",
+    ),
+    "does_asked_lower": (
+        "所问的一对是 {q} → {k}：{k} 只得到 {q} {nth}的权重",
+        "the pair asked about is {q} → {k}: {k} gets only the {nth} largest weight of {q}",
+    ),
+    "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),
