@@ -109,6 +109,7 @@ def _ending_at_once(play):
     Skipped, a transform still starts: it copies its source and aligns the two families piece
     by piece (a row of a product made from a whole matrix's numbers: most of a 9-head
     MultiHeadSplit's run) only to end where its target already is."""
+
     def at_once(anim):
         if isinstance(anim, TransformFromCopy):
             return _Arrive(anim.mobject, run_time=anim.run_time, rate_func=anim.rate_func)
