@@ -137,6 +137,20 @@ class ExplainerScene(Scene):
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         return self.say(f"does_{s.kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e)
 
+    def pair_does(self) -> str:
+        """What the head does, told of its followed pair (``attention_core.head_story``, as
+        AttentionMatrix's reading tells it): "this is the pair asked about" for an asked pair;
+        "" where there is no story (a made-up example)."""
+        import attention_core as ac
+
+        s = ac.head_story(self.trace)
+        if s is None:
+            return ""
+        if s.kind == "asked":
+            return self.say("pair_asked")
+        e = self.k_tokens[s.earlier] if s.earlier is not None else ""
+        return self.say(f"does_{s.kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e)
+
     def q_color(self, i: int):
         return self.theme.token(i)
 

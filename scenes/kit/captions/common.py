@@ -36,6 +36,8 @@ WORDS = {
         "所问的一对是 {q} → {k}",
         "the pair asked about is {q} → {k}",
     ),
+    # an asked pair, where a scene says what the head does with its followed pair
+    "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),
