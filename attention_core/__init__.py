@@ -57,10 +57,12 @@ from .readings.claims import (
 from .readings.followed import (
     FollowedPair,
     HeadStory,
+    PairRow,
     choice_story,
     followed_choice,
     followed_pair,
     head_story,
+    pair_row,
 )
 from .readings.head_search import (
     HeadHit,
@@ -216,6 +218,8 @@ __all__ = [
     "FollowedPair",
     "followed_pair",
     "followed_choice",
+    "pair_row",
+    "PairRow",
     "head_story",
     "choice_story",
     "HeadStory",

@@ -7,15 +7,30 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from manim import DOWN, UP, Arrow, LaggedStart, ReplacementTransform, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    UP,
+    Arrow,
+    Create,
+    LaggedStart,
+    Line,
+    ReplacementTransform,
+    TransformFromCopy,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import MARGIN, Box, nudge_into, place
+from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
 from scenes.mobjects.matrix import matrix_title
-from scenes.mobjects.text import label
+from scenes.mobjects.text import Num, label
 from scenes.mobjects.theme import SMALL
+
+# the strip under the weights in a frame without room beside them: one line, the blocked cells'
+# key, then the followed pair's note in its place (more would cost 24 tokens' grid at 1:1)
+FOOT_LINE = 0.3
+PANEL = 4.2  # the room a wide frame keeps right of the weights for the followed row
 
 
 def masked_example(example: ac.Example) -> tuple[ac.Example, str]:
@@ -36,12 +51,19 @@ class CausalMask(ExplainerScene):
         super().__init__(example, **kwargs)
         self.example, self.mask_kind = masked_example(self.example)
         self.trace = ac.trace_example(self.example)
+        # the followed pair of a trained or asked head, as this trace (its mask) shows it: the
+        # last step frames it and says what the head does with it; None for a made-up example
+        self.pair = ac.pair_row(self.trace)
 
     def construct(self):
         content = self.regions.content
         # a narrow frame (or many keys: a grid of squares each) shows one matrix at a time, the
         # scores turning into the weights
         self.narrow = narrow = content.width < 2.0 * content.height or self.example.n_keys > 8
+        # a wide frame showing the weights alone keeps its right for the key of the blocked
+        # cells and the followed row (issue 32: no final still mostly empty); else a strip under
+        # the weights holds them
+        self.side_panel = narrow and content.width >= 2.2 * content.height
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
         self.build_matrices(left, right)
         kind = self.say(f"mask_{self.mask_kind}")
@@ -58,6 +80,8 @@ class CausalMask(ExplainerScene):
         else:
             self.lower_the_mask(kind)
         self.softmax_rows(mid)
+        if self.pair is not None:
+            self.follow_pair()
 
     def build_matrices(self, left, right):
         """The scaled scores, the masked scores (where the first will turn into) and the
@@ -71,6 +95,13 @@ class CausalMask(ExplainerScene):
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
         self.scaled = scaled = self.kit.matrix(head.scaled, ("scaled", 0), rows, cols, left, **grid)
         self.masked = masked = self.kit.matrix(head.masked, ("masked", 0), rows, cols, left, **grid)
+        blocks = head.mask is not None and not np.all(head.mask)
+        panel = PANEL if self.side_panel else 0.0
+        foot = 0.0 if self.side_panel or not (blocks or self.pair) else FOOT_LINE
+        right = Box(right.x0, right.y0 + foot, right.x1 - panel, right.y1)
+        self.foot = Box(right.x0, right.y0 - foot, right.x1, right.y0)
+        if self.pair is not None:  # the followed pair keeps its number (on a grid of squares)
+            kw["named"] = [(self.pair.query, self.pair.key)]
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
         self.weights = weights = self.kit.matrix(
             head.weights, ("weights", 0), rows, cols, w_box, digits=3, heat=True, **kw
@@ -96,6 +127,47 @@ class CausalMask(ExplainerScene):
             if head.mask is None
             else [(i, j) for i, j in scaled.shown_cells if not head.mask[i, j]]
         )
+        self.blocked_look = self.mark_blocked(weights)
+
+    def mark_blocked(self, weights) -> VGroup:
+        """The weights' blocked cells in a look of their own (issue 32: a lecturer could not
+        tell "masked" from "0.00"): the background, the mask's outline and a diagonal, the
+        number (where shown) muted; the diagonals returned, to appear with the matrix."""
+        theme, mask = self.theme, self.head.mask
+        marks = VGroup()
+        if mask is None:
+            return marks
+        for i, j in weights.shown_cells:
+            if mask[i, j]:
+                continue
+            rect = weights.cell_rect(i, j)
+            rect.set_fill(theme.background, opacity=1).set_stroke(theme.muted, width=1.5)
+            marks.add(self.diagonal(rect))
+            if weights.cell(i, j) is not None:
+                weights.cell(i, j).set_color(theme.muted)
+        return marks
+
+    def diagonal(self, rect) -> Line:
+        """A muted line across ``rect`` (a blocked cell), corner to corner."""
+        b, inset = box_of(rect), 0.2 * min(rect.width, rect.height)
+        return Line(
+            [b.x0 + inset, b.y0 + inset, 0], [b.x1 - inset, b.y1 - inset, 0], stroke_width=1.5
+        ).set_color(self.theme.muted)
+
+    def blocked_key(self) -> VGroup:
+        """The key of the blocked look, said once: a sample cell and "blocked by the mask:
+        weight exactly 0"."""
+        from manim import Square
+
+        from scenes.mobjects.text import balanced_lines
+
+        cell = Square(0.3).set_fill(self.theme.background, 1).set_stroke(self.theme.muted, 1.5)
+        sample = VGroup(cell, self.diagonal(cell))
+        room = self.panel_room().width if self.side_panel else self.foot.width
+        lines = balanced_lines(self.say("blocked_cell"), room - 0.5, SMALL, max_lines=2)
+        words = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+        words.arrange(DOWN, aligned_edge=np.array([-1, 0, 0]), buff=0.04)
+        return VGroup(sample, words).arrange(buff=0.15)
 
     def lower_the_mask(self, kind):
         """The mask comes down over the cells a query may not see; under it each blocked score
@@ -170,12 +242,14 @@ class CausalMask(ExplainerScene):
             else Arrow([mid.x0, 0, 0], [mid.x1, 0, 0], color=theme.muted, buff=0.05)
         )
         sums, sum_head = self.row_sums()
+        self.sum_parts = (sums, sum_head)
         if narrow:  # the scores leave room for the weights
             keep = (self.title_mob, self.caption_mob)
             self.play(
                 *(FadeOut(m) for m in self.mobjects if m not in keep),
                 FadeIn(self.g_weights[0]),
                 FadeIn(weights.frame_parts()),
+                FadeIn(self.blocked_look),
                 run_time=0.8,
             )
             self.play(FadeIn(weights.numbers, lag_ratio=0.1), run_time=1.2)
@@ -185,6 +259,7 @@ class CausalMask(ExplainerScene):
                 FadeIn(arrow),
                 FadeIn(self.g_weights[0]),
                 FadeIn(weights.frame_parts()),
+                FadeIn(self.blocked_look),
                 run_time=0.8,
             )
             self.play(
@@ -197,4 +272,121 @@ class CausalMask(ExplainerScene):
                 ),
                 run_time=min(4.0, 1.0 + 0.5 * len(weights.shown_rows)),
             )
-        self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head))
+        self.shown_key = key = self.blocked_key() if len(self.blocked_look) else VGroup()
+        if len(key):
+            self.place_beside(key, top=True)
+        self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head), FadeIn(key))
+
+    def place_beside(self, mob, top: bool) -> None:
+        """Put ``mob`` (the blocked cells' key, the followed pair's note) right of the weights in
+        a wide frame (the key at the top, the note under it), else in the strip under them."""
+        if self.side_panel:
+            room = self.panel_room()
+            if mob.width > room.width:
+                mob.scale_to_fit_width(room.width)
+            above = self.shown_key if not top and len(self.shown_key) else None
+            if above is None:
+                place(mob, room, "top-left")
+            else:
+                mob.next_to(above, DOWN, buff=0.3, aligned_edge=np.array([-1, 0, 0]))
+            return
+        line = self.foot
+        if mob.width > line.width:
+            mob.scale_to_fit_width(line.width)
+        # its top under the weights' last row labels (a line of text may be taller than the
+        # strip: it reaches into the gap above the caption, never up into the labels)
+        mob.move_to([line.x0 + mob.width / 2, line.y1 - 0.03 - mob.height / 2, 0])
+
+    def panel_room(self) -> Box:
+        """The content right of the weights, their row sums and colour key (a wide frame)."""
+        if getattr(self, "_panel", None) is None:
+            parts = [self.g_weights, *getattr(self, "sum_parts", ())]
+            x0 = max(box_of(m).x1 for m in parts) + 0.6
+            content = self.regions.content
+            self._panel = Box(min(x0, content.x1 - 2.5), content.y0, content.x1, content.y1)
+        return self._panel
+
+    def follow_pair(self):
+        """What the head does with the followed pair (a trained or asked head): the pair framed
+        in the weights, its weight kept, and how much of the row the mask lets the query see
+        (``attention_core.pair_row``), in words and the core's numbers."""
+        p = self.pair
+        q, k = self.q_tokens[p.query], self.k_tokens[p.key]
+        w = self.num(p.weight, ("weights", 0, p.query, p.key), 3)
+        self.step(
+            "pair",
+            f"pair_{p.sight}",
+            q=q,
+            k=k,
+            w=w.shown,
+            n=p.before if p.sight == "before" else p.seen,
+            does=self.pair_does(),
+        )
+        frame = self.weights.highlight(p.query, p.key)
+        note = self.sight_note(q, k)
+        self.place_beside(note, top=False)
+        chart = VGroup()
+        if self.side_panel:  # the room under the note: the followed row, drawn large
+            room = self.panel_room()
+            room = Box(room.x0, room.y0, room.x1, box_of(note).y0 - 0.35)
+            chart = self.row_chart(room)
+        # in the strip under the weights the note takes the key's place (said in the step before)
+        gone = [] if self.side_panel or not len(self.shown_key) else [FadeOut(self.shown_key)]
+        self.play(*gone, Create(frame), FadeIn(note), FadeIn(chart), run_time=0.8)
+        self.bring_to_front(*self.weights.badges, *self.weights.cells.values())  # over the frame
+        self.hold()
+
+    def row_chart(self, room: Box) -> VGroup:
+        """The followed query's row in ``room``: a bar per key it may see, as long as its
+        weight (on the weights' colour scale), with the key's label and the weight; where not
+        all fit, the strongest (the pair's key among them) and a line saying how many not."""
+        from manim import Rectangle, SurroundingRectangle
+
+        from scenes.mobjects.colour_bar import scale_fill
+
+        p, head, theme = self.pair, self.head, self.theme
+        row = np.asarray(head.weights[p.query])
+        mask = head.mask
+        seen = [j for j in range(len(row)) if mask is None or mask[p.query, j]]
+        pitch = 0.33
+        fit = max(2, int((room.height - pitch) // pitch))
+        keys = seen
+        if len(seen) > fit:  # the strongest, the pair's key kept, in the row's order
+            strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
+            keys = sorted({*strongest, p.key})
+        names = [label(self.k_tokens[j], SMALL, self.k_color(j)) for j in keys]
+        nums = [self.num(row[j], ("weights", 0, p.query, j), 3) for j in keys]
+        name_w = max(m.width for m in names) + 0.15
+        bar_w = max(room.width - name_w - max(m.width for m in nums) - 0.3, 0.5)
+        lines = VGroup()
+        for n, (j, name, num) in enumerate(zip(keys, names, nums)):
+            y = room.y1 - pitch * (n + 0.5)
+            name.move_to([room.x0 + name_w - 0.15, y, 0], aligned_edge=np.array([1, 0, 0]))
+            bar = Rectangle(width=max(row[j] * bar_w, 0.02), height=pitch * 0.62, stroke_width=0)
+            bar.set_fill(scale_fill("weights", row[j], 1.0), 1)
+            bar.move_to([room.x0 + name_w, y, 0], aligned_edge=np.array([-1, 0, 0]))
+            num.next_to(bar, np.array([1, 0, 0]), buff=0.12)
+            line = VGroup(name, bar, num)
+            if j == p.key:
+                line.add(SurroundingRectangle(line, color=theme.accent, buff=0.05, stroke_width=2))
+            lines.add(line)
+        left = self.kit.not_drawn(keys, len(seen), room.width)
+        if len(left):
+            left.next_to(lines, DOWN, buff=0.15, aligned_edge=np.array([-1, 0, 0]))
+        return VGroup(lines, left)
+
+    def sight_note(self, q: str, k: str) -> VGroup:
+        """The followed query's sight, its numbers from the core: "it₁ may see the 11 tokens
+        before it, and itself"; on two lines where the room is narrow."""
+        p, ink = self.pair, self.theme.accent
+        template = self.say(f"sight_{p.sight}", q=q, k=k, n="{n}")
+        field = "before" if p.sight == "before" else "seen"
+        parts = []
+        for n, piece in enumerate(template.split("{n}")):
+            if n:
+                parts.append(Num(getattr(p, field), ("pair_row", 0, field), 0, SMALL, ink))
+            if piece.strip():
+                parts.append(label(piece.strip(), SMALL, ink))
+        content = self.regions.content
+        width = content.x1 - self.weights.get_right()[0] - 0.6
+        return flow(parts, max(width, 2.5) if self.side_panel else 99.0, hbuff=0.1, vbuff=0.06)

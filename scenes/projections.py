@@ -9,6 +9,7 @@ from manim import (
     LEFT,
     ApplyMatrix,
     Create,
+    Indicate,
     LaggedStart,
     ReplacementTransform,
     RoundedRectangle,
@@ -382,7 +383,7 @@ class Projections(ExplainerScene):
                 bounds=plane_box,
                 obstacles=[heading],
                 clear_axes=True,
-                merge=0.35,
+                # each drawn arrow its own label (not "in,because,…"), else the story's arrows
                 outline=outline,
             )
             groups.add(VGroup(heading, plane.plane, arrows, labels, note))
@@ -442,6 +443,29 @@ class Projections(ExplainerScene):
         self.play(FadeIn(parts[0], shift=0.2 * DOWN))
         self.play(FadeIn(VGroup(*parts[1:])), *([FadeIn(grid)] if grid else []))
         self.hold(1.8)
+        self.pair_step(parts, grid)
+
+    def pair_step(self, parts, grid) -> None:
+        """What the head does with its followed pair (a trained or asked head), in its own step:
+        its q·k (on screen) and whether it is its query's largest (``ac.pair_row``)."""
+        p = ac.pair_row(self.trace)
+        if p is None or self.match_pair != (p.query, p.key):
+            return
+        kind = "blocked" if p.sight == "blocked" else "top" if p.rank == 1 else "ranked"
+        self.match_matrix = matrix = grid[1] if grid is not None else None
+        digits = 2 if self.match_scored or matrix is None else matrix.style.digits
+        s = self.num(p.score, ("scores", 0, p.query, p.key), digits)
+        self.step(
+            "pair",
+            f"pair_{kind}",
+            q=self.q_tokens[p.query],
+            k=self.k_tokens[p.key],
+            s=s.shown,
+            does=self.pair_does(),
+        )
+        if grid is not None:
+            self.play(Indicate(grid[2], color=self.theme.accent), run_time=0.8)
+        self.hold()
 
     def match_words(self, size: float, across: bool, scored: bool = True, pair=(0, 0)):
         """The match's formula at ``size``, ``pair``'s score (where ``scored``), and
@@ -453,6 +477,7 @@ class Projections(ExplainerScene):
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
         formula = typeset_math("q_i dot k_j = " + match, size, self.theme.text)
         i, j = self.match_pair = pair  # the followed pair, never one the mask blocks
+        self.match_scored = scored
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
@@ -474,14 +499,17 @@ class Projections(ExplainerScene):
         beside it or above it, the followed pair framed; placed, or None where that room does
         not show every row and column."""
         ex, content = self.example, self.regions.content
+        i, j = self.match_pair
         if group.width > content.width:
             return None
         if beside:
             words = Box(content.x0, content.y0, content.x0 + group.width, content.y1)
             room = Box(words.x1 + 0.5, content.y0, content.x1, content.y1)
         else:
-            gap = content.height - group.height - 0.3
-            words, room = content.rows(group.height, gap, gap=0.3)
+            # 0.2 under the words: at 1:1 the 24 tokens' column numbers then stand flat in three
+            # tiers, each readable (upright in two tiers they ran into one strip)
+            gap = content.height - group.height - 0.2
+            words, room = content.rows(group.height, gap, gap=0.2)
         rows = range(ex.n) if row is None else [row]
         grid = self.kit.matrix(
             self.head.scores[list(rows)],
@@ -497,6 +525,9 @@ class Projections(ExplainerScene):
             # one row: its colour key would be squeezed to the row's height (the framed pair's
             # number is in the line above it)
             **({} if row is None else {"colorbar": False}),
+            # a trained or asked head's pair keeps its number on a grid of squares (its step
+            # names it)
+            named=[(i if row is None else 0, j)] if ac.pair_row(self.trace) is not None else (),
         )
         if len(grid.shown_rows) < len(rows) or len(grid.shown_columns) < ex.n_keys:
             return None
@@ -508,7 +539,6 @@ class Projections(ExplainerScene):
             matrix_title(title, grid, self.theme)
         place(group, words)
         place(VGroup(title, grid), room)
-        i, j = self.match_pair
         return VGroup(title, grid, grid.highlight(i if row is None else 0, j))
 
 

@@ -117,6 +117,27 @@ class Scaling(ExplainerScene):
         ]
         self.play(*(Create(m) for m in marks), run_time=0.6)
         self.hold()
+        self.pair_step(scaled)
+
+    def pair_step(self, scaled) -> None:
+        """What the head does with its followed pair (a trained or asked head), in its own step:
+        the pair's scaled score framed, and whether it is the largest its query may see
+        (``attention_core.pair_row``); dividing by √d_k keeps that order."""
+        p = ac.pair_row(self.trace)
+        if p is None or scaled.cell(p.query, p.key) is None:
+            return
+        kind = "blocked" if p.sight == "blocked" else "top" if p.rank == 1 else "ranked"
+        s = self.num(p.scaled, ("scaled", 0, p.query, p.key), scaled.style.digits)
+        self.step(
+            "pair",
+            f"pair_{kind}",
+            q=self.q_tokens[p.query],
+            k=self.k_tokens[p.key],
+            s=s.shown,
+            does=self.pair_does(),
+        )
+        self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
+        self.hold()
 
     def division_layout(self, sqrt) -> dict:
         """The scores and the scaled scores, side by side where both fit whole, with ÷√d_k and

@@ -215,3 +215,63 @@ def choice_story(trace, choice) -> HeadStory | None:
         return None
     story = head_story(trace)
     return story if story is not None and story.query == choice.row else None
+
+
+# -- the followed pair's row at the score steps (Projections, Scaling, CausalMask) -------------
+@dataclass(frozen=True)
+class PairRow:
+    """What the followed pair's row shows before the softmax, for a head with a story
+    (:func:`head_story`): ``query`` → ``key`` (``story`` the story's kind), the pair's ``score``
+    (q·k), ``scaled`` score and ``weight``; ``rank`` (1 + the keys the row may see whose scaled
+    score is larger: 1 = the largest match of its row; 0 where the mask blocks the key); ``seen``
+    of ``keys`` keys the row may see; ``sight``: ``"all"`` (no key blocked), ``"before"`` (the
+    keys up to the query itself, a causal row), ``"some"`` (another mask), ``"blocked"`` (the
+    mask blocks the pair's key: its weight is exactly 0)."""
+
+    story: str
+    query: int
+    key: int
+    score: float
+    scaled: float
+    weight: float
+    rank: int
+    seen: int
+    keys: int
+    sight: str
+
+    @property
+    def before(self) -> int:
+        """The tokens before the query it may see (``sight == "before"``: all of them)."""
+        return self.seen - 1
+
+
+def pair_row(trace, head: int | None = None) -> PairRow | None:
+    """The followed pair's :class:`PairRow` of head ``head`` (default the example's): None where
+    the head has no story (:func:`head_story`: a made-up example keeps its own words)."""
+    head = trace.example.head_index if head is None else head
+    story = head_story(trace, head=head)
+    if story is None:
+        return None
+    h = trace.heads[head]
+    q, k = story.query, story.key
+    m = np.shape(h.weights)[1]
+    allowed = np.ones(m, bool) if h.mask is None else np.asarray(h.mask, bool)[q]
+    s = np.asarray(h.scaled)[q]
+    if not allowed[k]:
+        sight, rank = "blocked", 0
+    else:
+        rank = 1 + int(np.sum(allowed & (s > s[k])))
+        prefix = bool(np.array_equal(allowed, np.arange(m) <= q))
+        sight = "all" if allowed.all() else "before" if prefix else "some"
+    return PairRow(
+        story.kind,
+        q,
+        k,
+        float(np.asarray(h.scores)[q, k]),
+        float(s[k]),
+        float(np.asarray(h.weights)[q, k]),
+        rank,
+        int(allowed.sum()),
+        m,
+        sight,
+    )

@@ -145,6 +145,19 @@ class ExplainerScene(Scene):
             f"does_{kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e, nth=nth
         )
 
+    def pair_does(self) -> str:
+        """What the head does, told of its followed pair (``attention_core.head_story``, as
+        AttentionMatrix's reading tells it): "this is the pair asked about" for an asked pair;
+        "" where there is no story (a made-up example)."""
+        import attention_core as ac
+
+        s = ac.head_story(self.trace)
+        if s is None:
+            return ""
+        if s.kind == "asked" and s.habit is None:
+            return self.say("pair_asked")
+        return self.story_does(s)
+
     def q_color(self, i: int):
         return self.theme.token(i)
 

@@ -326,6 +326,13 @@ def norm_output(tr, h, i):
 
 # -- the other scenes' numbers -------------------------------------------------------------------
 @role()
+def pair_row(tr, h, field):
+    """A count of the followed pair's row (``attention_core.pair_row``): ``before`` (the tokens
+    before the query it may see), ``seen`` (the keys it may see), ``rank``."""
+    return getattr(ac.pair_row(tr, h), field)
+
+
+@role()
 def shuffle_diff(tr, which):
     """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding
     (claims.order_argument: the example's own mask kept, but a causal mask that already makes

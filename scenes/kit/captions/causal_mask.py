@@ -29,6 +29,33 @@ STEPS = {
         "softmax 只在允许的键之间分配：−∞ 的权重恰好是 0，每行之和仍是 1。",
         "softmax shares only among the allowed keys: a −∞ gets exactly 0, and every row still sums to 1.",
     ),
+    # what the head does with its followed pair (attention_core.pair_row's sight): a trained or
+    # asked head only
+    "pair_before": (
+        "这个头做的事：{q} 只能看到它前面的 {n} 个词和它自己，给 {k} 的权重是 {w}：{does}。",
+        "What this head does: {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}: {does}.",
+    ),
+    "pair_some": (
+        "这个头做的事：掩码让 {q} 只能看到 {n} 个键，它给 {k} 的权重是 {w}：{does}。",
+        "What this head does: the mask lets {q} see {n} keys, and it gives {w} to {k}: {does}.",
+    ),
+    "pair_all": (
+        "这个头做的事：掩码在 {q} 这一行什么也没挡住，它给 {k} 的权重是 {w}：{does}。",
+        "What this head does: the mask blocks nothing in the row of {q}, and it gives {w} to {k}: {does}.",
+    ),
+    "pair_blocked": (
+        "所问的一对 {q} → {k} 被掩码挡住了：{q} 这一行里 {k} 的权重恰好是 {w}。",
+        "The pair asked about, {q} → {k}, is blocked by the mask: the weight of {k} in the row of {q} is exactly {w}.",
+    ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS: dict[str, tuple[str, str]] = {
+    "blocked_cell": ("被掩码挡住：权重恰好为 0", "blocked by the mask: weight exactly 0"),
+    "sight_before": (
+        "{q} 能看到它前面的 {n} 个词和它自己",
+        "{q} may see the {n} tokens before it, and itself",
+    ),
+    "sight_some": ("掩码让 {q} 只能看到 {n} 个键", "the mask lets {q} see {n} keys"),
+    "sight_all": ("{q} 能看到所有的键", "{q} sees every key"),
+    "sight_blocked": ("掩码挡住了 {q} 看 {k}", "the mask hides {k} from {q}"),
+}

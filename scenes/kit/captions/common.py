@@ -45,6 +45,8 @@ WORDS = {
         "the pair asked about is {q} → {k}: {k} gets only the {nth} largest weight of {q}",
     ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
+    # an asked pair, where a scene says what the head does with its followed pair
+    "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),

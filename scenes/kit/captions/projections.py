@@ -69,6 +69,16 @@ STEPS = {
         "旋转位置编码下匹配分数为 $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$：只有两个位置之差 $i - j$ 进入分数。",
         "With rotary positions the match is $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$: only the offset $i - j$ of the two positions enters.",
     ),
+    # what the head does with its followed pair (attention_core.pair_row): a trained or asked
+    # head only
+    "pair_top": (
+        "这个头做的事：q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 是 {q} 能看到的键里最大的匹配：{does}。",
+        "What this head does: q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is the largest match of the keys {q} may see: {does}.",
+    ),
+    "pair_ranked": (
+        "这个头做的事：q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 不是 {q} 能看到的键里最大的匹配：{does}。",
+        "What this head does: q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is not the largest match of the keys {q} may see: {does}.",
+    ),
 }
 
 WORDS = {

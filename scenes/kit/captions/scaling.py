@@ -13,6 +13,20 @@ STEPS = {
         "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 的分数现在是 {scaled}。",
         "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the scores of {q} are now {scaled}.",
     ),
+    # what the head does with its followed pair (attention_core.pair_row): a trained or asked
+    # head only
+    "pair_top": (
+        "这个头做的事：在 {q} 能看到的键里，{k} 的缩放分数最高（{s}）；除以 $sqrt(d_k)$ 不改变顺序，{k} 仍得到最大的权重：{does}。",
+        "What this head does: of the keys {q} may see, {k} has the highest scaled score ({s}); dividing by $sqrt(d_k)$ keeps the order, so {k} still gets the most weight: {does}.",
+    ),
+    "pair_ranked": (
+        "这个头做的事：{k} 的缩放分数（{s}）不是 {q} 能看到的键里最高的；除以 $sqrt(d_k)$ 不改变这一行的顺序：{does}。",
+        "What this head does: the scaled score of {k} ({s}) is not the highest {q} may see; dividing by $sqrt(d_k)$ keeps the row's order: {does}.",
+    ),
+    "pair_blocked": (
+        "所问的一对 {q} → {k} 被掩码挡住：它的缩放分数 {s} 不会计入。",
+        "The pair asked about, {q} → {k}, is blocked by the mask: its scaled score {s} never counts.",
+    ),
     "variance": (
         "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
         "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",

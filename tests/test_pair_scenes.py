@@ -1,0 +1,166 @@
+"""Issues 30 and 32 in CausalMask, Scaling and Projections, on the 24-token sentence (SmolLM2
+layer 14 head 9, it₁ → trophy asked):
+
+- each scene says, in a step of its own, what the head does with the followed pair, in words
+  and the core's numbers (``attention_core.pair_row``), in both languages, every number it
+  names on the still;
+- CausalMask's last still holds its picture at 16:9 and 1:1 (the followed row beside the
+  weights in a wide frame), its blocked cells in a look of their own with a key said once, the
+  followed pair framed and its weight shown;
+- Projections labels every arrow it draws on its own (no "in,because,was,…" lists), and its
+  match grid's 24 column numbers stand flat in tiers at 1:1 (upright, two tiers ran together).
+
+Cheap: each scene runs once a language or aspect, without frames, at 270 px."""
+
+from __future__ import annotations
+
+import contextlib
+from functools import cache
+from pathlib import Path
+
+import attention_core as ac
+from scene_checks import (
+    dropped_or_distant_labels,
+    final_frame_problems,
+    on_screen,
+    unshown_caption_numbers,
+)
+from scenes.kit.look import Look
+from scenes.kit.registry import find
+from scenes.mobjects.text import Num
+from scenes.pipeline.stills import run_steps
+
+TROPHY = Path(__file__).resolve().parents[1] / "examples" / "smollm2-trophy.toml"
+
+
+CHECKED = ("softmax", "pair", "maps_nd")  # the steps the tests read
+
+
+class _Enough(Exception):
+    """Raised after the last step a test reads."""
+
+
+@cache
+def _example():
+    return ac.load_example(TROPHY)
+
+
+@cache
+def _run(scene: str, lang: str, aspect: str, until: str | None = None):
+    """{step: what the checks read at its end}, the scene run once for every test reading it."""
+    ex = _example()
+    seen: dict = {}
+
+    def record(sc):
+        key = sc.steps[-1]["key"]
+        seen[key] = {"caption": sc.steps[-1]["caption"], "scene": sc}
+        if key in CHECKED:  # the costly checks only where a test reads them
+            seen[key].update(
+                unshown=unshown_caption_numbers(sc),
+                final=final_frame_problems(sc) if key == "pair" else [],
+                labels=dropped_or_distant_labels(sc) if key == "maps_nd" else [],
+                nums={(m.role, m.shown) for m in on_screen(sc, Num)},
+                texts=[getattr(m, "source_text", "") for m in on_screen(sc)],
+            )
+        if key == until:
+            raise _Enough
+
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    with contextlib.suppress(_Enough):
+        run_steps(
+            find(scene).load(), ex, look=look, pixel_height=270, frames=False, snapshot=record
+        )
+    return seen
+
+
+# -- CausalMask --------------------------------------------------------------------------------
+def test_causal_mask_says_what_the_head_does_and_ends_on_its_picture_16_9():
+    steps = _run("CausalMask", "en", "16:9")
+    assert list(steps)[-1] == "pair"
+    pair = steps["pair"]
+    caption = pair["caption"]
+    assert (
+        "it₁ may see only the 11 tokens before it, and itself, and gives 0.563 to trophy" in caption
+    )
+    assert not pair["unshown"] and not pair["final"], (pair["unshown"], pair["final"])
+    assert (("weights", 0, 11, 1), "0.563") in pair["nums"]  # the pair's weight, framed
+    assert (("pair_row", 0, "before"), "11") in pair["nums"]
+    scene = pair["scene"]
+    panel = scene.panel_room()  # the followed row beside the weights: the frame is used
+    assert scene.side_panel and panel.width > 3.0
+    row_nums = [r for r, _ in pair["nums"] if r[:3] == ("weights", 0, 11)]
+    assert len(row_nums) >= 8  # the row chart: the keys it₁ may see, their weights
+
+
+def test_causal_mask_blocked_cells_look_blocked_and_are_explained_once():
+    steps = _run("CausalMask", "en", "16:9")
+    scene = steps["pair"]["scene"]
+    mask, weights = scene.head.mask, scene.weights
+    blocked = [(i, j) for i, j in weights.shown_cells if not mask[i, j]]
+    assert len(blocked) == 276 and len(scene.blocked_look) == len(blocked)  # a line across each
+    bg = scene.theme.background
+    for i, j in blocked:
+        rect = weights.cell_rect(i, j)
+        assert rect.get_fill_color().to_hex().upper() == str(bg).upper()
+        assert rect.get_stroke_color().to_hex().upper() == str(scene.theme.muted).upper()
+    for i, j in weights.shown_cells:  # an allowed cell, even near 0, keeps the panel's fill
+        if mask[i, j]:
+            assert weights.cell_rect(i, j).get_fill_color().to_hex().upper() != str(bg).upper()
+    # the key, once (on one or two lines)
+    assert "blocked by the mask: weight exactly 0" in " ".join(steps["softmax"]["texts"])
+
+
+def test_causal_mask_at_1_1_in_chinese_keeps_the_whole_grid_and_says_the_pair():
+    steps = _run("CausalMask", "zh", "1:1")
+    pair = steps["pair"]
+    assert "it₁ 只能看到它前面的 11 个词和它自己，给 trophy 的权重是 0.563" in pair["caption"]
+    assert not pair["unshown"] and not pair["final"], (pair["unshown"], pair["final"])
+    assert pair["scene"].weights.whole  # the strip under the grid cost no row or column
+    assert any("被掩码挡住" in t for t in steps["softmax"]["texts"])
+
+
+# -- Scaling -----------------------------------------------------------------------------------
+def test_scaling_says_what_the_head_does_in_both_languages():
+    en = _run("Scaling", "en", "16:9", until="pair")["pair"]
+    zh = _run("Scaling", "zh", "16:9", until="pair")["pair"]
+    assert "of the keys it₁ may see, trophy has the highest scaled score (5.7)" in en["caption"]
+    assert "this is the pair asked about" in en["caption"]
+    assert "在 it₁ 能看到的键里，trophy 的缩放分数最高（5.7）" in zh["caption"]
+    assert "这正是所问的一对" in zh["caption"]
+    assert not en["unshown"] and not zh["unshown"], (en["unshown"], zh["unshown"])
+
+
+# -- Projections -------------------------------------------------------------------------------
+def test_projections_says_what_the_head_does_and_tiers_its_column_numbers_at_1_1():
+    steps = _run("Projections", "en", "1:1")
+    pair = steps["pair"]
+    assert "q(it₁) · k(trophy) = 45.39 is the largest match of the keys it₁ may see" in (
+        pair["caption"].replace("\u00a0", " ")
+    )
+    assert not pair["unshown"] and not pair["final"], (pair["unshown"], pair["final"])
+    grid = pair["scene"].match_matrix
+    assert grid.whole and not grid.upright and grid.style.tiers == 3  # flat, each readable
+    assert not steps["maps_nd"]["labels"], steps["maps_nd"]["labels"]
+
+
+def test_projections_labels_each_drawn_arrow_on_its_own():
+    steps = _run("Projections", "zh", "16:9")
+    tokens = set(_distinct())
+    tips = [
+        t
+        for t in steps["maps_nd"]["texts"]
+        if t and t not in ("2-D view: keeps", "二维视图：保留") and not t.startswith(("另有", "%"))
+    ]
+    merged = [t for t in tips if t not in tokens and "," in t and len(t) > 1]
+    assert not merged, merged  # no "in,because,was,…"
+    assert not steps["maps_nd"]["labels"], steps["maps_nd"]["labels"]
+    assert "q(it₁) · k(trophy) = 45.39 是 it₁ 能看到的键里最大的匹配" in (
+        steps["pair"]["caption"].replace("\u00a0", " ")
+    )
+    assert not steps["pair"]["unshown"], steps["pair"]["unshown"]
+
+
+def _distinct():
+    from scenes.mobjects.text import distinct
+
+    return distinct(_example().tokens)
