@@ -90,17 +90,24 @@ def run_steps(
     with tempconfig(cfg):
         scene = scene_cls(example=example, look=look, skip_animations=True)
         scene.step_listeners.append(listener)
-        # Manim draws a frame for every skipped animation; only the steps' last ones are kept
-        draw = scene.renderer.update_frame
-        scene.renderer.update_frame = lambda *args, **kwargs: None
-        # nor is any frame between steps painted: which mobjects move (to paint the others
-        # once) is not worth working out — on a 24-token or 9-head scene that took a fifth of
-        # the run; the step's still is drawn whole from ``scene.mobjects``
-        scene.get_moving_and_static_mobjects = lambda animations: ([], [])
-        if AT_ONCE:
-            scene.play = _ending_at_once(scene.play)
+        draw = _stills_only(scene)
         scene.render()
     return stills
+
+
+def _stills_only(scene):
+    """Leave ``scene`` only the work its steps' stills need; return its renderer's frame drawing.
+
+    Manim draws a frame for every skipped animation; only the steps' last ones are kept. Nor is
+    any frame between steps painted: which mobjects move (to paint the others once) is not
+    worth working out — on a 24-token or 9-head scene that took a fifth of the run; the step's
+    still is drawn whole from ``scene.mobjects``."""
+    draw = scene.renderer.update_frame
+    scene.renderer.update_frame = lambda *args, **kwargs: None
+    scene.get_moving_and_static_mobjects = lambda animations: ([], [])
+    if AT_ONCE:
+        scene.play = _ending_at_once(scene.play)
+    return draw
 
 
 def _ending_at_once(play):
