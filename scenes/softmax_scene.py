@@ -189,6 +189,7 @@ class Softmax(ExplainerScene):
                 score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
                 exp_labels[j].next_to(bar, UP, buff=0.08)
         key_labels = self.key_labels_under(plot, slot, tiers, base_y)
+        self.marks = dict(enumerate(bars))  # what each key's label names (tests check it)
         return bars, score_labels, exp_labels, key_labels
 
     def key_labels_under(self, plot: Box, slot: float, tiers: int, base_y: float) -> VGroup:
@@ -199,6 +200,8 @@ class Softmax(ExplainerScene):
         if not self.every_label:
             keys = self.labelled.keys
             labs = [label(self.k_tokens[j], SMALL, self.colors[j]) for j in keys]
+            for j, lab in zip(keys, labs):
+                lab.key_index = j
             anchored_row(labs, [xs[j] for j in keys], y, plot.x0, plot.x1)
             lines = leader_lines(
                 labs, [(xs[j], base_y) for j in keys], [self.colors[j] for j in keys]
@@ -297,6 +300,9 @@ class Softmax(ExplainerScene):
         keys = self.labelled.keys
         pairs = self.weight_pairs(w)
         labs = [pairs[j] for j in keys]
+        for j, lab in zip(keys, labs):
+            lab.key_index = j
+        self.marks = dict(enumerate(bar.parts))
         xs = [bar.parts[j].get_center()[0] for j in keys]
         x0, x1 = shares_box.x0, shares_box.x1
         top, bottom = bar.outline.get_top()[1], bar.outline.get_bottom()[1]

@@ -305,5 +305,7 @@ def leader_lines(labels, anchors, colors, tol=0.08) -> VGroup:
             continue
         below = lab.get_center()[1] < ay
         start = lab.get_top() if below else lab.get_bottom()
-        lines.add(Line(start, [ax, ay, 0], color=c, stroke_width=1.5))
+        line = Line(start, [ax, ay, 0], color=c, stroke_width=1.5)
+        line.label = lab  # the label it leads from
+        lines.add(line)
     return lines
