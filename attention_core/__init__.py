@@ -54,6 +54,7 @@ from .readings.claims import (
     order_argument,
     order_check,
     output_width,
+    saturation_claim,
     sum_terms,
 )
 from .readings.followed import (
@@ -220,6 +221,7 @@ __all__ = [
     "order_argument",
     "order_check",
     "output_width",
+    "saturation_claim",
     # the one query and key an explanation follows (followed.py)
     "FollowedPair",
     "followed_pair",

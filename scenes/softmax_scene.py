@@ -502,8 +502,63 @@ class Softmax(ExplainerScene):
 
     # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
     def row64(self):
+        claim = ac.saturation_claim(self.row, self.head.d_k)
+        if claim.kind == "saturated":  # the followed row itself saturates: show it
+            self.followed_saturation()
+            return
         values, heading, panel, cbar = score_row_panel(self, self.regions.content)
         self.step("saturation", clear=True, **values)
         self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
         self.play(FadeIn(panel[1]), run_time=1.2)
+        self.hold(1.6)
+
+    def followed_saturation(self):
+        """The followed row's own shares, divided by √d_k and not (its scores × √d_k): each bar
+        with its largest key labelled on its segment, and max and Σ s(1 − s) beside it."""
+        head, theme, i = self.head, self.theme, self.i
+        box = self.regions.content
+        tags = {
+            "scaled": math(f"div sqrt({head.d_k})", BODY * 1.3, theme.accent),
+            "raw": label(self.say("raw"), BODY, theme.muted),
+        }
+        factors = {"scaled": 1.0, "raw": float(np.sqrt(head.d_k))}
+        facts, values = {}, {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", 0), 0).shown}
+        for name, f in factors.items():
+            s = ac.sharpened(self.row, f)
+            top = int(np.argmax(s))
+            big = self.num(s[top], (f"sharpened{self.sfx}", 0, i, f, top), 3, color=theme.text)
+            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", 0, i, f), 3)
+            g.set_color(theme.accent)
+            facts[name] = VGroup(
+                VGroup(label("max =", SMALL, theme.text), big).arrange(buff=0.1),
+                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(buff=0.1),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            values[f"max{name}"], values[f"g{name}"] = big.shown, g.shown
+        self.step("saturation_followed", clear=True, **values)
+        tag_w = max(t.width for t in tags.values())
+        bar_w = box.width - tag_w - max(f.width for f in facts.values()) - 1.0
+        rows = VGroup()
+        for name, f in factors.items():
+            s = ac.sharpened(self.row, f)
+            bar = self.kit.proportion_bar(
+                s,
+                self.colors,
+                bar_w,
+                roles=[(f"sharpened{self.sfx}", 0, i, f, j) for j in self.keys],
+                show_numbers=False,
+            )
+            top = int(np.argmax(s))
+            key = label(self.k_tokens[top], SMALL, self.colors[top])
+            key.next_to(bar.parts[top], UP, buff=0.12)
+            tags[name].next_to(bar, LEFT, buff=0.3 + tag_w - tags[name].width)
+            facts[name].next_to(bar, RIGHT, buff=0.3)
+            rows.add(VGroup(tags[name], bar, key, facts[name]))
+        rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
+        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", 0), 0))
+        heading = VGroup(
+            label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
+        ).arrange(buff=0.5)
+        place(VGroup(heading, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.4), box)
+        self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
+        self.play(FadeIn(rows[1]), run_time=1.2)
         self.hold(1.6)

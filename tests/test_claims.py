@@ -339,6 +339,30 @@ def test_labelled_keys_are_every_key_or_the_followed_and_the_named(m, seed, caus
     assert got.unlabelled == sum(1 for j in range(m) if w[j] > 0 and j not in got.keys)
 
 
+@SETTINGS
+@given(examples())
+def test_saturation_claim_holds(ex):
+    """Softmax's last step shows the followed row saturating unscaled only where it does:
+    Σ s(1−s) below SATURATED unscaled (× √d_k), not below it scaled, d_k > 1."""
+    from attention_core.readings.claims import SATURATED
+
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    row = head.scaled[ac.head_demo_row(tr, before_mask=True).row]
+    claim = ac.saturation_claim(row, head.d_k)
+    raw = ac.saturation(ac.softmax(row * np.sqrt(head.d_k)))
+    assert claim.raw == pytest.approx(raw, abs=1e-12)
+    assert claim.scaled == pytest.approx(ac.saturation(ac.softmax(row)), abs=1e-12)
+    assert (claim.kind == "saturated") == (head.d_k > 1 and raw < SATURATED <= claim.scaled)
+
+
+def test_the_trophy_row_saturates_unscaled():
+    ex = ac.load_example(EXAMPLES / "smollm2-trophy.toml")
+    tr = ac.trace_example(ex)
+    i = ac.followed_choice(tr, before_mask=True).row
+    assert ac.saturation_claim(tr.heads[0].masked[i], tr.heads[0].d_k).kind == "saturated"
+
+
 def test_one_key_does_not_fall():
     """One token: Σ s(1−s) is 0 at every factor; the caption said it "falls from 0.000 to 0.000"."""
     from attention_core.readings.claims import sharpening

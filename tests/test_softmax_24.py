@@ -150,3 +150,11 @@ def test_dot_products_last_still_keeps_the_plane_beside_the_scores(aspect):
     assert plane and "q(it₁)" in names and names.count("k(") >= 3, names
     assert "trophy" in names, names  # the followed key among them
     assert not problems, problems
+
+
+def test_the_last_step_shows_the_followed_row_saturating(softmax_steps):
+    """Item 5: the last step repeated Scaling's random d = 64 row; on a row that itself
+    saturates unscaled (it₁'s, d_k = 64) it shows that row, its numbers in the caption."""
+    assert "saturation" not in softmax_steps and "saturation_followed" in softmax_steps
+    caption = softmax_steps["saturation_followed"]["caption"]
+    assert "it₁ saturates" in caption and "1.000" in caption

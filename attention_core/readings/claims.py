@@ -378,6 +378,32 @@ def sharpening(scaled_row, d_k: int) -> Sharpening:
     return Sharpening(kind, g, falls)
 
 
+# -- whether the followed row itself saturates unscaled ----------------------------------------
+SATURATED = 0.05  # Σ s(1 − s) below this: the weights are all but one-hot, the gradient gone
+
+
+@dataclass(frozen=True)
+class SaturationClaim:
+    """Whether one row of scaled scores saturates softmax when left unscaled (× √d_k):
+    ``kind`` ``"saturated"`` (d_k > 1, Σ s(1 − s) unscaled ``raw`` below :data:`SATURATED`,
+    scaled ``scaled`` not) or ``"not"`` (a scene then shows a random d = 64 row instead)."""
+
+    kind: str
+    scaled: float
+    raw: float
+
+
+def saturation_claim(scaled_row, d_k: int) -> SaturationClaim:
+    """What dividing by √d_k does for this row: keeps it out of saturation, or not."""
+    from ..softmax import saturation, sharpened
+
+    row = np.asarray(scaled_row, dtype=np.float64)
+    g1 = float(saturation(sharpened(row, 1.0)))
+    graw = float(saturation(sharpened(row, float(np.sqrt(d_k)))))
+    kind = "saturated" if d_k > 1 and graw < SATURATED <= g1 else "not"
+    return SaturationClaim(kind, g1, graw)
+
+
 # -- how the model's dimensions go to the heads ------------------------------------------------
 @dataclass(frozen=True)
 class HeadSplit:

@@ -78,6 +78,12 @@ STEPS = {
         "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
         "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
     ),
+    # the followed row itself saturates unscaled (attention_core.saturation_claim): it, not a
+    # random row
+    "saturation_followed": (
+        "不缩放（分数 ×√{dk}）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 √{dk} 后为 {maxscaled} 和 {gscaled}。",
+        "Unscaled (scores × √{dk}), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by √{dk}: {maxscaled} and {gscaled}.",
+    ),
     "saturation": (
         "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
         "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
