@@ -103,7 +103,7 @@ def test_masked_keys_are_drawn_blocked_not_as_bars(softmax_steps):
 def test_the_exp_caption_says_what_the_masked_keys_get(softmax_steps):
     caption = softmax_steps["exp"]["caption"]
     assert "every share is positive" not in caption
-    assert "the 12 later keys (−∞) get 0" in caption
+    assert "positive for each key it sees, 0 for the 12 later keys (−∞)" in caption
 
 
 def test_every_softmax_label_sits_on_its_own_bar_or_is_led_to_it(softmax_steps):

@@ -96,11 +96,11 @@ WORDS = {
     "exp_shares_positive": ("，而且每份都是正的", ", and every share is positive"),
     "exp_shares_later": (
         "；它能看到的每个键都分到正的份额，后面 {n} 个键（−∞）分到 0",
-        "; every key it may see gets a positive share, the {n} later keys (−∞) get 0",
+        ", positive for each key it sees, 0 for the {n} later keys (−∞)",
     ),
     "exp_shares_blocked": (
         "；它能看到的每个键都分到正的份额，被挡住的 {n} 个键（−∞）分到 0",
-        "; every key it may see gets a positive share, the {n} blocked keys (−∞) get 0",
+        ", positive for each key it sees, 0 for the {n} blocked keys (−∞)",
     ),
     "exp_shares_underflow": ("", ""),
     # the masked keys' marker under the exp bars, and the keys a picture leaves unlabelled
