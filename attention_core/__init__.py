@@ -41,17 +41,20 @@ from .models.bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .positional import positional_encoding_at, sinusoidal_positional_encoding
 from .readings.claims import (
+    ExpClaim,
     MaskClaim,
     OrderCheck,
     OutputWidth,
     RowChoice,
     SumTerms,
     demo_row,
+    exp_claim,
     head_demo_row,
     mask_claim,
     order_argument,
     order_check,
     output_width,
+    saturation_claim,
     sum_terms,
 )
 from .readings.followed import (
@@ -83,9 +86,11 @@ from .readings.illustrative import (
 from .readings.linear_maps import LinearMaps, linear_maps
 from .readings.permutation import ShuffleCheck, shuffle_check
 from .readings.scene_quantities import (
+    LabelledKeys,
     NamedWeights,
     attention_cost,
     informative_row,
+    labelled_keys,
     named_weights,
     residual,
     share_from_others,
@@ -181,6 +186,8 @@ __all__ = [
     "story_order",
     "named_weights",
     "NamedWeights",
+    "labelled_keys",
+    "LabelledKeys",
     # the heads of a real model: the q·k plane and a one-line reading (heads.py)
     "qk_plane",
     "QKPlane",
@@ -203,6 +210,8 @@ __all__ = [
     "gelu",
     # what the scenes say about the numbers (claims.py)
     "RowChoice",
+    "ExpClaim",
+    "exp_claim",
     "SumTerms",
     "MaskClaim",
     "OrderCheck",
@@ -214,6 +223,7 @@ __all__ = [
     "order_argument",
     "order_check",
     "output_width",
+    "saturation_claim",
     # the one query and key an explanation follows (followed.py)
     "FollowedPair",
     "followed_pair",

@@ -32,36 +32,49 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset
 from scenes.mobjects.plane import grow, sample_arrow, shaft_marks
-from scenes.mobjects.text import label
+from scenes.mobjects.text import balanced_lines, label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.dot_products_matrix import MatrixSteps
 
 DETAILED_KEYS = 4  # keys of the chosen query worked one by one; the rest of its row goes quickly
 QUICK_BUDGET = 14.0  # seconds for all the other cells together (each still from its own shadow)
 
 
-class DotProducts(ExplainerScene):
+class DotProducts(MatrixSteps, ExplainerScene):
     """q·k = |q|·(the length of k's shadow on q) = |q||k|cos θ, cell by cell."""
 
     def construct(self):
         self.exact_2d = self.head.d_k == 2
+        self.extra_cells = {}  # scores shown outside the matrix (1:1's list), by (row, key)
         self.choose_query()
         left = self.lay_out_matrix()
-        # one plane for the whole scene: it covers every pair it will show; under it the legend,
-        # its entries on lines of their own where one line is too wide (never over the matrix)
+        # one plane for the whole scene: it covers every pair it will show; under it the legend
+        legend, note = self.set_plane(left)
+        keys = self.show_query(legend, note)
+        for step, j in enumerate(keys):
+            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
+            self.show_pair(self.i, j)
+            self.hold()
+        self.fill_the_matrix(keys)
+
+    def set_plane(self, left: Box):
+        """The plane in ``left`` (``self.plane``, ``self.plane_box``) and under it its legend and
+        note, their entries on lines of their own where one line is too wide (never over the
+        matrix). Returns (legend, note), placed."""
         legend = self.legend(left.width)
         note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        if note.width > left.width:  # a narrow column: the note on two lines
+        if note.width > left.width:  # a narrow column: the note on two lines (or more)
             words = self.say("pair_plane").split(" ")
             half = (len(words) + 1) // 2
-            note = VGroup(
-                *(
-                    label(" ".join(part), SMALL, self.theme.muted)
-                    for part in (words[:half], words[half:])
-                )
-            ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+            lines = [" ".join(part) for part in (words[:half], words[half:])]
+            if max(label(t, SMALL).width for t in lines) > left.width:
+                lines = balanced_lines(self.say("pair_plane"), left.width, SMALL, max_lines=4)
+            note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
+                DOWN, aligned_edge=LEFT, buff=0.06
+            )
         parts = [legend, note] if legend.width <= left.width else [*legend, note]
         foot = flow([m.copy() for m in parts], left.width, hbuff=0.4)
         plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
@@ -70,12 +83,7 @@ class DotProducts(ExplainerScene):
         self.plane_box = plane_box
         self.plane = self.kit.plane(self.all_points(), plane_box)
         place(flow(parts, foot_box.width, hbuff=0.4), foot_box, "left")
-        keys = self.show_query(legend, note)
-        for step, j in enumerate(keys):
-            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
-            self.show_pair(self.i, j)
-            self.hold()
-        self.fill_the_matrix(keys)
+        return legend, note
 
     def lay_out_matrix(self):
         """The score matrix (with its title) whole where it can be: the plane gives up width
@@ -110,6 +118,9 @@ class DotProducts(ExplainerScene):
             if whole or ex.n > 4 or n > 4:
                 break
         self.m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+        if not whole:  # elided: its shape, which the last caption names
+            shape = label(f"{ex.n} × {n}", SMALL, self.theme.muted)
+            self.m_title = VGroup(self.m_title, shape).arrange(buff=0.2)
         self.m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
         place(VGroup(self.m_title, matrix), mat_box, "top")
         self.matrix, self.work_box, self.mat_box, self.wide = matrix, work_box, mat_box, wide
@@ -188,11 +199,23 @@ class DotProducts(ExplainerScene):
         whole = len(rows) == ex.n and len(cols) == ex.n_keys
         # a wide frame: the whole matrix where the arithmetic was, then rows from their shadows;
         # a narrow one: the shadows on the shown cells, then the whole matrix in the whole frame
-        grid, beside = (None, False) if whole else self.whole_matrix()
+        grid, beside, side = (None, False, None) if whole else self.whole_matrix()
         if grid is not None:
             flown = flown[:-1][-2:] + flown[-1:]  # two rows and the chosen one, from their shadows
             if beside:
                 self.regrid(old, grid, keys)
+            if side is not None:  # a narrow frame: the plane, smaller, beside the whole matrix
+                self.move_plane(side)
+        if side is not None:  # the small plane: the followed key and the strongest, labelled
+            key = self.pair_key[0] if self.pair_key else None
+            cols = sorted({*keys, *ac.labelled_keys(self.head.weights[i], key).keys})
+        elif grid is None and not whole and not self.wide:  # the elided matrix stays; the
+            # plane takes the arithmetic's room under it, and under the matrix the followed
+            # row's scores of the story's keys, each from its own shadow
+            content = self.regions.content
+            self.move_plane(Box(content.x0, content.y0, self.plane_box.x1, content.y1))
+            drawn = box_of(VGroup(self.m_title, self.matrix, self.matrix.frame_parts()))
+            cols = self.score_list(keys, Box(drawn.x0, content.y0, content.x1, drawn.y0 - 0.3))
         todo = {a: [b for b in cols if not (a == i and b in keys)] for a in flown}
         todo = {a: bs for a, bs in todo.items() if bs or a == i}  # the followed row always
         cells = sum(len(bs) for bs in todo.values())
@@ -217,63 +240,8 @@ class DotProducts(ExplainerScene):
             if rest:
                 self.play(LaggedStart(*(FadeIn(r) for r in rest), lag_ratio=0.15), run_time=2.0)
         self.hold(1.2)
-
-    def whole_matrix(self):
-        """The score matrix whole (numbers, else a grid of squares) and whether it stands beside
-        the plane: in the room of the matrix and the arithmetic together (a wide frame), else in
-        the whole content, the plane making way. (None, False) where even that elides it."""
-        ex = self.example
-        boxes = [(self.regions.content, False)]
-        if self.wide:  # the matrix's room and the arithmetic's under it, first
-            right = Box(self.mat_box.x0, self.work_box.y0, self.mat_box.x1, self.mat_box.y1)
-            boxes.insert(0, (right, True))
-        for box, beside in boxes:
-            grid = self.kit.matrix(
-                self.head.scores,
-                ("scores", 0),
-                self.q_tokens,
-                self.k_tokens,
-                box,
-                row_colors=[self.q_color(a) for a in range(ex.n)],
-                col_colors=[self.k_color(b) for b in range(ex.n_keys)],
-                sizes=(28, 25, 22),
-                any_squares=True,  # the worked numbers fly into their squares (no room for badges)
-            )
-            if len(grid.shown_rows) == ex.n and len(grid.shown_columns) == ex.n_keys:
-                title = self.typeset("scores_typeset", SMALL, self.theme.muted)
-                if grid.style.squares:  # no numbered headers: the shape the caption names
-                    shape = label(f"{ex.n} × {ex.n_keys}", SMALL, self.theme.muted)
-                    title = VGroup(title, shape).arrange(buff=0.2)
-                title.next_to(grid, UP, buff=0.15).align_to(grid, LEFT)
-                place(VGroup(title, grid), box, "top")
-                grid.title = title
-                return grid, beside
-        return None, False
-
-    def regrid(self, old, grid, cells) -> None:
-        """The elided matrix gives way to the whole one; the numbers already in it (``cells``:
-        keys of the chosen row, or (row, key) pairs) move over."""
-        i = self.i
-        moves = []
-        for cell in cells:
-            a, b = cell if isinstance(cell, tuple) else (i, cell)
-            src, dst = old.cell(a, b), grid.mark(a, b)  # a number, or the square it becomes
-            if src is not None and dst is not None:
-                moves.append(ReplacementTransform(src, dst))
-        self.matrix = grid
-        self.play(
-            FadeOut(old.frame_parts()),
-            FadeOut(self.m_title),
-            FadeIn(grid.frame_parts()),
-            FadeIn(grid.title),
-            Transform(self.row_mark_mob, self.row_mark(i)),
-            run_time=0.6,
-        )
-        if moves:  # on the new cells, once they are drawn
-            self.play(*moves, run_time=0.6)
-            # a replacement keeps the old number's place in the drawing order, under the grid
-            self.bring_to_front(*(m.target_mobject for m in moves))
-        self.m_title = grid.title
+        if grid is not None and not beside:  # the plane made way: it comes back, the still's
+            self.row_again(keys, per_cell)
 
     # -- what the plane must hold ----------------------------------------------------------------
     def pair_coords(self, a: int, b: int):
@@ -506,7 +474,7 @@ class DotProducts(ExplainerScene):
             True,
             merge=0.35 if named else 0.0,  # keys at one tip share a label, as in a worked pair
         )
-        moves = [Transform(row_mark, self.row_mark(a))]
+        moves = [] if row_mark is None else [Transform(row_mark, self.row_mark(a))]
         first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
         self.play(grow(q_arrow), *first, *moves, run_time=max(0.3, 2 * per_cell))
         if flights:
@@ -544,7 +512,8 @@ class DotProducts(ExplainerScene):
             group.add(line)
             flights.append(Create(line))
         for b in keys:
-            cell = self.matrix.mark(a, b)  # its number, or its square
+            cell = self.extra_cells.get((a, b))  # its place in a list, or in the matrix
+            cell = self.matrix.mark(a, b) if cell is None else cell
             if cell is None:
                 continue
             pq, pk = self.pair_coords(a, b)

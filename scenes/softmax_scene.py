@@ -14,7 +14,7 @@ from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTra
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.bars import score_row_panel
+from scenes.mobjects.bars import anchored_row, leader_lines, masked_marker, score_row_panel
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place
 from scenes.mobjects.math import math
@@ -23,6 +23,20 @@ from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
+
+
+MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
+COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
+
+
+def row_columns(n: int, height: float) -> tuple[int, float]:
+    """(columns, row height) for ``n`` rows of shares in ``height``: one column where each row
+    keeps at least :data:`MIN_ROW`, else as few columns side by side as let it (at most 3)."""
+    for cols in (1, 2, 3):
+        row_h = min(0.55, height / max(-(-n // cols), 1) - 0.15)
+        if row_h >= MIN_ROW:
+            break
+    return cols, row_h
 
 
 def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
@@ -50,6 +64,12 @@ class Softmax(ExplainerScene):
         self.sfx = "" if self.cut else "_scaled"  # the roles of that row: exp, sharpened, …
         self.keys = list(range(self.example.n_keys))
         self.colors = [self.k_color(j) for j in self.keys]
+        # the keys labelled on their bars: every one, or (many keys) the followed key and the
+        # keys the caption names, the core's choice; a blocked key gets the masked marker
+        pair = ac.followed_pair(self.trace)
+        key = pair.key if self.choice.kind in ("followed", "asked") else None
+        self.labelled = ac.labelled_keys(ac.softmax(self.row), key)
+        self.every_label = len(self.labelled.keys) == len(self.keys)
         self.exp_and_share()
         self.all_rows()
         self.sharper()
@@ -62,7 +82,7 @@ class Softmax(ExplainerScene):
         need = 1.0 + flow(self.weight_pairs(ac.softmax(row)), left.width, 0.3, 0.08).height
         for ratio in ((3, 2), (3, 2.4), (1, 1), (2, 3)):
             bars_box, shares_box = left.rows(*ratio, gap=0.3)
-            if len(self.keys) <= 8 or shares_box.height >= need:
+            if len(self.keys) <= 8 or not self.every_label or shares_box.height >= need:
                 break
         bars, exp_labels = self.exponentials(row, left, bars_box, shares_box)
         self.shares(row, bars, exp_labels, shares_box)
@@ -84,6 +104,7 @@ class Softmax(ExplainerScene):
         )
         w = ac.softmax(row)
         top = int(np.argmax(w))
+        claim = ac.exp_claim(row, i)  # what e^s gives each key: blocked keys get exactly 0
         self.step(
             "exp",
             caption_key="exp" if kind == "only" else f"exp_{kind}",
@@ -91,6 +112,7 @@ class Softmax(ExplainerScene):
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
             top=self.num(w[top], (f"sharpened{self.sfx}", 0, i, 1.0, top), 3).shown,
             alike=f"{ac.readings.claims.ALIKE:.2f}",
+            shares=self.say(f"exp_shares_{claim.kind}", n=claim.blocked),
         )
         values = list(ac.exponentials(row, shift=not plain))
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
@@ -106,26 +128,34 @@ class Softmax(ExplainerScene):
         note = VGroup()
         if not plain:
             note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
+        masked = self.say(f"exp_masked_{claim.kind}", n=claim.blocked) if claim.blocked else ""
+        notes = [*([note] if len(note) else []), self.key_notes(masked, shares_box.width)]
+        note = VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        if len(note):
             place(note, shares_box, "top-left")
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
         self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
-        return bars, VGroup(exp_labels, note)  # both give way to the shares
+        # both give way to the shares; so do the few keys' labels, which the shares' replace
+        gone = VGroup(exp_labels, note, *([] if self.every_label else [key_labels]))
+        return bars, gone
 
     def exp_columns(self, row, values, bars_box: Box, exp_role: str):
-        """(bars, score labels, e^s labels, key labels), one column per key: key labels wider
-        than a column on two staggered rows (shortened to two columns' width), the numbers
-        left out only where they would crowd (the bars then take their room)."""
+        """(bars, score labels, e^s labels, key labels), one column per key: a blocked key's
+        column holds the masked marker, not a bar (its e^s is 0). Every key labelled under
+        its bar where the labels fit (wider ones on staggered rows), else the keys the core
+        labels (:func:`attention_core.labelled_keys`) in one row, each under its own bar or
+        led to it by a line; the numbers left out only where they would crowd."""
         theme, i = self.theme, self.i
         top = max(values) or 1.0
         plot = bars_box.inset(0.1, 0.0)
         slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
-        tiers = self.label_tiers(slot) if stagger else 1
-        lift = 0.35 * (tiers - 1)  # the rows of key labels above the first
+        tiers = (self.label_tiers(slot) if stagger else 1) if self.every_label else 1
+        lift = 0.35 * (tiers - 1) + (0.0 if self.every_label else 0.2)  # leaders' room
         score_labels = VGroup(
             *(
                 self.num(
@@ -143,26 +173,62 @@ class Softmax(ExplainerScene):
         numbers = 0.0 if crowded else 0.35  # a row of scores under the bars, e^s over them
         base_y = plot.y0 + 0.4 + lift + numbers
         room = plot.height - 0.85 - lift - 2 * numbers  # less the keys and the heading
-        bars, key_labels = VGroup(), VGroup()
+        bars = VGroup()
         for j, (v, c) in enumerate(zip(values, self.colors)):
             x = plot.x0 + (j + 0.5) * slot
-            h = max(room * v / top, 0.02)
-            bar = Rectangle(
-                width=bar_w, height=h, fill_color=c, fill_opacity=0.9, stroke_width=0
-            ).move_to([x, base_y + h / 2, 0])
+            if np.isneginf(row[j]):  # blocked: the mask's marker, never a bar
+                bar = masked_marker(bar_w, min(0.25, max(room, 0.1)), theme)
+                bar.move_to([x, base_y + bar.height / 2, 0])
+            else:
+                h = max(room * v / top, 0.02)
+                bar = Rectangle(
+                    width=bar_w, height=h, fill_color=c, fill_opacity=0.9, stroke_width=0
+                ).move_to([x, base_y + h / 2, 0])
             bars.add(bar)
+            if not crowded:
+                score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
+                exp_labels[j].next_to(bar, UP, buff=0.08)
+        key_labels = self.key_labels_under(plot, slot, tiers, base_y)
+        self.marks = dict(enumerate(bars))  # what each key's label names (tests check it)
+        return bars, score_labels, exp_labels, key_labels
+
+    def key_labels_under(self, plot: Box, slot: float, tiers: int, base_y: float) -> VGroup:
+        """The key labels under the bars: every one (staggered on ``tiers`` rows, shortened to
+        their room), or the core's few in one row, each on its bar or led to it."""
+        xs = [plot.x0 + (j + 0.5) * slot for j in self.keys]
+        y = plot.y0 + 0.15
+        if not self.every_label:
+            keys = self.labelled.keys
+            labs = [label(self.k_tokens[j], SMALL, self.colors[j]) for j in keys]
+            for j, lab in zip(keys, labs):
+                lab.key_index = j
+            anchored_row(labs, [xs[j] for j in keys], y, plot.x0, plot.x1)
+            lines = leader_lines(
+                labs, [(xs[j], base_y) for j in keys], [self.colors[j] for j in keys]
+            )
+            return VGroup(*labs, lines)
+        key_labels = VGroup()
+        for j, c in enumerate(self.colors):
             text = self.k_tokens[j]
-            if stagger:
+            if tiers > 1:
                 text = ellipsize(text, tiers * slot - 0.1, SMALL)
-            k_lab = label(text, SMALL, c).move_to([x, plot.y0 + 0.15 + 0.35 * (j % tiers), 0])
+            k_lab = label(text, SMALL, c).move_to([xs[j], y + 0.35 * (j % tiers), 0])
             # the first and last labels stay inside the plot (a long one at the edge was cut)
             k_lab.shift(RIGHT * max(0.0, plot.x0 - k_lab.get_left()[0]))
             k_lab.shift(LEFT * max(0.0, k_lab.get_right()[0] - plot.x1))
             key_labels.add(k_lab)
-            if not crowded:
-                score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
-                exp_labels[j].next_to(bar, UP, buff=0.08)
-        return bars, score_labels, exp_labels, key_labels
+        return key_labels
+
+    def key_notes(self, masked: str, width: float) -> VGroup:
+        """What the picture of the row's keys leaves to words, muted, on one line of ``width``
+        where they fit: ``masked`` (how many keys the mask blocks, where it does) and how many
+        keys are left unlabelled."""
+        out = [label(masked, SMALL, self.theme.muted)] if masked else []
+        left = self.labelled.unlabelled
+        if left and not self.every_label:
+            key = "keys_unlabelled" if left > 1 else "keys_unlabelled_one"
+            out.append(label(self.say(key, n=left), SMALL, self.theme.muted))
+        return flow(out, width, hbuff=0.4, vbuff=0.08) if out else VGroup()
 
     def label_tiers(self, slot: float) -> int:
         """How many staggered rows the key labels under the bars take (two, or up to four
@@ -199,10 +265,16 @@ class Softmax(ExplainerScene):
             self.colors,
             shares_box.width - 1.0,
             roles=[(f"sharpened{self.sfx}", 0, i, 1.0, j) for j in keys],
+            show_numbers=self.every_label,
         )
         total = VGroup(label("= 1", BODY, theme.text))
-        place(VGroup(bar, total).arrange(RIGHT, buff=0.2), shares_box, "top")
-        listed = self.weights_list(w, bar, shares_box)
+        # the core's few keys are labelled over (and under) their segments: room over the bar
+        over = 0.0 if self.every_label else 0.45
+        room = Box(shares_box.x0, shares_box.y0, shares_box.x1, shares_box.y1 - over)
+        place(VGroup(bar, total).arrange(RIGHT, buff=0.2), room, "top")
+        if not self.every_label:
+            bar.numbers = self.segment_labels(w, bar, shares_box)
+        listed = self.weights_list(w, bar, shares_box) if self.every_label else VGroup()
         note = VGroup()
         if len(listed):  # the list is the numbers: the bar keeps none of its own
             bar.remove(bar.numbers)
@@ -220,6 +292,38 @@ class Softmax(ExplainerScene):
         )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
+
+    def segment_labels(self, w, bar, shares_box: Box) -> VGroup:
+        """ "trophy 0.563" for each key the core labels, over its segment of the bar (or under
+        it, where one row over it is too narrow), led to its segment by a line where it has to
+        move; under them, how many keys are masked and how many left unlabelled."""
+        keys = self.labelled.keys
+        pairs = self.weight_pairs(w)
+        labs = [pairs[j] for j in keys]
+        for j, lab in zip(keys, labs):
+            lab.key_index = j
+        self.marks = dict(enumerate(bar.parts))
+        xs = [bar.parts[j].get_center()[0] for j in keys]
+        x0, x1 = shares_box.x0, shares_box.x1
+        top, bottom = bar.outline.get_top()[1], bar.outline.get_bottom()[1]
+        over = list(range(len(keys)))
+        if anchored_row(labs, xs, top + 0.3, x0, x1) is False:  # two rows: over and under
+            by_x = sorted(over, key=lambda k: xs[k])
+            over, under = by_x[::2], by_x[1::2]
+            anchored_row([labs[k] for k in over], [xs[k] for k in over], top + 0.3, x0, x1)
+            anchored_row([labs[k] for k in under], [xs[k] for k in under], bottom - 0.3, x0, x1)
+        anchors = [(x, top if k in over else bottom) for k, x in enumerate(xs)]
+        # a label over its own segment needs no line: one moved off it does
+        tol = [max(0.08, bar.parts[j].width / 2 - 0.05) for j in keys]
+        lines = leader_lines(labs, anchors, [self.colors[j] for j in keys], tol=tol)
+        blocked = self.labelled.blocked if self.cut else 0
+        masked = self.say("share_masked_keys", n=blocked) if blocked else ""
+        notes = self.key_notes(masked, shares_box.width)
+        out = VGroup(*labs, lines)
+        if len(notes):
+            notes.next_to(VGroup(bar.outline, *labs), DOWN, buff=0.2).align_to(bar, LEFT)
+            out.add(notes)
+        return out
 
     def weights_list(self, w, bar, shares_box: Box) -> VGroup:
         """Where the bar's parts are too narrow for some of their numbers (many keys): every
@@ -268,10 +372,10 @@ class Softmax(ExplainerScene):
         weights = head.weights if blocks else ac.softmax(head.scaled)
         rows_box = self.rows_and_side()[0]
         n, n_keys = ex.n, ex.n_keys
-        row_h = min(0.55, rows_box.height / max(n, 1) - 0.15)
+        cols, row_h = row_columns(n, rows_box.height)
         short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
         tok_w = max(label(t, SMALL).width for t in short) + 0.25
-        bar_width = rows_box.width - tok_w - 0.2
+        bar_width = (rows_box.width - (cols - 1) * COLUMN_GAP) / cols - tok_w - 0.2
         rows = VGroup()
         for a in range(n):
             b = self.kit.proportion_bar(
@@ -287,9 +391,16 @@ class Softmax(ExplainerScene):
             )
             t = label(short[a], SMALL, self.q_color(a))
             rows.add(VGroup(t, b).arrange(RIGHT, buff=0.2))
-        # as far apart as the room allows: 12 labels at the smallest text size just fit a square
-        free = rows_box.height - sum(r.height for r in rows)
-        rows.arrange(DOWN, aligned_edge=RIGHT, buff=min(0.15 + row_h * 0.3, free / max(n - 1, 1)))
+        # as far apart as the room allows: 12 labels at the smallest text size just fit a square;
+        # more rows than a column holds readably (24) stand in columns side by side
+        per = -(-n // cols)
+        columns = [VGroup(*rows[c * per : (c + 1) * per]) for c in range(cols)]
+        for column in columns:
+            free = rows_box.height - sum(r.height for r in column)
+            gap = min(0.15 + row_h * 0.3, free / max(len(column) - 1, 1))
+            column.arrange(DOWN, aligned_edge=RIGHT, buff=gap)
+        if cols > 1:
+            VGroup(*columns).arrange(RIGHT, buff=COLUMN_GAP, aligned_edge=UP)
         place(rows, rows_box)
         one_hot = [
             self.q_tokens[a]
@@ -391,8 +502,63 @@ class Softmax(ExplainerScene):
 
     # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
     def row64(self):
+        claim = ac.saturation_claim(self.row, self.head.d_k)
+        if claim.kind == "saturated":  # the followed row itself saturates: show it
+            self.followed_saturation()
+            return
         values, heading, panel, cbar = score_row_panel(self, self.regions.content)
         self.step("saturation", clear=True, **values)
         self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
         self.play(FadeIn(panel[1]), run_time=1.2)
+        self.hold(1.6)
+
+    def followed_saturation(self):
+        """The followed row's own shares, divided by √d_k and not (its scores × √d_k): each bar
+        with its largest key labelled on its segment, and max and Σ s(1 − s) beside it."""
+        head, theme, i = self.head, self.theme, self.i
+        box = self.regions.content
+        tags = {
+            "scaled": math(f"div sqrt({head.d_k})", BODY * 1.3, theme.accent),
+            "raw": label(self.say("raw"), BODY, theme.muted),
+        }
+        factors = {"scaled": 1.0, "raw": float(np.sqrt(head.d_k))}
+        facts, values = {}, {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", 0), 0).shown}
+        for name, f in factors.items():
+            s = ac.sharpened(self.row, f)
+            top = int(np.argmax(s))
+            big = self.num(s[top], (f"sharpened{self.sfx}", 0, i, f, top), 3, color=theme.text)
+            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", 0, i, f), 3)
+            g.set_color(theme.accent)
+            facts[name] = VGroup(
+                VGroup(label("max =", SMALL, theme.text), big).arrange(buff=0.1),
+                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(buff=0.1),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            values[f"max{name}"], values[f"g{name}"] = big.shown, g.shown
+        self.step("saturation_followed", clear=True, **values)
+        tag_w = max(t.width for t in tags.values())
+        bar_w = box.width - tag_w - max(f.width for f in facts.values()) - 1.0
+        rows = VGroup()
+        for name, f in factors.items():
+            s = ac.sharpened(self.row, f)
+            bar = self.kit.proportion_bar(
+                s,
+                self.colors,
+                bar_w,
+                roles=[(f"sharpened{self.sfx}", 0, i, f, j) for j in self.keys],
+                show_numbers=False,
+            )
+            top = int(np.argmax(s))
+            key = label(self.k_tokens[top], SMALL, self.colors[top])
+            key.next_to(bar.parts[top], UP, buff=0.12)
+            tags[name].next_to(bar, LEFT, buff=0.3 + tag_w - tags[name].width)
+            facts[name].next_to(bar, RIGHT, buff=0.3)
+            rows.add(VGroup(tags[name], bar, key, facts[name]))
+        rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
+        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", 0), 0))
+        heading = VGroup(
+            label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
+        ).arrange(buff=0.5)
+        place(VGroup(heading, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.4), box)
+        self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
+        self.play(FadeIn(rows[1]), run_time=1.2)
         self.hold(1.6)

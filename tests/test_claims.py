@@ -283,6 +283,86 @@ def test_sharpening_claim_holds(ex):
     assert (claim.kind == "one") == (head.d_k == 1 and claim.kind != "flat")
 
 
+@SETTINGS
+@given(examples(), st.data())
+def test_exp_claim_holds(ex, data):
+    """Softmax's exp step: "every share is positive" only where no key is blocked; "every key it
+    may see gets a positive share, the n later keys (−∞) get 0" only where the blocked keys are
+    exactly the ones after the query, n of them, their e^s and weights 0 and every other
+    positive (the 24-token causal sentence drew the 12 later keys as positive bars)."""
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    i = data.draw(st.integers(0, head.masked.shape[0] - 1))
+    row = head.masked[i]
+    claim = ac.exp_claim(row, i)
+    e, w = ac.exponentials(row), ac.softmax(row)
+    blocked = np.isneginf(row)
+    assert claim.blocked == int(blocked.sum()) and claim.seen == len(row) - claim.blocked
+    if claim.kind != "underflow":  # every key it may see: e^s and share positive
+        assert np.all(e[~blocked] > 0) and np.all(w[~blocked] > 0)
+    assert np.all(e[blocked] == 0) and np.all(w[blocked] == 0)
+    if claim.kind == "positive":
+        assert not blocked.any()
+    if claim.kind == "later":
+        assert np.array_equal(blocked, np.arange(len(row)) > i) and blocked.any()
+    if claim.kind == "blocked":
+        assert blocked.any() and not np.array_equal(blocked, np.arange(len(row)) > i)
+
+
+def test_exp_claim_of_a_causal_row_and_an_underflow():
+    row = np.array([1.0, 2.0, -np.inf, -np.inf])
+    assert ac.exp_claim(row, 1) == ac.ExpClaim("later", 2, 2)
+    assert ac.exp_claim(row, 0).kind == "blocked"  # key 1 is later but seen: not a causal row
+    assert ac.exp_claim(np.array([0.0, -1000.0]), 0).kind == "underflow"
+    assert ac.exp_claim(np.array([0.3, 0.1]), 0).kind == "positive"
+
+
+@SETTINGS
+@given(st.integers(1, 24), st.integers(0, 2**31), st.booleans())
+def test_labelled_keys_are_every_key_or_the_followed_and_the_named(m, seed, causal):
+    """A picture labels every key where a caption names them all, else the followed key and
+    the caption's largest (never a blocked one); it counts the keys with a share it leaves."""
+    rng = np.random.default_rng(seed)
+    w = rng.random(m) ** 3
+    if causal:
+        w[rng.integers(0, m) + 1 :] = 0.0
+    w /= w.sum()
+    key = int(rng.integers(0, m))
+    got = ac.labelled_keys(w, key)
+    named = ac.named_weights(w)
+    if named.kind == "all":
+        assert got.keys == tuple(range(m))
+    else:
+        want = {j for j in (*named.keys, key) if w[j] > 0}
+        assert set(got.keys) == want and list(got.keys) == sorted(want)
+    assert got.blocked == int(np.sum(w <= 0))
+    assert got.unlabelled == sum(1 for j in range(m) if w[j] > 0 and j not in got.keys)
+
+
+@SETTINGS
+@given(examples())
+def test_saturation_claim_holds(ex):
+    """Softmax's last step shows the followed row saturating unscaled only where it does:
+    Σ s(1−s) below SATURATED unscaled (× √d_k), not below it scaled, d_k > 1."""
+    from attention_core.readings.claims import SATURATED
+
+    tr = ac.trace_example(ex)
+    head = tr.heads[0]
+    row = head.scaled[ac.head_demo_row(tr, before_mask=True).row]
+    claim = ac.saturation_claim(row, head.d_k)
+    raw = ac.saturation(ac.softmax(row * np.sqrt(head.d_k)))
+    assert claim.raw == pytest.approx(raw, abs=1e-12)
+    assert claim.scaled == pytest.approx(ac.saturation(ac.softmax(row)), abs=1e-12)
+    assert (claim.kind == "saturated") == (head.d_k > 1 and raw < SATURATED <= claim.scaled)
+
+
+def test_the_trophy_row_saturates_unscaled():
+    ex = ac.load_example(EXAMPLES / "smollm2-trophy.toml")
+    tr = ac.trace_example(ex)
+    i = ac.followed_choice(tr, before_mask=True).row
+    assert ac.saturation_claim(tr.heads[0].masked[i], tr.heads[0].d_k).kind == "saturated"
+
+
 def test_one_key_does_not_fall():
     """One token: Σ s(1−s) is 0 at every factor; the caption said it "falls from 0.000 to 0.000"."""
     from attention_core.readings.claims import sharpening

@@ -302,6 +302,42 @@ def self_first(weights, mask, real) -> bool:
     return True
 
 
+# -- what exponentiating one row gives each key ------------------------------------------------
+@dataclass(frozen=True)
+class ExpClaim:
+    """What softmax's first step gives the keys of one row of scores: ``kind`` ``"positive"``
+    (no key blocked: every e^s > 0, so every share is positive), ``"later"`` (the ``blocked``
+    keys are exactly the ones after the query, a causal row: their score is −∞, their e^s and
+    share exactly 0, every other key's positive), ``"blocked"`` (the same for keys blocked
+    elsewhere, a padding mask's) or ``"underflow"`` (some key it may see has a score so far
+    below the largest that its e^(s − max) is 0 in float64: nothing is said of signs).
+    ``seen``: the keys not blocked."""
+
+    kind: str
+    blocked: int
+    seen: int
+
+
+def exp_claim(row, query: int) -> ExpClaim:
+    """What may be said of the e^s of ``row`` (one row of scores, −∞ where blocked), the row
+    of ``query`` (its index among the queries: the keys after it are the later ones)."""
+    from ..softmax import exponentials
+
+    x = np.asarray(row, dtype=np.float64)
+    blocked = np.isneginf(x)
+    e = exponentials(x)
+    n_blocked, seen = int(np.sum(blocked)), int(np.sum(~blocked))
+    if np.any(e[~blocked] <= 0.0):
+        kind = "underflow"
+    elif not n_blocked:
+        kind = "positive"
+    elif np.array_equal(blocked, np.arange(len(x)) > query):
+        kind = "later"
+    else:
+        kind = "blocked"
+    return ExpClaim(kind, n_blocked, seen)
+
+
 # -- how much sharper scores saturate softmax --------------------------------------------------
 LITTLE = 0.05  # Σ s(1 − s) moving by less than this fraction when unscaled: "changes little"
 FLAT = 1e-9  # Σ s(1 − s) the same at every factor (equal scores, one key): "changes nothing"
@@ -340,6 +376,32 @@ def sharpening(scaled_row, d_k: int) -> Sharpening:
     else:
         kind = "more"
     return Sharpening(kind, g, falls)
+
+
+# -- whether the followed row itself saturates unscaled ----------------------------------------
+SATURATED = 0.05  # Σ s(1 − s) below this: the weights are all but one-hot, the gradient gone
+
+
+@dataclass(frozen=True)
+class SaturationClaim:
+    """Whether one row of scaled scores saturates softmax when left unscaled (× √d_k):
+    ``kind`` ``"saturated"`` (d_k > 1, Σ s(1 − s) unscaled ``raw`` below :data:`SATURATED`,
+    scaled ``scaled`` not) or ``"not"`` (a scene then shows a random d = 64 row instead)."""
+
+    kind: str
+    scaled: float
+    raw: float
+
+
+def saturation_claim(scaled_row, d_k: int) -> SaturationClaim:
+    """What dividing by √d_k does for this row: keeps it out of saturation, or not."""
+    from ..softmax import saturation, sharpened
+
+    row = np.asarray(scaled_row, dtype=np.float64)
+    g1 = float(saturation(sharpened(row, 1.0)))
+    graw = float(saturation(sharpened(row, float(np.sqrt(d_k)))))
+    kind = "saturated" if d_k > 1 and graw < SATURATED <= g1 else "not"
+    return SaturationClaim(kind, g1, graw)
 
 
 # -- how the model's dimensions go to the heads ------------------------------------------------

@@ -109,3 +109,31 @@ def named_weights(row, most: int = NAMED_ALL, few: int = NAMED_FEW) -> NamedWeig
     top = [int(j) for j in np.argsort(-w, kind="stable")[:few]]
     others = [j for j in range(len(w)) if j not in top]
     return NamedWeights("largest", tuple(top), len(others), float(np.sum(w[others])))
+
+
+@dataclass(frozen=True)
+class LabelledKeys:
+    """The keys of one row of weights that a picture of its shares labels (issue 32: a label
+    sits on its own bar or segment, never in a list away from it): ``keys`` in their order,
+    ``unlabelled`` the keys with a share (weight > 0) left without a label, ``blocked`` the
+    keys with none (a mask's: their picture is the masked marker, not a label)."""
+
+    keys: tuple[int, ...]
+    unlabelled: int
+    blocked: int
+
+
+def labelled_keys(row, key: int | None = None) -> LabelledKeys:
+    """Which keys of ``row`` (one row of weights) a picture labels: every one where a caption
+    names them all (:func:`named_weights`), else the followed ``key`` and the keys the caption
+    names (the largest) — those with a share; a blocked key (weight 0 under a mask) never."""
+    w = np.asarray(row, dtype=np.float64)
+    named = named_weights(w)
+    if named.kind == "all":
+        keys = list(named.keys)
+    else:
+        keys = sorted({*named.keys, *([] if key is None else [key])})
+        keys = [j for j in keys if w[j] > 0]
+    has_share = int(np.sum(w > 0))
+    shown = sum(1 for j in keys if w[j] > 0)
+    return LabelledKeys(tuple(keys), has_share - shown, int(np.sum(w <= 0)))

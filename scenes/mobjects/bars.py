@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Line, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Line, Rectangle, VGroup
 
 from scenes.mobjects.text import Num
 from scenes.mobjects.theme import SMALL, Theme
@@ -151,7 +151,6 @@ def weight_rows(rows, width: float, theme: Theme, height: float = 0.4, gap: floa
                 ]
                 self.add(weight_rows(rows, 5.0, theme).move_to([0, 0, 0]))
     """
-    from manim import RIGHT
 
     out = VGroup()
     tag_w = max(r[0].width for r in rows)
@@ -255,3 +254,58 @@ def _row_facts(theme: Theme, largest, saturation) -> VGroup:
             buff=0.1, aligned_edge=DOWN
         ),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+
+
+def masked_marker(width: float, height: float, theme: Theme) -> VGroup:
+    """A blocked key where a bar would stand: the mask's look (the background, a muted outline,
+    as CausalMask covers a blocked cell) crossed by one diagonal — no bar, its e^s is 0."""
+    box = Rectangle(
+        width=width,
+        height=height,
+        fill_color=theme.background,
+        fill_opacity=0.75,
+        stroke_color=theme.muted,
+        stroke_width=2,
+    )
+    cross = Line(box.get_corner(DOWN + LEFT), box.get_corner(UP + RIGHT), stroke_width=2)
+    return VGroup(box, cross.set_color(theme.muted))
+
+
+def anchored_row(labels, xs, y: float, x0: float, x1: float, gap: float = 0.15):
+    """Place ``labels`` in one row centred on height ``y``, each as near as the others let it
+    to its anchor's x (``xs``), none overlapping, all within [x0, x1]. Returns the shift of
+    each label's centre from its anchor (0 where it sits on it); False where the row is wider
+    than [x0, x1]."""
+    order = sorted(range(len(labels)), key=lambda k: xs[k])
+    widths = [labels[k].width for k in order]
+    if sum(widths) + gap * max(len(order) - 1, 0) > x1 - x0 + 1e-9:
+        return False
+    lefts = []
+    for n, k in enumerate(order):  # left to right, each after the one before
+        left = max(xs[k] - widths[n] / 2, x0, lefts[-1] + widths[n - 1] + gap if lefts else x0)
+        lefts.append(left)
+    for n in range(len(order) - 1, -1, -1):  # then back from the right edge
+        limit = x1 if n == len(order) - 1 else lefts[n + 1] - gap
+        lefts[n] = min(lefts[n], limit - widths[n])
+    shifts = [0.0] * len(labels)
+    for n, k in enumerate(order):
+        labels[k].move_to([lefts[n] + widths[n] / 2, y, 0])
+        shifts[k] = lefts[n] + widths[n] / 2 - xs[k]
+    return shifts
+
+
+def leader_lines(labels, anchors, colors, tol=0.08) -> VGroup:
+    """A thin line from each label moved off its anchor (``anchors``: the point it names,
+    on its bar or segment) by more than ``tol`` (one for all, or one per label) to that
+    anchor, in the label's colour: from the label's edge that faces the anchor."""
+    lines = VGroup()
+    tols = list(tol) if isinstance(tol, (list, tuple)) else [tol] * len(labels)
+    for lab, (ax, ay), c, t in zip(labels, anchors, colors, tols):
+        if abs(lab.get_center()[0] - ax) <= t:
+            continue
+        below = lab.get_center()[1] < ay
+        start = lab.get_top() if below else lab.get_bottom()
+        line = Line(start, [ax, ay, 0], color=c, stroke_width=1.5)
+        line.label = lab  # the label it leads from
+        lines.add(line)
+    return lines

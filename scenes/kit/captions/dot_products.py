@@ -51,6 +51,11 @@ STEPS = {
         "每个查询都这样做：每个格子来自它自己的影子，得到分数矩阵 $Q K^top$（{m}×{n}）。",
         "Every query does the same, each cell from its own shadow: the score matrix $Q K^top$ ({m}×{n}).",
     ),
+    # a frame too small for the whole matrix beside the plane (1:1): the still ends on the plane
+    "again": (
+        "回到 {q}：每个分数都是键的影子乘以 |q|：{scores}。",
+        "Back to {q}: each score is its key's shadow times |q|: {scores}.",
+    ),
 }
 
 WORDS = {

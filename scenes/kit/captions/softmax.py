@@ -6,36 +6,36 @@ TITLE = ("Softmax：一个整体的份额", "Softmax: shares of one whole")
 
 STEPS = {
     "exp": (
-        "先对 {q} 的缩放后分数取指数：分数越大，份额越大，而且每份都是正的。",
-        "First exponentiate the scaled scores of {q}: a larger score gets a larger share, and every share is positive.",
+        "先对 {q} 的缩放后分数取指数：分数越大，份额越大{shares}。",
+        "First exponentiate the scaled scores of {q}: a larger score gets a larger share{shares}.",
     ),
     "exp_widest": (
-        "看 {q} 这一行：没有哪一行的权重分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}: no row's weights are spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看 {q} 这一行：没有哪一行的权重分得比它更开。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}: no row's weights are spread more widely. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_widest_seeing_all": (
-        "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}, which sees every key: of such rows, none is spread more widely. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看 {q} 这一行，它能看到所有的键：这样的行中，没有哪一行分得比它更开。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}, which sees every key: of such rows, none is spread more widely. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_alike": (
-        "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the first row, that of {q}: every row's largest weight is within {alike} of the others'. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看第一行 {q}：每一行最大的权重彼此相差不到 {alike}。先取指数：分数越大，份额越大{shares}。",
+        "Take the first row, that of {q}: every row's largest weight is within {alike} of the others'. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_seeing_all": (
-        "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}: only it sees every key, so the mask leaves its weights as they are. Exponentiate first: a larger score gets a larger share, every share positive.",
+        "看 {q} 这一行：只有它能看到所有的键，所以掩码前后它的权重相同。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}: only it sees every key, so the mask leaves its weights as they are. Exponentiate first: a larger score gets a larger share{shares}.",
     ),
     "exp_peaked": (
-        "看 {q} 这一行：每一行的权重都几乎集中在一个键上。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看 {q} 这一行：每一行的权重都几乎集中在一个键上。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}: every row's weights are nearly one-hot. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_followed": (
-        "看 {q} 这一行：{does}。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row of {q}: {does}. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看 {q} 这一行：{does}。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}: {does}. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_asked": (
-        "看所问的 {q} 这一行：{does}。先取指数：分数越大，份额越大，而且每份都是正的。",
-        "Take the row asked for, that of {q}: {does}. First exponentiate: a larger score gets a larger share, and every share is positive.",
+        "看所问的 {q} 这一行：{does}。先取指数：分数越大，份额越大{shares}。",
+        "Take the row asked for, that of {q}: {does}. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "share": (
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
@@ -78,6 +78,12 @@ STEPS = {
         "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
         "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
     ),
+    # the followed row itself saturates unscaled (attention_core.saturation_claim): it, not a
+    # random row
+    "saturation_followed": (
+        "不缩放（分数 ×√{dk}）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 √{dk} 后为 {maxscaled} 和 {gscaled}。",
+        "Unscaled (scores × √{dk}), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by √{dk}: {maxscaled} and {gscaled}.",
+    ),
     "saturation": (
         "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
         "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
@@ -86,6 +92,23 @@ STEPS = {
 
 WORDS = {
     # Softmax
+    # what exponentiating gives the keys (attention_core.exp_claim's kind), ending the exp caption
+    "exp_shares_positive": ("，而且每份都是正的", ", and every share is positive"),
+    "exp_shares_later": (
+        "；它能看到的每个键都分到正的份额，后面 {n} 个键（−∞）分到 0",
+        ", positive for each key it sees, 0 for the {n} later keys (−∞)",
+    ),
+    "exp_shares_blocked": (
+        "；它能看到的每个键都分到正的份额，被挡住的 {n} 个键（−∞）分到 0",
+        ", positive for each key it sees, 0 for the {n} blocked keys (−∞)",
+    ),
+    "exp_shares_underflow": ("", ""),
+    # the masked keys' marker under the exp bars, and the keys a picture leaves unlabelled
+    "exp_masked_later": ("后面 {n} 个键：exp(−∞) = 0", "{n} later keys: exp(−∞) = 0"),
+    "exp_masked_blocked": ("被挡住的 {n} 个键：exp(−∞) = 0", "{n} blocked keys: exp(−∞) = 0"),
+    "share_masked_keys": ("{n} 个被挡住的键：份额 0", "{n} masked keys: share 0"),
+    "keys_unlabelled": ("另有 {n} 个键未标注", "{n} other keys unlabelled"),
+    "keys_unlabelled_one": ("另有 1 个键未标注", "1 other key unlabelled"),
     "exp_shifted": (
         "先减去这一行最大的分数（softmax 实际就这样算）：份额不变，数字不会溢出。",
         "The row's largest score (max) is subtracted first, as softmax is computed: the same shares, and no overflow.",

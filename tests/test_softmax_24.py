@@ -1,0 +1,160 @@
+"""Softmax and DotProducts on the 24-token causal sentence (examples/smollm2-trophy.toml, it₁ →
+trophy), as a reviewer found them (issues 32 and 30): share labels in rows away from their
+segments, masked keys drawn as small positive bars beside "every share is positive", rows cut
+into slivers, and DotProducts' last still at 4:3 and 1:1 with the matrix alone. One run of each
+scene without frames; the sentences are the core's (``exp_claim``, ``labelled_keys``), checked
+in tests/test_claims.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenes.kit.captions import CAPTIONS
+
+
+def _run(name: str, aspect: str, snap):
+    from lecturer_examples import load
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = load("trophy-24")
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    return run_steps(
+        find(name).load(), ex, look=look, pixel_height=180, frames=False, snapshot=snap
+    )
+
+
+def _visible(scene) -> set[int]:
+    return {id(m) for m in scene.get_mobject_family_members()}
+
+
+def _label_problems(scene) -> list[str]:
+    """Each key label (``key_index``) on screen must sit over or under its own bar or segment
+    (``scene.marks``) or be led to it by a line of its own (``leader_lines``)."""
+    from manim import Line
+
+    on = _visible(scene)
+    lines = [m for m in scene.get_mobject_family_members() if isinstance(m, Line)]
+    problems = []
+    for mob in scene.get_mobject_family_members():
+        j = getattr(mob, "key_index", None)
+        if j is None or id(mob) not in on:
+            continue
+        mark = scene.marks[j]
+        x0, x1 = mark.get_left()[0], mark.get_right()[0]
+        over = x0 - 0.05 <= mob.get_center()[0] <= x1 + 0.05
+        led = any(
+            getattr(ln, "label", None) is mob and x0 - 0.05 <= ln.get_end()[0] <= x1 + 0.05
+            for ln in lines
+        )
+        if not (over or led):
+            problems.append(f"key {j}'s label is away from its bar with no line to it")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def softmax_steps():
+    """Softmax at 1:1 (the narrowest frame), each step's facts gathered while it is on screen."""
+    from manim import Rectangle
+
+    from scenes.softmax_scene import MIN_ROW
+
+    def snap(scene):
+        key = scene.steps[-1]["key"]
+        facts = {"caption": scene.steps[-1]["caption"], "labels": _label_problems(scene)}
+        if key == "exp":
+            facts["marks"] = dict(scene.marks)
+            facts["row"] = np.array(scene.row)
+            facts["labelled"] = sum(
+                1 for m in scene.get_mobject_family_members() if hasattr(m, "key_index")
+            )
+            facts["chosen"] = scene.labelled.keys
+        if key == "rows":  # the proportion bars of every row: none a sliver
+            bars = [
+                m
+                for m in scene.get_mobject_family_members()
+                if isinstance(m, Rectangle) and getattr(m, "fill_opacity", 0) == 1
+            ]
+            facts["lowest"] = min(b.height for b in bars) if bars else 0.0
+            facts["min_row"] = MIN_ROW
+        return facts
+
+    return {s.key: s.snapshot for s in _run("Softmax", "1:1", snap)}
+
+
+def test_masked_keys_are_drawn_blocked_not_as_bars(softmax_steps):
+    """The 12 keys after it₁ have score −∞: each gets the mask's marker (a group: outline and
+    diagonal), never a bar; every key it may see gets a bar."""
+    from manim import Rectangle
+
+    exp = softmax_steps["exp"]
+    row = exp["row"]
+    blocked = np.isneginf(row)
+    assert blocked.sum() == 12
+    for j, mark in exp["marks"].items():
+        if blocked[j]:
+            assert not isinstance(mark, Rectangle) and len(mark) == 2, j
+        else:
+            assert isinstance(mark, Rectangle) and mark.height > 0, j
+
+
+def test_the_exp_caption_says_what_the_masked_keys_get(softmax_steps):
+    caption = softmax_steps["exp"]["caption"]
+    assert "every share is positive" not in caption
+    assert "positive for each key it sees, 0 for the 12 later keys (−∞)" in caption
+
+
+def test_every_softmax_label_sits_on_its_own_bar_or_is_led_to_it(softmax_steps):
+    """At 24 keys the exp step labels the followed key and the caption's five (not 24 labels
+    on four staggered rows), the share step the same keys on their segments, none away."""
+    exp = softmax_steps["exp"]
+    assert exp["labelled"] == len(exp["chosen"]) == 5 and 1 in exp["chosen"]  # trophy
+    for key in ("exp", "share"):
+        assert not softmax_steps[key]["labels"], (key, softmax_steps[key]["labels"])
+
+
+def test_the_rows_step_keeps_every_row_readable(softmax_steps):
+    """24 rows in one column were slivers (0.07 units); now each row's bar is at least
+    MIN_ROW · 0.7 tall (the bar's share of its row)."""
+    rows = softmax_steps["rows"]
+    assert rows["lowest"] >= rows["min_row"] * 0.7 - 1e-9
+
+
+def test_the_exp_shares_words_exist_for_every_claim_kind():
+    """Every kind of ``exp_claim`` has its words in both languages, saying the count."""
+    from scenes.kit.captions import WORDS
+
+    for kind in ("positive", "later", "blocked", "underflow"):
+        zh, en = WORDS[f"exp_shares_{kind}"]
+        if kind in ("later", "blocked"):
+            assert "{n}" in zh and "{n}" in en
+    for key, (zh, en) in CAPTIONS["Softmax"].items():
+        if key.startswith("exp"):
+            assert "{shares}" in zh and "{shares}" in en and "positive" not in en, key
+
+
+@pytest.mark.parametrize("aspect", ["4:3", "1:1"])
+def test_dot_products_last_still_keeps_the_plane_beside_the_scores(aspect):
+    """The last still held the matrix alone at 4:3 and 1:1 (the plane made way); now the
+    followed query's arrow and its keys' arrows stay, each labelled, beside the scores."""
+    from scene_checks import describe, layout_problems, tip_labels_on_screen
+
+    def snap(scene):
+        names = " ".join(describe(m) for m in tip_labels_on_screen(scene))
+        on = {id(m) for m in scene.get_mobject_family_members()}
+        return id(scene.plane.plane) in on, names, layout_problems(scene)
+
+    plane, names, problems = _run("DotProducts", aspect, snap)[-1].snapshot
+    assert plane and "q(it₁)" in names and names.count("k(") >= 3, names
+    assert "trophy" in names, names  # the followed key among them
+    assert not problems, problems
+
+
+def test_the_last_step_shows_the_followed_row_saturating(softmax_steps):
+    """Item 5: the last step repeated Scaling's random d = 64 row; on a row that itself
+    saturates unscaled (it₁'s, d_k = 64) it shows that row, its numbers in the caption."""
+    assert "saturation" not in softmax_steps and "saturation_followed" in softmax_steps
+    caption = softmax_steps["saturation_followed"]["caption"]
+    assert "it₁ saturates" in caption and "1.000" in caption
