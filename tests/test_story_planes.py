@@ -102,6 +102,7 @@ def test_a_plane_with_no_room_to_label_every_arrow_draws_the_story_s_all_labelle
 CASES = [
     ("Projections", "4:3"),  # an arrow with no label; the last still text alone
     ("WeightedSum", "1:1"),  # six values with no label; the caption's 12 on no still
+    ("WeightedSum", "4:3"),  # o(it₁) 1.1 from its output's tip, no leader line
     ("Softmax", "1:1"),  # the share caption out of the frame; key labels overlapping
     ("Overview", "4:3"),  # five outputs with no label
 ]

@@ -319,6 +319,11 @@ class VectorPlane(VGroup):
                 out.append(self._leadered(mob, anchor))
         return out
 
+    def leadered(self, mob, anchor):
+        """A label a scene placed near ``anchor`` (scene coordinates) itself, joined to it by a
+        leader line where it is farther than :data:`NEAR`, as every tip label is."""
+        return self._leadered(mob, anchor)
+
     @staticmethod
     def _leadered(mob, anchor):
         """``mob`` itself when its box is within :data:`NEAR` of its tip, else ``mob`` with a
@@ -326,6 +331,8 @@ class VectorPlane(VGroup):
         line to each of its tips, each in its token's colour."""
         parts = getattr(mob, "tip_parts", None) or [mob]
         tips = getattr(mob, "tip_anchors", None) or [anchor]
+        for part, tip in zip(parts, tips):  # its own tip, as an offset: it moves with the label
+            part.tip_home = np.asarray(tip, dtype=float) - part.get_center()
         lines = [_leader(box_of(mob), tip, part) for part, tip in zip(parts, tips)]
         lines = [line for line in lines if line is not None]
         if not lines:
