@@ -319,9 +319,6 @@ def dropped_or_distant_labels(scene) -> list[str]:
     return problems + far_from_own_tip(labels, leaders, reach) + far_outputs(scene, leaders, reach)
 
 
-OUTPUT_NAME = re.compile(r"^o\(.+\)$")  # an output's label on its plane: o(it₁)
-
-
 def far_outputs(scene, leaders, reach) -> list[str]:
     """Each output's name o(…) in the output style that is not a tip label (a scene's own
     label beside its output arrow) within ``reach`` of an output arrow's tip, or joined to one
@@ -345,6 +342,21 @@ def far_outputs(scene, leaders, reach) -> list[str]:
     return problems
 
 
+OUTPUT_NAME = re.compile(r"^o\(.+\)$")  # an output's label on its plane: o(it₁)
+
+
+def labels_off_their_tips(scene, reach: float, names=OUTPUT_NAME) -> list[str]:
+    """:func:`far_from_own_tip` with a stricter ``reach`` for the tip labels whose text
+    matches ``names``: in a crowded plane whose labels must touch their tips or have their
+    lines (Overview's outputs o(…) beyond 12 tokens)."""
+    labels = [
+        (box_of(getattr(m, "tip_group", m)), _hex_of(m.get_color()), m)
+        for m in tip_labels_on_screen(scene)
+        if names.match(getattr(m, "source_text", "") or "")
+    ]
+    return far_from_own_tip(labels, _leaders(scene), reach)
+
+
 def far_from_own_tip(labels, leaders, reach) -> list[str]:
     """Each tip label that knows its own tip (``tip_home``, set where it was placed) within
     ``reach`` of it, or joined to it by a leader line: a label of one colour among many arrows
@@ -356,8 +368,12 @@ def far_from_own_tip(labels, leaders, reach) -> list[str]:
         if home is None:
             continue
         tip = mob.get_center() + home
-        if _gap(tip, b) > reach and not any(
-            c == color and np.linalg.norm((e - tip)[:2]) < 0.2 for _, e, c in leaders
+        if (
+            _gap(tip, b) > reach
+            and not any(  # a line of its own: from its box to its tip
+                c == color and _gap(a, b) < 0.1 and np.linalg.norm((e - tip)[:2]) < 0.2
+                for a, e, c in leaders
+            )
         ):
             gap = _gap(tip, b)
             problems.append(f"{describe(mob)!r} is {gap:.2f} from its own tip with no leader line")
