@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from manim import DOWN, LEFT, LaggedStart, Rectangle, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, Rectangle, SurroundingRectangle, VGroup
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
@@ -63,6 +63,7 @@ LIT_PHRASES = {  # the outlined group, named a second time in the caption: no pa
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
 REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
 LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
+BESIDE = 0.1  # between a heatmap and its title beside it
 
 
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
@@ -296,42 +297,68 @@ class HeadGallery(ExplainerScene):
         def heads_box(b: Box) -> Box:  # less a column for the key/value heads' names
             return Box(b.x0 + tags.width + 0.25, b.y0, b.x1, b.y1) if len(tags) else b
 
-        panels = self.make_panels(readings, self.panel_boxes(heads_box(grid_box), H), True)
-        bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
-        key = VGroup()
-        if panels is None:  # the labels once, on one head drawn large beside the gallery
-            key_box, grid_box = self.key_split(content)  # the key: the full height
-            key = self.key_grid(key_box, self.featured(readings))
-            room = key.get_bottom()[1] - key_box.y0 - 0.2  # under the key, in its column
-            if room >= bar.height + 0.1 and key_box.width >= 2.0:  # the heads: the full height
-                bar = self.kit.colour_bar("weights", width=min(4.0, key_box.width - 0.2))
-                bar_box = Box(key_box.x0, key_box.y0, key_box.x1, key.get_bottom()[1] - 0.2)
-            else:  # under the gallery
-                grid_box, bar_box = grid_box.rows(9, 1, gap=0.15)
-                bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
-            boxes = self.panel_boxes(heads_box(grid_box), H)
-            panels = self.make_panels(readings, boxes, labelled=False)
-            if panels[0][1].width < LEAST_SIDE:  # no room for both: the tokens in order instead?
-                strip, grid_box, strip_bar = self.token_strip(content)
-                boxes = self.panel_boxes(heads_box(grid_box), H)
-                others = self.make_panels(readings, boxes, labelled=False)
-                if others[0][1].width >= 0.9 * panels[0][1].width:  # unless the heads lose much
-                    key, panels, bar_box = strip, others, strip_bar
-                    bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width - 0.2))
+        above = self.panel_boxes(heads_box(grid_box), H, beside=False)
+        panels = self.make_panels(readings, above, labelled=True)
+        if panels is not None:  # the labels on every head's axes
+            bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
+            place(bar, bar_box)
+            return panels, VGroup(self.group_frames(panels, tags)), bar
+        # the labels once, on one head drawn large beside the gallery; where that leaves the
+        # others too small (or the head drawn large would not fit), the tokens in order instead
+        large = self.featured_layout(readings, heads_box)
+        if large is None or large[1][0][1].width < LEAST_SIDE:
+            strip = self.strip_layout(readings, heads_box)
+            if large is None or strip[1][0][1].width >= 0.9 * large[1][0][1].width:
+                large = strip
+        key, panels, bar, bar_box = large
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
 
-    def token_strip(self, content: Box) -> tuple[VGroup, Box, Box]:
+    def featured_layout(self, readings, heads_box):
+        """(head drawn large, the panels, the colour bar, its box), or None where the head
+        drawn large with its labels would be taller than the content area and the gap under
+        it (24 tokens: it ran off the frame)."""
+        key_box, grid_box = self.key_split(self.regions.content)  # the key: the full height
+        key = self.key_grid(key_box, self.featured(readings))
+        if key.height > self.regions.content.height + 0.2:
+            return None
+        room = key.get_bottom()[1] - key_box.y0 - 0.2  # under the key, in its column
+        bar = self.kit.colour_bar("weights", width=min(4.0, key_box.width - 0.2))
+        if room >= bar.height + 0.1 and key_box.width >= 2.0:  # the heads: the full height
+            bar_box = Box(key_box.x0, key_box.y0, key_box.x1, key.get_bottom()[1] - 0.2)
+        else:  # beside or under the gallery
+            bar, grid_box, bar_box = self.bar_beside(grid_box)
+        boxes = self.panel_boxes(heads_box(grid_box), len(readings))
+        return key, self.make_panels(readings, boxes, labelled=False), bar, bar_box
+
+    def strip_layout(self, readings, heads_box):
+        """(the tokens in order along the bottom edge, the panels, the colour bar, its box)."""
+        strip, grid_box = self.token_strip(self.regions.content)
+        bar, grid_box, bar_box = self.bar_beside(grid_box)
+        boxes = self.panel_boxes(heads_box(grid_box), len(readings))
+        return strip, self.make_panels(readings, boxes, labelled=False), bar, bar_box
+
+    def token_strip(self, content: Box) -> tuple[VGroup, Box]:
         """The tokens in order, each in its colour, along the gallery's bottom edge ("rows =
         queries, columns = keys, in order: …"), where a head drawn large would leave the others
-        too small; and the boxes left for the gallery and the colour bar."""
+        too small; and the box left for the gallery and the colour bar."""
         head = label(self.say("heads_key_order"), SMALL, self.theme.muted)
         toks = [label(t, SMALL, self.q_color(i)) for i, t in enumerate(self.q_tokens)]
         strip = flow([head, *toks], content.width, hbuff=0.18, vbuff=0.06)
         place(strip, Box(content.x0, content.y0, content.x1, content.y0 + strip.height), "left")
-        rest = Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
-        grid_box, bar_box = rest.rows(9, 1, gap=0.15)
-        return strip, grid_box, bar_box
+        return strip, Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
+
+    def bar_beside(self, box: Box):
+        """The colour bar upright at the right of ``box`` where it is wide (its height goes to
+        the heads), else lying under it in a row as tall as it is; and the boxes left for the
+        gallery and the bar."""
+        if box.width >= 2.0 * box.height:
+            bar = self.kit.colour_bar("weights", width=min(3.0, 0.8 * box.height), vertical=True)
+            x = box.x1 - bar.width
+            return bar, Box(box.x0, box.y0, x - 0.3, box.y1), Box(x, box.y0, box.x1, box.y1)
+        bar = self.kit.colour_bar("weights", width=min(4.0, box.width - 0.2))
+        y = box.y0 + bar.height
+        return bar, Box(box.x0, y + 0.15, box.x1, box.y1), Box(box.x0, box.y0, box.x1, y)
 
     # -- grouped-query heads: one row a key/value head ----------------------------------------
     def group_tags(self) -> VGroup:
@@ -354,9 +381,13 @@ class HeadGallery(ExplainerScene):
             out.add(frame, tag)
         return out
 
-    def make_panels(self, readings, boxes, labelled: bool):
-        """One panel per head: its title over its heatmap; ``labelled``: with the token labels
-        on the axes, or None when they do not fit every panel at the smallest text size."""
+    def make_panels(self, readings, layout: tuple[list[Box], bool], labelled: bool):
+        """One panel per head: its title over its heatmap (or beside it, as ``layout`` says);
+        ``labelled``: with the token labels on the axes, or None when they do not fit every
+        panel at the smallest text size."""
+        boxes, beside = layout
+        if beside:
+            return self.beside_panels(readings, boxes, beside)
         panels = VGroup()
         colors = [self.q_color(i) for i in range(self.example.n)]
         lines = [self.title_line(h, readings[h], box.width) for h, box in enumerate(boxes)]
@@ -382,21 +413,77 @@ class HeadGallery(ExplainerScene):
             panels.add(place(panel, box, "top"))
         return panels
 
-    def panel_boxes(self, grid_box: Box, H: int) -> list[Box]:
-        """H boxes in the columns × rows that give each heatmap the largest side (under a title
-        of up to three lines) while every reading stays whole; where query heads share
-        key/value heads, one row a group."""
+    def beside_panels(self, readings, boxes, width: float) -> VGroup:
+        """One panel per head: its heatmap as tall as its row, its title at the heatmap's right
+        (the number and average, then the reading broken between words), every title as wide
+        as the widest so that the heatmaps line up in columns."""
+        box = boxes[0]
+        side = max(0.3, min(box.height, box.width - width - BESIDE))
+        width = box.width - side - BESIDE
+        titles = [self.title_block(h, r, width) for h, r in enumerate(readings)]
+        wide = max(t.width for t in titles)
+        panels = VGroup()
+        for h, box in enumerate(boxes):
+            grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)
+            room = Rectangle(width=wide, height=titles[h].height).set_opacity(0)
+            titles[h].move_to(room, aligned_edge=LEFT)
+            title = VGroup(room, titles[h]).next_to(grid, RIGHT, buff=BESIDE, aligned_edge=UP)
+            panel = VGroup(title, VGroup(grid))
+            panel.reading = readings[h]
+            panels.add(place(panel, box, "top"))
+        return panels
+
+    def title_block(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
+        """A title beside its heatmap: ``head 3 0.98`` (or ``3 0.98``) over the reading, broken
+        between words to ``width`` (never cut: ``width`` is at least its widest word)."""
+        theme = self.theme
+        mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
+        heads = (self.say("head_n", h=h + 1), f"{h + 1}")
+        head = next((t for t in heads if text_width(t, SMALL) + 0.12 + mass.width <= width), None)
+        top = VGroup(label(head or heads[1], SMALL, theme.text), mass)
+        top.arrange(buff=0.12) if head else top.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        lines = wrap_lines(self.reading_word(reading), width, SMALL, max_lines=9)
+        words = (label(t, SMALL, theme.muted) for t in lines)
+        return VGroup(top, *words).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+
+    def title_widths(self) -> list[float]:
+        """The widths a title beside its heatmap may take: the narrowest (its number and average
+        on one line, its reading's widest word) and the one that keeps every reading on one
+        line (a low row: fewer lines)."""
+        number = text_width(f"{len(self.readings)}", SMALL) + 0.12 + text_width("0.00", SMALL)
+        narrow = max(number, self.reading_room(self.readings))
+        whole = max(text_width(self.reading_word(r), SMALL) for r in self.readings)
+        return sorted({narrow, max(narrow, whole)})
+
+    def beside_lines(self, width: float) -> int:
+        """How many lines the tallest title beside a heatmap takes at ``width``."""
+        return 1 + max(
+            len(wrap_lines(self.reading_word(r), width, SMALL, max_lines=9)) for r in self.readings
+        )
+
+    def panel_boxes(self, grid_box: Box, H: int, beside=True) -> tuple[list[Box], float]:
+        """H boxes in the columns × rows that give each heatmap the largest side while every
+        reading stays whole, and the width of a title beside its heatmap (a few short lines:
+        the rows are low), or 0 for titles above (up to three lines); where query heads share
+        key/value heads, one row a group (``beside=False``: titles above only)."""
         line = label("Ag", SMALL).height + 0.06
         room = self.reading_room(self.readings)
+        widths = self.title_widths() if beside else []
+        tall = {w: self.beside_lines(w) * line - 0.06 for w in widths}
 
-        def side(cols):
+        def side(layout):
+            cols, beside = layout
             rows = math.ceil(H / cols)
             col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
+            row_h = (grid_box.height - 0.2 * (rows - 1)) / rows
+            if beside:  # readings whole by construction; the title within its row
+                return tall[beside] <= row_h, min(col_w - beside - BESIDE, row_h)
             title_h = self.title_lines(col_w) * line + 0.1
             whole = col_w + REACH >= room  # readings whole: first; then the largest heatmap
-            return whole, min(col_w, (grid_box.height - 0.2 * (rows - 1)) / rows - title_h)
+            return whole, min(col_w, row_h - title_h)
 
-        cols = self.maps.group_size if self.maps.shared else max(range(1, H + 1), key=side)
+        counts = [self.maps.group_size] if self.maps.shared else range(1, H + 1)
+        cols, beside = max(((c, b) for c in counts for b in (0.0, *widths)), key=side)
         rows = math.ceil(H / cols)
         col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
         cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
@@ -405,7 +492,7 @@ class HeadGallery(ExplainerScene):
             r, c = divmod(h, cols)
             top = grid_box.y1 - r * (cell_h + 0.2)
             out.append(Box(col_boxes[c].x0, top - cell_h, col_boxes[c].x1, top))
-        return out
+        return out, beside
 
     def key_head(self, width: float | None = None, cols="heads_key_cols", large="") -> VGroup:
         """The key's heading, "head 3 drawn large: rows = queries, columns = keys", in as few

@@ -17,6 +17,8 @@ from scenes.mobjects.plane import grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
+CROWDED = 12  # beyond this many tokens (the looks were made up to 12) the outputs crowd: …
+CROWDED_NEAR = 0.15  # … each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
     '{{ "softmax" : sm }} ( ( {{ Q^"" : q }} {{ K^top : kt }} ) / '
@@ -174,6 +176,8 @@ class Overview(ExplainerScene):
         B = out_view.basis
         o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
         o_plane = self.kit.plane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, ticks=False)
+        if ex.n > CROWDED:  # every output drawn alike among many: a line unless at its tip
+            o_plane.near = CROWDED_NEAR
         v_arrows = VGroup(
             *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
         )

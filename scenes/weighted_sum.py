@@ -386,11 +386,15 @@ class WeightedSum(ExplainerScene):
     @staticmethod
     def tag(plane, mob, at, direction, box, obstacles):
         """``mob`` beside the plane point ``at`` (data coordinates), towards ``direction`` where
-        free; an empty group where no spot is free (the colour still says which)."""
+        free, joined to it by a leader line where the nearest free spot is away from it (24
+        tokens: o(it₁) sat 1.1 from its tip); an empty group where no spot is free (the colour
+        still says which)."""
+        anchor = plane.point(at)
         ok = place_labels(
-            [mob], [plane.point(at)], [np.array([*direction[:2], 0.0])], box, obstacles=obstacles
+            [mob], [anchor], [np.array([*direction[:2], 0.0])], box, obstacles=obstacles
         )[0]
-        return VGroup(mob) if ok else VGroup()
+        mob.is_tip_label = True  # above the arrows; checked against its own tip
+        return VGroup(plane.leadered(mob, anchor)) if ok else VGroup()
 
     def vector_line(self, name, values, role, color, box):
         """'name = [a, b]' (or '= [a, b]' under E + ΔE), folded under the name when too wide;

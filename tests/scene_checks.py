@@ -258,15 +258,17 @@ def _hex_of(color) -> str:
     return ManimColor(color).to_hex().upper()
 
 
-def token_arrows(scene) -> list[tuple[np.ndarray, str]]:
-    """(tip, colour) of every token arrow on screen (drawn by ``VectorPlane.arrows``, not faint)."""
+def token_arrows(scene, every: bool = False) -> list[tuple[np.ndarray, str]]:
+    """(tip, colour) of every token arrow on screen (drawn by ``VectorPlane.arrows``, not faint);
+    ``every``: of every plane arrow (an output's too)."""
     seen, out = set(), []
     for top in scene.mobjects:
         for mob in top.get_family():
-            if id(mob) in seen or not getattr(mob, "wants_label", False):
+            wanted = every or getattr(mob, "wants_label", False)
+            if id(mob) in seen or not wanted:
                 continue
             seen.add(id(mob))
-            if isinstance(mob, Arrow) or hasattr(mob, "tip_point"):
+            if isinstance(mob, Arrow) or (hasattr(mob, "tip_point") and len(mob.submobjects) == 2):
                 part = mob if isinstance(mob, Arrow) else mob.submobjects[1]
                 if part.has_points() and part.get_stroke_opacity() >= 0.5:
                     out.append((_tip_of(mob), _hex_of(part.get_stroke_color())))
@@ -314,6 +316,67 @@ def dropped_or_distant_labels(scene) -> list[str]:
             continue
         if not any(c == color and _gap(a, b) < 0.1 for a, _, c in leaders):
             problems.append(f"{describe(mob)!r} is far from its arrow with no leader line")
+    return problems + far_from_own_tip(labels, leaders, reach) + far_outputs(scene, leaders, reach)
+
+
+def far_outputs(scene, leaders, reach) -> list[str]:
+    """Each output's name o(…) in the output style that is not a tip label (a scene's own
+    label beside its output arrow) within ``reach`` of an output arrow's tip, or joined to one
+    by a leader line (issue 32: WeightedSum's o(it₁) sat 1.1 from its tip at 24 tokens)."""
+    if getattr(scene, "theme", None) is None:  # a bare Scene: no output style
+        return []
+    color = _hex_of(scene.theme.output)
+    tips = [tip for tip, c in token_arrows(scene, every=True) if c == color]
+    problems = []
+    for mob in texts(scene):
+        name = getattr(mob, "source_text", "")
+        if getattr(mob, "is_tip_label", False) or not OUTPUT_NAME.match(name or ""):
+            continue
+        if _hex_of(mob.get_color()) != color or not tips:
+            continue
+        b = box_of(mob)
+        if min(_gap(t, b) for t in tips) <= reach:
+            continue
+        if not any(c == color and _gap(a, b) < 0.1 for a, _, c in leaders):
+            problems.append(f"{name!r} is far from its output arrow with no leader line")
+    return problems
+
+
+OUTPUT_NAME = re.compile(r"^o\(.+\)$")  # an output's label on its plane: o(it₁)
+
+
+def labels_off_their_tips(scene, reach: float, names=OUTPUT_NAME) -> list[str]:
+    """:func:`far_from_own_tip` with a stricter ``reach`` for the tip labels whose text
+    matches ``names``: in a crowded plane whose labels must touch their tips or have their
+    lines (Overview's outputs o(…) beyond 12 tokens)."""
+    labels = [
+        (box_of(getattr(m, "tip_group", m)), _hex_of(m.get_color()), m)
+        for m in tip_labels_on_screen(scene)
+        if names.match(getattr(m, "source_text", "") or "")
+    ]
+    return far_from_own_tip(labels, _leaders(scene), reach)
+
+
+def far_from_own_tip(labels, leaders, reach) -> list[str]:
+    """Each tip label that knows its own tip (``tip_home``, set where it was placed) within
+    ``reach`` of it, or joined to it by a leader line: a label of one colour among many arrows
+    of that colour (every output o(…) in the output style) is read as its own arrow's, not as
+    any arrow's of its colour."""
+    problems = []
+    for b, color, mob in labels:
+        home = getattr(mob, "tip_home", None)
+        if home is None:
+            continue
+        tip = mob.get_center() + home
+        if (
+            _gap(tip, b) > reach
+            and not any(  # a line of its own: from its box to its tip
+                c == color and _gap(a, b) < 0.1 and np.linalg.norm((e - tip)[:2]) < 0.2
+                for a, e, c in leaders
+            )
+        ):
+            gap = _gap(tip, b)
+            problems.append(f"{describe(mob)!r} is {gap:.2f} from its own tip with no leader line")
     return problems
 
 

@@ -77,3 +77,36 @@ def test_the_check_sees_a_dropped_and_a_distant_label():
     text = first if getattr(first, "is_tip_label", False) else first[0]
     scene.add(text.shift([-1.5, -1.5, 0]))  # away from its tip, without its leader
     assert any("no leader line" in p for p in dropped_or_distant_labels(scene))
+
+
+def test_an_output_label_away_from_its_tip_is_seen_and_led():
+    """Issue 32 item 3: WeightedSum's o(it₁), a scene's own label (not a tip label), sat 1.1
+    from its output's tip at 24 tokens with no line, and the check did not see it: now a name
+    o(…) in the output style far from every output tip is reported; placed through
+    ``VectorPlane.leadered`` it gets its line and passes. And a tip label among arrows of its
+    own colour (every output is drawn alike) is checked against its own tip, not any tip."""
+    from manim import Scene
+
+    from scene_checks import dropped_or_distant_labels
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.text import label
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    plane = VectorPlane(np.array([[1.0, 0.2], [0.9, -0.8]]), Box(-2, -2, 2, 2), theme)
+    scene = Scene()
+    scene.theme = theme
+    tip = plane.point([1.0, 0.2])
+    far = label("o(x)", 24, theme.output).move_to(tip + np.array([0.0, -1.4, 0.0]))
+    scene.add(plane.arrow([1.0, 0.2], theme.output), far)
+    assert any("far from its output arrow" in p for p in dropped_or_distant_labels(scene))
+    scene.remove(far)
+    far.is_tip_label = True
+    scene.add(plane.leadered(far, tip))
+    assert not dropped_or_distant_labels(scene)
+    # its line removed, a second output drawn alike: still read against its own tip
+    scene.add(plane.arrow([0.9, -0.8], theme.output))
+    scene.remove(*scene.mobjects[1:2])
+    scene.add(far)
+    assert any("from its own tip" in p for p in dropped_or_distant_labels(scene))

@@ -215,3 +215,48 @@ def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
     assert len(filled) == len(grids) == (12 if aspect == "1:1" else 13)  # + one drawn large
     assert share >= least, share
     assert not [t for t in titles if "…" in t], titles
+
+
+TROPHY = "The trophy did not fit in the brown suitcase because it was too big, so we left it home."
+
+
+def _long_layer(tmp_path, model: str, layer: int):
+    """A trained layer on the 24-token trophy sentence (MiniLM: 12 heads; SmolLM2: 9 query
+    heads over 3 key/value heads), from `from-model --all-heads`."""
+    from conftest import run_cli
+
+    path = tmp_path / f"{model}.toml"
+    r = run_cli("from-model", TROPHY, "--model", model, "--layer", layer, "--all-heads", "-o", path)
+    assert r.returncode == 0, r.stderr
+    return ac.load_example(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "model, heads, aspect, least_px",
+    [("smollm2", 9, "4:3", 100), ("minilm", 12, "16:9", 100)],
+    ids=["9-heads-grouped-4:3", "12-heads-16:9"],
+)
+def test_24_tokens_give_the_frame_to_the_heads(tmp_path, model, heads, aspect, least_px):
+    """Issue 30 item 6 at 24 tokens: each title beside its heatmap where the rows are low, the
+    colour bar upright where the gallery is wide: 9 grouped heads were 33 px tall at 720p and
+    4:3 (now 115), 12 heads 64 px at 16:9 beside a head drawn large that ran 2 units off the
+    frame (now 124, the tokens in order along the bottom edge). Every heatmap inside the frame,
+    none under another, no reading cut, every head numbered."""
+    from manim import config
+
+    from scenes.mobjects.layout import box_of, frame_box
+
+    ex = _long_layer(tmp_path, model, 14 if model == "smollm2" else 3)
+    assert ex.n >= 22 and ex.heads == heads
+    share, filled, grids, titles = _heatmaps(ex, aspect)
+    assert len(filled) == heads  # no head drawn large: it would not fit
+    px = 720 / config.frame_height
+    assert min(g.height for g in filled) * px >= least_px
+    frame = frame_box()
+    assert all(frame.contains(box_of(g)) for g in filled)
+    boxes = [box_of(g) for g in filled]
+    assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
+    assert not [t for t in titles if "…" in t], titles
+    for h in range(heads):
+        assert f"head {h + 1}" in titles or f"{h + 1}" in titles, (h, titles)

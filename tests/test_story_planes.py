@@ -102,8 +102,10 @@ def test_a_plane_with_no_room_to_label_every_arrow_draws_the_story_s_all_labelle
 CASES = [
     ("Projections", "4:3"),  # an arrow with no label; the last still text alone
     ("WeightedSum", "1:1"),  # six values with no label; the caption's 12 on no still
+    ("WeightedSum", "4:3"),  # o(it₁) 1.1 from its output's tip, no leader line
     ("Softmax", "1:1"),  # the share caption out of the frame; key labels overlapping
     ("Overview", "4:3"),  # five outputs with no label
+    ("Overview", "16:9"),  # o(The) 0.31 off its tip among 24 outputs, with no line
 ]
 
 
@@ -113,6 +115,7 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
     from scene_checks import (
         dropped_or_distant_labels,
         final_frame_problems,
+        labels_off_their_tips,
         layout_problems,
         unshown_caption_numbers,
     )
@@ -124,6 +127,8 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
 
     def snap(scene):
         found = layout_problems(scene) + unshown_caption_numbers(scene)
+        if name == "Overview":  # o(The) sat 0.31 from its tip among 24 outputs, with no line
+            found += labels_off_their_tips(scene, 0.25)
         return found + dropped_or_distant_labels(scene), final_frame_problems(scene)
 
     stills = run_steps(

@@ -109,6 +109,9 @@ class VectorPlane(VGroup):
                 self.add(plane, arrows, labels)
     """
 
+    near = None  # a tip label farther than this from its tip gets a leader line (None: NEAR);
+    # a crowded plane may ask for less: a label there touches its tip or has its line
+
     def __init__(
         self,
         points,
@@ -316,17 +319,24 @@ class VectorPlane(VGroup):
                 if mob is not None:
                     taken.append(box_of(mob))
             if mob is not None:
-                out.append(self._leadered(mob, anchor))
+                out.append(self._leadered(mob, anchor, self.near))
         return out
 
+    def leadered(self, mob, anchor):
+        """A label a scene placed near ``anchor`` (scene coordinates) itself, joined to it by a
+        leader line where it is farther than :data:`NEAR`, as every tip label is."""
+        return self._leadered(mob, anchor, self.near)
+
     @staticmethod
-    def _leadered(mob, anchor):
+    def _leadered(mob, anchor, near: float | None = None):
         """``mob`` itself when its box is within :data:`NEAR` of its tip, else ``mob`` with a
         thin line (its colour, 0.7 opacity) from its box's edge to the tip; a merged label one
         line to each of its tips, each in its token's colour."""
         parts = getattr(mob, "tip_parts", None) or [mob]
         tips = getattr(mob, "tip_anchors", None) or [anchor]
-        lines = [_leader(box_of(mob), tip, part) for part, tip in zip(parts, tips)]
+        for part, tip in zip(parts, tips):  # its own tip, as an offset: it moves with the label
+            part.tip_home = np.asarray(tip, dtype=float) - part.get_center()
+        lines = [_leader(box_of(mob), tip, part, near) for part, tip in zip(parts, tips)]
         lines = [line for line in lines if line is not None]
         if not lines:
             return mob
@@ -414,13 +424,13 @@ STORY_COUNTS = (16, 12, 10, 8, 6, 5, 4, 3, 2, 1)  # arrows tried where not all c
 NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
 
 
-def _leader(b: Box, anchor, part):
+def _leader(b: Box, anchor, part, near: float | None = None):
     """A thin line from box ``b``'s edge to ``anchor`` in ``part``'s colour; None when the box
     is within :data:`NEAR` of it."""
     anchor = np.asarray(anchor, dtype=float)
     edge = np.array([np.clip(anchor[0], b.x0, b.x1), np.clip(anchor[1], b.y0, b.y1), 0.0])
     gap = float(np.linalg.norm(anchor[:2] - edge[:2]))
-    if gap <= NEAR:
+    if gap <= (NEAR if near is None else near):
         return None
     toward = (anchor - edge) / gap
     line = Line(edge + toward * 0.04, anchor - toward * 0.08, stroke_width=2)
