@@ -135,7 +135,7 @@ def test_softmax_names_the_pair_asked_for():
 
     with pytest.raises(_Enough):
         run_steps(find("Softmax").load(), ex, look=look, frames=False, snapshot=first)
-    assert "the pair asked about is 上 → 早" in seen[0]
+    assert "the pair asked about, 上 → 早, is" in seen[0]
 
 
 def test_every_story_kind_has_words_in_both_languages():

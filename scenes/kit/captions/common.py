@@ -37,12 +37,12 @@ WORDS = {
         "the pair asked about is {q} → {k}",
     ),
     "does_asked_top": (
-        "所问的一对是 {q} → {k}：{k} 得到 {q} 最大的权重",
-        "the pair asked about is {q} → {k}: {k} gets the largest weight of {q}",
+        "所问的一对 {q} → {k} 是它最大的权重",
+        "the pair asked about, {q} → {k}, is its largest weight",
     ),
     "does_asked_lower": (
-        "所问的一对是 {q} → {k}：{k} 只得到 {q} {nth}的权重",
-        "the pair asked about is {q} → {k}: {k} gets only the {nth} largest weight of {q}",
+        "所问的一对 {q} → {k} 只是它{nth}的权重",
+        "the pair asked about, {q} → {k}, is only its {nth} largest weight",
     ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     # an asked pair, where a scene says what the head does with its followed pair

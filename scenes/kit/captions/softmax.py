@@ -34,8 +34,8 @@ STEPS = {
         "Take the row of {q}: {does}. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "exp_asked": (
-        "看所问的 {q} 这一行：{does}。先取指数：分数越大，份额越大{shares}。",
-        "Take the row asked for, that of {q}: {does}. First exponentiate: a larger score gets a larger share{shares}.",
+        "看 {q} 这一行：{does}。先取指数：分数越大，份额越大{shares}。",
+        "Take the row of {q}: {does}. First exponentiate: a larger score gets a larger share{shares}.",
     ),
     "share": (
         "再除以总和：{q} 的权重是 {weights}，合起来正好是 1。",
