@@ -423,6 +423,7 @@ class AttentionMatrix(ExplainerScene):
         if s is None:
             return named_cells(other, pair)
         beside = [(s.query, s.other)] if s.telling in ("asked_top", "asked_lower") else []
+        beside += [(s.peer, s.key)] if s.telling == "asked_column" else []
         return [(s.query, s.key), *beside, *named_cells(None, pair)]
 
     def framed_cells(self) -> list[tuple[int, int]]:
@@ -449,6 +450,10 @@ class AttentionMatrix(ExplainerScene):
             o=self.k_tokens[o],
             ow=self.num(W[s.query, o], ("weights", 0, s.query, o), 3).shown,
             nth=captions.ordinal(s.rank, self.lang),
+            p=self.q_tokens[s.peer] if s.peer is not None else "",
+            pw=self.num(W[s.peer, s.key], ("weights", 0, s.peer, s.key), 3).shown
+            if s.peer is not None
+            else "",
             does=self.story_does(s),
             sym=sym,
         )

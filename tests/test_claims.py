@@ -689,8 +689,16 @@ def check_asked_story(story, W, tokens):
         STORY_KINDS.get(pattern, pattern), q, k, W, tokens
     )
     assert (story.habit is not None) == bool(habitual)
-    if story.habit is None:
-        assert story.fits == ((q, k),)
+    others = [i for i in range(W.shape[0]) if i != q and W[i, k] > 0]
+    top = [i for i in others if int(np.argmax(W[i])) == k]
+    many = len(top) >= 3 and 3 * len(top) >= len(others)
+    if story.habit is None and story.rank == 1 and story.other is not None and many:
+        # many of the queries that see k look most at it: a head looking at k, not q's link
+        assert story.telling == "asked_column" and story.peer in top
+        assert story.peer_weight == W[story.peer, k] == max(W[i, k] for i in top)
+        assert set(story.fits) == {(q, k), *((i, k) for i in top)}
+    elif story.habit is None:
+        assert story.peer is None and story.fits == ((q, k),)
         assert story.telling in ("asked", "asked_top", "asked_lower")
     else:
         assert story.habit == STORY_KINDS.get(pattern, pattern) and story.telling == "asked_habit"

@@ -217,16 +217,20 @@ def test_an_elided_score_matrix_names_its_columns_where_asked():
 @pytest.mark.parametrize("lang", ("en", "zh"))
 def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
     """On the 24-token sentence's head (it reads "spread": no habit) AttentionMatrix's reading
-    said only "The pair asked for: it₁ → trophy 0.563"; now that it is the row's largest weight,
-    the runner-up beside it, both on screen, and that no habit of the head explains it."""
+    said only "The pair asked for: it₁ → trophy 0.563"; then, wrongly, "a link in this
+    sentence" (a review: did → trophy 0.911, and 10 other tokens look most at trophy). Now: its
+    largest weight, but not it₁'s alone, the strongest such row's number on screen, every such
+    row framed."""
     words = {
-        "en": "it₁ → trophy 0.563, the largest weight of it₁ (next: did 0.126). Not a habit",
-        "zh": "it₁ → trophy 0.563，是 it₁ 最大的权重（其次：did 0.126）。这不是这个头",
+        "en": "it₁ → trophy 0.563, the largest weight of it₁ — but not it₁'s alone: many of the"
+        " tokens that see trophy look most at it too (did → trophy 0.911)",
+        "zh": "it₁ → trophy 0.563，是 it₁ 最大的权重——但不只是 it₁："
+        "能看到 trophy 的词中，很多也最看重它（did → trophy 0.911）",
     }
     steps, _ = _run("AttentionMatrix", "smollm2-trophy", lang, until="reading")
     caption, snap = steps["reading"]
     assert words[lang] in caption, caption
     shown = {role: value for role, value in snap["nums"]}
     W = ac.trace_example(_example("smollm2-trophy")).heads[0].weights
-    for key in (1, 2):  # trophy, did: the pair and the runner-up, each with its number
-        assert shown[("weights", 0, 11, key)] == W[11, key]
+    for row in (11, 2):  # it₁ → trophy and did → trophy, each with its number
+        assert shown[("weights", 0, row, 1)] == W[row, 1]

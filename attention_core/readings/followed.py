@@ -119,7 +119,10 @@ class HeadStory:
     else the key the query weighs most; None where every other key gets 0), and ``habit`` (the
     head's reading, e.g. ``"previous"``, when its habitual key for the query is the pair's key:
     the weight is what the head does for every token, not this pair's link; ``earlier`` then
-    as for that reading)."""
+    as for that reading). ``peer`` (with ``peer_weight``): where the key is the query's largest
+    weight but many other queries that see the key look most at it too (:func:`_column_peer`:
+    a head looking at that word from much of the text, though no reading names it), the one
+    that gives it the most; ``fits`` then frames each of them."""
 
     kind: str
     query: int
@@ -131,6 +134,8 @@ class HeadStory:
     other: int | None = None
     other_weight: float = 0.0
     habit: str | None = None
+    peer: int | None = None
+    peer_weight: float = 0.0
 
     @property
     def telling(self) -> str:
@@ -143,6 +148,8 @@ class HeadStory:
             return "asked_habit"
         if self.other is None:
             return "asked"
+        if self.rank == 1 and self.peer is not None:
+            return "asked_column"
         return "asked_top" if self.rank == 1 else "asked_lower"
 
 
@@ -202,7 +209,27 @@ def asked_story(W, tokens, q: int, k: int) -> HeadStory:
         habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
         earlier = k - 1 if pattern == "induction" else None
     ow = 0.0 if other is None else float(row[other])
-    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit)
+    peer, pw = None, 0.0
+    if habit is None and rank == 1 and other is not None:
+        peer, fits = _column_peer(W, q, k) or (None, fits)
+        pw = 0.0 if peer is None else float(W[peer, k])
+    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw)
+
+
+COLUMN_MIN, COLUMN_SHARE = 3, 1 / 3  # "many of the tokens that see k look most at it"
+
+
+def _column_peer(W, q: int, k: int):
+    """``(peer, fits)`` where many of the other queries that see key ``k`` (weight > 0: a
+    masked one's is exactly 0) put their largest weight on it — at least ``COLUMN_MIN`` and a
+    ``COLUMN_SHARE`` of them: the one putting the most there, and the cells of all that do
+    (``q``'s first); else None."""
+    others = [i for i in range(W.shape[0]) if i != q and W[i, k] > 0]
+    top = [i for i in others if int(np.argmax(W[i])) == k]
+    if len(top) < COLUMN_MIN or COLUMN_SHARE * len(others) > len(top):
+        return None
+    peer = max(top, key=lambda i: (W[i, k], -i))
+    return peer, ((q, k), *((i, k) for i in top))
 
 
 def choice_story(trace, choice) -> HeadStory | None:

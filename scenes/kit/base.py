@@ -138,7 +138,8 @@ class ExplainerScene(Scene):
         """A head's story (``attention_core.HeadStory``) told of its pair in a phrase: "sky₂
         looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
         row, or the head's habit it is."""
-        kind = s.habit or (s.telling if s.telling in ("asked_top", "asked_lower") else s.kind)
+        told = {"asked_column": "asked_top"}.get(s.telling, s.telling)
+        kind = s.habit or (told if told in ("asked_top", "asked_lower") else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         nth = captions.ordinal(s.rank, self.lang)
         return self.say(
