@@ -222,10 +222,10 @@ def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
     largest weight, but not it₁'s alone, the strongest such row's number on screen, every such
     row framed."""
     words = {
-        "en": "it₁ → trophy 0.563, the largest weight of it₁ — but not it₁'s alone: many of the"
-        " tokens that see trophy look most at it too (did → trophy 0.911)",
-        "zh": "it₁ → trophy 0.563，是 it₁ 最大的权重——但不只是 it₁："
-        "能看到 trophy 的词中，很多也最看重它（did → trophy 0.911）",
+        "en": "it₁ → trophy 0.563, its largest weight. Not it₁'s alone: many tokens look most at"
+        " trophy (framed), did → trophy 0.911 most strongly.",
+        "zh": "it₁ → trophy 0.563，是它最大的权重。但不只是 it₁：很多词都最看重 trophy（已框出），"
+        "did → trophy 0.911 最强。",
     }
     steps, _ = _run("AttentionMatrix", "smollm2-trophy", lang, until="reading")
     caption, snap = steps["reading"]

@@ -65,12 +65,12 @@ STEPS = {
     ),
     # an asked pair, told by what its weight says (HeadStory.telling)
     "story_asked_top": (
-        "所问的一对：{q} → {k} {w}，是 {q} 最大的权重（其次：{o} {ow}）。这不是这个头对每个词都做的习惯（如看前一个词或第一个词），而是这句话里的联系。{sym}",
-        "The pair asked for: {q} → {k} {w}, the largest weight of {q} (next: {o} {ow}). Not a habit the head has with every token (such as the previous or the first token): a link in this sentence. {sym}",
+        "所问的一对：{q} → {k} {w}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词、第一个词）解释不了它。{sym}",
+        "The pair asked for: {q} → {k} {w}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
     ),
     "story_asked_column": (
-        "所问的一对：{q} → {k} {w}，是 {q} 最大的权重——但不只是 {q}：能看到 {k} 的词中，很多也最看重它（{p} → {k} {pw}）。这个头从句子的许多位置看向 {k}。框出的是这样做的每一行。{sym}",
-        "The pair asked for: {q} → {k} {w}, the largest weight of {q} — but not {q}'s alone: many of the tokens that see {k} look most at it too ({p} → {k} {pw}). This head looks at {k} from much of the sentence. The frames mark every row that does. {sym}",
+        "所问的一对：{q} → {k} {w}，是它最大的权重。但不只是 {q}：很多词都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
+        "The pair asked for: {q} → {k} {w}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
     ),
     "story_asked_lower": (
         "所问的一对：{q} → {k} {w}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
