@@ -164,3 +164,23 @@ def _distinct():
     from scenes.mobjects.text import distinct
 
     return distinct(_example().tokens)
+
+
+def test_scalings_story_of_an_induction_head_stays_in_the_frame_at_4_3():
+    """A review: at 4:3 the induction head's Scaling story ran past both edges of the frame (the
+    caption's fourth line, joined onto its third)."""
+    from scene_checks import layout_problems
+
+    path = TROPHY.parent / "smollm2-induction.toml"
+    ex = ac.load_example(path)
+    look = Look.for_example(ex, lang="en", aspect="4:3")
+    seen = {}
+
+    def snap(scene):
+        seen[scene.steps[-1]["key"]] = layout_problems(scene)
+        if scene.steps[-1]["key"] == "pair":
+            raise _Enough
+
+    with contextlib.suppress(_Enough):
+        run_steps(find("Scaling").load(), ex, look=look, frames=False, snapshot=snap)
+    assert "pair" in seen and not seen["pair"], seen.get("pair")
