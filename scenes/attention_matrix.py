@@ -70,7 +70,7 @@ class AttentionMatrix(ExplainerScene):
         ex, head, theme = self.example, self.head, self.theme
         W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
-        other, pair = reading(W, ex.is_cross, head.mask, real)
+        other, pair = self.reading_of(W, real)
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
         self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
@@ -239,7 +239,7 @@ class AttentionMatrix(ExplainerScene):
         ex, head = self.example, self.head
         W = head.weights
         real = ex.padding if ex.padding is not None and not ex.is_cross else None
-        other, pair = reading(W, ex.is_cross, head.mask, real)
+        other, pair = self.reading_of(W, real)
         sym = self.symmetry_words(pair, real)
         self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair), *self.named_marks()]
         if self.story is not None:
@@ -265,6 +265,12 @@ class AttentionMatrix(ExplainerScene):
         self.play_all([*(Create(r) for r in marks), *heading, FadeIn(self.readout)], run_time=1)
         self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
+
+    def reading_of(self, W, real):
+        """``(other, pair)`` of the core's reading (``matrix_reading``), the followed query's row
+        read first where it says something: the row DotProducts, Softmax and WeightedSum follow."""
+        prefer = ac.followed_pair(self.trace).query
+        return reading(W, self.example.is_cross, self.head.mask, real, prefer=prefer)
 
     def symmetry_words(self, pair, real) -> str:
         """The caption's sentence on symmetry: the most asymmetric pair, where there is one."""
@@ -304,7 +310,7 @@ class AttentionMatrix(ExplainerScene):
             return VGroup()
         W, matrix = self.head.weights, self.matrix
         real = self.example.padding if not self.example.is_cross else None
-        other, pair = reading(W, self.example.is_cross, self.head.mask, real)
+        other, pair = self.reading_of(W, real)
         framed = set(self.framed_cells())
         framed |= set(pair and [tuple(pair), tuple(pair[::-1])] or [])
         return VGroup(

@@ -245,6 +245,11 @@ def test_matrix_reading_holds(ex):
             if allowed[i, i]:
                 off = [W[i, j] for j in range(ex.n) if j != i and allowed[i, j]]
                 assert not off or max(off) - W[i, i] <= TIE
+    for p in rows if square else ():  # the followed row read first where it says something
+        best = int(np.argmax(np.where(allowed[p], W[p], -1.0)))
+        says = best != p and allowed[p, p] and W[p, best] - W[p, p] > TIE
+        preferred, _ = matrix_reading(W, ex.is_cross, head.mask, real, prefer=p)
+        assert preferred == ((p, best) if says else other)
     if pair is not None:
         a, b = pair
         assert square and a in rows and b in rows and allowed[a, b] and allowed[b, a]

@@ -250,12 +250,14 @@ def output_width(trace) -> OutputWidth:
 
 
 # -- what an attention matrix says ---------------------------------------------------------
-def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
+def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None, prefer=None):
     """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
-    (the clearest margin, more than :data:`TIE`): ``(i, j)`` or None; and the most asymmetric
-    pair ``(a, b)`` (w_ab and w_ba differ by more than :data:`TIE`) or None — both among real
-    (unpadded, ``real``) queries and allowed cells only, so a blocked 0 or a padded row never
-    makes a claim (AttentionMatrix's reading)."""
+    (row ``prefer`` — the query the other scenes follow — where it is one, else the clearest
+    margin, more than :data:`TIE`; a mask-forced second row had read "students attends most to
+    when (1.000 > 0.000)" beside scenes following another): ``(i, j)`` or None; and the most
+    asymmetric pair ``(a, b)`` (w_ab and w_ba differ by more than :data:`TIE`) or None — both
+    among real (unpadded, ``real``) queries and allowed cells only, so a blocked 0 or a padded
+    row never makes a claim (AttentionMatrix's reading)."""
     m, n = weights.shape
     allowed = np.ones((m, n), bool) if mask is None else np.asarray(mask, bool)
     rows = [i for i in range(m) if real is None or real[i]] if m == n else []
@@ -264,7 +266,9 @@ def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None):
         best = TIE
         for i in rows:
             j = int(np.argmax(np.where(allowed[i], weights[i], -1.0)))
-            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
+            if j != i and allowed[i, i] and weights[i, j] - weights[i, i] > TIE and i == prefer:
+                other, best = (i, j), np.inf
+            elif j != i and allowed[i, i] and weights[i, j] - weights[i, i] > best:
                 best, other = weights[i, j] - weights[i, i], (i, j)
     pair = None
     if not is_cross and m == n and m > 1:
