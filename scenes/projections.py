@@ -337,6 +337,17 @@ class Projections(ExplainerScene):
         return w_side, side
 
     # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
+    def bias_of(self, name: str) -> str:
+        """ " + b_q" where role ``name``'s map has a bias (a trained MiniLM head), else ""."""
+        b = getattr(self.example.weights, f"b_{name.lower()}", None)
+        return f" + b_{name.lower()}" if b is not None else ""
+
+    @property
+    def biased(self) -> bool:
+        """Whether q or k has a bias (a trained MiniLM head): Q = X W_q + b_q, not X W_q."""
+        w = self.example.weights
+        return w.b_q is not None or w.b_k is not None
+
     def viewed_maps(self):
         ex, tr = self.example, self.trace
         rotary = ac.linear_maps(tr).rotated
@@ -347,7 +358,8 @@ class Projections(ExplainerScene):
         # width each plane's note shows; else each plane is a 2-D view, and its note says so
         exact = all(v.exact for v in views.values()) and set(dims.values()) in ({1}, {2})
         key = "maps_nd_exact" if exact else "maps_nd"
-        self.step("maps_nd", f"{key}_rotary" if rotary else key, clear=True, d=dims["Q"])
+        key = f"{key}_rotary" if rotary else "maps_nd_biased" if self.biased else key
+        self.step("maps_nd", key, clear=True, d=dims["Q"])
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
         pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
@@ -366,7 +378,9 @@ class Projections(ExplainerScene):
             order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
             src = "X" if name == "Q" or not ex.is_cross else "X_s"
             heading = place(
-                typeset_math(f"{name} = {src} W_{name.lower()}", BODY, self.theme.text),
+                typeset_math(
+                    f"{name} = {src} W_{name.lower()}{self.bias_of(name)}", BODY, self.theme.text
+                ),
                 title_box,
             )
             note = self.map_note(view, name, dims[name] if exact else None, note_box)
@@ -475,6 +489,9 @@ class Projections(ExplainerScene):
         rotary = getattr(self.example, "rotary_base", None) is not None
         # with rotary positions only the offset i − j enters (R_m R_nᵀ = R_(m−n))
         match = "x_i W_q R_(i - j) W_k^top x_j^top" if rotary else "x_i W_q W_k^top x_j^top"
+        if self.biased:  # a trained model's biases (MiniLM's): the match is of the shifted maps
+            shift = "R_(i - j) " if rotary else ""
+            match = f"(x_i W_q + b_q) {shift}(x_j W_k + b_k)^top"
         formula = typeset_math("q_i dot k_j = " + match, size, self.theme.text)
         i, j = self.match_pair = pair  # the followed pair, never one the mask blocks
         self.match_scored = scored

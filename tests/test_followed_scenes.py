@@ -234,3 +234,22 @@ def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
     W = ac.trace_example(_example("smollm2-trophy")).heads[0].weights
     for row in (11, 2):  # it₁ → trophy and did → trophy, each with its number
         assert shown[("weights", 0, row, 1)] == W[row, 1]
+
+
+def test_projections_of_a_head_with_biases_says_so():
+    """A review: MiniLM's Projections wrote q·k = x W_q W_kᵀ xᵀ beside q(on)·k(sat) = 145.87,
+    which only the biases make (x W_q W_kᵀ xᵀ is 128.17): its maps and match now carry them."""
+    steps, _ = _run("Projections", "minilm-cat", "en", until="maps_nd")
+    caption, snap = steps["maps_nd"]
+    assert caption.startswith("Q = X Wq + bq") and "plus the model's own bias" in caption, caption
+    ex = _example("minilm-cat")
+    h = ac.trace_example(ex).heads[0]
+    w = ex.weights
+    (W_q, W_k, _), b = w.head(0, ex.heads), (w.b_q, w.b_k)
+    assert b[0] is not None and b[1] is not None
+    X = np.asarray(ex.embeddings)
+    Q = X @ W_q + np.asarray(b[0]).reshape(-1)[: W_q.shape[1]]
+    K = X @ W_k + np.asarray(b[1]).reshape(-1)[: W_k.shape[1]]
+    assert np.allclose(Q @ K.T, h.scores, atol=1e-6)
+    plain, _ = _run("Projections", "smollm2-previous", "en", until="maps_nd")
+    assert "bias" not in plain["maps_nd"][0]

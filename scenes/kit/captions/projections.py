@@ -41,6 +41,10 @@ STEPS = {
         "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射（图为二维视图）。",
         "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps (shown in a 2-D view).",
     ),
+    "maps_nd_biased": (
+        "$Q = X W_q + b_q$，$K = X W_k + b_k$，$V = X W_v + b_v$：三个线性映射，各加上模型自己的偏置（图为二维视图）。",
+        "$Q = X W_q + b_q$, $K = X W_k + b_k$, $V = X W_v + b_v$: three linear maps, each plus the model's own bias (shown in a 2-D view).",
+    ),
     "maps_nd_exact": (
         "$Q = X W_q$，$K = X W_k$，$V = X W_v$：三个线性映射，映到 {d} 维，精确画出。",
         "$Q = X W_q$, $K = X W_k$, $V = X W_v$: three linear maps into {d} dimensions, drawn exactly.",
