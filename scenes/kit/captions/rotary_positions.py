@@ -18,8 +18,8 @@ STEPS = {
         "Pair {i} of {P}: the query {q} and the key {k} as two arrows in the plane of that pair of dimensions.",
     ),
     "turn": (
-        "位置就是旋转：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω——每一对用它自己的 ω。",
-        "A position is a rotation: {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω — in each pair by that pair's own ω.",
+        "位置就是旋转（位置从零数起）：{q} 在位置 {m}，转 {m}·ω；{k} 在位置 {n}，转 {n}·ω——每一对用它自己的 ω。",
+        "A position is a rotation (positions count from zero): {q} at position {m} turns by {m}·ω, {k} at position {n} by {n}·ω — in each pair by that pair's own ω.",
     ),
     "score": (
         "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。",
