@@ -98,6 +98,9 @@ class CausalMask(ExplainerScene):
         blocks = head.mask is not None and not np.all(head.mask)
         panel = PANEL if self.side_panel else 0.0
         foot = 0.0 if self.side_panel or not (blocks or self.pair) else FOOT_LINE
+        if foot and self.pair is not None:  # a note too long for one line: on two, the strip taller
+            extra = self.sight_note(right.width).height - self.sight_note(99.0).height
+            foot += max(extra, 0.0)
         right = Box(right.x0, right.y0 + foot, right.x1 - panel, right.y1)
         self.foot = Box(right.x0, right.y0 - foot, right.x1, right.y0)
         if self.pair is not None:  # the followed pair keeps its number (on a grid of squares)
@@ -323,7 +326,7 @@ class CausalMask(ExplainerScene):
             does=self.pair_does(),
         )
         frame = self.weights.highlight(p.query, p.key)
-        note = self.sight_note(q, k)
+        note = self.sight_note(self.panel_room().width if self.side_panel else self.foot.width)
         self.place_beside(note, top=False)
         chart = VGroup()
         if self.side_panel:  # the room under the note: the followed row, drawn large
@@ -375,18 +378,18 @@ class CausalMask(ExplainerScene):
             left.next_to(lines, DOWN, buff=0.15, aligned_edge=np.array([-1, 0, 0]))
         return VGroup(lines, left)
 
-    def sight_note(self, q: str, k: str) -> VGroup:
+    def sight_note(self, width: float) -> VGroup:
         """The followed query's sight, its numbers from the core: "it₁ may see the 11 tokens
-        before it, and itself"; on two lines where the room is narrow."""
+        before it, and itself"; flowed to ``width`` (on two lines where the room is narrow)."""
         p, ink = self.pair, self.theme.accent
+        q, k = self.q_tokens[p.query], self.k_tokens[p.key]
         template = self.say(f"sight_{p.sight}", q=q, k=k, n="{n}")
         field = "before" if p.sight == "before" else "seen"
         parts = []
         for n, piece in enumerate(template.split("{n}")):
             if n:
-                parts.append(Num(getattr(p, field), ("pair_row", 0, field), 0, SMALL, ink))
+                role = ("pair_row", self.trace.example.head_index, field)
+                parts.append(Num(getattr(p, field), role, 0, SMALL, ink))
             if piece.strip():
                 parts.append(label(piece.strip(), SMALL, ink))
-        content = self.regions.content
-        width = content.x1 - self.weights.get_right()[0] - 0.6
-        return flow(parts, max(width, 2.5) if self.side_panel else 99.0, hbuff=0.1, vbuff=0.06)
+        return flow(parts, width, hbuff=0.1, vbuff=0.06)

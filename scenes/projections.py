@@ -20,6 +20,7 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of, view_stack
+from scenes.mobjects.brackets import bracket_matrix
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset_math
@@ -349,7 +350,7 @@ class Projections(ExplainerScene):
         return w.b_q is not None or w.b_k is not None
 
     def viewed_maps(self):
-        ex, tr = self.example, self.trace
+        tr = self.trace
         rotary = ac.linear_maps(tr).rotated
         roles = ("Q", "K", "V")
         views = {name: plane_view_of(tr, name) for name in roles}
@@ -363,44 +364,9 @@ class Projections(ExplainerScene):
         boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
         groups = VGroup()
         pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
-        for box, (name, tokens, color_of, outline) in zip(
-            boxes,
-            (
-                ("Q", self.q_tokens, self.q_color, False),
-                ("K", self.k_tokens, self.k_color, True),
-                ("V", self.k_tokens, self.k_color, False),
-            ),
-        ):
-            view = views[name]
-            title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-            plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
-            colors = [color_of(i) for i in range(len(tokens))]
-            order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
-            src = "X" if name == "Q" or not ex.is_cross else "X_s"
-            heading = place(
-                typeset_math(
-                    f"{name} = {src} W_{name.lower()}{self.bias_of(name)}", BODY, self.theme.text
-                ),
-                title_box,
-            )
-            note = self.map_note(view, name, dims[name] if exact else None, note_box)
-            # a label with no room in the plane's box may reach past it, clear of these; where
-            # not every arrow finds a label, the story's are drawn and a line says how many not
-            drawn, arrows, labels, note = self.kit.story_arrows(
-                plane,
-                view.coords,
-                tokens,
-                colors,
-                order,
-                note,
-                note_box,
-                bounds=plane_box,
-                obstacles=[heading],
-                clear_axes=True,
-                # each drawn arrow its own label (not "in,because,…"), else the story's arrows
-                outline=outline,
-            )
-            groups.add(VGroup(heading, plane.plane, arrows, labels, note))
+        for box, name in zip(boxes, roles):
+            d = dims[name] if exact else None
+            groups.add(self.viewed_map(box, name, views[name], d, pair))
         for g in groups:
             self.play(
                 FadeIn(g[0]),
@@ -411,6 +377,42 @@ class Projections(ExplainerScene):
                 run_time=1,
             )
         self.hold(1.5)
+
+    def viewed_map(self, box: Box, name: str, view, exact_d, pair) -> VGroup:
+        """One map's plane in ``box``: its heading (Q = X W_q …), the tokens' arrows in the 2-D
+        ``view`` (the followed ``pair``'s story first) and the note under it."""
+        tokens, color_of = (
+            (self.q_tokens, self.q_color) if name == "Q" else (self.k_tokens, self.k_color)
+        )
+        title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
+        plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
+        colors = [color_of(i) for i in range(len(tokens))]
+        order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
+        src = "X" if name == "Q" or not self.example.is_cross else "X_s"
+        heading = place(
+            typeset_math(
+                f"{name} = {src} W_{name.lower()}{self.bias_of(name)}", BODY, self.theme.text
+            ),
+            title_box,
+        )
+        note = self.map_note(view, name, exact_d, note_box)
+        # a label with no room in the plane's box may reach past it, clear of these; where not
+        # every arrow finds a label, the story's are drawn and a line says how many not; each
+        # drawn arrow its own label (not "in,because,…"), else the story's arrows
+        drawn, arrows, labels, note = self.kit.story_arrows(
+            plane,
+            view.coords,
+            tokens,
+            colors,
+            order,
+            note,
+            note_box,
+            bounds=plane_box,
+            obstacles=[heading],
+            clear_axes=True,
+            outline=name == "K",
+        )
+        return VGroup(heading, plane.plane, arrows, labels, note)
 
     def map_note(self, view, name: str, exact_d, note_box: Box) -> VGroup:
         """The note under a map's plane, placed in ``note_box``: what the 2-D view keeps, or
@@ -593,24 +595,3 @@ def dot_label(scene: ExplainerScene, i: int, j: int, size: float) -> VGroup:
         q=scene.q_tokens[i],
         k=scene.k_tokens[j],
     )
-
-
-def bracket_matrix(rows, color) -> VGroup:
-    """Numbers in a grid between square brackets (a small inline matrix such as W_q)."""
-    from manim import Line
-
-    grid = VGroup(*(VGroup(*row).arrange(buff=0.25) for row in rows)).arrange(DOWN, buff=0.1)
-    for c in range(len(rows[0])):  # right-align each column
-        right = max(row[c].get_right()[0] for row in grid)
-        for row in grid:
-            row[c].shift((right - row[c].get_right()[0]) * np.array([1.0, 0, 0]))
-    h, pad, foot = grid.height + 0.12, 0.1, 0.08
-    x0, x1, y = grid.get_left()[0] - pad, grid.get_right()[0] + pad, grid.get_center()[1]
-    brackets = VGroup()
-    for x, d in ((x0, 1), (x1, -1)):
-        brackets.add(
-            Line([x, y - h / 2, 0], [x, y + h / 2, 0], color=color, stroke_width=2),
-            Line([x, y + h / 2, 0], [x + d * foot, y + h / 2, 0], color=color, stroke_width=2),
-            Line([x, y - h / 2, 0], [x + d * foot, y - h / 2, 0], color=color, stroke_width=2),
-        )
-    return VGroup(brackets, grid)

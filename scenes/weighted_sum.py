@@ -327,11 +327,19 @@ class WeightedSum(ExplainerScene):
         fade = [a.animate.set_opacity(0.15) for a in list(self.v_arrows) + list(self.shrunk)]
         fade.append(self.result.animate.set_opacity(0.35))
         own_arrow = plane.arrow(own2, self.q_color(i), stroke_width=6)
-        obstacles, box, side_of = self.obstacles, self.plane_box, self.side_of
+        moved = plane.arrow(out2, theme.output, start=own2, stroke_width=7)
+        total = plane.arrow(new2, theme.accent, stroke_width=7)
+        box, side_of = self.plane_box, self.side_of
+        # no tag on the three arrows' shafts nor heads, nor on the head of the output's faint
+        # arrow (it stays, at 0.35)
+        ends = [(np.zeros(2), own2), (own2, new2), (np.zeros(2), new2)]
+        ends = [(plane.point(a), plane.point(b)) for a, b in ends]
+        heads = [plane.point(p) for p in (out2, new2)]
+        obstacles = self.obstacles + shaft_marks(ends)
+        obstacles += [Box(*(h[:2] - 0.14), *(h[:2] + 0.14)) for h in heads]
         e_tip = self.tag(
             plane, label(f"E({self.q_name})", BODY, self.q_color(i)), own2, side_of, box, obstacles
         )
-        moved = plane.arrow(out2, theme.output, start=own2, stroke_width=7)
         d_tip = self.tag(
             plane,
             math("Delta E = o", BODY * 1.2, theme.output),
@@ -340,7 +348,6 @@ class WeightedSum(ExplainerScene):
             box,
             obstacles + list(e_tip),
         )
-        total = plane.arrow(new2, theme.accent, stroke_width=7)
         total_tip = self.tag(
             plane,
             math("E + Delta E", BODY * 1.2, theme.accent),

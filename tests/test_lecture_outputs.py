@@ -268,7 +268,7 @@ ROLE_NAMES = {
              "illustrative", "ffn"],
     "which": ["without", "with", "W_q", "W_k", "S"],
     "field": ["frequency", "degrees", "angle_m", "angle_n", "score", "term", "score_shifted",
-              "fastest", "slowest"],
+              "fastest", "slowest", "before", "seen", "rank"],
 }  # fmt: skip
 MATH_WORDS = {"rot", "ReLU", "GELU", "cos"}  # function names, as the scenes' formulas write them
 
@@ -312,7 +312,8 @@ def test_chinese_notes_say_every_number_in_chinese():
             "SEP",
             "CLS",
             "GELU",
-        }  # and token names
+            "exp",
+        }  # and token names (exp: the function, as in exp(−∞) = 0)
         assert not english, zh
 
 

@@ -5,6 +5,7 @@ touch (:func:`place_badges`)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -17,20 +18,13 @@ def place_badges(matrix) -> None:
     """On a grid of squares each kept number, wider than its cell, goes on a badge near its
     cell, inside the grid, where it hides the least of the other squares (a masked or
     near-zero cell hides nothing), never over another kept number or named cell; a badge
-    that does not touch its cell gets a leader line to the cell's frame."""
-    bounds = box_of(matrix.backgrounds)
-    taken = [box_of(matrix.cell_rect(*k)) for k in matrix.cells]
-    ink = [
-        (box_of(sq), sq.width * sq.height)
-        for k, sq in matrix.squares.items()
-        if k not in matrix.cells and sq.get_fill_opacity() > 0
-    ]
+    that does not touch its cell gets a leader line to the cell's frame. The badges are placed
+    in the order that leaves none on its own cell for want of room (two named cells side by
+    side in a corner: the first one's badge can shut the second in)."""
+    spots = _spots_in_best_order(matrix)
     for (i, j), num in matrix.cells.items():
         cell = matrix.cell_rect(i, j)
-        others = [t for t in taken if not t.contains(box_of(cell), 1e-6)]
-        box = _free_spot(cell.get_center(), num, matrix.style.squares, bounds, taken, ink, others)
-        num.move_to(box.center)
-        taken.append(box)
+        num.move_to(spots[i, j].center)
         badge = BackgroundRectangle(num, color=matrix.theme.background, fill_opacity=1, buff=0.04)
         # the cell it names framed in the badge's colour
         mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)
@@ -44,12 +38,50 @@ def place_badges(matrix) -> None:
         matrix.badge_of[i, j] = VGroup(*parts)
 
 
+def _spots_in_best_order(matrix) -> dict:
+    """Each kept number's badge box: of the orders of placing them (every order of up to four,
+    else the given one), the first that puts no badge on its own cell."""
+    keys = list(matrix.cells)
+    orders = itertools.permutations(keys) if len(keys) <= 4 else [keys]
+    best = None
+    for order in orders:
+        spots, stuck = _spots(matrix, order)
+        if best is None or stuck < best[1]:
+            best = spots, stuck
+        if not stuck:
+            break
+    return best[0] if best else {}
+
+
+def _spots(matrix, order) -> tuple[dict, int]:
+    """The badge boxes placed in ``order``, and how many found no free place."""
+    bounds = box_of(matrix.backgrounds)
+    taken = [box_of(matrix.cell_rect(*k)) for k in matrix.cells]
+    ink = [
+        (box_of(sq), sq.width * sq.height)
+        for k, sq in matrix.squares.items()
+        if k not in matrix.cells and sq.get_fill_opacity() > 0
+    ]
+    spots, stuck = {}, 0
+    for i, j in order:
+        cell = matrix.cell_rect(i, j)
+        others = [t for t in taken if not t.contains(box_of(cell), 1e-6)]
+        num = matrix.cells[i, j]
+        box = _free_spot(cell.get_center(), num, matrix.style.squares, bounds, taken, ink, others)
+        stuck += box is None
+        if box is None:  # on the cell itself
+            c, half = cell.get_center(), np.array([num.width / 2 + 0.04, num.height / 2 + 0.04])
+            box = Box(*(c[:2] - half), *(c[:2] + half))
+        spots[i, j] = box
+        taken.append(box)
+    return spots, stuck
+
+
 def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
     """Where ``num`` (on a badge) goes near a cell at ``centre``: of the places touching it or
     further along its row or column, inside ``bounds`` and clear of ``taken``, the one that hides
     the least square area of ``ink`` ((box, area) pairs), nearer ones first on a tie, whose
-    leader to the cell crosses none of ``crossed``; on the cell itself when there is no such
-    place."""
+    leader to the cell crosses none of ``crossed``; None when there is no such place."""
     half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
     up = side / 2 + half_h + 0.02
     across = side / 2 + half_w + 0.02
@@ -60,7 +92,8 @@ def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
     best, best_cost = None, math.inf
     for dx, dy in offsets:
         x = min(max(centre[0] + dx, bounds.x0 + half_w), bounds.x1 - half_w)
-        y = centre[1] + dy
+        # clamped like x: a badge taller than a row of the edge still fits beside its cell
+        y = min(max(centre[1] + dy, bounds.y0 + half_h), bounds.y1 - half_h)
         box = Box(x - half_w, y - half_h, x + half_w, y + half_h)
         if not bounds.contains(box) or any(box.overlaps(t, 0.0) for t in taken):
             continue
@@ -73,8 +106,6 @@ def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
         cost += 0.3 if dy else 0.0  # in its own row it reads as that row's number
         if cost < best_cost - 1e-9:
             best, best_cost = box, cost
-    if best is None:
-        return Box(centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h)
     return best
 
 

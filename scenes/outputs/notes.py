@@ -106,6 +106,7 @@ SINGLES = {
     ),
     "moved": ("how far o({q}) moves x({q})", "o({q}) 把 x({q}) 移动的距离", "hq"),
     "norm_output": ("‖o({q})‖", "‖o({q})‖", "hq"),
+    "pair_row": ("the followed row: {s}", "所跟随的那一行：{s}", "hs"),
 }
 
 
@@ -138,6 +139,10 @@ NAMES = {
     "term_shifted": ("this pair's part after moving both", "两者都移动后这一对的贡献"),
     "fastest": ("ω of the fastest pair", "最快一对的 ω"),
     "slowest": ("ω of the slowest pair", "最慢一对的 ω"),
+    # the followed pair's row (attention_core.PairRow's counts)
+    "before": ("tokens before the query it may see", "查询能看到的它之前的词数"),
+    "seen": ("keys the query may see", "查询能看到的键数"),
+    "rank": ("rank of the pair's score in its row", "这一对的分数在该行的名次"),
 }
 
 
