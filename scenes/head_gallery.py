@@ -531,8 +531,11 @@ class HeadGallery(ExplainerScene):
         )
 
     def featured(self, readings) -> int:
-        """The head drawn large: the first of the group the reading outlines, else the one
-        with the highest average."""
+        """The head drawn large: the head the example names (``head``: the one every other
+        scene explains), else the first of the group the reading outlines, else the one with
+        the highest average."""
+        if self.example.head is not None and self.example.head_index < len(readings):
+            return self.example.head_index
         common = self.summary(readings)[1]
         if common[0] != "spread":
             return next(h for h, r in enumerate(readings) if reading_group(r) == common)

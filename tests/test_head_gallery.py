@@ -260,3 +260,23 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path, model, heads, aspect, l
     assert not [t for t in titles if "…" in t], titles
     for h in range(heads):
         assert f"head {h + 1}" in titles or f"{h + 1}" in titles, (h, titles)
+
+
+@pytest.mark.slow
+def test_the_head_drawn_large_is_the_one_the_example_names():
+    """The head drawn large was the first of the outlined group (head 3 on the trained layer)
+    while every other scene explained the example's ``head``: now the named head is drawn
+    large, and said so."""
+    import dataclasses
+
+    from lecturer_examples import load
+
+    ex = dataclasses.replace(load("minilm-layer1"), head=9)
+    said = []
+
+    def snap(scene):
+        said.extend(getattr(m, "source_text", "") for t in scene.mobjects for m in t.get_family())
+
+    run_steps(find("HeadGallery").load(), ex, frames=False, snapshot=snap)
+    assert any("head 9 drawn large" in s for s in said), sorted(set(said))[:40]
+    assert not any("head 3 drawn large" in s for s in said)

@@ -395,3 +395,18 @@ def test_a_scene_part_serves_one_scene_and_imports_no_scene(tmp_path):
         "multi_head_bad.py:1 scenes.softmax_scene",
         "multi_head_bad.py:2 scenes.parts.weighted_sum_x",
     ]
+
+
+def test_a_token_of_punctuation_alone_is_quoted_in_a_list_of_tokens():
+    """The 24-token sentence's Embeddings caption listed "big, ,, so": a comma token read as
+    stray commas. A token of punctuation alone is quoted; words, [CLS] and ##pieces are not."""
+    from types import SimpleNamespace
+
+    from scenes.kit import captions
+    from scenes.kit.base import ExplainerScene
+
+    for lang in ("en", "zh"):
+        fake = SimpleNamespace(say=lambda key, lang=lang: captions.word(key, lang))
+        text = ExplainerScene.token_list(fake, ["big", ",", "so", "[CLS]", "##ly", "."])
+        sep = captions.word("tokens_list_sep", lang)
+        assert text == sep.join(["big", "“,”", "so", "[CLS]", "##ly", "“.”"])

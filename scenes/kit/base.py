@@ -177,7 +177,11 @@ class ExplainerScene(Scene):
         return distinct(self.example.key_tokens)
 
     def token_list(self, tokens) -> str:
-        return self.say("tokens_list_sep").join(tokens)
+        """The tokens joined by the language's separator; a token of punctuation alone in
+        quotation marks (a list "big, ,, so" read as stray commas)."""
+        return self.say("tokens_list_sep").join(
+            f"“{t}”" if t.strip() and not any(c.isalnum() for c in t) else t for t in tokens
+        )
 
     # -- chrome ---------------------------------------------------------------------------------
     def setup(self):
