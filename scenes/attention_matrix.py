@@ -18,6 +18,7 @@ from manim import (
 import attention_core as ac
 from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
+from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
@@ -88,7 +89,7 @@ class AttentionMatrix(ExplainerScene):
 
         masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
-        self.play(FadeIn(title), FadeIn(matrix.frame_parts()), run_time=0.8)
+        self.play(FadeIn(title), FadeIn(matrix.frame_parts(), matrix.blocked_marks), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         if len(self.pieces):  # what 猫¹ 猫² mean, once
             self.play(FadeIn(self.pieces), run_time=0.4)
@@ -185,7 +186,7 @@ class AttentionMatrix(ExplainerScene):
         """The weight matrix fitted to ``box`` (less ``title_room`` above it): numbers where they
         fit, else a grid of squares keeping the ``named`` cells' numbers."""
         ex = self.example
-        return self.kit.matrix(
+        matrix = self.kit.matrix(
             self.head.weights,
             ("weights", 0),
             self.q_tokens,
@@ -200,6 +201,11 @@ class AttentionMatrix(ExplainerScene):
             named=named,
             title_room=title_room,
         )
+        # a blocked cell never reads as a weight of 0.00: the look CausalMask gave it (its
+        # number, where shown, as bright as the others: the reading may name it)
+        matrix.blocked_marks = blocked_look(matrix, self.head.mask, self.theme, mute=False)
+        matrix.add(matrix.blocked_marks)  # moved with the matrix
+        return matrix
 
     def readout_line(self, W, named, width: float) -> VGroup:
         """ "students → when 1.000 · students → students 0.000": each named cell's weight, on
@@ -416,7 +422,7 @@ class AttentionMatrix(ExplainerScene):
         gone = [m for m in (self.sums, self.sum_head, self.readout, *self.marks) if len(m)]
         if self.readout_at != "heading":  # the title gave its place to the readout at the reading
             gone.append(self.title)
-        shown = (matrix.frame_parts(), matrix.numbers, title)
+        shown = (matrix.frame_parts(), matrix.blocked_marks, matrix.numbers, title)
         self.play(FadeOut(self.matrix, *gone), FadeIn(*shown), run_time=0.8)
         self.matrix, self.title = matrix, title
         return rows

@@ -13,7 +13,6 @@ from manim import (
     Arrow,
     Create,
     LaggedStart,
-    Line,
     ReplacementTransform,
     TransformFromCopy,
     VGroup,
@@ -21,6 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.mobjects.blocked import blocked_look, diagonal
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
 from scenes.mobjects.matrix import matrix_title
@@ -134,28 +134,8 @@ class CausalMask(ExplainerScene):
 
     def mark_blocked(self, weights) -> VGroup:
         """The weights' blocked cells in a look of their own (issue 32: a lecturer could not
-        tell "masked" from "0.00"): the background, the mask's outline and a diagonal, the
-        number (where shown) muted; the diagonals returned, to appear with the matrix."""
-        theme, mask = self.theme, self.head.mask
-        marks = VGroup()
-        if mask is None:
-            return marks
-        for i, j in weights.shown_cells:
-            if mask[i, j]:
-                continue
-            rect = weights.cell_rect(i, j)
-            rect.set_fill(theme.background, opacity=1).set_stroke(theme.muted, width=1.5)
-            marks.add(self.diagonal(rect))
-            if weights.cell(i, j) is not None:
-                weights.cell(i, j).set_color(theme.muted)
-        return marks
-
-    def diagonal(self, rect) -> Line:
-        """A muted line across ``rect`` (a blocked cell), corner to corner."""
-        b, inset = box_of(rect), 0.2 * min(rect.width, rect.height)
-        return Line(
-            [b.x0 + inset, b.y0 + inset, 0], [b.x1 - inset, b.y1 - inset, 0], stroke_width=1.5
-        ).set_color(self.theme.muted)
+        tell "masked" from "0.00"); the diagonals returned, to appear with the matrix."""
+        return blocked_look(weights, self.head.mask, self.theme)
 
     def blocked_key(self) -> VGroup:
         """The key of the blocked look, said once: a sample cell and "blocked by the mask:
@@ -165,7 +145,7 @@ class CausalMask(ExplainerScene):
         from scenes.mobjects.text import balanced_lines
 
         cell = Square(0.3).set_fill(self.theme.background, 1).set_stroke(self.theme.muted, 1.5)
-        sample = VGroup(cell, self.diagonal(cell))
+        sample = VGroup(cell, diagonal(cell, self.theme))
         room = self.panel_room().width if self.side_panel else self.foot.width
         lines = balanced_lines(self.say("blocked_cell"), room - 0.5, SMALL, max_lines=2)
         words = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))

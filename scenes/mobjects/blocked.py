@@ -1,0 +1,37 @@
+"""The look of a cell the mask blocks, in every matrix of weights: the background, the mask's
+outline and a diagonal, its number (where shown) muted — so that "blocked" never reads as a
+weight of 0.00 (CausalMask shows the mask come down; AttentionMatrix keeps the look)."""
+
+from __future__ import annotations
+
+from manim import Line, VGroup
+
+from scenes.mobjects.layout import box_of
+
+
+def blocked_look(matrix, mask, theme, mute: bool = True) -> VGroup:
+    """Give ``matrix``'s shown cells that ``mask`` blocks their look (their numbers muted, or
+    with ``mute`` False in the text's colour and not crossed out); return the diagonals (to
+    appear with the matrix). No mask: an empty group."""
+    marks = VGroup()
+    if mask is None:
+        return marks
+    for i, j in matrix.shown_cells:
+        if mask[i, j]:
+            continue
+        rect = matrix.cell_rect(i, j)
+        rect.set_fill(theme.background, opacity=1).set_stroke(theme.muted, width=1.5)
+        number = matrix.cell(i, j)
+        if number is not None:  # on the background now: muted, or in the text's colour
+            number.set_color(theme.muted if mute else theme.text)
+        if mute or number is None:  # no line through a number that is to be read
+            marks.add(diagonal(rect, theme))
+    return marks
+
+
+def diagonal(rect, theme) -> Line:
+    """A muted line across ``rect`` (a blocked cell), corner to corner."""
+    b, inset = box_of(rect), 0.2 * min(rect.width, rect.height)
+    return Line(
+        [b.x0 + inset, b.y0 + inset, 0], [b.x1 - inset, b.y1 - inset, 0], stroke_width=1.5
+    ).set_color(theme.muted)

@@ -1,0 +1,51 @@
+"""A cell the mask blocks never reads as a weight of 0.00 (a review: AttentionMatrix and
+CausalMask drew it like any near-zero weight): in AttentionMatrix, as in CausalMask, it has the
+frame's background and the mask's outline; on a grid of squares, a diagonal too; where its
+number is shown, the number stays readable and is not crossed out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from manim import Line
+from manim.utils.color import ManimColor
+
+import attention_core as ac
+from scenes.kit.registry import find
+from scenes.pipeline.stills import run_steps
+
+
+def _blocked_cells(scene):
+    m, mask, theme = scene.matrix, scene.head.mask, scene.theme
+    bg = ManimColor(theme.background).to_hex().lower()
+    out = []
+    for i, j in m.shown_cells:
+        rect = m.cell_rect(i, j)
+        filled = rect.get_fill_color().to_hex().lower() == bg
+        diagonals = [
+            d for d in getattr(m, "blocked_marks", []) if isinstance(d, Line) and rect_has(rect, d)
+        ]
+        number = m.cell(i, j)
+        out.append((bool(mask[i, j]), filled, len(diagonals), number is not None))
+    return out
+
+
+def rect_has(rect, line) -> bool:
+    c = line.get_center()
+    return abs(c[0] - rect.get_center()[0]) < 1e-6 and abs(c[1] - rect.get_center()[1]) < 1e-6
+
+
+@pytest.mark.parametrize("preset", ["causal", "at-the-limits"])
+def test_attention_matrix_draws_blocked_cells_in_a_look_of_their_own(preset):
+    import lecturer_examples
+
+    ex = ac.PRESETS[preset] if preset in ac.PRESETS else lecturer_examples.load(preset)
+    cells = run_steps(find("AttentionMatrix").load(), ex, frames=False, snapshot=_blocked_cells)
+    cells = cells[0].snapshot
+    blocked = [c for c in cells if not c[0]]
+    assert blocked, "the example blocks no shown cell"
+    assert all(filled for _, filled, _, _ in blocked)
+    assert not any(filled for allowed, filled, _, _ in cells if allowed)
+    # a diagonal on each blocked square; none through a number
+    assert all(lines == (0 if number else 1) for _, _, lines, number in blocked)
+    assert np.any([number for *_, number in blocked]) == (preset == "causal")
