@@ -142,3 +142,35 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
     problems += [f"last {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:10])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["Projections", "Overview"])
+def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
+    """A review counted the arrows of a plane: "N others not drawn" said one number while the
+    plane, fitted again clear of that longer note, drew fewer. Each plane's line now says the
+    count of the arrows it drew (the 24-token sentence at 1:1, where the room is least)."""
+    import re
+
+    from lecturer_examples import load
+    from scenes.kit.drawing import Kit
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    told = []
+    story_arrows = Kit.story_arrows
+
+    def spy(self, plane, coords, texts, *args, **kw):
+        drawn, arrows, labels, note = story_arrows(self, plane, coords, texts, *args, **kw)
+        said = " ".join(getattr(m, "source_text", "") for m in note.get_family())
+        m = re.search(r"(\d+|one) others?\s+not drawn", said)
+        told.append((len(texts) - len(drawn), 0 if m is None else {"one": 1}.get(m[1], m[1])))
+        return drawn, arrows, labels, note
+
+    monkeypatch.setattr(Kit, "story_arrows", spy)
+    ex = load("trophy-24")
+    look = Look.for_example(ex, lang="en", aspect="1:1")
+    run_steps(find(name).load(), ex, look=look, pixel_height=180, frames=False)
+    assert told and any(left for left, _ in told)
+    assert [(left, int(n)) for left, n in told] == [(left, left) for left, _ in told]

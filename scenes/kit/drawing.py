@@ -80,20 +80,25 @@ class Kit:
         drawn, arrows, labels = plane.story_arrows(
             coords, texts, colors, order, bounds, [*obstacles, *note], **kw
         )
-        left_out = self.not_drawn(drawn, len(texts), note_box.width)
-        if not len(left_out):
-            return drawn, arrows, labels, note
-        if len(note):
-            note = VGroup(note, left_out).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
-        else:
-            note = left_out
-        # taller than its box (a narrow column): it grows up from the box's foot, into the
-        # plane's room, where the labels keep clear of it
-        place(note, note_box, align if note.height <= note_box.height else f"bottom-{align}")
-        plane.tips[:], plane.shafts[:] = tips, shafts  # again, clear of the longer note
-        drawn, arrows, labels = plane.story_arrows(
-            coords, texts, colors, order, bounds, [*obstacles, *note], len(drawn), **kw
-        )
+        plain = note
+        for _ in range(3):  # the count the line says is the count drawn clear of the line
+            left_out = self.not_drawn(drawn, len(texts), note_box.width)
+            if not len(left_out):
+                return drawn, arrows, labels, note
+            if len(plain):
+                note = VGroup(plain, left_out).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+            else:
+                note = left_out
+            # taller than its box (a narrow column): it grows up from the box's foot, into the
+            # plane's room, where the labels keep clear of it
+            place(note, note_box, align if note.height <= note_box.height else f"bottom-{align}")
+            plane.tips[:], plane.shafts[:] = tips, shafts  # again, clear of the longer note
+            said = len(drawn)
+            drawn, arrows, labels = plane.story_arrows(
+                coords, texts, colors, order, bounds, [*obstacles, *note], said, **kw
+            )
+            if len(drawn) == said:
+                break
         return drawn, arrows, labels, note
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
