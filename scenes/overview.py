@@ -18,6 +18,7 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
 CROWDED = 12  # beyond this many tokens (the looks were made up to 12) the outputs crowd: …
+CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 CROWDED_NEAR = 0.15  # … each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -198,6 +199,9 @@ class Overview(ExplainerScene):
             align="left",
             obstacles=[self.formula],
             stroke_width=4,
+            # among many, the followed query's output and a few more: ten white arrows and
+            # their leaders in a small plane read as a tangle (a review at 24 tokens)
+            most=CROWDED_OUTPUTS if ex.n > CROWDED else None,
         )
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         # each output gathers from copies of the values; the drawn arrows, where their labels

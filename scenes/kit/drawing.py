@@ -72,13 +72,13 @@ class Kit:
         keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
         line under it saying how many are not drawn; the labels keep clear of the note as it
         ends (placed by ``align``, as :func:`place`). ``kw``: the plane's (``obstacles``,
-        ``merge``, ``outline`` …). Returns (the indices drawn, the arrows, the labels, the
-        note)."""
+        ``merge``, ``outline`` …; ``most``: at most this many drawn). Returns (the indices
+        drawn, the arrows, the labels, the note)."""
         tips, shafts = list(plane.tips), list(plane.shafts)
         obstacles = list(kw.pop("obstacles", ()))
-        bounds = kw.pop("bounds")
+        bounds, most = kw.pop("bounds"), kw.pop("most", None)
         drawn, arrows, labels = plane.story_arrows(
-            coords, texts, colors, order, bounds, [*obstacles, *note], **kw
+            coords, texts, colors, order, bounds, [*obstacles, *note], most, **kw
         )
         plain = note
         for _ in range(3):  # the count the line says is the count drawn clear of the line
