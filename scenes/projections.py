@@ -467,18 +467,10 @@ class Projections(ExplainerScene):
         p = ac.pair_row(self.trace)
         if p is None or self.match_pair != (p.query, p.key):
             return
-        kind = "blocked" if p.sight == "blocked" else "top" if p.rank == 1 else "ranked"
         self.match_matrix = matrix = grid[1] if grid is not None else None
         digits = 2 if self.match_scored or matrix is None else matrix.style.digits
         s = self.num(p.score, ("scores", 0, p.query, p.key), digits)
-        self.step(
-            "pair",
-            f"pair_{kind}",
-            q=self.q_tokens[p.query],
-            k=self.k_tokens[p.key],
-            s=s.shown,
-            does=self.pair_does(),
-        )
+        self.pair_step_caption(p, s.shown)
         if grid is not None:
             self.play(Indicate(grid[2], color=self.theme.accent), run_time=0.8)
         self.hold()

@@ -126,16 +126,8 @@ class Scaling(ExplainerScene):
         p = ac.pair_row(self.trace)
         if p is None or scaled.cell(p.query, p.key) is None:
             return
-        kind = "blocked" if p.sight == "blocked" else "top" if p.rank == 1 else "ranked"
         s = self.num(p.scaled, ("scaled", 0, p.query, p.key), scaled.style.digits)
-        self.step(
-            "pair",
-            f"pair_{kind}",
-            q=self.q_tokens[p.query],
-            k=self.k_tokens[p.key],
-            s=s.shown,
-            does=self.pair_does(),
-        )
+        self.pair_step_caption(p, s.shown)
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
         self.hold()
 

@@ -146,6 +146,20 @@ class ExplainerScene(Scene):
             f"does_{kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e, nth=nth
         )
 
+    def pair_step_caption(self, p, shown: str) -> None:
+        """The step "pair" of a scene at the scores (Projections, Scaling): what the head does
+        with its followed pair ``p`` (``attention_core.PairRow``), its score ``shown`` as on
+        screen, and whether that is the largest its query may see."""
+        kind = "blocked" if p.sight == "blocked" else "top" if p.rank == 1 else "ranked"
+        self.step(
+            "pair",
+            f"pair_{kind}",
+            q=self.q_tokens[p.query],
+            k=self.k_tokens[p.key],
+            s=shown,
+            does=self.pair_does(),
+        )
+
     def pair_does(self) -> str:
         """What the head does, told of its followed pair (``attention_core.head_story``, as
         AttentionMatrix's reading tells it): "this is the pair asked about" for an asked pair;
