@@ -94,7 +94,12 @@ class CausalMask(ExplainerScene):
         rows, cols = self.q_tokens, self.k_tokens
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
         self.scaled = scaled = self.kit.matrix(head.scaled, ("scaled", 0), rows, cols, left, **grid)
-        self.masked = masked = self.kit.matrix(head.masked, ("masked", 0), rows, cols, left, **grid)
+        # the masked scores in the scores' style: squares where they are (the masked cells' wide
+        # scores gone, the rest fitted as numbers, each −∞ landed far from its cell at 4:3)
+        squares = bool(scaled.style.squares)
+        self.masked = masked = self.kit.matrix(
+            head.masked, ("masked", 0), rows, cols, left, squares_only=squares, **grid
+        )
         blocks = head.mask is not None and not np.all(head.mask)
         panel = PANEL if self.side_panel else 0.0
         foot = 0.0 if self.side_panel or not (blocks or self.pair) else FOOT_LINE

@@ -112,7 +112,9 @@ class Softmax(ExplainerScene):
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
             top=self.num(w[top], (f"sharpened{self.sfx}", 0, i, 1.0, top), 3).shown,
             alike=f"{ac.readings.claims.ALIKE:.2f}",
-            shares=self.say(f"exp_shares_{claim.kind}", n=claim.blocked),
+            shares=self.say(
+                f"exp_shares_{claim.kind}{one(claim.blocked, claim.kind)}", n=claim.blocked
+            ),
         )
         values = list(ac.exponentials(row, shift=not plain))
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
@@ -128,7 +130,11 @@ class Softmax(ExplainerScene):
         note = VGroup()
         if not plain:
             note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
-        masked = self.say(f"exp_masked_{claim.kind}", n=claim.blocked) if claim.blocked else ""
+        masked = (
+            self.say(f"exp_masked_{claim.kind}{one(claim.blocked)}", n=claim.blocked)
+            if claim.blocked
+            else ""
+        )
         notes = [*([note] if len(note) else []), self.key_notes(masked, shares_box.width)]
         note = VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         if len(note):
@@ -317,7 +323,7 @@ class Softmax(ExplainerScene):
         tol = [max(0.08, bar.parts[j].width / 2 - 0.05) for j in keys]
         lines = leader_lines(labs, anchors, [self.colors[j] for j in keys], tol=tol)
         blocked = self.labelled.blocked if self.cut else 0
-        masked = self.say("share_masked_keys", n=blocked) if blocked else ""
+        masked = self.say(f"share_masked_keys{one(blocked)}", n=blocked) if blocked else ""
         notes = self.key_notes(masked, shares_box.width)
         out = VGroup(*labs, lines)
         if len(notes):
@@ -562,3 +568,9 @@ class Softmax(ExplainerScene):
         self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
         self.play(FadeIn(rows[1]), run_time=1.2)
         self.hold(1.6)
+
+
+def one(n: int, kind: str = "blocked") -> str:
+    """The suffix of a caption key's singular form: "1 later key", not "1 later keys" (the
+    keys that count masked keys: ``kind`` later or blocked)."""
+    return "_one" if n == 1 and kind in ("later", "blocked") else ""

@@ -49,3 +49,31 @@ def test_attention_matrix_draws_blocked_cells_in_a_look_of_their_own(preset):
     # a diagonal on each blocked square; none through a number
     assert all(lines == (0 if number else 1) for _, _, lines, number in blocked)
     assert np.any([number for *_, number in blocked]) == (preset == "causal")
+
+
+def test_causal_mask_draws_the_masked_scores_in_the_scores_style():
+    """A review at 4:3: the scores were a grid of squares (the blocked cells' −105.3 too wide
+    for numbers) while the masked scores, those gone, fitted as numbers — so each score's
+    square turned into a −∞ laid out for another grid, far off to the right, over the colour
+    bar. The masked scores now take the scores' style."""
+    from scenes.kit.look import Look
+
+    n = 9
+    rng = np.random.default_rng(1)
+    scores = np.tril(rng.uniform(-2, 2, (n, n))) + np.triu(np.full((n, n), -105.3), 1)
+    ex = ac.Example(
+        tokens=[f"w{i}" for i in range(n)],
+        embeddings=np.eye(n),
+        weights={"W_q": np.eye(n), "W_k": scores.T * 3.0, "W_v": np.eye(n)},
+        mask="causal",
+    )
+    look = Look.for_example(ex, lang="en", aspect="4:3")
+    stills = run_steps(
+        find("CausalMask").load(),
+        ex,
+        look=look,
+        frames=False,
+        pixel_height=180,
+        snapshot=lambda s: (bool(s.scaled.style.squares), bool(s.masked.style.squares)),
+    )
+    assert stills[0].snapshot == (True, True)

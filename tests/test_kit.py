@@ -410,3 +410,17 @@ def test_a_token_of_punctuation_alone_is_quoted_in_a_list_of_tokens():
         text = ExplainerScene.token_list(fake, ["big", ",", "so", "[CLS]", "##ly", "."])
         sep = captions.word("tokens_list_sep", lang)
         assert text == sep.join(["big", "“,”", "so", "[CLS]", "##ly", "“.”"])
+
+
+def test_one_masked_key_is_said_in_the_singular():
+    """A review read "1 later keys: exp(−∞) = 0" and "0 for the 1 later keys": the keys that
+    count masked keys have a singular form, which Softmax picks for one key."""
+    from scenes.kit import captions
+    from scenes.softmax_scene import one
+
+    for kind in ("later", "blocked"):
+        for key in (f"exp_shares_{kind}", f"exp_masked_{kind}"):
+            assert "keys" not in captions.word(key + one(1, kind), "en", n=1)
+            assert "keys" in captions.word(key + one(2, kind), "en", n=2)
+    assert "keys" not in captions.word("share_masked_keys" + one(1), "en", n=1)
+    assert one(1, "underflow") == ""  # a kind with no count keeps its one form

@@ -124,9 +124,10 @@ def test_scaling_says_what_the_head_does_in_both_languages():
     en = _run("Scaling", "en", "16:9", until="pair")["pair"]
     zh = _run("Scaling", "zh", "16:9", until="pair")["pair"]
     assert "of the keys it₁ may see, trophy has the highest scaled score (5.7)" in en["caption"]
-    assert "this is the pair asked about" in en["caption"]
+    # not "this is the pair asked about": did → trophy 0.911 and 10 others look most at trophy
+    assert "many tokens look most at trophy, not it₁ alone" in en["caption"]
     assert "在 it₁ 能看到的键里，trophy 的缩放分数最高（5.7）" in zh["caption"]
-    assert "这正是所问的一对" in zh["caption"]
+    assert "很多词都最看重 trophy，不只是 it₁" in zh["caption"]
     assert not en["unshown"] and not zh["unshown"], (en["unshown"], zh["unshown"])
 
 

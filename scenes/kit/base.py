@@ -138,8 +138,8 @@ class ExplainerScene(Scene):
         """A head's story (``attention_core.HeadStory``) told of its pair in a phrase: "sky₂
         looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
         row, or the head's habit it is."""
-        told = {"asked_column": "asked_top"}.get(s.telling, s.telling)
-        kind = s.habit or (told if told in ("asked_top", "asked_lower") else s.kind)
+        told = s.telling
+        kind = s.habit or (told if told in ("asked_top", "asked_lower", "asked_column") else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         nth = captions.ordinal(s.rank, self.lang)
         return self.say(
@@ -169,8 +169,9 @@ class ExplainerScene(Scene):
         s = ac.head_story(self.trace)
         if s is None:
             return ""
-        if s.kind == "asked" and s.habit is None:
-            return self.say("pair_asked")
+        if s.kind == "asked" and s.habit is None:  # many tokens looking most at its key: so
+            key = "pair_asked_column" if s.telling == "asked_column" else "pair_asked"
+            return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
         return self.story_does(s)
 
     def q_color(self, i: int):

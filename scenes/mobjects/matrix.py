@@ -429,6 +429,7 @@ class LabelledMatrix(VGroup):
         title_room: float = 0.45,
         any_squares: bool = False,
         name_columns: bool = False,
+        squares_only: bool = False,
         **kwargs,
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
@@ -438,13 +439,14 @@ class LabelledMatrix(VGroup):
         elided.
         Only a shaded matrix (``heat``) turns into squares, or any with ``any_squares`` (its
         squares then take the score scale). ``name_columns``: elided, the columns keep their
-        labels (upright) where they fit, rather than numbers. ``kwargs``: the other parameters of
+        labels (upright) where they fit, rather than numbers; ``squares_only``: squares where
+        they fit, whatever the numbers. ``kwargs``: the other parameters of
         :class:`LabelledMatrix` (colours, style fields)."""
         shape = np.shape(values)
         args = (values, role, theme, row_labels, col_labels)
         # a matrix of a real model (8 × 384) cannot fit whole at any size: elide at once rather
         # than lay out thousands of cells four times
-        if max(shape) <= MAX_WHOLE:  # the columns named (upright if need be), else numbered
+        if max(shape) <= MAX_WHOLE and not squares_only:  # columns named (upright), else numbered
             stood = False
             for upright, size in itertools.product((True, False), sizes):
                 if not upright and not stood:

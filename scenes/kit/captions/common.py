@@ -44,9 +44,17 @@ WORDS = {
         "所问的一对 {q} → {k} 只是它{nth}的权重",
         "the pair asked about, {q} → {k}, is only its {nth} largest weight",
     ),
+    "does_asked_column": (
+        "{q} → {k} 是它最大的权重，但很多词都最看重 {k}",
+        "{q} → {k} is its largest weight, but many tokens look most at {k}",
+    ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     # an asked pair, where a scene says what the head does with its followed pair
     "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
+    "pair_asked_column": (
+        "很多词都最看重 {k}，不只是 {q}",
+        "many tokens look most at {k}, not {q} alone",
+    ),
     "query": ("查询", "query"),
     "key": ("键", "key"),
     "value": ("值", "value"),

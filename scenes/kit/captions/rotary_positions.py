@@ -6,7 +6,7 @@ TITLE = ("旋转位置编码：位置就是旋转", "Rotary positions: a positio
 
 STEPS = {
     "pairs_two": (
-        "{P} 对维度中的两对，并排：左边第 {i0} 对转得快，右边第 {i1} 对转得慢；第 {i} 对对查询 {q} 与键 {k} 的分数贡献最大。每个平面里它们是两个箭头，弧是它们的夹角。",
+        "{P} 对维度中的两对，并排：左边第 {i0} 对转得快，右边第 {i1} 对转得慢；第 {i} 对在查询 {q} 与键 {k} 的分数里贡献最大。每个平面里它们是两个箭头，弧是它们的夹角。",
         "Two of the {P} pairs side by side: pair {i0} turns fast, pair {i1} slowly; pair {i} adds the most to the score of the query {q} and the key {k}. In each plane they are two arrows; the arc is the angle between them.",
     ),
     "pair_most": (
@@ -30,12 +30,12 @@ STEPS = {
         "Move both {s} positions on: each turns {s}·ω further, the angle between them (the arc) stays, the score stays {score}; only the offset counts.",
     ),
     "reading_content": (
-        "这个头的分数在第 {i} 对——慢的一对：每个位置只转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）也只转 {t}°。它比较的是内容，与距离无关。",
-        "This head's score lives in pair {i}, a slow pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It matches content, whatever the distance.",
+        "这个头的分数里最大的一份来自第 {i} 对——慢的一对：每个位置只转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）也只转 {t}°。这一份比较的是内容，与距离无关。",
+        "The largest part of this head's score is pair {i}'s, a slow pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). That part matches content, whatever the distance.",
     ),
     "reading_position": (
-        "这个头的分数在第 {i} 对——快的一对：每个位置转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）转 {t}°。它对位置敏感：看的是查询与键相隔多远。",
-        "This head's score lives in pair {i}, a fast pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). It is tuned to position: to how far the key is from the query.",
+        "这个头的分数里最大的一份来自第 {i} 对——快的一对：每个位置转 {w}°，从文字的第一个位置到最后一个（相隔 {L}）转 {t}°。这一份对位置敏感：看的是查询与键相隔多远。",
+        "The largest part of this head's score is pair {i}'s, a fast pair: {w}° per position, {t}° from the text's first position to its last ({L} apart). That part is tuned to position: to how far the key is from the query.",
     ),
 }
 

@@ -102,11 +102,22 @@ WORDS = {
         "；它能看到的每个键都分到正的份额，被挡住的 {n} 个键（−∞）分到 0",
         ", positive for each key it sees, 0 for the {n} blocked keys (−∞)",
     ),
+    "exp_shares_later_one": (
+        "；它能看到的每个键都分到正的份额，后面 1 个键（−∞）分到 0",
+        ", positive for each key it sees, 0 for the one later key (−∞)",
+    ),
+    "exp_shares_blocked_one": (
+        "；它能看到的每个键都分到正的份额，被挡住的 1 个键（−∞）分到 0",
+        ", positive for each key it sees, 0 for the one blocked key (−∞)",
+    ),
     "exp_shares_underflow": ("", ""),
     # the masked keys' marker under the exp bars, and the keys a picture leaves unlabelled
     "exp_masked_later": ("后面 {n} 个键：exp(−∞) = 0", "{n} later keys: exp(−∞) = 0"),
     "exp_masked_blocked": ("被挡住的 {n} 个键：exp(−∞) = 0", "{n} blocked keys: exp(−∞) = 0"),
+    "exp_masked_later_one": ("后面 {n} 个键：exp(−∞) = 0", "{n} later key: exp(−∞) = 0"),
+    "exp_masked_blocked_one": ("被挡住的 {n} 个键：exp(−∞) = 0", "{n} blocked key: exp(−∞) = 0"),
     "share_masked_keys": ("{n} 个被挡住的键：份额 0", "{n} masked keys: share 0"),
+    "share_masked_keys_one": ("{n} 个被挡住的键：份额 0", "{n} masked key: share 0"),
     "keys_unlabelled": ("另有 {n} 个键未标注", "{n} other keys unlabelled"),
     "keys_unlabelled_one": ("另有 1 个键未标注", "1 other key unlabelled"),
     "exp_shifted": (
