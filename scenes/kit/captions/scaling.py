@@ -6,12 +6,12 @@ TITLE = ("为什么除以 $sqrt(d_k)$", "Why divide by $sqrt(d_k)$")
 
 STEPS = {
     "divide": (
-        "除以 $sqrt(d_k)$ = {sqrt}：{q} 的分数 {raw} 变为 {scaled}。",
-        "Divide by $sqrt(d_k)$ = {sqrt}: the scores of {q}, {raw}, become {scaled}.",
+        "除以 $sqrt(d_k)$ = {sqrt}：{q} 框出的分数 {raw} 变为 {scaled}。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: the framed scores of {q}, {raw}, become {scaled}.",
     ),
     "divide_in_place": (
-        "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 的分数现在是 {scaled}。",
-        "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the scores of {q} are now {scaled}.",
+        "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 框出的分数现在是 {scaled}。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the framed scores of {q} are now {scaled}.",
     ),
     # what the head does with its followed pair (attention_core.pair_row): a trained or asked
     # head only
