@@ -223,9 +223,11 @@ class Overview(ExplainerScene):
         )
 
     def story(self, side: str) -> list[int]:
-        """The tokens in the order a crowded plane draws them (attention_core.story_order)."""
-        pair = ac.followed_pair(self.trace)
-        return ac.story_order(self.head.weights, pair.query, pair.key, side)
+        """The tokens in the order a crowded plane draws them (attention_core.story_order):
+        the queries that do what the head does next after the followed one."""
+        pair, story = ac.followed_pair(self.trace), ac.head_story(self.trace)
+        rows = tuple(i for i, _ in story.fits) if story is not None else ()
+        return ac.story_order(self.head.weights, pair.query, pair.key, side, rows)
 
     def followed_key(self, followed: int) -> int:
         """The key the followed query's pair names (attention_core.followed_pair), else the one

@@ -41,6 +41,12 @@ def test_story_order_is_the_followed_key_then_the_heaviest(trial):
     else:
         col = [w[i, k] for i in queries[1:]]
         assert col == sorted(col, reverse=True)
+    # the rows that do what the head does come right after the followed query, in their order
+    rows = tuple(int(i) for i in RNG.permutation(n)[: n // 2])
+    fitted = ac.story_order(w, q, k, "queries", rows)
+    first = [q, *dict.fromkeys(i for i in rows if i != q)]
+    assert sorted(fitted) == list(range(n)) and fitted[: len(first)] == first
+    assert fitted[len(first) :] == [i for i in queries if i not in first]
 
 
 def test_story_order_refuses_what_does_not_index_the_weights():

@@ -59,13 +59,16 @@ def residual(X, output) -> np.ndarray:
     return X + output
 
 
-def story_order(weights, query: int, key: int, side: str = "keys") -> list[int]:
+def story_order(
+    weights, query: int, key: int, side: str = "keys", rows: tuple[int, ...] = ()
+) -> list[int]:
     """The order in which a picture with room for only some tokens draws them (issue 32): the
     followed token first, then the ones the story needs most. ``side="keys"``: the followed
     ``key``, then the keys row ``query`` weighs most; ``side="queries"``: the followed
-    ``query``, then (self-attention: the same tokens as the keys) the keys' order, or (more
-    queries than keys' order covers) the queries that weigh ``key`` most. Ties keep the lower
-    index; every index once."""
+    ``query``, then ``rows`` (the rows that do what the head does: ``HeadStory.fits``), then
+    (self-attention: the same tokens as the keys) the keys' order, or (more queries than keys'
+    order covers) the queries that weigh ``key`` most. Ties keep the lower index; every index
+    once."""
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2 or not (0 <= query < w.shape[0] and 0 <= key < w.shape[1]):
         raise ValueError(f"weights {w.shape}: query {query} and key {key} must index it")
@@ -75,10 +78,12 @@ def story_order(weights, query: int, key: int, side: str = "keys") -> list[int]:
         return keys
     if side != "queries":
         raise ValueError(f"side: {side!r}; use 'keys' or 'queries'")
+    first = [query, *dict.fromkeys(int(i) for i in rows if 0 <= i < w.shape[0] and i != query)]
     if w.shape[0] == w.shape[1]:
-        return [query, *(j for j in keys if j != query)]
-    col = np.nan_to_num(w[:, key], nan=0.0)
-    return [query, *(int(i) for i in np.argsort(-col, kind="stable") if i != query)]
+        rest = keys
+    else:
+        rest = [int(i) for i in np.argsort(-np.nan_to_num(w[:, key], nan=0.0), kind="stable")]
+    return [*first, *(i for i in rest if i not in first)]
 
 
 NAMED_ALL = 12  # a caption names every weight of a row of at most this many keys
