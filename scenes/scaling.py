@@ -21,6 +21,7 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.bars import histogram, score_row_panel
+from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
@@ -89,10 +90,15 @@ class Scaling(ExplainerScene):
         # the followed pair's key among them (a trained or asked head's: both matrices keep it)
         cols = sorted([*self.pair_key, *(j for j in cols if j not in self.pair_key)][:4])
         self.framed = [(row, j) for j in cols]  # the cells the caption reads and the frames mark
+        # the scores a mask will block, in its look before it is taught (a review: a framed 7.1
+        # read beside a blocked 7.7 in the same row, nothing to tell them apart); said once
+        shown["blocked"] = [blocked_look(m, head.mask, self.theme) for m in (raw, scaled)]
+        self.division = shown
+        key = "divide" if shown["side_by_side"] else "divide_in_place"
         fmt_row = self.say("tokens_list_sep").join
         self.step(
             "divide",
-            None if shown["side_by_side"] else "divide_in_place",
+            f"{key}_masked" if len(shown["blocked"][1]) else key,
             sqrt=sqrt.shown,
             q=self.q_tokens[row],
             raw=fmt_row(
@@ -190,12 +196,19 @@ class Scaling(ExplainerScene):
             side_by_side=side_by_side,
         )
 
-    def show_division(self, raw, scaled, raw_g, scaled_g, op, arrow, side_by_side):
-        """Each score divided by √d_k: flying into the scaled matrix, or changing in place."""
-        self.play(FadeIn(raw_g))
+    def show_division(self, raw, scaled, raw_g, scaled_g, op, arrow, side_by_side, blocked):
+        """Each score divided by √d_k: flying into the scaled matrix, or changing in place
+        (``blocked``: each matrix's diagonals over the cells a mask blocks)."""
+        self.play(FadeIn(raw_g), FadeIn(blocked[0]))
         pairs = [(i, j) for (i, j) in raw.cells if scaled.cell(i, j) is not None]
         if side_by_side:
-            self.play(FadeIn(op), FadeIn(arrow), FadeIn(scaled.frame_parts()), FadeIn(scaled_g[0]))
+            self.play(
+                FadeIn(op),
+                FadeIn(arrow),
+                FadeIn(scaled.frame_parts()),
+                FadeIn(scaled_g[0]),
+                FadeIn(blocked[1]),
+            )
             self.play(
                 *(TransformFromCopy(raw.cell(i, j), scaled.cell(i, j)) for i, j in pairs),
                 run_time=1.5,
@@ -205,11 +218,12 @@ class Scaling(ExplainerScene):
             self.play(FadeIn(op))
             self.play(
                 ReplacementTransform(raw_g[0], scaled_g[0]),
+                ReplacementTransform(blocked[0], blocked[1]),
                 *(ReplacementTransform(raw.cell(i, j), scaled.cell(i, j)) for i, j in pairs),
                 run_time=1.5,
             )
             self.remove(raw)
-            self.add(scaled)
+            self.add(scaled, blocked[1])  # the diagonals over the cells' opaque fill
 
     # -- why: the variance of q·k, before and after, on one axis -------------------------------
     def variance(self):

@@ -77,3 +77,37 @@ def test_causal_mask_draws_the_masked_scores_in_the_scores_style():
         snapshot=lambda s: (bool(s.scaled.style.squares), bool(s.masked.style.squares)),
     )
     assert stills[0].snapshot == (True, True)
+
+
+@pytest.mark.parametrize("preset", ["causal", "zao-shang-hao"])
+def test_scaling_crosses_the_scores_a_mask_will_block_and_says_so(preset):
+    """A review of a causal head: Scaling framed drum₁'s 7.1 beside a blocked 7.7 in the same
+    row, nothing to tell them apart, before CausalMask teaches the mask. The scores a mask will
+    block now have its look in both matrices (background, outline, a muted number crossed),
+    and the caption says what the crossed cells are; an example without a mask has neither."""
+
+    def crossed(scene):
+        shown = scene.division
+        out = []
+        for m, marks in (
+            (shown["raw"], shown["blocked"][0]),
+            (shown["scaled"], shown["blocked"][1]),
+        ):
+            for i, j in m.shown_cells:
+                rect = m.cell_rect(i, j)
+                lines = [d for d in marks if rect_has(rect, d)]
+                bg = ManimColor(scene.theme.background).to_hex().lower()
+                filled = rect.get_fill_color().to_hex().lower() == bg
+                blocked = scene.head.mask is not None and not scene.head.mask[i, j]
+                out.append((blocked, filled, len(lines)))
+        return out
+
+    ex = ac.PRESETS[preset]
+    first = run_steps(find("Scaling").load(), ex, frames=False, snapshot=crossed)[0]
+    cells = first.snapshot
+    blocked = [c for c in cells if c[0]]
+    assert all(filled and lines == 1 for _, filled, lines in blocked)
+    assert not any(filled or lines for b, filled, lines in cells if not b)
+    assert bool(blocked) == (preset == "causal")
+    said = "划掉的格子" in first.caption or "Crossed cells" in first.caption
+    assert said == (preset == "causal"), first.caption

@@ -180,14 +180,15 @@ class _Filler:
         return "0.53"
 
 
-_RELATION = r"[^\s\u3000-\u9fff\uff00-\uffef]+ [=≈≠≤≥<>] [^\s\u3000-\u9fff\uff00-\uffef]+"
+_RELATION = r"[^\s\u3000-\u9fff\uff00-\uffef]+ [=≈≠≤≥<>→] [^\s\u3000-\u9fff\uff00-\uffef]+"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_no_caption_of_any_scene_breaks_inside_a_formula_or_an_equation(lang):
     """Issue 32 item 5: every caption template of every scene, its values filled in, laid out at
     two widths and sizes: each typeset formula ($…$) and each "a = b" outside one (q = k =
-    v = x, |q| = 1.41, d = 16) lies whole on one line. "q = k = v = x" was split at its signs."""
+    v = x, |q| = 1.41, d = 16) lies whole on one line. "q = k = v = x" was split at its signs;
+    a pair "it₁ → trophy" at its arrow (zh)."""
     import re
     import string
 

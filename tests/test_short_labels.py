@@ -104,3 +104,21 @@ def test_smollm2_byte_pieces_are_explained_and_kept_whole(scene_name, lang, aspe
     assert not problems, "\n".join(problems[:20])
     note = word("byte_pieces", lang, c="猫")  # once, with the first step, on one or two lines
     assert "".join(note.split()) in "".join(stills[0].snapshot[1].split())
+
+
+def test_flat_column_labels_keep_a_space_between_neighbours():
+    """A review at 4:3: Scaling's headers "drum₁" and "lemon", each just narrower than its cell,
+    read as one word "drum₁lemon" (0.04 apart). Neighbours in one tier keep a space; tiered
+    numbers (24 tokens) keep the looser rule that lets them stay flat."""
+    from scenes.mobjects.grid_labels import too_wide
+    from scenes.mobjects.text import label
+    from scenes.mobjects.theme import SMALL
+
+    names = ["drum₁", "lemon"]
+    widest = max(label(t, SMALL).width for t in names)
+    assert too_wide(names, widest + 0.06, SMALL)  # each fits its cell, together they touch
+    assert not too_wide(names, widest + 0.2, SMALL)
+    assert not too_wide(["lemon"], 0.1, SMALL)  # one column: its cell widens instead
+    numbers = [str(j + 1) for j in range(24)]
+    two = max(label(t, SMALL).width for t in numbers)
+    assert not too_wide(numbers, (two + 0.06) / 2, SMALL, tiers=2)

@@ -132,8 +132,10 @@ def _least_side(rows, cols, size: float, choice: LabelChoice) -> tuple[float, fl
     """The smallest cell at which no two row labels on one side overlap, and at which no two
     column labels in one tier do."""
     widest = max(text_width(c, size) for c in cols)
-    if not choice.split:
-        return row_pitch(rows, size), (0.0 if choice.upright else widest + 0.04)
+    if not choice.split:  # flat: as :func:`too_wide` has it, a space between neighbours
+        widths = [text_width(c, size) for c in cols]
+        pair = max([(a + b) / 2 + 0.12 for a, b in zip(widths, widths[1:])], default=0.0)
+        return row_pitch(rows, size), (0.0 if choice.upright else max(widest + 0.04, pair))
     rows_need = max(row_pitch(rows[0::2], size), row_pitch(rows[1::2], size)) / 2
     across = max(label(c, size).height for c in cols) + 0.02 if choice.upright else widest + 0.06
     return rows_need, across / choice.tiers
@@ -148,5 +150,13 @@ def stand_up(text) -> None:
         text.initial_height *= text.height / before
 
 
-def too_wide(texts, cw: float, size: float) -> bool:
-    return len(texts) > 1 and any(label(t, size).width > cw - 0.04 for t in texts)
+def too_wide(texts, cw: float, size: float, tiers: int = 1) -> bool:
+    """Whether flat column labels ``cw`` apart (in ``tiers``: a tier's labels ``tiers`` cells
+    apart) would touch: each wider than its room, or two neighbours in one tier closer than a
+    space (a review: "drum₁lemon" read as one word, 0.04 apart)."""
+    if len(texts) < 2:
+        return False
+    widths = [label(t, size).width for t in texts]
+    room, gap = cw * tiers, (0.12 if tiers == 1 else 0.04)
+    near = zip(widths, widths[tiers:])
+    return any(w > room - 0.04 for w in widths) or any((a + b) / 2 > room - gap for a, b in near)

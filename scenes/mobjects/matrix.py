@@ -254,7 +254,7 @@ class LabelledMatrix(VGroup):
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
             col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
             cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
-        wide = too_wide(col_texts, cw * style.tiers, style.size)
+        wide = too_wide(col_texts, cw, style.size, style.tiers)
         self.upright = bool(style.squares or style.upright) and wide
         return cw, ch, row_texts, col_texts
 
@@ -292,7 +292,7 @@ class LabelledMatrix(VGroup):
         if self.style.upright:  # too wide for a cell: upright, shortened like a row label
             self.indexed = False
             return self._label_texts_upright(row_labels, col_texts, size)
-        self.indexed = n > 1 and any(label(c, size).width > cw - 0.04 for c in col_texts)
+        self.indexed = too_wide(col_texts, cw, size)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
             rows = [

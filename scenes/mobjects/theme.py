@@ -211,17 +211,21 @@ def diverging(score: float, limit: float) -> ManimColor:
 
 def score_limit(values) -> float:
     """A round bound for the diverging scale of ``values``: the largest |finite value|, rounded
-    up to 1, 2 or 5 × 10^k, so the bar's ticks read cleanly."""
+    up to one of :data:`SCALE_STEPS` × 10^k, so the bar's ticks read cleanly and the largest
+    value keeps most of its colour (1-2-5 gave ±200 for −105…62: every cell looked pale)."""
     v = np.asarray(values, dtype=float)
     v = np.abs(v[np.isfinite(v)])
     top = float(v.max()) if v.size else 1.0
     if top <= 0:
         return 1.0
     power = 10 ** np.floor(np.log10(top))
-    for m in (1, 2, 5, 10):
+    for m in SCALE_STEPS:
         if m * power >= top - 1e-12 * top:
             return float(m * power)
     return float(10 * power)
+
+
+SCALE_STEPS = (1, 1.5, 2, 3, 4, 5, 6, 8, 10)  # a score scale's bound: one of these × 10^k
 
 
 def luminance(color) -> float:

@@ -98,7 +98,10 @@ def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **va
     ``$…$`` formulas in Unicode forms (captions are plain text: they go to .srt and .vtt);
     ``whole_formulas``: with no-break spaces inside them, for breaking the caption into lines."""
     text = plain(pick(CAPTIONS[scene][step], lang), whole_formulas).format(**values)
-    return text.replace("Σ ", "Σ" + NO_BREAK) if whole_formulas else text  # Σ s(1−s) too
+    if not whole_formulas:
+        return text
+    # Σ s(1−s) whole too, and a pair "it₁ → trophy" (a review: zh lines broke at its arrow)
+    return text.replace("Σ ", "Σ" + NO_BREAK).replace(" → ", f"{NO_BREAK}→{NO_BREAK}")
 
 
 def word(key: str, lang: str, **values) -> str:

@@ -13,6 +13,15 @@ STEPS = {
         "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 框出的分数现在是 {scaled}。",
         "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the framed scores of {q} are now {scaled}.",
     ),
+    # the same, where a mask will block some of the scores shown (drawn in the blocked look)
+    "divide_masked": (
+        "除以 $sqrt(d_k)$ = {sqrt}：{q} 框出的分数 {raw} 变为 {scaled}。划掉的格子是后面的键，稍后会被掩码挡住。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: the framed scores of {q}, {raw}, become {scaled}. Crossed cells: later keys, which a mask will block.",
+    ),
+    "divide_in_place_masked": (
+        "除以 $sqrt(d_k)$ = {sqrt}：每个分数原地变小，{q} 框出的分数现在是 {scaled}。划掉的格子稍后会被掩码挡住。",
+        "Divide by $sqrt(d_k)$ = {sqrt}: every score shrinks where it stands; the framed scores of {q} are now {scaled}. Crossed cells: a mask will block them.",
+    ),
     # what the head does with its followed pair (attention_core.pair_row): a trained or asked
     # head only
     "pair_top": (
