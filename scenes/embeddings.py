@@ -18,6 +18,9 @@ from scenes.mobjects.matrix import matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.theme import SMALL
 
+CROWDED = 12  # beyond this many tokens the plane draws the story's few (a review at 24 tokens:
+CROWDED_TOKENS = 8  # long leader lines round a tangle of 24 arrows), saying how many it leaves
+
 
 class Embeddings(ExplainerScene):
     """The example's tokens as vectors from the origin, with their coordinates beside."""
@@ -44,10 +47,17 @@ class Embeddings(ExplainerScene):
         """The empty plane (the table of coordinates placed beside, for the next step)."""
         ex, tr = self.example, self.trace
         self.note = note = self.kit.view_note(self.view, "X")
-        self.plane_box = left if not len(note) else left.rows(10, 1)[0]
-        self.vplane = plane = self.kit.plane(self.coords, self.plane_box, pad=0.1)
+        crowded = ex.n > CROWDED  # a line under the plane says how many are not drawn
+        self.plane_box, self.note_box = left.rows(10, 1)
+        if not (len(note) or crowded):
+            self.plane_box = left
+        # the story's tokens: the followed query, its key, then the keys it weighs most
+        pair = ac.followed_pair(tr)
+        self.order = list(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
+        fitted = self.coords[self.order[:CROWDED_TOKENS]] if crowded else self.coords
+        self.vplane = plane = self.kit.plane(fitted, self.plane_box, pad=0.1)  # to those drawn
         if len(note):
-            place(note, left.rows(10, 1)[1], "left")
+            place(note, self.note_box, "left")
 
         self.table = table = self.kit.matrix(
             tr.X,
@@ -75,15 +85,24 @@ class Embeddings(ExplainerScene):
         """Each token an arrow from the origin, labelled, and its row of the table."""
         plane, table, coords, colors = self.vplane, self.table, self.coords, self.colors
         self.step("tokens", tokens=self.token_list(self.q_tokens))
-        self.arrows = arrows = plane.arrows(coords, colors)
-        labels = plane.tip_labels(
+        # every token where each finds a label near its arrow; among many, the story's few
+        # (the followed query, the rows that do what the head does, its strongest keys)
+        shown = self.note
+        self.drawn, arrows, labels, self.note = self.kit.story_arrows(
+            plane,
             coords,
             self.q_tokens,
             colors,
-            self.plane_box,
-            obstacles=list(plane.tick_labels) + list(self.note),
+            self.order,
+            shown,
+            self.note_box,
+            align="left",
+            bounds=self.plane_box,
+            obstacles=list(plane.tick_labels),
             clear_axes=True,
+            most=CROWDED_TOKENS if self.example.n > CROWDED else None,
         )
+        self.arrows = dict(zip(self.drawn, arrows))
         self.play(
             FadeIn(self.table_head),
             FadeIn(table.backgrounds),
@@ -101,20 +120,29 @@ class Embeddings(ExplainerScene):
                 lag_ratio=0.3,
             ),
             FadeIn(table.ellipses),
-            run_time=min(4, 1 + 0.4 * self.example.n),
+            FadeIn(self.left_out(shown)),
+            run_time=min(4, 1 + 0.4 * len(self.drawn)),
         )
         self.read_coordinates(plane, coords, table, labels)
         self.hold()
 
+    def left_out(self, shown) -> VGroup:
+        """What the plane's note gained in :meth:`show_tokens` ("16 others not drawn"), beside
+        the view note ``shown`` with the plane."""
+        if self.note is shown:
+            return VGroup()
+        return VGroup(*(m for m in self.note if m is not shown))
+
     def compare_directions(self):
         """The two tokens whose directions are closest, drawn brighter, the angle between them."""
-        ex = self.example
         self.step("compare")
-        if ex.n > 1:
-            lengths = np.linalg.norm(self.coords, axis=1)  # in the view: to be seen
+        drawn = self.drawn
+        if len(drawn) > 1:
+            lengths = np.linalg.norm(self.coords[drawn], axis=1)  # in the view: to be seen
             visible = lengths >= 0.25 * max(float(lengths.max()), 1e-12)
-            i, j = _closest_pair(self.trace.X, visible)  # true angles, in all d dimensions
-            others = [k for k in range(ex.n) if k not in (i, j)]
+            i, j = _closest_pair(self.trace.X[drawn], visible)  # true angles, in all d dimensions
+            i, j = drawn[i], drawn[j]
+            others = [k for k in drawn if k not in (i, j)]
             anims = [self.arrows[k].animate.set_opacity(0.25) for k in others]
             # the angle drawn only where the plane shows it truly (d = 2)
             arc = (
@@ -133,8 +161,8 @@ class Embeddings(ExplainerScene):
         tr = self.trace
         if tr.X.shape[1] != 2 or not len(coords):
             return
-        norms = [ac.norm(c) for c in coords]
-        i = int(np.argmax(norms))  # the longest arrow: its guides are easiest to see
+        norms = [ac.norm(c) if k in self.drawn else 0.0 for k, c in enumerate(coords)]
+        i = int(np.argmax(norms))  # the longest arrow drawn: its guides are easiest to see
         if norms[i] == 0 or (i, 0) not in table.cells or (i, 1) not in table.cells:
             return
         x, y = coords[i]

@@ -70,7 +70,7 @@ class Overview(ExplainerScene):
             x_view.coords,
             self.q_tokens,
             q_colors,
-            self.story("queries"),
+            self.story_tokens("queries"),
             x_note,
             x_note_box,
             bounds=x_plane_box,
@@ -192,7 +192,7 @@ class Overview(ExplainerScene):
             head.output @ B,
             o_texts,
             [theme.output] * ex.n,
-            self.story("queries"),
+            self.story_tokens("queries"),
             o_note,
             o_note_box,
             bounds=o_plane_box,
@@ -221,13 +221,6 @@ class Overview(ExplainerScene):
         self.play(
             *(formula.select(p).animate.set_color(self.theme.accent) for p in parts), run_time=0.5
         )
-
-    def story(self, side: str) -> list[int]:
-        """The tokens in the order a crowded plane draws them (attention_core.story_order):
-        the queries that do what the head does next after the followed one."""
-        pair, story = ac.followed_pair(self.trace), ac.head_story(self.trace)
-        rows = tuple(i for i, _ in story.fits) if story is not None else ()
-        return ac.story_order(self.head.weights, pair.query, pair.key, side, rows)
 
     def followed_key(self, followed: int) -> int:
         """The key the followed query's pair names (attention_core.followed_pair), else the one

@@ -180,3 +180,40 @@ def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
     run_steps(find(name).load(), ex, look=look, pixel_height=180, frames=False)
     assert told and any(left for left, _ in told)
     assert [(left, int(n)) for left, n in told] == [(left, left) for left, _ in told]
+
+
+def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_left():
+    """A review at 24 tokens: Embeddings drew every token, a tangle of 24 arrows with long
+    leader lines round it. Past 12 tokens it draws at most eight, the followed query and its
+    key first (the plane fitted to them), every one labelled, and says how many it left out."""
+    import re
+
+    from lecturer_examples import load
+    from scene_checks import dropped_or_distant_labels, layout_problems
+    from scenes.embeddings import CROWDED_TOKENS
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = load("trophy-24")
+    pair = ac.followed_pair(ac.trace_example(ex))
+
+    def snap(scene):
+        said = " ".join(getattr(m, "source_text", "") for m in scene.note.get_family())
+        found = layout_problems(scene) + dropped_or_distant_labels(scene)
+        return list(getattr(scene, "drawn", [])), said, found
+
+    stills = run_steps(
+        find("Embeddings").load(),
+        ex,
+        look=Look.for_example(ex, lang="en", aspect="16:9"),
+        pixel_height=180,
+        frames=False,
+        snapshot=snap,
+    )
+    drawn, said, _ = stills[-1].snapshot
+    assert 1 < len(drawn) <= CROWDED_TOKENS and {pair.query, pair.key} <= set(drawn)
+    m = re.search(r"(\d+) others not drawn", said)
+    assert m and int(m[1]) == ex.n - len(drawn), said
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[2]]
+    assert not problems, "\n".join(problems[:10])

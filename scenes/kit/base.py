@@ -124,6 +124,15 @@ class ExplainerScene(Scene):
         rows = [a for a in range(self.example.n) if ac.norm(Q[a]) > 0] or [0]
         return ac.followed_choice(self.trace, rows)
 
+    def story_tokens(self, side: str) -> list[int]:
+        """The tokens in the order a crowded plane draws them (attention_core.story_order):
+        the followed one, then (queries) the rows that do what the head does, then its keys."""
+        import attention_core as ac
+
+        pair, story = ac.followed_pair(self.trace), ac.head_story(self.trace)
+        rows = tuple(i for i, _ in story.fits) if story is not None else ()
+        return ac.story_order(self.head.weights, pair.query, pair.key, side, rows)
+
     def head_does(self, choice) -> str:
         """What the head does, in words, told of the row ``choice`` a per-query step follows
         (``attention_core.choice_story``: the story AttentionMatrix's reading tells): "sky₂ looks
