@@ -15,11 +15,11 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import matrix_title, typeset_headers
-from scenes.mobjects.plane import grow
+from scenes.mobjects.plane import CROWDED_TOKENS, grow
 from scenes.mobjects.theme import SMALL
 
 CROWDED = 12  # beyond this many tokens the plane draws the story's few (a review at 24 tokens:
-CROWDED_TOKENS = 8  # long leader lines round a tangle of 24 arrows), saying how many it leaves
+# long leader lines round a tangle of 24 arrows), at most CROWDED_TOKENS, saying how many it leaves
 
 
 class Embeddings(ExplainerScene):
@@ -51,9 +51,7 @@ class Embeddings(ExplainerScene):
         self.plane_box, self.note_box = left.rows(10, 1)
         if not (len(note) or crowded):
             self.plane_box = left
-        # the story's tokens: the followed query, its key, then the keys it weighs most
-        pair = ac.followed_pair(tr)
-        self.order = list(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
+        self.order = self.story_inputs()  # the followed query, its key, the keys it weighs most
         fitted = self.coords[self.order[:CROWDED_TOKENS]] if crowded else self.coords
         self.vplane = plane = self.kit.plane(fitted, self.plane_box, pad=0.1)  # to those drawn
         if len(note):

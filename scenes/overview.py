@@ -13,7 +13,7 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import matrix_title
-from scenes.mobjects.plane import grow
+from scenes.mobjects.plane import CROWDED_TOKENS, grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
@@ -53,7 +53,10 @@ class Overview(ExplainerScene):
         theme = self.theme
         x_view = plane_view_of(self.trace, "X")
         x_plane_box, x_note_box = panel.rows(9, 1, gap=0.1)
-        x_plane = self.kit.plane(x_view, x_plane_box, ticks=False)
+        # among many tokens, at most CROWDED_TOKENS (Embeddings'), the plane fitted to them
+        order, most = self.story_inputs(), CROWDED_TOKENS if self.example.n > CROWDED else None
+        fitted = x_view.coords if most is None else x_view.coords[order[:most]]
+        x_plane = self.kit.plane(fitted, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
         x_note = self.kit.view_note(x_view, "X")
         if len(x_note):
@@ -70,12 +73,13 @@ class Overview(ExplainerScene):
             x_view.coords,
             self.q_tokens,
             q_colors,
-            self.story_tokens("queries"),
+            order,
             x_note,
             x_note_box,
             bounds=x_plane_box,
             align="left",
             obstacles=[*x_title, self.formula],
+            most=most,
         )
         self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)
         self.step("formula")
@@ -176,11 +180,17 @@ class Overview(ExplainerScene):
         out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
         o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
-        o_plane = self.kit.plane(np.vstack([head.V @ B, head.output @ B]), o_plane_box, ticks=False)
-        if ex.n > CROWDED:  # every output drawn alike among many: a line unless at its tip
+        crowded = ex.n > CROWDED
+        # among many, the values the followed query weighs most (24 faint arrows were a thicket)
+        # and the plane fitted to them and to the outputs it may draw
+        values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)
+        outputs = self.story_tokens("queries")[:CROWDED_OUTPUTS] if crowded else range(ex.n)
+        fitted = np.vstack([head.V[list(values)] @ B, head.output[list(outputs)] @ B])
+        o_plane = self.kit.plane(fitted, o_plane_box, ticks=False)
+        if crowded:  # every output drawn alike among many: a line unless at its tip
             o_plane.near = CROWDED_NEAR
         v_arrows = VGroup(
-            *(o_plane.arrow(v @ B, self.k_color(j), opacity=0.35) for j, v in enumerate(head.V))
+            *(o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35) for j in sorted(values))
         )
         # outputs in their own style, each labelled o(token): no token's colour on a derived vector
         o_note = self.kit.view_note(out_view, "values_outputs")
@@ -201,7 +211,7 @@ class Overview(ExplainerScene):
             stroke_width=4,
             # among many, the followed query's output and a few more: ten white arrows and
             # their leaders in a small plane read as a tangle (a review at 24 tokens)
-            most=CROWDED_OUTPUTS if ex.n > CROWDED else None,
+            most=CROWDED_OUTPUTS if crowded else None,
         )
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         # each output gathers from copies of the values; the drawn arrows, where their labels

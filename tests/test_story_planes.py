@@ -190,9 +190,9 @@ def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_l
 
     from lecturer_examples import load
     from scene_checks import dropped_or_distant_labels, layout_problems
-    from scenes.embeddings import CROWDED_TOKENS
     from scenes.kit.look import Look
     from scenes.kit.registry import find
+    from scenes.mobjects.plane import CROWDED_TOKENS
     from scenes.pipeline.stills import run_steps
 
     ex = load("trophy-24")

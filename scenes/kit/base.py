@@ -133,6 +133,14 @@ class ExplainerScene(Scene):
         rows = tuple(i for i, _ in story.fits) if story is not None else ()
         return ac.story_order(self.head.weights, pair.query, pair.key, side, rows)
 
+    def story_inputs(self) -> list[int]:
+        """The input tokens in the order a crowded plane of them draws them: the followed query,
+        its key, then the keys it weighs most (Embeddings, Overview's X)."""
+        import attention_core as ac
+
+        pair = ac.followed_pair(self.trace)
+        return list(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
+
     def head_does(self, choice) -> str:
         """What the head does, in words, told of the row ``choice`` a per-query step follows
         (``attention_core.choice_story``: the story AttentionMatrix's reading tells): "sky₂ looks

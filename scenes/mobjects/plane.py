@@ -421,6 +421,7 @@ class VectorPlane(VGroup):
 
 
 STORY_COUNTS = (16, 12, 10, 8, 6, 5, 4, 3, 2, 1)  # arrows tried where not all can be labelled
+CROWDED_TOKENS = 8  # the input tokens a plane of more than 12 draws at most (Embeddings, Overview)
 NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
 
 

@@ -55,12 +55,12 @@ STEPS = {
         "Then divide by the total: the largest weights of {q} are {weights}; all together make exactly 1, and masked keys (−∞) get none.",
     ),
     "rows": (
-        "每一行都把一个整体分给所有的键。",
-        "Every row shares out one whole among the keys.",
+        "每一行都把一个整体分给所有的键；每一段是它那个键的颜色（和左边的词一样）。",
+        "Every row shares out one whole among the keys, each share in its key's colour (as the words beside the rows).",
     ),
     "rows_masked": (
-        "加上掩码：每一行只把一个整体分给它能看到的键；被挡住的键分不到任何份额。",
-        "With the mask: every row shares out one whole among the keys it may see; the keys it blocks get no share.",
+        "加上掩码：每一行只把一个整体分给它能看到的键，每一段是它那个键的颜色；被挡住的键分不到任何份额。",
+        "With the mask: every row shares out one whole among the keys it may see, each share in its key's colour; the keys it blocks get no share.",
     ),
     "sharper_little": (
         "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
