@@ -10,7 +10,14 @@ import pytest
 import attention_core as ac
 import lecturer_examples
 from ocr import TESSERACT, misread_matrix, pixel_box, read_text
-from scene_checks import caption_number_places, describe, on_screen, texts
+from scene_checks import (
+    caption_number_places,
+    describe,
+    dropped_or_distant_labels,
+    final_frame_problems,
+    on_screen,
+    texts,
+)
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
@@ -173,9 +180,12 @@ def _ocr_cases() -> list:
 def test_lecturer_examples_read_back_by_ocr(name, scene):
     """At 1080p (16:9, English), on every step's final still: every row and column label of
     AttentionMatrix and CausalMask, every head number of HeadGallery, and every number the
-    step's caption names."""
+    step's caption names. On the limits, the same run checks what test_caption_numbers.py
+    checks at the other aspects: no arrow without its label or label far from its arrow, and
+    the last still holds its picture."""
     assert TESSERACT, "tesseract-ocr is not installed (make test installs it)"
     ex = lecturer_examples.load(name)
+    limits = name == "at-the-limits"
 
     def readings(s):
         frame = s.renderer.get_frame()
@@ -185,12 +195,15 @@ def test_lecturer_examples_read_back_by_ocr(name, scene):
             found += _matrix_labels(s, frame)
         if scene.name == "HeadGallery":
             found += _head_numbers(s, frame)
-        return found
+        if limits:
+            found += dropped_or_distant_labels(s)
+        return found, final_frame_problems(s) if limits else []
 
     stills = run_steps(
         scene.load(), ex, look=Look.for_example(ex, lang="en"), pixel_height=1080, snapshot=readings
     )
-    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
+    problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:30])
 
 
