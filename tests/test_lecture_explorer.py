@@ -13,7 +13,7 @@ import pytest
 import attention_core as ac
 from attention_core.example.loading import load_example
 from attention_core.example.model import MAX_ABS
-from browser import chromium_page
+from browser import chromium, page_in
 from scenes.mobjects.numfmt import fmt
 
 TOL = 1e-9
@@ -30,9 +30,19 @@ def zao_page(tmp_path_factory):
     return out / "zao-shang-hao" / "index.html"
 
 
+# one worker takes this module: its page is packed once, its browser launched once
+pytestmark = pytest.mark.xdist_group("lecture_explorer")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
 @pytest.fixture
-def explorer(zao_page):
-    with chromium_page() as page:
+def explorer(zao_page, browser):
+    with page_in(browser) as page:
         page.set_viewport_size({"width": 1100, "height": 1000})
         page.goto(zao_page.as_uri())
         page.locator("#explorer").scroll_into_view_if_needed()
@@ -234,9 +244,9 @@ def test_the_page_words_are_in_its_language_and_steps_list_their_notes(explorer)
 
 
 @pytest.fixture
-def phone(zao_page):
+def phone(zao_page, browser):
     """The page in a 390-px-wide viewport (a phone)."""
-    with chromium_page() as page:
+    with page_in(browser) as page:
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(zao_page.as_uri())
         yield page
