@@ -17,9 +17,9 @@ from scenes.mobjects.plane import CROWDED_TOKENS, grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
-CROWDED = 12  # beyond this many tokens (the looks were made up to 12) the outputs crowd: …
+CROWDED = 12  # beyond this many tokens (the looks were made up to 12) the planes crowd
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
-CROWDED_NEAR = 0.15  # … each o(…) touches its tip or is joined to it by a line (issue 32)
+OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
     '{{ "softmax" : sm }} ( ( {{ Q^"" : q }} {{ K^top : kt }} ) / '
@@ -187,8 +187,9 @@ class Overview(ExplainerScene):
         outputs = self.story_tokens("queries")[:CROWDED_OUTPUTS] if crowded else range(ex.n)
         fitted = np.vstack([head.V[list(values)] @ B, head.output[list(outputs)] @ B])
         o_plane = self.kit.plane(fitted, o_plane_box, ticks=False)
-        if crowded:  # every output drawn alike among many: a line unless at its tip
-            o_plane.near = CROWDED_NEAR
+        # every output drawn alike (white): a label touches its tip or has a line to it (a
+        # review: o(blue₂) 0.31 from its tip, nearer another white arrow's)
+        o_plane.near = OUTPUT_NEAR
         v_arrows = VGroup(
             *(o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35) for j in sorted(values))
         )

@@ -228,7 +228,10 @@ class RotaryPositions(ExplainerScene):
 
     def show_score(self):
         """3. their score: each shown pair's part, and the whole over every pair."""
-        self.step("score", q=self.q_tok, k=self.k_tok, score=self.score.shown)
+        choice = self.followed_query()  # a trained or asked head's: the pair drawn here
+        does = self.head_does(choice) if choice.row == self.v.query else ""
+        key = "score_does" if does else "score"
+        self.step("score", key, q=self.q_tok, k=self.k_tok, score=self.score.shown, does=does)
         self.play(FadeIn(self.table.rows["term"]), FadeIn(self.score_lines[0]))
         self.hold()
 

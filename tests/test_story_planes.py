@@ -217,3 +217,26 @@ def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_l
     assert m and int(m[1]) == ex.n - len(drawn), said
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[2]]
     assert not problems, "\n".join(problems[:10])
+
+
+def test_an_output_label_touches_its_tip_or_has_a_line_to_it():
+    """A review of an induction head (12 tokens, 16:9): o(blue₂) sat 0.31 from its tip, with no
+    line, nearer another output's white arrow. All outputs are drawn alike, so each label now
+    touches its own tip or is joined to it, at every size of example (it was so past 12)."""
+    from pathlib import Path
+
+    from scene_checks import labels_off_their_tips
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = ac.load_example(Path(__file__).parents[1] / "examples" / "smollm2-induction.toml")
+    stills = run_steps(
+        find("Overview").load(),
+        ex,
+        look=Look.for_example(ex, lang="en", aspect="16:9"),
+        pixel_height=180,
+        frames=False,
+        snapshot=lambda s: labels_off_their_tips(s, 0.25),
+    )
+    assert [s.snapshot for s in stills if s.key == "values"] == [[]]
