@@ -61,6 +61,7 @@ def smol():
 # one worker takes this module: transformers' SmolLM2 is loaded once (half a minute)
 pytestmark = pytest.mark.xdist_group("decoder_model")
 
+
 @pytest.fixture(scope="module")
 def hf(smol):
     """transformers' LlamaForCausalLM and AutoTokenizer from the same GGUF (float32, eager)."""
