@@ -431,7 +431,8 @@ class Projections(ExplainerScene):
     def match_step(self):
         ex = self.example
         rotary = getattr(ex, "rotary_base", None) is not None
-        self.step("match", "match_rotary" if rotary else None, clear=True)
+        key = "match_rotary" if rotary else "match_biased" if self.biased else None
+        self.step("match", key, clear=True)
         content, grid = self.regions.content, None
         # every pair's match, the scores Q Kᵀ, beside or under the formula: the last frame a
         # lecturer pastes holds a picture, not a formula alone

@@ -239,9 +239,11 @@ def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
 def test_projections_of_a_head_with_biases_says_so():
     """A review: MiniLM's Projections wrote q·k = x W_q W_kᵀ xᵀ beside q(on)·k(sat) = 145.87,
     which only the biases make (x W_q W_kᵀ xᵀ is 128.17): its maps and match now carry them."""
-    steps, _ = _run("Projections", "minilm-cat", "en", until="maps_nd")
+    steps, _ = _run("Projections", "minilm-cat", "en", until="match")
     caption, snap = steps["maps_nd"]
     assert caption.startswith("Q = X Wq + bq") and "plus the model's own bias" in caption, caption
+    # its caption too (a review: it wrote x Wq Wkᵀ xᵀ under the formula with the biases)
+    assert "qᵢ · kⱼ = (xᵢ Wq + bq)(xⱼ Wk + bk)ᵀ" in steps["match"][0], steps["match"][0]
     ex = _example("minilm-cat")
     h = ac.trace_example(ex).heads[0]
     w = ex.weights
@@ -251,5 +253,5 @@ def test_projections_of_a_head_with_biases_says_so():
     Q = X @ W_q + np.asarray(b[0]).reshape(-1)[: W_q.shape[1]]
     K = X @ W_k + np.asarray(b[1]).reshape(-1)[: W_k.shape[1]]
     assert np.allclose(Q @ K.T, h.scores, atol=1e-6)
-    plain, _ = _run("Projections", "smollm2-previous", "en", until="maps_nd")
-    assert "bias" not in plain["maps_nd"][0]
+    plain, _ = _run("Projections", "smollm2-previous", "en", until="match")
+    assert "bias" not in plain["maps_nd"][0] and "bq" not in plain["match"][0]

@@ -2,7 +2,8 @@
 
 ``$d_k$`` → dₖ, ``$K^top$`` → Kᵀ, ``$sqrt(d_k)$`` → √dₖ, ``$W_O$`` → WO, ``$q_i dot k_j$`` →
 qᵢ · kⱼ. A weight matrix's letter is always written after its W (Wq, Wk, Wv, WO: Unicode has no
-subscript q, and one symbol has one form in every caption); its number is a subscript (W₁).
+subscript q, and one symbol has one form in every caption), and a bias's after its b (bq,
+bk); its number is a subscript (W₁).
 Where Unicode has no form (a fraction in an exponent) the formula is left as written, and the
 caption tests catch it: captions never show "_" or "^".
 """
@@ -47,7 +48,7 @@ def unicode_math(expr: str) -> str:
     for word, sym in _WORDS.items():
         s = re.sub(rf"\b{re.escape(word)}\b", sym, s)
     s = re.sub(r"sqrt\(([^()]*)\)", lambda m: "√" + m.group(1), s)
-    s = re.sub(r"\bW_([A-Za-z])\b", r"W\1", s)  # Wq, Wk, Wv, WO: one form for every W
+    s = re.sub(r"\b([Wb])_([A-Za-z])\b", r"\1\2", s)  # Wq, Wk, WO, bq, bk: one form for each
 
     s = re.sub(r"_\(([^()]*)\)|_(\w)", lambda m: _script(m, _SUB, "_"), s)
     s = re.sub(r"\^\(([^()]*)\)|\^(\w+)", lambda m: _script(m, _SUP, "^"), s)

@@ -69,6 +69,11 @@ STEPS = {
         "匹配分数 $q_i dot k_j = x_i W_q W_k^top x_j^top$：通过 $W_q$ 和 $W_k$ 学习谁该关注谁。",
         "The match $q_i dot k_j = x_i W_q W_k^top x_j^top$: $W_q$ and $W_k$ learn who should attend to whom.",
     ),
+    # a trained head with biases (MiniLM's): the match is of the shifted maps, as on screen
+    "match_biased": (
+        "匹配分数 $q_i dot k_j = (x_i W_q + b_q)(x_j W_k + b_k)^top$：通过 $W_q$、$W_k$ 和偏置学习谁该关注谁。",
+        "The match $q_i dot k_j = (x_i W_q + b_q)(x_j W_k + b_k)^top$: $W_q$, $W_k$ and their biases learn who should attend to whom.",
+    ),
     "match_rotary": (
         "旋转位置编码下匹配分数为 $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$：只有两个位置之差 $i - j$ 进入分数。",
         "With rotary positions the match is $q_i dot k_j = x_i W_q R_(i - j) W_k^top x_j^top$: only the offset $i - j$ of the two positions enters.",
