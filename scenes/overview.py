@@ -110,7 +110,14 @@ class Overview(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             any_squares=True,  # too many cells for numbers: scores as squares too (area |s|)
             keep_rows=[followed],
-            keep_cols=[self.followed_key(followed)],
+            # and the largest weight of each row an elided matrix keeps (the first, the last):
+            # a review saw tree₂'s row read 0.03 … 0.00, its 0.94 hidden
+            keep_cols=list(
+                dict.fromkeys(
+                    [self.followed_key(followed)]
+                    + [int(np.argmax(head.weights[i])) for i in (0, ex.n - 1)]
+                )
+            ),
         )
 
         rows, cols = self.q_tokens, self.k_tokens

@@ -240,3 +240,38 @@ def test_an_output_label_touches_its_tip_or_has_a_line_to_it():
         snapshot=lambda s: labels_off_their_tips(s, 0.25),
     )
     assert [s.snapshot for s in stills if s.key == "values"] == [[]]
+
+
+def test_overview_keeps_each_shown_row_s_largest_weight():
+    """A review (SmolLM2's previous-token head at 4:3): Overview's elided weights showed tree₂'s
+    row as 0.03 … 0.00, its 0.94 hidden, so the row visibly did not sum to 1. The first and
+    last rows keep their largest weights, as the followed row does."""
+    from pathlib import Path
+
+    from scene_checks import on_screen
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.mobjects.matrix import LabelledMatrix
+    from scenes.pipeline.stills import run_steps
+
+    ex = ac.load_example(Path(__file__).parents[1] / "examples" / "smollm2-previous.toml")
+    w = ac.trace_example(ex).attention.weights
+
+    def hidden(s):
+        out = []
+        for m in on_screen(s, LabelledMatrix):
+            if m.values.shape == w.shape and np.array_equal(m.values, w):
+                cols = set(m.shown_columns)
+                out += [i for i in m.shown_rows if int(np.argmax(w[i])) not in cols]
+        return out
+
+    stills = run_steps(
+        find("Overview").load(),
+        ex,
+        look=Look.for_example(ex, lang="en", aspect="4:3"),
+        pixel_height=180,
+        frames=False,
+        snapshot=hidden,
+    )
+    last = [s.snapshot for s in stills if s.key == "values"]
+    assert last == [[]], last
