@@ -172,7 +172,9 @@ _DIRECTIONS = [
 RADII = (0.05, 0.12, 0.2, 0.3, 0.4, 0.52, 0.65, 0.8, 0.95, 1.3, 1.7)
 
 
-def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: float = 0.08):
+def place_labels(
+    labels, anchors, preferred, bounds: Box, obstacles=(), gap: float = 0.08, radii=RADII
+):
     """Put each label near its anchor point without touching another label or an obstacle.
 
     ``preferred`` is a unit direction per label (e.g. along its arrow). Candidates are tried
@@ -188,7 +190,7 @@ def place_labels(labels, anchors, preferred, bounds: Box, obstacles=(), gap: flo
         order = sorted(_DIRECTIONS, key=lambda d: -float(np.dot(d, pref)))
         half = np.array([mob.width / 2, mob.height / 2, 0.0])
         best = None
-        for radius in RADII:
+        for radius in radii:
             for d in order:
                 # distance from the anchor to the label's edge along d, then the label's centre
                 reach = radius + abs(d[0]) * half[0] + abs(d[1]) * half[1]

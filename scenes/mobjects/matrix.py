@@ -38,13 +38,20 @@ MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 r
 def _elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
     first ones, None (an ellipsis), and the last; in the narrowest room, the first and None.
-    The indices in ``keep`` are shown too (between ellipses), fewer first ones making room."""
+    The indices in ``keep`` are shown too (between ellipses), fewer first ones making room;
+    where not all fit, as many as do, in ``keep``'s order (the first the most wanted)."""
     if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
         return list(range(count))
     slots = max(2, int(room // step))
-    keep = sorted({int(k) for k in keep if 0 <= k < count})
+    wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
     if slots == 2:
-        return [keep[0] if keep else 0, None]
+        return [wanted[0] if wanted else 0, None]
+    seqs = (_elided(count, slots, wanted[:n]) for n in range(len(wanted), -1, -1))
+    return next((seq for seq in seqs if seq is not None), None) or [wanted[0], None]
+
+
+def _elided(count: int, slots: int, keep) -> list[int | None] | None:
+    """The first ones, ``keep``, the last and None for each gap in ``slots``, or None."""
     for first in range(slots - 2, -1, -1):
         shown = sorted({*range(first), *keep, count - 1})
         seq: list[int | None] = []
@@ -54,7 +61,7 @@ def _elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
             seq.append(k)
         if len(seq) <= slots:
             return seq
-    return [keep[0], None]
+    return None
 
 
 @dataclass(frozen=True)
@@ -317,7 +324,7 @@ class LabelledMatrix(VGroup):
             header_h = max(label(t, size).width for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
         cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw, keep_cols)
-        keep = {*keep_rows, *(i for i, _ in self.named)}
+        keep = [*keep_rows, *(i for i, _ in self.named)]  # the most wanted first
         rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
         return _Grid(cw, ch, label_w, rows, cols)
 

@@ -255,7 +255,7 @@ class VectorPlane(VGroup):
         prefs = [a - origin for a in anchors]
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
         if not any(zero):
-            placed = place_labels(labels, anchors, prefs, bounds, obstacles=list(obstacles) + heads)
+            placed = self._place_off_axes(labels, anchors, prefs, bounds, list(obstacles) + heads)
         else:
             flags = self._place_around_origin(
                 labels, anchors, prefs, zero, bounds, obstacles, heads
@@ -263,6 +263,27 @@ class VectorPlane(VGroup):
             placed = [flags[k] for k in range(len(labels))]
         far = list(obstacles) + heads
         return VGroup(*self._with_leaders(labels, anchors, placed, bounds, far))
+
+    def _place_off_axes(self, labels, anchors, prefs, bounds, obstacles) -> list[bool]:
+        """:func:`place_labels`, first near each tip and off the axes (a review: labels struck
+        through by an axis), then, for those with no such spot, anywhere near the tip."""
+        axes = [box_of(a) for a in (self.plane.get_x_axis(), self.plane.get_y_axis())]
+        placed = place_labels(
+            labels, anchors, prefs, bounds, obstacles=obstacles + axes, radii=OFF_AXES_RADII
+        )
+        missed = [k for k, ok in enumerate(placed) if not ok]
+        if missed:
+            taken = [box_of(m) for m, ok in zip(labels, placed) if ok]
+            again = place_labels(
+                [labels[k] for k in missed],
+                [anchors[k] for k in missed],
+                [prefs[k] for k in missed],
+                bounds,
+                obstacles=obstacles + taken,
+            )
+            for k, ok in zip(missed, again):
+                placed[k] = ok
+        return placed
 
     def story_arrows(
         self, coords, texts, colors, order, bounds: Box, obstacles=(), most=None, **kw
@@ -421,6 +442,7 @@ class VectorPlane(VGroup):
 
 
 STORY_COUNTS = (16, 12, 10, 8, 6, 5, 4, 3, 2, 1)  # arrows tried where not all can be labelled
+OFF_AXES_RADII = (0.05, 0.12, 0.2, 0.3, 0.4)  # a label's spots off the axes, before any on one
 CROWDED_TOKENS = 8  # the input tokens a plane of more than 12 draws at most (Embeddings, Overview)
 NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
 
