@@ -4,7 +4,7 @@ continuous video."""
 from __future__ import annotations
 
 import numpy as np
-from manim import Create, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, Create, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
@@ -186,8 +186,11 @@ class Overview(ExplainerScene):
             self.play(FadeOut(self.tokens_panel))
         out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
-        o_plane_box, o_note_box = panel.rows(9, 1, gap=0.1)
         crowded = ex.n > CROWDED
+        # under the plane: the faint arrows' key, the view note, what is not drawn (a line kept
+        # for it: where not every output finds a label, some are not drawn at any size)
+        lines = 2 + (not out_view.exact)
+        o_plane_box, o_note_box = panel.rows(panel.height - 0.3 * lines - 0.1, 0.3 * lines, gap=0.1)
         # among many, the values the followed query weighs most (24 faint arrows were a thicket)
         # and the plane fitted to them and to the outputs it may draw
         values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)
@@ -201,9 +204,16 @@ class Overview(ExplainerScene):
             *(o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35) for j in sorted(values))
         )
         # outputs in their own style, each labelled o(token): no token's colour on a derived vector
-        o_note = self.kit.view_note(out_view, "values_outputs")
-        if len(o_note):
-            place(o_note, o_note_box, "left")
+        # the faint arrows' key (a review: coloured arrows with no label), above the view note
+        o_note = VGroup(
+            label(self.say("values_faint"), SMALL, theme.muted),
+            *self.kit.view_note(out_view, "values_outputs"),
+        )
+        if len(o_note) > 1:
+            o_note = VGroup(o_note[0], VGroup(*o_note[1:])).arrange(
+                DOWN, aligned_edge=LEFT, buff=0.04
+            )
+        place(o_note, o_note_box, "left" if o_note.height <= o_note_box.height else "bottom-left")
         o_texts = [f"o({t})" for t in self.q_tokens]
         _, o_arrows, o_labels, o_note = self.kit.story_arrows(
             o_plane,

@@ -66,6 +66,7 @@ WORDS = {
     "weights": ("注意力权重", "attention weights"),
     "output": ("输出", "output"),
     "embeddings": ("词向量 X", "embeddings X"),
+    "values_faint": ("淡色：值向量 v", "faint: the values v"),
     "byte_pieces": (
         "{c}¹ {c}²：分词器把一个字切成了几个字节片段",
         "{c}¹ {c}²: one character, cut by the tokenizer into byte pieces",
