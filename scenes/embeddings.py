@@ -86,20 +86,31 @@ class Embeddings(ExplainerScene):
         # every token where each finds a label near its arrow; among many, the story's few
         # (the followed query, the rows that do what the head does, its strongest keys)
         shown = self.note
-        self.drawn, arrows, labels, self.note = self.kit.story_arrows(
-            plane,
-            coords,
-            self.q_tokens,
-            colors,
-            self.order,
-            shown,
-            self.note_box,
-            align="left",
-            bounds=self.plane_box,
-            obstacles=list(plane.tick_labels),
-            clear_axes=True,
-            most=CROWDED_TOKENS if self.example.n > CROWDED else None,
-        )
+        if self.example.n <= CROWDED:  # every token, each labelled where the plane has room
+            self.drawn, arrows = list(range(self.example.n)), plane.arrows(coords, colors)
+            labels = plane.tip_labels(
+                coords,
+                self.q_tokens,
+                colors,
+                self.plane_box,
+                obstacles=list(plane.tick_labels) + list(shown),
+                clear_axes=True,
+            )
+        else:
+            self.drawn, arrows, labels, self.note = self.kit.story_arrows(
+                plane,
+                coords,
+                self.q_tokens,
+                colors,
+                self.order,
+                shown,
+                self.note_box,
+                align="left",
+                bounds=self.plane_box,
+                obstacles=list(plane.tick_labels),
+                clear_axes=True,
+                most=CROWDED_TOKENS,
+            )
         self.arrows = dict(zip(self.drawn, arrows))
         self.play(
             FadeIn(self.table_head),

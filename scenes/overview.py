@@ -58,14 +58,12 @@ class Overview(ExplainerScene):
         fitted = x_view.coords if most is None else x_view.coords[order[:most]]
         x_plane = self.kit.plane(fitted, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
+        # the view note, else the plane's name: where a line says how many are not drawn, it
+        # goes under it (the name at the right had overlapped that line)
         x_note = self.kit.view_note(x_view, "X")
-        if len(x_note):
-            place(x_note, x_note_box, "left")
-        x_title = (
-            place(label(self.say("embeddings"), SMALL, theme.muted), x_note_box, "right")
-            if not len(x_note)
-            else VGroup()
-        )
+        if not len(x_note):
+            x_note = VGroup(label(self.say("embeddings"), SMALL, theme.muted))
+        place(x_note, x_note_box, "left")
         # clear of the note and the formula above; where not every token finds a label, the
         # story's (the followed query first) and a line saying how many are not drawn
         _, x_arrows, x_labels, x_note = self.kit.story_arrows(
@@ -78,10 +76,10 @@ class Overview(ExplainerScene):
             x_note_box,
             bounds=x_plane_box,
             align="left",
-            obstacles=[*x_title, self.formula],
+            obstacles=[self.formula],
             most=most,
         )
-        self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note, x_title)
+        self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note)
         self.step("formula")
         self.play(
             FadeIn(self.formula),
@@ -89,7 +87,6 @@ class Overview(ExplainerScene):
             *(grow(a) for a in x_arrows),
             FadeIn(x_labels),
             FadeIn(x_note),
-            FadeIn(x_title),
             run_time=1.5,
         )
         self.hold()
@@ -204,16 +201,7 @@ class Overview(ExplainerScene):
             *(o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35) for j in sorted(values))
         )
         # outputs in their own style, each labelled o(token): no token's colour on a derived vector
-        # the faint arrows' key (a review: coloured arrows with no label), above the view note
-        o_note = VGroup(
-            label(self.say("values_faint"), SMALL, theme.muted),
-            *self.kit.view_note(out_view, "values_outputs"),
-        )
-        if len(o_note) > 1:
-            o_note = VGroup(o_note[0], VGroup(*o_note[1:])).arrange(
-                DOWN, aligned_edge=LEFT, buff=0.04
-            )
-        place(o_note, o_note_box, "left" if o_note.height <= o_note_box.height else "bottom-left")
+        o_note = self.values_note(out_view, o_note_box)
         o_texts = [f"o({t})" for t in self.q_tokens]
         _, o_arrows, o_labels, o_note = self.kit.story_arrows(
             o_plane,
@@ -242,6 +230,14 @@ class Overview(ExplainerScene):
         self.remove(*gathering)
         self.add(o_arrows)
         self.hold(1.8)
+
+    def values_note(self, out_view, box: Box) -> VGroup:
+        """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows
+        with no label), above the view note."""
+        key = label(self.say("values_faint"), SMALL, self.theme.muted)
+        view = self.kit.view_note(out_view, "values_outputs")
+        note = VGroup(key, view).arrange(DOWN, aligned_edge=LEFT, buff=0.04) if len(view) else key
+        return place(note, box, "left" if note.height <= box.height else "bottom-left")
 
     def light(self, formula: MathTypst, *parts: str):
         """Dim the whole formula, then light ``parts`` in the accent colour."""

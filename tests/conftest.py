@@ -24,6 +24,18 @@ def run_cli(*args, cwd=None, timeout=600, env=None):
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _media_of_this_worker():
+    """Texts a test makes outside a scene's run (a plane's labels, built alone) are cached in
+    this worker's own media folder, as a run's are: two workers writing one SVG into
+    ./media/texts read each other's half-written files (a CI run failed on one)."""
+    from manim import config
+
+    from scenes.pipeline.stills import private_media_dir
+
+    config.media_dir = private_media_dir()
+
+
 @pytest.fixture
 def cli():
     return run_cli

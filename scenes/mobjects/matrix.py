@@ -37,17 +37,17 @@ MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 r
 
 def _elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
-    first ones, None (an ellipsis), and the last; in the narrowest room, the first and None.
-    The indices in ``keep`` are shown too (between ellipses), fewer first ones making room;
-    where not all fit, as many as do, in ``keep``'s order (the first the most wanted)."""
+    first ones, None (an ellipsis), and the last (the narrowest room: the first and None), and
+    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones."""
     if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
         return list(range(count))
     slots = max(2, int(room // step))
     wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
     if slots == 2:
         return [wanted[0] if wanted else 0, None]
-    seqs = (_elided(count, slots, wanted[:n]) for n in range(len(wanted), -1, -1))
-    return next((seq for seq in seqs if seq is not None), None) or [wanted[0], None]
+    seqs = (_elided(count, slots, wanted[:n]) for n in range(len(wanted), 0, -1))
+    fit = next((seq for seq in seqs if seq is not None), None)  # the most wanted is never dropped
+    return fit or ([wanted[0], None] if wanted else _elided(count, slots, []))
 
 
 def _elided(count: int, slots: int, keep) -> list[int | None] | None:
