@@ -13,6 +13,19 @@ import attention_core as ac
 RNG = np.random.default_rng(32)
 
 
+def _geometry(scene: str, ex, aspect: str, snapshot) -> list:
+    """``scene`` on ``ex`` in English at ``aspect``, without frames (geometry only): its steps'
+    stills, each with ``snapshot(scene)``."""
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    return run_steps(
+        find(scene).load(), ex, look=look, pixel_height=180, frames=False, snapshot=snapshot
+    )
+
+
 def _rows(n: int, m: int, causal: bool) -> np.ndarray:
     w = RNG.random((n, m)) ** 3
     if causal:
@@ -125,9 +138,6 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
         layout_problems,
         unshown_caption_numbers,
     )
-    from scenes.kit.look import Look
-    from scenes.kit.registry import find
-    from scenes.pipeline.stills import run_steps
 
     ex = load("trophy-24")
 
@@ -137,14 +147,7 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
             found += labels_off_their_tips(scene, 0.25)
         return found + dropped_or_distant_labels(scene), final_frame_problems(scene)
 
-    stills = run_steps(
-        find(name).load(),
-        ex,
-        look=Look.for_example(ex, lang="en", aspect=aspect),
-        pixel_height=180,
-        frames=False,
-        snapshot=snap,
-    )
+    stills = _geometry(name, ex, aspect, snap)
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
     problems += [f"last {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:10])
@@ -190,10 +193,7 @@ def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_l
 
     from lecturer_examples import load
     from scene_checks import dropped_or_distant_labels, layout_problems
-    from scenes.kit.look import Look
-    from scenes.kit.registry import find
     from scenes.mobjects.plane import CROWDED_TOKENS
-    from scenes.pipeline.stills import run_steps
 
     ex = load("trophy-24")
     pair = ac.followed_pair(ac.trace_example(ex))
@@ -203,14 +203,7 @@ def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_l
         found = layout_problems(scene) + dropped_or_distant_labels(scene)
         return list(getattr(scene, "drawn", [])), said, found
 
-    stills = run_steps(
-        find("Embeddings").load(),
-        ex,
-        look=Look.for_example(ex, lang="en", aspect="16:9"),
-        pixel_height=180,
-        frames=False,
-        snapshot=snap,
-    )
+    stills = _geometry("Embeddings", ex, "16:9", snap)
     drawn, said, _ = stills[-1].snapshot
     assert 1 < len(drawn) <= CROWDED_TOKENS and {pair.query, pair.key} <= set(drawn)
     m = re.search(r"(\d+) others not drawn", said)
@@ -226,19 +219,9 @@ def test_an_output_label_touches_its_tip_or_has_a_line_to_it():
     from pathlib import Path
 
     from scene_checks import labels_off_their_tips
-    from scenes.kit.look import Look
-    from scenes.kit.registry import find
-    from scenes.pipeline.stills import run_steps
 
     ex = ac.load_example(Path(__file__).parents[1] / "examples" / "smollm2-induction.toml")
-    stills = run_steps(
-        find("Overview").load(),
-        ex,
-        look=Look.for_example(ex, lang="en", aspect="16:9"),
-        pixel_height=180,
-        frames=False,
-        snapshot=lambda s: labels_off_their_tips(s, 0.25),
-    )
+    stills = _geometry("Overview", ex, "16:9", lambda s: labels_off_their_tips(s, 0.25))
     assert [s.snapshot for s in stills if s.key == "values"] == [[]]
 
 
@@ -249,10 +232,7 @@ def test_overview_keeps_each_shown_row_s_largest_weight():
     from pathlib import Path
 
     from scene_checks import on_screen
-    from scenes.kit.look import Look
-    from scenes.kit.registry import find
     from scenes.mobjects.matrix import LabelledMatrix
-    from scenes.pipeline.stills import run_steps
 
     ex = ac.load_example(Path(__file__).parents[1] / "examples" / "smollm2-previous.toml")
     w = ac.trace_example(ex).attention.weights
@@ -265,13 +245,6 @@ def test_overview_keeps_each_shown_row_s_largest_weight():
                 out += [i for i in m.shown_rows if int(np.argmax(w[i])) not in cols]
         return out
 
-    stills = run_steps(
-        find("Overview").load(),
-        ex,
-        look=Look.for_example(ex, lang="en", aspect="4:3"),
-        pixel_height=180,
-        frames=False,
-        snapshot=hidden,
-    )
+    stills = _geometry("Overview", ex, "4:3", hidden)
     last = [s.snapshot for s in stills if s.key == "values"]
     assert last == [[]], last
