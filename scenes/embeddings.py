@@ -15,11 +15,8 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import matrix_title, typeset_headers
-from scenes.mobjects.plane import CROWDED_TOKENS, grow
+from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
 from scenes.mobjects.theme import SMALL
-
-CROWDED = 12  # beyond this many tokens the plane draws the story's few (a review at 24 tokens:
-# long leader lines round a tangle of 24 arrows), at most CROWDED_TOKENS, saying how many it leaves
 
 
 class Embeddings(ExplainerScene):

@@ -13,11 +13,10 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import matrix_title
-from scenes.mobjects.plane import CROWDED_TOKENS, grow
+from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
-CROWDED = 12  # beyond this many tokens (the looks were made up to 12) the planes crowd
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (

@@ -26,7 +26,7 @@ from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import math_title, matrix_title, typeset_headers
-from scenes.mobjects.plane import grow
+from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -385,9 +385,13 @@ class Projections(ExplainerScene):
             (self.q_tokens, self.q_color) if name == "Q" else (self.k_tokens, self.k_color)
         )
         title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-        plane = self.kit.plane(view, plane_box, ticks=False, pad=0.1)
         colors = [color_of(i) for i in range(len(tokens))]
         order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
+        # past 12 tokens, the story's eight, the plane fitted to them (a review: three planes
+        # of 24 arrows each, labels on arrows, unreadable)
+        most = CROWDED_TOKENS if len(tokens) > CROWDED else None
+        fitted = view.coords if most is None else view.coords[order[:most]]
+        plane = self.kit.plane(fitted, plane_box, ticks=False, pad=0.1)
         src = "X" if name == "Q" or not self.example.is_cross else "X_s"
         heading = place(
             typeset_math(
@@ -411,6 +415,7 @@ class Projections(ExplainerScene):
             obstacles=[heading],
             clear_axes=True,
             outline=name == "K",
+            most=most,
         )
         return VGroup(heading, plane.plane, arrows, labels, note)
 

@@ -443,7 +443,8 @@ class VectorPlane(VGroup):
 
 STORY_COUNTS = (16, 12, 10, 8, 6, 5, 4, 3, 2, 1)  # arrows tried where not all can be labelled
 OFF_AXES_RADII = (0.05, 0.12, 0.2, 0.3, 0.4)  # a label's spots off the axes, before any on one
-CROWDED_TOKENS = 8  # the input tokens a plane of more than 12 draws at most (Embeddings, Overview)
+CROWDED = 12  # past this many tokens a plane of them draws the story's few (issue 32: 24 arrows
+CROWDED_TOKENS = 8  # in a thicket), at most this many (Embeddings, Projections, Overview)
 NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader line
 
 
