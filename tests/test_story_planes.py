@@ -158,7 +158,8 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
 def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
     """A review counted the arrows of a plane: "N others not drawn" said one number while the
     plane, fitted again clear of that longer note, drew fewer. Each plane's line now says the
-    count of the arrows it drew (the 24-token sentence at 1:1, where the room is least)."""
+    count of the arrows it drew (the 24-token sentence at 1:1, where the room is least), and
+    no plane of its tokens draws more than eight."""
     import re
 
     from lecturer_examples import load
@@ -183,6 +184,11 @@ def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
     run_steps(find(name).load(), ex, look=look, pixel_height=180, frames=False)
     assert told and any(left for left, _ in told)
     assert [(left, int(n)) for left, n in told] == [(left, left) for left, _ in told]
+    # and past 12 tokens no plane draws more than the story's few (three planes of 24 arrows
+    # each were unreadable)
+    from scenes.mobjects.plane import CROWDED_TOKENS
+
+    assert all(ex.n - left <= CROWDED_TOKENS for left, _ in told), told
 
 
 def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_left():
