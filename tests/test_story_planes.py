@@ -254,3 +254,15 @@ def test_overview_keeps_each_shown_row_s_largest_weight():
     stills = _geometry("Overview", ex, "4:3", hidden)
     last = [s.snapshot for s in stills if s.key == "values"]
     assert last == [[]], last
+
+
+@pytest.mark.parametrize("name", ["cross-zh-en", "zao-shang-hao"])
+def test_the_input_tokens_order_holds_every_token_once(name):
+    """The order a crowded plane of input tokens draws them in (Embeddings, Overview's X):
+    every token once, the followed query first. Cross-attention's keys are the source's
+    tokens: their order had stood for the queries', and a 3-token plane left 好 out."""
+    ex = ac.PRESETS[name]
+    first = _geometry("Embeddings", ex, "16:9", lambda s: s.story_inputs())[0]
+    order = first.snapshot
+    assert sorted(order) == list(range(ex.n))
+    assert order[0] == ac.followed_pair(ac.trace_example(ex)).query

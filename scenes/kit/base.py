@@ -138,6 +138,8 @@ class ExplainerScene(Scene):
         its key, then the keys it weighs most (Embeddings, Overview's X)."""
         import attention_core as ac
 
+        if self.example.is_cross:  # the keys are another sequence's tokens: the queries' order
+            return self.story_tokens("queries")
         pair = ac.followed_pair(self.trace)
         return list(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
 
