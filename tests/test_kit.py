@@ -275,7 +275,7 @@ def test_a_long_label_is_one_line_at_any_render_resolution():
 
 
 def test_elision_keeps_the_rows_asked_for():
-    from scenes.mobjects.matrix import _elide
+    from scenes.mobjects.elision import elide as _elide
 
     assert _elide(12, 6, 1) == [0, 1, 2, 3, None, 11]
     assert _elide(12, 6, 1, keep=[7]) == [0, 1, None, 7, None, 11]

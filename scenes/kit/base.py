@@ -24,7 +24,15 @@ from scenes.kit.look import Look, from_environment
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
-from scenes.mobjects.text import Num, balanced_lines, distinct, ellipsize, label, text_width
+from scenes.mobjects.text import (
+    Num,
+    balanced_lines,
+    caption_pages,
+    distinct,
+    ellipsize,
+    label,
+    text_width,
+)
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 from scenes.mobjects.unimath import NO_BREAK
 
@@ -105,6 +113,13 @@ class ExplainerScene(Scene):
         if group.width > width:
             group.scale_to_fit_width(width)
         return group
+
+    @property
+    def h(self) -> int:
+        """The index of the head the single-head scenes explain (:attr:`head`): the index every
+        number role of theirs carries (issue 39: roles hard-coding head 0 made the notes of
+        ``head = 9`` quote head 1's numbers)."""
+        return self.example.head_index
 
     @property
     def head(self) -> ac.AttentionTrace:
@@ -250,6 +265,13 @@ class ExplainerScene(Scene):
                         return mob
         return label(ellipsize(plain(short), width, SMALL), SMALL, self.theme.text, weight="BOLD")
 
+    def caption_groups(self, text: str) -> list[tuple[str, VGroup]]:
+        """The caption as pages, each (its text, its group in the bar): one page where the text
+        fits the bar (:meth:`caption_group`), else whole sentences a page, shown in turn
+        (:func:`caption_pages`)."""
+        pages = caption_pages(text, self.regions.caption.width, SMALL, self.caption_lines + 1)
+        return [(page, self.caption_group(page)) for page in pages]
+
     def caption_group(self, text: str) -> VGroup:
         """The caption in the bar: two lines at the caption size, else up to three smaller (one
         more of each in a square frame)."""
@@ -281,7 +303,8 @@ class ExplainerScene(Scene):
             self.next_section(section, skip_animations=True)
         which = (self.scene_name, caption_key or key, self.lang)
         text = captions.caption(*which, **values).strip()
-        new = self.caption_group(captions.caption(*which, whole_formulas=True, **values).strip())
+        shown = captions.caption(*which, whole_formulas=True, **values).strip()
+        (first, new), *self._pages = self.caption_groups(shown)
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:
             old += [
@@ -293,6 +316,7 @@ class ExplainerScene(Scene):
         self.caption_mob = new
         self._open_step = {"key": key, "caption": text, "start": start}
         self._caption_shown = self.renderer.time
+        self._page_text = text if not self._pages else first
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
@@ -309,8 +333,24 @@ class ExplainerScene(Scene):
         """End the open step, first holding its still until its caption can be read."""
         if self._open_step is None:
             return
-        # counted from when the caption is fully on screen, plus the next one's fade-out
-        short = captions.reading_time(self._open_step["caption"], self.lang) - (
+        self._wait_to_read()
+        while self._pages:  # a caption of several pages: each read in turn, one at a time
+            self._page_text, page = self._pages.pop(0)
+            self.play(FadeOut(self.caption_mob), run_time=0.3)
+            self.play(FadeIn(page), run_time=0.3)
+            self.caption_mob, self._caption_shown = page, self.renderer.time
+            self._wait_to_read()
+        self._tip_labels_on_top()
+        record = dict(self._open_step, end=self.renderer.time)
+        self.steps.append(record)
+        self._open_step = None
+        for listener in self.step_listeners:
+            listener(self, record)
+
+    def _wait_to_read(self) -> None:
+        """Hold until the caption page on screen can be read, counted from when it was fully
+        on screen, plus the next one's fade-out."""
+        short = captions.reading_time(self._page_text, self.lang) - (
             self.renderer.time - self._caption_shown
         )
         if short > 1e-3:
@@ -319,12 +359,6 @@ class ExplainerScene(Scene):
 
             now, fps = self.renderer.time, config.frame_rate
             self.wait(math.ceil((now + short) * fps - 1e-6) / fps - now)
-        self._tip_labels_on_top()
-        record = dict(self._open_step, end=self.renderer.time)
-        self.steps.append(record)
-        self._open_step = None
-        for listener in self.step_listeners:
-            listener(self, record)
 
     def _tip_labels_on_top(self) -> None:
         """Arrow labels are drawn last, over every arrow and grid line (with their halo)."""

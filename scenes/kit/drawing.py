@@ -15,6 +15,9 @@ from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
+# matrices of the explained head's queries × keys: each keeps the followed pair's row and column
+QUERY_KEY_ROLES = ("scores", "scaled", "masked", "weights")
+
 
 class Kit:
     """The drawing pieces of one scene, in its look (``scene.look``, ``scene.theme``)."""
@@ -131,12 +134,39 @@ class Kit:
     # -- matrices and colour scales --------------------------------------------------------------
     def matrix(self, values, role, row_labels, col_labels, box: Box, **options):
         """A labelled matrix that fits ``box`` (:meth:`LabelledMatrix.fitted`: numbers where
-        they fit at the minimum text size, else a grid of squares)."""
+        they fit at the minimum text size, else a grid of squares). A matrix of the explained
+        head's queries × keys never elides the followed pair's row or column
+        (:meth:`keep_followed`)."""
         from scenes.mobjects.matrix import LabelledMatrix
 
         return LabelledMatrix.fitted(
-            values, role, self.theme, row_labels, col_labels, box, **options
+            values,
+            role,
+            self.theme,
+            row_labels,
+            col_labels,
+            box,
+            **self.keep_followed(values, role, options),
         )
+
+    def keep_followed(self, values, role, options: dict) -> dict:
+        """``options`` with the followed pair's query first among ``keep_rows`` and its key
+        first among ``keep_cols``, for a matrix of the explained head's queries × keys (role
+        kinds :data:`QUERY_KEY_ROLES`): every scene talks about that pair, so no aspect may
+        elide it (issue 44: CausalMask framed a cell whose column 1:1 had elided)."""
+        import numpy as np
+
+        import attention_core as ac
+
+        scene = self.scene
+        if role[0] not in QUERY_KEY_ROLES or np.shape(values) != scene.head.weights.shape:
+            return options
+        if not hasattr(self, "_followed"):
+            self._followed = ac.followed_pair(scene.trace)
+        pair = self._followed
+        rows = [pair.query, *options.get("keep_rows", ())]
+        cols = [pair.key, *options.get("keep_cols", ())]
+        return dict(options, keep_rows=rows, keep_cols=cols)
 
     def matrix_at(self, values, role, row_labels, col_labels, **options):
         """A labelled matrix at the size ``options`` give (``size``, ``digits``, ``cell_pad``):
@@ -151,7 +181,13 @@ class Kit:
         from scenes.mobjects.matrix import LabelledMatrix
 
         return LabelledMatrix.fitted_most(
-            values, role, self.theme, row_labels, col_labels, box, **options
+            values,
+            role,
+            self.theme,
+            row_labels,
+            col_labels,
+            box,
+            **self.keep_followed(values, role, options),
         )
 
     def colour_bar(self, scale: str = "weights", **options):

@@ -2,7 +2,7 @@
 
 Built in small steps, as Manim's own ``Matrix`` is: the cell size from the widest numbers
 (:meth:`LabelledMatrix._cell_size`), the label texts (:meth:`_label_texts`), which rows and
-columns fit (:func:`_elide`), then the cells, the row labels and the colour bar.
+columns fit (:func:`scenes.mobjects.elision.elide`), then the cells, the row labels and the colour bar.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from scenes.mobjects.colour_bar import ColorBar, scale_fill
 from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
 from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
 from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
+from scenes.mobjects.elision import ElidedCellError, elide
 from scenes.mobjects.grid_labels import (
     LABEL_WIDTH,
     TIER_GAP,
@@ -33,35 +34,6 @@ from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
-
-
-def _elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
-    """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
-    first ones, None (an ellipsis), and the last (the narrowest room: the first and None), and
-    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones."""
-    if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
-        return list(range(count))
-    slots = max(2, int(room // step))
-    wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
-    if slots == 2:
-        return [wanted[0] if wanted else 0, None]
-    seqs = (_elided(count, slots, wanted[:n]) for n in range(len(wanted), 0, -1))
-    fit = next((seq for seq in seqs if seq is not None), None)  # the most wanted is never dropped
-    return fit or ([wanted[0], None] if wanted else _elided(count, slots, []))
-
-
-def _elided(count: int, slots: int, keep) -> list[int | None] | None:
-    """The first ones, ``keep``, the last and None for each gap in ``slots``, or None."""
-    for first in range(slots - 2, -1, -1):
-        shown = sorted({*range(first), *keep, count - 1})
-        seq: list[int | None] = []
-        for k in shown:
-            if k != (seq[-1] + 1 if seq and seq[-1] is not None else 0):
-                seq.append(None)
-            seq.append(k)
-        if len(seq) <= slots:
-            return seq
-    return None
 
 
 @dataclass(frozen=True)
@@ -215,7 +187,9 @@ class LabelledMatrix(VGroup):
         # diverging one around 0
         self.values, self.scale = values, style.scale or ("scores" if style.squares else None)
         self.limit = score_limit(values) if self.scale == "scores" else 1.0
-        self.named = {tuple(c) for c in named}
+        # the cells a caption names, the most wanted first: their rows and columns are kept
+        self.named_cells = list(dict.fromkeys((int(i), int(j)) for i, j in named))
+        self.named = set(self.named_cells)
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
@@ -316,16 +290,18 @@ class LabelledMatrix(VGroup):
     def _shown(
         self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=(), keep_cols=()
     ) -> _Grid:
-        """Which rows and columns fit the room (all when no room is given; ``keep_rows`` and the
-        named cells' rows among them)."""
+        """Which rows and columns fit the room (all when no room is given; ``keep_rows`` and
+        ``keep_cols`` and the named cells' rows and columns among them, issue 44: a framed
+        cell whose column was elided crashed CausalMask at 1:1)."""
         size = self.style.size
         header_h = max(label("1", size).height, 0.2) + 0.2
         if self.upright:
             header_h = max(label(t, size).width for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
-        cols = _elide(n, (max_width - label_w) if max_width else math.inf, cw, keep_cols)
-        keep = [*keep_rows, *(i for i, _ in self.named)]  # the most wanted first
-        rows = _elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
+        keep = [*keep_cols, *(j for _, j in self.named_cells)]  # the most wanted first
+        cols = elide(n, (max_width - label_w) if max_width else math.inf, cw, keep)
+        keep = [*keep_rows, *(i for i, _ in self.named_cells)]
+        rows = elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
         return _Grid(cw, ch, label_w, rows, cols)
 
     def _add_columns(self, grid: _Grid, role: tuple, col_texts, col_colors) -> None:
@@ -395,8 +371,14 @@ class LabelledMatrix(VGroup):
             y = grid.y(slot)
             if i is None:
                 dots = label("⋮", self.style.size, self.theme.muted)
-                # over the first column where a column is elided too (the "…" takes the middle)
-                x = grid.x(0) if None in grid.cols else grid.label_w + len(grid.cols) * grid.cw / 2
+                # over the first shown column where a column is elided too (the "…" takes the
+                # middle; where the first slot is a "…" itself, the ⋮ sat on it: issue 44's 1:1)
+                first = next(s for s, j in enumerate(grid.cols) if j is not None)
+                x = (
+                    grid.x(first)
+                    if None in grid.cols
+                    else grid.label_w + len(grid.cols) * grid.cw / 2
+                )
                 self.ellipses.add(dots.move_to([x, y, 0]))
                 continue
             r = row_mobs[i]
@@ -500,10 +482,24 @@ class LabelledMatrix(VGroup):
         return self.cells.get((i, j))
 
     def cell_rect(self, i: int, j: int):
+        """The background of cell (i, j), or None when its row or column is elided."""
         for r in self.backgrounds:
             if r.cell_index == (i, j):
                 return r
         return None
+
+    def drawn_cell(self, i: int, j: int):
+        """The background of cell (i, j), which a step frames or points at: a cell not drawn
+        is a scene's error (it should have kept the row and column: ``named``, ``keep_rows``,
+        ``keep_cols``), said as one, never a Manim TypeError far away (issue 44)."""
+        rect = self.cell_rect(i, j)
+        if rect is None:
+            raise ElidedCellError(
+                f"cell ({i}, {j}) of a {self.shape[0]} × {self.shape[1]} matrix is elided "
+                f"(rows shown: {self.shown_rows}, columns: {self.shown_columns}): keep its row "
+                "and column"
+            )
+        return rect
 
     def highlight(self, i: int, j: int, stroke_width: float = 4) -> VGroup:
         """A frame in the accent colour just outside cell (i, j), a line of the background
@@ -511,7 +507,7 @@ class LabelledMatrix(VGroup):
         1.000 yellow cell vanished)."""
         from manim import SurroundingRectangle
 
-        rect = self.cell_rect(i, j)
+        rect = self.drawn_cell(i, j)
         halo = SurroundingRectangle(rect, color=self.theme.background, buff=0.0, stroke_width=5)
         frame = SurroundingRectangle(
             rect, color=self.theme.accent, buff=0.035, stroke_width=stroke_width

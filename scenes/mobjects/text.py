@@ -181,6 +181,49 @@ def balanced_lines(text: str, max_width: float, size: float, max_lines: int = 3)
     return wrap_lines(text, hi, size, max_lines)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])")
+
+
+def caption_pages(text: str, max_width: float, size: float, max_lines: int) -> list[str]:
+    """``text`` as pages of at most ``max_lines`` lines of ``max_width`` at ``size``, shown one
+    after the other: whole sentences together where they fit, a sentence too long for one page
+    cut between lines (issue 38: a five-line caption crammed into four ran off both edges).
+    One page when it fits."""
+
+    def lines(t: str) -> list[str]:
+        return wrap_lines(t, max_width, size, 99)
+
+    if len(lines(text)) <= max_lines:
+        return [text]
+    pages, current = [], ""
+    for sentence in (s for s in _SENTENCE_END.split(text) if s.strip()):
+        joined = _joined(current, sentence.strip())
+        if current and len(lines(joined)) > max_lines:
+            pages.append(current)
+            current = sentence.strip()
+        else:
+            current = joined
+    pages.append(current)
+    out = []
+    for page in pages:  # a sentence alone longer than a page: its lines in pages
+        cut = lines(page)
+        out += [_joined_lines(cut[k : k + max_lines]) for k in range(0, len(cut), max_lines)]
+    return out
+
+
+def _joined(a: str, b: str) -> str:
+    if not a:
+        return b
+    return a + ("" if _cjk(a[-1]) or _cjk(b[0]) else " ") + b
+
+
+def _joined_lines(parts: list[str]) -> str:
+    out = ""
+    for part in parts:
+        out = _joined(out, part)
+    return out
+
+
 def _measure(s: str, size: float, font: str) -> float:
     """The width of ``s`` as Pango sets it (remembered on disk by
     :mod:`scenes.mobjects.text_cache`)."""

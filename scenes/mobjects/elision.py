@@ -1,0 +1,38 @@
+"""Which rows or columns of a matrix are drawn when not all fit: the first ones, the wanted
+ones (the followed pair's, the cells a caption names: the most wanted never dropped), the last,
+and an ellipsis for each gap; and the error of a step that frames a cell not drawn."""
+
+from __future__ import annotations
+
+
+class ElidedCellError(LookupError):
+    """A step framed or pointed at a cell its matrix did not draw (a bug in the scene)."""
+
+
+def elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
+    """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
+    first ones, None (an ellipsis), and the last (the narrowest room: the first and None), and
+    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones."""
+    if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
+        return list(range(count))
+    slots = max(2, int(room // step))
+    wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
+    if slots == 2:
+        return [wanted[0] if wanted else 0, None]
+    seqs = (elided_sequence(count, slots, wanted[:n]) for n in range(len(wanted), 0, -1))
+    fit = next((seq for seq in seqs if seq is not None), None)  # the most wanted is never dropped
+    return fit or ([wanted[0], None] if wanted else elided_sequence(count, slots, []))
+
+
+def elided_sequence(count: int, slots: int, keep) -> list[int | None] | None:
+    """The first ones, ``keep``, the last and None for each gap in ``slots``, or None."""
+    for first in range(slots - 2, -1, -1):
+        shown = sorted({*range(first), *keep, count - 1})
+        seq: list[int | None] = []
+        for k in shown:
+            if k != (seq[-1] + 1 if seq and seq[-1] is not None else 0):
+                seq.append(None)
+            seq.append(k)
+        if len(seq) <= slots:
+            return seq
+    return None

@@ -1,0 +1,153 @@
+"""Issue 44: the followed pair's row and column are never elided, wherever its key sits.
+
+CausalMask crashed at 1:1 on a real 23-token sentence (SmolLM2, she → baker, the key in the
+middle): the weights matrix kept the followed row but elided the key's column, and framing the
+cell handed Manim nothing (`TypeError: Expected all inputs for parameter mobjects …`). Now a
+matrix keeps the rows and the columns of the cells it names (``named``), and framing a cell
+that is not drawn is an :class:`ElidedCellError` naming the cell, never a TypeError.
+
+Checked at three depths: the elision rule itself (every count, room and wanted index), a
+24 × 24 matrix fitted to each aspect's content with the followed cell anywhere, and every
+applicable scene of two real sentences whose followed key sits in the middle (one per model)
+at 1:1, each step's matrices showing the followed cell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attention_core as ac
+from scene_checks import geometry_problems, on_screen
+from scenes.kit.look import Look
+from scenes.kit.registry import SCENES
+from scenes.mobjects.elision import ElidedCellError, elide
+from scenes.mobjects.matrix import LabelledMatrix
+from scenes.mobjects.theme import get_theme
+from scenes.pipeline.stills import run_steps
+
+ROOT = Path(__file__).resolve().parent.parent
+# two real sentences, the followed key in the middle (issue 44's own and a MiniLM one)
+SENTENCES = {
+    "smollm2-baker": ROOT / "examples" / "smollm2-baker.toml",  # she → baker, key 11 of 23
+    "minilm-painting": ROOT / "examples" / "minilm-painting.toml",  # they → painting, 16 of 21
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    count=st.integers(1, 30),
+    room=st.floats(0.0, 12.0),
+    step=st.floats(0.15, 1.5),
+    keep=st.lists(st.integers(0, 29), max_size=4),
+)
+def test_the_most_wanted_index_is_never_elided(count, room, step, keep):
+    shown = elide(count, room, step, keep)
+    wanted = [k for k in keep if k < count]
+    indices = [k for k in shown if k is not None]
+    assert indices == sorted(set(indices)), shown
+    if wanted:
+        assert wanted[0] in indices, (shown, wanted)
+    if count * step <= room:
+        assert indices == list(range(count))
+
+
+def _weights(n: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return ac.softmax(rng.normal(size=(n, n)) * 3)
+
+
+# the content boxes of a scene's matrix at 16:9, 4:3 and 1:1 (frame less title and caption),
+# and a narrower half of the 16:9 one (CausalMask's two matrices side by side)
+BOXES = {
+    "16:9": (-6.86, -2.09, 6.86, 2.9),
+    "4:3": (-5.08, -2.09, 5.08, 2.9),
+    "1:1": (-3.75, -2.09, 3.75, 2.9),
+    "half": (-6.86, -2.09, -0.2, 2.9),
+}
+
+
+@pytest.mark.parametrize("box", BOXES, ids=list(BOXES))
+def test_a_named_cell_keeps_its_row_and_column_anywhere(box):
+    """Numbers elided (``fitted`` without squares), the followed cell (query, key) at the
+    corners, the middle and off the diagonal of 24 tokens: its row and column are drawn, and
+    framing it gives a frame round it."""
+    from scenes.mobjects.layout import Box
+
+    theme = get_theme("dark")
+    tokens = [f"word{i}" for i in range(24)]
+    values = _weights(24)
+    for query, key in [(0, 0), (23, 11), (12, 5), (20, 23), (7, 16)]:
+        m = LabelledMatrix.fitted(
+            values, ("weights", 0), theme, tokens, tokens, Box(*BOXES[box]), named=[(query, key)]
+        )
+        assert query in m.shown_rows and key in m.shown_columns, (query, key, box)
+        frame = m.highlight(query, key)
+        assert frame.get_center() == pytest.approx(m.cell_rect(query, key).get_center())
+
+
+def test_framing_an_elided_cell_names_it():
+    from scenes.mobjects.layout import Box
+
+    theme = get_theme("dark")
+    tokens = [f"word{i}" for i in range(24)]
+    m = LabelledMatrix.fitted(
+        _weights(24), ("weights", 0), theme, tokens, tokens, Box(*BOXES["1:1"]), digits=3
+    )
+    hidden = next(j for j in range(24) if j not in m.shown_columns)
+    with pytest.raises(ElidedCellError, match=rf"cell \(0, {hidden}\) of a 24 × 24 matrix"):
+        m.highlight(0, hidden)
+
+
+def followed_cell_hidden(scene) -> list[str]:
+    """Every query × key matrix on screen that elides the followed pair's row or column."""
+    from manim import VGroup
+
+    pair = ac.followed_pair(scene.trace)
+    if pair is None:
+        return []
+    shape = scene.head.weights.shape
+    out = []
+    for group in on_screen(scene, VGroup):
+        m = getattr(group, "of_matrix", lambda: None)()
+        if m is None or tuple(m.shape) != tuple(shape):
+            continue
+        if pair.query not in m.shown_rows or pair.key not in m.shown_columns:
+            out.append(
+                f"{m.shape} matrix hides the followed cell ({pair.query}, {pair.key}): rows "
+                f"{m.shown_rows}, columns {m.shown_columns}"
+            )
+    return out
+
+
+def _cases():
+    out = []
+    for name, path in SENTENCES.items():
+        ex = ac.load_example(path)
+        out += [
+            pytest.param(name, scene, id=f"{name}-{scene.name}")
+            for scene in SCENES
+            if scene.why_not(ex) is None
+        ]
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,scene", _cases())
+def test_every_scene_of_a_real_sentence_at_1x1(name, scene):
+    """The class of issue 44: every applicable scene of a real 21–23-token sentence whose
+    followed key is in the middle renders at 1:1, nothing outside the frame or overlapping,
+    every matrix of queries × keys showing the followed cell at every step."""
+    ex = ac.load_example(SENTENCES[name])
+    look = Look.for_example(ex, lang="en", aspect="1:1")
+
+    def snapshot(s):
+        return geometry_problems(s) + followed_cell_hidden(s)
+
+    stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=snapshot)
+    assert stills, "the scene has no steps"
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+    assert not problems, "\n".join(problems[:20])
