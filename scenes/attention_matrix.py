@@ -128,7 +128,7 @@ class AttentionMatrix(ExplainerScene):
         theme = self.theme
         self.sums = sums = VGroup(
             *(
-                self.num(np.sum(W[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                self.num(np.sum(W[i]), ("rowsum", self.h, i), 3, color=theme.accent)
                 for i in matrix.shown_rows
             )
         )
@@ -142,7 +142,7 @@ class AttentionMatrix(ExplainerScene):
         """ "every row sums to 1.000" once under the grid (the first row's sum: every row's is
         the same), where no column beside the rows has room."""
         theme = self.theme
-        sums = VGroup(self.num(np.sum(W[0]), ("rowsum", 0, 0), 3, color=theme.accent))
+        sums = VGroup(self.num(np.sum(W[0]), ("rowsum", self.h, 0), 3, color=theme.accent))
         head = label(self.say("row_sum_each"), SMALL, theme.accent)
         VGroup(head, sums).arrange(buff=0.15)
         under = self.readout if self.readout_at == "under" else matrix.backgrounds
@@ -188,7 +188,7 @@ class AttentionMatrix(ExplainerScene):
         ex = self.example
         matrix = self.kit.matrix(
             self.head.weights,
-            ("weights", 0),
+            ("weights", self.h),
             self.q_tokens,
             self.k_tokens,
             box,
@@ -214,7 +214,7 @@ class AttentionMatrix(ExplainerScene):
         for i, j in dict.fromkeys(named):
             q, k = (ellipsize(t, 1.6, SMALL) for t in (self.q_tokens[i], self.k_tokens[j]))
             name = label(f"{q} → {k}", SMALL, theme.muted)
-            value = self.num(W[i, j], ("weights", 0, i, j), 3)
+            value = self.num(W[i, j], ("weights", self.h, i, j), 3)
             parts.append(VGroup(name, value).arrange(buff=0.12))
         return flow(parts, width, hbuff=0.45)
 
@@ -259,8 +259,8 @@ class AttentionMatrix(ExplainerScene):
                 caption_key="reading_other",
                 q=self.q_tokens[i],
                 k=self.k_tokens[j],
-                a=self.num(W[i, j], ("weights", 0, i, j), 3).shown,
-                b=self.num(W[i, i], ("weights", 0, i, i), 3).shown,
+                a=self.num(W[i, j], ("weights", self.h, i, j), 3).shown,
+                b=self.num(W[i, i], ("weights", self.h, i, i), 3).shown,
                 sym=sym,
             )
         elif self_first(W, head.mask, real):
@@ -286,9 +286,9 @@ class AttentionMatrix(ExplainerScene):
             return self.say(
                 "symmetric_no",
                 a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
-                + self.num(W[a, b], ("weights", 0, a, b), 3).shown,
+                + self.num(W[a, b], ("weights", self.h, a, b), 3).shown,
                 b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
-                + self.num(W[b, a], ("weights", 0, b, a), 3).shown,
+                + self.num(W[b, a], ("weights", self.h, b, a), 3).shown,
             )
         if not ex.is_cross and comparable_pairs(self.head.mask, real):
             return self.say("symmetric_yes")
@@ -457,13 +457,13 @@ class AttentionMatrix(ExplainerScene):
             caption_key=f"story_{s.telling if s.kind == 'asked' else s.kind}",
             q=self.q_tokens[s.query],
             k=self.k_tokens[s.key],
-            w=self.num(W[s.query, s.key], ("weights", 0, s.query, s.key), 3).shown,
+            w=self.num(W[s.query, s.key], ("weights", self.h, s.query, s.key), 3).shown,
             e=self.q_tokens[s.earlier] if s.earlier is not None else "",
             o=self.k_tokens[o],
-            ow=self.num(W[s.query, o], ("weights", 0, s.query, o), 3).shown,
+            ow=self.num(W[s.query, o], ("weights", self.h, s.query, o), 3).shown,
             nth=captions.ordinal(s.rank, self.lang),
             p=self.q_tokens[s.peer] if s.peer is not None else "",
-            pw=self.num(W[s.peer, s.key], ("weights", 0, s.peer, s.key), 3).shown
+            pw=self.num(W[s.peer, s.key], ("weights", self.h, s.peer, s.key), 3).shown
             if s.peer is not None
             else "",
             does=self.story_does(s),

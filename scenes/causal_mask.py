@@ -93,12 +93,14 @@ class CausalMask(ExplainerScene):
         )
         rows, cols = self.q_tokens, self.k_tokens
         grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
-        self.scaled = scaled = self.kit.matrix(head.scaled, ("scaled", 0), rows, cols, left, **grid)
+        self.scaled = scaled = self.kit.matrix(
+            head.scaled, ("scaled", self.h), rows, cols, left, **grid
+        )
         # the masked scores in the scores' style: squares where they are (the masked cells' wide
         # scores gone, the rest fitted as numbers, each −∞ landed far from its cell at 4:3)
         squares = bool(scaled.style.squares)
         self.masked = masked = self.kit.matrix(
-            head.masked, ("masked", 0), rows, cols, left, squares_only=squares, **grid
+            head.masked, ("masked", self.h), rows, cols, left, squares_only=squares, **grid
         )
         blocks = head.mask is not None and not np.all(head.mask)
         panel = PANEL if self.side_panel else 0.0
@@ -112,14 +114,14 @@ class CausalMask(ExplainerScene):
             kw["named"] = [(self.pair.query, self.pair.key)]
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
         self.weights = weights = self.kit.matrix(
-            head.weights, ("weights", 0), rows, cols, w_box, digits=3, heat=True, **kw
+            head.weights, ("weights", self.h), rows, cols, w_box, digits=3, heat=True, **kw
         )
         self.sums_once = False
         # every row and column where the sums are said once (24 at 1:1), and on a grid whose rows
         # are split between its sides (24 × "1.000" say nothing)
         if not weights.whole or weights.style.split:
             once = self.kit.matrix(
-                head.weights, ("weights", 0), rows, cols, right, digits=3, heat=True, **kw
+                head.weights, ("weights", self.h), rows, cols, right, digits=3, heat=True, **kw
             )
             if once.whole:
                 self.weights, self.sums_once, w_box = once, True, right
@@ -203,7 +205,7 @@ class CausalMask(ExplainerScene):
         rows = weights.shown_rows[:1] if self.sums_once else weights.shown_rows
         sums = VGroup(
             *(
-                self.num(np.sum(head.weights[i]), ("rowsum", 0, i), 3, color=theme.accent)
+                self.num(np.sum(head.weights[i]), ("rowsum", self.h, i), 3, color=theme.accent)
                 for i in rows
             )
         )
@@ -300,7 +302,7 @@ class CausalMask(ExplainerScene):
         (``attention_core.pair_row``), in words and the core's numbers."""
         p = self.pair
         q, k = self.q_tokens[p.query], self.k_tokens[p.key]
-        w = self.num(p.weight, ("weights", 0, p.query, p.key), 3)
+        w = self.num(p.weight, ("weights", self.h, p.query, p.key), 3)
         self.step(
             "pair",
             f"pair_{p.sight}",
@@ -343,7 +345,7 @@ class CausalMask(ExplainerScene):
             strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
             keys = sorted({*strongest, p.key})
         names = [label(self.k_tokens[j], SMALL, self.k_color(j)) for j in keys]
-        nums = [self.num(row[j], ("weights", 0, p.query, j), 3) for j in keys]
+        nums = [self.num(row[j], ("weights", self.h, p.query, j), 3) for j in keys]
         name_w = max(m.width for m in names) + 0.15
         bar_w = max(room.width - name_w - max(m.width for m in nums) - 0.3, 0.5)
         lines = VGroup()
@@ -373,7 +375,7 @@ class CausalMask(ExplainerScene):
         parts = []
         for n, piece in enumerate(template.split("{n}")):
             if n:
-                role = ("pair_row", self.trace.example.head_index, field)
+                role = ("pair_row", self.h, field)
                 parts.append(Num(getattr(p, field), role, 0, SMALL, ink))
             if piece.strip():
                 parts.append(label(piece.strip(), SMALL, ink))

@@ -140,7 +140,7 @@ class CrossAttention(ExplainerScene):
         for pad in (None, 0.2, 0.3, 0.45, 0.6, 0.8):
             m = self.kit.matrix(
                 values,
-                (kind, 0),
+                (kind, self.h),
                 self.q_tokens,
                 self.k_tokens,
                 box,

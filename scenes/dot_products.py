@@ -103,7 +103,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
                 left, mat_box = top.columns(share, 1, gap=0.4)
             matrix = self.kit.matrix(
                 head.scores,
-                ("scores", 0),
+                ("scores", self.h),
                 self.q_tokens,
                 self.k_tokens,
                 mat_box,
@@ -146,7 +146,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=f"q({self.q_tokens[i]})",
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
-            top=self.num(head.weights[i, top], ("weights", 0, i, top)).shown,
+            top=self.num(head.weights[i, top], ("weights", self.h, i, top)).shown,
         )
         self.add(self.m_title, matrix.frame_parts())
         self.row_mark_mob = row_mark = self.row_mark(i)
@@ -174,7 +174,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
         # the weight the caption names, on screen until the first pair's work takes its place
         self.top_note = VGroup(
             label(self.say("largest_weight"), SMALL, self.q_color(i)),  # of the marked row
-            self.num(head.weights[i, top], ("weights", 0, i, top), color=self.theme.muted),
+            self.num(head.weights[i, top], ("weights", self.h, i, top), color=self.theme.muted),
         ).arrange(buff=0.12)
         if self.top_note.width > self.work_box.width:
             self.top_note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
@@ -293,11 +293,13 @@ class DotProducts(MatrixSteps, ExplainerScene):
         return {
             "q": f"q({self.q_tokens[i]})",
             "k": f"k({self.k_tokens[j]})",
-            "shadow": self.num(0.0, ("scores", 0, i, j)).shown
+            "shadow": self.num(0.0, ("scores", self.h, i, j)).shown
             if zero_q
-            else self.num(ac.scalar_projection(head.K[j], head.Q[i]), ("shadow", 0, i, j)).shown,
-            "nq": self.num(ac.norm(head.Q[i]), ("norm_q", 0, i)).shown,
-            "score": self.num(head.scores[i, j], ("scores", 0, i, j)).shown,
+            else self.num(
+                ac.scalar_projection(head.K[j], head.Q[i]), ("shadow", self.h, i, j)
+            ).shown,
+            "nq": self.num(ac.norm(head.Q[i]), ("norm_q", self.h, i)).shown,
+            "score": self.num(head.scores[i, j], ("scores", self.h, i, j)).shown,
         }
 
     # -- one pair, worked in full ----------------------------------------------------------------
@@ -373,17 +375,19 @@ class DotProducts(MatrixSteps, ExplainerScene):
         q, k = head.Q[i], head.K[j]
         degenerate = ac.norm(q) == 0 or ac.norm(k) == 0
         qc, kc = self.q_color(i), self.k_color(j)
-        nq = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
-        nk = self.num(ac.norm(k), ("norm_k", 0, j), size=BODY, color=kc)
+        nq = self.num(ac.norm(q), ("norm_q", self.h, i), size=BODY, color=qc)
+        nk = self.num(ac.norm(k), ("norm_k", self.h, j), size=BODY, color=kc)
         if degenerate:
             cos = label("—", BODY, theme.muted)
-            sh = self.num(0.0, ("scores", 0, i, j), size=BODY, color=theme.accent)
+            sh = self.num(0.0, ("scores", self.h, i, j), size=BODY, color=theme.accent)
         else:
-            cos = self.num(math.cos(ac.angle(q, k)), ("cos", 0, i, j), size=BODY)
+            cos = self.num(math.cos(ac.angle(q, k)), ("cos", self.h, i, j), size=BODY)
             sh = self.num(
-                ac.scalar_projection(k, q), ("shadow", 0, i, j), size=BODY, color=theme.accent
+                ac.scalar_projection(k, q), ("shadow", self.h, i, j), size=BODY, color=theme.accent
             )
-        result = self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=theme.accent)
+        result = self.num(
+            head.scores[i, j], ("scores", self.h, i, j), size=BODY, color=theme.accent
+        )
         w = self.work_box.width
         eq = VGroup  # a formula part and its number, side by side
         line1 = flow(
@@ -396,7 +400,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
             hbuff=0.45,
         )
         line2 = flow([typeset("|k| cos theta =", BODY, theme.accent), sh], w, hbuff=0.12)
-        nq2 = self.num(ac.norm(q), ("norm_q", 0, i), size=BODY, color=qc)
+        nq2 = self.num(ac.norm(q), ("norm_q", self.h, i), size=BODY, color=qc)
         sh2 = sh.copy()
         sh2.role = sh.role
         # the formula and its numbers each stay whole: a narrow frame breaks the line only
@@ -521,7 +525,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
             k_arrow = plane.arrow(pk, self.k_color(b), outline=True, opacity=0.7)
             drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=2)
             dot = Dot(plane.point(foot), radius=0.06, color=theme.accent)
-            tag = self.num(head.scores[a, b], ("scores", 0, a, b), color=theme.accent)
+            tag = self.num(head.scores[a, b], ("scores", self.h, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
             group.add(k_arrow, drop, dot)
             shown = AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot))

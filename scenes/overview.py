@@ -126,10 +126,10 @@ class Overview(ExplainerScene):
             )
 
         mats = {
-            "scores": fitted(head.scores, ("scores", 0), (2, 1)),
-            "scaled": fitted(head.scaled, ("scaled", 0), (2, 1)),
-            "masked": fitted(head.masked, ("masked", 0), (2, 1)),
-            "weights": fitted(head.weights, ("weights", 0), (3, 2), heat=True),
+            "scores": fitted(head.scores, ("scores", self.h), (2, 1)),
+            "scaled": fitted(head.scaled, ("scaled", self.h), (2, 1)),
+            "masked": fitted(head.masked, ("masked", self.h), (2, 1)),
+            "weights": fitted(head.weights, ("weights", self.h), (3, 2), heat=True),
         }
         titles = {k: k for k in mats}
         return {

@@ -156,7 +156,7 @@ class Projections(ExplainerScene):
         place(note, note_box, "left")
         table = self.kit.matrix(
             ac.linear_maps(tr).head(0)[0],  # X W_q = X (with RoPE: before the turn)
-            ("Q_map", 0),
+            ("Q_map", self.h),
             self.q_tokens,
             ["x1", "x2"],
             table_box,
@@ -325,14 +325,14 @@ class Projections(ExplainerScene):
         top, bottom = right.rows(1, 1.8)
         table = self.kit.matrix(
             result,
-            (f"{role}_map", 0),  # X W as the map gives it (before RoPE turns it)
+            (f"{role}_map", self.h),  # X W as the map gives it (before RoPE turns it)
             self.q_tokens,
             [f"{key}1", f"{key}2"],
             bottom,
             row_colors=colors,
         )
         typeset_headers(table, [f"{key}_1", f"{key}_2"])
-        w_table = self.kit.matrix(W, (f"W_{key}", 0), ["", ""], ["", ""], top)
+        w_table = self.kit.matrix(W, (f"W_{key}", self.h), ["", ""], ["", ""], top)
         w_side = place(VGroup(math_title(f"W_{key}", w_table, self.theme), w_table), top)
         side = place(VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom)
         return w_side, side
@@ -475,7 +475,7 @@ class Projections(ExplainerScene):
             return
         self.match_matrix = matrix = grid[1] if grid is not None else None
         digits = 2 if self.match_scored or matrix is None else matrix.style.digits
-        s = self.num(p.score, ("scores", 0, p.query, p.key), digits)
+        s = self.num(p.score, ("scores", self.h, p.query, p.key), digits)
         self.pair_step_caption(p, s.shown)
         if grid is not None:
             self.play(Indicate(grid[2], color=self.theme.accent), run_time=0.8)
@@ -497,7 +497,9 @@ class Projections(ExplainerScene):
         self.match_scored = scored
         example_line = VGroup(
             dot_label(self, i, j, BODY),
-            self.num(head.scores[i, j], ("scores", 0, i, j), size=BODY, color=self.theme.accent),
+            self.num(
+                head.scores[i, j], ("scores", self.h, i, j), size=BODY, color=self.theme.accent
+            ),
         ).arrange(buff=0.15)
         parts = [formula, example_line] if scored else [formula]
         if self.example.weights.form == "identity":
@@ -530,7 +532,7 @@ class Projections(ExplainerScene):
         rows = range(ex.n) if row is None else [row]
         grid = self.kit.matrix(
             self.head.scores[list(rows)],
-            ("scores", 0) if row is None else ("scores_row", 0, row),
+            ("scores", self.h) if row is None else ("scores_row", self.h, row),
             [self.q_tokens[a] for a in rows],
             self.k_tokens,
             room,

@@ -75,7 +75,7 @@ class Scaling(ExplainerScene):
     # -- ÷√d_k on this example's scores ----------------------------------------------------------
     def divide(self):
         head = self.head
-        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), size=BODY, color=self.theme.accent)
+        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", self.h), size=BODY, color=self.theme.accent)
         # the row the caption reads: the query DotProducts and Softmax follow (both matrices
         # keep it), and its first four cells on screen (a 12-token matrix shows some columns)
         choice = self.followed_query()
@@ -102,11 +102,11 @@ class Scaling(ExplainerScene):
             sqrt=sqrt.shown,
             q=self.q_tokens[row],
             raw=fmt_row(
-                self.num(head.scores[row, j], ("scores", 0, row, j), raw.style.digits).shown
+                self.num(head.scores[row, j], ("scores", self.h, row, j), raw.style.digits).shown
                 for j in cols
             ),
             scaled=fmt_row(
-                self.num(head.scaled[row, j], ("scaled", 0, row, j), scaled.style.digits).shown
+                self.num(head.scaled[row, j], ("scaled", self.h, row, j), scaled.style.digits).shown
                 for j in cols
             ),
         )
@@ -132,7 +132,7 @@ class Scaling(ExplainerScene):
         p = ac.pair_row(self.trace)
         if p is None or scaled.cell(p.query, p.key) is None:
             return
-        s = self.num(p.scaled, ("scaled", 0, p.query, p.key), scaled.style.digits)
+        s = self.num(p.scaled, ("scaled", self.h, p.query, p.key), scaled.style.digits)
         self.pair_step_caption(p, s.shown)
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
         self.hold()
@@ -162,15 +162,15 @@ class Scaling(ExplainerScene):
         # numbers before and after stay on screen; else one matrix, each number changing in place
         top, body = content.rows(1, 6, gap=0.15)
         pair = (
-            matrix(head.scores, ("scores", 0), left),
-            matrix(head.scaled, ("scaled", 0), right),
+            matrix(head.scores, ("scores", self.h), left),
+            matrix(head.scaled, ("scaled", self.h), right),
         )
         whole = cells(pair) == ex.n * ex.n_keys
         in_place = None
         if not whole:
             in_place = (
-                matrix(head.scores, ("scores", 0), body),
-                matrix(head.scaled, ("scaled", 0), body),
+                matrix(head.scores, ("scores", self.h), body),
+                matrix(head.scaled, ("scaled", self.h), body),
             )
         side_by_side = whole or cells(in_place) <= cells(pair)
         op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)

@@ -110,7 +110,7 @@ class Softmax(ExplainerScene):
             caption_key="exp" if kind == "only" else f"exp_{kind}",
             q=self.q_tokens[i],
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
-            top=self.num(w[top], (f"sharpened{self.sfx}", 0, i, 1.0, top), 3).shown,
+            top=self.num(w[top], (f"sharpened{self.sfx}", self.h, i, 1.0, top), 3).shown,
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             shares=self.say(
                 f"exp_shares_{claim.kind}{one(claim.blocked, claim.kind)}", n=claim.blocked
@@ -165,13 +165,16 @@ class Softmax(ExplainerScene):
         score_labels = VGroup(
             *(
                 self.num(
-                    row[j], ("masked" if self.cut else "scaled", 0, i, j), 2, color=theme.muted
+                    row[j], ("masked" if self.cut else "scaled", self.h, i, j), 2, color=theme.muted
                 )
                 for j in self.keys
             )
         )
         exp_labels = VGroup(
-            *(self.num(v, (exp_role, 0, i, j), 2, color=theme.text) for j, v in enumerate(values))
+            *(
+                self.num(v, (exp_role, self.h, i, j), 2, color=theme.text)
+                for j, v in enumerate(values)
+            )
         )
         crowded = any(lab.width > slot - 0.05 for lab in [*exp_labels, *score_labels])
         if crowded:  # many keys: numbers live in the share bar and the caption instead
@@ -257,7 +260,7 @@ class Softmax(ExplainerScene):
         key = "share_masked" if self.cut else "share"
         named = ac.named_weights(w)  # many keys: the caption names the largest few
         role = f"sharpened{self.sfx}"
-        shown = [self.num(w[j], (role, 0, i, 1.0, j), 3).shown for j in named.keys]
+        shown = [self.num(w[j], (role, self.h, i, 1.0, j), 3).shown for j in named.keys]
         if named.kind == "largest":  # "trophy 0.563": which key each weight is
             shown = [f"{self.k_tokens[j]} {n}" for j, n in zip(named.keys, shown)]
         self.step(
@@ -270,7 +273,7 @@ class Softmax(ExplainerScene):
             w,
             self.colors,
             shares_box.width - 1.0,
-            roles=[(f"sharpened{self.sfx}", 0, i, 1.0, j) for j in keys],
+            roles=[(f"sharpened{self.sfx}", self.h, i, 1.0, j) for j in keys],
             show_numbers=self.every_label,
         )
         total = VGroup(label("= 1", BODY, theme.text))
@@ -364,7 +367,7 @@ class Softmax(ExplainerScene):
             VGroup(
                 label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
                 self.num(
-                    w[j], (f"sharpened{self.sfx}", 0, self.i, 1.0, j), 3, color=self.theme.text
+                    w[j], (f"sharpened{self.sfx}", self.h, self.i, 1.0, j), 3, color=self.theme.text
                 ),
             ).arrange(RIGHT, buff=0.1)
             for j in self.keys
@@ -390,7 +393,7 @@ class Softmax(ExplainerScene):
                 bar_width,
                 height=row_h * 0.7,
                 roles=[
-                    ("weights", 0, a, j) if blocks else ("sharpened_scaled", 0, a, 1.0, j)
+                    ("weights", self.h, a, j) if blocks else ("sharpened_scaled", self.h, a, 1.0, j)
                     for j in keys
                 ],
                 show_numbers=False,
@@ -433,8 +436,8 @@ class Softmax(ExplainerScene):
             "sharper",
             caption_key=f"sharper_{claim.kind}",
             clear=self.narrow_frame,  # the rows took the whole frame
-            dk=self.num(head.d_k, ("d_k", 0), 0).shown,
-            sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", 0), 2).shown,
+            dk=self.num(head.d_k, ("d_k", self.h), 0).shown,
+            sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", self.h), 2).shown,
             g1=shown["×1"],
             graw=shown.get("√d_k", ""),
             g10=shown["×10"],
@@ -444,7 +447,7 @@ class Softmax(ExplainerScene):
         room = min(2.5, max(0.9, side_box.width - g_head.width - 1.5))  # clear of Σ s(1−s)
         heading = label(f"q({ellipsize(self.q_tokens[i], room, SMALL)})", SMALL, self.q_color(i))
         if head.d_k > 1:  # the d_k the caption names, after the row's name
-            dk_value = self.num(head.d_k, ("d_k", 0), 0, color=theme.muted)
+            dk_value = self.num(head.d_k, ("d_k", self.h), 0, color=theme.muted)
             dk = VGroup(math("d_k =", SMALL, theme.muted), dk_value).arrange(buff=0.1)
         else:
             dk = VGroup()
@@ -469,9 +472,9 @@ class Softmax(ExplainerScene):
             if name == "√d_k":  # "unscaled ×1.41": the factor the caption names
                 tag = VGroup(
                     label(self.say("raw"), SMALL, theme.text),
-                    VGroup(label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", 0), 2)).arrange(
-                        buff=0.04
-                    ),
+                    VGroup(
+                        label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", self.h), 2)
+                    ).arrange(buff=0.04),
                 ).arrange(buff=0.12)
             tags.append(tag)
         return tags
@@ -495,10 +498,10 @@ class Softmax(ExplainerScene):
                 colors,
                 bar_w,
                 height=0.32,
-                roles=[(f"sharpened{self.sfx}", 0, i, f, j) for j in keys],
+                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in keys],
                 show_numbers=False,
             )
-            role = (f"gradient_sum{self.sfx}", 0, i, f)
+            role = (f"gradient_sum{self.sfx}", self.h, i, f)
             g = self.num(ac.saturation(s), role, 3, color=theme.accent)
             gauges.append(g)
             shown[name] = g.shown
@@ -528,12 +531,15 @@ class Softmax(ExplainerScene):
             "raw": label(self.say("raw"), BODY, theme.muted),
         }
         factors = {"scaled": 1.0, "raw": float(np.sqrt(head.d_k))}
-        facts, values = {}, {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", 0), 0).shown}
+        facts, values = (
+            {},
+            {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", self.h), 0).shown},
+        )
         for name, f in factors.items():
             s = ac.sharpened(self.row, f)
             top = int(np.argmax(s))
-            big = self.num(s[top], (f"sharpened{self.sfx}", 0, i, f, top), 3, color=theme.text)
-            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", 0, i, f), 3)
+            big = self.num(s[top], (f"sharpened{self.sfx}", self.h, i, f, top), 3, color=theme.text)
+            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", self.h, i, f), 3)
             g.set_color(theme.accent)
             facts[name] = VGroup(
                 VGroup(label("max =", SMALL, theme.text), big).arrange(buff=0.1),
@@ -550,7 +556,7 @@ class Softmax(ExplainerScene):
                 s,
                 self.colors,
                 bar_w,
-                roles=[(f"sharpened{self.sfx}", 0, i, f, j) for j in self.keys],
+                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
                 show_numbers=False,
             )
             top = int(np.argmax(s))
@@ -560,7 +566,7 @@ class Softmax(ExplainerScene):
             facts[name].next_to(bar, RIGHT, buff=0.3)
             rows.add(VGroup(tags[name], bar, key, facts[name]))
         rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
-        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", 0), 0))
+        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", self.h), 0))
         heading = VGroup(
             label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
         ).arrange(buff=0.5)

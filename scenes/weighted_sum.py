@@ -91,7 +91,7 @@ class WeightedSum(ExplainerScene):
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=self.q_tokens[i],
             does=self.head_does(choice),  # what the head does, as AttentionMatrix's reading says
-            top=self.num(head.weights[i, top], ("weights", 0, i, top), 3).shown,
+            top=self.num(head.weights[i, top], ("weights", self.h, i, top), 3).shown,
             terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
         # where not every value finds a label: the largest weights' (issue 32), and a line
@@ -153,14 +153,14 @@ class WeightedSum(ExplainerScene):
             entries = [
                 VGroup(
                     self.num(
-                        head.weights[i, j], ("weights", 0, i, j), 3, size=size, color=colors[j]
+                        head.weights[i, j], ("weights", self.h, i, j), 3, size=size, color=colors[j]
                     ),
                     label(f"× v({ellipsize(self.k_tokens[j], 2.2, size)})", size, colors[j]),
                 ).arrange(buff=0.12)
                 if columns >= 0
                 else VGroup(  # the shortest form: "when 0.001", as Softmax lists them
                     label(ellipsize(self.k_tokens[j], 1.0, size), size, colors[j]),
-                    self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=size),
+                    self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=size),
                 ).arrange(buff=0.1)
                 for j in self.seen
             ] + self.blocked_line(size)
@@ -192,7 +192,7 @@ class WeightedSum(ExplainerScene):
             entries = [
                 VGroup(
                     label(self.k_tokens[j], SMALL, colors[j]),
-                    self.num(head.weights[i, j], ("weights", 0, i, j), 3, size=SMALL),
+                    self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=SMALL),
                 ).arrange(buff=0.1)
                 for j in order[:shown]
             ]
@@ -267,7 +267,7 @@ class WeightedSum(ExplainerScene):
             self.obstacles + list(self.v_labels) + self.points_along_chain(),
         )
         self.out_line = self.vector_line(
-            o_name, self.out, ("output", 0, self.i), theme.output, self.side_box
+            o_name, self.out, ("output", self.h, self.i), theme.output, self.side_box
         )
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
         covered = self.labels_under_chain()
@@ -322,7 +322,7 @@ class WeightedSum(ExplainerScene):
         self.step(
             "residual",
             q=self.q_tokens[i],
-            share=self.num(share, ("share_others_pct", 0, i), 0).shown + pct,
+            share=self.num(share, ("share_others_pct", self.h, i), 0).shown + pct,
         )
         fade = [a.animate.set_opacity(0.15) for a in list(self.v_arrows) + list(self.shrunk)]
         fade.append(self.result.animate.set_opacity(0.35))
@@ -373,12 +373,12 @@ class WeightedSum(ExplainerScene):
         """E + ΔE's numbers and the share from other tokens, under the output's line (the share
         alone in a long column, nothing where even that does not fit)."""
         theme, i, new = self.theme, self.i, self.new
-        new_line = self.vector_line(None, new, ("residual", 0, i), theme.accent, self.side_box)
+        new_line = self.vector_line(None, new, ("residual", self.h, i), theme.accent, self.side_box)
         facts = VGroup(
             new_line,
             VGroup(
                 label("1 − w =", BODY, theme.text),
-                self.num(share, ("share_others_pct", 0, i), 0, size=BODY, suffix=pct),
+                self.num(share, ("share_others_pct", self.h, i), 0, size=BODY, suffix=pct),
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         out_line = self.out_line

@@ -70,7 +70,7 @@ class MatrixSteps:
         for box, beside, plane_box in boxes:
             grid = self.kit.matrix(
                 self.head.scores,
-                ("scores", 0),
+                ("scores", self.h),
                 self.q_tokens,
                 self.k_tokens,
                 box,
@@ -118,7 +118,7 @@ class MatrixSteps:
         heading = label(f"q({self.q_tokens[i]}) · k", SMALL, self.q_color(i))
         entries, cols = [], []
         for b in wanted:  # the worked keys, then the story's, as many as the room holds
-            num = self.num(head.scores[i, b], ("scores", 0, i, b), color=self.theme.accent)
+            num = self.num(head.scores[i, b], ("scores", self.h, i, b), color=self.theme.accent)
             tag = label(f"k({self.k_tokens[b]})", SMALL, self.k_color(b))
             tag.text = f"k({self.k_tokens[b]})"
             entry = VGroup(tag, num).arrange(buff=0.12)
