@@ -602,7 +602,7 @@ def test_heads_table_names_the_pair_and_every_head(cli):
     r = cli("heads", TROPHY, "--find", "it->trophy")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[1].startswith("--find it->trophy: query 'it' (token 11), keys trophy")
+    assert lines[1].startswith("--find it->trophy: query 'it' (token 11), key trophy; best")
     assert len(lines) == 3 + 72 and lines[3].split()[0] == "1"
 
 
@@ -617,7 +617,8 @@ def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_pat
     ex = ac.load_example(tmp_path / "f.toml")
     assert (ex.query, ex.key) == ("creature", "fluffy")
     data = json.loads(cli("numbers", "f.toml", "--json", cwd=tmp_path).stdout)
-    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked", "head": 1}
+    followed = {"query": 4, "key": 2, "kind": "asked", "key_pieces": [2]}
+    assert data["followed"] == {**followed, "head": 1, "weight": data["weights"][4][2]}
     ref = reference(hf, mf.tokenize(text).ids)["attentions"][best["layer"] - 1][best["head"] - 1]
     np.testing.assert_allclose(data["weights"], ref, atol=1e-5)
     assert data["weights"][4][2] == pytest.approx(best["weight"], abs=1e-6)
@@ -631,4 +632,5 @@ def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_pat
     assert trace.attention is trace.heads[best["head"] - 1]
     assert trace.attention.weights[4, 2] == pytest.approx(best["weight"], abs=1e-6)
     data = json.loads(cli("numbers", "g.toml", "--json", cwd=tmp_path).stdout)
-    assert data["followed"] == {"query": 4, "key": 2, "kind": "asked", "head": best["head"]}
+    weight = data["heads"][best["head"] - 1]["weights"][4][2]
+    assert data["followed"] == {**followed, "head": best["head"], "weight": weight}

@@ -39,6 +39,7 @@ FILE_KEYS = (
     "positions",
     "query",
     "key",
+    "key_pieces",
     "head",
     "block",
 )
@@ -91,10 +92,10 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
-    for key in ("kv_heads", "rotary_base", "positions", "query", "key", "head"):  # when set
-        if getattr(example, key) is not None:
+    for key in ("kv_heads", "rotary_base", "positions", "query", "key", "key_pieces", "head"):
+        if getattr(example, key) is not None:  # when set
             value = getattr(example, key)
-            out[key] = list(value) if key == "positions" else value
+            out[key] = list(value) if key in ("positions", "key_pieces") else value
     if example.block is not None:  # a trained encoder layer's own feed-forward and LayerNorms
         out["block"] = example.block.given()
     return out

@@ -92,10 +92,11 @@ class Example:
     positions: Any = None  # the positions RoPE uses, None: 0 … n − 1
     query: Any = None  # the token an explanation follows ("it", "it₂"), None: chosen by the core
     key: Any = None  # the key token it follows with query, None: the one the query weighs most
+    key_pieces: Any = None  # a key word cut into pieces: their labels, its weight their sum
     head: Any = None  # the head single-head scenes explain (from 1), None: the first
     block: Any = None  # a trained encoder layer's own feed-forward and LayerNorms (block_fields)
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
-    _followed: tuple = field(default=(None, None), init=False, repr=False)
+    _followed: tuple = field(default=(None, None, None), init=False, repr=False)
 
     # -- construction: each field checked in the order a file is read -------------------------
     def __post_init__(self):
@@ -117,8 +118,12 @@ class Example:
         self._set("mask", mask)
         self._set("padding", padding)
         self._set("_mask_matrix", matrix)
-        self._set("_followed", check_followed(self.query, self.key, self.tokens,
-                                              self.key_tokens, matrix))  # fmt: skip
+        followed = check_followed(
+            self.query, self.key, self.tokens, self.key_tokens, matrix, self.key_pieces
+        )
+        self._set("_followed", followed)
+        if self.key_pieces is not None:
+            self._set("key_pieces", tuple(self.key_pieces))
         self._set("head", check_explained_head(self.head, self.heads))
 
     # ``self._set(name, value)``: a field set while constructing (the class is frozen); the slot
@@ -293,6 +298,12 @@ class Example:
     def key_index(self) -> int | None:
         """The key ``key`` names (None when not given)."""
         return self._followed[1]
+
+    @property
+    def key_piece_indices(self) -> tuple[int, ...] | None:
+        """The keys ``key_pieces`` names, in order (None when not given): one word's pieces,
+        whose weights the followed pair sums."""
+        return self._followed[2]
 
     @property
     def is_cjk(self) -> bool:

@@ -1,18 +1,35 @@
 """Naming one token of an example by its label: ``it``, or ``it₂`` / ``it#2`` for the second of
 a repeated one — as ``heads --find`` names words and an example file names its followed pair
-(``query = "it"``, ``key = "cat"``, checked here like every other field).
+(``query = "it"``, ``key = "cat"``, and ``key_pieces`` for a key word cut into pieces; checked
+here like every other field).
+
+Names match after Unicode NFC normalisation (``café`` typed as one character or as ``e`` and a
+combining accent is one name). A number after ``#`` (or in subscript digits) that is not a whole
+number from 1 is refused as a number, not as a name.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+
+from .validation import listed, shown
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 _NUMBERED = re.compile(r"^(.+?)(?:#(\d+)|([₀-₉]+))$")
+# a name, '#', and what should be an occurrence number but is not one (``the#-1``, ``the#1.5``,
+# ``the##2``, ``the#``): something with a digit in it, or nothing
+_BAD_NUMBER = re.compile(r"^(.+?)#(.*\d.*|)$")
+MAX_DIGITS = 6  # an occurrence number of more digits names no occurrence of any text
 
 
 class NotFound(ValueError):
     """A name that is none of the words or labels it was looked for among."""
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): how names are compared."""
+    return unicodedata.normalize("NFC", text)
 
 
 def split_numbered(ref: str) -> tuple[str, int | None]:
@@ -21,7 +38,8 @@ def split_numbered(ref: str) -> tuple[str, int | None]:
     if not m:
         return ref, None
     digits = m.group(2) or "".join(str(SUBSCRIPTS.index(c)) for c in m.group(3))
-    return m.group(1), int(digits)
+    digits = digits.lstrip("0") or "0"
+    return m.group(1), int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS
 
 
 def numbered(label: str, k: int) -> str:
@@ -32,55 +50,120 @@ def numbered(label: str, k: int) -> str:
 
 def pick_occurrence(names, ref: str, what: str, field: str, fold: bool = False) -> int:
     """The index in ``names`` that ``ref`` picks: the name itself when it occurs once, its k-th
-    occurrence for ``name₂`` / ``name#2`` (``fold``: in any case). ``ValueError`` naming
-    ``field`` when it does not occur (:class:`NotFound`), occurs more than once without a
-    number, or has fewer occurrences than the number."""
-    key = (lambda s: s.casefold()) if fold else (lambda s: s)
+    occurrence for ``name₂`` / ``name#2`` (``fold``: in any case); names compared in NFC.
+    ``ValueError`` naming ``field`` when it does not occur (:class:`NotFound`), occurs more than
+    once without a number, or the number is not a whole number from 1 up to its occurrences
+    (the message blames the number, not the name)."""
+    key = (lambda s: nfc(s).casefold()) if fold else nfc
     names = [key(n) for n in names]
     exact = [i for i, n in enumerate(names) if n == key(ref)]
     if len(exact) == 1:
         return exact[0]
     base, k = split_numbered(ref) if not exact else (ref, None)
     hits = [i for i, n in enumerate(names) if n == key(base)]
+    bad = _BAD_NUMBER.match(ref) if not exact else None
+    if not hits and bad is not None and key(bad.group(1)) in names:
+        base, number = bad.group(1), bad.group(2)
+        hits = [i for i, n in enumerate(names) if n == key(base)]
+    elif hits and k == 0:
+        number = ref[len(base) :].lstrip("#")
+    else:
+        number = None
+    if number is not None:  # the number is wrong, not the name
+        raise ValueError(f"{field}: {shown(ref)}: {shown(number)} is not an occurrence number "
+                         f"(they count from 1); {_occurrences(base, len(hits))}")  # fmt: skip
     if not hits:
-        raise NotFound(f"{field}: {ref!r} is not {what}")
+        raise NotFound(f"{field}: {shown(ref)} is not {what}")
     if k is None and len(hits) > 1:
-        raise ValueError(
-            f"{field}: {base!r} occurs {len(hits)} times; pick one as {numbered(base, 1)} … "
-            f"{numbered(base, len(hits))} (or {base}#1 … {base}#{len(hits)})"
-        )
+        raise ValueError(f"{field}: {shown(base)} occurs {len(hits)} times; "
+                         f"{_occurrences(base, len(hits))}")  # fmt: skip
     k = 1 if k is None else k
-    if not 1 <= k <= len(hits):
-        raise ValueError(f"{field}: {ref!r} asks for occurrence {k}, but {base!r} occurs "
+    if k > len(hits):
+        asked = (
+            f"occurrence {k}"
+            if k < 10**MAX_DIGITS
+            else f"an occurrence of more than {MAX_DIGITS} digits"
+        )
+        raise ValueError(f"{field}: {shown(ref)} asks for {asked}, but {shown(base)} occurs "
                          f"{len(hits)} time{'s' if len(hits) > 1 else ''}")  # fmt: skip
     return hits[k - 1]
 
 
+def _occurrences(base: str, count: int) -> str:
+    """How to pick one of ``count`` occurrences of ``base``: "pick one as it₁ … it₂ (or it#1 …
+    it#2)", or, for one, the name alone."""
+    b = base if len(base) <= 40 else base[:39] + "…"
+    if count == 1:
+        return f"write {b} (it occurs once)"
+    return f"pick one as {numbered(b, 1)} … {numbered(b, count)} (or {b}#1 … {b}#{count})"
+
+
 def _resolve(field: str, ref, labels) -> int:
     if not isinstance(ref, str) or not ref:
-        raise ValueError(f'{field}: expected a token label such as "it", got {ref!r}')
-    shown = " ".join(labels)
-    shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        raise ValueError(f'{field}: expected a token label such as "it", got {shown(ref)}')
     try:
         return pick_occurrence(labels, ref, "a token", field)
     except NotFound:
-        raise ValueError(f"{field}: {ref!r} is not one of the tokens ({shown})") from None
+        tokens = listed(labels, sep=" ")
+        raise ValueError(f"{field}: {shown(ref)} is not one of the tokens ({tokens})") from None
 
 
-def check_followed(query, key, tokens, key_tokens, mask_matrix) -> tuple[int | None, int | None]:
-    """The rows ``query`` and ``key`` name (None when not given): each a label of the tokens
-    (``key``: of the key tokens), ``it₂`` / ``it#2`` for a repeated one; ``key`` only with
-    ``query`` and not blocked for it by the mask. ``ValueError`` naming the field otherwise."""
+def check_followed(
+    query, key, tokens, key_tokens, mask_matrix, key_pieces=None
+) -> tuple[int | None, int | None, tuple[int, ...] | None]:
+    """The rows ``query`` and ``key`` name and the keys ``key_pieces`` names (None when not
+    given): each a label of the tokens (``key``, ``key_pieces``: of the key tokens), ``it₂`` /
+    ``it#2`` for a repeated one; ``key`` only with ``query`` and not blocked for it by the mask;
+    ``key_pieces`` (:func:`check_key_pieces`) only with ``query``, ``key`` one of them.
+    ``ValueError`` naming the field otherwise."""
     q = None if query is None else _resolve("query", query, list(tokens))
     k = None if key is None else _resolve("key", key, list(key_tokens))
     if k is not None and q is None:
         raise ValueError('key: needs query (the token that looks at it); add query = "…"')
     if k is not None and mask_matrix is not None and not mask_matrix[q, k]:
         raise ValueError(
-            f"key: the mask blocks {key!r} for query {query!r} (its weight is 0); name a key "
-            "that query may look at"
+            f"key: the mask blocks {shown(key)} for query {shown(query)} (its weight is 0); name "
+            "a key that query may look at"
         )
-    return q, k
+    pieces = None
+    if key_pieces is not None:
+        if q is None:
+            raise ValueError("key_pieces: needs query (the token that looks at them); add query")
+        pieces = check_key_pieces(key_pieces, list(key_tokens))
+        if k is not None and k not in pieces:
+            raise ValueError(
+                f"key: {shown(key)} is not one of key_pieces; name one of the word's pieces "
+                "(or leave key out: the piece the query weighs most)"
+            )
+        blocked = [p for p in pieces if mask_matrix is not None and not mask_matrix[q, p]]
+        if blocked:
+            raise ValueError(
+                f"key_pieces: the mask blocks {shown(key_tokens[blocked[0]])} for query "
+                f"{shown(query)} (its weight is 0); name pieces that query may look at"
+            )
+    return q, k, pieces
+
+
+def check_key_pieces(key_pieces, labels) -> tuple[int, ...]:
+    """The keys ``key_pieces`` names: the token pieces of one key word (``["fish", "##erman"]``),
+    2 or more labels (numbered when repeated) of tokens that follow one another, in order."""
+    if isinstance(key_pieces, str) or not isinstance(key_pieces, (list, tuple)):
+        raise ValueError(
+            'key_pieces: expected a list of the key word\'s token labels, e.g. ["fish", "##erman"]'
+        )
+    if not 2 <= len(key_pieces) <= len(labels):
+        raise ValueError(
+            f"key_pieces: {len(key_pieces)} labels; a word cut into pieces has 2 to "
+            f"{len(labels)} here (a word of one token is named by key alone)"
+        )
+    pieces = tuple(_resolve(f"key_pieces[{i}]", r, labels) for i, r in enumerate(key_pieces))
+    for i, (a, b) in enumerate(zip(pieces, pieces[1:])):
+        if b != a + 1:
+            raise ValueError(
+                f"key_pieces[{i + 1}]: {shown(key_pieces[i + 1])} is not the token after "
+                f"{shown(key_pieces[i])}; list one word's pieces in order, each the next token"
+            )
+    return pieces
 
 
 def check_explained_head(head, heads: int) -> int | None:

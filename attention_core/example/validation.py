@@ -87,6 +87,24 @@ def shown(value, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def listed(items, sep: str = ", ", limit: int = 2 * SHOWN) -> str:
+    """Names of a user's text (words, tokens) joined by ``sep`` for a message, unquoted, at most
+    about ``limit`` characters: a name over :data:`SHOWN` characters is cut as :func:`shown`
+    cuts it, and a long list ends in ``… (N in all)``."""
+    items = [str(t) for t in items]
+    parts = [t if len(t) <= SHOWN else shown(t) for t in items]
+    out = sep.join(parts)
+    if len(out) <= limit:
+        return out
+    kept, size = [], 0
+    for p in parts:
+        if size + len(p) + len(sep) > limit - 16:
+            break
+        kept.append(p)
+        size += len(p) + len(sep)
+    return sep.join(kept) + f"{sep if kept else ''}… ({len(items):,} in all)"
+
+
 def _escaped(text: str) -> str:
     """``repr(text)`` with invisible characters escaped too (U+3164 → ``\\u3164``): repr
     escapes control and format characters, not printable ones that draw as nothing."""

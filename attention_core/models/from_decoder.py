@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
-from .model_example import ModelExample
+from .model_example import ModelExample, check_model_text
 from .token_labels import byte_level_labels
 
 LAYERS = 30
@@ -30,8 +30,7 @@ def _check_request(text, layer, head, all_heads) -> None:
         isinstance(head, bool) or not isinstance(head, int) or not 1 <= head <= HEADS
     ):
         raise ValueError(f"--head: {head!r} is outside 1 … {HEADS} (counted from 1)")
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
+    check_model_text(text)
 
 
 def _labels(tokens) -> list[str]:

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
-from .model_example import ModelExample
+from ..example.validation import listed
+from .model_example import ModelExample, check_model_text
 
 LAYERS = 6
 HEADS = 12
@@ -70,11 +71,10 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
         isinstance(head, bool) or not isinstance(head, int) or not 1 <= head <= HEADS
     ):
         raise ValueError(f"--head: {head!r} is outside 1 … {HEADS} (counted from 1)")
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
+    check_model_text(text)
     toks = model_files.tokenize(text)
     if toks.unknown:
-        words = ", ".join(dict.fromkeys(toks.unknown))
+        words = listed(dict.fromkeys(toks.unknown))
         raise ValueError(
             f"TEXT: the model's vocabulary lacks {words} (they would become [UNK]); use other words"
         )
@@ -134,10 +134,11 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
 
     tokens = ", ".join(q(t) for t in fields["tokens"])
     extra = ""
-    for key in ("kv_heads", "mask", "rotary_base", "positions", "query", "key", "head"):
+    named = ("kv_heads", "mask", "rotary_base", "positions", "query", "key", "key_pieces", "head")
+    for key in named:
         if key in fields:
             value = fields[key]
-            text = q(value) if isinstance(value, str) else json.dumps(value)
+            text = q(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
             extra += f"{key} = {text}\n"
     block = ""
     if "block" in fields:  # a trained encoder layer: its LayerNorms' ε (the arrays are in the .npz)

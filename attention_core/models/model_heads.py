@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..example.validation import listed
 from .from_model import MODELS, _label
+from .model_example import check_model_text
 
 MAX_SEARCH_TOKENS = 64
 
@@ -44,11 +46,12 @@ def _check_count(n: int, extra: str = "") -> None:
 
 def model_heads(text: str, model: str = "minilm") -> ModelHeads:
     """Run ``model`` on ``text`` once; ``ValueError`` (one line naming TEXT or --model) for an
-    empty text, words MiniLM's vocabulary lacks, or more than 64 tokens."""
+    empty text, one holding control, bidirectional or invisible characters (the check
+    ``from-model`` makes: :func:`~.model_example.check_model_text`), words MiniLM's vocabulary
+    lacks, or more than 64 tokens."""
     if model not in MODELS:
         raise ValueError(f"--model: {model!r} is not one of {', '.join(MODELS)}")
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError('TEXT: give a sentence in quotes, e.g. "the cat sat on the mat"')
+    check_model_text(text)
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
@@ -61,7 +64,7 @@ def _minilm(text: str) -> ModelHeads:
 
     toks = model_files.tokenize(text)
     if toks.unknown:
-        words = ", ".join(dict.fromkeys(toks.unknown))
+        words = listed(dict.fromkeys(toks.unknown))
         raise ValueError(
             f"TEXT: the model's vocabulary lacks {words} (they would become [UNK]); use other words"
         )

@@ -5,6 +5,8 @@
 
 - asked (``kind = "asked"``): the example names ``query`` (and perhaps ``key``) — as
   ``from-model --find SRC->DST`` writes them; without ``key``, the key the query weighs most;
+  with ``key_pieces`` (a key word cut into pieces) the pair's key is the word: its weight the
+  sum over the pieces (``keys``), ``key`` the piece the query weighs most unless named;
 - a trained head (an example with a ``source`` note) whose reading (:func:`read_head`) is a
   pattern: ``"induction"`` — a later occurrence of a token and the token after its earlier
   occurrence (the row putting most weight there); ``"previous"`` — a middle token and the one
@@ -28,11 +30,22 @@ from .copy_heads import induction_targets
 @dataclass(frozen=True)
 class FollowedPair:
     """``query`` (a row of the weights), ``key`` (a column) and ``kind`` (why these: ``"asked"``,
-    ``"demo"``, or the head's reading such as ``"induction"`` or ``"previous"``)."""
+    ``"demo"``, or the head's reading such as ``"induction"`` or ``"previous"``); ``keys`` the
+    pieces of a key word cut into pieces (``key`` one of them), () for a key of one token."""
 
     query: int
     key: int
     kind: str
+    keys: tuple[int, ...] = ()
+
+    @property
+    def pieces(self) -> tuple[int, ...]:
+        """The key's pieces: ``keys``, or the key alone."""
+        return self.keys or (self.key,)
+
+    def weight(self, W) -> float:
+        """The pair's weight in weights ``W``: the query's, summed over the key's pieces."""
+        return float(np.asarray(W)[self.query, list(self.pieces)].sum())
 
 
 def heaviest(weights, row: int) -> int:
@@ -69,7 +82,10 @@ def followed_pair(trace, example=None, head: int | None = None) -> FollowedPair:
     head = ex.head_index if head is None else head
     W = np.asarray(trace.heads[head].weights)
     if ex.query is not None:
-        q = ex.query_index
+        q, pieces = ex.query_index, ex.key_piece_indices
+        if pieces:  # a key word cut into pieces: the piece named, else the one weighed most
+            k = ex.key_index if ex.key is not None else max(pieces, key=lambda j: (W[q, j], -j))
+            return FollowedPair(q, k, "asked", tuple(pieces))
         return FollowedPair(q, ex.key_index if ex.key is not None else heaviest(W, q), "asked")
     if ex.source and not ex.is_cross and W.shape[0] > 1:
         pair = _from_reading(W, tuple(ex.tokens))
@@ -122,7 +138,11 @@ class HeadStory:
     as for that reading). ``peer`` (with ``peer_weight``): where the key is the query's largest
     weight but many other queries that see the key look most at it too (:func:`_column_peer`:
     a head looking at that word from much of the text, though no reading names it), the one
-    that gives it the most; ``fits`` then frames each of them."""
+    that gives it the most; ``fits`` then frames each of them.
+
+    ``keys``: an asked key word's pieces (() for a key of one token): ``weight`` is then their
+    sum, ``rank``, ``other`` and ``peer`` read the word as one key (its pieces' columns summed),
+    ``habit`` holds when the habitual key is any piece, and ``fits`` frames each piece."""
 
     kind: str
     query: int
@@ -136,6 +156,12 @@ class HeadStory:
     habit: str | None = None
     peer: int | None = None
     peer_weight: float = 0.0
+    keys: tuple[int, ...] = ()
+
+    @property
+    def pieces(self) -> tuple[int, ...]:
+        """The key's pieces: ``keys``, or the key alone."""
+        return self.keys or (self.key,)
 
     @property
     def telling(self) -> str:
@@ -184,19 +210,22 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
     W = np.asarray(W)
     q, k = pair.query, pair.key
     if pair.kind == "asked":
-        return asked_story(W, tokens, q, k)
+        return asked_story(W, tokens, q, k, pair.keys)
     fits = _fitting_rows(W, _pattern_keys(W, tokens, pair.kind))
     earlier = k - 1 if pair.kind == "induction" else None
     kind = STORY_KINDS.get(pair.kind, pair.kind)
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
 
 
-def asked_story(W, tokens, q: int, k: int) -> HeadStory:
+def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     """:class:`HeadStory` of an asked pair ``q`` → ``k`` of weights ``W``: its rank in the row,
-    the runner-up (or the top), and whether it is the head's habit."""
+    the runner-up (or the top), and whether it is the head's habit. ``pieces``: a key word's
+    pieces (``k`` among them), read as one key whose weight is their sum."""
     from .heads import read_head
 
-    row = W[q]
+    pieces = tuple(int(p) for p in pieces) if len(pieces) > 1 else ()
+    C = collapsed(W, pieces, k) if pieces else W
+    row = C[q]
     w = float(row[k])
     rank = 1 + int(np.sum(row > w))
     rest = np.where(np.arange(row.size) == k, -np.inf, row)
@@ -204,16 +233,26 @@ def asked_story(W, tokens, q: int, k: int) -> HeadStory:
     square = W.shape[0] == W.shape[1] > 1
     pattern = read_head(W, tokens).pattern if square else "spread"
     keys = {} if pattern == "spread" else _pattern_keys(W, tokens, pattern)
-    habit, fits, earlier = None, ((q, k),), None
-    if k in keys.get(q, ()):
+    habit, fits, earlier = None, tuple((q, p) for p in pieces or (k,)), None
+    habitual = [p for p in pieces or (k,) if p in keys.get(q, ())]
+    if habitual:
         habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
-        earlier = k - 1 if pattern == "induction" else None
+        earlier = habitual[0] - 1 if pattern == "induction" else None
     ow = 0.0 if other is None else float(row[other])
     peer, pw = None, 0.0
     if habit is None and rank == 1 and other is not None:
-        peer, fits = _column_peer(W, q, k) or (None, fits)
-        pw = 0.0 if peer is None else float(W[peer, k])
-    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw)
+        peer, fits = _column_peer(C, q, k) or (None, fits)
+        pw = 0.0 if peer is None else float(C[peer, k])
+    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw, pieces)
+
+
+def collapsed(W, pieces, k: int) -> np.ndarray:
+    """``W`` with a key word's ``pieces`` as one key: column ``k`` their sum, the other pieces'
+    columns 0 (so a row's ranks, runner-up and largest weight read the word as one key)."""
+    C = np.array(W, dtype=np.float64)
+    C[:, k] = np.asarray(W, dtype=np.float64)[:, list(pieces)].sum(axis=1)
+    C[:, [p for p in pieces if p != k]] = 0.0
+    return C
 
 
 COLUMN_MIN, COLUMN_SHARE = 3, 1 / 3  # "many of the tokens that see k look most at it"

@@ -3,14 +3,21 @@
 What ``attn-explain heads TEXT --find SRC->DST`` computes once a model has run (pure NumPy; the
 model's pass is :mod:`attention_core.models.model_heads`).
 
-**Words.** A word of the text is a run of letters and digits (``\\w+``) or one other visible
-character; its pieces are the tokens whose character spans overlap it (``suitcase`` may be
-``suit`` + ``case``); ``word₂`` or ``word#2`` picks its second occurrence. A word is looked for
-as written first (``The`` is not ``the``), then in any case. A name that is no word may be a
-token label (``[CLS]``, ``[SEP]``).
+**Words.** A word of the text is a run of letters, marks and digits (``\\w+``, combining accents
+included) or one other visible character; its pieces are the tokens whose character spans
+overlap it (``suitcase`` may be ``suit`` + ``case``); ``word₂`` or ``word#2`` picks its second
+occurrence. A word is looked for as written first (``The`` is not ``the``), then in any case;
+both after NFC normalisation (``café`` as one character or as ``e`` + U+0301 is one word). A
+name that is no word may be a token label (``[CLS]``, ``[SEP]``). SRC and DST are refused, as
+TEXT is, when they hold control, bidirectional or invisible characters.
 
 **The weight of a pair.** The query is SRC's last piece (the piece that has read the whole
-word); the key weight sums DST's pieces (the weight the query puts on the word).
+word); the key weight sums DST's pieces (the weight the query puts on the word): one query and
+one key everywhere — ``heads``, the file ``from-model`` writes (``key_pieces``), the followed
+pair of ``numbers --json`` and the scenes' captions (:func:`pieces_word`: "fisherman = fish +
+##erman"). A weight the mask forces — every key the query may see is one of DST's pieces (the
+first token of a decoder sees only itself) — is the same 1 in every head and links nothing:
+refused (:class:`ForcedWeight`).
 
 **Habit.** A head's reading (:func:`attention_core.read_head`) says where each query looks by
 habit: the previous token, the first token (an attention sink), the token after an earlier
@@ -20,15 +27,21 @@ the head always does rather than anything about this pair: ``habit`` names the r
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
+import regex
 
 from ..example.references import NotFound, numbered, pick_occurrence
+from ..example.validation import listed, shown
+from ..example.visible_text import refusal
 from .heads import READINGS, HeadReading, read_head
 
-_WORD = re.compile(r"\w+|[^\w\s]")
+# a word: letters, marks (a combining accent stays in its word) and digits; or one other
+# visible character (regex's \w is Unicode's word character, marks included)
+_WORD = regex.compile(r"\w+|[^\w\s]")
+# a character a byte-level label shows cut into pieces: 早¹ 早² (models.token_labels' marks)
+SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹"
 
 
 @dataclass(frozen=True)
@@ -71,8 +84,9 @@ def word_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ..
         return (pick_occurrence(tokens, ref, "a token", field),)
     except NotFound:
         pass
-    shown = " ".join(w.text for w in words)
-    raise ValueError(f"{field}: {ref!r} is not a word of TEXT ({shown})")
+    raise ValueError(
+        f"{field}: {shown(ref)} is not a word of TEXT ({listed([w.text for w in words], ' ')})"
+    )
 
 
 @dataclass(frozen=True)
@@ -85,26 +99,72 @@ class Pair:
     keys: tuple[int, ...]
 
 
+class ForcedWeight(ValueError):
+    """A pair whose weight the mask forces: every key the query may see is one of the key's
+    pieces, so every head gives it exactly 1 (a decoder's first token sees only itself)."""
+
+
 def parse_find(spec) -> tuple[str, str]:
-    """``"it->trophy"`` → ``("it", "trophy")``; ``ValueError`` naming ``--find`` otherwise."""
+    """``"it->trophy"`` → ``("it", "trophy")``; ``ValueError`` naming ``--find`` otherwise
+    (not SRC->DST, or a part holding what TEXT may not: control, bidirectional or invisible
+    characters)."""
     parts = [] if not isinstance(spec, str) else [p.strip() for p in spec.split("->")]
     if len(parts) != 2 or not all(parts):
-        raise ValueError(f"--find: {spec!r} is not SRC->DST; write e.g. --find 'it->trophy'")
+        raise ValueError(f"--find: {shown(spec)} is not SRC->DST; write e.g. --find 'it->trophy'")
+    for part in parts:
+        why = refusal(part, fonts=False)
+        if why:
+            raise ValueError(f"--find: {shown(part)} {why}")
     return parts[0], parts[1]
 
 
 def find_pair(spec: str, words, tokens, causal: bool = False) -> Pair:
     """The pair ``--find SRC->DST`` names in these words and tokens. Under a causal mask a DST
-    wholly after SRC gets no weight from any head: refused."""
+    wholly after SRC gets no weight from any head, and a DST holding every key SRC's query may
+    see gets all of it from every head (:class:`ForcedWeight`): both refused."""
     src, dst = parse_find(spec)
     query = word_pieces(words, tokens, src)[-1]
     keys = word_pieces(words, tokens, dst)
     if causal and min(keys) > query:
         raise ValueError(
-            f"--find: {dst!r} comes after {src!r}, and under the causal mask a query sees only "
-            "earlier tokens; name the earlier word second (SRC->DST: DST is looked at)"
+            f"--find: {shown(dst)} comes after {shown(src)}, and under the causal mask a query "
+            "sees only earlier tokens; name the earlier word second (SRC->DST: DST is looked at)"
+        )
+    seen = range(query + 1) if causal else range(len(tokens))
+    if set(seen) <= set(keys):
+        tokens = list(tokens)
+        sees = "itself" if len(seen) == 1 else " ".join(tokens[k] for k in seen)
+        raise ForcedWeight(
+            f"--find: {shown(src)} is token {query + 1}, and under the causal mask it sees only "
+            f"{sees}: every head gives {shown(dst)} weight 1.000, forced by the mask, not a "
+            "link; pick a SRC later in TEXT"
         )
     return Pair(src, dst, query, keys)
+
+
+def pair_weight(W, query: int, keys) -> float:
+    """The weight ``query`` puts on a key word: the sum over its pieces ``keys``."""
+    return float(np.asarray(W)[query, list(keys)].sum())
+
+
+def pieces_word(labels) -> str:
+    """The word a key's pieces spell, from their labels: a piece's ``##`` (WordPiece's mark of
+    a word's later piece) dropped, a character cut into byte pieces (``早¹ 早²``) whole again:
+    ``["fish", "##erman"]`` → ``"fisherman"``, ``["早¹", "早²上"]`` → ``"早上"``."""
+    labels = [str(t) for t in labels]
+    text = labels[0] + "".join(t[2:] if t.startswith("##") and len(t) > 2 else t
+                               for t in labels[1:])  # fmt: skip
+    later = regex.escape(SUPERSCRIPTS[1:])
+    return regex.sub(rf"(.){SUPERSCRIPTS[0]}(?:\1[{later}])+", r"\1", text)
+
+
+def pieces_text(labels) -> str:
+    """A key word and its pieces, as every caption and message says it: ``"fisherman = fish +
+    ##erman"``; a key of one piece is its label alone."""
+    labels = [str(t) for t in labels]
+    if len(labels) == 1:
+        return labels[0]
+    return f"{pieces_word(labels)} = " + " + ".join(labels)
 
 
 @dataclass(frozen=True)
@@ -142,7 +202,7 @@ def search_heads(layers, tokens, pair: Pair | None = None) -> list[HeadHit]:
             if pair is None:
                 hits.append(HeadHit(ly + 1, h + 1, r))
                 continue
-            weight = float(W[pair.query, list(pair.keys)].sum())
+            weight = pair_weight(W, pair.query, pair.keys)
             habit = habit_of(W, tokens, r, pair.query, pair.keys)
             hits.append(HeadHit(ly + 1, h + 1, r, weight, habit))
     score = (lambda x: x.weight) if pair is not None else (lambda x: x.reading.mass)
@@ -160,3 +220,15 @@ def label_ref(tokens, i: int) -> str:
     tokens = list(tokens)
     same = [j for j, t in enumerate(tokens) if t == tokens[i]]
     return tokens[i] if len(same) == 1 else numbered(tokens[i], same.index(i) + 1)
+
+
+def followed_fields(tokens, pair: Pair, W) -> dict:
+    """The fields an example file names its followed pair by, for weights ``W`` (n, n) of the
+    head written: ``query`` (SRC's last piece), ``key`` (DST's piece the query weighs most) and,
+    for a DST cut into pieces, ``key_pieces`` (their labels: the pair's weight is their sum)."""
+    W = np.asarray(W)
+    key = max(pair.keys, key=lambda k: (W[pair.query, k], -k))
+    fields = {"query": label_ref(tokens, pair.query), "key": label_ref(tokens, key)}
+    if len(pair.keys) > 1:
+        fields["key_pieces"] = [label_ref(tokens, k) for k in pair.keys]
+    return fields

@@ -68,8 +68,9 @@ def check_text(text: str, as_title: bool = False) -> None:
         raise BadInput(f"TEXT: holds {what}; give the sentence as one line")
     if not as_title:
         return
-    from attention_core.example.visible_text import refusal
+    from attention_core.models.model_example import check_model_text
 
-    why = refusal(text, fonts=False)  # what the example's title (TEXT) would be refused for
-    if why:
-        raise BadInput(f"TEXT: {text!r} {why}")
+    try:  # what a model's text (and an example's title) is refused for: one check, the core's
+        check_model_text(text)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None

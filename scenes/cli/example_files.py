@@ -151,7 +151,7 @@ def from_model(model, text, layer, head, all_heads, file, force, find):
 def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):
     """The layer and head ``from-model --find`` writes (the best link where not given; with
     --all-heads, the best head's layer) and the example's ``query`` and ``key`` fields."""
-    from attention_core.readings.head_search import best_link, label_ref
+    from attention_core.readings.head_search import best_link, followed_fields, pieces_text
     from scenes.cli.heads_search import run_search
 
     run, pair, hits = run_search(text, model, find)
@@ -166,19 +166,20 @@ def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):
         hits = [h for h in hits if h.head == head]
     best = best_link(hits)
     W = run.layers[best.layer - 1][best.head - 1]
-    key = max(pair.keys, key=lambda k: (W[pair.query, k], -k))  # DST's heaviest piece
     note = (
         f", all the layer's heads written (the scenes explain head {best.head})"
         if all_heads
         else ""
     )
-    fields = {"query": label_ref(run.labels, pair.query), "key": label_ref(run.labels, key)}
+    # the query, the key (DST's heaviest piece) and, for a DST cut into pieces, its pieces
+    fields = followed_fields(run.labels, pair, W)
     if all_heads:  # the head the single-head scenes explain, among the layer's
         fields["head"] = best.head
+    key = pieces_text([run.labels[k] for k in pair.keys])
     found = (
         f"--find {pair.src}->{pair.dst}: layer {best.layer}, head {best.head} "
-        f"(weight {best.weight:.3f}){note}; followed: query {fields['query']!r}, key "
-        f"{fields['key']!r}"
+        f"(weight {best.weight:.3f}{', the sum of its pieces' if len(pair.keys) > 1 else ''})"
+        f"{note}; followed: query {fields['query']!r}, key {key!r}"
     )
     return best.layer, (None if all_heads else best.head), fields, found
 

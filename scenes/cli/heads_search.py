@@ -28,7 +28,7 @@ def run_search(text: str, model: str, find: str | None):
     from attention_core.models.model_heads import model_heads
     from attention_core.readings import head_search as hs
 
-    check_text(text)
+    check_text(text, as_title=True)  # the check from-model makes (the core's check_model_text)
     try:
         run = model_heads(text, model)
         pair = None
@@ -58,10 +58,13 @@ def table(run, pair, hits) -> str:
     n = len(run.labels)
     lines = [f"{run.model}: {n} tokens: " + " ".join(run.labels)]
     if pair is not None:
-        keys = " + ".join(run.labels[k] for k in pair.keys)
+        from attention_core.readings.head_search import pieces_text
+
+        key = pieces_text([run.labels[k] for k in pair.keys])
+        summed = " (its pieces' weights summed)" if len(pair.keys) > 1 else ""
         lines.append(
             f"--find {pair.src}->{pair.dst}: query {run.labels[pair.query]!r} (token "
-            f"{pair.query + 1}), keys {keys} (weights summed); best first"
+            f"{pair.query + 1}), key {key}{summed}; best first"
         )
         lines.append(f"{'rank':>4}  {'layer':>5}  {'head':>4}  {'weight':>6}  reading")
     else:
@@ -93,9 +96,10 @@ def table(run, pair, hits) -> str:
     default=None,
     help="Rank the heads by the weight from word SRC to word DST. A word cut into pieces: the "
     "query is its last piece, the key weight sums its pieces. Words match as written, else "
-    "in any case; word₂ or word#2 picks a later occurrence; a token label such as [CLS] works too. "
-    "Rows whose weight is the head's habit (DST is the previous token of a previous-token "
-    "head, the first token of a sink head …) say so.",
+    "in any case (both in Unicode NFC); word₂ or word#2 picks a later occurrence; a token label "
+    "such as [CLS] works too. Rows whose weight is the head's habit (DST is the previous token "
+    "of a previous-token head, the first token of a sink head …) say so. A weight the causal "
+    "mask forces (SRC the first token: it sees only itself) is refused, not ranked.",
 )
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, best first, full precision.")
 def heads_command(text, model, find, as_json):

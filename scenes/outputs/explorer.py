@@ -95,6 +95,7 @@ FIELDS = {
     "positions": ("the positions RoPE turns q and k by", None),
     "query": ("nothing to compute: which query the scenes follow", None),
     "key": ("nothing to compute: which key the scenes follow", None),
+    "key_pieces": ("nothing to compute: the pieces of the key word the scenes follow", None),
     "head": ("nothing to compute: which head the single-head scenes explain", None),
     "block": ("not part of attention: the encoder block's own feed-forward", None),
 }

@@ -362,13 +362,18 @@ def as_dict(trace: ExampleTrace) -> dict:
 
 
 def _followed(trace: ExampleTrace) -> dict:
-    """The query and key an explanation follows (attention_core.followed_pair) and the head
-    (counted from 1) whose pair it is: the example's ``head``, else the first."""
+    """The query and key an explanation follows (attention_core.followed_pair), the head
+    (counted from 1) whose pair it is (the example's ``head``, else the first), the key's
+    pieces (a key word cut into pieces: ``key_pieces``; else the key alone) and the pair's
+    weight (summed over the pieces)."""
     from attention_core import followed_pair
 
     pair = followed_pair(trace)
-    head = trace.example.head_index + 1
-    return {"query": pair.query, "key": pair.key, "kind": pair.kind, "head": head}
+    h = trace.example.head_index
+    out = {"query": pair.query, "key": pair.key, "kind": pair.kind, "head": h + 1}
+    out["key_pieces"] = list(pair.pieces)
+    out["weight"] = pair.weight(trace.heads[h].weights)
+    return out
 
 
 def as_json(trace: ExampleTrace) -> str:
