@@ -86,6 +86,11 @@ class AttentionMatrix(ExplainerScene):
         place(block, left)
         if self.readout_at == "heading":
             self.readout.move_to(title, aligned_edge=LEFT)
+            # flowed to the content's width from its left: where the block stands further right,
+            # the line ends at the content's right edge (it ran off the frame at 16:9)
+            overrun = self.readout.get_right()[0] - self.regions.content.x1
+            if overrun > 0:
+                self.readout.shift(LEFT * overrun)
 
         masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")

@@ -9,7 +9,8 @@ that is not drawn is an :class:`ElidedCellError` naming the cell, never a TypeEr
 Checked at three depths: the elision rule itself (every count, room and wanted index), a
 24 × 24 matrix fitted to each aspect's content with the followed cell anywhere, and every
 applicable scene of two real sentences whose followed key sits in the middle (one per model)
-at 1:1, each step's matrices showing the followed cell."""
+at 1:1 (those with a matrix of queries × keys at every aspect), each step's matrices showing
+the followed cell."""
 
 from __future__ import annotations
 
@@ -123,26 +124,31 @@ def followed_cell_hidden(scene) -> list[str]:
     return out
 
 
+# the scenes that draw a matrix of queries × keys: also at the two wider aspects
+MATRIX_SCENES = ("DotProducts", "Scaling", "AttentionMatrix", "Overview", "CausalMask")
+
+
 def _cases():
     out = []
     for name, path in SENTENCES.items():
         ex = ac.load_example(path)
-        out += [
-            pytest.param(name, scene, id=f"{name}-{scene.name}")
-            for scene in SCENES
-            if scene.why_not(ex) is None
-        ]
+        for scene in SCENES:
+            if scene.why_not(ex) is not None:
+                continue
+            aspects = ("1:1", "4:3", "16:9") if scene.name in MATRIX_SCENES else ("1:1",)
+            out += [pytest.param(name, scene, a, id=f"{name}-{scene.name}-{a}") for a in aspects]
     return out
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name,scene", _cases())
-def test_every_scene_of_a_real_sentence_at_1x1(name, scene):
+@pytest.mark.parametrize("name,scene,aspect", _cases())
+def test_every_scene_of_a_real_sentence(name, scene, aspect):
     """The class of issue 44: every applicable scene of a real 21–23-token sentence whose
-    followed key is in the middle renders at 1:1, nothing outside the frame or overlapping,
-    every matrix of queries × keys showing the followed cell at every step."""
+    followed key is in the middle renders at 1:1 (the scenes with a matrix of queries × keys
+    at every aspect), nothing outside the frame or overlapping, every such matrix showing the
+    followed cell at every step."""
     ex = ac.load_example(SENTENCES[name])
-    look = Look.for_example(ex, lang="en", aspect="1:1")
+    look = Look.for_example(ex, lang="en", aspect=aspect)
 
     def snapshot(s):
         return geometry_problems(s) + followed_cell_hidden(s)
