@@ -12,6 +12,7 @@ import attention_core as ac
 from ocr import TESSERACT, misread_matrix
 from scene_checks import contrast_problems, on_screen, picture_problems
 from scenes.kit import captions
+from scenes.kit.base import PICTURE_FIRST
 from scenes.kit.look import Look
 from scenes.kit.registry import SCENES, find
 from scenes.mobjects.matrix import LabelledMatrix
@@ -99,8 +100,9 @@ def _chinese_left(scene, labels: str) -> list[str]:
 def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
     """At the end of every step: no text outside the frame, overlapping another or too small,
     every number the core's, no label on an arrow, every text in contrast with what is behind
-    it; every caption plain Unicode, held long enough to read, and in English free of Chinese
-    (but the example's own labels)."""
+    it; every caption plain Unicode, coming after its step's picture (at least
+    ``PICTURE_FIRST`` after the step starts), held long enough to read from then, and in English
+    free of Chinese (but the example's own labels)."""
     ex = ac.PRESETS[preset]
     labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
 
@@ -115,7 +117,9 @@ def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
     problems = []
     for st in stills:
         found, rec = st.snapshot
-        found += _caption_problems(ex, lang, st.caption, rec["end"] - rec["start"])
+        found += _caption_problems(ex, lang, st.caption, rec["end"] - rec["shown"])
+        if rec["shown"] - rec["start"] < PICTURE_FIRST - 1e-6:  # the caption after its picture
+            found.append(f"caption {rec['shown'] - rec['start']:.2f} s after the step's start")
         problems += [f"{st.key}: {p}" for p in found]
     assert not problems, "\n".join(problems[:20])
 
@@ -184,8 +188,8 @@ def test_near_uniform_weights_look_near_uniform():
 
 
 def test_reading_time_rates():
-    assert captions.reading_time("x" * 45, "en") == pytest.approx(3.0)
-    assert captions.reading_time("字" * 21, "zh") == pytest.approx(3.0)
+    assert captions.reading_time("x" * 36, "en") == pytest.approx(3.0)
+    assert captions.reading_time("字" * 18, "zh") == pytest.approx(3.0)
     assert captions.reading_time("ok", "en") == 2.0
 
 

@@ -37,6 +37,7 @@ from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 from scenes.mobjects.unimath import NO_BREAK
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
+PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption comes
 
 
 class ExplainerScene(Scene):
@@ -176,9 +177,16 @@ class ExplainerScene(Scene):
         kind = s.habit or (told if told in ("asked_top", "asked_lower", "asked_column") else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         nth = captions.ordinal(s.rank, self.lang)
-        return self.say(
-            f"does_{kind}", q=self.q_tokens[s.query], k=self.k_tokens[s.key], e=e, nth=nth
-        )
+        k = self.k_tokens[s.key] if s.habit else self.story_key(s)  # a habit: its one piece
+        return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth)
+
+    def story_key(self, s) -> str:
+        """The key of a head's story (or followed pair) as a caption names it: its label; a key
+        word cut into pieces as the word and its pieces, "suitcase = suit + case"
+        (``attention_core.pieces_text``: its weight is their sum)."""
+        import attention_core as ac
+
+        return ac.pieces_text([self.k_tokens[j] for j in s.pieces])
 
     def pair_step_caption(self, p, shown: str) -> None:
         """The step "pair" of a scene at the scores (Projections, Scaling): what the head does
@@ -203,6 +211,9 @@ class ExplainerScene(Scene):
         s = ac.head_story(self.trace)
         if s is None:
             return ""
+        if s.kind == "asked" and s.habit is None and len(s.pieces) > 1:  # the row's piece
+            q, k = self.q_tokens[s.query], self.k_tokens[s.key]
+            return self.say("pair_asked_piece", q=q, k=k, word=self.story_key(s))
         if s.kind == "asked" and s.habit is None:  # many tokens looking most at its key: so
             key = "pair_asked_column" if s.telling == "asked_column" else "pair_asked"
             return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
@@ -244,7 +255,7 @@ class ExplainerScene(Scene):
             text += "  ·  " + self.say("head_of", h=h, H=H)
         self.title_mob = self.fitted_title(text)
         place(self.title_mob, self.regions.title, "left")
-        self.caption_mob = VGroup()
+        self.caption_mob, self._caption_due = VGroup(), False
         self.add(self.title_mob)
 
     def fitted_title(self, text: str):
@@ -312,11 +323,21 @@ class ExplainerScene(Scene):
             ]
         if old:  # the old caption leaves before the new one comes: one caption at a time
             self.play(*(FadeOut(m) for m in old), run_time=0.3)
-        self.play(FadeIn(new), run_time=0.3)
-        self.caption_mob = new
+        # the new caption follows its picture: it comes at the step's first hold (or its end),
+        # after the step's animations and a moment of the new picture alone (issue 38: a
+        # caption said 33.60 while the panel still showed 37.23)
+        self.caption_mob, self._caption_due = new, True
         self._open_step = {"key": key, "caption": text, "start": start}
-        self._caption_shown = self.renderer.time
         self._page_text = text if not self._pages else first
+
+    def _show_caption(self) -> None:
+        """The open step's caption, once its picture has been seen for :data:`PICTURE_FIRST`."""
+        if not self._caption_due:
+            return
+        self._caption_due = False
+        self.wait(PICTURE_FIRST)
+        self.play(FadeIn(self.caption_mob), run_time=0.3)
+        self._caption_shown = self._open_step["shown"] = self.renderer.time
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
@@ -327,12 +348,17 @@ class ExplainerScene(Scene):
             self.wait(kwargs.get("run_time", 0.5))
 
     def hold(self, seconds: float = STEP_PAUSE) -> None:
-        self.wait(seconds)
+        """Pause on the picture; the step's caption comes first where it is still due."""
+        if self._caption_due:
+            self._show_caption()
+        else:
+            self.wait(seconds)
 
     def _close_step(self) -> None:
         """End the open step, first holding its still until its caption can be read."""
         if self._open_step is None:
             return
+        self._show_caption()
         self._wait_to_read()
         while self._pages:  # a caption of several pages: each read in turn, one at a time
             self._page_text, page = self._pages.pop(0)

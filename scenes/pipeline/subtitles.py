@@ -1,6 +1,7 @@
 """Subtitles from a scene's steps: one cue per step, its caption, timed to the animation.
 
-The step records (``key``, ``caption``, ``start``, ``end`` in seconds) come from the scene
+The step records (``key``, ``caption``, ``start``, ``end`` in seconds, and ``shown``: when the
+caption came, after the step's picture) come from the scene
 itself (``ExplainerScene.steps``), so the cues follow the real timing of every render. ``.srt``
 is written with the ``srt`` package that Manim uses for its subcaptions; ``.vtt`` (WebVTT) is
 what a browser's ``<track>`` needs. Both are plain text: a label such as ``<b>x</b>`` is escaped
@@ -15,12 +16,10 @@ from pathlib import Path
 
 def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
     """(start, end, text) per step that lasts at least a millisecond (as both formats write
-    it: a shorter one would be a cue in one file and none in the other)."""
-    return [
-        (float(s["start"]), float(s["end"]), s["caption"])
-        for s in steps
-        if to_ms(float(s["end"])) > to_ms(float(s["start"]))
-    ]
+    it: a shorter one would be a cue in one file and none in the other), from when the step's
+    caption came on screen (``shown``; a record without it: the step's start)."""
+    timed = [(float(s.get("shown", s["start"])), float(s["end"]), s["caption"]) for s in steps]
+    return [(a, b, text) for a, b, text in timed if to_ms(b) > to_ms(a)]
 
 
 def to_ms(seconds: float) -> int:

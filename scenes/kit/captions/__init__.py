@@ -34,8 +34,8 @@ from . import (
 )
 
 LANGS = ("zh", "en")
-EN_RATE = 15.0  # characters a second a viewer reads (docs/design.md, "Pictures": pacing)
-ZH_RATE = 7.0
+EN_RATE = 12.0  # characters a second a viewer reads (docs/design.md, "Pictures": pacing)
+ZH_RATE = 6.0
 MIN_READ = 2.0
 
 # the scenes' modules in teaching order (the starter scene first: it is the one to copy)
@@ -81,8 +81,8 @@ def default_lang(example) -> str:
 
 
 def reading_time(text: str, lang: str) -> float:
-    """Seconds a viewer needs to read ``text``: 15 characters a second in English, 7 in Chinese
-    (CJK characters at 7, the rest at 15), never under 2 s."""
+    """Seconds a viewer needs to read ``text``: 12 characters a second in English, 6 in Chinese
+    (CJK characters at 6, the rest at 12), never under 2 s."""
     cjk = sum(1 for ch in text if ord(ch) > 0x2E7F and not ch.isspace())
     other = sum(1 for ch in text if ord(ch) <= 0x2E7F and not ch.isspace())
     spaces = sum(1 for ch in text if ch.isspace())
