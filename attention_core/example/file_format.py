@@ -117,8 +117,15 @@ def _weights_fields(example) -> dict:
     return {}
 
 
-def parse_example_text(text: str, suffix: str, filename: str = "example") -> dict:
+def parse_example_text(
+    text: str, suffix: str, filename: str = "example", what: str = "example"
+) -> dict:
     """Parse TOML or JSON text into a mapping, with the parser's complaint on one line.
+
+    The one parser of what a user writes: example files, a course file and each line of its
+    ``examples_jsonl`` (``what`` names it in the message: ``course``), so every one of them is
+    refused alike, as ``"<what>: 'FILE' nests too deeply"`` for brackets nested past what the
+    parser can follow (20,000 deep) rather than a RecursionError.
 
     A whole number too long for Python to read (thousands of digits) becomes a
     :class:`~attention_core.example.validation.WholeNumber`, so the field's own check names it.
@@ -130,16 +137,16 @@ def parse_example_text(text: str, suffix: str, filename: str = "example") -> dic
             text, parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
         )
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"example: {filename!r} is not valid TOML ({exc})") from None
+        raise ValueError(f"{what}: {filename!r} is not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"example: {filename!r} is not valid JSON ({exc.msg}, line {exc.lineno} "
+            f"{what}: {filename!r} is not valid JSON ({exc.msg}, line {exc.lineno} "
             f"column {exc.colno})"
         ) from None
     except RecursionError:
-        raise ValueError(f"example: {filename!r} nests too deeply") from None
+        raise ValueError(f"{what}: {filename!r} nests too deeply") from None
     if not isinstance(data, dict):
-        raise ValueError(f"example: {filename!r} must hold one object of keys (tokens, …)")
+        raise ValueError(f"{what}: {filename!r} must hold one object of keys (tokens, …)")
     return data
 
 

@@ -18,7 +18,7 @@ from .block_fields import BLOCK_ARRAYS
 from .file_format import parse_example_text
 from .model import Example
 from .presets import PRESETS
-from .user_files import check_regular, display, read_user_file
+from .user_files import check_regular, display, inside_folder, read_user_file
 
 MAX_FILE_BYTES = 1_000_000
 MAX_ARRAYS_BYTES = 16_000_000  # the .npz file on disk
@@ -129,11 +129,7 @@ def _sidecar_path(name, folder: Path) -> Path:
     """The .npz file that ``arrays = NAME`` names: relative to the example's folder, existing."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError('arrays: expected a file name in quotes, e.g. arrays = "cat.npz"')
-    rel = Path(name)
-    if rel.is_absolute() or ".." in rel.parts:
-        raise ValueError(
-            f"arrays: {display(name)} must be a path relative to the example's folder, without '..'"
-        )
+    rel = Path(inside_folder(name, "arrays", "the example's"))
     if rel.suffix.lower() != ".npz":
         raise ValueError(f"arrays: {display(name)} must be a NumPy .npz file")
     path = folder / rel
@@ -144,25 +140,24 @@ def _sidecar_path(name, folder: Path) -> Path:
 
 
 def _read_sidecar(path: Path, name: str) -> dict:
-    """Every array of the .npz file, within the size limits, never unpickled."""
+    """Every array of the .npz file, within the size limits, never unpickled. Its bytes are read
+    once, as every user file is (:func:`read_user_file`: the type checked before opening, so a
+    FIFO swapped in never blocks), and unpacked from memory."""
+    import io
     import zipfile
 
     import numpy as np
 
+    raw = read_user_file(path, MAX_ARRAYS_BYTES, "arrays", display(name))
     try:
-        size = path.stat().st_size
-        if size > MAX_ARRAYS_BYTES:
-            raise ValueError(
-                f"arrays: {display(name)} is {size:,} bytes; at most {MAX_ARRAYS_BYTES:,} are read"
-            )
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
             unpacked = sum(i.file_size for i in zf.infolist())
         if unpacked > MAX_ARRAYS_UNPACKED:
             raise ValueError(
                 f"arrays: {display(name)} unpacks to {unpacked:,} bytes; at most "
                 f"{MAX_ARRAYS_UNPACKED:,}"
             )
-        with np.load(path, allow_pickle=False) as npz:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
             return {key: _sidecar_member(npz, key, name) for key in npz.files}
     except zipfile.BadZipFile:
         raise ValueError(f"arrays: {display(name)} is not a NumPy .npz file") from None
@@ -223,7 +218,7 @@ def named_files(path) -> list[Path]:
         name = parse_example_text(text, path.suffix.lower(), path.name).get("arrays")
     except (ValueError, TypeError, OSError):
         return []
-    if not isinstance(name, str) or not name.strip():
+    try:
+        return [path.parent / inside_folder(name, "arrays", "the example's")]
+    except ValueError:
         return []
-    rel = Path(name)
-    return [] if rel.is_absolute() or ".." in rel.parts else [path.parent / rel]

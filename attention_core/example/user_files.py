@@ -22,11 +22,55 @@ KINDS = (
 )
 
 
-def display(path) -> str:
-    """How a message names ``path``: its repr, cut to a readable length in the middle (the
+NAME_MAX = 255  # bytes of one file or folder name, on every common file system
+PATH_MAX = 4096  # bytes of a whole path (Linux), its final NUL included
+
+
+def display(path, limit: int = 80) -> str:
+    """How a message names ``path``: its repr, cut to ``limit`` characters in the middle (the
     start of the path and its file name are what a reader needs)."""
     text = os.fspath(path)
-    return repr(text) if len(text) <= 80 else repr(text[:30] + "…" + text[-49:])
+    if len(text) <= limit:
+        return repr(text)
+    head = limit * 3 // 8
+    return repr(text[:head] + "…" + text[-(limit - head - 1) :])
+
+
+def inside_folder(name, what: str, whose: str) -> str:
+    """``name`` as a path relative to the folder of the file that names it (``whose``: "the
+    example's", "the course's"), or ``ValueError`` naming ``what``: an absolute path or one with
+    ``..`` would read outside that folder (``examples_jsonl = "../../etc/passwd"``)."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{what}: expected a file name in quotes")
+    if os.path.isabs(name) or ".." in name.split("/"):
+        raise ValueError(
+            f"{what}: {display(name, 40)} must be a path relative to {whose} folder, without '..'"
+        )
+    return name
+
+
+def length_problem(path, room: int = 0) -> str | None:
+    """Why ``path`` is too long for the file system, or None: a name in it over ``NAME_MAX``
+    bytes, or the whole path (absolute) over ``PATH_MAX`` once ``room`` more bytes are added
+    below it (what a command writes under a folder). Said before any work, in one short line."""
+    raw = _encoded(os.fspath(path))
+    for part in raw.split(b"/"):
+        if len(part) > NAME_MAX:
+            shown = display(part.decode("utf-8", "replace"), 40)
+            return f"the name {shown} is {len(part):,} bytes; a name is at most {NAME_MAX}"
+    total = len(_encoded(os.path.abspath(path)))
+    if total + room >= PATH_MAX:
+        most = PATH_MAX - 1 - room
+        why = f" (what is made in it needs {room:,} more of the system's {PATH_MAX:,})"
+        return f"its path is {total:,} bytes; at most {most:,}{why if room else ''}"
+    return None
+
+
+def _encoded(text: str) -> bytes:
+    try:
+        return os.fsencode(text)
+    except UnicodeEncodeError:  # a lone surrogate not from the file system: count it as UTF-8
+        return text.encode("utf-8", "surrogatepass")
 
 
 def check_regular(path, what: str, name: str | None = None) -> os.stat_result:

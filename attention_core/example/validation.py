@@ -140,8 +140,12 @@ def check_name(name) -> str:
     """The example's name made safe for a folder name (at most 64 characters)."""
     if not isinstance(name, str):
         raise ValueError(f"name: expected text, got {type(name).__name__}")
-    safe = _UNSAFE.sub("-", name).strip(".-") or "example"
-    return safe[:64]
+    return (folder_part(name) or "example")[:64]
+
+
+def folder_part(name: str) -> str:
+    """What of ``name`` a folder name keeps: "" when nothing (``..``, ``...``, ``-``)."""
+    return _UNSAFE.sub("-", name).strip(".-")
 
 
 def check_text(fieldname: str, value, limit: int, allow_empty=False, fonts=False) -> str:

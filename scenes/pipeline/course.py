@@ -19,13 +19,13 @@ one failed entry with its clean error: it never stops the others. No Manim impor
 from __future__ import annotations
 
 import itertools
-import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import PRESETS, Example, load_example
-from attention_core.example.user_files import read_user_file
+from attention_core.example.file_format import parse_example_text
+from attention_core.example.user_files import display, inside_folder, read_user_file
+from attention_core.example.validation import folder_part
 from scenes.kit.look import OPTIONS, Look, facts
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline import kinds
@@ -38,6 +38,7 @@ LOOK_KEYS = {o.course_key: name for name, o in OPTIONS.items() if o.course_key}
 KEYS = ("name", "examples", "examples_jsonl", "scenes", *LOOK_KEYS, "formats")
 MAX_BYTES = 4_000_000
 MAX_NAME = 60  # characters of a course name (its folder: ≤ 255 bytes on every file system)
+WHOSE = "the course's"  # a file a course names is in the course file's folder (inside_folder)
 
 
 @dataclass
@@ -70,9 +71,10 @@ def load_course(path) -> Course:
         raise ValueError(f"course: {str(path)!r} should be a .toml file")
     raw = read_user_file(path, MAX_BYTES, "course")  # a FIFO or device: refused, never opened
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise ValueError(f"course: not valid UTF-8 TOML ({str(exc).splitlines()[0]})") from None
+    data = parse_example_text(text, ".toml", path.name, "course")  # nests too deeply: refused
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         raise ValueError(f"course.{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
@@ -80,16 +82,18 @@ def load_course(path) -> Course:
     if "examples" not in data and "examples_jsonl" not in data:
         raise ValueError("course.examples: list presets or example files (or examples_jsonl)")
     examples = []
-    for ref in _list(data, "examples", []) if "examples" in data else []:
+    refs = _list(data, "examples", []) if "examples" in data else []
+    targets = [_target(ref, path.parent) for ref in refs]  # each path checked before any is read
+    for ref, target in zip(refs, targets):
         try:
-            examples.append((ref, load_example(_target(ref, path.parent)), ""))
+            examples.append((ref, load_example(target), ""))
         except ValueError as exc:
             examples.append((ref, None, str(exc)))
     if "examples_jsonl" in data:
         jsonl = data["examples_jsonl"]
         if not isinstance(jsonl, str):
             raise ValueError("course.examples_jsonl: give a file name")
-        examples += _jsonl(path.parent / jsonl)
+        examples += _jsonl(path.parent / inside_folder(jsonl, "course.examples_jsonl", WHOSE))
     _refuse_collisions(examples)
     scenes_given = "scenes" in data
     scenes = [find(s).name for s in _list(data, "scenes", [s.name for s in SCENES])]
@@ -126,8 +130,9 @@ def _target(ref: str, folder: Path) -> str:
     """What ``load_example`` gets for a course's ``examples`` entry: a file beside the course
     (``lessons/mine.toml``, or ``mine`` for ``mine.toml`` / ``mine.json`` there), else a preset."""
     if ref.endswith((".toml", ".json")):
-        return str(folder / ref)
+        return str(folder / inside_folder(ref, "course.examples", WHOSE))
     if ref not in PRESETS:
+        inside_folder(ref, "course.examples", WHOSE)  # never a file outside the course's folder
         for suffix in (".toml", ".json"):
             if (folder / f"{ref}{suffix}").is_file():
                 return str(folder / f"{ref}{suffix}")
@@ -160,17 +165,26 @@ def _jsonl(path: Path) -> list:
         if not line.strip():
             continue
         label = f"{file_name}:{number}"
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise ValueError("example: expected one JSON object a line")
+        try:  # parsed as an example file is (a line nested 100,000 deep: "nests too deeply")
+            data = parse_example_text(line, ".json", label)
             name = data.pop("name", f"{stem}-{number}")
-            if not isinstance(name, str) or not name.strip() or "/" in name:
-                raise ValueError("name: give a plain name")
+            _check_line_name(name)
             out.append((label, Example.from_dict(data, name=name), ""))
         except ValueError as exc:
             out.append((label, None, str(exc)))
     return out
+
+
+def _check_line_name(name) -> None:
+    """A JSONL line's ``name``: the name of its folder, so one a folder can have (``..``,
+    ``...`` or ``-`` would leave nothing of it: every such line would be named 'example')."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError("name: give a plain name, such as 'ana'")
+    if "/" in name or not folder_part(name):
+        raise ValueError(
+            f"name: {display(name, 40)} is not a usable file name (it names no folder of its "
+            "own); give a plain name, such as 'ana'"
+        )
 
 
 def _looks(course: Course, example_facts: tuple) -> dict[str, Look]:

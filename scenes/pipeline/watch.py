@@ -56,14 +56,21 @@ def _signature(path: Path | None):
 
 
 def _content(path: Path | None) -> str | None:
+    """A hash of the watched files' bytes, or None when one is not a regular file (a FIFO, a
+    folder: never opened, so never a hang), cannot be read or is over the loader's limit: the
+    loader then says why, once, and the next save is watched for."""
+    from attention_core.example.loading import MAX_ARRAYS_BYTES
+    from attention_core.example.user_files import read_user_file
+
     if path is None:
         return None
     h = hashlib.sha256()
     for p in _watched(path):
         try:
-            h.update(f"{p}\0".encode() + hashlib.sha256(p.read_bytes()).digest())
-        except OSError:
+            data = read_user_file(p, MAX_ARRAYS_BYTES, "watch")
+        except ValueError:
             return None
+        h.update(f"{p}\0".encode() + hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
