@@ -15,7 +15,12 @@ def check_new_file(
     """BadInput naming FILE (as ``shown``, default: the path) unless ``path`` and each of
     ``also`` (written beside it) may be written: a .toml name (``why`` says which format), not
     there yet (or ``force``), in a folder that exists."""
+    from attention_core.example.user_files import length_problem
+
     shown = shown or str(path)
+    why = length_problem(path)  # a name over 255 bytes: refused here, not an OSError later
+    if why:
+        raise BadInput(f"FILE: {why}; choose a shorter name")
     if any(ord(c) < 32 or ord(c) == 127 for c in str(path)):  # as --out: a path on two lines
         raise BadInput(
             f"FILE: {shown!r} holds a control character (a line break?); choose a plain name"

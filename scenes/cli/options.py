@@ -184,7 +184,7 @@ def request(asked: Asked, lang: str | None, **kinds):
 
     from scenes.kit.look import Look
     from scenes.mobjects import fonts
-    from scenes.pipeline.jobs import Request, check_out_name, validate
+    from scenes.pipeline.jobs import Request, check_out_name, plan, validate
 
     check_environment()
     ex = load(asked.example)
@@ -201,13 +201,25 @@ def request(asked: Asked, lang: str | None, **kinds):
         from dataclasses import replace
 
         made.look = replace(look, font=family)
+    try:
+        plan(made)  # its folders of records, checked before any work (jobs.check_records)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     return made
 
 
 def check_environment() -> None:
     """BadInput naming the variable for a setting of the environment that every render would
-    trip over (or silently misread): ``ATTN_TEXT_CACHE_MB`` must be a finite number ≥ 0."""
+    trip over (or silently misread): ``ATTN_TEXT_CACHE_MB`` must be a finite number ≥ 0; and
+    every file of the code must be readable (each output's content key hashes it)."""
     import os
+
+    from scenes.pipeline import cache
+
+    try:
+        cache.code_digest()
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
     value = os.environ.get("ATTN_TEXT_CACHE_MB", "")
     if not value.strip():

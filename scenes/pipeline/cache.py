@@ -7,22 +7,30 @@ has a small record beside it (``.keys/<name>.json``: key, files, seconds, steps,
 size, modification time and SHA-256), written after the files themselves. An output is reused only
 when its record has the same key and every file it lists is still there with its size; a file
 whose modification time changed is hashed again, so a truncated, emptied or edited output is
-rendered again, never trusted. ``verify`` hashes every file. A render killed half-way leaves no
-record, so it is redone.
+rendered again, never trusted; so is one that cannot be read. ``verify`` hashes every file. A
+render killed half-way leaves no record, so it is redone. A record is read only as the regular
+file the tool wrote (:func:`scenes.pipeline.files.read_own`: a link is never followed, a FIFO
+never blocks); anything else there is no record, and is replaced. What would stop a record from
+being written after a render (``.keys`` a file or a link, a record that is a folder) is refused
+before rendering (:func:`check_folder`).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from scenes.pipeline.files import atomic_write, digest
+from attention_core.example.user_files import display
+from scenes.pipeline.files import atomic_write, digest, read_own
 
 KEY_VERSION = 2  # bump when the meaning of a record changes
+MAX_RECORD_BYTES = 16_000_000  # a record is a few kB (its steps' words): more is not one
 _PACKAGES = ("attention_core", "scenes")
 _SUFFIXES = (".py", ".js")
 
@@ -48,8 +56,15 @@ def tree_digest(roots: list[Path]) -> str:
     for root in roots:
         files = [p for p in root.rglob("*") if p.suffix in _SUFFIXES and p.is_file()]
         for path in sorted(files):
-            h.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
-            h.update(hashlib.sha256(path.read_bytes()).digest())
+            name = f"{root.name}/{path.relative_to(root).as_posix()}"
+            h.update(f"{name}\0".encode())
+            try:
+                h.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError as exc:  # mode 000, say: every output's key needs it
+                raise ValueError(
+                    f"code: {display(name, 40)} cannot be read ({exc.strerror or exc}); every "
+                    "file of the code is part of each output's key: make it readable (chmod a+r)"
+                ) from None
     return h.hexdigest()
 
 
@@ -90,10 +105,44 @@ def has_record(out_dir, name: str) -> bool:
 
 
 def read_record(out_dir: Path, name: str) -> dict | None:
-    try:
-        return json.loads(record_path(out_dir, name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    """The record of ``name``, or None: none there, or not one the tool wrote (a link, a
+    folder, a FIFO, unreadable, not a JSON object): such an output is made again."""
+    data = read_own(record_file(out_dir, name), MAX_RECORD_BYTES)
+    if data is None:
         return None
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def check_folder(folder, names=()) -> None:
+    """ValueError naming --out when the records of ``folder`` could not be written after a
+    render: its ``.keys`` is not a folder (a file, a link: followed, the records would land
+    wherever it points), or one of the records ``names`` (in ``.keys``) is a folder. Checked
+    before rendering. Any other damage (a record that is a link, a FIFO, garbage, unreadable)
+    is no record: the render replaces it."""
+    keys = os.path.join(folder, ".keys")
+    try:
+        st = os.lstat(keys)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return  # made when the first record is written (an --out that is a file: its check)
+        raise ValueError(f"--out: cannot look at {display(keys, 40)} ({exc.strerror})") from None
+    if not stat.S_ISDIR(st.st_mode):
+        what = "a link" if stat.S_ISLNK(st.st_mode) else "a file"
+        raise ValueError(
+            f"--out: {display(keys, 64)} is {what}, not the folder where the tool keeps its "
+            "records; remove it (the next render makes it again)"
+        )
+    for name in names:
+        path = os.path.join(keys, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            raise ValueError(
+                f"--out: {display(path, 64)} is a folder where the tool keeps a record; "
+                "remove it (the next render writes the record again)"
+            )
 
 
 def problem(out_dir: Path, record: dict, verify: bool = False) -> str | None:
@@ -118,10 +167,14 @@ def problem(out_dir: Path, record: dict, verify: bool = False) -> str | None:
             return f"{f} is missing"
         if st.st_size != want.get("size"):
             return f"{f} has {st.st_size:,} bytes, not {want.get('size'):,}"
-        if (verify or st.st_mtime_ns != want.get("mtime_ns")) and digest(path) != want.get(
-            "sha256"
-        ):
-            return f"{f} was changed (its hash differs)"
+        try:
+            if verify or st.st_mtime_ns != want.get("mtime_ns"):
+                if digest(path) != want.get("sha256"):
+                    return f"{f} was changed (its hash differs)"
+            else:  # not hashed: still, an output no one can open is not up to date
+                os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+        except OSError as exc:
+            return f"{f} cannot be read ({exc.strerror or exc})"
     return None
 
 

@@ -72,6 +72,26 @@ def read_capped(path, limit: int) -> bytes:
     return data
 
 
+def read_own(path, limit: int) -> bytes | None:
+    """The bytes of a file this tool wrote (a record, a marker), or None when what is there
+    cannot be that file: missing, a symbolic link (never followed: its target may be any file,
+    which must never be read or quoted), a folder, a FIFO (opened without blocking), unreadable,
+    or over ``limit`` bytes. The caller treats None as "no record": made again, never trusted."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):  # ELOOP: a link; ValueError: a NUL in the name
+        return None
+    try:
+        with os.fdopen(fd, "rb", buffering=0) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            data = f.read(limit + 1)
+    except OSError:
+        return None
+    return data if len(data) <= limit else None
+
+
 def digest(path, chunk: int = 1 << 20) -> str:
     """The SHA-256 of a file's bytes."""
     h = hashlib.sha256()

@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from attention_core import Example
+from attention_core.example.user_files import display, length_problem
 from scenes.kit.look import Look
 from scenes.kit.registry import SCENES, SceneInfo
 from scenes.pipeline import cache, kinds
@@ -191,7 +192,7 @@ def plan(request: Request) -> list[Job]:
         wanted.append(kinds.KINDS["stills"])
     if request.slides:
         wanted.append(kinds.KINDS["slides"])
-    return [
+    jobs = [
         Job(
             s,
             request.example,
@@ -204,6 +205,28 @@ def plan(request: Request) -> list[Job]:
         for kind in wanted
         for s in request.scenes
     ]
+    check_records(jobs)
+    return jobs
+
+
+def check_records(jobs: list[Job]) -> None:
+    """ValueError naming --out when a folder of records that ``jobs`` would write is damaged
+    so that writing would fail after rendering (:func:`scenes.pipeline.cache.check_folder`):
+    each output folder's ``.keys`` and records, and its example folder's (the page's record,
+    the ``source`` marker). Only folders that exist are looked at (a course never rendered
+    looks at none)."""
+    names: dict[str, list[str]] = {}
+    for job in jobs:
+        names.setdefault(os.fspath(job.out_dir), []).append(f"{job.name}.json")
+    listed: dict[str, set[str]] = {}
+    for folder, records in names.items():
+        example_dir = os.path.dirname(folder)
+        top, example = os.path.split(example_dir)
+        if top not in listed:
+            listed[top] = _folder_names(top)
+        if _folded(example) in listed[top]:
+            cache.check_folder(example_dir, [os.path.basename(SOURCE_FILE)])
+            cache.check_folder(folder, records)
 
 
 def split(jobs: list[Job], workers: int) -> list[Job]:
@@ -223,10 +246,16 @@ def split(jobs: list[Job], workers: int) -> list[Job]:
     return out
 
 
+# bytes kept below --out for what a render makes in it: the example's folder (a name of at most
+# 64 characters), the look's, a file, a record, a worker's scratch with Manim's media folders
+OUT_ROOM = 1095
+
+
 def check_out_name(out) -> None:
     """ValueError naming --out for a name that cannot be shown or meant: empty (it would write
-    into the current folder) or holding a control character (a line break splits every path
-    printed)."""
+    into the current folder), holding a control character (a line break splits every path
+    printed), or too long for the file system once a render's folders and files are in it (a
+    name over 255 bytes, a path over 3,000: refused before any work, not after rendering)."""
     text = os.fspath(out)
     if not text.strip():
         raise ValueError(
@@ -234,8 +263,12 @@ def check_out_name(out) -> None:
         )
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ValueError(
-            f"--out: {text!r} holds a control character (a line break?); choose a plain name"
+            f"--out: {display(text, 40)} holds a control character (a line break?); choose a "
+            "plain name"
         )
+    why = length_problem(text, room=OUT_ROOM)
+    if why:
+        raise ValueError(f"--out: {why}; choose a shorter --out")
 
 
 def check_writable(out: Path) -> None:
@@ -274,19 +307,37 @@ def claim(example_dir: Path, source: str, *, write: bool = True, force: bool = F
     file's resolved path, or ``preset:<name>``). Two files with one name (``a b.toml`` and
     ``a-b.toml``; ``A/lesson.toml`` and ``B/lesson.toml``) would overwrite each other's
     renders: the second is refused (ValueError naming --out and both), unless ``force``. With
-    ``write`` False only checks (``--preview``, ``--verify``)."""
+    ``write`` False only checks (``--preview``, ``--verify``). A marker that is not one this
+    tool wrote (a link, a FIFO, NUL bytes, garbage, unreadable) names no file: it is replaced,
+    never followed, read or quoted; one that is a folder is refused (:func:`check_records`)."""
+    cache.check_folder(example_dir, [os.path.basename(SOURCE_FILE)])
     marker = Path(example_dir) / SOURCE_FILE
-    try:
-        held = marker.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        held = ""
+    held = _held(marker)
     if held and held != source and not force:
         name = Path(example_dir).name
+        # the file to rename: this one, or (a preset cannot be renamed) the one there
+        other = "that file" if source.startswith("preset:") else display(source, 40)
         raise ValueError(
-            f"--out: {str(example_dir)!r} holds the renders of {held!r}, also named {name!r}; "
-            f"rename {source!r}, choose another --out, or add --force to render over them"
+            f"--out: {display(example_dir, 40)} holds the renders of {display(held, 40)}, also "
+            f"named {display(name, 40)}; rename {other}, choose another --out, or add --force "
+            "to render over them"
         )
     if write and held != source:
         from scenes.pipeline.files import atomic_write
 
-        atomic_write(marker, source + "\n")
+        atomic_write(marker, source + "\n")  # a rename: a link there is replaced, not followed
+
+
+def _held(marker: Path) -> str:
+    """The source the marker names, or "" when there is none or it is damaged: the tool writes
+    ``preset:<name>`` or an absolute path, one line of text, nothing else."""
+    from scenes.pipeline.files import read_own
+
+    data = read_own(marker, 4 * 4096)
+    try:
+        held = (data or b"").decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return ""
+    if any(ord(c) < 32 or ord(c) == 127 for c in held):
+        return ""
+    return held if held.startswith(("preset:", "/")) else ""
