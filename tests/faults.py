@@ -7,6 +7,7 @@ SHIM = Path(__file__).resolve().parent / "fault_shim"
 
 
 def env(spec: str) -> dict:
-    """``hang:<Scene>`` or ``fail:<Scene>``: that scene's jobs hang or fail in the workers."""
+    """``hang:<Scene>`` or ``fail:<Scene>``: that scene's jobs hang or fail in the workers;
+    ``unreadable:<path>``: opening that file fails with EACCES (mode 000 as a user, not root)."""
     path = os.pathsep.join(p for p in (str(SHIM), os.environ.get("PYTHONPATH", "")) if p)
     return {"ATTN_FAULT": spec, "PYTHONPATH": path}
