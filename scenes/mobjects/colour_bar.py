@@ -24,7 +24,8 @@ class ColorBar(VGroup):
 
     ``scale="weights"``: the fixed 0 → 1 attention scale; ``"scores"``: −limit … 0 … +limit.
     Horizontal (``width`` long, values under it), or ``vertical`` (``width`` tall, low values
-    at the bottom, values on its right).
+    at the bottom, values on its right); ``ends_only``: the end values alone (the slim key of a
+    grid of squares whose row labels take both its sides).
     """
 
     def __init__(
@@ -36,6 +37,7 @@ class ColorBar(VGroup):
         height=0.16,
         steps: int = 40,
         vertical: bool = False,
+        ends_only: bool = False,
     ):
         super().__init__()
         lo, hi = (0.0, 1.0) if scale == "weights" else (-limit, limit)
@@ -54,12 +56,31 @@ class ColorBar(VGroup):
             outline.rotate(PI / 2)
         outline.move_to(along * width / 2)
         ticks = VGroup()
-        for frac, v in ((0.0, lo), (0.5, (lo + hi) / 2), (1.0, hi)):
+        middle = () if ends_only else ((0.5, (lo + hi) / 2),)
+        marks = ((0.0, lo), *middle, (1.0, hi))
+        for frac, v in marks:
             t = label(_tick_text(v), SMALL, theme.muted)
             t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
             ticks.add(t)
         self.strip, self.ticks = strip, ticks
         self.add(strip, outline, ticks)
+
+
+BAR_GAP = 0.3  # between a grid of squares and its upright colour bar
+SPLIT_BAR_GAP = 0.2  # the same beside the right-hand row labels of a split grid
+
+
+def upright_bar(theme: Theme, scale: str, limit: float, height: float, split: bool) -> ColorBar:
+    """The upright colour key of a grid of squares, ``height`` tall: slim (its end values
+    alone) where the rows are ``split`` between the grid's sides (24 tokens at 1:1)."""
+    return ColorBar(theme, scale, limit, width=height, vertical=True, ends_only=split)
+
+
+def upright_bar_room(theme: Theme, scale: str, limit: float, split: bool) -> float:
+    """The width :func:`upright_bar` and its gap take beside a grid: measured, not guessed
+    (a fixed 0.75 kept a 23-token grid out of a square frame it fitted)."""
+    gap = SPLIT_BAR_GAP if split else BAR_GAP
+    return upright_bar(theme, scale, limit, 1.0, split).width + gap
 
 
 def _tick_text(v: float) -> str:

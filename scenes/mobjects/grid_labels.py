@@ -13,7 +13,9 @@ from typing import NamedTuple
 import numpy as np
 from manim import PI
 
+from scenes.mobjects.colour_bar import upright_bar_room
 from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
+from scenes.mobjects.theme import score_limit
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 # rows split between the grid's sides only past this many (24 tokens); a grid of 12 rows that
@@ -21,6 +23,7 @@ LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 SPLIT_FROM = 12
 MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
 TIER_GAP = 0.03  # between two tiers of column labels
+LABEL_GAP = 0.12  # between a row label and the grid
 
 
 class LabelChoice(NamedTuple):
@@ -89,7 +92,8 @@ def label_sides(rows, size: float, split: bool) -> tuple[float, float]:
     widths = [text_width(t, size) for t in rows] or [0.0]
     if not split:
         return max(widths) + 0.2, 0.0
-    return max(widths[0::2]) + 0.2, max(widths[1::2], default=0.0) + 0.2
+    # a split grid's labels stand LABEL_GAP from it (as LabelledMatrix places them)
+    return max(widths[0::2]) + LABEL_GAP, max(widths[1::2], default=0.0) + LABEL_GAP
 
 
 def column_header(cols, size: float, upright: bool, tiers: int) -> float:
@@ -105,13 +109,17 @@ def tier_height(cols, size: float, upright: bool) -> float:
     return max(label(c, size).height for c in cols)
 
 
-def grid_of_squares(args, width: float, height: float, size: float, colorbar: bool):
+def grid_of_squares(
+    args, width: float, height: float, size: float, colorbar: bool, scale: str | None = None
+):
     """``(args, side, choice)`` for a grid of squares that fits ``width`` × ``height`` with every
     row and column labelled at ``size`` (a :class:`LabelChoice`), or None when the cells would be
-    shorter than a row label. ``args``: (values, role, theme, row labels, column labels)."""
+    shorter than a row label. ``args``: (values, role, theme, row labels, column labels);
+    ``scale``: the cells' colour scale (None: the scores'), whose key's width is measured."""
     values, role, theme, row_labels, col_labels = args
     m, n = np.shape(values)
-    bar = 0.75 if colorbar else 0.0  # an upright colour bar on the right
+    scale = scale or "scores"  # a grid of squares always has a scale (numbers: the scores')
+    limit = score_limit(values) if scale == "scores" else 1.0
     pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
     upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
     for choice in label_choices(row_labels, col_labels, size, upright_room):
@@ -121,6 +129,7 @@ def grid_of_squares(args, width: float, height: float, size: float, colorbar: bo
         if not (upright or split):  # one flat tier is as tall as a row label
             header = max(label(t, size).height for t in rows)
         gap = 0.15 if split else 0.25  # between the labels (0.12 above the grid) and the title
+        bar = upright_bar_room(theme, scale, limit, split) if colorbar else 0.0  # on the right
         side = min((width - left - right - bar) / n, (height - header - gap) / m, MAX_SQUARE)
         rows_need, cols_need = _least_side(rows, cols, size, choice)
         if side >= rows_need and (side >= cols_need or n == 1):

@@ -2,7 +2,8 @@
 
 Built in small steps, as Manim's own ``Matrix`` is: the cell size from the widest numbers
 (:meth:`LabelledMatrix._cell_size`), the label texts (:meth:`_label_texts`), which rows and
-columns fit (:func:`scenes.mobjects.elision.elide`), then the cells, the row labels and the colour bar.
+columns fit (:func:`scenes.mobjects.elision.elide`), then the cells, the row labels and the
+colour bar.
 """
 
 from __future__ import annotations
@@ -10,18 +11,25 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, Rectangle, VGroup
 
 from scenes.mobjects.badges import place_badges
-from scenes.mobjects.colour_bar import ColorBar, scale_fill
+from scenes.mobjects.colour_bar import (
+    BAR_GAP,
+    SPLIT_BAR_GAP,
+    ColorBar,
+    scale_fill,
+    upright_bar,
+)
 from scenes.mobjects.colour_bar import math_title as math_title  # re-exported: the scenes'
 from scenes.mobjects.colour_bar import matrix_title as matrix_title  # imports stay
 from scenes.mobjects.colour_bar import typeset_headers as typeset_headers
 from scenes.mobjects.elision import ElidedCellError, elide
 from scenes.mobjects.grid_labels import (
+    LABEL_GAP,
     LABEL_WIDTH,
     TIER_GAP,
     grid_of_squares,
@@ -30,67 +38,11 @@ from scenes.mobjects.grid_labels import (
     tier_height,
     too_wide,
 )
+from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
 from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
-
-
-@dataclass(frozen=True)
-class MatrixStyle:
-    """How a :class:`LabelledMatrix` draws its cells.
-
-    Parameters
-    ----------
-    digits : int
-        Decimals of each number.
-    size : float
-        Font size of numbers and labels (the cells are sized to the widest number).
-    heat : bool or {"weights", "scores"}
-        ``"weights"`` (or True) shades each cell on the one fixed 0 → 1 attention scale,
-        ``"scores"`` on the diverging score scale around 0; False leaves cells plain.
-    colorbar : bool
-        With ``heat``, a labelled colour bar under the grid (False for small multiples that
-        share one).
-    cell_pad : float or None
-        Room around each number; None: a little more at larger sizes.
-    squares : float or None
-        A cell side (scene units): each cell then shows its value as a square whose area is
-        the value's share of the scale (a weight's area is the weight), coloured on the scale;
-        only the ``named`` cells keep their numbers. For a grid too big for numbers at the
-        minimum text size (:meth:`LabelledMatrix.fitted` chooses it).
-    upright : bool
-        Column labels wider than a cell stand upright (reading upwards) instead of becoming
-        their numbers (a grid of squares always does so).
-    split : bool
-        The row labels alternate between the grid's sides: odd rows (1st, 3rd, …) on the left,
-        even rows on the right (rows too close for their labels on one side: 24 tokens).
-    tiers : int
-        The column labels stand in this many tiers above the grid (column j in tier j mod
-        tiers, the first nearest the grid): labels wider than a cell, side by side.
-    """
-
-    digits: int = 2
-    size: float = SMALL
-    heat: bool | str = False
-    colorbar: bool = True
-    cell_pad: float | None = None
-    squares: float | None = None
-    upright: bool = False
-    split: bool = False
-    tiers: int = 1
-
-    @property
-    def scale(self) -> str | None:
-        """The colour scale of the cells: "weights", "scores" or None."""
-        return "weights" if self.heat is True else (self.heat or None)
-
-    @property
-    def pad(self) -> float:
-        return self.cell_pad if self.cell_pad is not None else 0.05 + 0.003 * self.size
-
-
-STYLE_FIELDS = frozenset(f.name for f in fields(MatrixStyle))
 
 
 @dataclass(frozen=True)
@@ -178,7 +130,7 @@ class LabelledMatrix(VGroup):
         **style_fields,
     ):
         super().__init__()
-        style = _style(style, style_fields)
+        style = style_of(style, style_fields)
         values = np.asarray(values, dtype=float)
         m, n = values.shape
         self.shape = (m, n)
@@ -383,10 +335,11 @@ class LabelledMatrix(VGroup):
                 continue
             r = row_mobs[i]
             if self.style.split and i % 2:  # an even row (2nd, 4th, …): right of the grid
-                r.move_to([grid.label_w + len(grid.cols) * grid.cw + 0.12, y, 0], aligned_edge=LEFT)
+                right = grid.label_w + len(grid.cols) * grid.cw + LABEL_GAP
+                r.move_to([right, y, 0], aligned_edge=LEFT)
                 self.right_labels.add(r)
             else:
-                r.move_to([grid.label_w - 0.12, y, 0], aligned_edge=RIGHT)
+                r.move_to([grid.label_w - LABEL_GAP, y, 0], aligned_edge=RIGHT)
             self.row_labels.add(r)
             self.row_label_of[i] = r
 
@@ -396,10 +349,10 @@ class LabelledMatrix(VGroup):
             return VGroup()
         grid = VGroup(*self.backgrounds, *self.ellipses, *self.right_labels)
         if self.style.squares:  # upright on the right: the rows keep the height
-            bar = ColorBar(
-                self.theme, self.scale, self.limit, width=min(grid.height, 2.4), vertical=True
-            )
-            return bar.next_to(grid, RIGHT, buff=0.3).align_to(grid, DOWN)
+            split = self.style.split
+            bar = upright_bar(self.theme, self.scale, self.limit, min(grid.height, 2.4), split)
+            gap = SPLIT_BAR_GAP if split else BAR_GAP
+            return bar.next_to(grid, RIGHT, buff=gap).align_to(grid, DOWN)
         least = 2.2 if self.bar_room is None else max(min(2.2, self.bar_room), 1.2)
         bar = ColorBar(self.theme, self.scale, self.limit, width=max(grid.width, least))
         bar.next_to(grid, DOWN, buff=0.22).align_to(grid, LEFT)
@@ -446,9 +399,9 @@ class LabelledMatrix(VGroup):
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
                 stood = stood or mob.upright
-        style = _style(kwargs.get("style"), _style_part(kwargs))
+        style = style_of(kwargs.get("style"), style_part(kwargs))
         squares = grid_of_squares(
-            args, box.width, box.height - title_room, sizes[-1], style.colorbar
+            args, box.width, box.height - title_room, sizes[-1], style.colorbar, style.scale
         )
         if squares is not None and (any_squares or style.scale):
             (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)
@@ -560,7 +513,7 @@ def cells_alone_too_big(values, size: float, kwargs: dict, width: float, height:
     """Whether the matrix's cells alone, at ``size``, are wider than ``width`` or taller than
     ``height``: measured from a few probe numbers (the cell size), without building the matrix
     (whose every number is a Pango text: what made a 12 × 12 matrix slow to fit)."""
-    style = _style(kwargs.get("style"), {**_style_part(kwargs), "size": size})
+    style = style_of(kwargs.get("style"), {**style_part(kwargs), "size": size})
     values = np.asarray(values, dtype=float)
     cw, ch = LabelledMatrix._cell_size(values, style)
     m, n = values.shape
@@ -572,18 +525,6 @@ def _share(value: float, limit: float) -> float:
     if not np.isfinite(value) or limit <= 0:
         return 0.0
     return min(abs(value) / limit, 1.0)
-
-
-def _style_part(kwargs: dict) -> dict:
-    return {k: v for k, v in kwargs.items() if k in STYLE_FIELDS}
-
-
-def _style(style: MatrixStyle | None, overrides: dict) -> MatrixStyle:
-    """``style`` (default the plain one) with the fields given as keywords replaced."""
-    unknown = set(overrides) - STYLE_FIELDS
-    if unknown:
-        raise TypeError(f"LabelledMatrix got unexpected keyword(s) {sorted(unknown)}")
-    return replace(style or MatrixStyle(), **overrides)
 
 
 def _extremes(values: np.ndarray) -> list[float]:
