@@ -68,11 +68,13 @@ from .readings.followed import (
     pair_row,
 )
 from .readings.head_search import (
+    ForcedWeight,
     HeadHit,
     Pair,
     Word,
     best_link,
     find_pair,
+    pieces_text,
     search_heads,
     text_words,
 )
@@ -202,6 +204,8 @@ __all__ = [
     "search_heads",
     "HeadHit",
     "best_link",
+    "ForcedWeight",
+    "pieces_text",
     # a real model's forward pass (bert.py)
     "bert_forward",
     "BertWeights",

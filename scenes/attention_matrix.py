@@ -169,21 +169,27 @@ class AttentionMatrix(ExplainerScene):
         # holds them, else under the grid; on badges only where neither has room
         matrix = fitted(0.0)
         self.readout, self.readout_at = VGroup(), None
-        if matrix.style.squares and named:
+        # a key word cut into pieces: no cell shows its weight (the pieces' sum), a line does —
+        # with every named number, or (where that line has no room) the word's alone, the
+        # other named cells keeping theirs on the grid
+        words = [c for c in named if c in self.word_cells()]
+        tries = [(named, ())] if matrix.style.squares else []
+        tries += [(words, [c for c in named if c not in words])] if words else []
+        for cells, kept in tries:
+            numbers_too = cells is words  # the word's line under a whole grid of numbers too
             content = self.regions.content
-            line = self.readout_line(W, named, content.x1 - left.x0)
+            line = self.readout_line(W, cells, content.x1 - left.x0)
             if len(line) == 1:
-                matrix, self.readout, self.readout_at = fitted(0.0, ()), line, "heading"
-            else:
-                line = self.readout_line(W, named, left.width - 1.1)
-                under = fitted(line.height + 0.25, ())
-                if under.style.squares:
-                    matrix, self.readout, self.readout_at = under, line, "under"
-                    line.next_to(matrix.backgrounds, DOWN, buff=0.2)
-                    line.align_to(matrix.backgrounds, LEFT)
-                else:
-                    matrix = fitted(0.0, named)
-        elif named:
+                matrix, self.readout, self.readout_at = fitted(0.0, kept), line, "heading"
+                return matrix
+            line = self.readout_line(W, cells, left.width - 1.1)
+            under = fitted(line.height + 0.25, kept)
+            if under.style.squares or (numbers_too and under.whole):
+                matrix, self.readout, self.readout_at = under, line, "under"
+                line.next_to(matrix.backgrounds, DOWN, buff=0.2)
+                line.align_to(matrix.backgrounds, LEFT)
+                return matrix
+        if named:
             matrix = fitted(0.0, named)
         return matrix
 
@@ -214,14 +220,32 @@ class AttentionMatrix(ExplainerScene):
 
     def readout_line(self, W, named, width: float) -> VGroup:
         """ "students → when 1.000 · students → students 0.000": each named cell's weight, on
-        lines of ``width`` at most."""
-        theme, parts = self.theme, []
+        lines of ``width`` at most; a cell of a key word cut into pieces (:meth:`word_cells`)
+        as the word and its pieces' sum, "word → supercalifragilistic 0.877"."""
+        theme, parts, words = self.theme, [], self.word_cells()
         for i, j in dict.fromkeys(named):
-            q, k = (ellipsize(t, 1.6, SMALL) for t in (self.q_tokens[i], self.k_tokens[j]))
+            key = ac.pieces_text([self.k_tokens[j]]) if (i, j) not in words else self.word()
+            q, k = (ellipsize(t, 1.6, SMALL) for t in (self.q_tokens[i], key))
             name = label(f"{q} → {k}", SMALL, theme.muted)
-            value = self.num(W[i, j], ("weights", self.h, i, j), 3)
+            value = (
+                self.word_weight(i)
+                if (i, j) in words
+                else self.num(W[i, j], ("weights", self.h, i, j), 3)
+            )
             parts.append(VGroup(name, value).arrange(buff=0.12))
         return flow(parts, width, hbuff=0.45)
+
+    def word_cells(self) -> list[tuple[int, int]]:
+        """The cells whose number is a key word's (the story's key cut into pieces): the query's
+        and its peer's on the key; none for a key of one token."""
+        s = self.story
+        if s is None or len(s.pieces) < 2:
+            return []
+        return [(i, s.key) for i in (s.query, s.peer) if i is not None]
+
+    def word(self) -> str:
+        """The story's key word, as its pieces spell it ("supercalifragilistic")."""
+        return self.story_key(self.story).partition(" = ")[0]
 
     def gather_row_sums(self):
         """Each row's shares gather into its sum."""
@@ -361,8 +385,10 @@ class AttentionMatrix(ExplainerScene):
         else:
             rows = self.cost_rows(right.width)
             place(rows, right, "left")
-            if self.readout_at == "heading":  # it may reach into the cost's room
-                self.play(FadeOut(self.readout), FadeIn(self.title), run_time=0.4)
+            if self.readout_at == "heading":  # it may reach into the cost's room: the title
+                title = self.pair_title(self.matrix)  # comes back with the followed pair
+                self.play(FadeOut(self.readout), FadeIn(title), run_time=0.4)
+                self.title = title
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)
 
@@ -413,24 +439,48 @@ class AttentionMatrix(ExplainerScene):
         or above it, every row and column still on screen, with its colour key (the row sums
         and the reading's marks have been read); returns the cost's lines, placed."""
         best = None
-        for rows, room, spot, titled in self.cost_layouts():
-            matrix = self.weights_matrix(room, title_room=0.45 if titled else 0.0)
+        for rows, room, spot, _ in self.cost_layouts():
+            matrix = self.weights_matrix(room)  # its title line keeps the followed pair
             shown = len(matrix.shown_rows) * len(matrix.shown_columns)
             if best is None or shown > best[0]:
-                best = (shown, rows, room, spot, matrix, titled)
+                best = (shown, rows, room, spot, matrix)
             if shown == self.head.weights.size:
                 break
-        _, rows, room, spot, matrix, titled = best
-        title = matrix_title(self.say("weights"), matrix, self.theme) if titled else VGroup()
+        _, rows, room, spot, matrix = best
+        title = self.pair_title(matrix)
         place(VGroup(title, matrix), room)
         place(rows, spot, "left")
+        frame = self.pair_frame(matrix)
         gone = [m for m in (self.sums, self.sum_head, self.readout, *self.marks) if len(m)]
         if self.readout_at != "heading":  # the title gave its place to the readout at the reading
             gone.append(self.title)
-        shown = (matrix.frame_parts(), matrix.blocked_marks, matrix.numbers, title)
+        shown = (matrix.frame_parts(), matrix.blocked_marks, matrix.numbers, title, frame)
         self.play(FadeOut(self.matrix, *gone), FadeIn(*shown), run_time=0.8)
+        self.bring_to_front(matrix.numbers)
         self.matrix, self.title = matrix, title
         return rows
+
+    def followed_cell(self) -> tuple[int, int]:
+        """The cell the story is about: the head's story's pair, else the followed pair."""
+        if self.story is not None:
+            return self.story.query, self.story.key
+        p = ac.followed_pair(self.trace)
+        return p.query, p.key
+
+    def pair_title(self, matrix) -> VGroup:
+        """The matrix's title line at the cost step: "attention weights" and the followed
+        pair with its weight ("she → baker 0.381"), or the pair alone where both do not fit
+        (issue 38: the last still, the png a lecturer pastes, had lost the story)."""
+        pair = self.readout_line(self.head.weights, [self.followed_cell()], 99.0)
+        both = VGroup(label(self.say("weights"), SMALL, self.theme.muted), pair)
+        both.arrange(buff=0.45)
+        title = both if both.width <= matrix.width else pair
+        return matrix_title(title, matrix, self.theme)
+
+    def pair_frame(self, matrix) -> VGroup:
+        """The followed pair's cell framed in ``matrix`` (its row and column are never
+        elided)."""
+        return matrix.highlight(*self.followed_cell())
 
     # -- a trained or asked head's story (attention_core.readings.followed.head_story) ----------
     def reading_cells(self, other, pair) -> list[tuple[int, int]]:
@@ -457,20 +507,30 @@ class AttentionMatrix(ExplainerScene):
         """The reading step's caption: what the head does, in its pair and its number."""
         s, W = self.story, self.head.weights
         o = s.other if s.other is not None else s.key
+        w = self.word_weight(s.query).shown  # a key word cut into pieces: their sum
+        pieces = len(s.pieces) > 1  # said once as "word = piece + piece: weight", then the word
+        kw = self.say("word_weight" if pieces else "key_weight", k=self.story_key(s), w=w)
         self.step(
             "reading",
             caption_key=f"story_{s.telling if s.kind == 'asked' else s.kind}",
             q=self.q_tokens[s.query],
-            k=self.k_tokens[s.key],
-            w=self.num(W[s.query, s.key], ("weights", self.h, s.query, s.key), 3).shown,
+            k=self.word() if pieces else self.k_tokens[s.key],
+            w=w,
+            kw=kw,
             e=self.q_tokens[s.earlier] if s.earlier is not None else "",
             o=self.k_tokens[o],
             ow=self.num(W[s.query, o], ("weights", self.h, s.query, o), 3).shown,
             nth=captions.ordinal(s.rank, self.lang),
             p=self.q_tokens[s.peer] if s.peer is not None else "",
-            pw=self.num(W[s.peer, s.key], ("weights", self.h, s.peer, s.key), 3).shown
-            if s.peer is not None
-            else "",
+            pw=self.word_weight(s.peer).shown if s.peer is not None else "",
             does=self.story_does(s),
             sym=sym,
         )
+
+    def word_weight(self, i: int):
+        """The weight row ``i`` puts on the story's key, as a Num: its cell, or for a key word
+        cut into pieces the pieces' sum (role ``word_weight``)."""
+        s, W = self.story, self.head.weights
+        if len(s.pieces) < 2:
+            return self.num(W[i, s.key], ("weights", self.h, i, s.key), 3)
+        return self.num(W[i, list(s.pieces)].sum(), ("word_weight", self.h, i), 3)

@@ -81,13 +81,18 @@ def test_an_asked_word_is_one_key_whose_weight_sums_its_pieces(case):
     story = fw.story_of(W, tokens, pair)
     total = float(W[q, list(pieces)].sum())
     assert story.weight == pytest.approx(total, abs=1e-12) == pair.weight(W)
-    assert story.pieces == pieces and story.key == k
+    assert story.pieces == pieces and story.key == (k if story.habit is None else story.key)
+    assert story.key in pieces
     others = [float(W[q, j]) for j in range(W.shape[1]) if j not in pieces]
     assert story.rank == 1 + sum(w > story.weight for w in others)
     if story.other is not None:
         assert story.other not in pieces and story.other_weight == max(others)
     if story.habit is None and story.peer is None:
         assert set(story.fits) == {(q, p) for p in pieces}  # each piece of the word framed
+    if story.peer is not None and len(pieces) > 1:  # other queries look most at the word
+        assert story.peer not in pieces and {(q, p) for p in pieces} <= set(story.fits)
+        assert {j for _, j in story.fits} == set(pieces)
+        assert story.peer_weight == pytest.approx(W[story.peer, list(pieces)].sum(), abs=1e-12)
     if len(pieces) == 1:  # a key of one token: the story as it always was
         assert story == fw.asked_story(W, tokens, q, k)
 
@@ -287,3 +292,49 @@ def test_smollm2_forced_weight_is_refused_by_heads_and_from_model(cli, tmp_path)
     assert "under the causal mask it sees only itself" in heads and "not a link" in heads
     made = _one_line(cli("from-model", *args, cwd=tmp_path))
     assert made == heads and list(tmp_path.iterdir()) == []
+
+
+# -- the scenes say the word and its summed weight -----------------------------------------------
+def _pieced(**kw):
+    tokens = ["[CLS]", "the", "fish", "##erman", "sat", "[SEP]"]
+    return ac.Example(tokens=tokens, embeddings=np.eye(6)[:, :4] + 0.3, seed=5, d_k=3,
+                      query="sat", key_pieces=["fish", "##erman"], **kw)  # fmt: skip
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "1:1"])
+def test_attention_matrix_says_the_key_word_and_its_summed_weight_and_shows_it(aspect):
+    """Before: the reading said "sat → ##erman 0.xxx", the last piece alone. Now "sat →
+    fisherman = fish + ##erman: <sum>", and the sum is on the still (a line under the grid or in
+    the heading's place), every number there the core's."""
+    from scene_checks import numbers_problems, unshown_caption_numbers
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = _pieced()
+    W = ac.trace_example(ex).heads[0].weights
+    total = f"{W[4, 2] + W[4, 3]:.3f}"
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+
+    def snap(s):
+        return s.steps[-1]["caption"], unshown_caption_numbers(s) + numbers_problems(s)
+
+    stills = run_steps(find("AttentionMatrix").load(), ex, look=look, pixel_height=360,
+                       snapshot=snap)  # fmt: skip
+    caption, problems = next(st.snapshot for st in stills if st.key == "reading")
+    assert f"sat → fisherman = fish + ##erman: {total}" in caption, caption
+    assert not problems, problems
+
+
+def test_a_score_step_names_its_piece_as_one_piece_of_the_word():
+    """Scaling's pair step speaks of one piece's score (scores do not add up): it says that
+    piece is one piece of the pair asked about, whose weight sums the pieces."""
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = _pieced()
+    look = Look.for_example(ex, lang="en")
+    stills = run_steps(find("Scaling").load(), ex, look=look, frames=False)
+    pair = next(st.caption for st in stills if st.key == "pair")
+    assert "is one piece of the pair asked about, sat → fisherman = fish + ##erman" in pair, pair

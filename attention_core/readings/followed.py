@@ -141,8 +141,9 @@ class HeadStory:
     that gives it the most; ``fits`` then frames each of them.
 
     ``keys``: an asked key word's pieces (() for a key of one token): ``weight`` is then their
-    sum, ``rank``, ``other`` and ``peer`` read the word as one key (its pieces' columns summed),
-    ``habit`` holds when the habitual key is any piece, and ``fits`` frames each piece."""
+    sum, ``rank``, ``other`` and ``peer`` read the word as one key (its pieces' columns summed;
+    its own pieces are no peers), ``habit`` holds when the habitual key is any piece (that piece
+    is then ``key``), and ``fits`` frames each piece."""
 
     kind: str
     query: int
@@ -220,29 +221,33 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
 def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     """:class:`HeadStory` of an asked pair ``q`` → ``k`` of weights ``W``: its rank in the row,
     the runner-up (or the top), and whether it is the head's habit. ``pieces``: a key word's
-    pieces (``k`` among them), read as one key whose weight is their sum."""
+    pieces (``k`` among them), read as one key whose weight is their sum; where the head's habit
+    looks at one of them, that piece is the story's ``key``."""
     from .heads import read_head
 
     pieces = tuple(int(p) for p in pieces) if len(pieces) > 1 else ()
+    square = W.shape[0] == W.shape[1] > 1
+    pattern = read_head(W, tokens).pattern if square else "spread"
+    keys = {} if pattern == "spread" else _pattern_keys(W, tokens, pattern)
+    habit, fits, earlier = None, tuple((q, p) for p in pieces or (k,)), None
+    habitual = [p for p in pieces or (k,) if p in keys.get(q, ())]
+    if habitual:  # the key told is the piece the habit looks at
+        k = habitual[0]
+        habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
+        earlier = k - 1 if pattern == "induction" else None
     C = collapsed(W, pieces, k) if pieces else W
     row = C[q]
     w = float(row[k])
     rank = 1 + int(np.sum(row > w))
     rest = np.where(np.arange(row.size) == k, -np.inf, row)
     other = int(np.argmax(rest)) if row.size > 1 and float(np.max(rest)) > 0 else None
-    square = W.shape[0] == W.shape[1] > 1
-    pattern = read_head(W, tokens).pattern if square else "spread"
-    keys = {} if pattern == "spread" else _pattern_keys(W, tokens, pattern)
-    habit, fits, earlier = None, tuple((q, p) for p in pieces or (k,)), None
-    habitual = [p for p in pieces or (k,) if p in keys.get(q, ())]
-    if habitual:
-        habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
-        earlier = habitual[0] - 1 if pattern == "induction" else None
     ow = 0.0 if other is None else float(row[other])
     peer, pw = None, 0.0
     if habit is None and rank == 1 and other is not None:
-        peer, fits = _column_peer(C, q, k) or (None, fits)
+        peer, fits = _column_peer(C, q, k, pieces) or (None, fits)
         pw = 0.0 if peer is None else float(C[peer, k])
+        if peer is not None and pieces:  # each row framed on every piece of the word
+            fits = tuple((i, p) for i, _ in fits for p in pieces)
     return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw, pieces)
 
 
@@ -258,12 +263,13 @@ def collapsed(W, pieces, k: int) -> np.ndarray:
 COLUMN_MIN, COLUMN_SHARE = 3, 1 / 3  # "many of the tokens that see k look most at it"
 
 
-def _column_peer(W, q: int, k: int):
+def _column_peer(W, q: int, k: int, pieces=()):
     """``(peer, fits)`` where many of the other queries that see key ``k`` (weight > 0: a
     masked one's is exactly 0) put their largest weight on it — at least ``COLUMN_MIN`` and a
     ``COLUMN_SHARE`` of them: the one putting the most there, and the cells of all that do
-    (``q``'s first); else None."""
-    others = [i for i in range(W.shape[0]) if i != q and W[i, k] > 0]
+    (``q``'s first); else None. A key word's own ``pieces`` are no other queries looking at
+    it (a piece weighs its own word's pieces, itself among them)."""
+    others = [i for i in range(W.shape[0]) if i != q and i not in pieces and W[i, k] > 0]
     top = [i for i in others if int(np.argmax(W[i])) == k]
     if len(top) < COLUMN_MIN or COLUMN_SHARE * len(others) > len(top):
         return None

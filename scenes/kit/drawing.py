@@ -151,9 +151,10 @@ class Kit:
 
     def keep_followed(self, values, role, options: dict) -> dict:
         """``options`` with the followed pair's query first among ``keep_rows`` and its key
-        first among ``keep_cols``, for a matrix of the explained head's queries × keys (role
-        kinds :data:`QUERY_KEY_ROLES`): every scene talks about that pair, so no aspect may
-        elide it (issue 44: CausalMask framed a cell whose column 1:1 had elided)."""
+        (and each piece of a key word cut into pieces) first among ``keep_cols``, for a matrix
+        of the explained head's queries × keys (role kinds :data:`QUERY_KEY_ROLES`): every scene
+        talks about that pair, so no aspect may elide it (issue 44: CausalMask framed a cell
+        whose column 1:1 had elided)."""
         import numpy as np
 
         import attention_core as ac
@@ -165,7 +166,7 @@ class Kit:
             self._followed = ac.followed_pair(scene.trace)
         pair = self._followed
         rows = [pair.query, *options.get("keep_rows", ())]
-        cols = [pair.key, *options.get("keep_cols", ())]
+        cols = [pair.key, *pair.pieces, *options.get("keep_cols", ())]  # a key word: each piece
         return dict(options, keep_rows=rows, keep_cols=cols)
 
     def matrix_at(self, values, role, row_labels, col_labels, **options):

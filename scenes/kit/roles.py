@@ -333,6 +333,15 @@ def pair_row(tr, h, field):
 
 
 @role()
+def word_weight(tr, h, i):
+    """The weight query ``i`` of head ``h`` puts on the followed key word
+    (``attention_core.FollowedPair.pieces``): a key cut into pieces (``key_pieces``) sums its
+    pieces' weights."""
+    pieces = list(ac.followed_pair(tr, head=h).pieces)
+    return float(tr.heads[h].weights[i, pieces].sum())
+
+
+@role()
 def shuffle_diff(tr, which):
     """PositionalEncoding's largest change of the outputs, "without" or "with" the encoding
     (claims.order_argument: the example's own mask kept, but a causal mask that already makes

@@ -60,25 +60,26 @@ STEPS = {
         "What this head does: {q} → {k} {w}: the first token — an attention sink: it takes the weight the head has nowhere better to put. The frames mark every row that does the same. {sym}",
     ),
     "story_asked": (
-        "所问的一对：{q} → {k} {w}。{sym}",
-        "The pair asked for: {q} → {k} {w}. {sym}",
+        "所问的一对：{q} → {kw}。{sym}",
+        "The pair asked for: {q} → {kw}. {sym}",
     ),
-    # an asked pair, told by what its weight says (HeadStory.telling)
+    # an asked pair, told by what its weight says (HeadStory.telling); {kw} the key and its
+    # weight: "trophy 0.576", or a key word cut into pieces "suitcase = suit + case: 0.450"
     "story_asked_top": (
-        "所问的一对：{q} → {k} {w}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词、第一个词）解释不了它。{sym}",
-        "The pair asked for: {q} → {k} {w}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
+        "所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词、第一个词）解释不了它。{sym}",
+        "The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
     ),
     "story_asked_column": (
-        "所问的一对：{q} → {k} {w}，是它最大的权重。但不只是 {q}：很多词都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
-        "The pair asked for: {q} → {k} {w}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
+        "所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
+        "The pair asked for: {q} → {kw}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
     ),
     "story_asked_lower": (
-        "所问的一对：{q} → {k} {w}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
-        "The pair asked for: {q} → {k} {w}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
+        "所问的一对：{q} → {kw}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
+        "The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
     ),
     "story_asked_habit": (
-        "所问的一对 {q} → {k} {w} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
-        "The pair asked for, {q} → {k} {w}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
+        "所问的一对 {q} → {kw} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
+        "The pair asked for, {q} → {kw}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
     ),
     "cost": (
         "代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词时已有 {cells512} 个格子。",

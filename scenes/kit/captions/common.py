@@ -51,6 +51,13 @@ WORDS = {
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     # an asked pair, where a scene says what the head does with its followed pair
     "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
+    # a key word cut into pieces: the pair's key is the word, its weight the pieces' sum
+    "pair_asked_piece": (
+        "{k} 是所问的一对 {q} → {word} 中的一片（这对的权重是各片之和）",
+        "{k} is one piece of the pair asked about, {q} → {word} (whose weight sums the pieces)",
+    ),
+    "key_weight": ("{k} {w}", "{k} {w}"),  # the key of an asked pair and its weight
+    "word_weight": ("{k}：{w}", "{k}: {w}"),  # a key word cut into pieces and their summed weight
     "pair_asked_column": (
         "很多词都最看重 {k}，不只是 {q}",
         "many tokens look most at {k}, not {q} alone",
