@@ -173,7 +173,7 @@ class AttentionMatrix(ExplainerScene):
         # with every named number, or (where that line has no room) the word's alone, the
         # other named cells keeping theirs on the grid
         words = [c for c in named if c in self.word_cells()]
-        tries = [(named, ())] if matrix.style.squares else []
+        tries = [(named, ())] if matrix.style.squares and named else []
         tries += [(words, [c for c in named if c not in words])] if words else []
         for cells, kept in tries:
             numbers_too = cells is words  # the word's line under a whole grid of numbers too
