@@ -20,7 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.blocked import blocked_look, diagonal
+from scenes.mobjects.blocked import blocked_look, blocked_sample
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
 from scenes.mobjects.matrix import matrix_title
@@ -147,12 +147,9 @@ class CausalMask(ExplainerScene):
     def blocked_key(self) -> VGroup:
         """The key of the blocked look, said once: a sample cell and "blocked by the mask:
         weight exactly 0"."""
-        from manim import Square
-
         from scenes.mobjects.text import balanced_lines
 
-        cell = Square(0.3).set_fill(self.theme.background, 1).set_stroke(self.theme.muted, 1.5)
-        sample = VGroup(cell, diagonal(cell, self.theme))
+        sample = blocked_sample(self.theme, bool(self.weights.style.squares))
         room = self.panel_room().width if self.side_panel else self.foot.width
         lines = balanced_lines(self.say("blocked_cell"), room - 0.5, SMALL, max_lines=2)
         words = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))

@@ -1,7 +1,8 @@
 """A cell the mask blocks never reads as a weight of 0.00 (a review: AttentionMatrix and
-CausalMask drew it like any near-zero weight): in AttentionMatrix, as in CausalMask, it has the
-frame's background and the mask's outline; on a grid of squares, a diagonal too; where its
-number is shown, the number stays readable and is not crossed out."""
+CausalMask drew it like any near-zero weight): in AttentionMatrix, as in CausalMask, a cell with
+a number has the frame's background and the mask's outline, its number readable and not crossed
+out; on a grid of squares a blocked cell is one flat faint tone, no outline, no diagonal (a
+24-token grid's crossed cells carried more ink than its weights)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from manim.utils.color import ManimColor
 
 import attention_core as ac
 from scenes.kit.registry import find
+from scenes.mobjects.blocked import blocked_tone
 from scenes.pipeline.stills import run_steps
 
 
 def _blocked_cells(scene):
     m, mask, theme = scene.matrix, scene.head.mask, scene.theme
-    bg = ManimColor(theme.background).to_hex().lower()
+    look = blocked_tone(theme) if m.style.squares else theme.background
+    bg = ManimColor(look).to_hex().lower()
     out = []
     for i, j in m.shown_cells:
         rect = m.cell_rect(i, j)
@@ -46,8 +49,8 @@ def test_attention_matrix_draws_blocked_cells_in_a_look_of_their_own(preset):
     assert blocked, "the example blocks no shown cell"
     assert all(filled for _, filled, _, _ in blocked)
     assert not any(filled for allowed, filled, _, _ in cells if allowed)
-    # a diagonal on each blocked square; none through a number
-    assert all(lines == (0 if number else 1) for _, _, lines, number in blocked)
+    # no diagonal: through a number (it is read) nor on a square (a flat tone says it)
+    assert all(lines == 0 for _, _, lines, number in blocked)
     assert np.any([number for *_, number in blocked]) == (preset == "causal")
 
 

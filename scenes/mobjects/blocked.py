@@ -1,10 +1,13 @@
 """The look of a cell the mask blocks, in every matrix of weights: the background, the mask's
 outline and a diagonal, its number (where shown) muted — so that "blocked" never reads as a
-weight of 0.00 (CausalMask shows the mask come down; AttentionMatrix keeps the look)."""
+weight of 0.00 (CausalMask shows the mask come down; AttentionMatrix keeps the look). On a grid
+of squares (many tokens) a blocked cell is one flat faint tone instead, no outline, no diagonal:
+a 24-token causal grid's 276 outlined, crossed cells carried more ink than its weights (issue
+38); :func:`blocked_sample` is the key's sample of either look."""
 
 from __future__ import annotations
 
-from manim import Line, VGroup
+from manim import Line, Square, VGroup, interpolate_color
 
 from scenes.mobjects.layout import box_of
 
@@ -20,6 +23,9 @@ def blocked_look(matrix, mask, theme, mute: bool = True) -> VGroup:
         if mask[i, j]:
             continue
         rect = matrix.cell_rect(i, j)
+        if matrix.style.squares and matrix.cell(i, j) is None:  # a flat faint tone
+            rect.set_fill(blocked_tone(theme), opacity=1).set_stroke(width=0)
+            continue
         rect.set_fill(theme.background, opacity=1).set_stroke(theme.muted, width=1.5)
         number = matrix.cell(i, j)
         if number is not None:  # on the background now: muted, or in the text's colour
@@ -35,3 +41,18 @@ def diagonal(rect, theme) -> Line:
     return Line(
         [b.x0 + inset, b.y0 + inset, 0], [b.x1 - inset, b.y1 - inset, 0], stroke_width=1.5
     ).set_color(theme.muted)
+
+
+def blocked_tone(theme):
+    """The flat tone of a blocked cell on a grid of squares: a quarter of the muted colour on
+    the background, fainter than the mask's outline and plainly no weight's colour."""
+    return interpolate_color(theme.background, theme.muted, 0.25)
+
+
+def blocked_sample(theme, squares: bool, side: float = 0.3) -> VGroup:
+    """A blocked cell as the key shows it, in the look of the grid it explains: the flat tone
+    on a grid of squares, else the background, the outline and the diagonal."""
+    if squares:
+        return VGroup(Square(side).set_fill(blocked_tone(theme), 1).set_stroke(width=0))
+    cell = Square(side).set_fill(theme.background, 1).set_stroke(theme.muted, 1.5)
+    return VGroup(cell, diagonal(cell, theme))
