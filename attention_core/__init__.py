@@ -87,6 +87,7 @@ from .readings.illustrative import (
 )
 from .readings.linear_maps import LinearMaps, linear_maps
 from .readings.permutation import ShuffleCheck, shuffle_check
+from .readings.cast import CAST_SIZE, story_cast
 from .readings.scene_quantities import (
     LabelledKeys,
     NamedWeights,
@@ -186,6 +187,8 @@ __all__ = [
     "residual",
     "tip_to_tail",
     "story_order",
+    "story_cast",
+    "CAST_SIZE",
     "named_weights",
     "NamedWeights",
     "labelled_keys",

@@ -392,9 +392,12 @@ class AttentionMatrix(ExplainerScene):
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)
 
-    def cost_rows(self, width: float, size: float = BODY, compact: bool = False) -> VGroup:
+    def cost_rows(
+        self, width: float, size: float = BODY, compact: bool = False, lead: bool = False
+    ) -> VGroup:
         """n = 12 → 144 cells; n = 512 → 262,144 cells; n²dₖ = 288 multiply-adds: each on lines
-        of ``width`` at most, or (``compact``) side by side where they fit."""
+        of ``width`` at most, or (``compact``) side by side where they fit, after the followed
+        pair (:meth:`pair_line`) with ``lead``."""
         ex, head, theme = self.example, self.head, self.theme
         work = ex.n * ex.n_keys * head.d_k
         rows = [
@@ -416,8 +419,9 @@ class AttentionMatrix(ExplainerScene):
             ]
         )
         if compact:  # tight lines: a 24-token grid leaves a square frame little room under it
+            parts = [VGroup(*r).arrange(buff=0.15) for r in rows]
             return flow(
-                [VGroup(*r).arrange(buff=0.15) for r in rows], width, hbuff=0.45, vbuff=0.04
+                [self.pair_line(), *parts] if lead else parts, width, hbuff=0.45, vbuff=0.04
             )
         return VGroup(*(flow(r, width) for r in rows)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
 
@@ -429,8 +433,11 @@ class AttentionMatrix(ExplainerScene):
             rows = self.cost_rows(share * content.width)
             room = Box(content.x0, content.y0, content.x1 - rows.width - 0.5, content.y1)
             yield rows, room, Box(room.x1 + 0.5, content.y0, content.x1, content.y1), True
-        for size, compact, gap in ((BODY, False, 0.3), (SMALL, True, 0.12), (SMALL, True, 0.06)):
-            rows = self.cost_rows(content.width, size, compact)
+        tight = ((SMALL, True, 0.12, True), (SMALL, True, 0.12, False), (SMALL, True, 0.06, False))
+        for size, compact, gap, lead in ((BODY, False, 0.3, False), *tight):
+            # no title line (compact): the followed pair leads the lines under the matrix, or
+            # (no room for that line) its number stays on its framed cell
+            rows = self.cost_rows(content.width, size, compact, lead=lead)
             room, spot = content.rows(content.height - rows.height - gap, rows.height, gap=gap)
             yield rows, room, spot, not compact
 
@@ -439,15 +446,18 @@ class AttentionMatrix(ExplainerScene):
         or above it, every row and column still on screen, with its colour key (the row sums
         and the reading's marks have been read); returns the cost's lines, placed."""
         best = None
-        for rows, room, spot, _ in self.cost_layouts():
-            matrix = self.weights_matrix(room)  # its title line keeps the followed pair
+        for rows, room, spot, titled in self.cost_layouts():
+            matrix = self.weights_matrix(
+                room, [self.followed_cell()], title_room=0.45 if titled else 0.0
+            )
             shown = len(matrix.shown_rows) * len(matrix.shown_columns)
             if best is None or shown > best[0]:
-                best = (shown, rows, room, spot, matrix)
+                best = (shown, rows, room, spot, matrix, titled)
             if shown == self.head.weights.size:
                 break
-        _, rows, room, spot, matrix = best
-        title = self.pair_title(matrix)
+        _, rows, room, spot, matrix, titled = best
+        # the title line keeps the followed pair (untitled, the pair leads the cost's lines)
+        title = self.pair_title(matrix) if titled else VGroup()
         place(VGroup(title, matrix), room)
         place(rows, spot, "left")
         frame = self.pair_frame(matrix)
@@ -471,11 +481,15 @@ class AttentionMatrix(ExplainerScene):
         """The matrix's title line at the cost step: "attention weights" and the followed
         pair with its weight ("she → baker 0.381"), or the pair alone where both do not fit
         (issue 38: the last still, the png a lecturer pastes, had lost the story)."""
-        pair = self.readout_line(self.head.weights, [self.followed_cell()], 99.0)
+        pair = self.pair_line()
         both = VGroup(label(self.say("weights"), SMALL, self.theme.muted), pair)
         both.arrange(buff=0.45)
         title = both if both.width <= matrix.width else pair
         return matrix_title(title, matrix, self.theme)
+
+    def pair_line(self) -> VGroup:
+        """ "she → baker 0.381": the followed pair and its weight, on one line."""
+        return self.readout_line(self.head.weights, [self.followed_cell()], 99.0)
 
     def pair_frame(self, matrix) -> VGroup:
         """The followed pair's cell framed in ``matrix`` (its row and column are never

@@ -128,6 +128,25 @@ def followed_cell_hidden(scene) -> list[str]:
 MATRIX_SCENES = ("DotProducts", "Scaling", "AttentionMatrix", "Overview", "CausalMask")
 
 
+def cast_colour_problems(scene) -> list[str]:
+    """Every labelled row of a query × key matrix on screen in its cast colour, or in the quiet
+    tone outside the cast: at most :data:`attention_core.CAST_SIZE` token colours (issue 38)."""
+    from manim import VGroup
+
+    cast, theme = ac.story_cast(scene.trace), scene.theme
+    want = {i: theme.token(r) for r, i in enumerate(cast)}
+    out = []
+    for group in on_screen(scene, VGroup):
+        m = getattr(group, "of_matrix", lambda: None)()
+        if m is None or tuple(m.shape) != tuple(scene.head.weights.shape):
+            continue
+        for i, lab in m.row_label_of.items():
+            colour = want.get(i, theme.muted).to_hex().lower()
+            if lab.get_color().to_hex().lower() != colour:
+                out.append(f"row {i} label in {lab.get_color().to_hex()}, not {colour}")
+    return out
+
+
 def _cases():
     out = []
     for name, path in SENTENCES.items():
@@ -146,12 +165,12 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
     """The class of issue 44: every applicable scene of a real 21–23-token sentence whose
     followed key is in the middle renders at 1:1 (the scenes with a matrix of queries × keys
     at every aspect), nothing outside the frame or overlapping, every such matrix showing the
-    followed cell at every step."""
+    followed cell at every step, its row labels in the cast's colours or the quiet tone."""
     ex = ac.load_example(SENTENCES[name])
     look = Look.for_example(ex, lang="en", aspect=aspect)
 
     def snapshot(s):
-        return geometry_problems(s) + followed_cell_hidden(s)
+        return geometry_problems(s) + followed_cell_hidden(s) + cast_colour_problems(s)
 
     stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=snapshot)
     assert stills, "the scene has no steps"

@@ -186,6 +186,8 @@ class ExplainerScene(Scene):
         (``attention_core.pieces_text``: its weight is their sum)."""
         import attention_core as ac
 
+        if len(s.pieces) == 1:  # the label itself, a Token: a caption names it (quoted, whole)
+            return self.k_tokens[s.pieces[0]]
         return ac.pieces_text([self.k_tokens[j] for j in s.pieces])
 
     def pair_step_caption(self, p, shown: str) -> None:
@@ -219,12 +221,28 @@ class ExplainerScene(Scene):
             return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
         return self.story_does(s)
 
+    @property
+    def cast(self) -> tuple[int, ...]:
+        """The tokens the story is about (``attention_core.story_cast``), in colour; every
+        other token in the quiet tone."""
+        if getattr(self, "_cast", None) is None:
+            self._cast = ac.story_cast(self.trace)
+        return self._cast
+
     def q_color(self, i: int):
-        return self.theme.token(i)
+        """A query token's colour: the cast's colour (by its place in the cast: the most
+        distinct first), or the quiet tone outside the cast (issue 38: 23 colours in one
+        frame could not be told apart)."""
+        if len(self.cast) == self.example.n:  # every token is in the cast: its own colour
+            return self.theme.token(i)
+        return self.theme.token(self.cast.index(i)) if i in self.cast else self.theme.muted
 
     def k_color(self, j: int):
-        """Keys of a second sequence (cross-attention) get colours of their own."""
-        return self.theme.token(j + (self.example.n if self.example.is_cross else 0))
+        """Keys of a second sequence (cross-attention) get colours of their own; in
+        self-attention a key is its token's colour (:meth:`q_color`)."""
+        if self.example.is_cross:
+            return self.theme.token(j + self.example.n)
+        return self.q_color(j)
 
     @property
     def q_tokens(self) -> list[str]:
@@ -238,10 +256,8 @@ class ExplainerScene(Scene):
 
     def token_list(self, tokens) -> str:
         """The tokens joined by the language's separator; a token of punctuation alone in
-        quotation marks (a list "big, ,, so" read as stray commas)."""
-        return self.say("tokens_list_sep").join(
-            f"“{t}”" if t.strip() and not any(c.isalnum() for c in t) else t for t in tokens
-        )
+        quotation marks (a list "big, ,, so" read as stray commas): ``captions.listed``."""
+        return captions.listed(tokens, self.lang)
 
     # -- chrome ---------------------------------------------------------------------------------
     def setup(self):
