@@ -476,7 +476,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
             + [m for m in group if isinstance(m, Dot)]
             + shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line]),
             True,
-            merge=0.35 if named else 0.0,  # keys at one tip share a label, as in a worked pair
+            merge=0.0,  # one label per arrow, never merged (issue 38: "k(fisherman),k(he)")
         )
         moves = [] if row_mark is None else [Transform(row_mark, self.row_mark(a))]
         first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
