@@ -262,12 +262,14 @@ class Softmax(ExplainerScene):
         role = f"sharpened{self.sfx}"
         shown = [self.num(w[j], (role, self.h, i, 1.0, j), 3).shown for j in named.keys]
         if named.kind == "largest":  # "trophy 0.563": which key each weight is
-            shown = [f"{self.k_tokens[j]} {n}" for j, n in zip(named.keys, shown)]
+            shown = [
+                self.say("key_weight", k=self.k_tokens[j], w=n) for j, n in zip(named.keys, shown)
+            ]
         self.step(
             "share",
             caption_key=key if named.kind == "all" else f"{key}_largest",
             q=self.q_tokens[i],
-            weights=self.say("tokens_list_sep").join(shown),
+            weights=self.token_list(shown),  # a label quoted where punctuation, with its number
         )
         bar = self.kit.proportion_bar(
             w,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from manim import VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
-from scenes.mobjects.text import clone, label
+from scenes.mobjects.text import Token, clone, label, quoted
 from scenes.mobjects.theme import BODY
 from scenes.mobjects.unimath import MATH_MARK, plain
 
@@ -97,6 +97,7 @@ def rich(template: str, size: float = BODY, color=None, weight: str = "NORMAL", 
 
     Without ``$`` it is one plain :func:`label`.
     """
+    values = {k: quoted(v) if isinstance(v, Token) else v for k, v in values.items()}  # “。”
     parts = split_math(template)
     if not any(is_math for _, is_math in parts):
         return label(template.format(**values), size, color, weight=weight)

@@ -18,7 +18,19 @@ from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import BODY
 
-__all__ = ["label", "Num", "wrap_lines", "fmt", "ellipsize", "fitted", "text_width"]
+__all__ = [
+    "label",
+    "Num",
+    "wrap_lines",
+    "fmt",
+    "ellipsize",
+    "fitted",
+    "text_width",
+    "Token",
+    "quoted",
+    "whole",
+    "named",
+]
 
 SHORT_LABEL = 8  # a label of this many characters or fewer is never shortened with "…"
 
@@ -98,6 +110,7 @@ def clone(mob: Mobject, memo: dict | None = None) -> Mobject:
 
 def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
     """A plain text mobject. ``Text`` does not interpret markup: ``<b>x</b>`` shows literally."""
+    text = str(text)  # a Token as the plain string it is
     mob = _text(text, size, weight)
     if color is not None:
         mob.set_color(color)
@@ -137,8 +150,15 @@ class Num(VGroup):
 def wrap_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> list[str]:
     """Break ``text`` into lines no wider than ``max_width`` (measured by Pango).
 
-    Latin text breaks at spaces, CJK between any two characters.
+    Latin text breaks at spaces, Chinese between words, by the Chinese line-breaking rules
+    (:func:`_break_units`); a token label made :func:`whole` is never split. The lines come
+    without the word joiners that held a label together.
     """
+    return [line.replace(WORD_JOINER, "") for line in _wrap(text, max_width, size, max_lines)]
+
+
+def _wrap(text: str, max_width: float, size: float, max_lines: int) -> list[str]:
+    """:func:`wrap_lines`, its word joiners kept (a page of a caption is wrapped again)."""
 
     def width(s):
         return text_width(s, size)
@@ -191,7 +211,7 @@ def caption_pages(text: str, max_width: float, size: float, max_lines: int) -> l
     One page when it fits."""
 
     def lines(t: str) -> list[str]:
-        return wrap_lines(t, max_width, size, 99)
+        return _wrap(t, max_width, size, 99)
 
     if len(lines(text)) <= max_lines:
         return [text]
@@ -236,7 +256,11 @@ def _measure(s: str, size: float, font: str) -> float:
 
 def _char_width(c: str, size: float) -> float:
     """The advance of ``c``: the width of "x c x" minus that of "xx" (ink widths cancel)."""
-    font = fonts.active()
+    return _advance(c, float(size), fonts.active())
+
+
+@functools.lru_cache(maxsize=65536)
+def _advance(c: str, size: float, font: str) -> float:
     return max(0.0, _measure("x" + c + "x", size, font) - _measure("xx", size, font))
 
 
@@ -286,9 +310,50 @@ def fitted(s: str, max_width: float, size: float) -> tuple[str, float]:
 
 
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+SCRIPTS = "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹"  # a repeat's number (it₂), a byte piece's (猫¹)
+WORD_JOINER = "\u2060"  # no line breaks beside it; dropped from the lines (see wrap_lines)
 
 
-def distinct(labels) -> list[str]:
+class Token(str):
+    """A token label as the scenes show it (:func:`distinct`): a caption that names it quotes it
+    where it is punctuation alone and keeps it whole on one line (``scenes.kit.captions``)."""
+
+    __slots__ = ()
+
+
+def is_punctuation(label: str) -> bool:
+    """A label of punctuation or symbols alone (``。``, ``,``, ``"``, ``,₂``): named bare in a
+    sentence it reads as the sentence's own punctuation."""
+    core = str(label).strip().rstrip(SCRIPTS)
+    return bool(core) and not any(c.isalnum() for c in core)
+
+
+def quoted(label: str) -> str:
+    """A token label as a caption or note names it: in quotation marks where it is punctuation
+    alone (“。” in Chinese, “,” in English: "每个分数原地变小，。框出的…" read as a typo)."""
+    return f"“{label}”" if is_punctuation(label) else str(label)
+
+
+def whole(label: str) -> str:
+    """``label`` never split across lines: its spaces no-break spaces ("11 because"), word
+    joiners between its Chinese characters (jieba would cut 注意力机制). Its sub- and
+    superscripts stay with it by the line-breaking rules themselves (:data:`NO_START`)."""
+    from scenes.mobjects.unimath import NO_BREAK
+
+    out = ""
+    for c in str(label).replace(" ", NO_BREAK):
+        if out and (_cjk(c) or _cjk(out[-1])) and out[-1] != NO_BREAK and c != NO_BREAK:
+            out += WORD_JOINER
+        out += c
+    return out
+
+
+def named(label: str) -> str:
+    """A token label as a caption's layout text names it: :func:`quoted`, then :func:`whole`."""
+    return whole(quoted(label))
+
+
+def distinct(labels) -> list[Token]:
     """Labels that repeat told apart by a subscript: a, a, b → a₁, a₂, b (a sentence often
     repeats a word; every table, plane and caption must still say which one)."""
     labels = [str(t) for t in labels]
@@ -300,20 +365,29 @@ def distinct(labels) -> list[str]:
     for t in labels:
         if counts[t] > 1:
             seen[t] = seen.get(t, 0) + 1
-            out.append(t + str(seen[t]).translate(_SUBSCRIPT_DIGITS))
+            out.append(Token(t + str(seen[t]).translate(_SUBSCRIPT_DIGITS)))
         else:
-            out.append(t)
+            out.append(Token(t))
     return out
 
 
-CLOSERS = "，。、；：）」』！？,.;:!?"
+# Chinese line-breaking rules (kinsoku): no line starts with a closing mark, none ends with an
+# opening one; CLOSERS end what they close (a line may break after one)
+CLOSERS = "，。、；：）」』》〉】〕］｝！？”’,.;:!?"
 # words jieba's dictionary does not keep whole (每个头上/方, 混合值/向量 were broken in captions)
 DOMAIN_WORDS = ("上方", "值向量", "键向量", "查询向量", "词向量", "注意力", "色标", "前馈网络")
-OPENERS = "（「『"
+OPENERS = "（「『《〈【〔［｛“‘"
+# never at a line's start: closing marks, a label's sub- or superscript (猫¹, it₂), a joiner
+NO_START = frozenset(CLOSERS + ")]}" + SCRIPTS + "ᵀ" + WORD_JOINER + "\u00a0")
+NO_END = frozenset(OPENERS + WORD_JOINER + "\u00a0")  # never at a line's end
 
 
 def _cjk(c: str) -> bool:
     return ord(c) > 0x2E7F and not c.isspace()
+
+
+def _combining(c: str) -> bool:
+    return unicodedata.combining(c) > 0
 
 
 def _words(run: str) -> list[str]:
@@ -393,12 +467,15 @@ def _glue_spaces(units: list[str]) -> list[str]:
     """Join units across a space that touches a CJK character: in Chinese text a space only sets
     off a number or a Latin word ("从 0 到 1"), which stays with its neighbours; and an opening
     mark (（「『) to what it opens; and an "a = b" (``=``, ``≈``, ``≤`` … between spaces) into one
-    unit, so that no line breaks beside its sign."""
+    unit, so that no line breaks beside its sign. No unit starts with a closing mark, a
+    sub- or superscript or a joiner (:data:`NO_START`), none ends with an opening mark
+    (:data:`NO_END`): the Chinese line-breaking rules, and a label kept whole."""
     out: list[str] = []
     bind = False  # the unit before was a lone relation sign: this one joins it
     for u in units:
         sign = u.strip() in RELATIONS
-        if out and (out[-1][-1] in OPENERS or sign or bind):  # no line ends on an opening mark
+        glued = out and (out[-1][-1] in NO_END or u[0] in NO_START or _combining(u[0]))
+        if glued or out and (sign or bind):  # no line ends on an opening mark
             out[-1] += u
             bind = sign
             continue

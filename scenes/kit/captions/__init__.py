@@ -11,6 +11,9 @@ repeats the source texts' errors (docs/design.md, "The numbers the source texts 
 
 from __future__ import annotations
 
+import re
+
+from scenes.mobjects.text import WORD_JOINER, Token, named, quoted
 from scenes.mobjects.unimath import NO_BREAK, plain
 
 from . import (
@@ -83,6 +86,7 @@ def default_lang(example) -> str:
 def reading_time(text: str, lang: str) -> float:
     """Seconds a viewer needs to read ``text``: 12 characters a second in English, 6 in Chinese
     (CJK characters at 6, the rest at 12), never under 2 s."""
+    text = text.replace(WORD_JOINER, "")  # a label's joiners (a page's layout text) are unseen
     cjk = sum(1 for ch in text if ord(ch) > 0x2E7F and not ch.isspace())
     other = sum(1 for ch in text if ord(ch) <= 0x2E7F and not ch.isspace())
     spaces = sum(1 for ch in text if ch.isspace())
@@ -93,20 +97,73 @@ def pick(pair: tuple[str, str], lang: str) -> str:
     return pair[LANGS.index(lang)]
 
 
+class Phrase(str):
+    """A word filled in (:func:`word`) that a caption may take as a value: ``layout`` is the
+    same words with its token labels kept whole (:func:`_filled`), for breaking into lines."""
+
+    layout: str
+
+
+_NUMBER = re.compile(r"[−-]?\d[\d.,]*%?")
+_NAMED_THEN = re.compile(r"\{(\w+)\} (?=\{(\w+)\})")
+
+
+def _filled(template: str, values: dict, layout: bool) -> str:
+    """``template`` filled with ``values``: a token label (a :class:`Token`) named as a caption
+    names it, quoted where it is punctuation alone (“。”, “,”: one rule for both languages);
+    for the ``layout`` text, each label kept whole and with the number written after it
+    ("she → baker 0.381": a review found a label torn from its number, 猫 from its ¹)."""
+    if not layout:
+        return template.format(
+            **{k: quoted(v) if isinstance(v, Token) else v for k, v in values.items()}
+        )
+
+    def glued(m):  # "{k} {w}": a label and its number on one line
+        left, right = values.get(m.group(1)), values.get(m.group(2))
+        number = isinstance(right, str | int | float) and _NUMBER.fullmatch(str(right))
+        return m.group(0)[:-1] + (NO_BREAK if isinstance(left, Token) and number else " ")
+
+    shown = {
+        k: named(v) if isinstance(v, Token) else v.layout if isinstance(v, Phrase) else v
+        for k, v in values.items()
+    }
+    return _NAMED_THEN.sub(glued, template).format(**shown)
+
+
 def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **values) -> str:
-    """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers); its
-    ``$…$`` formulas in Unicode forms (captions are plain text: they go to .srt and .vtt);
-    ``whole_formulas``: with no-break spaces inside them, for breaking the caption into lines."""
-    text = plain(pick(CAPTIONS[scene][step], lang), whole_formulas).format(**values)
-    if not whole_formulas:
-        return text
+    """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers; token
+    labels as :class:`Token`, named as :func:`_filled` says); its ``$…$`` formulas in Unicode
+    forms (captions are plain text: they go to .srt and .vtt); ``whole_formulas``: the layout
+    text, with no-break spaces inside formulas and labels kept whole, for breaking the caption
+    into lines."""
+    template = plain(pick(CAPTIONS[scene][step], lang), whole_formulas)
+    text = _filled(template, values, whole_formulas)
+    if not whole_formulas:  # a value's layout marks (a label made whole) are not subtitles
+        return text.replace(WORD_JOINER, "").replace(NO_BREAK, " ")
     # Σ s(1−s) whole too, and a pair "it₁ → trophy" (a review: zh lines broke at its arrow)
     return text.replace("Σ ", "Σ" + NO_BREAK).replace(" → ", f"{NO_BREAK}→{NO_BREAK}")
 
 
 def word(key: str, lang: str, **values) -> str:
-    """A word or label, filled in, its ``$…$`` math in Unicode forms."""
-    return plain(pick(WORDS[key], lang)).format(**values)
+    """A word or label, filled in, its ``$…$`` math in Unicode forms; token labels named as in
+    a caption (:func:`_filled`). A :class:`Phrase`: a caption that takes it keeps its labels
+    whole."""
+    template = plain(pick(WORDS[key], lang))
+    out = Phrase(_filled(template, values, False))
+    out.layout = _filled(template, values, True)
+    return out
+
+
+def listed(items, lang: str) -> Phrase:
+    """``items`` (token labels, words of :func:`word`, numbers) joined by the language's
+    separator (、 or ", "), each label named as a caption names it: "big, “,”, so"."""
+    items = list(items)
+    sep = word("tokens_list_sep", lang)
+    out = Phrase(sep.join(quoted(t) if isinstance(t, Token) else str(t) for t in items))
+    out.layout = sep.join(
+        named(t) if isinstance(t, Token) else getattr(t, "layout", str(t)) for t in items
+    )
+    return out
 
 
 def ordinal(rank: int, lang: str) -> str:

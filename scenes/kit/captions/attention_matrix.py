@@ -6,11 +6,11 @@ TITLE = ("注意力矩阵", "The attention matrix")
 
 STEPS = {
     "heatmap": (
-        "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。",
+        "注意力权重矩阵：第 i 行是第 i 个词元分给每个键的份额。",
         "The attention weights: row i is how token i shares its attention among the keys.",
     ),
     "heatmap_masked": (
-        "注意力权重矩阵：第 i 行是第 i 个词分给每个键的份额。本例带掩码：挡住的格子权重为 0（掩码一节细讲）。",
+        "注意力权重矩阵：第 i 行是第 i 个词元分给每个键的份额。本例带掩码：挡住的格子权重为 0（掩码一节细讲）。",
         "The attention weights: row i is how token i shares its attention among the keys. This example is masked: blocked cells get 0 (the masking scene shows how).",
     ),
     "rows": ("每一行之和都是 1。", "Every row sums to 1."),
@@ -19,32 +19,32 @@ STEPS = {
         "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}",
     ),
     "reading_self": (
-        "读数：本例中每个词都最关注它自己。{sym}",
+        "读数：本例中每个词元都最关注它自己。{sym}",
         "An honest reading: in this example every token attends most to itself. {sym}",
     ),
     "reading_even": (
-        "读数：本例中没有哪个词明显更关注别的词而不是它自己。{sym}",
+        "读数：本例中没有哪个词元明显更关注别的词元而不是它自己。{sym}",
         "An honest reading: no token here attends clearly more to another token than to itself. {sym}",
     ),
     "reading_cross": (
-        "读数：每一行的最大值标出这个查询最关注的源词。",
+        "读数：每一行的最大值标出这个查询最关注的源词元。",
         "An honest reading: each row's largest weight marks the source token it attends to most.",
     ),
     # a trained or asked head's story (attention_core.readings.followed.head_story), by kind
     "story_induction": (
-        "这个头做什么：{q} → {k} {w}：前面那个 {e} 之后的词——一个归纳头（照抄上次接在它后面的词）。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：前面那个 {e} 之后的词元——一个归纳头（照抄上次接在它后面的词元）。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: the token after the earlier {e} — an induction head (it copies what came next last time). The frames mark every row that does the same. {sym}",
     ),
     "story_previous": (
-        "这个头做什么：{q} → {k} {w}：前一个词——一个前一词头。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：前一个词元——一个前一词元头。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: the previous token — a previous-token head. The frames mark every row that does the same. {sym}",
     ),
     "story_next": (
-        "这个头做什么：{q} → {k} {w}：后一个词——一个后一词头。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：后一个词元——一个后一词元头。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: the next token — a next-token head. The frames mark every row that does the same. {sym}",
     ),
     "story_self": (
-        "这个头做什么：{q} → {k} {w}：它自己——每个词都看自己。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：它自己——每个词元都看自己。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: itself — each token looks at itself. The frames mark every row that does the same. {sym}",
     ),
     "story_sep": (
@@ -52,11 +52,11 @@ STEPS = {
         "What this head does: {q} → {k} {w}: the closing [SEP] — it takes the weight the head has nowhere better to put. The frames mark every row that does the same. {sym}",
     ),
     "story_fixed": (
-        "这个头做什么：{q} → {k} {w}：多数查询都看同一个词 {k}。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：多数查询都看同一个词元 {k}。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: {k}, the one token most queries look at. The frames mark every row that does the same. {sym}",
     ),
     "story_sink": (
-        "这个头做什么：{q} → {k} {w}：第一个词——注意力汇点：头没有更好的去处时，权重就放在这里。框出的是同样这么做的每一行。{sym}",
+        "这个头做什么：{q} → {k} {w}：第一个词元——注意力汇点：头没有更好的去处时，权重就放在这里。框出的是同样这么做的每一行。{sym}",
         "What this head does: {q} → {k} {w}: the first token — an attention sink: it takes the weight the head has nowhere better to put. The frames mark every row that does the same. {sym}",
     ),
     "story_asked": (
@@ -66,11 +66,11 @@ STEPS = {
     # an asked pair, told by what its weight says (HeadStory.telling); {kw} the key and its
     # weight: "trophy 0.576", or a key word cut into pieces "suitcase = suit + case: 0.450"
     "story_asked_top": (
-        "所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词、第一个词）解释不了它。{sym}",
+        "所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词元、第一个词元）解释不了它。{sym}",
         "The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
     ),
     "story_asked_column": (
-        "所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
+        "所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词元都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
         "The pair asked for: {q} → {kw}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
     ),
     "story_asked_lower": (
@@ -82,7 +82,7 @@ STEPS = {
         "The pair asked for, {q} → {kw}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
     ),
     "cost": (
-        "代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词时已有 {cells512} 个格子。",
+        "代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词元时已有 {cells512} 个格子。",
         "The cost: n² = {cells} cells, about {work} multiply-adds; at 512 tokens already {cells512} cells.",
     ),
 }

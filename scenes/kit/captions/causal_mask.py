@@ -32,7 +32,7 @@ STEPS = {
     # what the head does with its followed pair (attention_core.pair_row's sight): a trained or
     # asked head only
     "pair_before": (
-        "这个头做的事：{q} 只能看到它前面的 {n} 个词和它自己，给 {k} 的权重是 {w}：{does}。",
+        "这个头做的事：{q} 只能看到它前面的 {n} 个词元和它自己，给 {k} 的权重是 {w}：{does}。",
         "What this head does: {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}: {does}.",
     ),
     "pair_some": (
@@ -52,7 +52,7 @@ STEPS = {
 WORDS: dict[str, tuple[str, str]] = {
     "blocked_cell": ("被掩码挡住：权重恰好为 0", "blocked by the mask: weight exactly 0"),
     "sight_before": (
-        "{q} 能看到它前面的 {n} 个词和它自己",
+        "{q} 能看到它前面的 {n} 个词元和它自己",
         "{q} may see the {n} tokens before it, and itself",
     ),
     "sight_some": ("掩码让 {q} 只能看到 {n} 个键", "the mask lets {q} see {n} keys"),

@@ -5,19 +5,19 @@ WORDS = {
     # what a head does, told of the query a scene follows (attention_core.choice_story's kind):
     # the same story as AttentionMatrix's reading, in DotProducts, Softmax and WeightedSum
     "does_induction": (
-        "{q} 看向 {k}，即前面那个 {e} 之后的词——一个归纳头",
+        "{q} 看向 {k}，即前面那个 {e} 之后的词元——一个归纳头",
         "{q} looks at {k}, the token after the earlier {e} — an induction head",
     ),
     "does_previous": (
-        "{q} 看向它前一个词 {k}——一个前一词头",
+        "{q} 看向它前一个词元 {k}——一个前一词元头",
         "{q} looks at {k}, the token before it — a previous-token head",
     ),
     "does_next": (
-        "{q} 看向它后一个词 {k}——一个后一词头",
+        "{q} 看向它后一个词元 {k}——一个后一词元头",
         "{q} looks at {k}, the token after it — a next-token head",
     ),
     "does_self": (
-        "{q} 看向它自己——这个头让每个词都看自己",
+        "{q} 看向它自己——这个头让每个词元都看自己",
         "{q} looks at itself — this head has each token look at itself",
     ),
     "does_sep": (
@@ -25,11 +25,11 @@ WORDS = {
         "{q} looks at the closing {k} — where the head puts weight with nowhere better to go",
     ),
     "does_fixed": (
-        "{q} 看向 {k}——多数查询都看这同一个词",
+        "{q} 看向 {k}——多数查询都看这同一个词元",
         "{q} looks at {k} — the one token most queries look at",
     ),
     "does_sink": (
-        "{q} 看向第一个词 {k}——注意力汇点：头把无处可放的权重放在这里",
+        "{q} 看向第一个词元 {k}——注意力汇点：头把无处可放的权重放在这里",
         "{q} looks at {k}, the first token — an attention sink, where the head puts weight with nowhere better to go",
     ),
     "does_asked": (
@@ -45,7 +45,7 @@ WORDS = {
         "the pair asked about, {q} → {k}, is only its {nth} largest weight",
     ),
     "does_asked_column": (
-        "{q} → {k} 是它最大的权重，但很多词都最看重 {k}",
+        "{q} → {k} 是它最大的权重，但很多词元都最看重 {k}",
         "{q} → {k} is its largest weight, but many tokens look most at {k}",
     ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
@@ -59,7 +59,7 @@ WORDS = {
     "key_weight": ("{k} {w}", "{k} {w}"),  # the key of an asked pair and its weight
     "word_weight": ("{k}：{w}", "{k}: {w}"),  # a key word cut into pieces and their summed weight
     "pair_asked_column": (
-        "很多词都最看重 {k}，不只是 {q}",
+        "很多词元都最看重 {k}，不只是 {q}",
         "many tokens look most at {k}, not {q} alone",
     ),
     "query": ("查询", "query"),
@@ -105,11 +105,11 @@ WORDS = {
     "tokens_list_sep": ("、", ", "),
     "masked": ("掩码后（−∞ = 挡住）", "masked (−∞ = blocked)"),
     "mask_causal": (
-        "因果掩码，第 i 个词只能看位置不超过 i 的词",
+        "因果掩码，第 i 个词元只能看位置不超过 i 的词元",
         "a causal mask: token i sees positions ≤ i only",
     ),
     "mask_applied": (
-        "这里给本例加上因果掩码，第 i 个词只能看位置不超过 i 的词",
+        "这里给本例加上因果掩码，第 i 个词元只能看位置不超过 i 的词元",
         "a causal mask applied to this example: token i sees positions ≤ i only",
     ),
     "mask_padding": (
@@ -138,13 +138,13 @@ WORDS = {
         "the {k} value vectors it may see (the mask blocks {b})",
     ),
     "changed": ("（输出真正改变了）", "(the outputs really changed)"),
-    "reversed": ("把词序倒过来", "the tokens in reverse order"),
+    "reversed": ("把词元顺序倒过来", "the tokens in reverse order"),
     "concat_title": ("拼接 [头 1 … 头 {H}]", "concat [head 1 … head {H}]"),
     "head_after_gap": ("… 头 {h}", "… head {h}"),  # the heads before it are not drawn,
     "mixed_title": ("输出 = 拼接 · $W_O$", "output = concat · $W_O$"),
     "no_w_o": ("（没有 $W_O$：拼接就是输出）", "(no $W_O$: the concatenation is the output)"),
     # the lecture page
-    "tokens_label": ("词", "Tokens"),
+    "tokens_label": ("词元", "Tokens"),
     "numbers_title": ("本例的全部数值", "Every number of this example"),
     # a plane with more arrows than it can label draws the story's (issue 32) and says so
     "not_drawn": ("另有 {n} 个未画出", "{n} others not drawn"),

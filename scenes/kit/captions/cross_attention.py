@@ -17,11 +17,11 @@ STEPS = {
         "This example has no second sequence: keys and values also come from {queries}. That is self-attention, so cross-attention does not apply.",
     ),
     "scores": (
-        "分数矩阵是 {m}×{n} 的长方形：每个查询对每个源词打分。",
+        "分数矩阵是 {m}×{n} 的长方形：每个查询对每个源词元打分。",
         "The score matrix is {m}×{n}, rectangular: every query scores every source token.",
     ),
     "weights": (
-        "softmax 之后，每一行的权重加起来是 1，分给源序列的词。",
+        "softmax 之后，每一行的权重加起来是 1，分给源序列的词元。",
         "After softmax each row's weights add up to 1, shared among the source tokens.",
     ),
     "outputs": (

@@ -2,11 +2,11 @@
 Chinese and English side by side."""
 
 SCENE = "Embeddings"
-TITLE = ("词向量：每个词是一个箭头", "Tokens as vectors")
+TITLE = ("词向量：每个词元是一个箭头", "Tokens as vectors")
 
 STEPS = {
     "plane": (
-        "每个词是一个向量：从原点出发的箭头。",
+        "每个词元是一个向量：从原点出发的箭头。",
         "Each token is a vector: an arrow from the origin.",
     ),
     "tokens": (

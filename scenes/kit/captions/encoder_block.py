@@ -6,7 +6,7 @@ TITLE = ("编码器块：注意力所在的位置", "The encoder block: where at
 
 STEPS = {
     "attention": (
-        '编码器块第一步：多头自注意力 $A = "MultiHead"(X)$，每个词得到一个变化量。',
+        '编码器块第一步：多头自注意力 $A = "MultiHead"(X)$，每个词元得到一个变化量。',
         'An encoder block starts with multi-head self-attention, $A = "MultiHead"(X)$: a change for every token.',
     ),
     "residual1": (
@@ -14,7 +14,7 @@ STEPS = {
         "The residual: the attention output is added back to each token's vector, X + A, that is E + ΔE.",
     ),
     "norm1": (
-        '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词的均值变为 0、方差变为 1。',
+        '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词元的均值变为 0、方差变为 1。',
         'LayerNorm, row by row: $H = "LayerNorm"(X + A)$ brings each token to mean 0 and variance 1.',
     ),
     "ffn": (
@@ -34,7 +34,7 @@ STEPS = {
         "LayerNorm once more: $Y = \"LayerNorm\"(H + F)$. The attention half is the model's own; W₁, W₂ of the feed-forward network are illustrative, so Y is not the model's block output.",
     ),
     "norm1_model": (
-        '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词先变为均值 0、方差 1，再乘以模型自己的 γ、加上它的 β。',
+        '层归一化逐行进行：$H = "LayerNorm"(X + A)$，每个词元先变为均值 0、方差 1，再乘以模型自己的 γ、加上它的 β。',
         'LayerNorm, row by row: $H = "LayerNorm"(X + A)$ brings each token to mean 0 and variance 1, then scales it by the model\'s own γ and shifts it by its β.',
     ),
     "ffn_model": (

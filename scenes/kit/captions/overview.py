@@ -10,7 +10,7 @@ STEPS = {
         'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
     ),
     "qk": (
-        "$Q K^top$：每一对词的点积，也就是一个向量在另一个方向上的投影有多长。",
+        "$Q K^top$：每一对词元的点积，也就是一个向量在另一个方向上的投影有多长。",
         "$Q K^top$: the dot product of every pair, how long each shadow is.",
     ),
     "scale": (

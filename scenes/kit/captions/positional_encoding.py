@@ -22,32 +22,32 @@ STEPS = {
     ),
     # whether order matters: the kind of attention_core.readings.claims.order_argument
     "order_pe_orders": (
-        "为什么需要它：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
+        "为什么需要它：没有位置编码，打乱词元顺序只会打乱输出；加上后输出真的改变。",
         "Why: without it, shuffling the tokens only shuffles the outputs; with it, the outputs really change.",
     ),
     # a causal mask already makes order matter: the argument with the mask off (order_argument)
     "order_pe_orders_mask_off": (
-        "本例的因果掩码本身就让顺序起作用，所以这里先去掉掩码：没有位置编码，打乱词序只会打乱输出；加上后输出真的改变。",
+        "本例的因果掩码本身就让顺序起作用，所以这里先去掉掩码：没有位置编码，打乱词元顺序只会打乱输出；加上后输出真的改变。",
         "The causal mask alone already makes order matter, so take it off here: without the code, shuffling the tokens only shuffles the outputs; with it, they really change.",
     ),
     "order_alike_mask_off": (
-        "本例的因果掩码本身就让顺序起作用；去掉掩码后，这些词打乱后与原来一样，有没有位置编码输出都不变。",
+        "本例的因果掩码本身就让顺序起作用；去掉掩码后，这些词元打乱后与原来一样，有没有位置编码输出都不变。",
         "The causal mask alone already makes order matter; with it off, these tokens are alike, so shuffling them changes nothing, with or without the code.",
     ),
     "order_pe_undoes_mask_off": (
-        "本例的因果掩码本身就让顺序起作用；去掉掩码后打乱词序：没有位置编码时输出改变，加上后反而不变。",
+        "本例的因果掩码本身就让顺序起作用；去掉掩码后打乱词元顺序：没有位置编码时输出改变，加上后反而不变。",
         "The causal mask alone already makes order matter; with it off and the tokens shuffled, the outputs change without the code and stay as they were with it.",
     ),
     "order_alike": (
-        "这些词打乱后与原来一样，有没有位置编码输出都不变；一般来说，正是位置编码让顺序起作用。",
+        "这些词元打乱后与原来一样，有没有位置编码输出都不变；一般来说，正是位置编码让顺序起作用。",
         "These tokens are alike, so shuffling them changes nothing, with or without the code; in general the code is what makes order matter.",
     ),
     "order_pe_undoes": (
-        "打乱词序：没有位置编码时输出改变，加上后反而不变。",
+        "打乱词元顺序：没有位置编码时输出改变，加上后反而不变。",
         "Shuffled, the outputs change without the code and stay as they were with it.",
     ),
     "order_none": (
-        "（打乱词序的对比需要至少两个词的自注意力。）",
+        "（打乱词元顺序的对比需要至少两个词元的自注意力。）",
         "(The shuffle comparison needs self-attention over at least two tokens.)",
     ),
     "order_rotary": (

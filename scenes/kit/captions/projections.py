@@ -10,7 +10,7 @@ STEPS = {
         "A query asks, a key answers, a value carries the content: like searching a library.",
     ),
     "identity": (
-        "本例中 $W_q = W_k = W_v = I$：每个词的查询、键和值就是它的词向量，q = k = v = x。",
+        "本例中 $W_q = W_k = W_v = I$：每个词元的查询、键和值就是它的词向量，q = k = v = x。",
         "Here $W_q = W_k = W_v = I$: each token's query, key and value are its embedding, q = k = v = x.",
     ),
     "identity_rotary": (
@@ -18,7 +18,7 @@ STEPS = {
         "Here $W_q = W_k = W_v = I$: q = k = v = x, until RoPE turns q and k by their positions (see RotaryPositions).",
     ),
     "illustrative": (
-        "示意（随机种子 {seed}，仅作演示）：学到的 $W_q$ 与 $W_k$ 是两个不同的映射，把同一个词送到查询空间和键空间的不同位置。",
+        "示意（随机种子 {seed}，仅作演示）：学到的 $W_q$ 与 $W_k$ 是两个不同的映射，把同一个词元送到查询空间和键空间的不同位置。",
         "Illustration (seed {seed}, for show only): learned $W_q$ and $W_k$ are two different maps that send each token to different places in the query space and the key space.",
     ),
     "compare": (
@@ -30,7 +30,7 @@ STEPS = {
         "$Q = X W_q$: a linear map moves the whole plane, grid and all.",
     ),
     "map_k": (
-        "$K = X W_k$：同样的词，另一个映射。",
+        "$K = X W_k$：同样的词元，另一个映射。",
         "$K = X W_k$: the same tokens, another map.",
     ),
     "map_v": (
@@ -58,7 +58,7 @@ STEPS = {
         "$Q = X W_q$: a linear map moves the whole plane, grid and all. RoPE then turns each q by its position (see RotaryPositions).",
     ),
     "map_k_rotary": (
-        "$K = X W_k$：同样的词，另一个映射；之后每个 k 也按位置转动。",
+        "$K = X W_k$：同样的词元，另一个映射；之后每个 k 也按位置转动。",
         "$K = X W_k$: the same tokens, another map; each k is then turned by its position too.",
     ),
     "maps_nd_rotary": (

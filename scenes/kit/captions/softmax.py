@@ -55,8 +55,8 @@ STEPS = {
         "Then divide by the total: the largest weights of {q} are {weights}; all together make exactly 1, and masked keys (−∞) get none.",
     ),
     "rows": (
-        "每一行都把一个整体分给所有的键；每一段是它那个键的颜色（和左边的词一样）。",
-        "Every row shares out one whole among the keys, each share in its key's colour (as the words beside the rows).",
+        "每一行都把一个整体分给所有的键；每一段是它那个键的颜色（和左边的词元一样）。",
+        "Every row shares out one whole among the keys, each share in its key's colour (as the labels beside the rows).",
     ),
     "rows_masked": (
         "加上掩码：每一行只把一个整体分给它能看到的键，每一段是它那个键的颜色；被挡住的键分不到任何份额。",

@@ -43,7 +43,7 @@ STEPS = {
         "Placed tip to tail they add up to the output o, always inside the convex hull of the values.",
     ),
     "residual": (
-        "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词。",
+        "输出作为更新量 ΔE = o 加回 {q} 的词向量：E + ΔE。ΔE 中有 {share} 来自其他词元。",
         "The output is added back to the embedding of {q} as the update ΔE = o: E + ΔE. {share} of it comes from the other tokens.",
     ),
     "compare_cross": (
