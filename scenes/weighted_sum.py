@@ -25,7 +25,7 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place, place_labels
 from scenes.mobjects.math import math
-from scenes.mobjects.plane import grow, shaft_marks
+from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
 
@@ -110,6 +110,8 @@ class WeightedSum(ExplainerScene):
             bounds=self.plane_box,
             align="left",
             obstacles=list(plane.tick_labels),
+            # past 12 values the story's few (issue 38: 20 labelled values at 23 tokens)
+            most=CROWDED_TOKENS if self.example.n_keys > CROWDED else None,
         )
         self.obstacles = list(plane.tick_labels) + list(self.note)
         hull = self.value_hull()
