@@ -11,6 +11,7 @@ role, every role names head 2, and the notes made from those roles quote head 2.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +27,9 @@ from scenes.pipeline.stills import run_steps
 
 EXAMPLE = replace(ac.PRESETS["two-heads"], head=2)
 TRACE = ac.trace_example(EXAMPLE)
+ROOT = Path(__file__).resolve().parent.parent
+# head 9 of a trained layer's 12 (as `from-model --all-heads --find` names one)
+LAYER_HEAD_9 = replace(ac.load_example(ROOT / "examples" / "minilm-cat-layer1.toml"), head=9)
 
 
 def _head_roles(scene) -> list[tuple]:
@@ -39,6 +43,31 @@ def _cases():
         for s in SCENES
         if s.why_not(EXAMPLE) is None and s.load().explains_one_head
     ]
+
+
+@pytest.mark.parametrize("name", ["Softmax", "AttentionMatrix", "DotProducts"])
+def test_head_9_of_a_trained_layer_is_the_head_of_every_number(name):
+    """Head 9 of MiniLM's layer 1 (12 heads): every number its scenes show is head 9's by its
+    role, and the caption names numbers of head 9 only."""
+    trace = ac.trace_example(LAYER_HEAD_9)
+    look = Look.for_example(LAYER_HEAD_9, lang="en")
+
+    def snapshot(s):
+        wrong = [r for r in _head_roles(s) if r[1] != 8]
+        return numbers_problems(s) + [f"role of another head: {r!r}" for r in wrong]
+
+    scene = next(s for s in SCENES if s.name == name)
+    stills = run_steps(scene.load(), LAYER_HEAD_9, look=look, frames=False, snapshot=snapshot)
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot]
+    assert not problems, "\n".join(problems[:20])
+    assert trace.attention is trace.heads[8]
+    # the followed pair the captions name is head 9's
+    pair = ac.followed_pair(trace)
+    w = trace.heads[8].weights[pair.query, pair.key]
+    said = " ".join(st.caption for st in stills)
+    if f"{w:.3f}" not in said:  # named where a caption gives it, never another head's
+        other = trace.heads[0].weights[pair.query, pair.key]
+        assert f"{other:.3f}" not in said or np.isclose(other, w, atol=5e-4)
 
 
 def test_the_heads_differ_where_the_scenes_show_them():
