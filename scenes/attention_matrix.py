@@ -420,9 +420,11 @@ class AttentionMatrix(ExplainerScene):
         )
         if compact:  # tight lines: a 24-token grid leaves a square frame little room under it
             parts = [VGroup(*r).arrange(buff=0.15) for r in rows]
-            return flow(
+            lines = flow(
                 [self.pair_line(), *parts] if lead else parts, width, hbuff=0.45, vbuff=0.04
             )
+            lines.leads = lead  # the followed pair leads them
+            return lines
         return VGroup(*(flow(r, width) for r in rows)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
 
     def cost_layouts(self):
@@ -450,10 +452,13 @@ class AttentionMatrix(ExplainerScene):
             matrix = self.weights_matrix(
                 room, [self.followed_cell()], title_room=0.45 if titled else 0.0
             )
-            shown = len(matrix.shown_rows) * len(matrix.shown_columns)
-            if best is None or shown > best[0]:
-                best = (shown, rows, room, spot, matrix, titled)
-            if shown == self.head.weights.size:
+            # the followed pair named in words (a title or the lines' lead) unless only a
+            # layout without that line shows every cell; then the most cells
+            named = titled or getattr(rows, "leads", False)
+            score = (matrix.whole, named, len(matrix.shown_cells))
+            if best is None or score > best[0]:
+                best = (score, rows, room, spot, matrix, titled)
+            if matrix.whole:
                 break
         _, rows, room, spot, matrix, titled = best
         # the title line keeps the followed pair (untitled, the pair leads the cost's lines)
