@@ -118,7 +118,7 @@ def test_per_query_scenes_say_what_an_induction_head_does(scene, step, until):
 
 def test_softmax_says_what_a_previous_token_head_does_in_chinese():
     caption = _run("Softmax", "smollm2-previous", "zh", until="exp")[0]["exp"][0]
-    assert "前一词头" in caption and "习惯" not in caption
+    assert "前一词元头" in caption and "习惯" not in caption
 
 
 def test_softmax_names_the_pair_asked_for():
@@ -224,8 +224,8 @@ def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
     words = {
         "en": "it₁ → trophy 0.563, its largest weight. Not it₁'s alone: many tokens look most at"
         " trophy (framed), did → trophy 0.911 most strongly.",
-        "zh": "it₁ → trophy 0.563，是它最大的权重。但不只是 it₁：很多词都最看重 trophy（已框出），"
-        "did → trophy 0.911 最强。",
+        "zh": "it₁ → trophy 0.563，是它最大的权重。但不只是 it₁：很多词元都最看重 trophy"
+        "（已框出），did → trophy 0.911 最强。",
     }
     steps, _ = _run("AttentionMatrix", "smollm2-trophy", lang, until="reading")
     caption, snap = steps["reading"]

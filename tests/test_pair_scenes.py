@@ -113,7 +113,7 @@ def test_causal_mask_blocked_cells_look_blocked_and_are_explained_once():
 def test_causal_mask_at_1_1_in_chinese_keeps_the_whole_grid_and_says_the_pair():
     steps = _run("CausalMask", "zh", "1:1")
     pair = steps["pair"]
-    assert "it₁ 只能看到它前面的 11 个词和它自己，给 trophy 的权重是 0.563" in pair["caption"]
+    assert "it₁ 只能看到它前面的 11 个词元和它自己，给 trophy 的权重是 0.563" in pair["caption"]
     assert not pair["unshown"] and not pair["final"], (pair["unshown"], pair["final"])
     assert pair["scene"].weights.whole  # the strip under the grid cost no row or column
     assert any("被掩码挡住" in t for t in steps["softmax"]["texts"])
@@ -127,7 +127,7 @@ def test_scaling_says_what_the_head_does_in_both_languages():
     # not "this is the pair asked about": did → trophy 0.911 and 10 others look most at trophy
     assert "many tokens look most at trophy, not it₁ alone" in en["caption"]
     assert "在 it₁ 能看到的键里，trophy 的缩放分数最高（5.7）" in zh["caption"]
-    assert "很多词都最看重 trophy，不只是 it₁" in zh["caption"]
+    assert "很多词元都最看重 trophy，不只是 it₁" in zh["caption"]
     assert not en["unshown"] and not zh["unshown"], (en["unshown"], zh["unshown"])
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 from manim import VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
-from scenes.mobjects.text import Token, clone, label, quoted
+from scenes.mobjects.text import clone, label
 from scenes.mobjects.theme import BODY
+from scenes.mobjects.token_text import Token, quoted
 from scenes.mobjects.unimath import MATH_MARK, plain
 
 _PROTOTYPES: dict[tuple, MathTypst] = {}

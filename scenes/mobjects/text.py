@@ -17,6 +17,7 @@ from manim import DOWN, LEFT, Mobject, Text, VGroup
 from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import BODY
+from scenes.mobjects.token_text import SCRIPTS, WORD_JOINER, Token, named, quoted, whole
 
 __all__ = [
     "label",
@@ -310,47 +311,6 @@ def fitted(s: str, max_width: float, size: float) -> tuple[str, float]:
 
 
 _SUBSCRIPT_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-SCRIPTS = "₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹"  # a repeat's number (it₂), a byte piece's (猫¹)
-WORD_JOINER = "\u2060"  # no line breaks beside it; dropped from the lines (see wrap_lines)
-
-
-class Token(str):
-    """A token label as the scenes show it (:func:`distinct`): a caption that names it quotes it
-    where it is punctuation alone and keeps it whole on one line (``scenes.kit.captions``)."""
-
-    __slots__ = ()
-
-
-def is_punctuation(label: str) -> bool:
-    """A label of punctuation or symbols alone (``。``, ``,``, ``"``, ``,₂``): named bare in a
-    sentence it reads as the sentence's own punctuation."""
-    core = str(label).strip().rstrip(SCRIPTS)
-    return bool(core) and not any(c.isalnum() for c in core)
-
-
-def quoted(label: str) -> str:
-    """A token label as a caption or note names it: in quotation marks where it is punctuation
-    alone (“。” in Chinese, “,” in English: "每个分数原地变小，。框出的…" read as a typo)."""
-    return f"“{label}”" if is_punctuation(label) else str(label)
-
-
-def whole(label: str) -> str:
-    """``label`` never split across lines: its spaces no-break spaces ("11 because"), word
-    joiners between its Chinese characters (jieba would cut 注意力机制). Its sub- and
-    superscripts stay with it by the line-breaking rules themselves (:data:`NO_START`)."""
-    from scenes.mobjects.unimath import NO_BREAK
-
-    out = ""
-    for c in str(label).replace(" ", NO_BREAK):
-        if out and (_cjk(c) or _cjk(out[-1])) and out[-1] != NO_BREAK and c != NO_BREAK:
-            out += WORD_JOINER
-        out += c
-    return out
-
-
-def named(label: str) -> str:
-    """A token label as a caption's layout text names it: :func:`quoted`, then :func:`whole`."""
-    return whole(quoted(label))
 
 
 def distinct(labels) -> list[Token]:

@@ -28,16 +28,16 @@ SCRIPT = (Path(__file__).with_name("explorer.js")).read_text(encoding="utf-8").s
 WORDS = {
     "title": ("动手试试：拖动向量", "Explore: move the vectors"),
     "hint": (
-        "拖动词向量的箭头尖，或按 Tab 选中一个词、用方向键移动它（按住 Shift 步子更大）。"
+        "拖动词向量的箭头尖，或按 Tab 选中一个词元、用方向键移动它（按住 Shift 步子更大）。"
         "每个数都随之重新计算，和视频里的计算完全相同。",
         "Drag a token's arrowhead, or press Tab to reach one and move it with the arrow keys "
         "(Shift: bigger steps). Every number is recomputed as you move, exactly as in the videos.",
     ),
     "plane": ("词向量 x（可拖动）", "The embeddings x (drag them)"),
     "keys_hint": ("方向键移动", "arrow keys move it"),
-    "vectors": ("每个词的 x，以及经过本例权重得到的 q、k、v", "Each token's x, and its q, k, v"),
+    "vectors": ("每个词元的 x，以及经过本例权重得到的 q、k、v", "Each token's x, and its q, k, v"),
     "vectors_rotary": (
-        "每个词的 x，以及经过本例权重得到的 q、k、v（q 和 k 按位置旋转，即 RoPE）",
+        "每个词元的 x，以及经过本例权重得到的 q、k、v（q 和 k 按位置旋转，即 RoPE）",
         "Each token's x, and its q, k, v (q and k turned by their positions: RoPE)",
     ),
     "skip": ("跳到动手试试", "Skip to the explorable"),

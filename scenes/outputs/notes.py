@@ -83,7 +83,7 @@ SINGLES = {
         "{q} 的 Σ s(1 − s)，分数 ×{f}",
         "hqf",
     ),
-    "share_others": ("share of {q} from the other tokens", "{q} 来自其他词的份额", "hq"),
+    "share_others": ("share of {q} from the other tokens", "{q} 来自其他词元的份额", "hq"),
     "row64_max_raw": ("d = 64, unscaled: largest weight", "d = 64，不缩放：最大权重", ""),
     "row64_max_scaled": ("d = 64, ÷√64: largest weight", "d = 64，÷√64：最大权重", ""),
     "row64_saturation_raw": ("d = 64, unscaled: Σ s(1 − s)", "d = 64，不缩放：Σ s(1 − s)", ""),
@@ -101,7 +101,7 @@ SINGLES = {
     "rotary_pair": ("drawn pair {e}: {s}", "所画的第 {e} 对维度：{s}", "es"),
     "share_others_pct": (
         "% of {q} from the other tokens",
-        "{q} 来自其他词的百分比",
+        "{q} 来自其他词元的百分比",
         "hq",
     ),
     "moved": ("how far o({q}) moves x({q})", "o({q}) 把 x({q}) 移动的距离", "hq"),
@@ -140,7 +140,7 @@ NAMES = {
     "fastest": ("ω of the fastest pair", "最快一对的 ω"),
     "slowest": ("ω of the slowest pair", "最慢一对的 ω"),
     # the followed pair's row (attention_core.PairRow's counts)
-    "before": ("tokens before the query it may see", "查询能看到的它之前的词数"),
+    "before": ("tokens before the query it may see", "查询能看到的它之前的词元数"),
     "seen": ("keys the query may see", "查询能看到的键数"),
     "rank": ("rank of the pair's score in its row", "这一对的分数在该行的名次"),
 }

@@ -13,8 +13,8 @@ import re
 # the lines that carry the example's own text (title, labels, source): only their start is said
 USER_LINES = {
     "Attention walk-through: ": "注意力逐步计算：",
-    "tokens: ": "词：",
-    "source tokens: ": "源序列的词：",
+    "tokens: ": "词元：",
+    "source tokens: ": "源序列的词元：",
     "from: ": "出处：",
 }
 FORMS = {"split": "拆分形式", "independent": "各头独立形式"}

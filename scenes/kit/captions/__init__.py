@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from scenes.mobjects.text import WORD_JOINER, Token, named, quoted
+from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
 from scenes.mobjects.unimath import NO_BREAK, plain
 
 from . import (
