@@ -201,8 +201,9 @@ def test_no_caption_may_break_inside_a_label_or_before_a_closing_mark(lang):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_punctuation_token_is_quoted_wherever_a_caption_names_it(lang):
     """Every caption and word that names a token: a punctuation token in quotation marks
-    (“。” in Chinese, “,” in English) exactly where a plain label stands unquoted; in a list
-    of tokens too. A label with letters is never quoted."""
+    (“。” in Chinese, “,” in English) exactly where a plain label stands unquoted, but as a
+    formula's argument, q(。), as the scenes write q(…); in a list of tokens too. A label with
+    letters is never quoted."""
     missing = []
     tables = [(captions.CAPTIONS[s][k], s, k) for s, k in _templates()]
     tables += [(pair, None, key) for key, pair in captions.WORDS.items()]
@@ -220,6 +221,7 @@ def test_a_punctuation_token_is_quoted_wherever_a_caption_names_it(lang):
                 got, want = (
                     captions.caption(scene, key, lang, **v) for v in (marked, plain_values)
                 )
+            want = re.sub(r"(?<=\w)\(LABEL\)", f"({mark})", want)  # q(。): a formula's
             if got != want.replace("LABEL", f"“{mark}”"):
                 missing.append(f"{scene}/{key}: {got!r}")
     assert not missing, "\n".join(missing[:10])
@@ -289,3 +291,34 @@ def test_scene_labels_are_tokens():
     """The scenes' labels (``distinct``) are Tokens, so every caption names them by one rule."""
     labels = distinct(["猫", "，", "猫"])
     assert labels == ["猫₁", "，", "猫₂"] and all(isinstance(t, Token) for t in labels)
+
+
+@pytest.mark.parametrize("lang,aspect", [("zh", "4:3"), ("en", "1:1")])
+def test_scenes_name_hostile_labels_by_the_rules(lang, aspect):
+    """Through the scenes (steps run, no frames): Embeddings' list of tokens and Softmax's row
+    name the punctuation tokens quoted and the byte pieces whole, and every line in the caption
+    bar keeps the line-breaking rules."""
+    import numpy as np
+
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    tokens = ["猫¹", "猫²", "，", "。", "it", "it", "11 because", "、"]
+    xy = np.random.default_rng(3).normal(size=(len(tokens), 2)).round(2).tolist()
+    ex = ac.Example(title="hostile", tokens=tokens, embeddings=xy)
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    problems, said = [], []
+    for name in ("Embeddings", "Softmax"):
+
+        def lines(s):
+            return [m.source_text for m in s.caption_mob]
+
+        for st in run_steps(find(name).load(), ex, look=look, frames=False, snapshot=lines):
+            said.append(st.caption)
+            found = _problems(st.caption, [st.snapshot], ["猫¹", "猫²", "，", "11 because"], [])
+            problems += [f"{name}/{st.key}: {p}" for p in found]
+    assert not problems, "\n".join(problems)
+    listed = next(c for c in said if "11 because" in c)
+    sep = "、" if lang == "zh" else ", "
+    assert sep.join(["猫¹", "猫²", "“，”", "“。”", "it₁", "it₂", "11 because", "“、”"]) in listed
+    assert any("“，”" in c for c in said[3:]), said  # Softmax's row: the query quoted

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
+from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted, whole
 from scenes.mobjects.unimath import NO_BREAK, plain
 
 from . import (
@@ -106,27 +106,32 @@ class Phrase(str):
 
 _NUMBER = re.compile(r"[−-]?\d[\d.,]*%?")
 _NAMED_THEN = re.compile(r"\{(\w+)\} (?=\{(\w+)\})")
+_ARGUMENT = re.compile(r"(?<=\w)\(\{(\w+)\}\)")  # q({q}): a label as a formula's argument
 
 
 def _filled(template: str, values: dict, layout: bool) -> str:
     """``template`` filled with ``values``: a token label (a :class:`Token`) named as a caption
-    names it, quoted where it is punctuation alone (“。”, “,”: one rule for both languages);
-    for the ``layout`` text, each label kept whole and with the number written after it
-    ("she → baker 0.381": a review found a label torn from its number, 猫 from its ¹)."""
+    names it, quoted where it is punctuation alone (“。”, “,”: one rule for both languages) but
+    as the argument of a formula, q({q}) → q(。), as the scenes write q(…) and k(…); for the
+    ``layout`` text, each label kept whole and with the number written after it ("she → baker
+    0.381": a review found a label torn from its number, 猫 from its ¹)."""
+    template = _ARGUMENT.sub(r"({\1__argument})", template)
+    shown = {}
+    for k, v in values.items():
+        if isinstance(v, Token):
+            shown[k] = named(v) if layout else quoted(v)
+            shown[k + "__argument"] = whole(v) if layout else str(v)
+        else:
+            shown[k] = v.layout if layout and isinstance(v, Phrase) else v
+            shown[k + "__argument"] = shown[k]
     if not layout:
-        return template.format(
-            **{k: quoted(v) if isinstance(v, Token) else v for k, v in values.items()}
-        )
+        return template.format(**shown)
 
     def glued(m):  # "{k} {w}": a label and its number on one line
         left, right = values.get(m.group(1)), values.get(m.group(2))
         number = isinstance(right, str | int | float) and _NUMBER.fullmatch(str(right))
         return m.group(0)[:-1] + (NO_BREAK if isinstance(left, Token) and number else " ")
 
-    shown = {
-        k: named(v) if isinstance(v, Token) else v.layout if isinstance(v, Phrase) else v
-        for k, v in values.items()
-    }
     return _NAMED_THEN.sub(glued, template).format(**shown)
 
 
