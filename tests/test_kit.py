@@ -406,7 +406,7 @@ def test_a_token_of_punctuation_alone_is_quoted_in_a_list_of_tokens():
     from scenes.kit.base import ExplainerScene
 
     for lang in ("en", "zh"):
-        fake = SimpleNamespace(say=lambda key, lang=lang: captions.word(key, lang))
+        fake = SimpleNamespace(lang=lang, say=lambda key, lang=lang: captions.word(key, lang))
         text = ExplainerScene.token_list(fake, ["big", ",", "so", "[CLS]", "##ly", "."])
         sep = captions.word("tokens_list_sep", lang)
         assert text == sep.join(["big", "“,”", "so", "[CLS]", "##ly", "“.”"])

@@ -161,13 +161,12 @@ def word(key: str, lang: str, **values) -> str:
 
 def listed(items, lang: str) -> Phrase:
     """``items`` (token labels, words of :func:`word`, numbers) joined by the language's
-    separator (、 or ", "), each label named as a caption names it: "big, “,”, so"."""
+    separator (、 or ", "), each label — any item but a word — named as a caption names it:
+    "big, “,”, so"."""
     items = list(items)
     sep = word("tokens_list_sep", lang)
-    out = Phrase(sep.join(quoted(t) if isinstance(t, Token) else str(t) for t in items))
-    out.layout = sep.join(
-        named(t) if isinstance(t, Token) else getattr(t, "layout", str(t)) for t in items
-    )
+    out = Phrase(sep.join(str(t) if isinstance(t, Phrase) else quoted(t) for t in items))
+    out.layout = sep.join(t.layout if isinstance(t, Phrase) else named(t) for t in items)
     return out
 
 
