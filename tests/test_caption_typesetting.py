@@ -322,3 +322,16 @@ def test_scenes_name_hostile_labels_by_the_rules(lang, aspect):
     sep = "、" if lang == "zh" else ", "
     assert sep.join(["猫¹", "猫²", "“，”", "“。”", "it₁", "it₂", "11 because", "“、”"]) in listed
     assert any("“，”" in c for c in said[3:]), said  # Softmax's row: the query quoted
+
+
+def test_speaker_notes_name_a_punctuation_token_quoted():
+    """The notes' rows name tokens by the captions' rule: “。” in a sentence, o(。) in a formula."""
+    from scenes.outputs import notes
+
+    ex = ac.Example(title="t", tokens=["。", "猫"], embeddings=[[1.0, 0.0], [0.0, 1.0]])
+    tr = ac.trace_example(ex)
+    assert notes._fill("share of {q} from the other tokens", "hq", (0, 0), tr) == (
+        "share of “。” from the other tokens"
+    )
+    assert notes._fill("‖o({q})‖", "hq", (0, 0), tr) == "‖o(。)‖"
+    assert notes._fill("{q} 来自其他词元的份额", "hq", (0, 1), tr, "zh") == "猫 来自其他词元的份额"

@@ -14,7 +14,9 @@ import dataclasses
 import re
 
 import attention_core as ac
+from scenes.kit import captions
 from scenes.mobjects.numfmt import fmt
+from scenes.mobjects.token_text import Token
 from scenes.pipeline.step_notes import complete, other_lang
 
 __all__ = ["as_markdown", "complete", "from_markdown", "number_lines", "other_lang", "step_note"]
@@ -187,7 +189,7 @@ def _fill(
             tokens = _tokens(trace, letter)
             if not isinstance(a, int) or not 0 <= a < len(tokens):
                 return None
-            names[letter] = tokens[a]
+            names[letter] = Token(tokens[a])  # named as a caption names it: “。”
         elif letter == "_":
             continue
         elif letter == "e":  # a sample of the variance experiment: its dimension
@@ -198,7 +200,7 @@ def _fill(
             names[letter] = NAMES[a][0 if lang == "en" else 1]
         else:
             names[letter] = f"{a:.3g}" if isinstance(a, (int, float)) else str(a)
-    text = template.format(**names)
+    text = captions.filled(template, **names)
     if "h" in letters and len(trace.heads) > 1:
         text = f"{names['h']}: {text}"  # the head, counted from 1
     return text

@@ -135,6 +135,12 @@ def _filled(template: str, values: dict, layout: bool) -> str:
     return _NAMED_THEN.sub(glued, template).format(**shown)
 
 
+def filled(template: str, **values) -> str:
+    """A template of this project's words filled as a caption is (:func:`_filled`): a token
+    label (a :class:`Token`) quoted where it is punctuation alone (the speaker notes' rows)."""
+    return _filled(template, values, False)
+
+
 def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **values) -> str:
     """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers; token
     labels as :class:`Token`, named as :func:`_filled` says); its ``$…$`` formulas in Unicode
