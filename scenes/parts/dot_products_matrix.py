@@ -12,6 +12,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
+from scenes.mobjects.unimath import NO_BREAK
 
 SIDE_PLANE = 2.2  # a narrow frame's plane beside the whole matrix, at the end (its width)
 MIN_SIDE_PLANE = 1.8  # and the least width it may have there
@@ -44,7 +45,8 @@ class MatrixSteps:
             "again",
             clear=True,
             q=f"q({self.q_tokens[i]})",
-            scores=sep.join(f"{e[0].text} {e[1].shown}" for e in entries[1:]),
+            # "k(猫) 0.38": a key and its score on one line (a no-break space, plain in subtitles)
+            scores=sep.join(f"{e[0].text}{NO_BREAK}{e[1].shown}" for e in entries[1:]),
         )
         self.play(FadeIn(self.plane_parts), FadeIn(VGroup(*(e[0] for e in entries))), run_time=0.6)
         self.quick_row(i, cols, per_cell, None, last=True)
