@@ -12,14 +12,26 @@ from __future__ import annotations
 
 import math
 
-from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, Rectangle, SurroundingRectangle, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    DashedVMobject,
+    LaggedStart,
+    Rectangle,
+    SurroundingRectangle,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
-from scenes.mobjects.theme import SMALL, heat
+from scenes.mobjects.theme import SMALL
+from scenes.parts.head_gallery_heads import GalleryHeads
 
 PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names its token
     "previous": ("前一个词", "previous"),
@@ -97,29 +109,6 @@ def _clauses(text: str) -> list[str]:
     return [text]
 
 
-class HeatGrid(VGroup):
-    """A head's weights as coloured cells only (small multiples: the numbers are in the
-    AttentionMatrix scene), on the fixed 0–1 scale; ``weights=None``: empty outlined cells."""
-
-    def __init__(self, weights, size: float, theme, n: int | None = None):
-        super().__init__()
-        m, k = weights.shape if weights is not None else (n, n)
-        cell = size / max(m, k)
-        self.cell = cell
-        for i in range(m):
-            for j in range(k):
-                rect = Rectangle(
-                    width=cell,
-                    height=cell,
-                    stroke_width=0.5 if weights is not None else 1.0,
-                    stroke_color=theme.background if weights is not None else theme.muted,
-                    fill_opacity=1 if weights is not None else 0,
-                    fill_color=heat(float(weights[i, j])) if weights is not None else None,
-                )
-                rect.move_to([(j + 0.5) * cell, -(i + 0.5) * cell, 0])
-                self.add(rect)
-
-
 def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool) -> VGroup:
     """Row labels left of ``grid``, column labels above it (with ``rotate``, those wider than a
     cell turned upright)."""
@@ -139,7 +128,7 @@ def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool
     return out
 
 
-class HeadGallery(ExplainerScene):
+class HeadGallery(GalleryHeads, ExplainerScene):
     """Many heads, many patterns: each head's weights and what it attends to."""
 
     explains_one_head = False
@@ -150,11 +139,12 @@ class HeadGallery(ExplainerScene):
             return
         readings = self.readings = head_readings(self.trace)
         self.maps = ac.linear_maps(self.trace)  # which query heads share a key/value head
-        panels, key, bar = self.build(readings)
-        H = len(readings)
+        self.explained = self.example.head_index  # the head every other scene explains
+        panels, key, bar = self.fewer_if_small(readings)
+        H = len(self.drawn)  # the heads on screen
         self.step(
             "gallery",
-            "gallery_grouped" if self.maps.shared else None,
+            "gallery_grouped" if self.grouped else None,
             H=H,
             G=self.maps.kv_heads,
             threshold=f"{ac.readings.heads.SPREAD_BELOW:.1f}",
@@ -165,15 +155,20 @@ class HeadGallery(ExplainerScene):
             FadeIn(bar),
             run_time=min(4.0, 1.0 + 0.25 * H),
         )
-        summary, common = self.summary(readings)
+        # the heads on screen are counted: a caption never counts a head it does not show
+        summary, common = self.summary([readings[h] for h in self.drawn])
         if common[0] == "spread":  # no head with a clear pattern: nothing to outline
             self.step("reading", caption_key="reading_spread", summary=summary)
             return
         self.step("reading", summary=summary, lit=self.phrase(common, LIT_PHRASES))
-        # the heads with a clear pattern are the point: the most common one is lit
+        # the heads with a clear pattern are the point: the most common one is lit (dashed:
+        # the explained head's frame is solid)
         marks = VGroup(
             *(
-                SurroundingRectangle(p, color=self.theme.accent, buff=0.06, stroke_width=3)
+                DashedVMobject(
+                    SurroundingRectangle(p, color=self.theme.accent, buff=0.14, stroke_width=3),
+                    num_dashes=40,
+                )
                 for p in panels
                 if reading_group(p.reading) == common
             )
@@ -289,7 +284,7 @@ class HeadGallery(ExplainerScene):
     def build(self, readings):
         """The panels (token labels on their axes where they fit, else on one head drawn large
         beside the gallery), that head (or nothing) and the colour bar."""
-        H = len(readings)
+        H = len(self.drawn)
         content = self.regions.content
         grid_box, bar_box = content.rows(9, 1, gap=0.15)
         tags = self.group_tags()
@@ -300,16 +295,18 @@ class HeadGallery(ExplainerScene):
         above = self.panel_boxes(heads_box(grid_box), H, beside=False)
         panels = self.make_panels(readings, above, labelled=True)
         if panels is not None:  # the labels on every head's axes
+            self.large_key = False
             bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
             place(bar, bar_box)
             return panels, VGroup(self.group_frames(panels, tags)), bar
         # the labels once, on one head drawn large beside the gallery; where that leaves the
         # others too small (or the head drawn large would not fit), the tokens in order instead
-        large = self.featured_layout(readings, heads_box)
+        large, strip = self.featured_layout(readings, heads_box), None
         if large is None or large[1][0][1].width < LEAST_SIDE:
             strip = self.strip_layout(readings, heads_box)
             if large is None or strip[1][0][1].width >= 0.9 * large[1][0][1].width:
                 large = strip
+        self.large_key = large is not strip  # the explained head drawn large, with its pair
         key, panels, bar, bar_box = large
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
@@ -328,14 +325,14 @@ class HeadGallery(ExplainerScene):
             bar_box = Box(key_box.x0, key_box.y0, key_box.x1, key.get_bottom()[1] - 0.2)
         else:  # beside or under the gallery
             bar, grid_box, bar_box = self.bar_beside(grid_box)
-        boxes = self.panel_boxes(heads_box(grid_box), len(readings))
+        boxes = self.panel_boxes(heads_box(grid_box), len(self.drawn))
         return key, self.make_panels(readings, boxes, labelled=False), bar, bar_box
 
     def strip_layout(self, readings, heads_box):
         """(the tokens in order along the bottom edge, the panels, the colour bar, its box)."""
         strip, grid_box = self.token_strip(self.regions.content)
         bar, grid_box, bar_box = self.bar_beside(grid_box)
-        boxes = self.panel_boxes(heads_box(grid_box), len(readings))
+        boxes = self.panel_boxes(heads_box(grid_box), len(self.drawn))
         return strip, self.make_panels(readings, boxes, labelled=False), bar, bar_box
 
     def token_strip(self, content: Box) -> tuple[VGroup, Box]:
@@ -364,16 +361,19 @@ class HeadGallery(ExplainerScene):
     def group_tags(self) -> VGroup:
         """ "K/V 1", "K/V 2", …: one name a key/value head where query heads share them, else
         nothing."""
-        if not self.maps.shared:
+        if not self.grouped:
             return VGroup()
-        names = (self.say("kv_head_n", g=g + 1) for g in range(self.maps.kv_heads))
+        order = dict.fromkeys(self.maps.group(h) for h in self.drawn)  # as the rows are drawn
+        self.group_rows = list(order)
+        names = (self.say("kv_head_n", g=g + 1) for g in self.group_rows)
         return VGroup(*(label(t, SMALL, self.theme.muted) for t in names))
 
     def group_frames(self, panels, tags: VGroup) -> VGroup:
         """A frame around each group's panels, its key/value head's name at its left."""
         out = VGroup()
-        for g, tag in enumerate(tags):
-            members = VGroup(*(panels[h] for h in self.maps.members(g)))
+        by_head = {p.head: p for p in panels}
+        for g, tag in zip(getattr(self, "group_rows", []), tags):
+            members = VGroup(*(by_head[h] for h in self.maps.members(g)))
             frame = SurroundingRectangle(
                 members, color=self.theme.muted, buff=0.08, stroke_width=1.5, corner_radius=0.08
             )
@@ -390,9 +390,10 @@ class HeadGallery(ExplainerScene):
             return self.beside_panels(readings, boxes, beside)
         panels = VGroup()
         colors = [self.q_color(i) for i in range(self.example.n)]
-        lines = [self.title_line(h, readings[h], box.width) for h, box in enumerate(boxes)]
-        line_h = max(line.height for line in lines)  # every heatmap the same size
-        for h, box in enumerate(boxes):
+        drawn = self.drawn
+        lines = {h: self.title_line(h, readings[h], box.width) for h, box in zip(drawn, boxes)}
+        line_h = max(line.height for line in lines.values())  # every heatmap the same size
+        for h, box in zip(drawn, boxes):
             line = lines[h]
             side = max(0.3, min(box.width, box.height - line_h - 0.12))
             labels = VGroup()
@@ -409,7 +410,7 @@ class HeadGallery(ExplainerScene):
             panel = VGroup(VGroup(room, line), VGroup(grid, labels)).arrange(DOWN, buff=0.1)
             if labelled and (panel.width > box.width + 1e-6 or panel.height > box.height + 1e-6):
                 return None  # it would be shrunk, and its labels with it
-            panel.reading = readings[h]
+            panel.reading, panel.head = readings[h], h
             panels.add(place(panel, box, "top"))
         return panels
 
@@ -420,16 +421,16 @@ class HeadGallery(ExplainerScene):
         box = boxes[0]
         side = max(0.3, min(box.height, box.width - width - BESIDE))
         width = box.width - side - BESIDE
-        titles = [self.title_block(h, r, width) for h, r in enumerate(readings)]
-        wide = max(t.width for t in titles)
+        titles = {h: self.title_block(h, readings[h], width) for h in self.drawn}
+        wide = max(t.width for t in titles.values())
         panels = VGroup()
-        for h, box in enumerate(boxes):
+        for h, box in zip(self.drawn, boxes):
             grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)
             room = Rectangle(width=wide, height=titles[h].height).set_opacity(0)
             titles[h].move_to(room, aligned_edge=LEFT)
             title = VGroup(room, titles[h]).next_to(grid, RIGHT, buff=BESIDE, aligned_edge=UP)
             panel = VGroup(title, VGroup(grid))
-            panel.reading = readings[h]
+            panel.reading, panel.head = readings[h], h
             panels.add(place(panel, box, "top"))
         return panels
 
@@ -482,7 +483,7 @@ class HeadGallery(ExplainerScene):
             whole = col_w + REACH >= room  # readings whole: first; then the largest heatmap
             return whole, min(col_w, row_h - title_h)
 
-        counts = [self.maps.group_size] if self.maps.shared else range(1, H + 1)
+        counts = [self.maps.group_size] if self.grouped else range(1, H + 1)
         cols, beside = max(((c, b) for c in counts for b in (0.0, *widths)), key=side)
         rows = math.ceil(H / cols)
         col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
@@ -509,8 +510,12 @@ class HeadGallery(ExplainerScene):
             [*lead, rows, cols],
             [*lead, rows, *_clauses(cols)],
         ]
-        fits = (t for t in tries if max(text_width(p, SMALL) for p in t) <= (width or 0.0))
-        parts = next(fits, tries[-1])
+        if large and width:  # the explained head's name and pair: the whole heading broken
+            whole = wrap_lines(f"{large}{glue}{rows}{sep}{cols}", width, SMALL, max_lines=4)
+            wrapped = wrap_lines(large, width, SMALL, max_lines=3)
+            tries += [whole, [*wrapped, rows, cols], [*wrapped, rows, *_clauses(cols)]]
+        fits = [t for t in tries if max(text_width(p, SMALL) for p in t) <= (width or 0.0)]
+        parts = min(fits, key=len) if fits else tries[4]  # the fewest lines that fit
         lines = VGroup(*(label(p, SMALL, self.theme.muted) for p in parts))
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 
@@ -534,12 +539,7 @@ class HeadGallery(ExplainerScene):
         """The head drawn large: the head the example names (``head``: the one every other
         scene explains), else the first of the group the reading outlines, else the one with
         the highest average."""
-        if self.example.head is not None and self.example.head_index < len(readings):
-            return self.example.head_index
-        common = self.summary(readings)[1]
-        if common[0] != "spread":
-            return next(h for h, r in enumerate(readings) if reading_group(r) == common)
-        return max(range(len(readings)), key=lambda h: readings[h].mass)
+        return self.explained
 
     def key_grid(self, box: Box, h: int) -> VGroup:
         """Head ``h`` drawn large, every query (rows) and key (columns) labelled: how to read
@@ -549,8 +549,11 @@ class HeadGallery(ExplainerScene):
         weights = self.trace.heads[h].weights
         row_w, cell = self.label_room()
         shortest = text_width("a…b", SMALL)
-        large = self.say("heads_key_large", h=h + 1)
+        pair = ac.followed_pair(self.trace, self.example, h)  # the explained head: its pair,
+        q, k = self.q_tokens[pair.query], self.k_tokens[pair.key]  # where it takes no line more
+        large = self.say("heads_key_large_pair", h=h + 1, q=q, k=k)
         head = self.key_head(box.width, large=large)
+        self.pair_said = True
         avail = box.height - head.height - 0.12  # below the head
         col_len = min(row_w, avail - n * cell - LABEL_GAP - 0.02)
         row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), shortest)
@@ -567,6 +570,9 @@ class HeadGallery(ExplainerScene):
             side = min(box.width - row_len - LABEL_GAP, box.height - head.height - 0.12)
             grid = HeatGrid(weights, max(side, n * cell), theme)
             labels = axis_labels(grid, rows, [], colors, [], rotate=True)
+        self.key_heading = head
+        if h == self.explained:  # its followed cell framed, as in every scene
+            labels.add(self.framed_cell(grid, pair.query, pair.key))
         body = VGroup(grid, labels)
         group = VGroup(head, body).arrange(DOWN, buff=0.12)
         head.align_to(body, LEFT)

@@ -26,13 +26,14 @@ from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.parts.multi_head_blocks import HeadBlocks, head_tints, shown_heads
+from scenes.parts.multi_head_blocks import DIAGRAM_COLUMNS, HeadBlocks, head_tints, shown_heads
+from scenes.parts.multi_head_diagram import DiagramSteps
 from scenes.parts.multi_head_heads import HeadsStep
 from scenes.parts.multi_head_mix import MixSteps
 from scenes.parts.multi_head_split import SplitSteps
 
 
-class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene):
+class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, DiagramSteps, HeadBlocks, ExplainerScene):
     """Several heads, each its own block of Q, K, V and its own subspace; concat; W_O."""
 
     explains_one_head = False
@@ -57,9 +58,11 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
         H, d_v = len(tr.heads), tr.heads[0].V.shape[1]
         self.tints = head_tints(self.theme)
         self.maps = ac.linear_maps(tr)  # Q = X W_q, K, V as the maps give them, blocks by head
-        # more heads than fit: the strongest reading's, then one per other reading
-        first = None if ex.head is None else ex.head_index  # the head the example names
-        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens, first)
+        self.diagram = self.maps.heads * self.maps.d_k > DIAGRAM_COLUMNS  # shapes, not noise
+        # the explained head (the one every other scene explains) first; of more heads than
+        # fit, then the strongest reading's, then one per other reading
+        self.explained = ex.head_index
+        self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens, self.explained)
         self.shown = shown_heads(H, self.regions.content.width, self.order)
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
@@ -96,6 +99,8 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, HeadBlocks, ExplainerScene
         ex, maps, tr = self.example, self.maps, self.trace
         if key == "heads":  # the heads without a panel, if any
             return self.not_shown()
+        if key == "mix" and self.diagram:  # W_O's shape is under its block
+            return ""
         H, G, d_k = maps.heads, maps.kv_heads, maps.d_k
         d_v = tr.heads[0].V.shape[1]
         out = ac.output_width(tr)

@@ -119,7 +119,9 @@ def test_multi_head_split_captions_say_the_heads_share():
     ex = grouped_example(6, 3)
     caps = {s.key: s.caption for s in _run("MultiHeadSplit", ex)}
     assert "K and V into only 3" in caps["project"]
-    assert "6 query heads share 3 key/value heads (1–2 share K₁, V₁)" in caps["split"]
+    # the explained head's group, named only as far as its heads are drawn (issue 38)
+    said = r"6 query heads share 3 key/value heads \((1–2 share K₁, V₁|head 1 reads K₁, V₁)\)"
+    assert re.search(said, caps["split"]), caps["split"]
     assert "turned by position (RoPE)" in caps["heads"]
 
 
@@ -138,10 +140,14 @@ def test_head_gallery_frames_one_row_per_key_value_head(lang, aspect):
     ex = grouped_example(6, 3, n=4)
     steps = _run("HeadGallery", ex, lang=lang, aspect=aspect, snapshot=_gallery_state)
     first = steps[0].snapshot
-    assert first["frames"] == 3
-    names = ["K/V 1", "K/V 2", "K/V 3"] if lang == "en" else ["键值 1", "键值 2", "键值 3"]
-    assert all(n in first["texts"] for n in names), first["texts"]
-    assert re.search(r"6 query heads in 3 groups|6 个查询头分成 3 组", steps[0].caption)
+    if aspect == "1:1" and not first["frames"]:  # fewer heads, each at least 120 px at 1080p
+        assert any("未画出" in t or "not shown" in t for t in first["texts"]), first["texts"]
+        assert not re.search(r"query heads in|个查询头分成", steps[0].caption), steps[0].caption
+    else:
+        assert first["frames"] == 3
+        names = ["K/V 1", "K/V 2", "K/V 3"] if lang == "en" else ["键值 1", "键值 2", "键值 3"]
+        assert all(n in first["texts"] for n in names), first["texts"]
+        assert re.search(r"6 query heads in 3 groups|6 个查询头分成 3 组", steps[0].caption)
     for s in steps:
         assert s.snapshot["problems"] == [], (s.key, s.snapshot["problems"])
 

@@ -3,6 +3,7 @@ matter — the strongest reading's first, then one head per other reading (``ran
 in the core) — the others are named in a line, and each trained head's plane names its followed
 query and the keys that query weighs most."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -114,17 +115,126 @@ def heads_step(path, aspect):
 )
 def test_many_heads_draw_those_that_matter_and_name_the_rest(path, aspect):
     ex, tr, w = weights_of(path)
-    order = ac.rank_heads(w, ex.tokens)
+    order = ac.rank_heads(w, ex.tokens, ex.head_index)
     shown, labels, texts, (q_tokens, k_tokens), problems = heads_step(path, aspect)
     assert not problems, problems[:10]
     assert len(shown) < len(w)
-    assert shown == sorted(order[: len(shown)])  # the strongest reading's, then one per reading
-    assert order[0] in shown
+    assert shown[0] == ex.head_index  # the explained head first (head 1: the example names none)
+    # then the strongest reading's, then one per reading
+    assert shown[1:] == sorted(order[1 : len(shown)])
     if path == SMOLLM2_L19:
-        assert 6 in shown  # the induction head
+        assert 8 in shown  # head 9, a sink at 1.00 (the strongest reading)
     left = [h for h in range(len(w)) if h not in shown]
     assert f"heads {spans(left)} not shown" in texts
     for h in shown:  # the followed query and its strongest key, labelled
         pair = ac.followed_pair(tr, ex, h)
         assert q_tokens[pair.query] in labels[h], (h, labels[h])
         assert k_tokens[pair.key] in labels[h], (h, labels[h])
+
+
+# -- issue 38 items 6 and 7: the explained head first, framed, named with its pair, large ---------
+PX = 1080 / 8  # pixels a scene unit at 1080p (the frame is 8 units tall)
+HEAD_WORDS = re.compile(r"(?:\bheads?|头) (\d+)(?:–(\d+))?|\b(\d+)–(\d+) (?:share|共用)")
+
+
+def cited_heads(caption: str) -> set[int]:
+    """The head numbers a caption names ("head 6 reads …", "heads 4–6 share …"), from 0."""
+    out = set()
+    for a, b, c, d in HEAD_WORDS.findall(caption):
+        a, b = (a, b) if a else (c, d)
+        out.update(range(int(a) - 1, int(b or a)))
+    return out
+
+
+def explained_state(scene):
+    """What a step shows of the explained head: the heads drawn (in order), the explained
+    head's name and frame, its followed cell's frame, and the side of each head's weights."""
+    from scenes.mobjects.layout import box_of
+
+    family = {id(m) for top in scene.mobjects for m in top.get_family()}
+    e = scene.explained
+    out = {}
+    if getattr(scene, "strip", None) is not None and id(scene.strip.grids[e]) in family:
+        grids = scene.strip.grids  # the heads kept on screen (the concatenation and W_O)
+        out["drawn"] = [h for h in scene.shown if id(grids[h]) in family]
+        out["sides"] = {h: min(grids[h].width, grids[h].height) for h in out["drawn"]}
+        lead = scene.strip[scene.shown.index(e)]
+        out["title"] = " ".join(m.source_text for m in lead[0])
+        frame, cell = lead[-1], lead[-2]
+        target = grids[e].cell_rect(*_pair(scene, e))
+    elif getattr(scene, "panels", None) and scene.steps[-1]["key"] == "heads":
+        out["drawn"] = list(scene.panels)
+        out["sides"] = {h: min(p.weights.width, p.weights.height) for h, p in scene.panels.items()}
+        lead = scene.panels[e]
+        out["title"] = " ".join(m.source_text for m in lead.title)
+        frame, cell = lead.frame, lead.cell
+        target = lead.weights.cell_rect(*_pair(scene, e))
+    else:
+        return out
+    out["framed"] = id(frame) in family and box_of(frame).contains(box_of(lead), tol=0.2)
+    out["frame_colour"] = frame.get_stroke_color().to_hex().lower()
+    out["accent"] = scene.theme.accent.to_hex().lower()
+    c = target.get_center()
+    out["cell_framed"] = id(cell) in family and box_of(cell).contains(
+        type(box_of(cell))(c[0], c[1], c[0], c[1])
+    )
+    return out
+
+
+def _pair(scene, h):
+    p = ac.followed_pair(scene.trace, scene.example, h)
+    return p.query, p.key
+
+
+@pytest.mark.slow
+def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
+    """A trained 12-head layer whose explained head is head 9 (as `from-model --all-heads
+    --find` writes it), at 1:1: the split drew head 1 first, unlabelled, its pair unframed,
+    and ended on a grey 384 × 384 W_O. Now, in the heads step and in the last still, head 9
+    comes first, framed, named "head 9: q → k", its followed cell framed in its weights; every
+    head drawn is at least 120 px at 1080p; a caption names only heads on screen; the last
+    still holds the heads."""
+    import dataclasses
+
+    from lecturer_examples import load
+    from scenes.kit.look import Look
+
+    ex = dataclasses.replace(load("minilm-layer1"), head=9)
+    tr = ac.trace_example(ex)
+    stills = run_steps(
+        BY_NAME["MultiHeadSplit"].load(),
+        ex,
+        frames=False,
+        look=Look.for_example(ex, lang="en", aspect="1:1"),
+        snapshot=lambda s: (
+            explained_state(s),
+            layout_problems(s),
+            list(getattr(s, "split_heads", [])),
+        ),
+    )
+    pair = ac.followed_pair(tr, ex, 8)
+    name = f"head 9: {ex.tokens[pair.query]} → {ex.tokens[pair.key]}"
+    steps = {still.key: still for still in stills}
+    assert stills[-1].key == "mix"
+    for key in ("heads", "mix"):  # the heads step and the last still
+        state, problems, _ = steps[key].snapshot
+        assert not problems, (key, problems[:5])
+        assert state["drawn"][0] == 8, (key, state["drawn"])
+        assert len(state["drawn"]) >= 2, (key, state["drawn"])  # the heads, not W_O alone
+        assert state["title"].replace("\u00a0", " ") == name, (key, state["title"])
+        assert state["framed"] and state["frame_colour"] == state["accent"], key
+        assert state["cell_framed"], key
+        small = {h: s * PX for h, s in state["sides"].items() if s * PX < 120}
+        assert not small, (key, small)
+    on_screen = {"split": set(steps["split"].snapshot[2])}
+    on_screen.update(
+        {k: set(steps[k].snapshot[0].get("drawn", range(12))) for k in steps if k != "split"}
+    )
+    for still in stills:
+        if still.key in on_screen:
+            assert cited_heads(still.caption) <= on_screen[still.key], (still.key, still.caption)
+
+
+def test_a_caption_names_the_explained_heads_group_only_as_far_as_drawn():
+    assert cited_heads("9 query heads share 3 key/value heads (4–6 share K₂, V₂).") == {3, 4, 5}
+    assert cited_heads("… (head 6 reads K₂, V₂).") == {5}

@@ -5,17 +5,20 @@ head (Q, K, V, the concatenation)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, Rectangle, VGroup
+from manim import DOWN, LEFT, Rectangle, VGroup
 
 from scenes.mobjects.compact_grid import bounds, is_shaded
+from scenes.mobjects.heat_grid import MIN_HEAD, spans  # noqa: F401 (the parts' names)
+from scenes.mobjects.layout import box_of
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.text import label, text_width
+from scenes.mobjects.text import label, text_width, whole, wrap_lines
 from scenes.mobjects.theme import SMALL, score_limit, text_on
 
 MAX_PANELS = 4  # heads drawn side by side at most; with more, those that matter (rank_heads)
 PANEL_WIDTH = 3.2  # the narrowest a head's panel may be
 COMPACT = 0.08  # cell padding of the compact matrices
 TITLE_ROOM = 0.45
+DIAGRAM_COLUMNS = 48  # Q wider than this (a trained layer's 384, 576): blocks with their shapes
 FORMULA = 30  # Typst math sets small: formulas at about the title size read like labels
 
 
@@ -31,29 +34,33 @@ def head_tints(theme):
 
 
 def shown_heads(H: int, room: float, order=None) -> list[int]:
-    """Which heads get a panel in ``room`` (width): all, or the first of ``order`` (the heads
-    that matter first, :func:`attention_core.rank_heads`; default: the first ones and the last),
-    in their own order."""
+    """Which heads get a panel in ``room`` (width), the explained head first (``order[0]``:
+    :func:`attention_core.rank_heads` with the example's head first; default: head 1): all of
+    them, or the first of ``order`` (the heads that matter next), the others by number."""
     slots = max(2, min(MAX_PANELS, int(room // PANEL_WIDTH)))
+    order = list(range(H)) if order is None else list(order)
+    first = order[0]
     if slots >= H:
-        return list(range(H))
-    if order is None or H <= MAX_PANELS:
-        return list(range(slots - 1)) + [H - 1]
-    return sorted(order[:slots])
+        return [first, *(h for h in range(H) if h != first)]
+    return [first, *sorted(order[1:slots])]
 
 
-def spans(heads) -> str:
-    """Head indices as 1-based numbers and runs: [3, 4, 5, 7] → "4–6, 8"."""
-    runs: list[list[int]] = []
-    for h in sorted(heads):
-        if runs and h == runs[-1][-1] + 1:
-            runs[-1].append(h)
-        else:
-            runs.append([h])
-    words = [
-        f"{r[0] + 1}–{r[-1] + 1}" if len(r) > 2 else ", ".join(str(k + 1) for k in r) for r in runs
-    ]
-    return ", ".join(words)
+def frame_cell(m, i: int, j: int, theme) -> VGroup:
+    """A frame in the accent just outside cell (i, j) of ``m`` (numbers or squares), a line of
+    the background between: the followed pair's cell in the explained head's weights."""
+    from manim import SurroundingRectangle
+
+    if hasattr(m, "highlight"):
+        return m.highlight(i, j)
+    if is_shaded(m):  # one frame a row: the cell is its row's slice of its column
+        col, row = m.columns_box(j, j + 1), box_of(m.cell_rect(i, j))
+        target = Rectangle(width=col.width, height=row.height, stroke_width=0)
+        target.move_to([(col.x0 + col.x1) / 2, (row.y0 + row.y1) / 2, 0])
+    else:
+        target = m.cell_rect(i, j)
+    halo = SurroundingRectangle(target, color=theme.background, buff=0.0, stroke_width=5)
+    frame = SurroundingRectangle(target, color=theme.accent, buff=0.035, stroke_width=4)
+    return VGroup(halo, frame)
 
 
 class HeadBlocks:
@@ -61,11 +68,46 @@ class HeadBlocks:
     name, its tint, and the framed, tagged blocks of a matrix whose columns are split by head."""
 
     def head_name(self, h: int, drawn=None) -> str:
-        """ "head 12", or "… head 12" where the heads just before it are not ``drawn`` (by
-        default the heads of the panels, ``self.shown``)."""
-        drawn = drawn if drawn is not None else (getattr(self, "shown", None) or [])
-        gap = h > 0 and h - 1 not in drawn and h in drawn and len(drawn) < len(self.trace.heads)
-        return self.say("head_after_gap" if gap else "head_n", h=h + 1)
+        """ "head 12"; the explained head (the one every other scene explains) with the pair
+        it follows: "head 6: she → baker"."""
+        if h == getattr(self, "explained", None):
+            pair = self.followed(h)
+            q, k = self.q_tokens[pair.query], self.k_tokens[pair.key]
+            return self.say("mh_explained", h=h + 1, q=q, k=k)
+        return self.say("head_n", h=h + 1)
+
+    def followed(self, h: int):
+        """Head ``h``'s followed pair (:func:`attention_core.followed_pair`)."""
+        import attention_core as ac
+
+        cache = self.__dict__.setdefault("_pairs", {})
+        if h not in cache:
+            cache[h] = ac.followed_pair(self.trace, self.example, h)
+        return cache[h]
+
+    def head_title(self, h: int, width: float, color=None, drawn=None) -> VGroup:
+        """Head ``h``'s name in bold (:meth:`head_name`), on two lines where one is wider than
+        ``width`` ("head 6:" over "she → baker"), shrunk no further than the smallest text."""
+        color = color or self.theme.text
+        text = self.head_name(h, drawn)
+        one = label(text, SMALL, color, weight="BOLD")
+        if one.width <= width or ": " not in text and "：" not in text:
+            return VGroup(one)
+        mark = "：" if "：" in text else ": "
+        first, rest = text.split(mark, 1)
+        pair = self.followed(h)  # the pair's labels never broken inside
+        q, k = whole(self.q_tokens[pair.query]), whole(self.k_tokens[pair.key])
+        parts = [first + mark.strip(), *wrap_lines(f"{q} → {k}", 0.9 * width, SMALL, 3)]
+        lines = VGroup(*(label(t, SMALL, color, weight="BOLD") for t in parts))
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+
+    def explained_frame(self, mob, buff: float = 0.1) -> VGroup:
+        """The frame around the explained head wherever it is drawn: the accent, thick."""
+        from manim import SurroundingRectangle
+
+        return SurroundingRectangle(
+            mob, color=self.theme.accent, buff=buff, stroke_width=3.5, corner_radius=0.06
+        )
 
     def not_shown(self) -> str:
         """The line naming the heads without a panel ("heads 4–6, 8 not shown"), or ""."""
@@ -110,6 +152,9 @@ class HeadBlocks:
                 width=b.width + 0.04, height=b.height + 0.04, stroke_color=theme.muted
             )
             frame.set_stroke(width=2.5)
+            explained = getattr(self, "explained", None)
+            if explained is not None and h == (self.maps.group(explained) if kv else explained):
+                frame.set_stroke(self.theme.accent, width=3.5)  # the explained head's block
             frame.move_to(b.center)
             frame.head = h
             frames[h], boxes[h] = frame, b

@@ -15,10 +15,8 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
-from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM
+from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, MIN_HEAD, TITLE_ROOM, frame_cell
 
-FAINT = 0.18  # the opacity of the arrows a trained layer's plane does not name (under 0.2:
-# the checks take them for no arrow, so a label may lie across one)
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 
 
@@ -37,7 +35,9 @@ class HeadsStep:
         self.step("heads", "heads" + variant if variant else None)
         self.play(
             *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
-            *(FadeOut(pieces[h][0].title) for h in pieces),
+            *(FadeOut(pieces[h][0]) for h in pieces if not pieces[h][1]),  # a block diagram's
+            *(FadeOut(pieces[h][0].title) for h in pieces if pieces[h][1]),
+            *(FadeOut(pieces[h][0].frame) for h in pieces if hasattr(pieces[h][0], "frame")),
             *(FadeOut(m.frame_parts(), m.name_mob) for h in pieces for m in pieces[h][1].values()),
             *(
                 FadeOut(m.numbers)
@@ -58,6 +58,8 @@ class HeadsStep:
             FadeIn(legend),
             run_time=1.0,
         )
+        lead = panels[self.explained]  # the head every other scene explains: framed, its pair
+        self.play(FadeIn(lead.frame), FadeIn(lead.cell), run_time=0.6)
         return panels
 
     def rows_into_arrows(self, pieces, panels) -> list:
@@ -67,11 +69,11 @@ class HeadsStep:
             mats, p = pieces[h][1] if h in pieces else {}, panels[h]
             for name, arrows in (("Q", p.q_arrows), ("K", p.k_arrows)):
                 piece = mats.get(name)
-                for i, arrow in enumerate(arrows):
+                for i, arrow in zip(arrows.index, arrows):
                     row = piece.row_group(i) if piece is not None else VGroup()
                     moves.append(ReplacementTransform(row, arrow) if len(row) else grow(arrow))
-                if piece is not None:  # rows elided in the piece: their numbers just leave
-                    rest = [c for (i, _), c in piece.cells.items() if i >= len(arrows)]
+                if piece is not None:  # rows with no arrow: their numbers just leave
+                    rest = [c for (i, _), c in piece.cells.items() if i not in arrows.index]
                     moves.extend(FadeOut(c) for c in rest)
         return moves
 
@@ -81,13 +83,13 @@ class HeadsStep:
         fits, fewer heads (the first and the last; of more than MAX_PANELS heads, the two that
         matter most). Sets ``self.shown`` to the heads drawn."""
         tried = []
-        every = list(range(len(self.trace.heads)))
-        fewer = [self.shown[0], self.shown[-1]]
-        if len(every) > MAX_PANELS:
-            fewer = sorted(self.order[:2])
-        choices = [self.shown, fewer]
+        e = self.explained  # first in every choice
+        every = [e, *(h for h in range(len(self.trace.heads)) if h != e)]
+        fewer = [e, next(h for h in self.order if h != e)]
+        choices = [self.shown, fewer, [e]]  # at last the explained head alone, the rest named
         if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
             choices.insert(0, every)
+        choices = list(dict.fromkeys(tuple(c) for c in choices))
         for shown in choices:
             n = len(shown)
             grid = [b for row in body.rows(1, 1, gap=0.3) for b in row.columns(1, 1, gap=0.3)]
@@ -102,14 +104,15 @@ class HeadsStep:
                     h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)
                 }
                 if all(p.complete for p in panels.values()):
-                    self.shown = shown
+                    self.shown = list(shown)
                     return panels
                 tried.append((shown, panels))
         for shown, panels in tried:
             if all(p.fits for p in panels.values()):
-                self.shown = shown
+                self.shown = list(shown)
                 return panels
-        self.shown, panels = tried[0]
+        shown, panels = tried[0]
+        self.shown = list(shown)
         return panels
 
     def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True, drawn=None):
@@ -117,9 +120,10 @@ class HeadsStep:
         above its weights; ``titled``: its name above, else in the weights' title (named among
         the heads ``drawn``)."""
         ex, theme = self.example, self.theme
-        title = label(self.head_name(h, drawn), SMALL, theme.text, weight="BOLD")
+        title = self.head_title(h, box.width, drawn=drawn)
         if titled:
-            title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+            room = title.height + 0.08
+            title_box, rest = box.rows(room, box.height - room - 0.1, gap=0.1)
             place(title, title_box, "left")
         else:
             rest = box
@@ -134,13 +138,20 @@ class HeadsStep:
         panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
         panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
         readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
+        large = min(pattern.width, pattern.height) >= MIN_HEAD  # a head a student can read
         panel.complete = (
             (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
             and panel.fits
             and readable
+            and large
         )
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
         panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
+        panel.weights = pattern
+        if h == self.explained:  # framed, its followed cell framed in its weights
+            pair = self.followed(h)
+            panel.cell = frame_cell(pattern, pair.query, pair.key, theme)
+            panel.frame = self.explained_frame(VGroup(panel, panel.cell), buff=0.08)
         return panel
 
     def head_plane(self, h: int, plane_area: Box):
@@ -157,30 +168,25 @@ class HeadsStep:
         n = ex.n
         named = self.named_arrows(h)
         bounds = plane_box  # where the labels go; naming a few, the plane leaves them room
-        if named is not None:
-            plane_box = plane_box.inset(0.2, min(0.35, plane_box.height / 5))
-        plane = self.kit.plane(view, plane_box, ticks=False)
+        keep = list(range(n + ex.n_keys)) if named is None else sorted(named)
+        if named is not None:  # only the arrows it names, the plane fitted to them (all of a
+            plane_box = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # trained layer's
+        plane = self.kit.plane(view.coords[keep], plane_box, ticks=False)  # were a pile)
         q_colors = [self.q_color(i) for i in range(n)]
         k_colors = [self.k_color(j) for j in range(ex.n_keys)]
         texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
         if named is not None:  # a small plane: the token alone (solid: its query, outlined: key)
             texts = [*self.q_tokens, *self.k_tokens]
-
-        def drawn(k, color, outline=False):  # the arrows a trained layer's plane names, in full
-            alpha = 1.0 if named is None or k in named else FAINT
-            return plane.arrow(view.coords[k], color, outline=outline, opacity=alpha)
-
-        q_arrows = VGroup(*(drawn(i, q_colors[i]) for i in range(n)))
-        k_arrows = VGroup(*(drawn(n + j, c, outline=True) for j, c in enumerate(k_colors)))
-        keep = range(len(texts)) if named is None else sorted(named)
-        if named is not None and len(plane.tips) == len(texts):  # labels may cross faint ones
-            plane.tips = [plane.tips[k] for k in keep]
-            plane.shafts = [plane.shafts[k] for k in keep]
+        colors = q_colors + k_colors
+        q_arrows = VGroup(*(plane.arrow(view.coords[k], colors[k]) for k in keep if k < n))
+        k_arrows = VGroup(
+            *(plane.arrow(view.coords[k], colors[k], outline=True) for k in keep if k >= n)
+        )
+        q_arrows.index = [k for k in keep if k < n]
+        k_arrows.index = [k - n for k in keep if k >= n]
         labels = plane.tip_labels(
-            view.coords[keep], [texts[k] for k in keep], [(q_colors + k_colors)[k] for k in keep],
-            bounds,
-
-        )  # fmt: skip
+            view.coords[keep], [texts[k] for k in keep], [colors[k] for k in keep], bounds
+        )
         return plane, q_arrows, k_arrows, labels, note
 
     def named_arrows(self, h: int):
@@ -216,12 +222,12 @@ class HeadsStep:
         )
         words = self.say("weights")
         if not titled:
-            words = self.say("head_n", h=h + 1) + "  " + words
+            words = self.head_name(h) + "  " + words
         p_title = label(words, SMALL, theme.muted)
         if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
             short = self.say("mh_weights")
             if not titled:
-                short = self.say("head_n", h=h + 1) + "  " + short
+                short = self.head_name(h) + "  " + short
             p_title = label(short, SMALL, theme.muted)
         p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
         place(VGroup(p_title, pattern), pat_box, "top")

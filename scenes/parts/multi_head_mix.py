@@ -5,16 +5,26 @@ back to d_model, row by row (``mix``) — unless the heads are independent."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, UP, AnimationGroup, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, UP, AnimationGroup, Transform, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.mobjects.compact_grid import block_into, cells_from, is_shaded, row_and, row_highlight
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
+from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL, text_on
-from scenes.parts.multi_head_blocks import COMPACT, FORMULA, TITLE_ROOM
+from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MIN_HEAD, TITLE_ROOM, frame_cell
+
+
+def squeeze(a, b) -> AnimationGroup:
+    """``a`` (a head's weights, numbers or squares) shrinking onto ``b`` (its heatmap), which
+    takes its place as it lands."""
+    ghost = a.copy()
+    target = ghost.copy().stretch_to_fit_width(b.width).stretch_to_fit_height(b.height)
+    target.move_to(b).set_opacity(0)
+    return AnimationGroup(FadeOut(a), Transform(ghost, target, remover=True))
 
 
 class MixSteps:
@@ -24,6 +34,12 @@ class MixSteps:
         """Each head's weights turn into its output (weights × V); the outputs slide into their
         columns of the concatenation; then (unless the heads are independent) W_O maps it back
         to d_model."""
+        if self.diagram:  # a trained layer's 384 or 576 columns: blocks with their shapes,
+            strip, self.below = self.strip_boxes()  # under the heads, kept to the last still
+            self.strip = self.heads_strip(strip)
+            self.concat_blocks(mh, independent, panels)
+            return
+        self.strip = None  # numbers want the room: the heads come back for W_O's step
         content = self.regions.content
         outs = None
         if mh.concat.shape[1] <= mh.concat.shape[0]:  # a tall concatenation: beside the outputs
@@ -36,6 +52,9 @@ class MixSteps:
             outs = self.head_outputs(top)
         self.weights_into_outputs(panels, outs)
         mixing = not independent and mh.W_o is not None
+        if mixing:  # W_O's step: under the heads, kept on screen to the last still
+            strip, self.below = self.strip_boxes()
+            self.strip_later = self.heads_strip(strip)
         boxes = self.mix_boxes(mh) if mixing else None
         # the whole width under the outputs (W_O's step then shrinks it to its place)
         cat, cat_g = self.concat_matrix(mh, mixing, bottom)
@@ -70,37 +89,102 @@ class MixSteps:
                 rect.set_fill(fill, opacity=1)
                 if not getattr(m, "compact", False):
                     m.cells[rect.cell_index].set_color(text_on(fill, theme))
-            t = label(self.head_name(h), SMALL, theme.output, weight="BOLD")
+            t = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
             t.next_to(m, UP, buff=0.12).align_to(m, LEFT)
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
         return outs
 
+    def strip_boxes(self) -> tuple[Box, Box]:
+        """The band at the top of the content for the heads kept on screen (a title line and
+        heatmaps :data:`MIN_HEAD` tall, two title lines where the explained head's name breaks),
+        and the content left under it."""
+        content = self.regions.content
+        title = self.strip_title_height(content)
+        side = max(1.15 * MIN_HEAD, 0.3 * content.height - title)  # larger where it is wide
+        tall = title + 0.1 + side + 0.25
+        return content.rows(tall, content.height - tall - 0.3, gap=0.3)
+
+    def strip_columns(self, box: Box) -> tuple[Box, list[Box]]:
+        """The box of the strip's colour bar and each shown head's column."""
+        bar_w = 1.0
+        heads = Box(box.x0, box.y0, box.x1 - bar_w - 0.2, box.y1)
+        cols = heads.columns(*([1] * len(self.shown)), gap=0.3)
+        return Box(heads.x1 + 0.2, box.y0, box.x1, box.y1), cols
+
+    def strip_title_height(self, box: Box) -> float:
+        _, cols = self.strip_columns(box)
+        return max(self.head_title(h, c.width - 0.3).height for h, c in zip(self.shown, cols))
+
+    def heads_strip(self, box: Box) -> VGroup:
+        """Each shown head's weights as a heatmap on the 0–1 scale (its colour bar at the
+        right), its name above; the explained head first, framed, its followed cell framed:
+        the heads the concatenation and W_O mix stay in view. Each is ``.grids[h]``."""
+        theme = self.theme
+        bar_box, cols = self.strip_columns(box)
+        bar = self.kit.colour_bar("weights", width=min(1.6, box.height - 0.3), vertical=True)
+        place(bar, bar_box, "center")
+        title_h = self.strip_title_height(box)
+        strip, grids = VGroup(), {}
+        for h, col in zip(self.shown, cols):
+            title = self.head_title(h, col.width - 0.3)
+            side = min(col.width - 0.3, box.height - title_h - 0.35)
+            grid = HeatGrid(self.trace.heads[h].weights, max(side, 0.3), theme)
+            item = VGroup(title, grid).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+            place(item, col.inset(0.1, 0.1), "top-left")
+            if h == self.explained:
+                pair = self.followed(h)
+                item.add(frame_cell(grid, pair.query, pair.key, theme))
+                item.add(self.explained_frame(item, buff=0.08))
+            grids[h] = grid
+            strip.add(item)
+        strip.add(bar)
+        strip.grids = grids
+        return strip
+
     def weights_into_outputs(self, panels: dict, outs: dict) -> None:
-        """The planes leave; each shown head's weights turn into its output, the weights times
-        its values (an output never appears from nothing)."""
+        """The planes leave; each shown head's weights shrink into the strip of heads kept on
+        screen, and turn into its output (the weights times its values: an output never
+        appears from nothing)."""
         patterns = [p.pattern for p in panels.values()]
         keep = (self.title_mob, self.caption_mob, self.widths_mob, *patterns)
         self.play(*(FadeOut(m) for m in self.mobjects if m not in keep), run_time=0.5)
+        if self.strip is None:  # the weights turn into the outputs
+            self.play(
+                *(
+                    a
+                    for h in outs
+                    if h in panels
+                    for a in morph(panels[h].pattern, VGroup(*outs[h]))
+                ),
+                *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
+                run_time=1.2,
+            )
+            return
+        grids = self.strip.grids
         self.play(
-            *(
-                anim
-                for h in outs
-                if h in panels
-                for anim in morph(panels[h].pattern, VGroup(*outs[h]))
-            ),
-            *(FadeIn(VGroup(*outs[h])) for h in outs if h not in panels),
+            *(squeeze(panels[h].pattern, grids[h]) for h in grids if h in panels),
+            FadeIn(self.strip),
+            run_time=0.9,
+        )
+        self.play(
+            *(TransformFromCopy(grids[h], VGroup(*outs[h])) for h in outs if h in grids),
+            *(FadeIn(VGroup(*outs[h])) for h in outs if h not in grids),
             run_time=1.2,
         )
 
     def mix_boxes(self, mh) -> dict:
-        """Where concat · W_O = output go: in one row (wide), or concat · W_O above and
-        = output below (narrow)."""
-        content = self.regions.content
+        """Where concat · W_O = output go (under the heads kept on screen): in one row (wide),
+        or concat · W_O above and = output below (narrow)."""
+        content = self.below
         # many tokens (grids of squares, not numbers): one row where the three matrices fit it
         # at a readable square (the limits at 4:3)
         columns = sum(np.shape(a)[1] for a in (mh.concat, mh.W_o, mh.output))
-        squares = self.example.n > 6 and columns * 0.22 + 3.6 <= content.width
+        n = max(self.example.n, mh.W_o.shape[0])
+        across = min((content.width - 3.0) / columns, (content.height - 0.9) / n)
+        stacked = min((content.width - 1.5) / (columns - mh.output.shape[1]),
+                      ((content.height - 0.3) / 2.15 - 0.9) / n)  # fmt: skip
+        squares = self.example.n > 6 and across >= stacked  # the larger squares
         wide = content.width >= 12 or squares
         if wide:  # concat · W_O = output in one row
             mix_cat, dot_box, wo_box, eq_box, out_box = content.columns(
@@ -188,9 +272,16 @@ class MixSteps:
         self.step("mix", caption_key=key, d=width.d_model, w=width.width)
         small, small_g = self.concat_matrix(mh, True, boxes["mix_cat"])
         place(small_g, boxes["mix_cat"], "center")
+        blocks = {f.head: f for f in cat_g[1][1]}  # the heads come back out of their blocks
+        self.strip = self.strip_later
+        grids = self.strip.grids
         self.play(
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
             *morph(cat_g, small_g),
+            *(TransformFromCopy(blocks[h], grids[h]) for h in grids if h in blocks),
+            FadeIn(
+                VGroup(*(m for it in self.strip for m in it.submobjects if m not in grids.values()))
+            ),
             run_time=0.9,
         )
         cat = small
@@ -259,6 +350,8 @@ class MixSteps:
         for cell in out.cells.values() if not getattr(out, "compact", False) else ():
             cell.set_color(theme.output)
         out_title = self.typeset("mh_output", BODY, theme.output)
+        if out_title.width > out_box.width:  # narrow: "output" (the row says the rest)
+            out_title = label(self.say("mh_output_short"), SMALL, theme.output)
         out_title.next_to(out, UP, buff=0.12).align_to(out, LEFT)
         place(VGroup(out_title, out), out_box, "center" if wide else "left")
         return out, out_title

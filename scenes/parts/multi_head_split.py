@@ -11,9 +11,10 @@ from scenes.mobjects.compact_grid import block_from, cells_from, fits, is_shaded
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.text import label, text_width
-from scenes.mobjects.theme import SMALL, text_on
+from scenes.mobjects.text import text_width
+from scenes.mobjects.theme import text_on
 from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MAX_PANELS, TITLE_ROOM
+from scenes.parts.multi_head_diagram import SPLIT_ROOM
 
 
 class SplitSteps:
@@ -34,6 +35,9 @@ class SplitSteps:
             d=ex.d_model,
             d_k=maps.d_k,
         )
+        if self.diagram:  # a trained layer's hundreds of columns: blocks with their shapes
+            self.fulls_stay = True
+            return self.project_blocks(content)
         full_h = self.full_height()
         top, bottom = content.rows(full_h, content.height - full_h - 0.25, gap=0.25)
         fulls = self.full_matrices(top)
@@ -54,14 +58,27 @@ class SplitSteps:
         even = ac.readings.claims.head_split(self.trace).kind == "even"
         key = "split_independent" if independent else "split" if even else "split_other"
         maps = self.maps
-        shared = self.say("kv_shared", a=1, b=maps.group_size, K="K₁", V="V₁")
+        e = self.explained  # first, framed
+        split = [e, *(h for h in range(H) if h != e)] if H <= MAX_PANELS else self.shown
+        self.split_heads = split
+        g = maps.group(e)  # the explained head's group, named only as far as it is drawn
+        members = maps.members(g)
+        sub = str(g + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+        stays = self.fulls_stay and not (self.diagram and bottom.height < SPLIT_ROOM)
+        if stays or all(h in split for h in members):  # its heads named under K's block
+            shared = self.say(
+                "kv_shared", a=members[0] + 1, b=members[-1] + 1, K=f"K{sub}", V=f"V{sub}"
+            )
+        else:  # a caption names only heads on screen
+            shared = self.say("mh_kv_reads", h=e + 1, K=f"K{sub}", V=f"V{sub}")
         self.step(
             key,
             "split_grouped" if maps.shared else None,
             H=H, G=maps.kv_heads, d=ex.d_model, d_k=d_k, w=H * d_k, example=shared,
         )  # fmt: skip
         # every head's blocks where there are at most MAX_PANELS (compact if need be)
-        split = list(range(H)) if H <= MAX_PANELS else self.shown
+        if self.diagram:
+            return self.split_blocks(fulls, bottom, split)
         panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
         pieces = {}
         frames, anims = [], []
@@ -69,6 +86,9 @@ class SplitSteps:
             group, mats = self.head_pieces(h, box, split)
             pieces[h] = (group, mats)
             frames.append(FadeIn(group.title))
+            if h == e:
+                group.frame = self.explained_frame(group, buff=0.08)
+                frames.append(FadeIn(group.frame))
             for name, piece in mats.items():
                 frames.append(FadeIn(piece.frame_parts()))
                 frames.append(FadeIn(piece.name_mob))
@@ -192,9 +212,8 @@ class SplitSteps:
     def head_pieces(self, h: int, box: Box, drawn=None):
         """Head ``h``'s panel in the split step (of the heads ``drawn``): its title and its
         Q_h, K_h, V_h blocks."""
-        theme = self.theme
-        title = label(self.head_name(h, drawn), SMALL, theme.text, weight="BOLD")
-        title_box, rest = box.rows(0.4, box.height - 0.5, gap=0.1)
+        title = self.head_title(h, box.width, drawn=drawn)
+        title_box, rest = box.rows(title.height + 0.08, box.height - title.height - 0.18, gap=0.1)
         place(title, title_box, "left")
         # Q's box is wider by its row labels: the three blocks themselves come out as wide
         label_w = max(text_width(t, 22) for t in self.q_tokens) + 0.2

@@ -38,12 +38,17 @@ WORDS = {
     "heads_spread": ("{n} 个头分散", "{n} spread out"),
     "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
     "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
+    "heads_key_large_pair": ("头 {h}（{q} → {k}）：", "head {h} ({q} → {k}):"),
     "heads_key_order": (
         "行 = 查询，列 = 键，依次为：",
         "rows = queries, columns = keys, in order:",
     ),
     "heads_key_rows": ("行 = 查询", "rows = queries"),
     "heads_key_cols": ("列 = 键", "columns = keys"),
+    # the explained head (the one the other scenes explain), framed, and the heads not drawn
+    "gallery_explained": ("框出的是头 {h}：{q} → {k}", "framed: head {h}, {q} → {k}"),
+    "gallery_not_shown": ("未画出：头 {heads}", "heads {heads} not shown"),
+    "gallery_not_shown_one": ("未画出：头 {heads}", "head {heads} not shown"),
     "heads_key_same": (
         "列 = 同样顺序的键",
         "columns = keys, same order",

@@ -96,8 +96,13 @@ WORDS = {
         "one head: nothing to split",
     ),
     "mh_weights": ("权重", "weights"),
+    # the explained head (the one the other scenes explain) and the pair it follows
+    "mh_explained": ("头 {h}：{q} → {k}", "head {h}: {q} → {k}"),
     # the heads without a panel (more heads than fit: those that matter are drawn)
     "mh_not_shown": ("未画出：头 {heads}", "heads {heads} not shown"),
     "mh_not_shown_one": ("未画出：头 {heads}", "head {heads} not shown"),
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
+    "mh_output_short": ("输出", "output"),
+    # the explained head's key/value head, where the heads sharing it are not all drawn
+    "mh_kv_reads": ("头 {h} 读的是 {K}、{V}", "head {h} reads {K}, {V}"),
 }

@@ -1,0 +1,98 @@
+"""HeadGallery's heads: which are drawn and in what order — the explained head (the one every
+other scene explains) first and framed, named with its pair under the gallery; where a heatmap
+would come out under :data:`MIN_HEAD` (a square frame, a long sentence), fewer heads, those
+that matter, the others named ("heads 4–6, 8 not shown")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from manim import DOWN, LEFT, SurroundingRectangle, VGroup
+
+import attention_core as ac
+from scenes.mobjects.heat_grid import MIN_HEAD, spans
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.text import label, wrap_lines
+from scenes.mobjects.theme import SMALL
+
+
+class GalleryHeads:
+    """The heads HeadGallery draws (mixin of :class:`scenes.head_gallery.HeadGallery`)."""
+
+    def fewer_if_small(self, readings):
+        """:meth:`build` with every head, the explained head first; where a heatmap comes out
+        under :data:`MIN_HEAD` in a square frame, fewer heads — the explained
+        head, then those that matter (:func:`attention_core.rank_heads`) — the others named
+        under the gallery ("heads 4–6, 8 not shown"). The explained head is framed and named
+        with its pair under the gallery."""
+        H, e = len(readings), self.explained
+        order = ac.rank_heads([h.weights for h in self.trace.heads], self.example.tokens, e)
+        content = self.regions.content
+
+        def attempt(count: int, noted: bool = True):
+            self.drawn = self.drawn_order(order[:count])
+            self.grouped = self.maps.shared and count == H  # one row a key/value head
+            note = self.explained_note(content.width) if noted else VGroup()
+            self.regions = replace(self.regions, content=Box(
+                content.x0, content.y0 + note.height + 0.2, content.x1, content.y1))  # fmt: skip
+            built = self.build(readings)
+            self.regions = replace(self.regions, content=content)
+            large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
+            return large, built, note
+
+        square = self.frame.width <= self.frame.height * 1.01  # wider frames keep every head
+        large, built, note = attempt(H, noted=False)  # drawn large, the head names its pair
+        said = self.large_key and getattr(self, "pair_said", False)  # by the head drawn large
+        if not (said and (large or not square)):
+            large, built, note = attempt(H)
+        if not large and square:  # the most heads that keep MIN_HEAD (at least two)
+            for count in range(H - 1, 1, -1):  # (not by halving: 10 heads fit where 9 do not)
+                large, built, note = attempt(count)
+                if large:
+                    break
+        panels = built[0]
+        if len(note):
+            place(note, Box(content.x0, content.y0, content.x1, content.y0 + note.height), "left")
+        lead = next(p for p in panels if p.head == e)
+        frame = SurroundingRectangle(
+            lead, color=self.theme.accent, buff=0.06, stroke_width=4, corner_radius=0.06
+        )
+        self.explained_mark = frame
+        self.explained_line = note if len(note) else self.key_heading  # where its pair is said
+        return panels, VGroup(built[1], frame, note), built[2]
+
+    def framed_cell(self, grid, i: int, j: int) -> VGroup:
+        """Cell (i, j) of a heatmap framed in the accent, a line of the background between."""
+        rect = grid.cell_rect(i, j)
+        halo = SurroundingRectangle(rect, color=self.theme.background, buff=0.0, stroke_width=5)
+        frame = SurroundingRectangle(rect, color=self.theme.accent, buff=0.03, stroke_width=3)
+        return VGroup(halo, frame)
+
+    def drawn_order(self, heads) -> list[int]:
+        """``heads`` in the order they are drawn: the explained head first, then by number —
+        where query heads share key/value heads (all drawn), a row a group, the explained
+        head's group first."""
+        e = self.explained
+        if self.maps.shared and len(heads) == len(self.trace.heads):
+            groups = [self.maps.group(e)] + [
+                g for g in range(self.maps.kv_heads) if g != self.maps.group(e)
+            ]
+            rows = [sorted(self.maps.members(g), key=lambda h: (h != e, h)) for g in groups]
+            return [h for row in rows for h in row]
+        return [e, *sorted(h for h in heads if h != e)]
+
+    def explained_note(self, width: float) -> VGroup:
+        """The line under the gallery: "framed: head 6, she → baker", and the heads not drawn."""
+        e = self.explained
+        pair = ac.followed_pair(self.trace, self.example, e)
+        text = self.say(
+            "gallery_explained", h=e + 1, q=self.q_tokens[pair.query], k=self.k_tokens[pair.key]
+        )
+        left = [h for h in range(len(self.trace.heads)) if h not in self.drawn]
+        if left:
+            key = "gallery_not_shown" if len(left) > 1 else "gallery_not_shown_one"
+            text += ("；" if self.lang == "zh" else "; ") + self.say(key, heads=spans(left))
+        lines = wrap_lines(text, width, SMALL, max_lines=2)
+        return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
+            DOWN, aligned_edge=LEFT, buff=0.06
+        )

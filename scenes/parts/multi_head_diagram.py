@@ -1,0 +1,266 @@
+"""MultiHeadSplit for a trained layer (Q 384 or 576 columns wide): its matrices as a block
+diagram — each a bar of head blocks, tinted and numbered, with its shape ("23 × 576") — in place
+of hundreds of columns of squares no one reads (stripes of noise, and colour with no key). The
+steps are the same: Q, K, V (``project_blocks``), each head taking its blocks
+(``split_blocks``), and after the heads attend, the outputs into the concatenation and W_O
+(``concat_blocks``); the heads stay on screen above them."""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, TransformFromCopy, VGroup
+
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.math import math
+from scenes.mobjects.text import label, text_width
+from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.multi_head_blocks import FORMULA
+
+SPLIT_ROOM = 2.4  # under Q, K and V, the least room for the heads' panels (else the whole content)
+BAR = 0.4  # the height of a matrix drawn as its shape (its rows are not to scale: its shape
+# says how many)
+
+
+class DiagramSteps:
+    """The block diagram of a trained layer (mixin of :class:`scenes.multi_head.MultiHeadSplit`)."""
+
+    # -- one matrix as its shape -----------------------------------------------------------------
+    def shape_text(self, rows: int, cols: int) -> str:
+        return f"{rows} × {cols}"
+
+    def block_bar(self, widths, unit: float, height: float, kv: bool = False, fill=None):
+        """A bar of blocks ``widths`` columns wide (one a head, or a key/value head with
+        ``kv``), ``unit`` a column: each tinted as its head, framed (the explained head's in the
+        accent) and tagged under with its head's number (or the query heads that read it).
+        ``fill``: one colour, no blocks (W_O, the output). Returns (bar, {block: frame})."""
+        theme = self.theme
+        frames, x = {}, 0.0
+        for b, w in enumerate(widths):
+            r = Rectangle(width=w * unit, height=height, stroke_color=theme.muted, stroke_width=2)
+            r.set_fill(fill if fill is not None else self.tint(b, kv), opacity=1)
+            r.move_to([x + w * unit / 2, 0, 0])
+            r.head = b
+            frames[b] = r
+            x += w * unit
+        bar = VGroup(*frames.values())
+        if fill is not None:
+            return bar, {}
+        e = self.explained
+        lead = frames.get(self.maps.group(e) if kv else e)
+        if lead is not None:
+            lead.set_stroke(theme.accent, width=3.5)
+            bar.add(lead.copy())  # drawn last: its frame over its neighbours'
+        return bar, frames
+
+    def block_tags(self, frames: dict, kv: bool) -> VGroup:
+        """The number under each block: "head 6" or "6" (``kv``: "heads 4–6" or "4–6"), every
+        other one a line lower where they would touch."""
+        theme = self.theme
+        wide = min(f.width for f in frames.values())
+        short = any(text_width(self.block_tag(h, kv), SMALL) > wide - 0.05 for h in frames)
+        tags = VGroup()
+        for h, frame in frames.items():
+            text = self.block_tag(h, kv)
+            if short:
+                members = self.maps.members(h) if kv else (h,)
+                text = "–".join(dict.fromkeys(str(k + 1) for k in (members[0], members[-1])))
+            tag = label(text, SMALL, theme.accent if self.is_explained(h, kv) else theme.muted)
+            tags.add(tag.next_to(frame, DOWN, buff=0.06))
+        if any(t.width > wide - 0.04 for t in tags):
+            for t in tags[1::2]:
+                t.shift(DOWN * (t.height + 0.06))
+        return tags
+
+    def is_explained(self, h: int, kv: bool) -> bool:
+        return h == (self.maps.group(self.explained) if kv else self.explained)
+
+    def shaped(self, formula: str, bar, rows: int, cols: int, tags=None, under=False):
+        """``bar`` with its formula above at the left and its shape at its right (``under``:
+        under it)."""
+        theme = self.theme
+        maths = "=" in formula or "_" in formula
+        title = math(formula, FORMULA, theme.text) if maths else label(formula, SMALL, theme.text)
+        shape = label(self.shape_text(rows, cols), SMALL, theme.muted)
+        if under:
+            shape.next_to(bar, DOWN, buff=0.08)
+        else:
+            shape.next_to(bar, RIGHT, buff=0.15)
+        body = VGroup(bar, *([tags] if tags is not None else []), shape)
+        title.next_to(bar, UP, buff=0.1).align_to(bar, LEFT)
+        whole = VGroup(title, body)
+        whole.bar, whole.title_mob, whole.shape = bar, title, shape
+        return whole
+
+    # -- Q, K, V ---------------------------------------------------------------------------------
+    def project_blocks(self, content: Box):
+        """Q = X W_q, K and V as bars of head blocks on one scale of columns, each with its
+        formula at its left and its shape at its right: one above the other (K and V side by
+        side where they fit). Returns ({name: group}, the box left below them)."""
+        ex, maps, theme = self.example, self.maps, self.theme
+        cols = {"Q": maps.Q.shape[1], "K": maps.K.shape[1], "V": maps.V.shape[1]}
+        width = {"Q": maps.d_k, "K": maps.d_k, "V": maps.d_v}
+        titles = {n: math(f"{n} = X W_{n.lower()}", FORMULA, theme.text) for n in "QKV"}
+        shape_w = text_width(self.shape_text(ex.n, max(cols.values())), SMALL) + 0.3
+        unit = (content.width - shape_w) / max(cols.values())
+        fulls = {}
+        for name in "QKV":
+            kv = name in "KV" and maps.shared
+            bar, frames = self.block_bar([width[name]] * (cols[name] // width[name]), unit, BAR, kv)
+            tags = self.block_tags(frames, kv)
+            shape = label(self.shape_text(ex.n, cols[name]), SMALL, theme.muted)
+            shape.next_to(bar, RIGHT, buff=0.15)
+            title = titles[name].next_to(bar, UP, buff=0.1).align_to(bar, LEFT)
+            g = VGroup(title, bar, tags, shape)
+            g.bar, g.title_mob, g.shape = bar, title, shape
+            self.head_blocks[name] = frames
+            fulls[name] = g
+        pair = VGroup(fulls["K"], fulls["V"]).arrange(RIGHT, buff=0.4, aligned_edge=UP)
+        rows = [fulls["Q"], pair] if pair.width <= content.width else [*fulls.values()]
+        stack = VGroup(*rows).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+        place(stack, content, "top-left")
+        self.play(*(FadeIn(g) for g in fulls.values()), run_time=1.0)
+        return fulls, Box(content.x0, content.y0, content.x1, stack.get_bottom()[1] - 0.3)
+
+    def split_blocks(self, fulls: dict, bottom: Box, split: list[int]) -> dict:
+        """Each head of ``split`` takes its blocks of Q, K and V (K's and V's: its key/value
+        head's) into its own panel, as blocks with their shapes: {head: (panel, {})}. Where
+        the room under Q, K and V is low (a square frame), the panels take the whole content
+        and Q, K and V leave as their blocks fly."""
+        theme, maps, n = self.theme, self.maps, self.example.n
+        pieces, anims, appear = {}, [], []
+        if bottom.height < SPLIT_ROOM:
+            bottom, self.fulls_stay = self.regions.content, False
+        name_h = math("Q_1", FORMULA).height + 0.1
+        for box, h in zip(bottom.columns(*([1] * len(split)), gap=0.3), split):
+            title = self.head_title(h, box.width)
+            place(title, Box(box.x0, box.y1 - title.height, box.x1, box.y1), "left")
+            rest = Box(box.x0, box.y0, box.x1, title.get_bottom()[1] - 0.1)
+            side = min((rest.width - 0.4) / 3, rest.height - name_h - 0.7, 1.6)
+            group = VGroup(title)
+            g = maps.group(h)
+            for k, name in enumerate("QKV"):
+                block = h if name == "Q" else g
+                w = maps.d_v if name == "V" else maps.d_k
+                rect = Rectangle(width=side, height=side, stroke_color=theme.muted, stroke_width=2)
+                rect.set_fill(self.tint(block, kv=name != "Q"), opacity=1)
+                if self.is_explained(block, name != "Q"):
+                    rect.set_stroke(theme.accent, width=3.5)
+                x = rest.x0 + k * (side + 0.2) + side / 2
+                rect.move_to([x, rest.y1 - name_h - side / 2, 0])
+                name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
+                name_mob.next_to(rect, UP, buff=0.08).align_to(rect, LEFT)
+                shape = label(self.shape_text(n, w), SMALL, theme.muted)
+                shape.next_to(rect, DOWN, buff=0.08)
+                if shape.width > side + 0.1:  # narrow: its rows over its columns
+                    shape = VGroup(*(label(t, SMALL, theme.muted) for t in (f"{n} ×", f"{w}")))
+                    shape.arrange(DOWN, aligned_edge=LEFT, buff=0.04).next_to(rect, DOWN, 0.08)
+                src = self.head_blocks[name].get(block)
+                anims.append(TransformFromCopy(src, rect) if src is not None else FadeIn(rect))
+                appear += [name_mob, shape]
+                group.add(rect, name_mob, shape)
+            group.title = title
+            appear.append(title)
+            if h == self.explained:
+                group.frame = self.explained_frame(group, buff=0.08)
+                appear.append(group.frame)
+            pieces[h] = (group, {})
+        panels = VGroup(*(p for p, _ in pieces.values()), *(p.frame for p, _ in pieces.values()
+                          if hasattr(p, "frame")))  # fmt: skip
+        panels.shift(UP * (bottom.center[1] - panels.get_center()[1]))  # in the middle
+        self.play(*(FadeIn(m) for m in appear), run_time=0.6)
+        leave = [] if self.fulls_stay else [FadeOut(g) for g in fulls.values()]
+        self.play(*anims, *leave, run_time=1.6)
+        return pieces
+
+    # -- the concatenation and W_O ---------------------------------------------------------------
+    def concat_blocks(self, mh, independent: bool, panels: dict) -> None:
+        """The shown heads' outputs (blocks of n × d_v) slide into their blocks of the
+        concatenation; then (unless the heads are independent) concat · W_O = output, each with
+        its shape, under the heads kept on screen."""
+        theme, ex = self.theme, self.example
+        box, H = self.below, len(self.trace.heads)
+        d_v = self.trace.heads[0].V.shape[1]
+        cat_h = 2 * label("Ag", SMALL).height + BAR + 0.3  # its title, bar and tags
+        top, bottom = box.rows(box.height - cat_h - 0.3, cat_h, gap=0.3)
+        outs = {}
+        side = min(1.1, top.height - label("Ag", SMALL).height - 0.2)
+        for col, h in zip(top.columns(*([1] * len(self.shown)), gap=0.3), self.shown):
+            rect = Rectangle(width=side, height=side, stroke_color=theme.muted, stroke_width=2)
+            rect.set_fill(self.tint(h), opacity=1)
+            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+            g = self.shaped(f"o_{h + 1}", rect, ex.n, d_v)
+            g.remove(g.title_mob)
+            g.add(title.next_to(rect, UP, buff=0.1).align_to(rect, LEFT))
+            place(g, col, "top-left")
+            outs[h] = (title, g)
+        self.weights_into_outputs(panels, outs)
+        shape_w = text_width(self.shape_text(ex.n, H * d_v), SMALL) + 0.3
+        unit = (bottom.width - shape_w) / (H * d_v)
+        bar, frames = self.block_bar([d_v] * H, unit, BAR)
+        self.head_blocks["concat"] = frames
+        tags = self.block_tags(frames, False)
+        cat = self.shaped(self.say("concat_title", H=H), bar, ex.n, H * d_v, tags)
+        place(cat, bottom, "top-left")
+        self.concat_group = cat
+        self.play(FadeIn(cat.title_mob), FadeIn(cat.shape), FadeIn(tags), run_time=0.5)
+        self.play(
+            *(TransformFromCopy(outs[h][1].bar, frames[h]) for h in outs),
+            *(FadeIn(frames[h]) for h in frames if h not in outs),
+            FadeIn(VGroup(*(m for m in bar if m not in frames.values()))),
+            run_time=1.6,
+        )
+        self.hold(0.5)
+        if independent or mh.W_o is None:
+            self.step("no_mix")
+            return
+        self.mix_blocks(mh, outs, cat)
+
+    def mix_blocks(self, mh, outs: dict, cat) -> None:
+        """concat · W_O = output as blocks on one scale of columns: the concatenation's bar,
+        W_O's square, the output's bar, each with its shape; the heads stay above."""
+        import attention_core as ac
+
+        width = ac.output_width(self.trace)
+        self.step("mix", caption_key="mix" if width.kind == "model" else "mix_other",
+                  d=width.d_model, w=width.width)  # fmt: skip
+        box = self.below
+        small, dot, wo, eq, out, frames = self.mix_parts(mh, box)
+        row = VGroup(small, dot, wo, eq, out).arrange(RIGHT, buff=0.15)
+        for m in (small, dot, eq, out):  # level with the middle of W_O's square
+            mid = (m.bar if hasattr(m, "bar") else m).get_center()[1]
+            m.shift(UP * (wo.bar.get_center()[1] - mid))
+        place(row, box, "center")
+        out_title = out.title_mob
+        self.head_blocks["concat"] = frames
+        self.play(*(FadeOut(VGroup(*o)) for o in outs.values()), FadeOut(cat), FadeIn(small),
+                  run_time=0.9)  # fmt: skip
+        self.play(FadeIn(dot), FadeIn(wo), FadeIn(eq), run_time=0.8)
+        self.play(TransformFromCopy(VGroup(small.bar, wo.bar), out.bar), FadeIn(out.shape),
+                  FadeIn(out_title), run_time=1.2)  # fmt: skip
+
+    def mix_parts(self, mh, box: Box):
+        """concat, "·", W_O, "=", output in one row of ``box``, W_O a square as wide as the
+        concatenation and the output (their shapes say how wide), and the concatenation's
+        frames."""
+        theme, ex = self.theme, self.example
+        d_in, d_out = mh.W_o.shape
+        dot, eq = label("·", BODY, theme.text), label("=", BODY, theme.text)
+        cat_title = label(self.say("concat_title", H=1).split(" ", 1)[0], SMALL, theme.text)
+        out_title = label(self.say("mh_output_short"), SMALL, theme.output)
+        room = box.width - dot.width - eq.width - 4 * 0.15
+        side = min(room / 3, box.height - cat_title.height - 0.6)
+        unit = side / d_in
+        H, d_v = len(self.trace.heads), self.trace.heads[0].V.shape[1]
+        bar, frames = self.block_bar([d_v] * H, unit, BAR)
+        small = self.shaped("concat", bar, ex.n, d_in, under=True)
+        small.remove(small.title_mob)
+        small.add(cat_title.next_to(bar, UP, buff=0.1).align_to(bar, LEFT))
+        wo_sq, _ = self.block_bar([d_in], unit, side, fill=theme.panel)
+        wo = self.shaped("W_O", wo_sq, d_in, d_out, under=True)
+        out_bar, _ = self.block_bar([d_out], side / d_out, BAR, fill=theme.panel)
+        out_bar[0].set_stroke(theme.output, width=3)
+        out = self.shaped("o", out_bar, ex.n, d_out, under=True)
+        out.remove(out.title_mob)
+        out.add(out_title.next_to(out_bar, UP, buff=0.1).align_to(out_bar, LEFT))
+        out.title_mob = out_title
+        return small, dot, wo, eq, out, frames
