@@ -29,48 +29,48 @@ from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, flow, place
-from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL
 from scenes.parts.head_gallery_heads import GalleryHeads
 
 PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names its token
-    "previous": ("前一个词", "previous"),
-    "next": ("后一个词", "next"),
-    "first": ("第一个词", "first"),
+    "previous": ("前一词元", "previous"),  # a token (词元), which may be a piece of a word
+    "next": ("后一词元", "next"),
+    "first": ("首个词元", "first"),
     "cls": ("[CLS]", "[CLS]"),
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("{token}", "{token}"),
-    "sink": ("首词（汇聚）", "first (sink)"),
+    "sink": ("首词元（汇聚）", "first (sink)"),
     "induction": ("归纳", "induction"),
     "spread": ("分散", "spread"),
 }
 SHORT_WORDS = {  # the same, shorter, for a narrow panel
     **PATTERN_WORDS,
-    "previous": ("前词", "prev"),
-    "first": ("首词", "first"),
+    "previous": ("前词元", "prev"),
+    "first": ("首词元", "first"),
     "self": ("自己", "self"),
-    "sink": ("首词", "sink"),
+    "sink": ("首词元", "sink"),
 }
 PATTERN_PHRASES = {  # the same in a sentence (zh, en)
-    "previous": ("前一个词", "the previous token"),
-    "next": ("后一个词", "the next token"),
-    "first": ("第一个词", "the first token"),
+    "previous": ("前一个词元", "the previous token"),
+    "next": ("后一个词元", "the next token"),
+    "first": ("第一个词元", "the first token"),
     "cls": ("[CLS]", "[CLS]"),
     "sep": ("[SEP]", "[SEP]"),
     "self": ("自己", "itself"),
     "fixed": ("「{token}」", "{token}"),
-    "sink": ("第一个词（注意力汇聚）", "the first token (attention sink)"),
+    "sink": ("第一个词元（注意力汇聚）", "the first token (attention sink)"),
     "induction": (
-        "上次出现之后的词（归纳头）",
+        "上次出现之后的词元（归纳头）",
         "the token after its earlier occurrence (induction)",
     ),
     "spread": ("分散", "spread"),
 }
 LIT_PHRASES = {  # the outlined group, named a second time in the caption: no parenthesis again
     **PATTERN_PHRASES,
-    "sink": ("第一个词", "the first token"),
-    "induction": ("上次出现之后的词", "the token after its earlier occurrence"),
+    "sink": ("第一个词元", "the first token"),
+    "induction": ("上次出现之后的词元", "the token after its earlier occurrence"),
 }
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
 REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
@@ -90,10 +90,16 @@ def reading_group(reading: ac.HeadReading) -> tuple:
     return (reading.pattern, reading.key)
 
 
+def _named(template: str, token: str) -> str:
+    """A reading's words naming its token: a token of punctuation alone quoted (“,”), as every
+    caption names one, but in 「」, which already set it off."""
+    return template.format(token=token if "「{token}」" in template else quoted(token))
+
+
 def _units(text: str) -> list[str]:
     """The pieces a reading never breaks inside: words; in Chinese, a word of up to 4
-    characters ("前一个词") or, in a longer one, the characters before a parenthesis and the
-    parenthesis ("首词", "（汇聚）")."""
+    characters ("前一词元") or, in a longer one, the characters before a parenthesis and the
+    parenthesis ("首词元", "（汇聚）")."""
     if any("\u4e00" <= c <= "\u9fff" for c in text):
         pieces = text.replace("（", "\n（").split("\n")
         return [q for p in pieces for q in ([p] if len(p) <= 4 else list(p))]
@@ -183,7 +189,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         pattern, key = group
         lang = 0 if self.lang == "zh" else 1
         token = self.q_tokens[key] if key is not None else ""
-        return phrases[pattern][lang].format(token=token)
+        return _named(phrases[pattern][lang], token)
 
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the
@@ -229,7 +235,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
     def reading_word(self, reading: ac.HeadReading, words=PATTERN_WORDS) -> str:
         lang = 0 if self.lang == "zh" else 1
-        return words[reading.pattern][lang].format(token=self.token_name(reading))
+        return _named(words[reading.pattern][lang], self.token_name(reading))
 
     def reading_lines(self, reading: ac.HeadReading, width: float) -> list[str]:
         """The reading in at most two lines of ``width``: whole, broken between words, its

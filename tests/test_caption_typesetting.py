@@ -237,6 +237,10 @@ def test_word_pieces_are_called_tokens_never_words():
     found = []
     pairs = [(f"{s}/{k}", p) for s, steps in captions.CAPTIONS.items() for k, p in steps.items()]
     pairs += list(captions.WORDS.items()) + list(captions.TITLES.items())
+    from scenes import head_gallery  # its readings' words, in titles and the caption
+
+    for table in ("PATTERN_WORDS", "SHORT_WORDS", "PATTERN_PHRASES", "LIT_PHRASES"):
+        pairs += [(f"{table}/{k}", p) for k, p in getattr(head_gallery, table).items()]
     for key, (zh, en) in pairs:
         zh, en = (re.sub(r"\{\w+\}", "", t) for t in (zh, en))  # a placeholder's name: no word
         if re.search(r"(?<!分)词(?![元向])", zh):
