@@ -276,6 +276,25 @@ def test_a_long_caption_comes_in_pages_of_whole_sentences(lang):
     assert any("11 because" in line for page in pages for line in page)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_page_never_starts_inside_a_label_or_a_formula(lang):
+    """A sentence's end inside a label is no end: a caption in pages is never cut after the
+    。 of “。” (a page starting with ”) nor of q(。) (a page starting with ")")."""
+    width, lines = ASPECTS["1:1"]
+    names = ["。", "？", "!", "."]
+    for step in ("pair_top", "pair_ranked"):
+        template = captions.pick(captions.CAPTIONS["Projections"][step], lang)
+        values = _values(template, lang, names)
+        text = captions.caption("Projections", step, lang, **values)
+        layout = captions.caption("Projections", step, lang, whole_formulas=True, **values)
+        glue = " " if lang == "en" else ""
+        pages = _laid_out(glue.join([layout] * 3), width, lines)
+        assert len(pages) > 1, pages
+        firsts = [page[0].lstrip()[:1] for page in pages]
+        assert not set(firsts) & set(NO_LINE_START + SCRIPTS), pages
+        assert not _problems(glue.join([text] * 3), pages, names, [], lines + 1), pages
+
+
 def test_the_rules_can_fail():
     """Without the rules a caption breaks as the review found: the checks see each fault."""
     text = "每个分数原地变小，。框出的猫¹和猫²是一个字的两个字节片段。"

@@ -217,7 +217,7 @@ def caption_pages(text: str, max_width: float, size: float, max_lines: int) -> l
     if len(lines(text)) <= max_lines:
         return [text]
     pages, current = [], ""
-    for sentence in (s for s in _SENTENCE_END.split(text) if s.strip()):
+    for sentence in (s for s in _sentences(text) if s.strip()):
         joined = _joined(current, sentence.strip())
         if current and len(lines(joined)) > max_lines:
             pages.append(current)
@@ -230,6 +230,20 @@ def caption_pages(text: str, max_width: float, size: float, max_lines: int) -> l
         cut = lines(page)
         out += [_joined_lines(cut[k : k + max_lines]) for k in range(0, len(cut), max_lines)]
     return out
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut after each sentence's end (. ! ? before a space, 。！？；) — but not after a
+    mark that is a token's label, in its quotation marks (“。”) or a formula's argument (q(。)):
+    no page starts with ” or )."""
+    out, start, depth = [], 0, 0
+    for m in _SENTENCE_END.finditer(text):
+        depth = text.count("(", 0, m.start()) - text.count(")", 0, m.start())
+        if depth > 0 or text[m.end() : m.end() + 1] in NO_START:
+            continue
+        out.append(text[start : m.start()])
+        start = m.end()
+    return [*out, text[start:]]
 
 
 def _joined(a: str, b: str) -> str:
