@@ -180,28 +180,43 @@ class DiagramSteps:
         theme, ex = self.theme, self.example
         box, H = self.below, len(self.trace.heads)
         d_v = self.trace.heads[0].V.shape[1]
-        cat_h = 2 * label("Ag", SMALL).height + BAR + 0.3  # its title, bar and tags
-        top, bottom = box.rows(box.height - cat_h - 0.3, cat_h, gap=0.3)
-        outs = {}
-        side = min(1.1, top.height - label("Ag", SMALL).height - 0.2)
-        for col, h in zip(top.columns(*([1] * len(self.shown)), gap=0.3), self.shown):
-            rect = Rectangle(width=side, height=side, stroke_color=theme.muted, stroke_width=2)
-            rect.set_fill(self.tint(h), opacity=1)
-            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
-            g = self.shaped(f"o_{h + 1}", rect, ex.n, d_v)
-            g.remove(g.title_mob)
-            g.add(title.next_to(rect, UP, buff=0.1).align_to(rect, LEFT))
-            place(g, col, "top-left")
-            outs[h] = (title, g)
-        self.weights_into_outputs(panels, outs)
+        # the concatenation at the foot, each shown head's output a bar over its own block
         shape_w = text_width(self.shape_text(ex.n, H * d_v), SMALL) + 0.3
-        unit = (bottom.width - shape_w) / (H * d_v)
+        unit = (box.width - shape_w) / (H * d_v)
         bar, frames = self.block_bar([d_v] * H, unit, BAR)
         self.head_blocks["concat"] = frames
         tags = self.block_tags(frames, False)
         cat = self.shaped(self.say("concat_title", H=H), bar, ex.n, H * d_v, tags)
-        place(cat, bottom, "top-left")
+        place(cat, box, "bottom-left")
         self.concat_group = cat
+        line = label("Ag", SMALL).height
+        outs = {}
+        for h in self.shown:
+            rect = Rectangle(width=d_v * unit, height=BAR, stroke_color=theme.muted)
+            rect.set_fill(self.tint(h), opacity=1).set_stroke(width=2)
+            rect.move_to([frames[h].get_center()[0], box.y1 - line - 0.2 - BAR / 2, 0])
+            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+            shape = label(self.shape_text(ex.n, d_v), SMALL, theme.muted)
+            title.next_to(rect, UP, buff=0.1)
+            shape.next_to(rect, DOWN, buff=0.08)
+            g = VGroup(rect, title, shape)
+            g.bar = rect
+            outs[h] = (title, g)
+        ordered = sorted(outs.values(), key=lambda tg: tg[1].bar.get_center()[0])
+        for (_, a), (_, b) in zip(ordered, ordered[1:]):  # neighbours: the later one's words
+            if (
+                b[1].get_left()[0] < a[1].get_right()[0] + 0.1
+                or b[2].get_left()[0] < a[2].get_right()[0] + 0.1
+            ):
+                b[1].shift(UP * (line + 0.06))  # a line further out
+                b[2].shift(DOWN * (line + 0.06))
+        for _, g in outs.values():  # inside the frame's content, each
+            g.shift(RIGHT * max(0.0, box.x0 - g.get_left()[0]))
+            g.shift(LEFT * max(0.0, g.get_right()[0] - box.x1))
+        spread = VGroup(*(g for _, g in outs.values()))
+        if spread.get_top()[1] > box.y1:
+            spread.shift(DOWN * (spread.get_top()[1] - box.y1))
+        self.weights_into_outputs(panels, outs)
         self.play(FadeIn(cat.title_mob), FadeIn(cat.shape), FadeIn(tags), run_time=0.5)
         self.play(
             *(TransformFromCopy(outs[h][1].bar, frames[h]) for h in outs),
