@@ -212,14 +212,12 @@ def _heatmaps(ex, aspect):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect, least", [("16:9", 0.40), ("4:3", 0.20), ("1:1", 0.25)])
+@pytest.mark.parametrize("aspect, least", [("16:9", 0.40), ("4:3", 0.30), ("1:1", 0.25)])
 def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
     """Issue 30 item 6: on the trained 12-head layer no empty key grid (the labels sit on one
     head drawn large; at 1:1, in order along the bottom edge), the heatmaps take more of the
     content area (it was 34 % at 16:9, 19 % at 4:3, 11 % at 1:1; now 44 %, 32 %, 31 %) and no
-    reading is cut (at 1:1 every "spread" was "s…d"). Issue 38: at 4:3 the head drawn large
-    is named with its pair ("head 1 (on → [SEP]):"), a line more that pushes the colour bar
-    out of its column, under the gallery: 21 % (was 32 %)."""
+    reading is cut (at 1:1 every "spread" was "s…d")."""
     from lecturer_examples import load
 
     ex = load("minilm-layer1")

@@ -33,8 +33,9 @@ class GalleryHeads:
             self.drawn = self.drawn_order(order[:count])
             self.grouped = self.maps.shared and count == H  # one row a key/value head
             note = self.explained_note(content.width) if noted else VGroup()
+            room = note.height + 0.2 if len(note) else 0.0
             self.regions = replace(self.regions, content=Box(
-                content.x0, content.y0 + note.height + 0.2, content.x1, content.y1))  # fmt: skip
+                content.x0, content.y0 + room, content.x1, content.y1))  # fmt: skip
             built = self.build(readings)
             self.regions = replace(self.regions, content=content)
             large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
