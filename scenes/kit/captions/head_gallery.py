@@ -46,7 +46,7 @@ WORDS = {
     "heads_key_rows": ("行 = 查询", "rows = queries"),
     "heads_key_cols": ("列 = 键", "columns = keys"),
     # the explained head (the one the other scenes explain), framed, and the heads not drawn
-    "gallery_explained": ("框出的是头 {h}：{q} → {k}", "framed: head {h}, {q} → {k}"),
+    "gallery_explained": ("实线框：头 {h}，{q} → {k}", "framed: head {h}, {q} → {k}"),
     "gallery_not_shown": ("未画出：头 {heads}", "heads {heads} not shown"),
     "gallery_not_shown_one": ("未画出：头 {heads}", "head {heads} not shown"),
     "heads_key_same": (
