@@ -84,13 +84,22 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, DiagramSteps, HeadBlocks, 
             new = label(text, SMALL, self.theme.muted)
             if key == "mix":  # the shape of W_O
                 new = VGroup(math("W_O :", SMALL, self.theme.muted), new).arrange(buff=0.12)
-            if new.width > self.widths_box.width:  # no room: the caption alone says it
+            room = self.widths_room()
+            if new.width > room.width:  # no room: the caption alone says it
                 new = VGroup()
             else:
-                place(new, self.widths_box)
+                place(new, room)
         if len(self.widths_mob) or len(new):
             self.play(FadeOut(self.widths_mob), FadeIn(new), run_time=0.3)
         self.widths_mob = new
+
+    def widths_room(self) -> Box:
+        """The line under the content, less the key of Q's, K's and V's squares at its right
+        while it is on screen."""
+        key, box = getattr(self, "value_key", VGroup()), self.widths_box
+        if not len(key):
+            return box
+        return Box(box.x0, box.y0, key.get_left()[0] - 0.3, box.y1)
 
     def widths(self, key: str, caption_key: str) -> str:
         """The widths of a step as one line ("384 = 12 × 32"), from the same quantities as its

@@ -26,6 +26,15 @@ def cells_on_screen(scene) -> set:
     return out
 
 
+def colour_keys(scene) -> list[str]:
+    """The scales of the colour bars on screen ("weights", "scores")."""
+    from scenes.mobjects.colour_bar import ColorBar
+
+    bars = [m for top in scene.mobjects for m in top.get_family() if isinstance(m, ColorBar)]
+    ends = [[getattr(t, "source_text", "") for t in b.ticks.get_family()] for b in bars]
+    return ["scores" if any(t[:1] in "−-" and t for t in e) else "weights" for e in ends]
+
+
 def count(cells, *names) -> int:
     return sum(1 for r in cells if r[0] in names)
 
@@ -41,9 +50,12 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
         example,
         frames=False,
         look=Look.for_example(example, lang="en", aspect=aspect),
-        snapshot=lambda s: (cells_on_screen(s), layout_problems(s)),
+        snapshot=lambda s: (cells_on_screen(s), layout_problems(s), colour_keys(s)),
     )
-    by_key = {st.key: st.snapshot for st in stills}
+    by_key = {st.key: st.snapshot[:2] for st in stills}
+    keys = {st.key: st.snapshot[2] for st in stills}
+    # Q, K and V as squares coloured by value: the key of that scale beside them (issue 38)
+    assert keys["project"] == keys["split"] == ["scores"], keys
     every = 3 * n * H * d_k  # Q, K and V: every head's every cell
     maps = ("Q_map", "K_map", "V_map")  # Q = X W_q, K, V as the maps give them
     assert count(by_key["project"][0], *maps) == every

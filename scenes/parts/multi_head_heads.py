@@ -32,8 +32,10 @@ class HeadsStep:
         self.panels = panels  # {head: its panel}: the labels each plane names, for the checks
         legend = self.legend_and_bar(key_row)
         # after the panels: the line under the content names the heads they leave out
+        key, self.value_key = getattr(self, "value_key", VGroup()), VGroup()  # (its room)
         self.step("heads", "heads" + variant if variant else None)
         self.play(
+            FadeOut(key),
             *(FadeOut(g) for g in fulls.values() if self.fulls_stay),
             *(FadeOut(pieces[h][0]) for h in pieces if not pieces[h][1]),  # a block diagram's
             *(FadeOut(pieces[h][0].title) for h in pieces if pieces[h][1]),

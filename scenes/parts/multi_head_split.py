@@ -4,15 +4,15 @@ tinted by head (``project``), then each head taking its blocks into its own pane
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, UP, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 import attention_core as ac
 from scenes.mobjects.compact_grid import block_from, cells_from, fits, is_shaded
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.text import text_width
-from scenes.mobjects.theme import text_on
+from scenes.mobjects.text import label, text_width
+from scenes.mobjects.theme import SMALL, text_on
 from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MAX_PANELS, TITLE_ROOM
 from scenes.parts.multi_head_diagram import SPLIT_ROOM
 
@@ -45,11 +45,34 @@ class SplitSteps:
         if not fulls:  # every row and column of Q, K and V, compact, in the whole content
             fulls = self.full_matrices(content, compact=True)
             bottom = content
+        self.value_key = self.values_key(fulls)  # squares: the key of their colours
+        # (the widths line moves over to make room for it)
         self.play(
             *(FadeIn(g) for g in fulls.values()),
+            FadeIn(self.value_key),
+            *([self.widths_mob.animate.move_to(self.widths_room().center)]
+              if len(self.value_key) and len(self.widths_mob) else []),
             run_time=1.0,
-        )
+        )  # fmt: skip
         return fulls, bottom
+
+    def values_key(self, fulls: dict) -> VGroup:
+        """Where Q, K and V are grids of squares (their colour and area the value, on one
+        scale), the key of that scale at the right of the line under the content; else
+        nothing."""
+        if not hasattr(self, "widths_box"):
+            return VGroup()
+        if not any(getattr(g.matrix, "compact", False) for g in fulls.values()):
+            return VGroup()
+        box = self.widths_box
+        bar = self.kit.colour_bar("scores", limit=self.qkv_limit(), width=min(2.4, box.width / 4))
+        words = label(self.say("mh_values"), SMALL, self.theme.muted)
+        line = self.widths_mob.width + 0.3 if len(self.widths_mob) else 0.0
+        for key in (VGroup(words, bar).arrange(RIGHT, buff=0.15, aligned_edge=UP), bar):
+            if line + key.width <= box.width:  # beside the widths line (its words if room)
+                key.move_to([box.x1 - key.width / 2, box.y1 - key.height / 2, 0])
+                return key
+        return VGroup()
 
     def split_into_heads(self, fulls, bottom, independent: bool) -> dict:
         """Each head takes its blocks: {head: (panel group, its Q_h, K_h, V_h)}."""
