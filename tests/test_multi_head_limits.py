@@ -56,6 +56,9 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     keys = {st.key: st.snapshot[2] for st in stills}
     # Q, K and V as squares coloured by value: the key of that scale beside them (issue 38)
     assert keys["project"] == keys["split"] == ["scores"], keys
+    # … and of the outputs' and concatenation's squares, then concat's, W_O's and the output's
+    # (the mix keeps the heads, with their weights' bar)
+    assert keys["concat"] == ["scores"] and sorted(keys["mix"]) == ["scores", "weights"], keys
     every = 3 * n * H * d_k  # Q, K and V: every head's every cell
     maps = ("Q_map", "K_map", "V_map")  # Q = X W_q, K, V as the maps give them
     assert count(by_key["project"][0], *maps) == every

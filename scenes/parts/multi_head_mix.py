@@ -14,7 +14,7 @@ from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import label
-from scenes.mobjects.theme import BODY, SMALL, text_on
+from scenes.mobjects.theme import BODY, SMALL, score_limit, text_on
 from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MIN_HEAD, TITLE_ROOM, frame_cell
 
 
@@ -40,6 +40,10 @@ class MixSteps:
             self.concat_blocks(mh, independent, panels)
             return
         self.strip = None  # numbers want the room: the heads come back for W_O's step
+        # one colour scale for the outputs, the concatenation, W_O and the output (squares)
+        mats = [mh.concat, *([mh.W_o, mh.output] if mh.W_o is not None else [])]
+        self.mix_limit = score_limit(np.concatenate([np.ravel(a) for a in mats]))
+        self.grid_limit = score_limit(np.ravel(mh.concat))  # the outputs': theirs, at first
         content = self.regions.content
         outs = None
         if mh.concat.shape[1] <= mh.concat.shape[0]:  # a tall concatenation: beside the outputs
@@ -59,6 +63,9 @@ class MixSteps:
         # the whole width under the outputs (W_O's step then shrinks it to its place)
         cat, cat_g = self.concat_matrix(mh, mixing, bottom)
         self.concat_group = cat_g
+        self.show_values_key(
+            [m for _, m in outs.values()] + [cat], "mh_values_out", self.grid_limit
+        )
         self.slide_into_concat(outs, cat, cat_g)
         self.hold(0.5)
         if not mixing:
@@ -82,6 +89,7 @@ class MixSteps:
                 box,
                 sizes=(25, 22),
                 row_colors=out_colors,
+                limit=self.grid_limit,
                 cell_pad=COMPACT,
             )
             for rect in m.backgrounds:
@@ -94,6 +102,19 @@ class MixSteps:
             place(VGroup(t, m), box, "top")
             outs[h] = (t, m)
         return outs
+
+    def show_values_key(self, mats, words: str, limit: float) -> None:
+        """Where any of ``mats`` is a grid of squares coloured by value (on the one scale of
+        ``limit``), the key of that scale beside the widths line; the previous key leaves."""
+        old = getattr(self, "value_key", VGroup())
+        compact = any(getattr(m, "compact", False) for m in mats)
+        self.value_key = VGroup()
+        key = self.values_key_of(limit, words) if compact else VGroup()
+        self.value_key = key  # the widths line moves over to make room for it
+        line = self.widths_mob
+        moves = [line.animate.move_to(self.widths_room().center)] if len(key) and len(line) else []
+        if len(old) or len(key):
+            self.play(FadeOut(old), FadeIn(key), *moves, run_time=0.4)
 
     def strip_boxes(self) -> tuple[Box, Box]:
         """The band at the top of the content for the heads kept on screen (a title line and
@@ -219,6 +240,7 @@ class MixSteps:
                 sizes=(25, 22),
                 title_room=TITLE_ROOM + 0.45,
                 row_colors=[self.q_color(i) for i in range(self.example.n)],
+                limit=self.grid_limit,
                 cell_pad=COMPACT,
             )
             blocks, tags = self.tint_blocks(cat, d_v)
@@ -270,6 +292,7 @@ class MixSteps:
         width = ac.output_width(self.trace)
         key = "mix" if width.kind == "model" else "mix_other"
         self.step("mix", caption_key=key, d=width.d_model, w=width.width)
+        self.grid_limit = self.mix_limit  # concat, W_O and the output on one scale
         small, small_g = self.concat_matrix(mh, True, boxes["mix_cat"])
         place(small_g, boxes["mix_cat"], "center")
         blocks = {f.head: f for f in cat_g[1][1]}  # the heads come back out of their blocks
@@ -279,9 +302,8 @@ class MixSteps:
             *(FadeOut(VGroup(t, m)) for t, m in outs.values()),
             *morph(cat_g, small_g),
             *(TransformFromCopy(blocks[h], grids[h]) for h in grids if h in blocks),
-            FadeIn(
-                VGroup(*(m for it in self.strip for m in it.submobjects if m not in grids.values()))
-            ),
+            FadeIn(VGroup(*(m for it in self.strip[:-1] for m in it if m not in grids.values()))),
+            FadeIn(self.strip[-1]),  # the colour bar of the heads' weights
             run_time=0.9,
         )
         cat = small
@@ -293,6 +315,7 @@ class MixSteps:
         if not boxes["wide"]:  # the output starts at the left of its box: "=" right before it
             eq.next_to(out, LEFT, buff=0.2)
         self.play(FadeIn(wo), FadeIn(wo_title), FadeIn(dot), FadeIn(eq), run_time=0.8)
+        self.show_values_key([cat, wo, out], "mh_values_mix", self.mix_limit)
         self.play(FadeIn(out.frame_parts()), FadeIn(out_title), run_time=0.5)
         rows, highlights = [], []
         for i in out.shown_rows:
@@ -326,6 +349,7 @@ class MixSteps:
             wo_box,
             sizes=(25, 22),
             title_room=TITLE_ROOM,
+            limit=self.mix_limit,
             cell_pad=COMPACT,
         )
         wo_title = math("W_O", FORMULA, theme.text)
@@ -345,6 +369,7 @@ class MixSteps:
             sizes=(25, 22),
             title_room=TITLE_ROOM,
             row_colors=[self.q_color(i) for i in range(self.example.n)],
+            limit=self.mix_limit,
             cell_pad=COMPACT,
         )
         for cell in out.cells.values() if not getattr(out, "compact", False) else ():

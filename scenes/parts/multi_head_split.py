@@ -64,9 +64,16 @@ class SplitSteps:
             return VGroup()
         if not any(getattr(g.matrix, "compact", False) for g in fulls.values()):
             return VGroup()
+        return self.values_key_of(self.qkv_limit(), "mh_values")
+
+    def values_key_of(self, limit: float, words: str) -> VGroup:
+        """The key of a scale of values (−limit … limit) with its ``words``, or the bar alone,
+        at the right of the widths line where it fits beside it; else nothing."""
+        if not hasattr(self, "widths_box"):
+            return VGroup()
         box = self.widths_box
-        bar = self.kit.colour_bar("scores", limit=self.qkv_limit(), width=min(2.4, box.width / 4))
-        words = label(self.say("mh_values"), SMALL, self.theme.muted)
+        bar = self.kit.colour_bar("scores", limit=limit, width=min(2.4, box.width / 4))
+        words = label(self.say(words), SMALL, self.theme.muted)
         line = self.widths_mob.width + 0.3 if len(self.widths_mob) else 0.0
         for key in (VGroup(words, bar).arrange(RIGHT, buff=0.15, aligned_edge=UP), bar):
             if line + key.width <= box.width:  # beside the widths line (its words if room)

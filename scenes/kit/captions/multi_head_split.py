@@ -104,6 +104,8 @@ WORDS = {
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
     "mh_output_short": ("输出", "output"),
     "mh_values": ("Q、K、V 的值", "values of Q, K, V"),  # the key of their squares' colours
+    "mh_values_out": ("输出的值", "values of the outputs"),
+    "mh_values_mix": ("各矩阵的值", "values of each matrix"),
     # the explained head's key/value head, where the heads sharing it are not all drawn
     "mh_kv_reads": ("头 {h} 读的是 {K}、{V}", "head {h} reads {K}, {V}"),
 }
