@@ -40,6 +40,7 @@ from .masks import causal_mask, padding_mask
 from .models.bert import BertConfig, BertTrace, BertWeights, bert_forward, gelu
 from .multihead import MultiHeadTrace, independent_heads_attention, multi_head_attention
 from .positional import positional_encoding_at, sinusoidal_positional_encoding
+from .readings.cast import CAST_ALL, CAST_SIZE, story_cast
 from .readings.claims import (
     ExpClaim,
     MaskClaim,
@@ -87,7 +88,6 @@ from .readings.illustrative import (
 )
 from .readings.linear_maps import LinearMaps, linear_maps
 from .readings.permutation import ShuffleCheck, shuffle_check
-from .readings.cast import CAST_SIZE, story_cast
 from .readings.scene_quantities import (
     LabelledKeys,
     NamedWeights,
@@ -189,6 +189,7 @@ __all__ = [
     "story_order",
     "story_cast",
     "CAST_SIZE",
+    "CAST_ALL",
     "named_weights",
     "NamedWeights",
     "labelled_keys",

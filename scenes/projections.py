@@ -386,7 +386,9 @@ class Projections(ExplainerScene):
         )
         title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
         colors = [color_of(i) for i in range(len(tokens))]
-        order = ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
+        order = self.cast_first(
+            ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
+        )
         # past 12 tokens, the story's eight, the plane fitted to them (a review: three planes
         # of 24 arrows each, labels on arrows, unreadable)
         most = CROWDED_TOKENS if len(tokens) > CROWDED else None

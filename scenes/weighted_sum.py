@@ -98,7 +98,9 @@ class WeightedSum(ExplainerScene):
         # saying how many are not drawn
         # a key the mask hides from the query adds nothing to its output: not drawn
         seen = set(self.seen)
-        order = [j for j in ac.story_order(head.weights, i, top, "keys") if j in seen]
+        order = [
+            j for j in self.cast_first(ac.story_order(head.weights, i, top, "keys")) if j in seen
+        ]
         self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
             plane,
             self.V2,

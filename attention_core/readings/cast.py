@@ -13,14 +13,16 @@ from __future__ import annotations
 from .followed import followed_pair, head_story
 from .scene_quantities import story_order
 
-CAST_SIZE = 8  # tokens in colour at most; an example of at most this many is all cast
+CAST_SIZE = 8  # tokens in colour at most
+CAST_ALL = 12  # an example of at most this many tokens is all cast (each its own colour: the
+# palette's first 12 stay well apart, and every plane draws and labels all of them)
 PATTERN_CELLS = 2  # cells of the head's pattern in the cast (each its query and its key)
 
 
 def story_cast(trace, size: int = CAST_SIZE) -> tuple[int, ...]:
     """The token indices of the cast of ``trace``'s explained head, in the order their
-    colours are given: every token (in order) where there are at most ``size`` or the keys
-    are another sequence's (cross-attention: the queries' and the keys' tokens are not one
+    colours are given: every token (in order) where there are at most :data:`CAST_ALL` or the
+    keys are another sequence's (cross-attention: the queries' and the keys' tokens are not one
     set); else the followed query, its key, the query and key of up to
     :data:`PATTERN_CELLS` more cells that show the head's story (``HeadStory.fits``), then the
     keys the query weighs most (:func:`story_order`), at most ``size`` in all.
@@ -30,7 +32,7 @@ def story_cast(trace, size: int = CAST_SIZE) -> tuple[int, ...]:
     (0, 1, 2)
     """
     ex = trace.example
-    if ex.is_cross or ex.n <= size:
+    if ex.is_cross or ex.n <= max(size, CAST_ALL):
         return tuple(range(ex.n))
     pair, story = followed_pair(trace), head_story(trace)
     cells = [c for c in (story.fits if story is not None else ()) if c != (pair.query, pair.key)]

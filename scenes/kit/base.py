@@ -142,12 +142,21 @@ class ExplainerScene(Scene):
 
     def story_tokens(self, side: str) -> list[int]:
         """The tokens in the order a crowded plane draws them (attention_core.story_order):
-        the followed one, then (queries) the rows that do what the head does, then its keys."""
+        the followed one, then (queries) the rows that do what the head does, then its keys;
+        the cast first (:meth:`cast_first`)."""
         import attention_core as ac
 
         pair, story = ac.followed_pair(self.trace), ac.head_story(self.trace)
         rows = tuple(i for i, _ in story.fits) if story is not None else ()
-        return ac.story_order(self.head.weights, pair.query, pair.key, side, rows)
+        return self.cast_first(ac.story_order(self.head.weights, pair.query, pair.key, side, rows))
+
+    def cast_first(self, order) -> list[int]:
+        """``order`` with the cast's tokens first, in the cast's order: a crowded plane that
+        draws eight draws the cast, each in its colour, never a grey token (issue 38)."""
+        order = [int(t) for t in order]
+        if len(self.cast) == self.example.n:
+            return order
+        return [*(t for t in self.cast if t in order), *(t for t in order if t not in self.cast)]
 
     def story_inputs(self) -> list[int]:
         """The input tokens in the order a crowded plane of them draws them: the followed query,
@@ -157,7 +166,7 @@ class ExplainerScene(Scene):
         if self.example.is_cross:  # the keys are another sequence's tokens: the queries' order
             return self.story_tokens("queries")
         pair = ac.followed_pair(self.trace)
-        return list(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
+        return self.cast_first(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
 
     def head_does(self, choice) -> str:
         """What the head does, in words, told of the row ``choice`` a per-query step follows
@@ -351,8 +360,13 @@ class ExplainerScene(Scene):
         if not self._caption_due:
             return
         self._caption_due = False
-        self.wait(PICTURE_FIRST)
-        self.play(FadeIn(self.caption_mob), run_time=0.3)
+        from manim import config
+
+        # on whole frames: the caption comes at the same frame whether the video is rendered
+        # whole or split at its steps across processes (the subtitles are timed to it)
+        now, fps = self.renderer.time, config.frame_rate
+        self.wait(math.ceil((now + PICTURE_FIRST) * fps - 1e-6) / fps - now)
+        self.play(FadeIn(self.caption_mob), run_time=max(1, round(0.3 * fps)) / fps)
         self._caption_shown = self._open_step["shown"] = self.renderer.time
 
     def play_all(self, animations, **kwargs) -> None:
