@@ -45,7 +45,10 @@ def test_captions_in_both_languages_timed_within_the_video(cli, tmp_path):
         cues = list(srt.parse((folder / "Embeddings.srt").read_text(encoding="utf-8")))
         steps = steps_of(folder, "Embeddings.mp4")
         assert [c.content for c in cues] == [s["caption"] for s in steps] and len(cues) == 3
-        assert cues[0].start.total_seconds() == 0
+        # each cue from when its caption comes, after its step's picture (issue 38)
+        for cue, step in zip(cues, steps):
+            assert cue.start.total_seconds() == pytest.approx(step["shown"], abs=1e-3)
+            assert step["shown"] >= step["start"] + 0.5 - 1e-6
         for a, b in zip(cues, cues[1:]):
             assert a.end <= b.start
         assert cues[-1].end.total_seconds() <= video_seconds(video) + 0.07

@@ -119,6 +119,25 @@ def _keep_part(job: Job, sections_dir: Path, steps: list[dict]) -> dict:
     return {"files": done, "steps": steps}
 
 
+def _rendered_record(records: list[dict], number: int, fallback: dict) -> dict:
+    """Step ``number``'s record from the part that rendered its video (its times in whole
+    frames), else ``fallback``."""
+    for r in records:
+        if f"{number:04d}" in {Path(f).stem for f in r.get("files", ())}:
+            return r["steps"][number - 1]
+    return fallback
+
+
+def _retimed(step: dict, span: tuple[float, float], fps: float) -> dict:
+    """``step`` at the joined video's ``span``: its start and end, and when its caption came
+    (``shown``, on a whole frame) at the same offset from its start."""
+    out = dict(step, start=round(span[0], 4), end=round(span[1], 4))
+    if "shown" in step:
+        shown = span[0] + float(step["shown"]) - float(step["start"])
+        out["shown"] = round(round(shown * fps) / fps, 4)
+    return out
+
+
 def join_parts(job: Job, records: list[dict]) -> dict:
     """Concatenate the parts' step videos, in step order, into the final file (stream copy)."""
     started = time.perf_counter()
@@ -137,9 +156,10 @@ def join_parts(job: Job, records: list[dict]) -> dict:
     finally:
         tmp.unlink(missing_ok=True)
         shutil.rmtree(src, ignore_errors=True)
-    # a part's skipped steps were timed by their nominal length, the video by whole frames
+    # a part's skipped steps were timed by their nominal length, the video by whole frames:
+    # each step keeps the times of the part that rendered it, moved to where its video starts
     steps = [
-        dict(s, start=round(spans[i + 1][0], 4), end=round(spans[i + 1][1], 4))
+        _retimed(_rendered_record(records, i + 1, s), spans[i + 1], job.look.frame_rate)
         for i, s in enumerate(steps)
     ]
     if job.captions:
