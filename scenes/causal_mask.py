@@ -259,7 +259,9 @@ class CausalMask(ExplainerScene):
                 ),
                 run_time=min(4.0, 1.0 + 0.5 * len(weights.shown_rows)),
             )
-        self.shown_key = key = self.blocked_key() if len(self.blocked_look) else VGroup()
+        mask = self.head.mask
+        shows = mask is not None and any(not mask[i, j] for i, j in weights.shown_cells)
+        self.shown_key = key = self.blocked_key() if shows else VGroup()  # a blocked cell shown
         if len(key):
             self.place_beside(key, top=True)
         self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head), FadeIn(key))

@@ -78,6 +78,11 @@ SINGLES = {
     "sqrt_dk": ("√dₖ", "√dₖ", "h"),
     "d_k": ("dₖ", "dₖ", "h"),
     "rowsum": ("sum of the weights of {q}", "{q} 的权重之和", "hq"),
+    "word_weight": (
+        "weight of {q} on the key word (its pieces summed)",
+        "{q} 给键词（各词元之和）的权重",
+        "hq",
+    ),
     "exp_sum": ("sum of e^s of q({q})", "q({q}) 的 e^s 之和", "hq"),
     "gradient_sum": ("Σ s(1 − s) of {q}, scores ×{f}", "{q} 的 Σ s(1 − s)，分数 ×{f}", "hqf"),
     "gradient_sum_scaled": (
