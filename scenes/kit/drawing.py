@@ -139,15 +139,8 @@ class Kit:
         (:meth:`keep_followed`)."""
         from scenes.mobjects.matrix import LabelledMatrix
 
-        return LabelledMatrix.fitted(
-            values,
-            role,
-            self.theme,
-            row_labels,
-            col_labels,
-            box,
-            **self.keep_followed(values, role, options),
-        )
+        args = (values, role, self.theme, row_labels, col_labels, box)
+        return LabelledMatrix.fitted(*args, **self.keep_followed(values, role, options))
 
     def keep_followed(self, values, role, options: dict) -> dict:
         """``options`` with the followed pair's query first among ``keep_rows`` and its key
@@ -181,15 +174,8 @@ class Kit:
         (:meth:`LabelledMatrix.fitted_most`)."""
         from scenes.mobjects.matrix import LabelledMatrix
 
-        return LabelledMatrix.fitted_most(
-            values,
-            role,
-            self.theme,
-            row_labels,
-            col_labels,
-            box,
-            **self.keep_followed(values, role, options),
-        )
+        args = (values, role, self.theme, row_labels, col_labels, box)
+        return LabelledMatrix.fitted_most(*args, **self.keep_followed(values, role, options))
 
     def colour_bar(self, scale: str = "weights", **options):
         """The colour key of a scale: ``"weights"`` (the one fixed 0 → 1 scale) or ``"scores"``
