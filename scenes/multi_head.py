@@ -85,6 +85,8 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, DiagramSteps, HeadBlocks, 
             if key == "mix":  # the shape of W_O
                 new = VGroup(math("W_O :", SMALL, self.theme.muted), new).arrange(buff=0.12)
             room = self.widths_room()
+            if new.width > room.width:  # the squares' key gives up its words for the line
+                room = self.key_without_words()
             if new.width > room.width:  # no room: the caption alone says it
                 new = VGroup()
             else:
@@ -92,6 +94,18 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, DiagramSteps, HeadBlocks, 
         if len(self.widths_mob) or len(new):
             self.play(FadeOut(self.widths_mob), FadeIn(new), run_time=0.3)
         self.widths_mob = new
+
+    def key_without_words(self) -> Box:
+        """The key of Q's, K's and V's squares as its bar alone, at the right of the widths
+        line (its words leave: the split's longer line said nothing once the key had taken its
+        room); the room left for the line."""
+        key = getattr(self, "value_key", VGroup())
+        if hasattr(key, "words"):
+            words, bar = key.words, key.bar
+            right = self.widths_box.x1 - bar.width / 2
+            self.play(FadeOut(words), bar.animate.set_x(right), run_time=0.3)
+            self.value_key = VGroup(bar)
+        return self.widths_room()
 
     def widths_room(self) -> Box:
         """The line under the content, less the key of Q's, K's and V's squares at its right

@@ -75,7 +75,9 @@ class SplitSteps:
         bar = self.kit.colour_bar("scores", limit=limit, width=min(2.4, box.width / 4))
         words = label(self.say(words), SMALL, self.theme.muted)
         line = self.widths_mob.width + 0.3 if len(self.widths_mob) else 0.0
-        for key in (VGroup(words, bar).arrange(RIGHT, buff=0.15, aligned_edge=UP), bar):
+        worded = VGroup(words, bar).arrange(RIGHT, buff=0.15, aligned_edge=UP)
+        worded.words, worded.bar = words, bar  # the words may leave later (key_without_words)
+        for key in (worded, bar):
             if line + key.width <= box.width:  # beside the widths line (its words if room)
                 key.move_to([box.x1 - key.width / 2, box.y1 - key.height / 2, 0])
                 return key
@@ -91,16 +93,7 @@ class SplitSteps:
         e = self.explained  # first, framed
         split = [e, *(h for h in range(H) if h != e)] if H <= MAX_PANELS else self.shown
         self.split_heads = split
-        g = maps.group(e)  # the explained head's group, named only as far as it is drawn
-        members = maps.members(g)
-        sub = str(g + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-        stays = self.fulls_stay and not (self.diagram and bottom.height < SPLIT_ROOM)
-        if stays or all(h in split for h in members):  # its heads named under K's block
-            shared = self.say(
-                "kv_shared", a=members[0] + 1, b=members[-1] + 1, K=f"K{sub}", V=f"V{sub}"
-            )
-        else:  # a caption names only heads on screen
-            shared = self.say("mh_kv_reads", h=e + 1, K=f"K{sub}", V=f"V{sub}")
+        shared = self.shared_kv_words(split, bottom)
         self.step(
             key,
             "split_grouped" if maps.shared else None,
@@ -142,6 +135,21 @@ class SplitSteps:
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)
         return pieces
+
+    def shared_kv_words(self, split, bottom) -> str:
+        """The split caption's example: the key/value heads the explained head's group shares
+        (named under K's block where the heads stay), else the head that reads them: a caption
+        names only heads on screen."""
+        maps, e = self.maps, self.explained
+        g = maps.group(e)
+        members = maps.members(g)
+        sub = str(g + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+        stays = self.fulls_stay and not (self.diagram and bottom.height < SPLIT_ROOM)
+        if stays or all(h in split for h in members):  # its heads named under K's block
+            return self.say(
+                "kv_shared", a=members[0] + 1, b=members[-1] + 1, K=f"K{sub}", V=f"V{sub}"
+            )
+        return self.say("mh_kv_reads", h=e + 1, K=f"K{sub}", V=f"V{sub}")
 
     def full_height(self) -> float:
         """The height of the top band: the full matrices at the smallest size, at most 45 %."""

@@ -80,7 +80,7 @@ WORDS = {
     ),
     "widths_split_grouped": (
         "{H} 个查询头 · {G} 个键/值头，各由 {g} 个查询头共用",
-        "{H} query heads · {G} key/value heads, each read by {g}",
+        "{H} query heads · {G} key/value heads ({g} heads each)",
     ),
     "widths_split": ("{d} = {H} 个头 × {d_k}", "{d} = {H} heads × {d_k}"),
     "widths_other": (
