@@ -71,6 +71,7 @@ class Scaling(ExplainerScene):
         self.divide()
         self.variance()
         self.saturation()
+        self.back_to_pair()  # the last still keeps the story (issue 38): the pair, divided
 
     # -- ÷√d_k on this example's scores ----------------------------------------------------------
     def divide(self):
@@ -123,17 +124,21 @@ class Scaling(ExplainerScene):
         ]
         self.play(*(Create(m) for m in marks), run_time=0.6)
         self.hold()
-        self.pair_step(scaled)
+        # the division as it stands, shown again at the end round the followed pair
+        keep = {id(self.title_mob), id(self.caption_mob)}
+        self.division_still = [m for m in self.mobjects if id(m) not in keep]
+        self.scaled = scaled
 
-    def pair_step(self, scaled) -> None:
-        """What the head does with its followed pair (a trained or asked head), in its own step:
-        the pair's scaled score framed, and whether it is the largest its query may see
-        (``attention_core.pair_row``); dividing by √d_k keeps that order."""
-        p = ac.pair_row(self.trace)
+    def back_to_pair(self) -> None:
+        """What the head does with its followed pair (a trained or asked head), as the last
+        step: the division again, the pair's scaled score framed, and whether it is the largest
+        its query may see (``attention_core.pair_row``); dividing by √d_k keeps that order."""
+        p, scaled = ac.pair_row(self.trace), self.scaled
         if p is None or scaled.cell(p.query, p.key) is None:
             return
         s = self.num(p.scaled, ("scaled", self.h, p.query, p.key), scaled.style.digits)
-        self.pair_step_caption(p, s.shown)
+        self.pair_step_caption(p, s.shown, clear=True)
+        self.play(*(FadeIn(m) for m in self.division_still), run_time=0.8)
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
         self.hold()
 

@@ -25,6 +25,7 @@ EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportion
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
 
 
+GHOST_OPACITY = 0.3  # the e^s bars, once they have made the shares: still there, quiet
 MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
 COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
 
@@ -140,6 +141,7 @@ class Softmax(ExplainerScene):
         if len(note):
             place(note, shares_box, "top-left")
         place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
+        self.exp_head = head_txt  # becomes the shares' formula next
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
         self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
@@ -295,14 +297,27 @@ class Softmax(ExplainerScene):
                 ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL, theme.accent
             )
             note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
+        # each e^s bar squeezes into its share; the bars stay, faint, over the whole they make
+        # (the frame keeps where each share came from, not a blank half)
+        heading = self.shares_heading()
         self.play(
-            *(ReplacementTransform(bars[j], bar.parts[j]) for j in keys),
+            *(ReplacementTransform(bars[j].copy(), bar.parts[j]) for j in keys),
+            *(b.animate.set_opacity(GHOST_OPACITY) for b in bars),
             FadeOut(exp_labels),
             FadeIn(bar.outline),
+            ReplacementTransform(self.exp_head, heading),
             run_time=1.5,
         )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
+
+    def shares_heading(self) -> VGroup:
+        """q(she): e^s / Σ e^s, in the place of the e^s heading: what the bar now shows."""
+        old = self.exp_head
+        new = VGroup(
+            old[0].copy(), math("e^s \\/ inline(sum e^s)", BODY * 1.4, self.q_color(self.i))
+        ).arrange(buff=0.15)
+        return new.align_to(old, LEFT).align_to(old, UP)
 
     def segment_labels(self, w, bar, shares_box: Box) -> VGroup:
         """ "trophy 0.563" for each key the core labels, over its segment of the bar (or under
@@ -493,13 +508,18 @@ class Softmax(ExplainerScene):
         if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
             tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
             bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
+        # the bars as tall as the room allows (a narrow frame gives them the whole frame: thin
+        # bars there left its top half blank), between 0.32 and 0.7
+        per_row = (side_box.height - 1.3) / len(factors)
+        height = float(np.clip(per_row * 0.55, 0.32, 0.7))
+        buff = float(np.clip(per_row - height, 0.3, 0.6))
         for tag, (name, f) in zip(tags, factors):
             s = ac.sharpened(self.row, f)
             b = self.kit.proportion_bar(
                 s,
                 colors,
                 bar_w,
-                height=0.32,
+                height=height,
                 roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in keys],
                 show_numbers=False,
             )
@@ -508,7 +528,7 @@ class Softmax(ExplainerScene):
             gauges.append(g)
             shown[name] = g.shown
             panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
-        panel.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        panel.arrange(DOWN, aligned_edge=RIGHT, buff=buff)
         return panel, gauges, shown
 
     # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------

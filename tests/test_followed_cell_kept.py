@@ -14,6 +14,7 @@ the followed cell."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,32 @@ def cast_colour_problems(scene) -> list[str]:
     return out
 
 
+# the scenes that come after softmax in the story: their last still names the pair's weight too
+WEIGHT_TAUGHT = ("Softmax", "WeightedSum", "AttentionMatrix", "Overview", "CausalMask")
+
+
+def story_missing(scene) -> list[str]:
+    """What the still lacks of the followed pair: its query's and key's labels, whole (alone or
+    inside q(…), k(…), "she → baker"), and, in a scene after softmax, its weight (issue 38:
+    the last still is the png a lecturer pastes, and it keeps the story)."""
+    from scene_checks import describe, texts
+
+    pair = ac.followed_pair(scene.trace)
+    if pair is None:
+        return []
+    skip = {id(m) for m in scene.caption_mob.get_family()}
+    shown = [describe(m) for m in texts(scene) if id(m) not in skip]
+    words = {w for t in shown for w in re.split(r"[\s()→·,:=]+", t) if w}
+    wanted = {"query": scene.q_tokens[pair.query], "key": scene.k_tokens[pair.key]}
+    out = [f"the followed {k} {v!r} is not on the still" for k, v in wanted.items() if v not in words]
+    if scene.scene_name in WEIGHT_TAUGHT:
+        w = pair.weight(scene.head.weights)
+        forms = {f"{w:.3f}", f"{w:.2f}"}
+        if not any(f in t for t in shown for f in forms):
+            out.append(f"the pair's weight ({w:.3f}) is not on the still")
+    return out
+
+
 def _cases():
     out = []
     for name, path in SENTENCES.items():
@@ -172,7 +199,11 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
     def snapshot(s):
         return geometry_problems(s) + followed_cell_hidden(s) + cast_colour_problems(s)
 
-    stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=snapshot)
+    def snapshot_and_story(s):
+        return snapshot(s), story_missing(s)
+
+    stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=snapshot_and_story)
     assert stills, "the scene has no steps"
-    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
+    problems += [f"last still {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:20])

@@ -38,6 +38,7 @@ from scenes.mobjects.unimath import NO_BREAK
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption comes
+MOST_CAPTION_LINES = 3  # lines of one caption page at most, at every aspect
 
 
 class ExplainerScene(Scene):
@@ -199,7 +200,7 @@ class ExplainerScene(Scene):
             return self.k_tokens[s.pieces[0]]
         return ac.pieces_text([self.k_tokens[j] for j in s.pieces])
 
-    def pair_step_caption(self, p, shown: str) -> None:
+    def pair_step_caption(self, p, shown: str, clear: bool = False) -> None:
         """The step "pair" of a scene at the scores (Projections, Scaling): what the head does
         with its followed pair ``p`` (``attention_core.PairRow``), its score ``shown`` as on
         screen, and whether that is the largest its query may see."""
@@ -207,6 +208,7 @@ class ExplainerScene(Scene):
         self.step(
             "pair",
             f"pair_{kind}",
+            clear=clear,
             q=self.q_tokens[p.query],
             k=self.k_tokens[p.key],
             s=shown,
@@ -273,6 +275,8 @@ class ExplainerScene(Scene):
         self.camera.background_color = self.theme.background
         # a square frame is narrow: its captions get one more line (3 at CAPTION, 4 at SMALL)
         self.caption_lines = 3 if self.frame.width <= self.frame.height * 1.01 else 2
+        # never more than three lines at once (issue 38): a longer caption is shown in pages
+        self.most_caption_lines = min(self.caption_lines + 1, MOST_CAPTION_LINES)
         self.regions = regions(self.frame, self.caption_lines)
         text = captions.title(self.scene_name, self.lang, typeset=True)
         if len(self.trace.heads) > 1 and self.explains_one_head:
@@ -305,18 +309,18 @@ class ExplainerScene(Scene):
         """The caption as pages, each (its text, its group in the bar): one page where the text
         fits the bar (:meth:`caption_group`), else whole sentences a page, shown in turn
         (:func:`caption_pages`)."""
-        pages = caption_pages(text, self.regions.caption.width, SMALL, self.caption_lines + 1)
+        pages = caption_pages(text, self.regions.caption.width, SMALL, self.most_caption_lines)
         return [(page, self.caption_group(page)) for page in pages]
 
     def caption_group(self, text: str) -> VGroup:
-        """The caption in the bar: two lines at the caption size, else up to three smaller (one
-        more of each in a square frame)."""
+        """The caption in the bar: two lines at the caption size, else up to three smaller (in
+        a square frame three at the caption size, else three smaller)."""
         box = self.regions.caption
         size, buff = CAPTION, 0.1
         lines = balanced_lines(text, box.width, CAPTION, max_lines=99)
         if len(lines) > self.caption_lines:
             size, buff = SMALL, 0.04
-            lines = balanced_lines(text, box.width, SMALL, max_lines=self.caption_lines + 1)
+            lines = balanced_lines(text, box.width, SMALL, max_lines=self.most_caption_lines)
         # a formula's no-break spaces (see captions.caption) are plain spaces on screen
         shown = [line.replace(NO_BREAK, " ") for line in lines]
         group = VGroup(*(label(line, size, self.theme.text) for line in shown))

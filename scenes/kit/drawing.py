@@ -147,7 +147,8 @@ class Kit:
         (and each piece of a key word cut into pieces) first among ``keep_cols``, for a matrix
         of the explained head's queries × keys (role kinds :data:`QUERY_KEY_ROLES`): every scene
         talks about that pair, so no aspect may elide it (issue 44: CausalMask framed a cell
-        whose column 1:1 had elided)."""
+        whose column 1:1 had elided). In self-attention the key's own row is kept too, after
+        the rest: a column labelled "11" is read by its row's label, "11 baker" (issue 38)."""
         import numpy as np
 
         import attention_core as ac
@@ -159,6 +160,8 @@ class Kit:
             self._followed = ac.followed_pair(scene.trace)
         pair = self._followed
         rows = [pair.query, *options.get("keep_rows", ())]
+        if not scene.example.is_cross:  # the key's own row: its label names the framed column
+            rows.append(pair.key)
         cols = [pair.key, *pair.pieces, *options.get("keep_cols", ())]  # a key word: each piece
         return dict(options, keep_rows=rows, keep_cols=cols)
 
