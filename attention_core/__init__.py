@@ -68,6 +68,7 @@ from .readings.followed import (
     head_story,
     pair_row,
 )
+from .readings.head_scores import HeadScores, ModelScores
 from .readings.head_search import (
     ForcedWeight,
     HeadHit,
@@ -210,6 +211,10 @@ __all__ = [
     "best_link",
     "ForcedWeight",
     "pieces_text",
+    # what each head of a real model does, scored on repeated random tokens (head_scores.py)
+    "model_scores",
+    "ModelScores",
+    "HeadScores",
     # a real model's forward pass (bert.py)
     "bert_forward",
     "BertWeights",
@@ -242,3 +247,25 @@ __all__ = [
     "choice_story",
     "HeadStory",
 ]
+
+
+def model_scores(model: str, *, cache_root=None) -> ModelScores:
+    """Every head's model-level scores of ``model`` ("minilm" or "smollm2"): previous,
+    duplicate, induction and copying (:mod:`attention_core.readings.head_scores`), computed once
+    from the model's weights and its attention on the recipe's repeated random tokens
+    (:mod:`attention_core.models.model_scores`), then read from the model cache (``cache_root``:
+    another folder than the user cache). ``.of(layer, head)`` (from 0) gives one head's.
+
+    Joined here because a model never imports a reading, nor a reading a model (the floor plan).
+    """
+    from .models import model_scores as ms
+    from .readings import head_scores as hs
+
+    def compute():
+        f = ms.frame(model)
+        seqs = hs.repeated_sequences(f.vocab, f.before, f.after, f.lead, hs.RECIPE)
+        about = hs.describe_sequences(f.words, len(seqs[0]), hs.RECIPE)
+        runs, circuits = ms.attention_runs(model, seqs), ms.ov_circuits(model)
+        return hs.score_heads(model, runs, circuits, about, hs.RECIPE.key).as_arrays()
+
+    return ms.cached_scores(model, hs.RECIPE.key, compute, hs.ModelScores.from_arrays, cache_root)
