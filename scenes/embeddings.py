@@ -63,6 +63,8 @@ class Embeddings(ExplainerScene):
             row_colors=self.colors,
             sizes=(44, 40, 36, 32, 28, 25, 22),
             any_squares=True,  # too many numbers for the room: every one as a square
+            # elided, the table keeps the story's tokens' rows (the followed query first)
+            keep_rows=list(self.order[:CROWDED_TOKENS]) if crowded else [],
         )
         typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
         self.table_head = matrix_title(
@@ -79,7 +81,11 @@ class Embeddings(ExplainerScene):
     def show_tokens(self):
         """Each token an arrow from the origin, labelled, and its row of the table."""
         plane, table, coords, colors = self.vplane, self.table, self.coords, self.colors
-        self.step("tokens", tokens=self.token_list(self.q_tokens))
+        n = self.example.n  # many tokens: counted, not listed (a list ran the caption to pages)
+        if n <= CROWDED:
+            self.step("tokens", tokens=self.token_list(self.q_tokens))
+        else:
+            self.step("tokens", caption_key="tokens_many", n=n)
         # every token where each finds a label near its arrow; among many, the story's few
         # (the followed query, the rows that do what the head does, its strongest keys)
         shown = self.note

@@ -52,10 +52,12 @@ def shared_axis(reach: float, x0: float, x1: float, y: float, theme) -> tuple[VG
 
 def adjacent_runs(cols, shown) -> list[list[int]]:
     """``cols`` (sorted) in runs of columns side by side in a matrix showing ``shown``: one
-    frame a run frames only the cells the caption names."""
+    frame a run frames only the cells the caption names, never across an elided gap (a
+    review: one frame ran over the "…" between columns 11 and 23)."""
     runs: list[list[int]] = []
     for j in cols:
-        if runs and shown.index(j) == shown.index(runs[-1][-1]) + 1:
+        prev = runs[-1][-1] if runs else None
+        if prev is not None and j == prev + 1 and shown.index(j) == shown.index(prev) + 1:
             runs[-1].append(j)
         else:
             runs.append([j])
@@ -86,8 +88,9 @@ class Scaling(ExplainerScene):
         shown = self.division_layout(sqrt)
         raw, scaled = shown["raw"], shown["scaled"]
         cols = [j for j in raw.shown_columns if j in scaled.shown_columns]
-        if head.mask is not None:  # the keys the row may see first (a blocked score is moot)
-            cols.sort(key=lambda j: not head.mask[row, j])
+        if head.mask is not None:  # the keys the row may see (a blocked score is moot)
+            seen = [j for j in cols if head.mask[row, j]]
+            cols = seen or cols
         # the followed pair's key among them (a trained or asked head's: both matrices keep it)
         cols = sorted([*self.pair_key, *(j for j in cols if j not in self.pair_key)][:4])
         self.framed = [(row, j) for j in cols]  # the cells the caption reads and the frames mark

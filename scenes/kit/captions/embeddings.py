@@ -13,6 +13,10 @@ STEPS = {
         "{tokens} 的坐标就是它们的词向量 x。",
         "The coordinates of {tokens} are their embeddings.",
     ),
+    "tokens_many": (
+        "这 {n} 个词元的坐标就是它们的词向量 x。",
+        "The coordinates of the {n} tokens are their embeddings.",
+    ),
     "compare": (
         "方向越接近，点积越大：注意力就从这里开始。",
         "The closer two directions, the larger their dot product: attention starts here.",

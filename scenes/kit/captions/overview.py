@@ -10,8 +10,8 @@ STEPS = {
         'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
     ),
     "qk": (
-        "$Q K^top$：每一对词元的点积，也就是一个向量在另一个方向上的投影有多长。",
-        "$Q K^top$: the dot product of every pair, how long each shadow is.",
+        "$Q K^top$：每一对词元的点积：键在查询方向上的投影长度，乘以查询的长度。",
+        "$Q K^top$: the dot product of every pair: each key's shadow on its query, times the query's length.",
     ),
     "scale": (
         "÷$sqrt(d_k)$：不让分数的方差随维度变大。",
