@@ -603,7 +603,7 @@ def test_heads_table_names_the_pair_and_every_head(cli):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[1].startswith("--find it->trophy: query 'it' (token 11), key trophy; best")
-    assert len(lines) == 3 + 72 and lines[3].split()[0] == "1"
+    assert len(lines) == 4 + 72 and lines[4].split()[0] == "1"  # after the columns' key
 
 
 @needs_model
@@ -618,7 +618,9 @@ def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_pat
     assert (ex.query, ex.key) == ("creature", "fluffy")
     data = json.loads(cli("numbers", "f.toml", "--json", cwd=tmp_path).stdout)
     followed = {"query": 4, "key": 2, "kind": "asked", "key_pieces": [2]}
+    moved = {k: data["followed"].pop(k) for k in ("moved", "moved_share")}  # test_moved.py
     assert data["followed"] == {**followed, "head": 1, "weight": data["weights"][4][2]}
+    assert moved["moved"] > 0 and 0 < moved["moved_share"] <= 1
     ref = reference(hf, mf.tokenize(text).ids)["attentions"][best["layer"] - 1][best["head"] - 1]
     np.testing.assert_allclose(data["weights"], ref, atol=1e-5)
     assert data["weights"][4][2] == pytest.approx(best["weight"], abs=1e-6)
@@ -633,4 +635,6 @@ def test_from_model_find_writes_the_best_link_and_numbers_follow_it(cli, tmp_pat
     assert trace.attention.weights[4, 2] == pytest.approx(best["weight"], abs=1e-6)
     data = json.loads(cli("numbers", "g.toml", "--json", cwd=tmp_path).stdout)
     weight = data["heads"][best["head"] - 1]["weights"][4][2]
+    moved = {k: data["followed"].pop(k) for k in ("moved", "moved_share")}
     assert data["followed"] == {**followed, "head": best["head"], "weight": weight}
+    assert moved["moved"] > 0 and 0 < moved["moved_share"] <= 1

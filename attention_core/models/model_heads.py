@@ -2,7 +2,9 @@
 
 :func:`model_heads` runs all-MiniLM-L6-v2 (``"minilm"``) or SmolLM2-135M-Instruct
 (``"smollm2"``) once and keeps each layer's attention weights (H, n, n), the tokens' readable
-labels and their character spans in the text (for :mod:`attention_core.readings.head_search`). Up to
+labels and their character spans in the text (for :mod:`attention_core.readings.head_search`), and
+what a weight moves needs (:mod:`attention_core.readings.moved`): each layer's value vectors
+(stacked, (G, n, d_head) a layer) and W_O (the array the pass used, kept, not copied). Up to
 :data:`MAX_SEARCH_TOKENS` tokens: only numbers come out, no scene, so the limit is wider than an
 example's.
 
@@ -27,7 +29,9 @@ MAX_SEARCH_TOKENS = 64
 @dataclass(frozen=True, eq=False)
 class ModelHeads:
     """``labels`` (one per token), ``spans`` (each token's (start, end) in ``text``),
-    ``layers`` (one (H, n, n) array of weights per layer), ``causal`` (a decoder's mask)."""
+    ``layers`` (one (H, n, n) array of weights per layer), ``causal`` (a decoder's mask);
+    ``values`` (per layer the value vectors, (G, n, d_head): one per key/value head, G = H
+    without grouping, biases included) and ``out`` (per layer W_O in row form, (H·d_head, d))."""
 
     model: str
     text: str
@@ -35,6 +39,16 @@ class ModelHeads:
     spans: tuple[tuple[int, int], ...]
     layers: tuple[np.ndarray, ...]
     causal: bool
+    values: tuple[np.ndarray, ...] = ()
+    out: tuple[np.ndarray, ...] = ()
+
+    def head_values(self, layer: int, head: int) -> tuple[np.ndarray, np.ndarray]:
+        """Layer ``layer``'s head ``head`` (both from 0): its value vectors (n, d_head) (with
+        grouped key/value heads, its group's) and its rows of W_O (d_head, d)."""
+        V = self.values[layer]
+        H = self.layers[layer].shape[0]
+        d = V.shape[2]
+        return V[head // (H // V.shape[0])], self.out[layer][head * d : (head + 1) * d]
 
 
 def _check_count(n: int, extra: str = "") -> None:
@@ -71,8 +85,10 @@ def _minilm(text: str) -> ModelHeads:
     _check_count(len(toks.ids), " with [CLS] and [SEP]")
     trace = bert_forward(model_files.load_weights(), toks.ids)
     layers = tuple(layer.weights for layer in trace.layers)
+    values = tuple(np.stack([h.V for h in ly.attention.heads]) for ly in trace.layers)
+    out = tuple(ly.attention.W_o for ly in trace.layers)
     labels = tuple(_label(t) for t in toks.tokens)
-    return ModelHeads("minilm", text, labels, toks.offsets, layers, causal=False)
+    return ModelHeads("minilm", text, labels, toks.offsets, layers, False, values, out)
 
 
 def _smollm2(text: str) -> ModelHeads:
@@ -84,5 +100,7 @@ def _smollm2(text: str) -> ModelHeads:
     _check_count(len(toks.ids))
     trace = llama_forward(sf.load_weights(), toks.ids)
     layers = tuple(layer.weights for layer in trace.layers)
+    values = tuple(np.stack(ly.attention.V_shared) for ly in trace.layers)
+    out = tuple(ly.attention.W_o for ly in trace.layers)
     labels = tuple(_labels(toks.tokens))
-    return ModelHeads("smollm2", text, labels, toks.offsets, layers, causal=True)
+    return ModelHeads("smollm2", text, labels, toks.offsets, layers, True, values, out)

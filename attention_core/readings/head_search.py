@@ -11,6 +11,13 @@ both after NFC normalisation (``café`` as one character or as ``e`` + U+0301 is
 name that is no word may be a token label (``[CLS]``, ``[SEP]``). SRC and DST are refused, as
 TEXT is, when they hold control, bidirectional or invisible characters.
 
+**Text without spaces.** Where words are not parted by spaces (Chinese, Japanese, Thai …), a
+``\\w+`` run is a whole clause (``小狗饿了``), so SRC or DST written only in such a script
+(``它``, ``小狗``) names a run of characters anywhere in the text instead: its pieces are the
+tokens whose spans overlap that run (``狗`` may be three byte pieces, ``狗¹ 狗² 狗³``); ``狗₂`` or
+``狗#2`` picks its second occurrence. One that occurs several times without a number, or not at
+all, is refused in one line naming what would work (``狗₁ … 狗₂``; the tokens' labels).
+
 **The weight of a pair.** The query is SRC's last piece (the piece that has read the whole
 word); the key weight sums DST's pieces (the weight the query puts on the word): one query and
 one key everywhere — ``heads``, the file ``from-model`` writes (``key_pieces``), the followed
@@ -18,6 +25,9 @@ pair of ``numbers --json`` and the scenes' captions (:func:`pieces_word`: "fishe
 ##erman"). A weight the mask forces — every key the query may see is one of DST's pieces (the
 first token of a decoder sees only itself) — is the same 1 in every head and links nothing:
 refused (:class:`ForcedWeight`).
+
+**What the weight moves** (:mod:`.moved`): with the model's value vectors and W_O, each row
+also gives the weight without the first token and the size and share of what the pair moves.
 
 **Habit.** A head's reading (:func:`attention_core.read_head`) says where each query looks by
 habit: the previous token, the first token (an attention sink), the token after an earlier
@@ -32,26 +42,33 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from ..example.references import NotFound, numbered, pick_occurrence
+from ..example.references import SUBSCRIPTS, NotFound, nfc, numbered, pick_occurrence
 from ..example.validation import listed, shown
 from ..example.visible_text import refusal
 from .heads import READINGS, HeadReading, read_head
+from .moved import pair_moved, weight_without_first
 
 # a word: letters, marks (a combining accent stays in its word) and digits; or one other
 # visible character (regex's \w is Unicode's word character, marks included)
 _WORD = regex.compile(r"\w+|[^\w\s]")
 # a character a byte-level label shows cut into pieces: 早¹ 早² (models.token_labels' marks)
 SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹"
+# the scripts written without spaces between words: a name in them is a run of characters
+_UNSPACED = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tibetan}\p{Yi}ー々〆]+"
+)
 
 
 @dataclass(frozen=True)
 class Word:
-    """A word of the text: ``text``, its character span, and the token pieces it is cut into."""
+    """A word of the text: ``text``, its character span, the token pieces it is cut into and
+    their spans (``spans``, each (start, end) in the text)."""
 
     text: str
     start: int
     end: int
     pieces: tuple[int, ...]
+    spans: tuple[tuple[int, int], ...] = ()
 
 
 def text_words(text: str, spans) -> list[Word]:
@@ -63,14 +80,17 @@ def text_words(text: str, spans) -> list[Word]:
         a, b = m.span()
         pieces = tuple(t for t, (s, e) in enumerate(spans) if s < e and s < b and e > a)
         if pieces:
-            out.append(Word(m.group(), a, b, pieces))
+            out.append(Word(m.group(), a, b, pieces, tuple(spans[t] for t in pieces)))
     return out
 
 
 def word_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...]:
     """The token pieces of the word ``ref`` names (as written when that names one, else in any
     case; ``word₂``/``word#2`` for a later occurrence), or of the token label it names
-    (``[CLS]``) when it names no word."""
+    (``[CLS]``) when it names no word. A name written only in a script without spaces
+    (``它``, ``狗₂``) is a run of characters of the text (:func:`run_pieces`)."""
+    if unspaced_name(ref) is not None:
+        return run_pieces(words, tokens, ref, field)
     texts = [w.text for w in words]
     try:  # as written ("The" is not "the") …
         return words[pick_occurrence(texts, ref, "a word", field)].pieces
@@ -87,6 +107,56 @@ def word_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ..
     raise ValueError(
         f"{field}: {shown(ref)} is not a word of TEXT ({listed([w.text for w in words], ' ')})"
     )
+
+
+def unspaced_name(ref: str) -> str | None:
+    """The run of characters ``ref`` names when it is written in a script without spaces,
+    with perhaps an occurrence number after it (``狗₂``, ``狗#2``); else None."""
+    m = _UNSPACED.match(nfc(ref))
+    if m is None:
+        return None
+    rest = nfc(ref)[m.end() :]
+    return m.group() if not rest or rest[0] == "#" or rest[0] in SUBSCRIPTS else None
+
+
+def _runs(words, run: str) -> list[tuple[int, ...]]:
+    """The pieces of every occurrence of ``run`` in the words' text, in order."""
+    out = []
+    for w in words:
+        hay = nfc(w.text) if len(nfc(w.text)) == len(w.text) else w.text
+        i = hay.find(run)
+        while i >= 0:
+            a, b = w.start + i, w.start + i + len(run)
+            out.append(tuple(p for p, (s, e) in zip(w.pieces, w.spans) if s < b and e > a))
+            i = hay.find(run, i + 1)
+    return out
+
+
+def run_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...]:
+    """The token pieces of the run of characters ``ref`` names (:func:`unspaced_name`): its
+    one occurrence, or the k-th for ``run₂``/``run#k``; ``ValueError`` naming ``field`` and
+    what would work where it occurs several times without a number, or not at all."""
+    run = unspaced_name(ref)
+    found = _runs(words, run)
+    if not found:
+        labels = [label_ref(tokens, i) for i in range(len(tokens))]
+        raise ValueError(
+            f"{field}: {shown(ref)} is not in TEXT; name characters of it "
+            f"({listed([w.text for w in words], ' ')}) or a token: {listed(labels, ' ')}"
+        )
+    if len(found) > 1 and nfc(ref) == run:
+        picks = [f"{numbered(run, k)} ({_tokens_at(p)})" for k, p in enumerate(found, 1)]
+        raise ValueError(
+            f"{field}: {shown(run)} occurs {len(found)} times in TEXT; pick one: "
+            f"{listed(picks)} (or {run}#1 … {run}#{len(found)})"
+        )
+    return found[pick_occurrence([run] * len(found), nfc(ref), "in TEXT", field)]
+
+
+def _tokens_at(pieces) -> str:
+    """Where a run's pieces are: "token 3" or "tokens 3–5" (from 1)."""
+    a, b = min(pieces) + 1, max(pieces) + 1
+    return f"token {a}" if a == b else f"tokens {a}–{b}"
 
 
 @dataclass(frozen=True)
@@ -171,13 +241,19 @@ def pieces_text(labels) -> str:
 class HeadHit:
     """One head: ``layer`` and ``head`` (from 1), its ``reading``; with a pair, the ``weight``
     its query puts on the pair's key pieces and ``habit`` (the reading's key, e.g.
-    ``"previous"``, when its habitual key for the query is among them; else None)."""
+    ``"previous"``, when its habitual key for the query is among them; else None); with the
+    model's value vectors too, ``weight_without_first`` (renormalised over keys 2 … n; None
+    where the first key holds the whole row), ``moved`` (‖Σ α · v · W_Oʰ‖ over the pieces) and
+    ``moved_share`` (of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖): :mod:`.moved`."""
 
     layer: int
     head: int
     reading: HeadReading
     weight: float | None = None
     habit: str | None = None
+    weight_without_first: float | None = None
+    moved: float | None = None
+    moved_share: float | None = None
 
 
 def habit_of(weights, tokens, reading: HeadReading, query: int, keys) -> str | None:
@@ -190,10 +266,12 @@ def habit_of(weights, tokens, reading: HeadReading, query: int, keys) -> str | N
     return reading.pattern if int(targets[query]) in set(keys) else None
 
 
-def search_heads(layers, tokens, pair: Pair | None = None) -> list[HeadHit]:
+def search_heads(layers, tokens, pair: Pair | None = None, values=None) -> list[HeadHit]:
     """Every head of every layer (``layers``: one (H, n, n) array of weights per layer) with its
     reading; ranked best first: by the weight on the pair when given, else by the reading's
-    strength (ties: the earlier layer, then head)."""
+    strength (ties: the earlier layer, then head). ``values(layer, head)`` (both from 0; e.g.
+    :meth:`~attention_core.models.model_heads.ModelHeads.head_values`) gives a head's value
+    vectors and rows of W_O: then each pair's hit says what its weight moves too."""
     tokens = tuple(tokens)
     hits = []
     for ly, stack in enumerate(layers):
@@ -204,7 +282,13 @@ def search_heads(layers, tokens, pair: Pair | None = None) -> list[HeadHit]:
                 continue
             weight = pair_weight(W, pair.query, pair.keys)
             habit = habit_of(W, tokens, r, pair.query, pair.keys)
-            hits.append(HeadHit(ly + 1, h + 1, r, weight, habit))
+            moved = {}
+            if values is not None:
+                row = W[pair.query]
+                m = pair_moved(row, *values(ly, h), pair.keys)
+                moved = {"weight_without_first": weight_without_first(row, pair.keys),
+                         "moved": m.size, "moved_share": m.share}  # fmt: skip
+            hits.append(HeadHit(ly + 1, h + 1, r, weight, habit, **moved))
     score = (lambda x: x.weight) if pair is not None else (lambda x: x.reading.mass)
     return sorted(hits, key=lambda x: (-score(x), x.layer, x.head))
 

@@ -42,7 +42,12 @@ def run_search(text: str, model: str, find: str | None):
             f"XDG_CACHE_HOME: cannot use the model cache {exc.filename or ''!r} "
             f"({exc.strerror or exc}); point XDG_CACHE_HOME at a writable folder"
         ) from None
-    return run, pair, hs.search_heads(run.layers, run.labels, pair)
+    from threadpoolctl import threadpool_limits
+
+    # what each weight moves is 270 small products, where BLAS threads only wait on one
+    # another (as in the forward pass, attention_core.models.model_heads): one thread
+    with threadpool_limits(limits=1, user_api="blas"):
+        return run, pair, hs.search_heads(run.layers, run.labels, pair, run.head_values)
 
 
 def hit_dict(hit) -> dict:
@@ -51,7 +56,26 @@ def hit_dict(hit) -> dict:
     out["text"] = r.text
     if hit.weight is not None:
         out["weight"], out["habit"] = hit.weight, hit.habit
+        out["weight_without_first"] = hit.weight_without_first
+        out["moved"], out["moved_share"] = hit.moved, hit.moved_share
     return out
+
+
+def resting(hit) -> str:
+    """For a large weight that moves little (attention_core.readings.moved.is_resting): "0.99
+    of the weight, 3 % of what it moves: a resting place"; else ""."""
+    from attention_core.readings.moved import is_resting
+
+    if hit.moved_share is None or not is_resting(hit.weight, hit.moved_share):
+        return ""
+    share = f"{hit.moved_share * 100:.0f} %"
+    return f"{hit.weight:.2f} of the weight, {share} of what it moves: a resting place"
+
+
+def _find_row(hit) -> str:
+    """A --find row's numbers: weight, without the first token, moved, share."""
+    w1 = "—" if hit.weight_without_first is None else f"{hit.weight_without_first:.3f}"
+    return f"{hit.weight:>6.3f}  {w1:>7}  {hit.moved:>6.3f}  {hit.moved_share * 100:>3.0f} %  "
 
 
 def table(run, pair, hits) -> str:
@@ -66,16 +90,24 @@ def table(run, pair, hits) -> str:
             f"--find {pair.src}->{pair.dst}: query {run.labels[pair.query]!r} (token "
             f"{pair.query + 1}), key {key}{summed}; best first"
         )
-        lines.append(f"{'rank':>4}  {'layer':>5}  {'head':>4}  {'weight':>6}  reading")
+        lines.append(
+            "w/o 1st: the weight renormalised over tokens 2…n; moved: ‖Σ α·v·W_Oʰ‖ over DST's "
+            "pieces; share: of the row's Σⱼ ‖αⱼ·vⱼ·W_Oʰ‖"
+        )
+        lines.append(
+            f"{'rank':>4}  {'layer':>5}  {'head':>4}  {'weight':>6}  {'w/o 1st':>7}  "
+            f"{'moved':>6}  {'share':>5}  reading"
+        )
     else:
         lines.append(f"{'rank':>4}  {'layer':>5}  {'head':>4}  reading (strongest first)")
     for i, hit in enumerate(hits, 1):
         row = f"{i:>4}  {hit.layer:>5}  {hit.head:>4}  "
         if hit.weight is not None:
-            row += f"{hit.weight:>6.3f}  "
+            row += _find_row(hit)
         row += hit.reading.text
-        if hit.habit is not None:
-            row += f"  [{HABITS[hit.habit]}]"
+        notes = [HABITS[hit.habit]] if hit.habit is not None else []
+        notes += [resting(hit)] if hit.weight is not None and resting(hit) else []
+        row += "".join(f"  [{note}]" for note in notes)
         lines.append(row)
     return "\n".join(lines) + "\n"
 
@@ -97,8 +129,12 @@ def table(run, pair, hits) -> str:
     help="Rank the heads by the weight from word SRC to word DST. A word cut into pieces: the "
     "query is its last piece, the key weight sums its pieces. Words match as written, else "
     "in any case (both in Unicode NFC); word₂ or word#2 picks a later occurrence; a token label "
-    "such as [CLS] works too. Rows whose weight is the head's habit (DST is the previous token "
-    "of a previous-token head, the first token of a sink head …) say so. A weight the causal "
+    "such as [CLS] works too; in text without spaces (Chinese …) SRC and DST name characters "
+    "of it (它, 狗₂). Each row also gives the weight without the first token (renormalised), "
+    "what the pair moves into the output, ‖Σ α·v·W_Oʰ‖, and its share of the row's: a large "
+    "weight that moves little is a resting place. Rows whose weight is the head's habit (DST is "
+    "the previous token of a previous-token head, the first token of a sink head …) say so. A "
+    "weight the causal "
     "mask forces (SRC the first token: it sees only itself) is refused, not ranked.",
 )
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, best first, full precision.")

@@ -364,15 +364,20 @@ def as_dict(trace: ExampleTrace) -> dict:
 def _followed(trace: ExampleTrace) -> dict:
     """The query and key an explanation follows (attention_core.followed_pair), the head
     (counted from 1) whose pair it is (the example's ``head``, else the first), the key's
-    pieces (a key word cut into pieces: ``key_pieces``; else the key alone) and the pair's
-    weight (summed over the pieces)."""
+    pieces (a key word cut into pieces: ``key_pieces``; else the key alone), the pair's
+    weight (summed over the pieces), and what it moves (attention_core.readings.moved):
+    ``moved`` = ‖Σ α · v · W_Oʰ‖ over the pieces (‖Σ α · v‖ without W_O) and ``moved_share``,
+    its share of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖."""
     from attention_core import followed_pair
+    from attention_core.readings.moved import trace_moved
 
     pair = followed_pair(trace)
     h = trace.example.head_index
     out = {"query": pair.query, "key": pair.key, "kind": pair.kind, "head": h + 1}
     out["key_pieces"] = list(pair.pieces)
     out["weight"] = pair.weight(trace.heads[h].weights)
+    moved = trace_moved(trace, h, pair.query, pair.pieces)
+    out["moved"], out["moved_share"] = moved.size, moved.share
     return out
 
 
