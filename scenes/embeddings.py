@@ -85,7 +85,7 @@ class Embeddings(ExplainerScene):
         if n <= CROWDED:
             self.step("tokens", tokens=self.token_list(self.q_tokens))
         else:
-            self.step("tokens", caption_key="tokens_many", n=n)
+            self.step("tokens", caption_key="tokens_many")
         # every token where each finds a label near its arrow; among many, the story's few
         # (the followed query, the rows that do what the head does, its strongest keys)
         shown = self.note

@@ -114,6 +114,7 @@ class Overview(ExplainerScene):
                     + [int(np.argmax(head.weights[i])) for i in (0, ex.n - 1)]
                 )
             ),
+            key_row=False,  # no room for one more row's largest weight
         )
 
         rows, cols = self.q_tokens, self.k_tokens

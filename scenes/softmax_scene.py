@@ -23,8 +23,6 @@ from scenes.mobjects.theme import BODY, SMALL
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
-
-
 GHOST_OPACITY = 0.3  # the e^s bars, once they have made the shares: still there, quiet
 MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
 COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
@@ -131,17 +129,15 @@ class Softmax(ExplainerScene):
         note = VGroup()
         if not plain:
             note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
-        masked = (
-            self.say(f"exp_masked_{claim.kind}{one(claim.blocked)}", n=claim.blocked)
-            if claim.blocked
-            else ""
-        )
+        blocked = claim.blocked
+        masked = self.say(f"exp_masked_{claim.kind}{one(blocked)}", n=blocked) if blocked else ""
         notes = [*([note] if len(note) else []), self.key_notes(masked, shares_box.width)]
         note = VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         if len(note):
             place(note, shares_box, "top-left")
-        place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
-        self.exp_head = head_txt  # becomes the shares' formula next
+        self.exp_head = place(
+            head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left"
+        )
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
         self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
@@ -297,8 +293,7 @@ class Softmax(ExplainerScene):
                 ellipsize(self.say("saturated"), shares_box.width, SMALL), SMALL, theme.accent
             )
             note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
-        # each e^s bar squeezes into its share; the bars stay, faint, over the whole they make
-        # (the frame keeps where each share came from, not a blank half)
+        # each e^s bar squeezes into its share and stays, faint, above it (no blank half)
         heading = self.shares_heading()
         self.play(
             *(ReplacementTransform(bars[j].copy(), bar.parts[j]) for j in keys),
@@ -313,11 +308,9 @@ class Softmax(ExplainerScene):
 
     def shares_heading(self) -> VGroup:
         """q(she): e^s / Σ e^s, in the place of the e^s heading: what the bar now shows."""
-        old = self.exp_head
-        new = VGroup(
-            old[0].copy(), math("e^s \\/ inline(sum e^s)", BODY * 1.4, self.q_color(self.i))
-        ).arrange(buff=0.15)
-        return new.align_to(old, LEFT).align_to(old, UP)
+        shares = math("e^s \\/ inline(sum e^s)", BODY * 1.4, self.q_color(self.i))
+        new = VGroup(self.exp_head[0].copy(), shares).arrange(buff=0.15)
+        return new.align_to(self.exp_head, LEFT).align_to(self.exp_head, UP)
 
     def segment_labels(self, w, bar, shares_box: Box) -> VGroup:
         """ "trophy 0.563" for each key the core labels, over its segment of the bar (or under
@@ -508,8 +501,7 @@ class Softmax(ExplainerScene):
         if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
             tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
             bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
-        # the bars as tall as the room allows (a narrow frame gives them the whole frame: thin
-        # bars there left its top half blank), between 0.32 and 0.7
+        # the bars as tall as the room allows, 0.32–0.7 (thin, they left a 1:1 frame half blank)
         per_row = (side_box.height - 1.3) / len(factors)
         height = float(np.clip(per_row * 0.55, 0.32, 0.7))
         buff = float(np.clip(per_row - height, 0.3, 0.6))

@@ -154,7 +154,9 @@ def test_every_caption_with_hostile_labels_is_typeset_by_the_rules(lang, aspect)
                     pairs.append(f"{quoted(left)} {NUMBER}")
             if "kw" in values:
                 pairs.append(f"{quoted(Token(labels[1]))} {NUMBER}")
-            found = _problems(text, _laid_out(layout, width, lines), labels, pairs, MOST_CAPTION_LINES)
+            found = _problems(
+                text, _laid_out(layout, width, lines), labels, pairs, MOST_CAPTION_LINES
+            )
             problems += [f"{scene}/{step} {labels}: {p}" for p in found]
     assert not problems, "\n".join(problems[:12])
 

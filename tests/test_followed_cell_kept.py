@@ -165,7 +165,9 @@ def story_missing(scene) -> list[str]:
     shown = [describe(m) for m in texts(scene) if id(m) not in skip]
     words = {w for t in shown for w in re.split(r"[\s()→·,:=]+", t) if w}
     wanted = {"query": scene.q_tokens[pair.query], "key": scene.k_tokens[pair.key]}
-    out = [f"the followed {k} {v!r} is not on the still" for k, v in wanted.items() if v not in words]
+    out = [
+        f"the followed {k} {v!r} is not on the still" for k, v in wanted.items() if v not in words
+    ]
     if scene.scene_name in WEIGHT_TAUGHT:
         w = pair.weight(scene.head.weights)
         forms = {f"{w:.3f}", f"{w:.2f}"}

@@ -26,9 +26,10 @@ lower triangle kept). Flags: every score sets ``exclude_bos``; *duplicate* and *
 set ``exclude_current_token`` (a head's weight on the token itself says nothing for or against
 looking at an earlier copy; the duplicate pattern never holds the diagonal, the induction pattern
 only where a token follows a copy of itself, which the recipe's sequences never hold); *previous*
-does not (weight on the token itself is weight not on the previous one). One score per sequence, then their mean (as
-``detect_head`` does for a list of sequences — though its list branch drops the flags, which we
-keep). Where nothing is left after the exclusions (a head that only rests on the first token and
+does not (weight on the token itself is weight not on the previous one). One score per
+sequence, then their mean (as ``detect_head`` does for a list of sequences — though its list
+branch drops the flags, which we keep). Where nothing is left after the exclusions (a head that
+only rests on the first token and
 itself), the score is 0, not TransformerLens' 0/0. For the encoder, A is not triangular: its
 weight on later tokens counts in the denominator only (the patterns look back, as
 TransformerLens' do), and its [SEP] column is not excluded.

@@ -148,7 +148,9 @@ class Kit:
         of the explained head's queries × keys (role kinds :data:`QUERY_KEY_ROLES`): every scene
         talks about that pair, so no aspect may elide it (issue 44: CausalMask framed a cell
         whose column 1:1 had elided). In self-attention the key's own row is kept too, after
-        the rest: a column labelled "11" is read by its row's label, "11 baker" (issue 38)."""
+        the rest: a column labelled "11" is read by its row's label, "11 baker" (issue 38); not
+        with ``key_row=False`` (Overview keeps each shown row's largest weight: no room for
+        the key row's too)."""
         import numpy as np
 
         import attention_core as ac
@@ -159,8 +161,10 @@ class Kit:
         if not hasattr(self, "_followed"):
             self._followed = ac.followed_pair(scene.trace)
         pair = self._followed
+        options = dict(options)
+        key_row = options.pop("key_row", True)
         rows = [pair.query, *options.get("keep_rows", ())]
-        if not scene.example.is_cross:  # the key's own row: its label names the framed column
+        if key_row and not scene.example.is_cross:  # its label names the framed column
             rows.append(pair.key)
         cols = [pair.key, *pair.pieces, *options.get("keep_cols", ())]  # a key word: each piece
         return dict(options, keep_rows=rows, keep_cols=cols)

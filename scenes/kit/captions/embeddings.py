@@ -14,8 +14,8 @@ STEPS = {
         "The coordinates of {tokens} are their embeddings.",
     ),
     "tokens_many": (
-        "这 {n} 个词元的坐标就是它们的词向量 x。",
-        "The coordinates of the {n} tokens are their embeddings.",
+        "每个词元的坐标就是它的词向量 x。",
+        "Each token's coordinates are its embedding.",
     ),
     "compare": (
         "方向越接近，点积越大：注意力就从这里开始。",
