@@ -42,6 +42,7 @@ FILE_KEYS = (
     "key_pieces",
     "head",
     "block",
+    "model_text",
 )
 
 _FILE_KEY_SET = frozenset(FILE_KEYS)
@@ -92,6 +93,8 @@ def example_to_dict(example) -> dict:
         out["source_embeddings"] = example.source_embeddings.tolist()
     if example.source:
         out["source"] = example.source
+    if example.model_text:
+        out["model_text"] = example.model_text
     for key in ("kv_heads", "rotary_base", "positions", "query", "key", "key_pieces", "head"):
         if getattr(example, key) is not None:  # when set
             value = getattr(example, key)

@@ -20,5 +20,6 @@ MODEL_MAX_DIM = 576
 MODEL_MAX_HEAD_DIM = 64
 MODEL_MAX_HEADS = 12
 MAX_SOURCE = 200  # characters of the `source` note
+MAX_MODEL_TEXT = 400  # characters of the `model_text` a model read (from-model)
 
 HEAD_FORMS = ("split", "independent")

@@ -24,6 +24,7 @@ from .limits import (
     MAX_DIM,
     MAX_HEADS,
     MAX_LABEL,
+    MAX_MODEL_TEXT,
     MAX_SOURCE,
     MAX_TITLE,
     MAX_TOKENS,
@@ -95,6 +96,7 @@ class Example:
     key_pieces: Any = None  # a key word cut into pieces: their labels, its weight their sum
     head: Any = None  # the head single-head scenes explain (from 1), None: the first
     block: Any = None  # a trained encoder layer's own feed-forward and LayerNorms (block_fields)
+    model_text: str = ""  # the text the model read (from-model), so a reading can run it again
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
     _followed: tuple = field(default=(None, None, None), init=False, repr=False)
 
@@ -104,6 +106,7 @@ class Example:
         self._set("title", check_text("title", self.title, MAX_TITLE, allow_empty=True))
         self._set("tokens", check_labels("tokens", self.tokens))
         self._set("source", check_text("source", self.source, MAX_SOURCE, allow_empty=True))
+        self._set("model_text", check_text("model_text", self.model_text, MAX_MODEL_TEXT, True))
         self._check_embeddings()
         self._check_source_sequence()
         self._check_options()

@@ -92,6 +92,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
             "source": f"{sf.MODEL_NAME} (Llama decoder, RoPE): {what}; embeddings are the "
             "layer's attention input (after its RMSNorm)",
             "tokens": _labels(toks.tokens),
+            "model_text": text,  # the text, so a reading can run the model again (moved_vector)
             "mask": "causal",
             "rotary_base": float(config.rope_theta),
             "positions": list(range(n)),

@@ -134,7 +134,8 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
 
     tokens = ", ".join(q(t) for t in fields["tokens"])
     extra = ""
-    named = ("kv_heads", "mask", "rotary_base", "positions", "query", "key", "key_pieces", "head")
+    named = ("model_text", "kv_heads", "mask", "rotary_base", "positions", "query", "key")
+    named += ("key_pieces", "head")
     for key in named:
         if key in fields:
             value = fields[key]

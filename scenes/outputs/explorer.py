@@ -98,6 +98,7 @@ FIELDS = {
     "key_pieces": ("nothing to compute: the pieces of the key word the scenes follow", None),
     "head": ("nothing to compute: which head the single-head scenes explain", None),
     "block": ("not part of attention: the encoder block's own feed-forward", None),
+    "model_text": ("a note: the text a model read (from-model)", None),
 }
 
 WHY = {

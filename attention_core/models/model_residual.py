@@ -1,0 +1,108 @@
+"""What a SmolLM2 example file needs from the model again to say what its head moved: the residual
+stream entering the layer (E, before the block's RMSNorm) and the model's own readout (the final
+RMSNorm's gain and ε, the tied unembedding, each vocabulary token's readable label).
+
+An example written by ``attn-explain from-model --model smollm2`` keeps what the head reads (the
+layer's attention input, after its RMSNorm), not the residual itself, and no readout. Its
+``source`` note names the model, the layer and the head; its ``model_text`` the text (files
+written before ``model_text`` existed: the title, when it is not cut short). :func:`decoder_run`
+runs the model on that text up to the layer again (cached per text and layer) and checks that
+the attention input it finds is the file's embeddings, so an edited file is refused rather than
+read against another sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+SOURCE_RE = re.compile(r"^HuggingFaceTB/SmolLM2-135M-Instruct \(Llama decoder, RoPE\): layer (\d+)")
+HEAD_RE = re.compile(r": layer \d+, head (\d+) ")
+# the largest difference allowed between a file's float64 embeddings and the pass's own
+MATCH_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True, eq=False)
+class DecoderRun:
+    """Layer ``layer``'s (from 1) residual input ``E`` (n, d) for the example's tokens
+    (``token_ids``) and the layer's ``W_o`` (H·d_v, d), as the model computes them."""
+
+    layer: int
+    token_ids: tuple[int, ...]
+    E: np.ndarray
+    W_o: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Lens:
+    """The model's readout: ``gain`` (d,) and ``eps`` of its final RMSNorm, ``W_U`` (d, vocab)
+    its unembedding (SmolLM2: the tied token embeddings, transposed), ``labels`` each token's
+    readable label and ``spelled`` its byte-level spelling (``Ġcat``)."""
+
+    gain: np.ndarray
+    eps: float
+    W_U: np.ndarray
+    labels: tuple[str, ...]
+    spelled: tuple[str, ...]
+
+
+def decoder_request(example) -> tuple[str, int] | None:
+    """(the text, the layer from 1) of a SmolLM2 example written by from-model, or None for any
+    other example (a user's own, a MiniLM head, a file without its text)."""
+    m = SOURCE_RE.match(example.source or "")
+    if m is None:
+        return None
+    text = example.model_text or ("" if example.title.endswith("…") else example.title)
+    return (text, int(m.group(1))) if text else None
+
+
+def decoder_head(example) -> int | None:
+    """The head (from 1) a one-head SmolLM2 file holds, from its ``source`` note."""
+    m = HEAD_RE.search(example.source or "")
+    return int(m.group(1)) if m else None
+
+
+@lru_cache(maxsize=4)
+def _run(text: str, layer: int) -> tuple[DecoderRun, np.ndarray]:
+    from . import smollm2_files as sf
+    from .llama import llama_forward
+
+    weights = sf.load_weights()
+    ids = sf.tokenize(text).ids
+    trace = llama_forward(weights, ids, upto=layer)
+    W_o = weights.attention(layer)["W_o"]
+    run = DecoderRun(layer, tuple(ids), trace.layer_input(layer), W_o)
+    return run, trace.attention_input(layer)
+
+
+def decoder_run(example) -> DecoderRun | None:
+    """The model run again for a SmolLM2 example file (see the module's note), or None where the
+    example is not one. ``ValueError`` when the run's attention input is not the file's
+    embeddings (the file was edited, or its text is not the one the model read)."""
+    request = decoder_request(example)
+    if request is None:
+        return None
+    run, X = _run(*request)
+    emb = np.asarray(example.embeddings, dtype=np.float64)
+    if X.shape != emb.shape or np.max(np.abs(X - emb)) > MATCH_TOLERANCE * max(1, emb.max()):
+        raise ValueError(
+            "model_text: running the model on it again does not give the file's embeddings; "
+            "write the file again with attn-explain from-model"
+        )
+    return run
+
+
+@lru_cache(maxsize=1)
+def decoder_lens() -> Lens:
+    """SmolLM2's readout (cached: the unembedding is 49,152 × 576)."""
+    from . import smollm2_files as sf
+    from .token_labels import byte_level_labels
+
+    weights = sf.load_weights()
+    spelled = tuple(sf.load_index().tokens)
+    labels = tuple(byte_level_labels([t])[0] for t in spelled)
+    gain = weights.norm(None)
+    return Lens(gain, float(weights.config.rms_norm_eps), weights.output_matrix(), labels, spelled)

@@ -1,0 +1,178 @@
+"""What a head moved into one token: E, the terms tⱼ, ΔE and E + ΔE, read back in words.
+
+For the followed query i of head h (3Blue1Brown's "creature" moved by "fluffy", with real
+numbers): **E** is the vector the token carries into the head's layer, the **terms**
+tⱼ = αᵢⱼ · vⱼ · W_Oʰ (W_Oʰ: the rows of W_O that meet head h's value columns; a grouped head's
+own group's values), **ΔE** = Σⱼ tⱼ (what the head writes into the residual stream, its bias left
+out, as :mod:`.moved`), and **E + ΔE**. For a layer of a trained decoder, E is the residual
+stream entering the layer (before the block's RMSNorm); for a user's example, the token's input
+row (its embedding, with the positional encoding when on), and ΔE the head's output through its
+rows of W_O, or o itself without W_O (E + ΔE only where the widths agree).
+
+**Read in words** (a model with an unembedding, SmolLM2), the logit lens (nostalgebraist, 2020):
+the model's final RMSNorm with its gain, then the unembedding W_U, applied to E and to E + ΔE;
+each one's top tokens with their probabilities (softmax over the whole vocabulary). ΔE's **direct
+effect**, as direct logit attribution does (TransformerLens' ``logit_attrs``): ΔE divided by the
+norm's scale of E + ΔE, times the gain, times W_U: the tokens whose logits it raises most, and the
+followed key's token: its rank before and after and its logit change.
+
+**Honest**: the logit lens says little in early layers. The reading claims nothing
+(``says_little``) when the readout's top tokens are mostly fragments (at least
+:data:`FRAGMENTS_SAY_LITTLE` of the top 5 after: pieces of words, white space, bytes of a cut
+character), or when ΔE changes no rank of the top 5 (the same tokens in the same order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .moved import moved_vectors
+
+TOP = 5
+FRAGMENTS_SAY_LITTLE = 3  # of the top 5 after: this many fragments and the readout says little
+
+
+@dataclass(frozen=True, eq=False)
+class Readout:
+    """The logit lens of E and E + ΔE: ``before``, ``after`` (label, probability) and ``pushed``
+    (label, direct logit change) for the top tokens (``*_ids`` their vocabulary ids); the key
+    token's id and label, its ranks (from 1) before and after, its direct logit change;
+    ``says_little`` None, ``"fragments"`` or ``"unchanged"`` (then no sentence about meaning)."""
+
+    before: tuple[tuple[str, float], ...]
+    after: tuple[tuple[str, float], ...]
+    pushed: tuple[tuple[str, float], ...]
+    before_ids: tuple[int, ...]
+    after_ids: tuple[int, ...]
+    pushed_ids: tuple[int, ...]
+    key_token: int
+    key_label: str
+    key_rank_before: int
+    key_rank_after: int
+    key_change: float
+    says_little: str | None
+
+    @property
+    def key_pushed(self) -> bool:
+        """Whether ΔE puts the followed key's token among the tokens it pushes up most (the
+        copying story: an induction head's output raising the token it attends to)."""
+        return self.key_token in self.pushed_ids
+
+
+@dataclass(frozen=True, eq=False)
+class MovedVector:
+    """Query ``query`` of head ``head`` (from 0), ``key`` the followed key; ``E`` (d,), the terms
+    (n_keys, d) (row j: αᵢⱼ · vⱼ · W_Oʰ), ``delta`` their sum, ``after`` E + ΔE (None where the
+    widths differ); ``source`` "residual" (a model's layer input) or "input" (the example's
+    row); ``readout`` the words (None without a model's unembedding)."""
+
+    query: int
+    key: int
+    head: int
+    E: np.ndarray
+    terms: np.ndarray
+    delta: np.ndarray
+    after: np.ndarray | None
+    source: str
+    readout: Readout | None = None
+
+    @property
+    def norms(self) -> np.ndarray:
+        """‖tⱼ‖ for every key."""
+        return np.linalg.norm(self.terms, axis=1)
+
+    def largest(self, count: int) -> list[int]:
+        """The keys of the ``count`` largest terms, largest first (ties: the earlier key)."""
+        order = sorted(range(len(self.terms)), key=lambda j: (-self.norms[j], j))
+        return order[:count]
+
+
+def moved_vector(row, V, W_O, E, query: int, key: int, head: int, source: str) -> MovedVector:
+    """The terms αⱼ · vⱼ · W_Oʰ of weights ``row`` (n,) over values ``V`` (n, d_v) through the
+    head's rows ``W_O`` (d_v, d) (None: αⱼ · vⱼ), their sum ΔE, and E + ΔE for ``E`` (d,)."""
+    terms = moved_vectors(row, V, W_O)
+    delta = terms.sum(axis=0)
+    E = np.asarray(E, dtype=np.float64)
+    after = E + delta if E.shape == delta.shape else None
+    return MovedVector(query, key, head, E, terms, delta, after, source)
+
+
+def lens_logits(x, gain, eps: float, W_U) -> np.ndarray:
+    """The logit lens of ``x`` (d,): RMSNorm(x) · gain · W_U, (vocab,)."""
+    x = np.asarray(x, dtype=np.float64)
+    return (x / np.sqrt(np.mean(x * x) + eps) * gain) @ W_U
+
+
+def direct_effect(delta, after, gain, eps: float, W_U) -> np.ndarray:
+    """ΔE's direct logit change, the norm's scale taken from E + ΔE (direct logit attribution)."""
+    after = np.asarray(after, dtype=np.float64)
+    return (np.asarray(delta) / np.sqrt(np.mean(after * after) + eps) * gain) @ W_U
+
+
+def softmax(z) -> np.ndarray:
+    e = np.exp(z - np.max(z))
+    return e / e.sum()
+
+
+def _top(values, count: int = TOP) -> list[int]:
+    """The ids of the ``count`` largest values, largest first (ties: the smaller id)."""
+    idx = np.argpartition(-values, count)[: count + 8]
+    return sorted(idx.tolist(), key=lambda t: (-values[t], t))[:count]
+
+
+def rank(values, token: int) -> int:
+    """The rank (from 1) of ``token`` in ``values``: 1 + how many are larger."""
+    return 1 + int(np.sum(values > values[token]))
+
+
+def is_fragment(spelled: str, label: str) -> bool:
+    """A token that is no word on its own: white space, a cut character's byte (``早¹``, ``�``),
+    or letters glued to the word before (``ing``: spelled without its leading space ``Ġ``).
+    A word with its space (``Ġthunder``), a number or a punctuation mark is not."""
+    text = label.strip()
+    if not text or text in ("␣", "↵", "⇥", "∅") or "\ufffd" in text:
+        return True
+    if any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text):
+        return True
+    if not any(c.isalnum() for c in text):
+        return False  # punctuation is a whole token
+    if text.isdigit():
+        return False
+    return not spelled.startswith("Ġ")
+
+
+def says_little(before_ids, after_ids, lens) -> str | None:
+    """Why the readout says little ("fragments", "unchanged"), or None (see the module's note)."""
+    frags = sum(is_fragment(lens.spelled[t], lens.labels[t]) for t in after_ids)
+    if frags >= FRAGMENTS_SAY_LITTLE:
+        return "fragments"
+    if list(before_ids) == list(after_ids):
+        return "unchanged"
+    return None
+
+
+def readout(mv: MovedVector, lens, key_token: int) -> Readout:
+    """The words of ``mv`` through ``lens`` (``gain``, ``eps``, ``W_U`` (d, vocab), ``labels``,
+    ``spelled``: see :class:`attention_core.models.model_residual.Lens`); ``key_token`` the
+    followed key's vocabulary id."""
+    before = lens_logits(mv.E, lens.gain, lens.eps, lens.W_U)
+    after = lens_logits(mv.after, lens.gain, lens.eps, lens.W_U)
+    pushed = direct_effect(mv.delta, mv.after, lens.gain, lens.eps, lens.W_U)
+    p0, p1 = softmax(before), softmax(after)
+    b, a, u = _top(before), _top(after), _top(pushed)
+    return Readout(
+        before=tuple((lens.labels[t], float(p0[t])) for t in b),
+        after=tuple((lens.labels[t], float(p1[t])) for t in a),
+        pushed=tuple((lens.labels[t], float(pushed[t])) for t in u),
+        before_ids=tuple(b),
+        after_ids=tuple(a),
+        pushed_ids=tuple(u),
+        key_token=int(key_token),
+        key_label=lens.labels[key_token],
+        key_rank_before=rank(before, key_token),
+        key_rank_after=rank(after, key_token),
+        key_change=float(pushed[key_token]),
+        says_little=says_little(b, a, lens),
+    )
