@@ -203,7 +203,7 @@ def test_a_highlight_shows_on_every_cell_colour(name):
 # -- a grid of squares ---------------------------------------------------------------------------
 def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_numbers():
     from scenes.mobjects.layout import Box, box_of
-    from scenes.mobjects.theme import THEMES
+    from scenes.mobjects.theme import THEMES, heat
 
     ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
     W = ac.trace_example(ex).heads[0].weights
@@ -214,9 +214,10 @@ def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_number
     assert m.style.squares and m.shown_rows == list(range(12)) == m.shown_columns
     assert len(m.row_labels) == 12 and len(m.col_labels) == 12
     assert list(m.cells) == [(1, 0)] and len(m.squares) == 144
-    for (i, j), sq in m.squares.items():  # area = weight (of the cell's inner square)
-        inner = (m.style.squares - 0.08) ** 2
-        assert sq.width * sq.height == pytest.approx(max(W[i, j], 0) * inner, abs=2e-6)
+    for (i, j), sq in m.squares.items():  # a weight fills its cell: its colour is the number
+        inner = (m.style.squares - 0.08) ** 2  # (as areas, weights under 0.1 were specks)
+        assert sq.width * sq.height == pytest.approx(inner, abs=2e-6)
+        assert sq.get_fill_color().to_hex().lower() == heat(W[i, j]).to_hex().lower()
     frame = box_of(m)
     assert frame.width <= box.width + 1e-6 and frame.height <= box.height + 1e-6
     labels = [*m.row_labels, *m.col_labels, *m.cells.values()]

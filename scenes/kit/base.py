@@ -67,6 +67,7 @@ class ExplainerScene(Scene):
         self.frame = Box(-w / 2, -h / 2, w / 2, h / 2)
         self.renders_section = sections or (lambda i: True)
         self.step_listeners: list = []
+        self.page_listeners: list = []  # told of each caption page but a step's last
         self.kit = Kit(self)  # planes, matrices, bars and labels, built in this look
         self.steps: list[dict] = []  # key, caption, start, end (seconds)
         self._open_step: dict | None = None
@@ -394,7 +395,14 @@ class ExplainerScene(Scene):
             return
         self._show_caption()
         self._wait_to_read()
+        page_no = 1
         while self._pages:  # a caption of several pages: each read in turn, one at a time
+            for listener in self.page_listeners:  # the page on screen, before the next comes
+                listener(
+                    self,
+                    {"key": self._open_step["key"], "caption": self._page_text, "page": page_no},
+                )
+            page_no += 1
             self._page_text, page = self._pages.pop(0)
             self.play(FadeOut(self.caption_mob), run_time=0.3)
             self.play(FadeIn(page), run_time=0.3)

@@ -300,22 +300,25 @@ class LabelledMatrix(VGroup):
             self._add_square(i, j, rect)
             if (i, j) not in self.named:
                 return
-            ink = theme.text
+            ink = theme.text  # on its badge (place_badges)
         cell = Num(value, role + (i, j), self.style.digits, self.style.size, ink)
         self.cells[i, j] = cell.move_to(at)
 
-    def _add_square(self, i: int, j: int, cell: Rectangle) -> None:
-        """Cell (i, j)'s value as a square of area |value| / limit of the cell's inner area,
-        coloured on the scale (nothing for a masked −∞: the empty cell says it)."""
+    def _add_square(self, i: int, j: int, cell: Rectangle):
+        """Cell (i, j)'s value as a square coloured on the scale: a weight (0 → 1) fills the
+        cell, its colour alone the number (issue 38: as areas, weights under 0.1 were specks);
+        a score a square of area |value| / limit of the cell's inner area, its sign in its
+        colour. Nothing for a masked −∞: the empty cell says it. Returns the square or None."""
         value = self.values[i, j]
         if not np.isfinite(value):
-            return
-        share = _share(value, self.limit)
+            return None
+        share = 1.0 if self.scale == "weights" else _share(value, self.limit)
         side = (self.style.squares - 0.08) * math.sqrt(share)
         fill = scale_fill(self.scale, value, self.limit) if self.scale else self.theme.text
         square = Rectangle(width=max(side, 1e-3), height=max(side, 1e-3), stroke_width=0)
         square.set_fill(fill, opacity=1 if side > 1e-3 else 0).move_to(cell.get_center())
         self.squares[i, j] = square
+        return square
 
     def _add_row_labels(self, grid: _Grid, row_mobs) -> None:
         """Each shown row's label, right-aligned left of the grid (⋮ for a gap)."""

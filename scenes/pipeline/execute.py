@@ -265,20 +265,24 @@ def make_stills(job: Job, tmp: Path) -> dict:
         look=job.look,
         pixel_height=job.look.pixel_height,
         extra_config=_manim_config(job, tmp),
+        pages=True,  # a caption in pages: a still for each page, named -page1, -page2 …
     )
     folder = job.out_dir / "stills"
     folder.mkdir(parents=True, exist_ok=True)
     old = cache.read_record(job.out_dir, job.name) or {}
     files = []
-    for k, still in enumerate(stills):
-        name = still_name(job, k, still.key)
+    steps = [s for s in stills if s.page is None]
+    k = 0
+    for still in stills:
+        page = f"-page{still.page}" if still.page else ""
+        name = still_name(job, k, still.key + page)
+        k += still.page is None
         staged = tmp / name
         save_png(still.frame, staged, alpha=job.look.transparent)
         files.append(f"stills/{place(staged, folder / name).name}")
     for stale in set(old.get("files", [])) - set(files):  # steps that no longer exist
         (job.out_dir / stale).unlink(missing_ok=True)
-    steps = [{"key": s.key, "caption": s.caption} for s in stills]
-    return {"files": files, "steps": steps}
+    return {"files": files, "steps": [{"key": s.key, "caption": s.caption} for s in steps]}
 
 
 def make_slides(job: Job, tmp: Path) -> dict:

@@ -37,6 +37,7 @@ class StepStill:
     caption: str
     frame: np.ndarray | None  # (h, w, 4) uint8, or None when frames were not asked for
     snapshot: object  # whatever the ``snapshot`` callable returned at the step's end
+    page: int | None = None  # a caption page before the step's last (``pages=True``), from 1
 
 
 def run_steps(
@@ -50,12 +51,15 @@ def run_steps(
     frames=True,
     snapshot=None,
     extra_config=None,
+    pages=False,
 ):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
     The picture is ``look``'s (a :class:`scenes.kit.look.Look`; or the example's default look in
     ``lang`` and ``theme``) at ``pixel_height``. ``snapshot(scene)`` is called at the end of every
-    step (e.g. to record mobject geometry).
+    step (e.g. to record mobject geometry). ``pages``: a step whose caption comes in pages
+    also gives a still for each page before its last (``page`` 1, 2 …), in order before the
+    step's own: a pasted still never holds the end of a sentence whose start is gone.
     """
     from scenes.kit.look import Look, from_environment
 
@@ -81,15 +85,14 @@ def run_steps(
             scene.renderer.static_image = None  # a full redraw on a clean background
             draw(scene)
             frame = scene.renderer.get_frame()
-        stills.append(
-            StepStill(
-                record["key"], record["caption"], frame, snapshot(scene) if snapshot else None
-            )
-        )
+        shot = snapshot(scene) if snapshot else None
+        stills.append(StepStill(record["key"], record["caption"], frame, shot, record.get("page")))
 
     with tempconfig(cfg):
         scene = scene_cls(example=example, look=look, skip_animations=True)
         scene.step_listeners.append(listener)
+        if pages:
+            scene.page_listeners.append(listener)
         draw = _stills_only(scene)
         scene.render()
     return stills

@@ -47,12 +47,12 @@ STEPS = {
     ),
     # more keys than a caption can name (attention_core.named_weights): the largest few
     "share_largest": (
-        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1。",
-        "Then divide by the total: the largest weights of {q} are {weights}; all of them together make exactly 1.",
+        "再除以总和：{q} 最大的几个权重是 {weights}。所有权重合起来正好是 1。",
+        "Then divide by the total: the largest weights of {q} are {weights}. All of them together make exactly 1.",
     ),
     "share_masked_largest": (
-        "再除以总和：{q} 最大的几个权重是 {weights}；所有权重合起来正好是 1，被掩码挡住的键（−∞）分不到份额。",
-        "Then divide by the total: the largest weights of {q} are {weights}; all together make exactly 1, and masked keys (−∞) get none.",
+        "再除以总和：{q} 最大的几个权重是 {weights}。所有权重合起来正好是 1，被掩码挡住的键（−∞）分不到份额。",
+        "Then divide by the total: the largest weights of {q} are {weights}. All together make exactly 1; masked keys (−∞) get none.",
     ),
     "rows": (
         "每一行都把一个整体分给所有的键；每一段是它那个键的颜色（和左边的词元一样）。",
