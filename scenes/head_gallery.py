@@ -1,7 +1,8 @@
 """HeadGallery: every head of a layer as a small heatmap on the one 0–1 scale, each titled with its
 number and its reading (the previous token, the next one, the first, [CLS], [SEP], itself, one
-fixed token, or spread) — the multi-head point made with a trained model (`attn-explain
-from-model … --all-heads`) or any example with several heads.
+fixed token; without such a habit sharp or diffuse, by its rows' entropy) — the multi-head point
+made with a trained model (`attn-explain from-model … --all-heads`) or any example with several
+heads.
 
 The readings come from :func:`attention_core.read_head` alone (one threshold: half the weight on
 average), so the titles and the caption always agree. Token labels sit on the heatmaps' axes
@@ -25,6 +26,7 @@ from manim import (
 )
 
 import attention_core as ac
+from attention_core.readings import head_kinds
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
@@ -33,45 +35,13 @@ from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_line
 from scenes.mobjects.theme import SMALL
 from scenes.parts.head_gallery_heads import GalleryHeads
 
-PATTERN_WORDS = {  # a reading in a title's few words (zh, en); "fixed" names its token
-    "previous": ("前一词元", "previous"),  # a token (词元), which may be a piece of a word
-    "next": ("后一词元", "next"),
-    "first": ("首个词元", "first"),
-    "cls": ("[CLS]", "[CLS]"),
-    "sep": ("[SEP]", "[SEP]"),
-    "self": ("自己", "itself"),
-    "fixed": ("{token}", "{token}"),
-    "sink": ("首词元（汇聚）", "first (sink)"),
-    "induction": ("归纳", "induction"),
-    "spread": ("分散", "spread"),
-}
-SHORT_WORDS = {  # the same, shorter, for a narrow panel
-    **PATTERN_WORDS,
-    "previous": ("前词元", "prev"),
-    "first": ("首词元", "first"),
-    "self": ("自己", "self"),
-    "sink": ("首词元", "sink"),
-}
-PATTERN_PHRASES = {  # the same in a sentence (zh, en)
-    "previous": ("前一个词元", "the previous token"),
-    "next": ("后一个词元", "the next token"),
-    "first": ("第一个词元", "the first token"),
-    "cls": ("[CLS]", "[CLS]"),
-    "sep": ("[SEP]", "[SEP]"),
-    "self": ("自己", "itself"),
-    "fixed": ("「{token}」", "{token}"),
-    "sink": ("第一个词元（注意力汇聚）", "the first token (attention sink)"),
-    "induction": (
-        "上次出现之后的词元（归纳头）",
-        "the token after its earlier occurrence (induction)",
-    ),
-    "spread": ("分散", "spread"),
-}
-LIT_PHRASES = {  # the outlined group, named a second time in the caption: no parenthesis again
-    **PATTERN_PHRASES,
-    "sink": ("第一个词元", "the first token"),
-    "induction": ("上次出现之后的词元", "the token after its earlier occurrence"),
-}
+# a reading's words (zh, en), each reading's entry in attention_core.readings.head_kinds: in a
+# title ("fixed" names its token), shorter for a narrow panel, in a sentence, and named a second
+# time (no parenthesis)
+PATTERN_WORDS = head_kinds.words("name", "both")
+SHORT_WORDS = head_kinds.words("short", "both")
+PATTERN_PHRASES = head_kinds.words("phrase", "both")
+LIT_PHRASES = head_kinds.words("lit", "both")
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
 REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
 LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
@@ -153,7 +123,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             "gallery_grouped" if self.grouped else None,
             H=H,
             G=self.maps.kv_heads,
-            threshold=f"{ac.readings.heads.SPREAD_BELOW:.1f}",
+            threshold=f"{ac.readings.heads.HABIT_AT_LEAST:.1f}",
         )
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),
@@ -163,8 +133,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         )
         # the heads on screen are counted: a caption never counts a head it does not show
         summary, common = self.summary([readings[h] for h in self.drawn])
-        if common[0] == "spread":  # no head with a clear pattern: nothing to outline
-            self.step("reading", caption_key="reading_spread", summary=summary)
+        if not head_kinds.reading(common[0]).habitual:  # no head with a habit: nothing to outline
+            self.step("reading", caption_key="reading_none", summary=summary)
             return
         self.step("reading", summary=summary, lit=self.phrase(common, LIT_PHRASES))
         # the heads with a clear pattern are the point: the most common one is lit (dashed:
@@ -193,21 +163,21 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the
-        most common one that is not "spread"."""
+        most common habit (not sharp or diffuse)."""
         counts: dict[tuple, int] = {}
         for r in readings:
             counts[reading_group(r)] = counts.get(reading_group(r), 0) + 1
         order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
         text = self.say("tokens_list_sep").join(
             self.say(
-                ("heads_spread" if g[0] == "spread" else "heads_on")
+                ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
                 + ("_1" if counts[g] == 1 else ""),
                 n=counts[g],
                 what=self.phrase(g),
             )
             for g in order
         )
-        common = next((g for g in order if g[0] != "spread"), order[0])
+        common = next((g for g in order if head_kinds.reading(g[0]).habitual), order[0])
         return text, common
 
     # -- layout ---------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def test_every_story_kind_has_words_in_both_languages():
     from attention_core.readings.followed import STORY_KINDS
     from attention_core.readings.heads import READINGS
 
-    kinds = {STORY_KINDS.get(r.key, r.key) for r in READINGS} | {
+    kinds = {STORY_KINDS.get(r.key, r.key) for r in READINGS if r.habitual} | {
         "asked",
         "asked_top",
         "asked_lower",
@@ -215,8 +215,8 @@ def test_an_elided_score_matrix_names_its_columns_where_asked():
 
 # -- 4. an asked pair on a head with no habit: what its weight is ---------------------------------
 @pytest.mark.parametrize("lang", ("en", "zh"))
-def test_an_asked_pair_on_a_spread_head_says_what_its_weight_is(lang):
-    """On the 24-token sentence's head (it reads "spread": no habit) AttentionMatrix's reading
+def test_an_asked_pair_on_a_head_without_a_habit_says_what_its_weight_is(lang):
+    """On the 24-token sentence's head (no habit: it reads "diffuse") AttentionMatrix's reading
     said only "The pair asked for: it₁ → trophy 0.563"; then, wrongly, "a link in this
     sentence" (a review: did → trophy 0.911, and 10 other tokens look most at trophy). Now: its
     largest weight, but not it₁'s alone, the strongest such row's number on screen, every such

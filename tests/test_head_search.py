@@ -113,7 +113,7 @@ def test_without_find_heads_rank_by_the_readings_strength():
     masses = [h.reading.mass for h in hits]
     assert masses == sorted(masses, reverse=True) and len(hits) == 3
     assert {h.reading.pattern for h in hits[:2]} == {"sink", "previous"}
-    assert hits[-1].reading.pattern == "spread" and hits[-1].weight is None
+    assert hits[-1].reading.pattern == "diffuse" and hits[-1].weight is None
 
 
 def test_heads_help_says_how_words_are_named(cli):

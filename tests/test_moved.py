@@ -285,10 +285,11 @@ def test_heads_find_table_gives_the_new_columns_and_names_a_resting_place(cli):
     r = cli("heads", SMOL_TEXT, "--find", "it->[CLS]")  # MiniLM: [CLS] takes much, moves little
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[3].split() == ["rank", "layer", "head", "weight", "w/o", "1st", "moved",
-                                "share", "reading"]  # fmt: skip
+    assert lines[4].split() == ["rank", "layer", "head", "weight", "w/o", "1st", "moved",
+                                "share", "prev", "dup", "ind", "copy", "reading"]  # fmt: skip
     assert "‖Σ α·v·W_Oʰ‖ over DST's pieces" in lines[2]
-    resting = [ln for ln in lines[4:] if "of what it moves: a resting place" in ln]
+    assert lines[3].startswith("prev dup ind copy: the head's model-level scores")
+    resting = [ln for ln in lines[5:] if "of what it moves: a resting place" in ln]
     assert resting, r.stdout
     for ln in resting:
         weight, w1, size, share = ln.split()[3:7]
@@ -302,9 +303,9 @@ def test_heads_find_on_chinese_names_characters(cli):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[1].startswith("--find 它->狗: query '它²' (token 12), key 狗 = 狗¹ + 狗² + 狗³ ")
-    assert len(lines) == 4 + 270 and lines[3].split()[3:8] == ["weight", "w/o", "1st", "moved",
+    assert len(lines) == 5 + 270 and lines[4].split()[3:8] == ["weight", "w/o", "1st", "moved",
                                                                 "share"]  # fmt: skip
-    assert all(0 <= int(ln.split()[6]) <= 100 and ln.split()[7] == "%" for ln in lines[4:])
+    assert all(0 <= int(ln.split()[6]) <= 100 and ln.split()[7] == "%" for ln in lines[5:])
     r = cli("heads", ZH, "--model", "smollm2", "--find", "它->狗")
     assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [

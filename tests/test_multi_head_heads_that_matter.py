@@ -51,8 +51,8 @@ def test_rank_heads_strongest_first_then_one_per_reading(weights):
     assert _strength(reads[order[0]]) == strongest  # the strongest reading's head first
 
     def kind(r):
-        lean = max(r.masses, key=r.masses.get) if r.pattern == "spread" else ""
-        return (r.pattern, lean)
+        lean = max(r.masses, key=r.masses.get) if not r.habitual else ""
+        return (r.pattern if r.habitual else "", lean)
 
     kinds = [kind(reads[h]) for h in order]
     distinct = len(set(kinds))

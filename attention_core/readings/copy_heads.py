@@ -114,6 +114,32 @@ def sink_targets(W, tokens):
     return t
 
 
+def duplicate_targets(tokens) -> dict[int, list[int]]:
+    """For each query i whose token occurred earlier: those earlier positions p < i."""
+    tokens = list(tokens)
+    out = {}
+    for i, t in enumerate(tokens):
+        earlier = [p for p in range(i) if tokens[p] == t]
+        if earlier:
+            out[i] = earlier
+    return out
+
+
+def duplicate_keys(W, tokens):
+    """For each query the latest earlier occurrence of its token (−1: none); None without
+    tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries (a duplicate-token head looks
+    back at the same token, as an induction head looks at the one after it)."""
+    if tokens is None:
+        return None
+    targets = duplicate_targets(tokens)
+    if len(targets) < INDUCTION_MIN_ROWS:
+        return None
+    t = np.full(len(tokens), -1)
+    for i, ts in targets.items():
+        t[i] = ts[-1]
+    return t
+
+
 def induction_keys(W, tokens):
     """For each query the token after the latest earlier occurrence of its token (−1: none);
     None without tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries."""

@@ -12,7 +12,8 @@
   occurrence (the row putting most weight there); ``"previous"`` — a middle token and the one
   before it; ``"sink"`` / ``"first"`` / ``"cls"`` — a middle token and the first one (the sink);
   likewise a middle token for ``"next"``, ``"self"``, ``"sep"``, ``"fixed"``;
-- otherwise (``kind = "demo"``): :func:`head_demo_row`'s row (the widest spread) and the key it
+- otherwise (``kind = "demo"``; a head without a habit, sharp or diffuse):
+  :func:`head_demo_row`'s row (the one whose weights are the most evenly spread) and the key it
   weighs most.
 
 The file fields ``query`` and ``key`` are checked here too (:func:`check_followed`).
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .copy_heads import induction_targets
+from .head_kinds import READINGS, told_as
 
 
 @dataclass(frozen=True)
@@ -58,16 +60,17 @@ def _middle(rows) -> int:
 
 
 def _from_reading(W, tokens) -> FollowedPair | None:
-    from .heads import READINGS, read_head
+    from .head_kinds import reading
+    from .heads import read_head
 
     r = read_head(W, tokens)
-    if r.pattern == "spread":
+    if not r.habitual:  # sharp or diffuse: no habit to show
         return None
     if r.pattern == "induction":
         targets = induction_targets(tokens)
         best = max(targets, key=lambda i: (float(W[i, targets[i]].sum()), -i))
         return FollowedPair(best, max(targets[best], key=lambda t: W[best, t]), "induction")
-    t = next(x for x in READINGS if x.key == r.pattern).targets(W, tokens)
+    t = reading(r.pattern).targets(W, tokens)
     rows = np.flatnonzero(t >= 0)
     q = _middle(rows)
     return FollowedPair(q, int(t[q]), r.pattern)
@@ -117,7 +120,8 @@ def followed_choice(trace, rows=None, before_mask: bool = False, head: int | Non
 
 
 # -- what the head does, told by its followed pair (AttentionMatrix's reading) -----------------
-STORY_KINDS = {"first": "sink", "cls": "sink"}  # a first token taking the weight: a sink
+# a first token taking the weight is told as a sink (head_kinds: each reading's ``told_as``)
+STORY_KINDS = {r.key: r.told_as for r in READINGS if r.told_as is not None}
 
 
 @dataclass(frozen=True)
@@ -182,11 +186,11 @@ class HeadStory:
 
 def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
     """Each query's keys under the head's reading ``pattern``."""
-    from .heads import READINGS
+    from .head_kinds import reading
 
     if pattern == "induction":
         return induction_targets(tokens)
-    t = next(x for x in READINGS if x.key == pattern).targets(W, tokens)
+    t = reading(pattern).targets(W, tokens)
     return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
 
 
@@ -214,7 +218,7 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
         return asked_story(W, tokens, q, k, pair.keys)
     fits = _fitting_rows(W, _pattern_keys(W, tokens, pair.kind))
     earlier = k - 1 if pair.kind == "induction" else None
-    kind = STORY_KINDS.get(pair.kind, pair.kind)
+    kind = told_as(pair.kind)
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
 
 
@@ -227,13 +231,14 @@ def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
 
     pieces = tuple(int(p) for p in pieces) if len(pieces) > 1 else ()
     square = W.shape[0] == W.shape[1] > 1
-    pattern = read_head(W, tokens).pattern if square else "spread"
-    keys = {} if pattern == "spread" else _pattern_keys(W, tokens, pattern)
+    r = read_head(W, tokens) if square else None
+    pattern = r.pattern if r is not None and r.habitual else None
+    keys = {} if pattern is None else _pattern_keys(W, tokens, pattern)
     habit, fits, earlier = None, tuple((q, p) for p in pieces or (k,)), None
     habitual = [p for p in pieces or (k,) if p in keys.get(q, ())]
     if habitual:  # the key told is the piece the habit looks at
         k = habitual[0]
-        habit, fits = STORY_KINDS.get(pattern, pattern), _fitting_rows(W, keys)
+        habit, fits = told_as(pattern), _fitting_rows(W, keys)
         earlier = k - 1 if pattern == "induction" else None
     C = collapsed(W, pieces, k) if pieces else W
     row = C[q]

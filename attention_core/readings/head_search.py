@@ -45,8 +45,10 @@ import regex
 from ..example.references import SUBSCRIPTS, NotFound, nfc, numbered, pick_occurrence
 from ..example.validation import listed, shown
 from ..example.visible_text import refusal
-from .heads import READINGS, HeadReading, read_head
+from .head_kinds import GROUPS, reading
+from .heads import HeadReading, read_head
 from .moved import pair_moved, weight_without_first
+from .sharpness import link_strength
 
 # a word: letters, marks (a combining accent stays in its word) and digits; or one other
 # visible character (regex's \w is Unicode's word character, marks included)
@@ -244,7 +246,8 @@ class HeadHit:
     ``"previous"``, when its habitual key for the query is among them; else None); with the
     model's value vectors too, ``weight_without_first`` (renormalised over keys 2 … n; None
     where the first key holds the whole row), ``moved`` (‖Σ α · v · W_Oʰ‖ over the pieces) and
-    ``moved_share`` (of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖): :mod:`.moved`."""
+    ``moved_share`` (of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖): :mod:`.moved`; ``scores`` the head's
+    model-level :class:`~.head_scores.HeadScores` where the model is known."""
 
     layer: int
     head: int
@@ -254,31 +257,40 @@ class HeadHit:
     weight_without_first: float | None = None
     moved: float | None = None
     moved_share: float | None = None
+    scores: object = None
 
 
-def habit_of(weights, tokens, reading: HeadReading, query: int, keys) -> str | None:
-    """The reading's key when the head's habitual key for ``query`` is among ``keys``."""
-    if reading.pattern == "spread":
-        return None
-    targets = next(r for r in READINGS if r.key == reading.pattern).targets(weights, tokens)
-    if targets is None or targets[query] < 0:
-        return None
-    return reading.pattern if int(targets[query]) in set(keys) else None
+def habit_of(weights, tokens, head: HeadReading, query: int, keys) -> str | None:
+    """The reading's key when the head's habitual key for ``query`` is among ``keys``; for a
+    head its model-level score names, also what its rows show here (``here``: an induction head
+    resting on the first token of a sentence without a repeat has that for its habit here)."""
+    for r in (head, head.here):
+        if r is None or not r.habitual:
+            continue
+        targets = reading(r.pattern).targets(weights, tokens)
+        if targets is not None and targets[query] >= 0 and int(targets[query]) in set(keys):
+            return r.pattern
+    return None
 
 
-def search_heads(layers, tokens, pair: Pair | None = None, values=None) -> list[HeadHit]:
+def search_heads(
+    layers, tokens, pair: Pair | None = None, values=None, scores=None
+) -> list[HeadHit]:
     """Every head of every layer (``layers``: one (H, n, n) array of weights per layer) with its
     reading; ranked best first: by the weight on the pair when given, else by the reading's
     strength (ties: the earlier layer, then head). ``values(layer, head)`` (both from 0; e.g.
     :meth:`~attention_core.models.model_heads.ModelHeads.head_values`) gives a head's value
-    vectors and rows of W_O: then each pair's hit says what its weight moves too."""
+    vectors and rows of W_O: then each pair's hit says what its weight moves too. ``scores``:
+    the model's :class:`~.head_scores.ModelScores`, so that each head is read knowing the model
+    (:func:`~.heads.read_head`) and each hit carries its own (``scores``)."""
     tokens = tuple(tokens)
     hits = []
     for ly, stack in enumerate(layers):
         for h, W in enumerate(np.asarray(stack, dtype=np.float64)):
-            r = read_head(W, tokens)
+            own = scores.of(ly, h) if scores is not None else None
+            r = read_head(W, tokens, own)
             if pair is None:
-                hits.append(HeadHit(ly + 1, h + 1, r))
+                hits.append(HeadHit(ly + 1, h + 1, r, scores=own))
                 continue
             weight = pair_weight(W, pair.query, pair.keys)
             habit = habit_of(W, tokens, r, pair.query, pair.keys)
@@ -288,9 +300,54 @@ def search_heads(layers, tokens, pair: Pair | None = None, values=None) -> list[
                 m = pair_moved(row, *values(ly, h), pair.keys)
                 moved = {"weight_without_first": weight_without_first(row, pair.keys),
                          "moved": m.size, "moved_share": m.share}  # fmt: skip
-            hits.append(HeadHit(ly + 1, h + 1, r, weight, habit, **moved))
+            hits.append(HeadHit(ly + 1, h + 1, r, weight, habit, **moved, scores=own))
     score = (lambda x: x.weight) if pair is not None else (lambda x: x.reading.mass)
     return sorted(hits, key=lambda x: (-score(x), x.layer, x.head))
+
+
+@dataclass(frozen=True)
+class HeadGroup:
+    """Heads that do one thing, as the grouped listing shows them: ``group`` (one of
+    :data:`~.head_kinds.GROUPS`), ``pattern`` (the reading's key; for the positional and resting
+    groups, each habit its own group), ``hits`` best first."""
+
+    group: str
+    pattern: str
+    hits: tuple[HeadHit, ...]
+
+
+def _order(hit: HeadHit) -> tuple:
+    """Best first within a group: by the score that names the head, the links it makes, the
+    rows' sharpness (diffuse: the least spread first) or the habit's mass."""
+    r = hit.reading
+    if r.score is not None:
+        first = -r.score
+    elif r.pattern == "sharp":
+        first = -link_strength(r.links)
+    elif r.pattern == "diffuse":
+        first = r.entropy
+    else:
+        first = -r.mass
+    return (first, hit.layer, hit.head)
+
+
+def group_heads(hits) -> list[HeadGroup]:
+    """The heads grouped by what they do, in the listing's order (:data:`~.head_kinds.GROUPS`:
+    the heads a model-level score names — induction, previous-token, duplicate-token, in the
+    registry's order — then the sharp heads by their strongest links, the heads with another
+    habit in this sentence, the diffuse heads, the heads resting on the first token, [CLS] or
+    [SEP] last), each best first."""
+    from .head_kinds import READINGS
+
+    by_key: dict[str, list[HeadHit]] = {}
+    for hit in hits:
+        by_key.setdefault(hit.reading.pattern, []).append(hit)
+    out = []
+    for group in GROUPS:
+        for r in sorted(READINGS, key=lambda r: r.order):  # stable: the table's order on ties
+            if r.group == group and r.key in by_key:
+                out.append(HeadGroup(group, r.key, tuple(sorted(by_key[r.key], key=_order))))
+    return out
 
 
 def best_link(hits) -> HeadHit:

@@ -1,115 +1,32 @@
-"""Reading one head: the plane that best keeps its queries and keys, and its pattern in a word.
+"""Reading one head: the plane that best keeps its queries and keys, and what it does in a line.
 
 For a head of a real model (d_k = 32) a scene needs a faithful 2-D picture and an honest one-line
-summary of what the head does — both computed here from the head's own numbers.
+summary of what the head does — both computed here from the head's own numbers (and, where the
+model is known, its model-level scores). The readings themselves, one entry each, are
+:mod:`.head_kinds`; the rows' sharpness and strongest links, :mod:`.sharpness`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._checks import as_matrix, same_width
 from ..geometry import plane_view
-from .copy_heads import induction_keys, is_causal, sink_targets
+from . import head_kinds
+from .head_kinds import PATTERNS, READINGS, fixed_key
+from .sharpness import (
+    LINK_AT_LEAST,
+    SHARP_BELOW,
+    LinkGroup,
+    links_text,
+    mean_entropy,
+    strongest_links,
+)
 
-SPREAD_BELOW = 0.5  # the one threshold: a head reads as a pattern when its queries put, on
-# average, at least half their weight on that pattern's key; else it is "spread"
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One way a head can read: ``key`` (e.g. ``"previous"``), ``phrase`` (English, in a
-    sentence), and ``targets(weights, tokens)``: for each query row the key it would look at
-    (−1 where the row has none), or None when the reading does not apply to these tokens.
-
-    :data:`READINGS` is a list: a new reading (an attention sink, an induction head) is one more
-    entry; earlier entries win ties.
-    """
-
-    key: str
-    phrase: str
-    targets: Callable[[np.ndarray, tuple | None], np.ndarray | None]
-
-
-def _previous(W, tokens):
-    n = W.shape[0]
-    return None if n < 2 else np.arange(n) - 1  # row 0 has none: −1
-
-
-def _next(W, tokens):
-    n = W.shape[0]
-    if n < 2:
-        return None
-    t = np.arange(n) + 1
-    t[-1] = -1
-    return t
-
-
-def _starts_cls(tokens) -> bool:
-    return bool(tokens) and tokens[0] == "[CLS]"
-
-
-def _first(W, tokens):
-    # under a causal mask the first token is read as the attention sink (copy_heads) instead
-    return None if _starts_cls(tokens) or is_causal(W) else np.zeros(W.shape[0], int)
-
-
-def _cls(W, tokens):
-    return np.zeros(W.shape[0], int) if _starts_cls(tokens) else None
-
-
-def _ends_sep(W, tokens) -> bool:
-    return bool(tokens) and W.shape[0] > 1 and tokens[-1] == "[SEP]"
-
-
-def _sep(W, tokens):
-    return np.full(W.shape[0], W.shape[0] - 1) if _ends_sep(W, tokens) else None
-
-
-def _self(W, tokens):
-    return np.arange(W.shape[0])
-
-
-def fixed_key(W, tokens=None) -> int | None:
-    """The one key most rows put their clearly largest weight on (more than half the rows; a
-    row whose top two weights tie has no largest), unless the first key or a final [SEP] (read
-    as "first", [CLS] or [SEP]); else None."""
-    n = W.shape[0]
-    if n < 2:
-        return None
-    top2 = np.sort(W, axis=1)[:, -2:]
-    clear = top2[:, 1] - top2[:, 0] > 1e-3
-    best = np.argmax(W, axis=1)[clear]
-    if best.size == 0:
-        return None
-    j = int(np.bincount(best, minlength=n).argmax())
-    if 2 * int(np.sum(best == j)) <= n or j == 0 or (j == n - 1 and _ends_sep(W, tokens)):
-        return None
-    return j
-
-
-def _fixed(W, tokens):
-    j = fixed_key(W, tokens)
-    return None if j is None else np.full(W.shape[0], j)
-
-
-READINGS = [
-    Reading("previous", "the previous token", _previous),
-    Reading("next", "the next token", _next),
-    Reading("first", "the first token", _first),
-    Reading("cls", "[CLS]", _cls),
-    Reading("sep", "[SEP]", _sep),
-    Reading("self", "itself", _self),
-    Reading("fixed", "one token", _fixed),
-    # a decoder's heads (readings.copy_heads): the first token under a causal mask, and
-    # the token after an earlier occurrence of the current one
-    Reading("sink", "the first token (attention sink)", sink_targets),
-    Reading("induction", "the token after its earlier occurrence (induction)", induction_keys),
-]
-PATTERNS = {r.key: r.phrase for r in READINGS} | {"spread": "spread"}
+HABIT_AT_LEAST = 0.5  # the one threshold: a head reads as a habit when its queries put, on
+# average, at least half their weight on that habit's key; else it is sharp or diffuse
 
 
 @dataclass(frozen=True)
@@ -146,11 +63,15 @@ def qk_plane(Q, K) -> QKPlane:
 class HeadReading:
     """What a head's weights do, in one line.
 
-    ``pattern`` is a key of :data:`PATTERNS` (``"previous"``, ``"next"``, ``"first"`` or
-    ``"cls"``, ``"sep"``, ``"self"``, ``"fixed"``, or ``"spread"``); ``mass`` the average weight a
-    query puts on that pattern's key (for ``"spread"``: the largest average among the patterns);
-    ``masses`` every applicable pattern's average; ``key`` the key a ``"fixed"`` head looks at
-    (else None) and ``token`` its label when tokens were given.
+    ``pattern`` is the key of its :class:`~.head_kinds.Reading` (``"previous"``, ``"sink"``,
+    ``"induction"`` …, ``"sharp"`` or ``"diffuse"``); ``mass`` the average weight a query puts on
+    that habit's key in this sentence (for ``"sharp"`` and ``"diffuse"``, or a habit the rows do
+    not show here: the largest average among the habits); ``masses`` every applicable habit's
+    average; ``key`` the key a ``"fixed"`` head looks at (else None) and ``token`` its label when
+    tokens were given. ``entropy`` the rows' mean normalised entropy and ``links`` their
+    strongest links (:mod:`.sharpness`), ``said`` the links as the text says them. Where the
+    model is known and its score names the head: ``score`` (that model-level score) and
+    ``here`` (what the rows of this sentence show, read without scores).
     """
 
     pattern: str
@@ -158,27 +79,84 @@ class HeadReading:
     masses: dict
     key: int | None = None
     token: str | None = None
+    entropy: float = 0.0
+    links: tuple[LinkGroup, ...] = ()
+    said: str = ""
+    score: float | None = None
+    here: HeadReading | None = None
+
+    @property
+    def habitual(self) -> bool:
+        """Whether a habit names the head (not its rows' shape, sharp or diffuse)."""
+        return head_kinds.reading(self.pattern).habitual
 
     @property
     def text(self) -> str:
         """E.g. ``"attends to the previous token (0.98)"``, ``"attends to one token, 'mat'
-        (0.61)"`` or ``"spread (at most 0.31 on one pattern)"``."""
-        if self.pattern == "spread":
-            return f"spread (at most {self.mass:.2f} on one pattern)"
+        (0.61)"``, ``"sharp (entropy 0.31): would, soon → sea (0.94–0.99)"``, ``"diffuse
+        (entropy 0.82)"`` or ``"induction head (score 0.86); here: attends to the first token
+        (attention sink) (0.99)"``."""
+        if self.score is not None:
+            name = head_kinds.reading(self.pattern).words.heads[1].removesuffix("s")
+            here = f"; here: {self.here.text}" if self.here is not None else ""
+            return f"{name} (score {self.score:.2f}){here}"
+        if self.pattern == "sharp":
+            said = self.said or f"no key holds {LINK_AT_LEAST:g} of a row"
+            return f"sharp (entropy {self.entropy:.2f}): {said}"
+        if self.pattern == "diffuse":
+            said = f"; strongest: {self.said}" if self.said else ""
+            return f"diffuse (entropy {self.entropy:.2f}){said}"
         if self.pattern == "fixed":
             name = repr(self.token) if self.token is not None else f"key {self.key + 1}"
             return f"attends to one token, {name} ({self.mass:.2f})"
         return f"attends to {PATTERNS[self.pattern]} ({self.mass:.2f})"
 
 
-def read_head(weights, tokens=None, spread_below: float = SPREAD_BELOW) -> HeadReading:
-    """Read a self-attention head's pattern from its weights (n, n), rows summing to 1.
+def _masses(W, tokens) -> dict[str, float]:
+    """Every habit's average weight on its key, over the queries that have one."""
+    masses = {}
+    for r in READINGS:
+        t = r.targets(W, tokens) if r.habitual else None
+        rows = np.flatnonzero(t >= 0) if t is not None else ()
+        if len(rows):
+            masses[r.key] = float(W[rows, t[rows]].mean())
+    return masses
 
-    For each reading of :data:`READINGS` that applies (the previous token, the next, the first
-    key or [CLS] when ``tokens`` start with it, [SEP] when they end with it, itself, one fixed
-    token that most rows look at most), the average weight a query puts on that reading's key
-    (over the queries that have one); the largest wins (the earlier reading on a tie), unless it
-    is below ``spread_below`` (:data:`SPREAD_BELOW`, half the weight): then the head is "spread".
+
+def _rows_reading(W, tokens, masses: dict, keys, at_least: float) -> HeadReading:
+    """The reading the rows give among the habits ``keys``: the heaviest at ``at_least`` or
+    more, else sharp or diffuse by their entropy, with their strongest links."""
+    n = W.shape[0]
+    entropy, links = mean_entropy(W), strongest_links(W, tokens)
+    content = tuple(g for g in links if g.content)
+    shape = dict(entropy=entropy, links=links)
+    best = max(keys, key=masses.get) if keys else None  # the first of equals: table order
+    if best is not None and masses[best] >= at_least:
+        key = fixed_key(W, tokens) if best == "fixed" else None
+        token = tokens[key] if key is not None and tokens is not None else None
+        return HeadReading(best, masses[best], masses, key, token, **shape)
+    sharp = entropy < SHARP_BELOW
+    said = links_text(links if sharp else content, tokens or [f"#{j + 1}" for j in range(n)])
+    largest = max(masses.values())
+    return HeadReading("sharp" if sharp else "diffuse", largest, masses, said=said, **shape)
+
+
+def read_head(weights, tokens=None, scores=None, at_least: float = HABIT_AT_LEAST) -> HeadReading:
+    """Read a self-attention head from its weights (n, n), rows summing to 1.
+
+    For each habit of :data:`~.head_kinds.READINGS` that applies (the previous token, the next,
+    the first key or [CLS] when ``tokens`` start with it, [SEP] when they end with it, itself,
+    one fixed token that most rows look at most, the first token under a causal mask, the token
+    after an earlier occurrence, that earlier occurrence), the average weight a query puts on
+    that habit's key (over the queries that have one); the largest wins (the earlier reading on
+    a tie) when it is at least ``at_least`` (:data:`HABIT_AT_LEAST`, half the weight). Else the
+    head is "sharp" or "diffuse" by its rows' mean normalised entropy (:mod:`.sharpness`: sharp
+    below 0.5), read by its strongest links.
+
+    ``scores``: the head's model-level :class:`~.head_scores.HeadScores` where the model is known.
+    Then a reading with a model-level score (induction, previous, duplicate) is given only by
+    that score — at least its ``score_at_least``, the highest such score winning — never by this
+    sentence's rows, and ``here`` keeps what the rows show.
 
     Examples
     --------
@@ -195,34 +173,34 @@ def read_head(weights, tokens=None, spread_below: float = SPREAD_BELOW) -> HeadR
     tokens = None if tokens is None else tuple(tokens)
     if tokens is not None and len(tokens) != n:
         raise ValueError(f"tokens: {len(tokens)} labels for {n} rows of weights")
-    masses = {}
-    for reading in READINGS:
-        t = reading.targets(W, tokens)
-        if t is None:
-            continue
-        rows = np.flatnonzero(t >= 0)
-        masses[reading.key] = float(W[rows, t[rows]].mean())
-    best = max(masses, key=masses.get)  # the first of equals: table order
-    if masses[best] < spread_below:
-        return HeadReading("spread", masses[best], masses)
-    key = fixed_key(W, tokens) if best == "fixed" else None
-    token = tokens[key] if key is not None and tokens is not None else None
-    return HeadReading(best, masses[best], masses, key, token)
+    masses = _masses(W, tokens)
+    here = _rows_reading(W, tokens, masses, list(masses), at_least)
+    if scores is None:
+        return here
+    named = [(getattr(scores, r.score), r.key) for r in READINGS
+             if r.score is not None and getattr(scores, r.score) >= r.score_at_least]  # fmt: skip
+    if not named:
+        rows = [k for k in masses if head_kinds.reading(k).score is None]
+        return _rows_reading(W, tokens, masses, rows, at_least)
+    score, key = max(named, key=lambda x: x[0])  # the first of equals: table order
+    mass = masses.get(key, max(masses.values()))
+    return HeadReading(key, mass, masses, entropy=here.entropy, links=here.links, score=score,
+                       here=here)  # fmt: skip
 
 
 def _strength(r: HeadReading) -> tuple:
-    """A reading's strength: a pattern before "spread", then its mass."""
-    return (r.pattern != "spread", r.mass)
+    """A reading's strength: a habit before sharp or diffuse, then its mass."""
+    return (r.habitual, r.mass)
 
 
 def rank_heads(weights, tokens=None, first: int | None = None) -> list[int]:
     """The order in which to draw a layer's heads (``weights``: one (n, n) matrix a head) where
-    only some fit: the head with the strongest reading (:func:`read_head`; a pattern before
-    "spread", then the larger mass; the lower head on a tie) first — the head an explanation of
-    the layer follows — then one head for each other reading, strongest first, then the rest,
-    strongest first ("spread" heads differ by the pattern they lean to most). Heads that are not
-    square (cross-attention) keep their order. ``first``: the head an explanation follows (an
-    example's ``head``, from 0), drawn first whatever its reading."""
+    only some fit: the head with the strongest reading (:func:`read_head`; a habit before
+    sharp or diffuse, then the larger mass; the lower head on a tie) first — the head an
+    explanation of the layer follows — then one head for each other reading, strongest first,
+    then the rest, strongest first (heads without a habit differ by the habit they lean to
+    most). Heads that are not square (cross-attention) keep their order. ``first``: the head an
+    explanation follows (an example's ``head``, from 0), drawn first whatever its reading."""
     mats = [as_matrix("weights", w) for w in weights]
     if any(W.shape[0] != W.shape[1] for W in mats):
         return list(range(len(mats)))
@@ -231,7 +209,7 @@ def rank_heads(weights, tokens=None, first: int | None = None) -> list[int]:
     seen, lead, rest = set(), [], []
     for h in order:
         r = reads[h]
-        kind = (r.pattern, max(r.masses, key=r.masses.get) if r.pattern == "spread" else "")
+        kind = (r.pattern, "") if r.habitual else ("", max(r.masses, key=r.masses.get))
         (rest if kind in seen else lead).append(h)
         seen.add(kind)
     order = lead + rest

@@ -1,6 +1,8 @@
 """AttentionMatrix: its title, the caption of each step (in the order the scene calls them) and its words,
 Chinese and English side by side."""
 
+from attention_core.readings.head_kinds import words
+
 SCENE = "AttentionMatrix"
 TITLE = ("注意力矩阵", "The attention matrix")
 
@@ -30,35 +32,9 @@ STEPS = {
         "读数：每一行的最大值标出这个查询最关注的源词元。",
         "An honest reading: each row's largest weight marks the source token it attends to most.",
     ),
-    # a trained or asked head's story (attention_core.readings.followed.head_story), by kind
-    "story_induction": (
-        "这个头做什么：{q} → {k} {w}：前面那个 {e} 之后的词元——一个归纳头（照抄上次接在它后面的词元）。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: the token after the earlier {e} — an induction head (it copies what came next last time). The frames mark every row that does the same. {sym}",
-    ),
-    "story_previous": (
-        "这个头做什么：{q} → {k} {w}：前一个词元——一个前一词元头。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: the previous token — a previous-token head. The frames mark every row that does the same. {sym}",
-    ),
-    "story_next": (
-        "这个头做什么：{q} → {k} {w}：后一个词元——一个后一词元头。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: the next token — a next-token head. The frames mark every row that does the same. {sym}",
-    ),
-    "story_self": (
-        "这个头做什么：{q} → {k} {w}：它自己——每个词元都看自己。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: itself — each token looks at itself. The frames mark every row that does the same. {sym}",
-    ),
-    "story_sep": (
-        "这个头做什么：{q} → {k} {w}：末尾的 [SEP]——头没有更好的去处时，权重就放在这里。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: the closing [SEP] — it takes the weight the head has nowhere better to put. The frames mark every row that does the same. {sym}",
-    ),
-    "story_fixed": (
-        "这个头做什么：{q} → {k} {w}：多数查询都看同一个词元 {k}。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: {k}, the one token most queries look at. The frames mark every row that does the same. {sym}",
-    ),
-    "story_sink": (
-        "这个头做什么：{q} → {k} {w}：第一个词元——注意力汇点：头没有更好的去处时，权重就放在这里。框出的是同样这么做的每一行。{sym}",
-        "What this head does: {q} → {k} {w}: the first token — an attention sink: it takes the weight the head has nowhere better to put. The frames mark every row that does the same. {sym}",
-    ),
+    # a trained or asked head's story (attention_core.readings.followed.head_story), by kind:
+    # each habit's own words are its entry in attention_core.readings.head_kinds
+    **words("story", "both", "story_"),
     "story_asked": (
         "所问的一对：{q} → {kw}。{sym}",
         "The pair asked for: {q} → {kw}. {sym}",

@@ -1,37 +1,13 @@
 """Words several scenes and the lecture outputs share (headings, legends, units), Chinese and
 English side by side."""
 
+from attention_core.readings.head_kinds import words
+
 WORDS = {
     # what a head does, told of the query a scene follows (attention_core.choice_story's kind):
     # the same story as AttentionMatrix's reading, in DotProducts, Softmax and WeightedSum
-    "does_induction": (
-        "{q} 看向 {k}，即前面那个 {e} 之后的词元——一个归纳头",
-        "{q} looks at {k}, the token after the earlier {e} — an induction head",
-    ),
-    "does_previous": (
-        "{q} 看向它前一个词元 {k}——一个前一词元头",
-        "{q} looks at {k}, the token before it — a previous-token head",
-    ),
-    "does_next": (
-        "{q} 看向它后一个词元 {k}——一个后一词元头",
-        "{q} looks at {k}, the token after it — a next-token head",
-    ),
-    "does_self": (
-        "{q} 看向它自己——这个头让每个词元都看自己",
-        "{q} looks at itself — this head has each token look at itself",
-    ),
-    "does_sep": (
-        "{q} 看向末尾的 {k}——头把无处可放的权重放在这里",
-        "{q} looks at the closing {k} — where the head puts weight with nowhere better to go",
-    ),
-    "does_fixed": (
-        "{q} 看向 {k}——多数查询都看这同一个词元",
-        "{q} looks at {k} — the one token most queries look at",
-    ),
-    "does_sink": (
-        "{q} 看向第一个词元 {k}——注意力汇点：头把无处可放的权重放在这里",
-        "{q} looks at {k}, the first token — an attention sink, where the head puts weight with nowhere better to go",
-    ),
+    # (the habits' own: each reading's words in attention_core.readings.head_kinds, one entry each)
+    **words("does", "both", "does_"),
     "does_asked": (
         "所问的一对是 {q} → {k}",
         "the pair asked about is {q} → {k}",

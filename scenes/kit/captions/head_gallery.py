@@ -6,21 +6,23 @@ TITLE = ("一层里的所有头：各看各的", "Every head of a layer, each it
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+        "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）和这个平均值。",
         "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
-        "least {threshold} of their weight on average (else spread), and that average.",
+        "least {threshold} of their weight on average (else sharp or diffuse, by its rows' "
+        "entropy), and that average.",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则为“分散”）和这个平均值。",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）和这个平均值。",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
         "colour scale. Above each: its number, where its queries put at least {threshold} of "
-        "their weight on average (else spread), and that average.",
+        "their weight on average (else sharp or diffuse, by its rows' entropy), and that "
+        "average.",
     ),
     "reading": (
         "读数：{summary}；框出的是看{lit}的头。",
         "The reading: {summary}; outlined: the heads on {lit}.",
     ),
-    "reading_spread": (
+    "reading_none": (
         "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
         "The reading: {summary}; no head's queries put half their weight on one pattern.",
     ),
@@ -35,8 +37,9 @@ WORDS = {
     # HeadGallery
     "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
-    "heads_spread": ("{n} 个头分散", "{n} spread out"),
-    "heads_spread_1": ("{n} 个头分散", "{n} spreads out"),
+    # a head without a habit: sharp or diffuse (its reading's phrase, head_kinds)
+    "heads_are": ("{n} 个头{what}", "{n} are {what}"),
+    "heads_are_1": ("{n} 个头{what}", "{n} is {what}"),
     "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
     "heads_key_large_pair": ("头 {h}（{q} → {k}）：", "head {h} ({q} → {k}):"),
     "heads_key_order": (
