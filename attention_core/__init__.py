@@ -274,13 +274,14 @@ def model_scores(model: str, *, cache_root=None) -> ModelScores:
 
 
 def moved_vector(trace: ExampleTrace, head: int | None = None, query: int | None = None):
-    """What head ``head`` (from 0; default the example's) moved into query ``query`` (default the
-    followed one): E, the terms αᵢⱼ · vⱼ · W_Oʰ, ΔE and E + ΔE
-    (:class:`attention_core.readings.moved_vector.MovedVector`), with its ``readout`` in words for
-    a SmolLM2 example file: E the residual stream entering the layer and W_Oʰ the head's rows of
-    the model's W_O, both from the model run again on the file's text
-    (:mod:`attention_core.models.model_residual`); for any other example E is the query's input
-    row and there is no readout. Joined here: a model never imports a reading, nor the reverse.
+    """What head ``head`` (from 0; default the example's) moved into query ``query`` (default
+    the followed one; its key the followed one, or another query's heaviest): E, the terms
+    αᵢⱼ · vⱼ · W_Oʰ, ΔE and E + ΔE (:class:`attention_core.readings.moved_vector.MovedVector`),
+    with its ``readout`` in words for a SmolLM2 example file: E the residual stream entering the
+    layer and W_Oʰ the head's rows of the model's W_O, both from the model run again on the
+    file's text (:mod:`attention_core.models.model_residual`); for any other example E is the
+    query's input row and there is no readout. Joined here: a model never imports a reading, nor
+    the reverse.
     """
     from dataclasses import replace
 
@@ -296,12 +297,13 @@ def moved_vector(trace: ExampleTrace, head: int | None = None, query: int | None
     i = pair.query if query is None else query
     V, W_O = mv.head_value_rows(trace, h)
     row = np.asarray(trace.heads[h].weights)[i]
+    key = pair.key if i == pair.query else int(np.argmax(row))  # another query: its heaviest key
     run = mr.decoder_run(ex)
     if run is None:
-        return mvec.moved_vector(row, V, W_O, trace.X[i], i, pair.key, h, "input")
+        return mvec.moved_vector(row, V, W_O, trace.X[i], i, key, h, "input")
     if W_O is None:  # a one-head file keeps no W_O: the model's, the head's rows
         m = mr.decoder_head(ex) - 1
         W_O = run.W_o[m * V.shape[1] : (m + 1) * V.shape[1]]
-    out = mvec.moved_vector(row, V, W_O, run.E[i], i, pair.key, h, "residual")
-    words = mvec.readout(out, mr.decoder_lens(), run.token_ids[pair.key])
+    out = mvec.moved_vector(row, V, W_O, run.E[i], i, key, h, "residual")
+    words = mvec.readout(out, mr.decoder_lens(), run.token_ids[key])
     return replace(out, readout=words)

@@ -49,7 +49,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
     than MAX_TOKENS (24) tokens, an empty text, or a missing model file or ``[model]`` extra.
     """
     from . import smollm2_files as sf
-    from .llama import llama_forward
+    from .model_residual import decoder_trace
 
     _check_request(text, layer, head, all_heads)
     toks = sf.tokenize(text)
@@ -60,7 +60,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
         )
     weights = sf.load_weights()
     config = weights.config
-    trace = llama_forward(weights, toks.ids, upto=layer)
+    trace = decoder_trace(text, layer)[1]  # cached: a reading of what the head moved reuses it
     a = weights.attention(layer)  # W_q (576, 576), W_k, W_v (576, 192), W_o (576, 576)
     arrays = {"embeddings": trace.attention_input(layer)}  # (n, 576), float64
     d_k = config.head_dim

@@ -39,14 +39,19 @@ class DecoderRun:
 @dataclass(frozen=True, eq=False)
 class Lens:
     """The model's readout: ``gain`` (d,) and ``eps`` of its final RMSNorm, ``W_U`` (d, vocab)
-    its unembedding (SmolLM2: the tied token embeddings, transposed), ``labels`` each token's
-    readable label and ``spelled`` its byte-level spelling (``Ġcat``)."""
+    its unembedding (SmolLM2: the tied token embeddings, transposed), ``spelled`` each token's
+    byte-level spelling (``Ġcat``); :meth:`label` its readable label."""
 
     gain: np.ndarray
     eps: float
     W_U: np.ndarray
-    labels: tuple[str, ...]
     spelled: tuple[str, ...]
+
+    def label(self, token: int) -> str:
+        """Token ``token``'s readable label (:mod:`.token_labels`; ``Ġcat`` reads "cat")."""
+        from .token_labels import byte_level_labels
+
+        return byte_level_labels([self.spelled[token]])[0]
 
 
 def decoder_request(example) -> tuple[str, int] | None:
@@ -66,14 +71,22 @@ def decoder_head(example) -> int | None:
 
 
 @lru_cache(maxsize=4)
-def _run(text: str, layer: int) -> tuple[DecoderRun, np.ndarray]:
+def decoder_trace(text: str, layer: int):
+    """SmolLM2's forward pass over ``text`` up to ``layer`` (from 1), cached: from-model and the
+    reading of what a head moved run it once between them. Returns (token ids, LlamaTrace)."""
     from . import smollm2_files as sf
     from .llama import llama_forward
 
-    weights = sf.load_weights()
     ids = sf.tokenize(text).ids
-    trace = llama_forward(weights, ids, upto=layer)
-    W_o = weights.attention(layer)["W_o"]
+    return ids, llama_forward(sf.load_weights(), ids, upto=layer)
+
+
+@lru_cache(maxsize=4)
+def _run(text: str, layer: int) -> tuple[DecoderRun, np.ndarray]:
+    from . import smollm2_files as sf
+
+    ids, trace = decoder_trace(text, layer)
+    W_o = sf.load_weights().attention(layer)["W_o"]
     run = DecoderRun(layer, tuple(ids), trace.layer_input(layer), W_o)
     return run, trace.attention_input(layer)
 
@@ -99,10 +112,8 @@ def decoder_run(example) -> DecoderRun | None:
 def decoder_lens() -> Lens:
     """SmolLM2's readout (cached: the unembedding is 49,152 × 576)."""
     from . import smollm2_files as sf
-    from .token_labels import byte_level_labels
 
     weights = sf.load_weights()
     spelled = tuple(sf.load_index().tokens)
-    labels = tuple(byte_level_labels([t])[0] for t in spelled)
-    gain = weights.norm(None)
-    return Lens(gain, float(weights.config.rms_norm_eps), weights.output_matrix(), labels, spelled)
+    eps = float(weights.config.rms_norm_eps)
+    return Lens(weights.norm(None), eps, np.ascontiguousarray(weights.output_matrix()), spelled)

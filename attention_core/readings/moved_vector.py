@@ -118,7 +118,9 @@ def softmax(z) -> np.ndarray:
 
 def _top(values, count: int = TOP) -> list[int]:
     """The ids of the ``count`` largest values, largest first (ties: the smaller id)."""
-    idx = np.argpartition(-values, count)[: count + 8]
+    if len(values) <= count + 8:
+        return sorted(range(len(values)), key=lambda t: (-values[t], t))[:count]
+    idx = np.argpartition(-values, count + 8)[: count + 8]
     return sorted(idx.tolist(), key=lambda t: (-values[t], t))[:count]
 
 
@@ -145,7 +147,7 @@ def is_fragment(spelled: str, label: str) -> bool:
 
 def says_little(before_ids, after_ids, lens) -> str | None:
     """Why the readout says little ("fragments", "unchanged"), or None (see the module's note)."""
-    frags = sum(is_fragment(lens.spelled[t], lens.labels[t]) for t in after_ids)
+    frags = sum(is_fragment(lens.spelled[t], lens.label(t)) for t in after_ids)
     if frags >= FRAGMENTS_SAY_LITTLE:
         return "fragments"
     if list(before_ids) == list(after_ids):
@@ -154,8 +156,8 @@ def says_little(before_ids, after_ids, lens) -> str | None:
 
 
 def readout(mv: MovedVector, lens, key_token: int) -> Readout:
-    """The words of ``mv`` through ``lens`` (``gain``, ``eps``, ``W_U`` (d, vocab), ``labels``,
-    ``spelled``: see :class:`attention_core.models.model_residual.Lens`); ``key_token`` the
+    """The words of ``mv`` through ``lens`` (``gain``, ``eps``, ``W_U`` (d, vocab), ``spelled``,
+    ``label(t)``: see :class:`attention_core.models.model_residual.Lens`); ``key_token`` the
     followed key's vocabulary id."""
     before = lens_logits(mv.E, lens.gain, lens.eps, lens.W_U)
     after = lens_logits(mv.after, lens.gain, lens.eps, lens.W_U)
@@ -163,14 +165,14 @@ def readout(mv: MovedVector, lens, key_token: int) -> Readout:
     p0, p1 = softmax(before), softmax(after)
     b, a, u = _top(before), _top(after), _top(pushed)
     return Readout(
-        before=tuple((lens.labels[t], float(p0[t])) for t in b),
-        after=tuple((lens.labels[t], float(p1[t])) for t in a),
-        pushed=tuple((lens.labels[t], float(pushed[t])) for t in u),
+        before=tuple((lens.label(t), float(p0[t])) for t in b),
+        after=tuple((lens.label(t), float(p1[t])) for t in a),
+        pushed=tuple((lens.label(t), float(pushed[t])) for t in u),
         before_ids=tuple(b),
         after_ids=tuple(a),
         pushed_ids=tuple(u),
         key_token=int(key_token),
-        key_label=lens.labels[key_token],
+        key_label=lens.label(key_token),
         key_rank_before=rank(before, key_token),
         key_rank_after=rank(after, key_token),
         key_change=float(pushed[key_token]),

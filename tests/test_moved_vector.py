@@ -1,0 +1,222 @@
+"""What a head moved into one token (issue 41): E, the terms α·v·W_Oʰ, ΔE, E + ΔE and the readout.
+
+The core (attention_core.moved_vector) against transformers: a float64 LlamaForCausalLM built from
+the config with the tensors our GGUF reader gives (as tests/test_moved.py builds its LlamaModel;
+the reader itself is checked against transformers' GGUF loader in tests/test_decoder_model.py),
+cut after the layer asked for. E is its ``hidden_states`` entering the layer, ΔE its attention
+weights times its v_proj output (hooked) through the head's columns of o_proj, the readout
+``model.model.norm`` then ``model.lm_head`` (tied to the embeddings). Then the copying story on a
+repeated random sequence with the induction head of examples/smollm2-induction.toml (layer 19,
+head 7): what its ΔE pushes up, and whether the reading may say it copies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from attention_core.readings import moved_vector as mvec
+
+# -- the core, without a model ---------------------------------------------------------------------
+
+
+def test_a_users_example_moves_its_heads_output_into_its_input_row():
+    tr = ac.trace_example(ac.load_example("two-heads"))
+    mv = ac.moved_vector(tr)
+    h, i = mv.head, mv.query
+    d_v = tr.heads[h].V.shape[1]
+    rows = np.asarray(tr.multihead.W_o)[h * d_v : (h + 1) * d_v]
+    assert mv.source == "input" and mv.readout is None
+    assert np.allclose(mv.E, tr.X[i])
+    assert np.allclose(mv.delta, np.asarray(tr.heads[h].output)[i] @ rows)
+    assert np.allclose(mv.after, mv.E + mv.delta)
+    assert np.allclose(mv.norms, np.linalg.norm(mv.terms, axis=1))
+    assert mv.largest(2)[0] == int(np.argmax(mv.norms))
+
+
+class _Lens:
+    """A toy readout: d = vocab = 4, W_U the identity, gain 1."""
+
+    gain, eps, W_U = np.ones(4), 1e-5, np.eye(4)
+    spelled = ("Ġcat", "Ġdog", "ing", ".")
+
+    @staticmethod
+    def label(t):
+        return ("cat", "dog", "ing", ".")[t]
+
+
+def _toy(E, delta, key=1):
+    terms = np.asarray([delta, np.zeros(4)], dtype=float)
+    mv = mvec.MovedVector(0, key, 0, np.asarray(E, float), terms, terms.sum(0),
+                          np.asarray(E, float) + terms.sum(0), "residual")  # fmt: skip
+    return mvec.readout(mv, _Lens, key)
+
+
+def test_the_readout_says_what_delta_pushes_and_when_it_says_little():
+    r = _toy([3.0, 1.0, 0.5, 0.0], [0.0, 4.0, 0.0, 0.0], key=1)  # ΔE pushes "dog" past "cat"
+    assert [t for t, _ in r.before][:2] == ["cat", "dog"] and r.after[0][0] == "dog"
+    assert r.pushed[0][0] == "dog" and r.key_pushed and r.says_little is None
+    assert (r.key_rank_before, r.key_rank_after) == (2, 1)
+    assert sum(p for _, p in r.after) <= 1.0 and r.key_change > 0
+    assert _toy([3.0, 1.0, 0.5, 0.0], [0.1, 0.0, 0.0, 0.0]).says_little == "unchanged"
+    assert _toy([3.0, 1.0, 0.5, 0.0], [-9.0, -9.0, 9.0, 9.0]).says_little is None
+    assert mvec.is_fragment("ing", "ing") and mvec.is_fragment("æĹ", "早¹")
+    assert not mvec.is_fragment("Ġthunder", "thunder") and not mvec.is_fragment(",", ",")
+    assert mvec.is_fragment("Ċ", "↵") and not mvec.is_fragment("Ġ1999", "1999")
+
+
+# -- against transformers ------------------------------------------------------------------------
+TEXT = "The old fisherman gave the young boy a boat because he was kind."
+LAYER, HEAD = 3, 3  # from 1
+
+
+@pytest.fixture(scope="module")
+def torch():
+    torch = __import__("torch")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield torch
+    torch.set_num_threads(threads)
+
+
+def _reference(torch, layers):
+    """transformers' LlamaForCausalLM (float64, eager) with our GGUF reader's tensors, its first
+    ``layers`` layers only, its lm_head tied to the embeddings."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    try:  # transformers 5; 4.x kept it in modeling_utils
+        from transformers.initialization import no_init_weights
+    except ImportError:
+        from transformers.modeling_utils import no_init_weights
+
+    from attention_core.models import model_residual as mr
+    from attention_core.models import smollm2_files
+
+    w = smollm2_files.load_weights()
+    c = w.config
+    config = LlamaConfig(
+        hidden_size=c.hidden_size, intermediate_size=c.intermediate_size,
+        num_hidden_layers=layers, num_attention_heads=c.num_attention_heads,
+        num_key_value_heads=c.num_key_value_heads, rms_norm_eps=c.rms_norm_eps,
+        rope_theta=c.rope_theta, vocab_size=c.vocab_size, tie_word_embeddings=True,
+        max_position_embeddings=c.max_position_embeddings, attn_implementation="eager",
+    )  # fmt: skip
+    with no_init_weights():
+        model = LlamaForCausalLM(config)
+    embed = np.ascontiguousarray(mr.decoder_lens().W_U.T)  # the tied embeddings, read once
+    state = {"model.embed_tokens.weight": embed, "model.norm.weight": w.norm(None),
+             "lm_head.weight": embed}  # fmt: skip
+    names = {"W_q": "self_attn.q_proj", "W_k": "self_attn.k_proj", "W_v": "self_attn.v_proj",
+             "W_o": "self_attn.o_proj", "W_gate": "mlp.gate_proj", "W_up": "mlp.up_proj",
+             "W_down": "mlp.down_proj"}  # fmt: skip
+    for ly in range(layers):
+        mats = {**w.attention(ly + 1), **w.mlp(ly + 1)}
+        state.update({f"model.layers.{ly}.{names[k]}.weight": m.T for k, m in mats.items()})
+        state[f"model.layers.{ly}.input_layernorm.weight"] = w.norm(ly + 1, "attn")
+        state[f"model.layers.{ly}.post_attention_layernorm.weight"] = w.norm(ly + 1, "ffn")
+    tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}
+    model.load_state_dict(tensors, assign=True, strict=False)
+    model.tie_weights()
+    return model.eval()
+
+
+def _reference_moved(torch, model, ids, layer, head, query):
+    """E, ΔE and the readout's logits (of E, of E + ΔE, ΔE's direct effect) from transformers."""
+    caught = {}
+    attn = model.model.layers[layer - 1].self_attn
+    hook = attn.v_proj.register_forward_hook(lambda m, i, o: caught.__setitem__("v", o[0]))
+    with torch.no_grad():
+        r = model(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
+        hook.remove()
+        E = r.hidden_states[layer - 1][0, query]
+        alpha = r.attentions[layer - 1][0, head - 1, query]  # (n,)
+        d, groups = 64, model.config.num_attention_heads // model.config.num_key_value_heads
+        g = (head - 1) // groups
+        V = caught["v"][:, g * d : (g + 1) * d]  # (n, 64)
+        cols = attn.o_proj.weight[:, (head - 1) * d : head * d]  # (576, 64)
+        terms = (alpha[:, None] * V) @ cols.T  # (n, 576)
+        delta = terms.sum(0)
+        norm, lm = model.model.norm, model.lm_head
+        before, after = lm(norm(E[None]))[0], lm(norm((E + delta)[None]))[0]
+        eps = norm.variance_epsilon
+        scale = torch.sqrt(torch.mean((E + delta) ** 2) + eps)
+        pushed = lm((delta / scale * norm.weight)[None])[0]
+    return {k: v.numpy() for k, v in dict(E=E, terms=terms, delta=delta, before=before,
+                                           after=after, pushed=pushed).items()}  # fmt: skip
+
+
+def _softmax(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _check_readout(mv, ref, key_token):
+    r = mv.readout
+    before, after, pushed = ref["before"], ref["after"], ref["pushed"]
+    for ids, probs, logits in ((r.before_ids, r.before, before), (r.after_ids, r.after, after)):
+        assert list(ids) == list(np.argsort(-logits, kind="stable")[:5])
+        assert [p for _, p in probs] == pytest.approx(_softmax(logits)[list(ids)], abs=1e-4)
+    assert list(r.pushed_ids) == list(np.argsort(-pushed, kind="stable")[:5])
+    assert [x for _, x in r.pushed] == pytest.approx(pushed[list(r.pushed_ids)], abs=1e-4)
+    assert r.key_change == pytest.approx(pushed[key_token], abs=1e-4)
+    assert r.key_rank_after == 1 + int(np.sum(after > after[key_token]))
+    assert r.key_pushed == (key_token in np.argsort(-pushed)[:5])
+
+
+@pytest.mark.xdist_group("moved_vector_reference")
+def test_e_delta_and_readout_equal_transformers(torch):
+    from attention_core.models.from_decoder import decoder_example
+
+    ex = decoder_example(TEXT, LAYER, HEAD).example("fisherman")
+    assert ex.model_text == TEXT
+    mv = ac.moved_vector(ac.trace_example(ex))
+    from attention_core.models import smollm2_files
+
+    ids = smollm2_files.tokenize(TEXT).ids
+    ref = _reference_moved(torch, _reference(torch, LAYER), ids, LAYER, HEAD, mv.query)
+    assert mv.source == "residual"
+    close = lambda a, b: np.testing.assert_allclose(a, b, rtol=0, atol=1e-4)  # noqa: E731
+    close(mv.E, ref["E"])
+    close(mv.terms, ref["terms"])
+    close(mv.delta, ref["delta"])
+    close(mv.after, ref["E"] + ref["delta"])
+    _check_readout(mv, ref, ids[mv.key])
+
+
+def _repeated_random_text(count=8, seed=0):
+    """``count`` random words of one token each (a space before each), then the same again."""
+    from attention_core.models import model_residual as mr
+    from attention_core.models import smollm2_files
+
+    lens = mr.decoder_lens()
+    words = [s[1:] for s in lens.spelled
+             if s.startswith("Ġ") and s[1:].isascii() and s[1:].isalpha() and s[1:].islower()
+             and len(s) > 5]  # fmt: skip
+    rng = np.random.default_rng(seed)
+    while True:
+        picked = list(rng.choice(words, count, replace=False))
+        text = " " + " ".join(picked * 2)
+        if len(smollm2_files.tokenize(text).ids) == 2 * count:
+            return text
+
+
+@pytest.mark.xdist_group("moved_vector_copying")  # beside the reference, on the other worker
+def test_the_copying_story_on_a_repeated_random_sequence():
+    """Layer 19, head 7 (examples/smollm2-induction.toml) attends, from each token of the second
+    half, the token after that token's first occurrence (an induction head); ``key_pushed`` says
+    whether its ΔE raises that token among the 5 it pushes most (the copying story). It does not:
+    this head's direct effect leaves the attended token thousands of places down, so the reading
+    must not tell the copying story for it (the scene says what ΔE pushes instead)."""
+    from attention_core.models.from_decoder import decoder_example
+
+    count, layer, head = 8, 19, 7
+    text = _repeated_random_text(count)
+    tr = ac.trace_example(decoder_example(text, layer, head).example("repeated"))
+    for i in range(count + 2, 2 * count):  # (the first repeat rests on the first token)
+        mv = ac.moved_vector(tr, query=i)
+        assert mv.key == i - count + 1  # the induction target
+        assert tr.heads[0].weights[i, mv.key] > 0.4
+        r = mv.readout
+        assert r.key_pushed == (r.key_token in r.pushed_ids)
+        assert not r.key_pushed and r.key_rank_after > 100, (i, r.key_label, r.pushed)
