@@ -12,6 +12,8 @@ head 7): what its ΔE pushes up, and whether the reading may say it copies.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -165,14 +167,17 @@ def _check_readout(mv, ref, key_token):
 
 
 @pytest.mark.xdist_group("moved_vector_reference")
-def test_e_delta_and_readout_equal_transformers(torch):
+def test_e_delta_and_readout_equal_transformers(torch, cli, tmp_path):
+    """The core against transformers; then ``numbers --json``'s "moved" for the file from-model
+    writes, through the real entry point (a fresh process runs the model again)."""
+    from attention_core.models import smollm2_files
     from attention_core.models.from_decoder import decoder_example
+    from attention_core.models.from_model import write_example
 
-    ex = decoder_example(TEXT, LAYER, HEAD).example("fisherman")
+    made = decoder_example(TEXT, LAYER, HEAD)
+    ex = made.example("fisherman")
     assert ex.model_text == TEXT
     mv = ac.moved_vector(ac.trace_example(ex))
-    from attention_core.models import smollm2_files
-
     ids = smollm2_files.tokenize(TEXT).ids
     ref = _reference_moved(torch, _reference(torch, LAYER), ids, LAYER, HEAD, mv.query)
     assert mv.source == "residual"
@@ -182,6 +187,42 @@ def test_e_delta_and_readout_equal_transformers(torch):
     close(mv.delta, ref["delta"])
     close(mv.after, ref["E"] + ref["delta"])
     _check_readout(mv, ref, ids[mv.key])
+    write_example(tmp_path / "f.toml", made)
+    r = cli("numbers", "f.toml", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)["moved"]
+    assert (got["query"], got["key"], got["head"], got["E_is"]) == (mv.query, mv.key, 1, "residual")
+    close(got["E"], ref["E"])
+    close(got["delta"], ref["delta"])
+    close(got["after"], ref["E"] + ref["delta"])
+    assert [t["key"] for t in got["terms"]] == list(range(len(ids)))
+    close([t["norm"] for t in got["terms"]], np.linalg.norm(ref["terms"], axis=1))
+    words = got["readout"]
+    for part in ("before", "after", "pushed"):
+        want = getattr(mv.readout, part)
+        assert [t for t, _ in words[part]] == [t for t, _ in want]
+        assert [x for _, x in words[part]] == pytest.approx([x for _, x in want], abs=1e-9)
+    assert words["key"]["token"] == mv.readout.key_label
+    assert words["says_little"] == mv.readout.says_little
+
+
+def test_numbers_json_moved_of_a_users_example(cli):
+    """Without a model: E the followed query's input row, ΔE its head's output through the head's
+    rows of W_O, no readout."""
+    r = cli("numbers", "two-heads", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    got, f = data["moved"], data["followed"]
+    i, h = got["query"], got["head"] - 1
+    assert (i, got["key"], got["head"]) == (f["query"], f["key"], f["head"])
+    head = data["heads"][h]
+    V = np.asarray(head["V"])
+    rows = np.asarray(data["W_o"])[h * V.shape[1] : (h + 1) * V.shape[1]]
+    terms = (np.asarray(head["weights"])[i][:, None] * V) @ rows
+    assert got["E"] == pytest.approx(data["X"][i]) and got["readout"] is None
+    assert got["delta"] == pytest.approx(terms.sum(axis=0))
+    assert [t["norm"] for t in got["terms"]] == pytest.approx(np.linalg.norm(terms, axis=1))
+    assert got["after"] == pytest.approx(np.asarray(data["X"][i]) + terms.sum(axis=0))
 
 
 def _repeated_random_text(count=8, seed=0):

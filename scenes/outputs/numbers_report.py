@@ -358,6 +358,7 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
         out["concat"] = _floats(trace.multihead.concat)
     out["followed"] = _followed(trace)
+    out["moved"] = _moved(trace)
     return out
 
 
@@ -378,6 +379,38 @@ def _followed(trace: ExampleTrace) -> dict:
     out["weight"] = pair.weight(trace.heads[h].weights)
     moved = trace_moved(trace, h, pair.query, pair.pieces)
     out["moved"], out["moved_share"] = moved.size, moved.share
+    return out
+
+
+def _moved(trace: ExampleTrace) -> dict:
+    """What the followed head moved into the followed query (attention_core.moved_vector): E, ΔE
+    (= Σⱼ αᵢⱼ · vⱼ · W_Oʰ), E + ΔE (null where the widths differ), each key's ‖term‖, and for a
+    SmolLM2 file the readout in words (null otherwise): the top 5 tokens of E and of E + ΔE with
+    their probabilities, what ΔE pushes up with its logit change, the followed key's token and
+    ``says_little`` (null, "fragments" or "unchanged": then the readout supports no claim)."""
+    from attention_core import moved_vector
+
+    mv = moved_vector(trace)
+    out = {"query": mv.query, "key": mv.key, "head": mv.head + 1, "E_is": mv.source}
+    out["E"], out["delta"] = _floats(mv.E), _floats(mv.delta)
+    out["after"] = None if mv.after is None else _floats(mv.after)
+    out["terms"] = [{"key": j, "norm": float(x)} for j, x in enumerate(mv.norms)]
+    r = mv.readout
+    out["readout"] = None
+    if r is not None:
+        out["readout"] = {
+            "before": [[t, p] for t, p in r.before],
+            "after": [[t, p] for t, p in r.after],
+            "pushed": [[t, x] for t, x in r.pushed],
+            "key": {
+                "token": r.key_label,
+                "rank_before": r.key_rank_before,
+                "rank_after": r.key_rank_after,
+                "change": r.key_change,
+                "pushed": r.key_pushed,
+            },
+            "says_little": r.says_little,
+        }
     return out
 
 
