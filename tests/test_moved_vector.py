@@ -64,7 +64,7 @@ def test_the_readout_says_what_delta_pushes_and_when_it_says_little():
     assert _toy([3.0, 1.0, 0.5, 0.0], [0.1, 0.0, 0.0, 0.0]).says_little == "unchanged"
     assert _toy([3.0, 1.0, 0.5, 0.0], [-9.0, -9.0, 9.0, 9.0]).says_little is None
     assert mvec.is_fragment("ing", "ing") and mvec.is_fragment("æĹ", "早¹")
-    assert not mvec.is_fragment("Ġthunder", "thunder") and not mvec.is_fragment(",", ",")
+    assert not mvec.is_fragment("Ġthunder", "thunder") and mvec.is_fragment(",", ",")
     assert mvec.is_fragment("Ċ", "↵") and not mvec.is_fragment("Ġ1999", "1999")
 
 

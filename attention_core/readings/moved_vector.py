@@ -18,8 +18,9 @@ followed key's token: its rank before and after and its logit change.
 
 **Honest**: the logit lens says little in early layers. The reading claims nothing
 (``says_little``) when the readout's top tokens are mostly fragments (at least
-:data:`FRAGMENTS_SAY_LITTLE` of the top 5 after: pieces of words, white space, bytes of a cut
-character), or when ΔE changes no rank of the top 5 (the same tokens in the same order).
+:data:`FRAGMENTS_SAY_LITTLE` of the top 5 after: pieces of words, punctuation, white space,
+bytes of a cut character: :func:`is_fragment`), or when ΔE changes no rank of the top 5 (the
+same tokens in the same order).
 """
 
 from __future__ import annotations
@@ -130,16 +131,15 @@ def rank(values, token: int) -> int:
 
 
 def is_fragment(spelled: str, label: str) -> bool:
-    """A token that is no word on its own: white space, a cut character's byte (``早¹``, ``�``),
-    or letters glued to the word before (``ing``: spelled without its leading space ``Ġ``).
-    A word with its space (``Ġthunder``), a number or a punctuation mark is not."""
+    """A token that is no word on its own, so a readout of it supports no claim of meaning:
+    white space, punctuation alone (``,``, ``(``), a cut character's byte (``早¹``, ``�``), or
+    letters glued to the word before (``ing``: spelled without its leading space ``Ġ``). A word
+    with its space (``Ġthunder``) or a number is not."""
     text = label.strip()
     if not text or text in ("␣", "↵", "⇥", "∅") or "\ufffd" in text:
         return True
-    if any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text):
+    if any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text) or not any(c.isalnum() for c in text):
         return True
-    if not any(c.isalnum() for c in text):
-        return False  # punctuation is a whole token
     if text.isdigit():
         return False
     return not spelled.startswith("Ġ")
