@@ -64,6 +64,7 @@ class MultiHeadSplit(SplitSteps, HeadsStep, MixSteps, DiagramSteps, HeadBlocks, 
         self.explained = ex.head_index
         self.order = ac.rank_heads([h.weights for h in tr.heads], ex.tokens, self.explained)
         self.shown = shown_heads(H, self.regions.content.width, self.order)
+        self.plan_heads()  # the heads step's panels decide which heads every step draws
         independent = ex.weights.form == "independent"
         fulls, bottom = self.project(independent)
         pieces = self.split_into_heads(fulls, bottom, independent)

@@ -88,14 +88,18 @@ def test_spans_name_runs_of_heads():
 
 def heads_step(path, aspect):
     """The heads step of MultiHeadSplit on ``path``: (heads drawn, {head: its plane's labels},
-    every text on screen, the token labels of the queries and the keys, the still's problems)."""
+    every text on screen, the token labels of the queries and the keys, the still's problems,
+    and {head: the side of its weights} with the explained head's edge labels)."""
     example = ac.load_example(path)
 
     def snap(s):
         texts = {getattr(m, "source_text", None) for top in s.mobjects for m in top.get_family()}
         labels = {h: [m.source_text for m in p.labels] for h, p in getattr(s, "panels", {}).items()}
         problems = layout_problems(s) + labels_on_arrows(s)
-        return list(s.shown), labels, texts, (s.q_tokens, s.k_tokens), problems
+        sides = {h: min(p.weights.width, p.weights.height) for h, p in s.panels.items()}
+        edges = s.panels[s.explained].edges
+        size = {"sides": sides, "edges": (edges.rows, edges.cols) if len(edges) else ((), ())}
+        return list(s.shown), labels, texts, (s.q_tokens, s.k_tokens), problems, size
 
     stills = run_steps(
         BY_NAME["MultiHeadSplit"].load(),
@@ -116,7 +120,7 @@ def heads_step(path, aspect):
 def test_many_heads_draw_those_that_matter_and_name_the_rest(path, aspect):
     ex, tr, w = weights_of(path)
     order = ac.rank_heads(w, ex.tokens, ex.head_index)
-    shown, labels, texts, (q_tokens, k_tokens), problems = heads_step(path, aspect)
+    shown, labels, texts, (q_tokens, k_tokens), problems, size = heads_step(path, aspect)
     assert not problems, problems[:10]
     assert len(shown) < len(w)
     assert shown[0] == ex.head_index  # the explained head first (head 1: the example names none)
@@ -126,10 +130,17 @@ def test_many_heads_draw_those_that_matter_and_name_the_rest(path, aspect):
         assert 8 in shown  # head 9, a sink at 1.00 (the strongest reading)
     left = [h for h in range(len(w)) if h not in shown]
     assert f"heads {spans(left)} not shown" in texts
-    for h in shown:  # the followed query and its strongest key, labelled
-        pair = ac.followed_pair(tr, ex, h)
-        assert q_tokens[pair.query] in labels[h], (h, labels[h])
-        assert k_tokens[pair.key] in labels[h], (h, labels[h])
+    for h in shown:  # the followed query and its strongest key, labelled, each label once (a
+        pair = ac.followed_pair(tr, ex, h)  # token both a query and a key: q(it) and k(it))
+        q, k = q_tokens[pair.query], k_tokens[pair.key]
+        assert {q, f"q({q})"} & set(labels[h]), (h, labels[h])
+        assert {k, f"k({k})"} & set(labels[h]), (h, labels[h])
+        assert len(set(labels[h])) == len(labels[h]), (h, labels[h])
+    if aspect == "16:9":  # the explained head drawn larger, its followed row and column labelled
+        e, sides = ex.head_index, size["sides"]
+        assert all(sides[e] > 1.15 * sides[h] for h in shown if h != e), sides
+        pair = ac.followed_pair(tr, ex, e)
+        assert size["edges"][0] == [pair.query] and size["edges"][1][0] == pair.key, size
 
 
 # -- issue 38 items 6 and 7: the explained head first, framed, named with its pair, large ---------
@@ -181,6 +192,24 @@ def explained_state(scene):
     return out
 
 
+def outputs_state(scene) -> dict:
+    """The concatenation step's row of head outputs (a trained layer's block diagram): the heads
+    in order, whether the first is framed in the accent, and the shapes written under them."""
+    outs = getattr(scene, "outputs", None)
+    if outs is None or scene.steps[-1]["key"] != "concat":
+        return {}
+    first = outs[next(iter(outs))][1].bar
+    d_v = scene.trace.heads[0].V.shape[1]  # an output's shape: "8 × 32", once, "each"
+    accent = scene.theme.accent.to_hex().lower()
+    texts = [m.source_text for top in scene.mobjects for m in top.get_family()
+             if getattr(m, "source_text", None)]  # fmt: skip
+    return {
+        "order": list(outs),
+        "first_framed": first.get_stroke_color().to_hex().lower() == accent,
+        "shapes": [t for t in texts if re.fullmatch(rf"{scene.example.n} × {d_v}( each)?", t)],
+    }
+
+
 def _pair(scene, h):
     p = ac.followed_pair(scene.trace, scene.example, h)
     return p.query, p.key
@@ -210,15 +239,24 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
             explained_state(s),
             layout_problems(s),
             list(getattr(s, "split_heads", [])),
+            outputs_state(s),
         ),
     )
     pair = ac.followed_pair(tr, ex, 8)
     name = f"head 9: {ex.tokens[pair.query]} → {ex.tokens[pair.key]}"
     steps = {still.key: still for still in stills}
-    assert stills[-1].key == "mix"
-    for key in ("heads", "mix"):  # the heads step and the last still
-        state, problems, _ = steps[key].snapshot
-        assert not problems, (key, problems[:5])
+    assert [s.key for s in stills] == ["project", "split", "heads", "concat", "mix"]
+    for still in stills:  # no two texts overlap in any step (the concat step's shapes did)
+        assert not still.snapshot[1], (still.key, still.snapshot[1][:5])
+    assert steps["split"].snapshot[2][0] == 8  # the split: the explained head first
+    # the concatenation: the outputs in the order the heads are drawn (the explained head
+    # first, framed in the accent), one shape for them all
+    outputs = steps["concat"].snapshot[3]
+    assert outputs["order"] == steps["concat"].snapshot[0]["drawn"], outputs
+    assert outputs["first_framed"], outputs
+    assert outputs["shapes"] == [f"{ex.n} × 32 each"], outputs
+    for key in ("heads", "concat", "mix"):  # the heads step, the concatenation, the last still
+        state, problems, *_ = steps[key].snapshot
         assert state["drawn"][0] == 8, (key, state["drawn"])
         assert len(state["drawn"]) >= 2, (key, state["drawn"])  # the heads, not W_O alone
         assert state["title"].replace("\u00a0", " ") == name, (key, state["title"])

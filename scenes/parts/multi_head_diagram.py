@@ -177,10 +177,10 @@ class DiagramSteps:
         """The shown heads' outputs (blocks of n × d_v) slide into their blocks of the
         concatenation; then (unless the heads are independent) concat · W_O = output, each with
         its shape, under the heads kept on screen."""
-        theme, ex = self.theme, self.example
-        box, H = self.below, len(self.trace.heads)
+        ex, box, H = self.example, self.below, len(self.trace.heads)
         d_v = self.trace.heads[0].V.shape[1]
-        # the concatenation at the foot, each shown head's output a bar over its own block
+        # the concatenation at the foot, the shown heads' outputs in a row above it (in the
+        # order they are drawn everywhere), each sliding down into its own block
         shape_w = text_width(self.shape_text(ex.n, H * d_v), SMALL) + 0.3
         unit = (box.width - shape_w) / (H * d_v)
         bar, frames = self.block_bar([d_v] * H, unit, BAR)
@@ -189,33 +189,7 @@ class DiagramSteps:
         cat = self.shaped(self.say("concat_title", H=H), bar, ex.n, H * d_v, tags)
         place(cat, box, "bottom-left")
         self.concat_group = cat
-        line = label("Ag", SMALL).height
-        outs = {}
-        for h in self.shown:
-            rect = Rectangle(width=d_v * unit, height=BAR, stroke_color=theme.muted)
-            rect.set_fill(self.tint(h), opacity=1).set_stroke(width=2)
-            rect.move_to([frames[h].get_center()[0], box.y1 - line - 0.2 - BAR / 2, 0])
-            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
-            shape = label(self.shape_text(ex.n, d_v), SMALL, theme.muted)
-            title.next_to(rect, UP, buff=0.1)
-            shape.next_to(rect, DOWN, buff=0.08)
-            g = VGroup(rect, title, shape)
-            g.bar = rect
-            outs[h] = (title, g)
-        ordered = sorted(outs.values(), key=lambda tg: tg[1].bar.get_center()[0])
-        for (_, a), (_, b) in zip(ordered, ordered[1:]):  # neighbours: the later one's words
-            if (
-                b[1].get_left()[0] < a[1].get_right()[0] + 0.1
-                or b[2].get_left()[0] < a[2].get_right()[0] + 0.1
-            ):
-                b[1].shift(UP * (line + 0.06))  # a line further out
-                b[2].shift(DOWN * (line + 0.06))
-        for _, g in outs.values():  # inside the frame's content, each
-            g.shift(RIGHT * max(0.0, box.x0 - g.get_left()[0]))
-            g.shift(LEFT * max(0.0, g.get_right()[0] - box.x1))
-        spread = VGroup(*(g for _, g in outs.values()))
-        if spread.get_top()[1] > box.y1:
-            spread.shift(DOWN * (spread.get_top()[1] - box.y1))
+        outs = self.outputs = self.output_row(box, unit)  # (self.outputs: for the checks)
         self.weights_into_outputs(panels, outs)
         self.play(FadeIn(cat.title_mob), FadeIn(cat.shape), FadeIn(tags), run_time=0.5)
         self.play(
@@ -229,6 +203,36 @@ class DiagramSteps:
             self.step("no_mix")
             return
         self.mix_blocks(mh, outs, cat)
+
+    def output_row(self, box: Box, unit: float) -> dict:
+        """The shown heads' outputs in a row at the top of ``box``, in the order they are drawn
+        everywhere (the explained head first, framed in the accent), each a bar as wide as its
+        block of the concatenation under its name, and one shape for them all ("22 × 64 each")
+        at the row's right (under it where the row is too wide): {head: (title, group)}."""
+        theme, n = self.theme, self.example.n
+        d_v = self.trace.heads[0].V.shape[1]
+        outs, items = {}, VGroup()
+        for h in self.shown:
+            rect = Rectangle(width=d_v * unit, height=BAR, stroke_color=theme.muted)
+            rect.set_fill(self.tint(h), opacity=1).set_stroke(width=2)
+            if h == self.explained:
+                rect.set_stroke(theme.accent, width=3.5)
+            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+            g = VGroup(title, rect).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            g.bar = rect
+            outs[h] = (title, g)
+            items.add(g)
+        items.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
+        each = self.say("mh_shape_each", shape=self.shape_text(n, d_v))
+        shape = label(each, SMALL, theme.muted)
+        if items.width + 0.3 + shape.width <= box.width:
+            shape.next_to(items, RIGHT, buff=0.3).align_to(items, DOWN)
+        else:
+            shape.next_to(items, DOWN, buff=0.08).align_to(items, LEFT)
+        place(VGroup(items, shape), box, "top-left")
+        first = outs[self.shown[0]][1]
+        first.add(shape)  # the shape comes and goes with the first output
+        return outs
 
     def mix_blocks(self, mh, outs: dict, cat) -> None:
         """concat · W_O = output as blocks on one scale of columns: the concatenation's bar,

@@ -11,6 +11,7 @@ import attention_core as ac
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.compact_grid import MIN_SQUARE, is_shaded
 from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.heat_grid import edge_labels, edge_room
 from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
@@ -18,18 +19,23 @@ from scenes.mobjects.theme import SMALL
 from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, MIN_HEAD, TITLE_ROOM, frame_cell
 
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
+LEAD = 1.6  # the explained head's panel, as wide as this many of the others' (a trained layer)
 
 
 class HeadsStep:
     """Each head's plane and weights (mixin of :class:`scenes.multi_head.MultiHeadSplit`)."""
 
+    def plan_heads(self) -> None:
+        """The heads' panels of the heads step, laid out before the split: the heads they draw
+        (``self.shown``) are the ones every step draws, in one order."""
+        content = self.regions.content
+        self.heads_body, self.key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
+        self.panels = self.head_panels(self.heads_body)  # {head: its panel} (for the checks)
+
     def attend_per_head(self, fulls, pieces) -> None:
         """Each head attends in its own plane: the rows of its Q and K become its arrows."""
-        content = self.regions.content
         variant = "_grouped" * self.maps.shared + "_rotary" * self.maps.rotated
-        body, key_row = content.rows(content.height - 0.75, 0.6, gap=0.15)
-        panels = self.head_panels(body)
-        self.panels = panels  # {head: its panel}: the labels each plane names, for the checks
+        panels, key_row = self.panels, self.key_row
         legend = self.legend_and_bar(key_row)
         # after the panels: the line under the content names the heads they leave out
         key, self.value_key = getattr(self, "value_key", VGroup()), VGroup()  # (its room)
@@ -83,32 +89,22 @@ class HeadsStep:
         """One panel per shown head: side by side, each plane beside or above its weights —
         or, where that would elide a weight, the panels one above the other; where nothing
         fits, fewer heads (the first and the last; of more than MAX_PANELS heads, the two that
-        matter most). Sets ``self.shown`` to the heads drawn."""
+        matter most). Of more than MAX_PANELS heads (a trained layer), the explained head is
+        drawn larger first (its weights' followed rows and columns labelled), with as many of
+        the others as keep their squares readable. Sets ``self.shown`` to the heads drawn."""
         tried = []
-        e = self.explained  # first in every choice
-        every = [e, *(h for h in range(len(self.trace.heads)) if h != e)]
-        fewer = [e, next(h for h in self.order if h != e)]
-        choices = [self.shown, fewer, [e]]  # at last the explained head alone, the rest named
-        if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
-            choices.insert(0, every)
-        choices = list(dict.fromkeys(tuple(c) for c in choices))
-        for shown in choices:
-            n = len(shown)
-            grid = [b for row in body.rows(1, 1, gap=0.3) for b in row.columns(1, 1, gap=0.3)]
-            layouts = [
-                (body.columns(*([1] * n), gap=0.3), "columns", True),
-                (body.columns(*([1] * n), gap=0.3), "rows", True),
-                *([(grid[:n], "columns", True)] if n > 2 else []),  # two rows of two
-                (body.rows(*([1] * n), gap=0.3), "columns", False),
-            ]
-            for boxes, inner, titled in layouts:
-                panels = {
-                    h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)
-                }
-                if all(p.complete for p in panels.values()):
+        for shown, boxes, inner, titled in self.panel_layouts(body):
+            if inner == "lead":  # the explained head larger: only where every head is whole
+                panels = self.lead_panels(shown, boxes)  # (no fallback)
+                if panels is not None:
                     self.shown = list(shown)
                     return panels
-                tried.append((shown, panels))
+                continue
+            panels = {h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)}
+            if all(p.complete for p in panels.values()):
+                self.shown = list(shown)
+                return panels
+            tried.append((shown, panels))
         for shown, panels in tried:
             if all(p.fits for p in panels.values()):
                 self.shown = list(shown)
@@ -116,6 +112,39 @@ class HeadsStep:
         shown, panels = tried[0]
         self.shown = list(shown)
         return panels
+
+    def panel_layouts(self, body: Box):
+        """The layouts :meth:`head_panels` tries, in order: (heads, boxes, inner, titled)."""
+        e = self.explained  # first in every choice
+        every = [e, *(h for h in range(len(self.trace.heads)) if h != e)]
+        fewer = [e, next(h for h in self.order if h != e)]
+        choices = [self.shown, fewer, [e]]  # at last the explained head alone, the rest named
+        if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
+            choices.insert(0, every)
+        if len(every) > MAX_PANELS:  # a trained layer: the explained head larger, first, with
+            ranked = [h for h in self.order if h in self.shown and h != e]  # those that matter
+            for k in range(len(self.shown), 1, -1):  # most, as many as keep readable squares
+                shown = [e, *sorted(ranked[: k - 1])]
+                yield shown, body.columns(LEAD, *([1] * (k - 1)), gap=0.3), "lead", True
+        for shown in dict.fromkeys(tuple(c) for c in choices):
+            n = len(shown)
+            grid = [b for row in body.rows(1, 1, gap=0.3) for b in row.columns(1, 1, gap=0.3)]
+            yield shown, body.columns(*([1] * n), gap=0.3), "columns", True
+            yield shown, body.columns(*([1] * n), gap=0.3), "rows", True
+            if n > 2:  # two rows of two
+                yield shown, grid[:n], "columns", True
+            yield shown, body.rows(*([1] * n), gap=0.3), "columns", False
+
+    def lead_panels(self, shown, boxes):
+        """The panels of ``shown`` in ``boxes`` (the explained head's the larger), each plane
+        beside its weights, or None as soon as one is not whole (the others first: their
+        narrower panels fail first, and each costs a grid of squares)."""
+        e, panels = self.explained, {}
+        for b, h in sorted(zip(boxes, shown), key=lambda bh: bh[1] == e):
+            panels[h] = self.head_panel(h, b, "columns", True, shown)
+            if not panels[h].complete:
+                return None
+        return {h: panels[h] for h in shown}
 
     def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True, drawn=None):
         """Head ``h``'s plane (q solid, k outlined, labelled) beside (``inner="columns"``) or
@@ -129,27 +158,31 @@ class HeadsStep:
             place(title, title_box, "left")
         else:
             rest = box
-        if inner == "columns":
-            plane_area, pat_box = rest.columns(1.15, 1, gap=0.25)
+        if inner == "columns":  # the explained head of a trained layer: its weights wider
+            shares = (1, 1.15) if self.edge_tokens(h) is not None else (1.15, 1)  # (labelled)
+            plane_area, pat_box = rest.columns(*shares, gap=0.25)
         else:
             plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
         plane, q_arrows, k_arrows, labels, note = self.head_plane(h, plane_area)
-        p_title, pattern = self.head_weights(h, pat_box, titled)
+        p_title, pattern, edges = self.head_weights(h, pat_box, titled)
         if not titled:
             title = VGroup()
-        panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, p_title, pattern)
-        panel.fits = pat_box.contains(box_of(VGroup(p_title, pattern)), tol=1e-3)
+        weights = VGroup(p_title, pattern, edges)
+        panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, weights)
+        panel.fits = pat_box.contains(box_of(weights), tol=1e-3)
         readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
         large = min(pattern.width, pattern.height) >= MIN_HEAD  # a head a student can read
+        apart = not len(note) or box_of(note).x1 <= box.x1 - 0.1  # not run into the next one's
         panel.complete = (
             (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
             and panel.fits
             and readable
             and large
+            and apart
         )
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
-        panel.labels, panel.note, panel.pattern = labels, note, VGroup(p_title, pattern)
-        panel.weights = pattern
+        panel.labels, panel.note, panel.pattern = labels, note, weights
+        panel.weights, panel.edges = pattern, edges
         if h == self.explained:  # framed, its followed cell framed in its weights
             pair = self.followed(h)
             panel.cell = frame_cell(pattern, pair.query, pair.key, theme)
@@ -177,8 +210,11 @@ class HeadsStep:
         q_colors = [self.q_color(i) for i in range(n)]
         k_colors = [self.k_color(j) for j in range(ex.n_keys)]
         texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
-        if named is not None:  # a small plane: the token alone (solid: its query, outlined: key)
-            texts = [*self.q_tokens, *self.k_tokens]
+        if named is not None:  # a small plane: the token alone (solid: its query, outlined:
+            plain = [*self.q_tokens, *self.k_tokens]  # key), q(…) and k(…) where one token is
+            kept = [plain[k] for k in keep]  # both (its two labels alike read as one)
+            twice = {t for t in kept if kept.count(t) > 1}
+            texts = [t if plain[k] not in twice else texts[k] for k, t in enumerate(plain)]
         colors = q_colors + k_colors
         q_arrows = VGroup(*(plane.arrow(view.coords[k], colors[k]) for k in keep if k < n))
         k_arrows = VGroup(
@@ -198,20 +234,67 @@ class HeadsStep:
         if len(self.trace.heads) <= MAX_PANELS:
             return None
         pair = ac.followed_pair(self.trace, self.example, h)
+        return {pair.query, *(self.example.n + j for j in self.named_keys(h))}
+
+    def named_keys(self, h: int) -> list[int]:
+        """Head ``h``'s followed key, then the keys its followed query weighs most."""
+        pair = ac.followed_pair(self.trace, self.example, h)
         row = np.asarray(self.trace.heads[h].weights)[pair.query]
-        keys = {pair.key, *(int(j) for j in np.argsort(-row, kind="stable")[:STRONGEST])}
-        return {pair.query, *(self.example.n + j for j in keys)}
+        strongest = (int(j) for j in np.argsort(-row, kind="stable")[:STRONGEST])
+        return list(dict.fromkeys([pair.key, *strongest]))
+
+    def edge_tokens(self, h: int):
+        """The rows and columns of head ``h``'s weights labelled at their edges (the explained
+        head of a trained layer: its followed query's row and the columns of the keys its
+        plane names), as :func:`scenes.mobjects.heat_grid.edge_labels` takes them; else None."""
+        if h != self.explained or self.named_arrows(h) is None:
+            return None
+        q = ac.followed_pair(self.trace, self.example, h).query
+        rows = [(q, (self.q_tokens[q], self.q_color(q)))]
+        cols = [(j, (self.k_tokens[j], self.k_color(j))) for j in self.named_keys(h)]
+        return rows, cols
 
     def head_weights(self, h: int, pat_box: Box, titled: bool):
         """Head ``h``'s weights in ``pat_box`` with their title (the head's name in it when the
-        panel has no title of its own): (title, matrix)."""
-        ex, theme = self.example, self.theme
-        pattern = self.kit.grid(
+        panel has no title of its own), the explained head's drawn as squares with its followed
+        rows and columns labelled at their edges where its squares stay readable: (title,
+        matrix, edge labels)."""
+        theme, edges = self.theme, VGroup()
+        pattern, tokens = None, self.edge_tokens(h)
+        if tokens is not None:
+            left, above = edge_room(*tokens)
+            inner = Box(pat_box.x0 + left, pat_box.y0, pat_box.x1, pat_box.y1 - above)
+            pattern = self.weights_grid(h, inner)
+            if getattr(pattern, "compact", False) and pattern.cell_size >= MIN_SQUARE:
+                rows = [] if len(pattern.row_labels) else tokens[0]  # rows labelled: columns
+                edges = edge_labels(pattern, rows, tokens[1])
+            else:
+                pattern = None
+        if pattern is None:
+            pattern = self.weights_grid(h, pat_box)
+        words = self.say("weights")
+        if not titled:
+            words = self.head_name(h) + "  " + words
+        p_title = label(words, SMALL, theme.muted)
+        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
+            short = self.say("mh_weights")
+            if not titled:
+                short = self.head_name(h) + "  " + short
+            p_title = label(short, SMALL, theme.muted)
+        body = VGroup(pattern, edges)
+        p_title.next_to(body, UP, buff=0.12).align_to(body, LEFT)
+        place(VGroup(p_title, pattern, edges), pat_box, "top")
+        return p_title, pattern, edges
+
+    def weights_grid(self, h: int, box: Box):
+        """Head ``h``'s weights in ``box``: numbers where they fit, else squares."""
+        ex = self.example
+        return self.kit.grid(
             self.trace.heads[h].weights,
             ("weights", h),
             self.q_tokens,
             self.k_tokens,
-            pat_box,
+            box,
             digits=2,
             heat="weights",
             scale="weights",
@@ -222,18 +305,6 @@ class HeadsStep:
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             cell_pad=COMPACT,
         )
-        words = self.say("weights")
-        if not titled:
-            words = self.head_name(h) + "  " + words
-        p_title = label(words, SMALL, theme.muted)
-        if p_title.width > pat_box.width:  # narrow: the head's name alone (the bar says weights)
-            short = self.say("mh_weights")
-            if not titled:
-                short = self.head_name(h) + "  " + short
-            p_title = label(short, SMALL, theme.muted)
-        p_title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
-        place(VGroup(p_title, pattern), pat_box, "top")
-        return p_title, pattern
 
     def legend_and_bar(self, box: Box) -> VGroup:
         """'q —  k - -' (solid query, outlined key) and the one shared 0–1 weight bar."""

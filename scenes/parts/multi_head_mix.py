@@ -122,7 +122,7 @@ class MixSteps:
         and the content left under it."""
         content = self.regions.content
         title = self.strip_title_height(content)
-        side = max(1.15 * MIN_HEAD, 0.3 * content.height - title)  # larger where it is wide
+        side = max(1.15 * MIN_HEAD, 0.38 * content.height - title)  # larger where it is tall
         tall = title + 0.1 + side + 0.25
         return content.rows(tall, content.height - tall - 0.3, gap=0.3)
 

@@ -101,6 +101,7 @@ WORDS = {
     # the heads without a panel (more heads than fit: those that matter are drawn)
     "mh_not_shown": ("未画出：头 {heads}", "heads {heads} not shown"),
     "mh_not_shown_one": ("未画出：头 {heads}", "head {heads} not shown"),
+    "mh_shape_each": ("每个 {shape}", "{shape} each"),  # one shape for the outputs of a row
     "mh_output": ("输出 = 拼接 $dot W_O$", "output = concat $dot W_O$"),
     "mh_output_short": ("输出", "output"),
     "mh_values": ("Q、K、V 的值", "values of Q, K, V"),  # the key of their squares' colours
