@@ -136,9 +136,16 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         if not head_kinds.reading(common[0]).habitual:  # no head with a habit: nothing to outline
             self.step("reading", caption_key="reading_none", summary=summary)
             return
-        self.step("reading", summary=summary, lit=self.phrase(common, LIT_PHRASES))
-        # the heads with a clear pattern are the point: the most common one is lit (dashed:
-        # the explained head's frame is solid)
+        lit = self.outlined(
+            [reading_group(readings[h]) for h in self.drawn],
+            lambda g: head_kinds.reading(g[0]).habitual,
+        )
+        if lit is None:  # every head with a habit has the same one: no outline
+            self.step("reading", caption_key="reading_alike", summary=summary)
+            return
+        self.step("reading", summary=summary, lit=self.phrase(lit, LIT_PHRASES))
+        # the heads with a clear pattern that differ from the rest are the point: they are lit
+        # (dashed: the explained head's frame is solid)
         marks = VGroup(
             *(
                 DashedVMobject(
@@ -146,7 +153,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
                     num_dashes=40,
                 )
                 for p in panels
-                if reading_group(p.reading) == common
+                if reading_group(p.reading) == lit
             )
         )
         self.play(LaggedStart(*(FadeIn(m) for m in marks), lag_ratio=0.1), run_time=1.2)
@@ -453,8 +460,9 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             rows = math.ceil(H / cols)
             col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
             row_h = (grid_box.height - 0.2 * (rows - 1)) / rows
-            if beside:  # readings whole by construction; the title within its row
-                return tall[beside] <= row_h, min(col_w - beside - BESIDE, row_h)
+            if beside:  # readings whole by construction; the title within its row and half
+                # the gap under it (0.2: at 1:1, three rows of 9 heads kept 120 px)
+                return tall[beside] <= row_h + 0.1, min(col_w - beside - BESIDE, row_h)
             title_h = self.title_lines(col_w) * line + 0.1
             whole = col_w + REACH >= room  # readings whole: first; then the largest heatmap
             return whole, min(col_w, row_h - title_h)

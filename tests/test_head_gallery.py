@@ -232,34 +232,43 @@ def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
 TROPHY = "The trophy did not fit in the brown suitcase because it was too big, so we left it home."
 
 
-def _long_layer(tmp_path, model: str, layer: int):
+_LONG: dict = {}
+
+
+def _long_layer(folder, model: str, layer: int):
     """A trained layer on the 24-token trophy sentence (MiniLM: 12 heads; SmolLM2: 9 query
-    heads over 3 key/value heads), from `from-model --all-heads`."""
+    heads over 3 key/value heads), from `from-model --all-heads` (once a test run)."""
     from conftest import run_cli
 
-    path = tmp_path / f"{model}.toml"
-    r = run_cli("from-model", TROPHY, "--model", model, "--layer", layer, "--all-heads", "-o", path)
-    assert r.returncode == 0, r.stderr
-    return ac.load_example(path)
+    if (model, layer) not in _LONG:
+        path = folder / f"{model}.toml"
+        args = ("from-model", TROPHY, "--model", model, "--layer", layer, "--all-heads", "-o")
+        r = run_cli(*args, path)
+        assert r.returncode == 0, r.stderr
+        _LONG[model, layer] = ac.load_example(path)
+    return _LONG[model, layer]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "model, heads, aspect, least_px",
-    [("smollm2", 9, "4:3", 100), ("minilm", 12, "16:9", 100)],
-    ids=["9-heads-grouped-4:3", "12-heads-16:9"],
+    [("smollm2", 9, "4:3", 100), ("smollm2", 9, "1:1", 80), ("minilm", 12, "16:9", 100)],
+    ids=["9-heads-grouped-4:3", "9-heads-1:1", "12-heads-16:9"],
 )
-def test_24_tokens_give_the_frame_to_the_heads(tmp_path, model, heads, aspect, least_px):
+def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, aspect, least_px):
     """Issue 30 item 6 at 24 tokens: each title beside its heatmap where the rows are low, the
     colour bar upright where the gallery is wide: 9 grouped heads were 33 px tall at 720p and
     4:3 (now 115), 12 heads 64 px at 16:9 beside a head drawn large that ran 2 units off the
-    frame (now 124, the tokens in order along the bottom edge). Every heatmap inside the frame,
-    none under another, no reading cut, every head numbered."""
+    frame (now 124, the tokens in order along the bottom edge). At 1:1 (issue 38) the 9 heads
+    all drawn, each at least 120 px at 1080p (80 at 720p): heads 1, 5 and 7 were left out
+    though three rows of three fit (the rows of key/value groups took the room). Every heatmap
+    inside the frame, none under another, no reading cut, every head numbered."""
     from manim import config
 
     from scenes.mobjects.layout import box_of, frame_box
 
-    ex = _long_layer(tmp_path, model, 14 if model == "smollm2" else 3)
+    folder = tmp_path_factory.mktemp("long")
+    ex = _long_layer(folder, model, 14 if model == "smollm2" else 3)
     assert ex.n >= 22 and ex.heads == heads
     share, filled, grids, titles = _heatmaps(ex, aspect)
     assert len(filled) == heads  # no head drawn large: it would not fit
@@ -325,9 +334,13 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
         panels = [m for m in family if hasattr(m, "reading") and hasattr(m, "head")]
         grids = {p.head: next(g for g in p.get_family() if isinstance(g, HeatGrid)) for p in panels}
         lead = next(p for p in panels if p.head == 8)
-        mark = scene.explained_mark
+        mark, cell = scene.explained_mark, scene.explained_cell
+        target = grids[8].cell_rect(pair.query, pair.key).get_center()
         return {
             "drawn": list(scene.drawn),
+            "every_head": scene.every_head,
+            "cell": id(cell) in ids
+            and box_of(cell).contains(type(box_of(cell))(*target[:2], *target[:2])),
             "sides": {h: min(g.width, g.height) for h, g in grids.items()},
             "framed": id(mark) in ids and box_of(mark).contains(box_of(lead), tol=0.1),
             "colour": mark.get_stroke_color().to_hex().lower()
@@ -338,13 +351,16 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
         }
 
     look = Look.for_example(ex, lang="en", aspect=aspect)
-    stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
     pair = ac.followed_pair(tr, ex, 8)
+    stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
     for still in stills:
         s = still.snapshot
         assert not s["problems"], (still.key, s["problems"][:5])
         assert s["drawn"][0] == 8, s["drawn"]  # first
         assert s["framed"] and s["colour"], still.key
+        assert s["cell"], still.key  # its followed cell framed in its heatmap
+        # every head where every head keeps 120 px (at 1:1 the 12 heads do not: 91 px)
+        assert len(s["drawn"]) == 12 or not s["every_head"], s["drawn"]
         # under the gallery ("framed: head 9, …"), or heading the head drawn large
         q, k = ex.tokens[pair.query], ex.tokens[pair.key]
         assert f"head 9, {q} → {k}" in s["line"] or f"head 9 ({q} → {k})" in s["line"], s["line"]
@@ -355,3 +371,22 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
             assert f"{spans(left)} not shown" in s["line"], s["line"]
     counted = sum(int(n) for n in re.findall(r"(\d+) (?:is|are|attends?)", stills[-1].caption))
     assert counted == len(stills[-1].snapshot["drawn"]), stills[-1].caption
+
+
+def test_the_reading_outlines_only_the_heads_that_differ():
+    """Issue 38: all nine heads of a layer read "first (sink)" and all nine were outlined (an
+    outline on every head says nothing). Now the heads whose habit differs from a majority's
+    are outlined, and none where every head with a habit has the same one."""
+    from scenes.parts.head_gallery_heads import GalleryHeads
+
+    sink, prev, cls, diffuse = ("sink", None), ("previous", None), ("cls", None), ("diffuse", None)
+
+    def outlined(*groups):
+        return GalleryHeads().outlined(list(groups), lambda g: g != diffuse)
+
+    assert outlined(*[sink] * 9) is None  # one habit for all: nothing outlined
+    assert outlined(*[sink] * 7, diffuse, diffuse) is None
+    assert outlined(*[sink] * 7, prev, prev) == prev  # the heads that differ
+    assert outlined(*[diffuse] * 8, prev, cls) == prev  # no habit in the majority: as before
+    assert outlined(diffuse, ("fixed", 1)) == ("fixed", 1)  # no majority: the commonest habit
+    assert outlined(sink, sink, prev, prev, diffuse) == sink

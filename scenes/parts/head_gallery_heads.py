@@ -29,15 +29,11 @@ class GalleryHeads:
         order = ac.rank_heads([h.weights for h in self.trace.heads], self.example.tokens, e)
         content = self.regions.content
 
-        def attempt(count: int, noted: bool = True):
+        def attempt(count: int, noted: bool = True, grouped: bool = True):
             self.drawn = self.drawn_order(order[:count])
-            self.grouped = self.maps.shared and count == H  # one row a key/value head
+            self.grouped = grouped and self.maps.shared and count == H  # a row a key/value head
             note = self.explained_note(content.width) if noted else VGroup()
-            room = note.height + 0.2 if len(note) else 0.0
-            self.regions = replace(self.regions, content=Box(
-                content.x0, content.y0 + room, content.x1, content.y1))  # fmt: skip
-            built = self.build(readings)
-            self.regions = replace(self.regions, content=content)
+            built = self.build_noted(readings, note)
             large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
             return large, built, note
 
@@ -46,6 +42,9 @@ class GalleryHeads:
         said = self.large_key and getattr(self, "pair_said", False)  # by the head drawn large
         if not (said and (large or not square)):
             large, built, note = attempt(H)
+        if not large and square and self.maps.shared:  # every head, without the room the
+            large, built, note = attempt(H, grouped=False)  # groups' names and frames take
+        self.every_head = large  # (for the checks: every head fits at MIN_HEAD, or not)
         if not large and square:  # the most heads that keep MIN_HEAD (at least two)
             for count in range(H - 1, 1, -1):  # (not by halving: 10 heads fit where 9 do not)
                 large, built, note = attempt(count)
@@ -58,9 +57,36 @@ class GalleryHeads:
         frame = SurroundingRectangle(
             lead, color=self.theme.accent, buff=0.06, stroke_width=4, corner_radius=0.06
         )
-        self.explained_mark = frame
+        pair = ac.followed_pair(self.trace, self.example, e)  # its followed cell framed too
+        cell = self.framed_cell(lead[1][0], pair.query, pair.key)
+        self.explained_mark, self.explained_cell = frame, cell
         self.explained_line = note if len(note) else self.key_heading  # where its pair is said
-        return panels, VGroup(built[1], frame, note), built[2]
+        return panels, VGroup(built[1], frame, cell, note), built[2]
+
+    def build_noted(self, readings, note: VGroup):
+        """:meth:`build` with room kept under the gallery for ``note`` (the explained head's
+        line, if any)."""
+        content = self.regions.content
+        room = note.height + 0.2 if len(note) else 0.0
+        self.regions = replace(self.regions, content=Box(
+            content.x0, content.y0 + room, content.x1, content.y1))  # fmt: skip
+        built = self.build(readings)
+        self.regions = replace(self.regions, content=content)
+        return built
+
+    def outlined(self, groups: list[tuple], habitual) -> tuple | None:
+        """The group of heads the reading outlines, of the ``groups`` of the heads drawn (their
+        readings): where one habit holds more than half of them, the most common other habit
+        (the heads that differ from the rest), else the most common habit; None where no head
+        differs (every head with a habit has the same one: an outline on all of them adds
+        nothing). ``habitual(group)``: whether its heads have a habit (else nothing to
+        outline)."""
+        counts: dict[tuple, int] = {}
+        for g in groups:
+            counts[g] = counts.get(g, 0) + 1
+        order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
+        majority = order[0] if 2 * counts[order[0]] > len(groups) else None
+        return next((g for g in order if habitual(g) and g != majority), None)
 
     def framed_cell(self, grid, i: int, j: int) -> VGroup:
         """Cell (i, j) of a heatmap framed in the accent, a line of the background between."""

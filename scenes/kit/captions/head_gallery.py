@@ -26,6 +26,10 @@ STEPS = {
         "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
         "The reading: {summary}; no head's queries put half their weight on one pattern.",
     ),
+    "reading_alike": (  # every head with a habit has the same one: nothing outlined
+        "读数：{summary}。",
+        "The reading: {summary}.",
+    ),
     "cross": (
         "这个场景读自注意力的各个头；本例是交叉注意力，请看交叉注意力一节。",
         "This scene reads the heads of self-attention; this example is cross-attention (see "
