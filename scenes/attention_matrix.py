@@ -509,7 +509,7 @@ class AttentionMatrix(ExplainerScene):
         if s is None:
             return named_cells(other, pair)
         beside = [(s.query, s.other)] if s.telling in ("asked_top", "asked_lower") else []
-        beside += [(s.peer, s.key)] if s.telling == "asked_column" else []
+        beside += [(s.peer, s.key)] if s.telling in ("asked_column", "asked_linked") else []
         return [(s.query, s.key), *beside, *named_cells(None, pair)]
 
     def framed_cells(self) -> list[tuple[int, int]]:

@@ -706,6 +706,18 @@ def check_asked_story(story, W, tokens):
         assert story.telling == "asked_column" and story.peer in top
         assert story.peer_weight == W[story.peer, k] == max(W[i, k] for i in top)
         assert set(story.fits) == {(q, k), *((i, k) for i in top)}
+    elif story.habit is None and story.rank == 1 and story.other is not None:
+        # a few other queries put their largest weight, at least 0.5, on k: the head's
+        # strongest links here share the pair's key, and the story says so
+        linked = [i for i in top if W[i, k] >= 0.5]
+        if linked:
+            assert story.telling == "asked_linked" and story.peer == max(
+                linked, key=lambda i: (W[i, k], -i)
+            )
+            assert story.fits[0] == (q, k) and {i for i, _ in story.fits[1:]} <= set(linked)
+        else:
+            assert story.peer is None and story.fits == ((q, k),)
+            assert story.telling in ("asked", "asked_top")
     elif story.habit is None:
         assert story.peer is None and story.fits == ((q, k),)
         assert story.telling in ("asked", "asked_top", "asked_lower")

@@ -256,3 +256,24 @@ def test_heads_json_gives_every_head_its_reading_and_scores(cli):
     assert named[0]["text"].startswith("induction head (score 0.97); here: ")
     copying = [h for h in named if "here: attends to the token after its earlier" in h["text"]]
     assert len(copying) >= 3  # in this sentence too, most look at the token after the copy
+
+
+def test_an_asked_pair_says_which_other_queries_share_its_key_as_strongly():
+    """A review: the asked it → soup was told while the head's strongest link, that₁ → soup
+    0.980, was never said. Another query whose largest weight (≥ 0.5) is on the pair's key
+    makes the story "asked_linked", framed with the pair; below 0.5 it does not."""
+    from attention_core.readings.followed import asked_story
+
+    def rows(linked: float) -> np.ndarray:
+        W = np.full((6, 6), 1 / 6)
+        W[0] = (1 - linked) / 5
+        W[0, 2] = linked
+        W[5] = 0.3 / 5
+        W[5, 2] = 0.7
+        return W
+
+    tokens = ["a", "b", "c", "d", "e", "f"]
+    s = asked_story(rows(0.8), tokens, 5, 2)
+    assert (s.telling, s.peer, s.peer_weight) == ("asked_linked", 0, pytest.approx(0.8))
+    assert s.fits == ((5, 2), (0, 2))
+    assert asked_story(rows(0.45), tokens, 5, 2).telling == "asked_top"

@@ -129,10 +129,10 @@ def test_causal_mask_at_1_1_in_chinese_keeps_the_whole_grid_and_says_the_pair():
 def test_scaling_says_what_the_head_does_in_both_languages():
     en = _run("Scaling", "en", "16:9", until="pair")["pair"]
     zh = _run("Scaling", "zh", "16:9", until="pair")["pair"]
-    assert "of the keys it₁ may see, trophy has the highest scaled score (5.7)" in en["caption"]
+    assert "Of the keys q(it₁) may see, trophy has the highest scaled score (5.7)" in en["caption"]
     # not "this is the pair asked about": did → trophy 0.911 and 10 others look most at trophy
     assert "many tokens look most at trophy, not it₁ alone" in en["caption"]
-    assert "在 it₁ 能看到的键里，trophy 的缩放分数最高（5.7）" in zh["caption"]
+    assert "在 q(it₁) 能看到的键里，trophy 的缩放分数最高（5.7）" in zh["caption"]
     assert "很多词元都最看重 trophy，不只是 it₁" in zh["caption"]
     assert not en["unshown"] and not zh["unshown"], (en["unshown"], zh["unshown"])
 
@@ -141,7 +141,7 @@ def test_scaling_says_what_the_head_does_in_both_languages():
 def test_projections_says_what_the_head_does_and_tiers_its_column_numbers_at_1_1():
     steps = _run("Projections", "en", "1:1")
     pair = steps["pair"]
-    assert "q(it₁) · k(trophy) = 45.39 is the largest match of the keys it₁ may see" in (
+    assert "q(it₁) · k(trophy) = 45.39 is the largest match of the keys q(it₁) may see" in (
         pair["caption"].replace("\u00a0", " ")
     )
     assert not pair["unshown"] and not pair["final"], (pair["unshown"], pair["final"])
@@ -161,7 +161,7 @@ def test_projections_labels_each_drawn_arrow_on_its_own():
     merged = [t for t in tips if t not in tokens and "," in t and len(t) > 1]
     assert not merged, merged  # no "in,because,was,…"
     assert not steps["maps_nd"]["labels"], steps["maps_nd"]["labels"]
-    assert "q(it₁) · k(trophy) = 45.39 是 it₁ 能看到的键里最大的匹配" in (
+    assert "q(it₁) · k(trophy) = 45.39 是 q(it₁) 能看到的键里最大的匹配" in (
         steps["pair"]["caption"].replace("\u00a0", " ")
     )
     assert not steps["pair"]["unshown"], steps["pair"]["unshown"]

@@ -162,6 +162,7 @@ class HeadStory:
     peer: int | None = None
     peer_weight: float = 0.0
     keys: tuple[int, ...] = ()
+    linked: bool = False
 
     @property
     def pieces(self) -> tuple[int, ...]:
@@ -172,7 +173,9 @@ class HeadStory:
     def telling(self) -> str:
         """Which way the captions tell it: the head's kind; for an asked pair ``"asked_habit"``
         (the head's habit), ``"asked_top"`` (its largest weight, beside the runner-up),
-        ``"asked_lower"`` (a lower one, beside the largest) or ``"asked"`` (no other key)."""
+        ``"asked_lower"`` (a lower one, beside the largest), ``"asked_column"`` (many queries
+        look most at its key), ``"asked_linked"`` (a few other queries look at its key as
+        strongly: the head's strongest links in this sentence) or ``"asked"`` (no other key)."""
         if self.kind != "asked":
             return self.kind
         if self.habit is not None:
@@ -180,7 +183,7 @@ class HeadStory:
         if self.other is None:
             return "asked"
         if self.rank == 1 and self.peer is not None:
-            return "asked_column"
+            return "asked_linked" if self.linked else "asked_column"
         return "asked_top" if self.rank == 1 else "asked_lower"
 
 
@@ -247,13 +250,18 @@ def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     rest = np.where(np.arange(row.size) == k, -np.inf, row)
     other = int(np.argmax(rest)) if row.size > 1 and float(np.max(rest)) > 0 else None
     ow = 0.0 if other is None else float(row[other])
-    peer, pw = None, 0.0
+    peer, pw, linked = None, 0.0, False
     if habit is None and rank == 1 and other is not None:
         peer, fits = _column_peer(C, q, k, pieces) or (None, fits)
+        linked = peer is None and _linked_peer(C, q, k, pieces) is not None
+        if linked:
+            peer, fits = _linked_peer(C, q, k, pieces)
         pw = 0.0 if peer is None else float(C[peer, k])
         if peer is not None and pieces:  # each row framed on every piece of the word
             fits = tuple((i, p) for i, _ in fits for p in pieces)
-    return HeadStory("asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw, pieces)
+    return HeadStory(
+        "asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw, pieces, linked
+    )
 
 
 def collapsed(W, pieces, k: int) -> np.ndarray:
@@ -280,6 +288,29 @@ def _column_peer(W, q: int, k: int, pieces=()):
         return None
     peer = max(top, key=lambda i: (W[i, k], -i))
     return peer, ((q, k), *((i, k) for i in top))
+
+
+def _linked_peer(W, q: int, k: int, pieces=()):
+    """``(peer, fits)`` where other queries (not ``k``'s own pieces) put their largest weight on
+    key ``k``, at least :data:`~.sharpness.LINK_AT_LEAST` of their row: the head's strongest
+    links in this sentence that share the pair's key (a review: "that₁ → soup 0.980", the
+    head's strongest link, was never said while the asked it → soup was) — the one putting the
+    most there, and the cells of all (``q``'s first, then by weight, at most
+    :data:`LINKED_MOST`); else None."""
+    from .sharpness import LINK_AT_LEAST
+
+    others = [
+        i
+        for i in range(W.shape[0])
+        if i != q and i not in pieces and int(np.argmax(W[i])) == k and W[i, k] >= LINK_AT_LEAST
+    ]
+    if not others:
+        return None
+    others.sort(key=lambda i: (-W[i, k], i))
+    return others[0], ((q, k), *((i, k) for i in others[:LINKED_MOST]))
+
+
+LINKED_MOST = 4  # other queries framed with an asked pair's strongest links
 
 
 def choice_story(trace, choice) -> HeadStory | None:

@@ -185,11 +185,13 @@ class ExplainerScene(Scene):
         looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
         row, or the head's habit it is."""
         told = s.telling
-        kind = s.habit or (told if told in ("asked_top", "asked_lower", "asked_column") else s.kind)
+        asked = ("asked_top", "asked_lower", "asked_column", "asked_linked")
+        kind = s.habit or (told if told in asked else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         nth = captions.ordinal(s.rank, self.lang)
         k = self.k_tokens[s.key] if s.habit else self.story_key(s)  # a habit: its one piece
-        return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth)
+        p = self.q_tokens[s.peer] if s.peer is not None else ""
+        return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth, p=p)
 
     def story_key(self, s) -> str:
         """The key of a head's story (or followed pair) as a caption names it: its label; a key
@@ -229,8 +231,10 @@ class ExplainerScene(Scene):
             q, k = self.q_tokens[s.query], self.k_tokens[s.key]
             return self.say("pair_asked_piece", q=q, k=k, word=self.story_key(s))
         if s.kind == "asked" and s.habit is None:  # many tokens looking most at its key: so
-            key = "pair_asked_column" if s.telling == "asked_column" else "pair_asked"
-            return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
+            told = s.telling if s.telling in ("asked_column", "asked_linked") else ""
+            key = f"pair_{told}" if told else "pair_asked"
+            p = self.q_tokens[s.peer] if s.peer is not None else ""
+            return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key], p=p)
         return self.story_does(s)
 
     @property

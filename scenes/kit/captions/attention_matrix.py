@@ -49,6 +49,10 @@ STEPS = {
         "所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词元都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
         "The pair asked for: {q} → {kw}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
     ),
+    "story_asked_linked": (
+        "所问的一对：{q} → {kw}，是它最大的权重。不只是 {q}：{p} → {k} {pw} 也是这个头在这句里最强的连接（已框出）。{sym}",
+        "The pair asked for: {q} → {kw}, its largest weight. Not only {q}: {p} → {k} {pw} too, this head's strongest links here (framed). {sym}",
+    ),
     "story_asked_lower": (
         "所问的一对：{q} → {kw}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
         "The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",

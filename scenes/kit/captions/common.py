@@ -24,6 +24,10 @@ WORDS = {
         "{q} → {k} 是它最大的权重，但很多词元都最看重 {k}",
         "{q} → {k} is its largest weight, but many tokens look most at {k}",
     ),
+    "does_asked_linked": (
+        "{q} → {k} 是它最大的权重，{p} 也最看重 {k}：这个头在这句里最强的连接",
+        "{q} → {k} is its largest weight, and {p} looks most at {k} too: this head's strongest links here",
+    ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     # an asked pair, where a scene says what the head does with its followed pair
     "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
@@ -34,6 +38,10 @@ WORDS = {
     ),
     "key_weight": ("{k} {w}", "{k} {w}"),  # the key of an asked pair and its weight
     "word_weight": ("{k}：{w}", "{k}: {w}"),  # a key word cut into pieces and their summed weight
+    "pair_asked_linked": (
+        "{p} 也最看重 {k}：这是这个头在这句里最强的连接之一",
+        "{p} looks most at {k} too: one of this head's strongest links here",
+    ),
     "pair_asked_column": (
         "很多词元都最看重 {k}，不只是 {q}",
         "many tokens look most at {k}, not {q} alone",
