@@ -36,6 +36,17 @@ def _media_of_this_worker():
     config.media_dir = private_media_dir()
 
 
+@pytest.fixture(scope="module")
+def torch():
+    """torch on one thread (the references' products are small; the machine is shared), the
+    thread count given back after the module."""
+    torch = __import__("torch")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield torch
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -148,16 +148,6 @@ SMOL_TEXT = "The trophy did not fit in the suitcase because it was too big"
 SMOL_FIND = "it->suitcase"
 
 
-@pytest.fixture(scope="module")
-def torch():
-    """torch on one thread: small products, on a shared machine."""
-    torch = __import__("torch")
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield torch
-    torch.set_num_threads(threads)
-
-
 def _bert_reference(torch, text):
     """Per layer transformers' weights (H, n, n), value vectors (n, H·d_k) and the attention's
     output dense as a function of the concatenation (its bias taken off)."""

@@ -73,15 +73,6 @@ TEXT = "The old fisherman gave the young boy a boat because he was kind."
 LAYER, HEAD = 3, 3  # from 1
 
 
-@pytest.fixture(scope="module")
-def torch():
-    torch = __import__("torch")
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield torch
-    torch.set_num_threads(threads)
-
-
 def _reference(torch, layers):
     """transformers' LlamaForCausalLM (float64, eager) with our GGUF reader's tensors, its first
     ``layers`` layers only, its lm_head tied to the embeddings."""

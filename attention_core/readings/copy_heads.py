@@ -129,26 +129,21 @@ def duplicate_keys(W, tokens):
     """For each query the latest earlier occurrence of its token (−1: none); None without
     tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries (a duplicate-token head looks
     back at the same token, as an induction head looks at the one after it)."""
-    if tokens is None:
-        return None
-    targets = duplicate_targets(tokens)
-    if len(targets) < INDUCTION_MIN_ROWS:
-        return None
-    t = np.full(len(tokens), -1)
-    for i, ts in targets.items():
-        t[i] = ts[-1]
-    return t
+    return None if tokens is None else _latest(duplicate_targets(tokens), len(tokens))
 
 
 def induction_keys(W, tokens):
     """For each query the token after the latest earlier occurrence of its token (−1: none);
     None without tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries."""
-    if tokens is None:
-        return None
-    targets = induction_targets(tokens)
+    return None if tokens is None else _latest(induction_targets(tokens), len(tokens))
+
+
+def _latest(targets: dict[int, list[int]], n: int):
+    """One target key per query of ``n``: each query's latest target (−1: none); None with
+    fewer than ``INDUCTION_MIN_ROWS`` queries that have one."""
     if len(targets) < INDUCTION_MIN_ROWS:
         return None
-    t = np.full(len(tokens), -1)
+    t = np.full(n, -1)
     for i, ts in targets.items():
         t[i] = ts[-1]
     return t
