@@ -90,6 +90,7 @@ from .readings.illustrative import (
 from .readings.linear_maps import LinearMaps, linear_maps
 from .readings.permutation import ShuffleCheck, shuffle_check
 from .readings.scene_quantities import (
+    WORKED_KEYS,
     LabelledKeys,
     NamedWeights,
     attention_cost,
@@ -100,6 +101,7 @@ from .readings.scene_quantities import (
     share_from_others,
     story_order,
     tip_to_tail,
+    worked_keys,
 )
 from .softmax import exponentials, saturation, sharpened, softmax, softmax_gradient_factor
 from .trace import ExampleTrace, trace_example
@@ -188,6 +190,8 @@ __all__ = [
     "residual",
     "tip_to_tail",
     "story_order",
+    "worked_keys",
+    "WORKED_KEYS",
     "story_cast",
     "CAST_SIZE",
     "CAST_ALL",

@@ -345,6 +345,30 @@ def test_labelled_keys_are_every_key_or_the_followed_and_the_named(m, seed, caus
 
 
 @SETTINGS
+@given(st.integers(1, 24), st.integers(0, 2**31), st.booleans(), st.booleans())
+def test_worked_keys_are_the_followed_key_and_the_heaviest_seen(m, seed, causal, followed):
+    """DotProducts works the followed key, then the keys its query weighs most, never one the
+    mask blocks, at most four, after the followed key in column order (issue 38)."""
+    rng = np.random.default_rng(seed)
+    w = rng.random(m) ** 3
+    seen = np.ones(m, bool)
+    if causal:
+        seen[rng.integers(0, m) + 1 :] = False
+    w = np.where(seen, w, 0.0)
+    w /= w.sum()
+    key = int(rng.choice(np.flatnonzero(seen))) if followed else None
+    got = ac.worked_keys(w, key, seen)
+    assert len(got) == min(4, int(seen.sum()))
+    assert all(seen[j] for j in got) and len(set(got)) == len(got)
+    rest = got[1:] if followed else got
+    if followed:
+        assert got[0] == key
+    assert list(rest) == sorted(rest)
+    others = [j for j in range(m) if seen[j] and j not in got]
+    assert all(w[j] <= min(w[k] for k in rest) for j in others) if rest else True
+
+
+@SETTINGS
 @given(examples())
 def test_saturation_claim_holds(ex):
     """Softmax's last step shows the followed row saturating unscaled only where it does:

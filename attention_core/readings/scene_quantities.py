@@ -86,6 +86,25 @@ def story_order(
     return [*first, *(i for i in rest if i not in first)]
 
 
+WORKED_KEYS = 4  # the keys of the followed query a per-query step works one by one
+
+
+def worked_keys(row, key: int | None = None, seen=None, most: int = WORKED_KEYS) -> tuple:
+    """The keys a per-query step works one by one (DotProducts), the same at every aspect
+    (issue 38: each aspect worked the keys its elided matrix happened to show, one of them a key
+    the mask blocks): ``key`` (the followed pair's; an asked key is never blocked) first, then
+    the keys ``row`` (one row of weights) weighs most, the lower index on a tie, never one that
+    ``seen`` (the mask's row: whether the query may see each key) blocks; at most ``most``, after
+    ``key`` in column order (the order the row reads)."""
+    w = np.nan_to_num(np.asarray(row, dtype=np.float64), nan=0.0)
+    if w.ndim != 1 or most < 1 or (key is not None and not 0 <= key < len(w)):
+        raise ValueError(f"row: expected one row of weights, key in it and most ≥ 1 ({w.shape})")
+    ok = np.ones(len(w), bool) if seen is None else np.asarray(seen, bool)
+    first = [] if key is None else [int(key)]
+    heaviest = [int(j) for j in np.argsort(-w, kind="stable") if ok[j] and j not in first]
+    return tuple(first + sorted(heaviest[: most - len(first)]))
+
+
 NAMED_ALL = 12  # a caption names every weight of a row of at most this many keys
 NAMED_FEW = 5  # else only this many, the largest
 
