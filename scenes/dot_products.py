@@ -1,5 +1,7 @@
 """DotProducts: for one query, each key's shadow on the query's direction, |q||k| cos θ, and the
-number flying into its cell of the score matrix; then every other cell from its own shadow.
+number flying into its cell of the score matrix (or, where the matrix cannot show every key
+worked, its entry in the query's row of scores); then every other cell from its own shadow. The
+keys worked are the story's at every aspect (``attention_core.worked_keys``).
 
 The plane persists: across the chosen query's keys only the key (and its shadow) moves; for
 d > 2 each pair is drawn in the exact plane its q and k span (the query on the x axis, so it
@@ -32,112 +34,56 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, box_of, flow, place
+from scenes.mobjects.layout import flow, place
 from scenes.mobjects.math import math as typeset
-from scenes.mobjects.plane import grow, sample_arrow, shaft_marks
+from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.dot_products_layout import LayoutSteps
 from scenes.parts.dot_products_matrix import MatrixSteps
 
-DETAILED_KEYS = 4  # keys of the chosen query worked one by one; the rest of its row goes quickly
 QUICK_BUDGET = 14.0  # seconds for all the other cells together (each still from its own shadow)
 
 
-class DotProducts(MatrixSteps, ExplainerScene):
+class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
     """q·k = |q|·(the length of k's shadow on q) = |q||k|cos θ, cell by cell."""
 
     def construct(self):
         self.exact_2d = self.head.d_k == 2
-        self.extra_cells = {}  # scores shown outside the matrix (1:1's list), by (row, key)
+        self.extra_cells = {}  # scores shown outside the matrix (a list), by (row, key)
+        self.flying = False  # whether the plane is for the rows flown at the matrix step
+        self.again = False  # whether it is for the followed row alone again (the last step)
         self.choose_query()
         left = self.lay_out_matrix()
-        # one plane for the whole scene: it covers every pair it will show; under it the legend
-        legend, note = self.set_plane(left)
+        # one plane for the whole scene: it covers every pair it will show; under it its legend
+        legend, note = self.set_plane(left, tight=not self.wide)
         keys = self.show_query(legend, note)
         for step, j in enumerate(keys):
             self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
             self.show_pair(self.i, j)
             self.hold()
-        self.fill_the_matrix(keys)
-
-    def set_plane(self, left: Box):
-        """The plane in ``left`` (``self.plane``, ``self.plane_box``) and under it its legend and
-        note, their entries on lines of their own where one line is too wide (never over the
-        matrix). Returns (legend, note), placed."""
-        legend = self.legend(left.width)
-        note = VGroup() if self.exact_2d else label(self.say("pair_plane"), SMALL, self.theme.muted)
-        if note.width > left.width:  # a narrow column: the note on two lines (or more)
-            words = self.say("pair_plane").split(" ")
-            half = (len(words) + 1) // 2
-            lines = [" ".join(part) for part in (words[:half], words[half:])]
-            if max(label(t, SMALL).width for t in lines) > left.width:
-                lines = balanced_lines(self.say("pair_plane"), left.width, SMALL, max_lines=4)
-            note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
-                DOWN, aligned_edge=LEFT, buff=0.06
-            )
-        parts = [legend, note] if legend.width <= left.width else [*legend, note]
-        foot = flow([m.copy() for m in parts], left.width, hbuff=0.4)
-        plane_box, foot_box = left.rows(9, 1.4, gap=0.1)
-        if foot.height > foot_box.height + 0.05:  # the legend takes the lines it needs
-            plane_box, foot_box = left.rows(left.height - foot.height - 0.2, foot.height, gap=0.1)
-        self.plane_box = plane_box
-        self.plane = self.kit.plane(self.all_points(), plane_box)
-        place(flow(parts, foot_box.width, hbuff=0.4), foot_box, "left")
-        return legend, note
-
-    def lay_out_matrix(self):
-        """The score matrix (with its title) whole where it can be: the plane gives up width
-        until the matrix fits. Returns the box left for the plane."""
-        ex, head = self.example, self.head
-        n = ex.n_keys
-        content = self.regions.content
-        wide = content.width >= 1.6 * content.height
-        for share in (1.0, 0.75, 0.55, 0.4):
-            if wide:  # the plane as tall as the content
-                side = min(content.height, 0.55 * content.width * share)
-                left = Box(content.x0, content.y0, content.x0 + side, content.y1)
-                right = Box(left.x1 + 0.4, content.y0, content.x1, content.y1)
-                mat_box, work_box = right.rows(3, 2)
-            else:  # a narrow frame: plane and matrix side by side, the arithmetic across below
-                top, work_box = content.rows(3, 1.4)
-                left, mat_box = top.columns(share, 1, gap=0.4)
-            matrix = self.kit.matrix(
-                head.scores,
-                ("scores", self.h),
-                self.q_tokens,
-                self.k_tokens,
-                mat_box,
-                row_colors=[self.q_color(a) for a in range(ex.n)],
-                col_colors=[self.k_color(b) for b in range(n)],
-                sizes=(40, 36, 32, 28, 25, 22),
-                keep_rows=[self.i],  # the query followed, wherever it is
-                keep_cols=self.pair_key,  # and the key its pair names (a trained head's)
-                name_columns=True,  # elided, the keys still named by their tokens
-            )
-            whole = len(matrix.shown_rows) == ex.n and len(matrix.shown_columns) == n
-            if whole or ex.n > 4 or n > 4:
-                break
-        self.m_title = self.typeset("scores_typeset", SMALL, self.theme.muted)
-        if not whole:  # elided: its shape, which the last caption names
-            shape = label(f"{ex.n} × {n}", SMALL, self.theme.muted)
-            self.m_title = VGroup(self.m_title, shape).arrange(buff=0.2)
-        self.m_title.next_to(matrix, UP, buff=0.15).align_to(matrix, LEFT)
-        place(VGroup(self.m_title, matrix), mat_box, "top")
-        self.matrix, self.work_box, self.mat_box, self.wide = matrix, work_box, mat_box, wide
-        return left
+        if self.matrix is None:
+            self.fill_from_list(keys)
+        else:
+            self.fill_the_matrix(keys)
 
     def choose_query(self):
         """The query to follow: the core's most informative row among those that have a
-        direction (a zero query, a padding token's, casts no shadow); the same at every aspect
-        (the matrix keeps its row where it elides others)."""
+        direction (a zero query, a padding token's, casts no shadow), and the keys to work in
+        full (``attention_core.worked_keys``: the followed pair's key first, then the ones it
+        weighs most, never one the mask blocks); the same at every aspect."""
         self.choice = self.followed_query()  # and what may be said of it
-        self.i = self.choice.row
+        self.i = i = self.choice.row
         pair = ac.followed_pair(self.trace)  # the key a trained or asked head's pair names
         self.pair_key = [pair.key] if self.choice.kind in ("followed", "asked") else []
+        mask = self.head.mask
+        seen = None if mask is None else np.asarray(mask, bool)[i]
+        key = self.pair_key[0] if self.pair_key else None
+        self.keys = list(ac.worked_keys(self.head.weights[i], key, seen))
 
     def show_query(self, legend, note):
-        """The plane, the empty matrix and the chosen query's arrow; returns the keys to work
-        in full."""
+        """The plane, the empty matrix (or list) and the chosen query's arrow; returns the keys
+        to work in full."""
         head, matrix, i = self.head, self.matrix, self.i
         top = int(np.argmax(head.weights[i]))
         self.step(
@@ -148,10 +94,13 @@ class DotProducts(MatrixSteps, ExplainerScene):
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
             top=self.num(head.weights[i, top], ("weights", self.h, i, top)).shown,
         )
-        self.add(self.m_title, matrix.frame_parts())
-        self.row_mark_mob = row_mark = self.row_mark(i)
-        keys = [*self.pair_key, *(b for b in matrix.shown_columns if b not in self.pair_key)]
-        keys = keys[:DETAILED_KEYS]  # the pair's key first, where there is one
+        if matrix is not None:
+            self.add(self.m_title, matrix.frame_parts())
+            self.row_mark_mob = row_mark = self.row_mark(i)
+        else:  # the list of the followed row's scores: its keys, their numbers still to come
+            self.row_mark_mob, row_mark = None, VGroup()
+            self.add(VGroup(*(e[0] for e in self.entries)))
+        keys = self.keys
         pq, _ = self.pair_coords(i, keys[0])
         q_arrow = self.plane.arrow(pq, self.q_color(i))
         q_label = self.plane.tip_labels(
@@ -168,16 +117,22 @@ class DotProducts(MatrixSteps, ExplainerScene):
             FadeIn(self.plane.tick_labels),
             FadeIn(legend),
             FadeIn(note),
-            Create(row_mark),
+            *([Create(row_mark)] if len(row_mark) else []),
             run_time=1.0,
         )
         # the weight the caption names, on screen until the first pair's work takes its place
-        self.top_note = VGroup(
-            label(self.say("largest_weight"), SMALL, self.q_color(i)),  # of the marked row
-            self.num(head.weights[i, top], ("weights", self.h, i, top), color=self.theme.muted),
-        ).arrange(buff=0.12)
-        if self.top_note.width > self.work_box.width:
-            self.top_note.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        self.top_note = flow(
+            [
+                *(  # of the marked row; its words on two lines in a narrow column
+                    label(t, SMALL, self.q_color(i))
+                    for t in balanced_lines(self.say("largest_weight"), self.work_box.width, SMALL)
+                ),
+                self.num(head.weights[i, top], ("weights", self.h, i, top), color=self.theme.muted),
+            ],
+            self.work_box.width,
+            hbuff=0.12,
+            vbuff=0.08,
+        )
         place(self.top_note, self.work_box, "top-left")
         self.play(grow(q_arrow), FadeIn(q_label), FadeIn(self.top_note), run_time=0.8)
         self.pair = {"q": q_arrow, "labels": q_label}
@@ -209,39 +164,43 @@ class DotProducts(MatrixSteps, ExplainerScene):
         if side is not None:  # the small plane: the followed key and the strongest, labelled
             key = self.pair_key[0] if self.pair_key else None
             cols = sorted({*keys, *ac.labelled_keys(self.head.weights[i], key).keys})
-        elif grid is None and not whole and not self.wide:  # the elided matrix stays; the
-            # plane takes the arithmetic's room under it, and under the matrix the followed
-            # row's scores of the story's keys, each from its own shadow
-            content = self.regions.content
-            self.move_plane(Box(content.x0, content.y0, self.plane_box.x1, content.y1))
-            drawn = box_of(VGroup(self.m_title, self.matrix, self.matrix.frame_parts()))
-            cols = self.score_list(keys, Box(drawn.x0, content.y0, content.x1, drawn.y0 - 0.3))
         todo = {a: [b for b in cols if not (a == i and b in keys)] for a in flown}
         todo = {a: bs for a, bs in todo.items() if bs or a == i}  # the followed row always
-        cells = sum(len(bs) for bs in todo.values())
-        per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
-        for step, (a, bs) in enumerate(todo.items()):
-            last = step == len(todo) - 1 and (grid is None or beside)
-            drawn = cols if a == i else bs  # the followed row: every shown key, worked or not
-            self.quick_row(
-                a, drawn, per_cell, self.row_mark_mob, last=last, done=set(drawn) - set(bs)
-            )
+        per_cell = self.fly_rows(todo, cols, last_stays=grid is None or beside)
         if grid is not None and not beside:
             self.play(FadeOut(self.plane_parts), run_time=0.4)
             done = {(a, b) for a, bs in todo.items() for b in bs} | {(i, b) for b in keys}
             self.regrid(old, grid, sorted(done))
         if grid is not None:  # every other cell at once, row by row
             done = {(a, b) for a, bs in todo.items() for b in bs} | {(i, b) for b in keys}
-            rest = [
-                VGroup(*(grid.mark(a, b) for b in grid.shown_columns if (a, b) not in done))
-                for a in grid.shown_rows
-            ]
-            rest = [r for r in rest if len(r)]
-            if rest:
-                self.play(LaggedStart(*(FadeIn(r) for r in rest), lag_ratio=0.15), run_time=2.0)
+            self.rest_at_once(grid, done)
         self.hold(1.2)
         if grid is not None and not beside:  # the plane made way: it comes back, the still's
             self.row_again(keys, per_cell)
+
+    def fly_rows(self, todo: dict, cols, last_stays: bool) -> float:
+        """Each row of ``todo`` ({query: its keys still to fly}) from its shadows, the followed
+        row with every key of ``cols`` drawn and (``last_stays``: the still's) staying; returns
+        the time a cell took."""
+        cells = sum(len(bs) for bs in todo.values())
+        per_cell = max(0.12, min(0.5, QUICK_BUDGET / max(cells, 1)))
+        for step, (a, bs) in enumerate(todo.items()):
+            last = step == len(todo) - 1 and last_stays
+            drawn = cols if a == self.i else bs  # the followed row: every shown key, worked or not
+            self.quick_row(
+                a, drawn, per_cell, self.row_mark_mob, last=last, done=set(drawn) - set(bs)
+            )
+        return per_cell
+
+    def rest_at_once(self, grid, done) -> None:
+        """Every cell of ``grid`` not in ``done`` at once, row by row."""
+        rest = [
+            VGroup(*(grid.mark(a, b) for b in grid.shown_columns if (a, b) not in done))
+            for a in grid.shown_rows
+        ]
+        rest = [r for r in rest if len(r)]
+        if rest:
+            self.play(LaggedStart(*(FadeIn(r) for r in rest), lag_ratio=0.15), run_time=2.0)
 
     # -- what the plane must hold ----------------------------------------------------------------
     def pair_coords(self, a: int, b: int):
@@ -256,29 +215,25 @@ class DotProducts(MatrixSteps, ExplainerScene):
         return pp.q, pp.k
 
     def all_points(self) -> np.ndarray:
+        """Every point the plane shows: the tips of each pair the scene works (the shown cells',
+        or with a list the followed row's, and the rows flown at the matrix step where the plane
+        stays for them: in a wide frame, or once it moves for them); at the last step (``again``)
+        the followed row's listed keys alone."""
         head = self.head
         if self.exact_2d:
             return np.vstack([head.Q, head.K])
+        if self.again:  # the last step: the followed row's listed keys alone
+            rows, cols = [self.i], self.listed
+        elif self.matrix is not None:
+            rows, cols = self.matrix.shown_rows, self.matrix.shown_columns
+        else:  # the followed row's keys, and where the plane stays for them the rows flown
+            flown = self.list_rows() if self.wide or self.flying else []
+            rows, cols = [*flown, self.i], self.listed
         pts = [np.zeros(2)]
-        for a in self.matrix.shown_rows:
-            for b in self.matrix.shown_columns:
+        for a in rows:
+            for b in cols:
                 pts += list(self.pair_coords(a, b))
         return np.vstack(pts)
-
-    def legend(self, width: float) -> VGroup:
-        """ "→ query q", "⇢ key k (outlined)": each entry no wider than ``width`` (the key's
-        without "(outlined)" where it would be; its hollow arrow says it)."""
-        t = self.theme
-        q = VGroup(
-            sample_arrow(t.text, length=0.9), self.typeset("legend_q", SMALL, t.text)
-        ).arrange(buff=0.12)
-        for key in ("legend_k", "legend_k_short"):  # both on one line, if the short one does
-            k = VGroup(
-                sample_arrow(t.text, outline=True, length=0.9), self.typeset(key, SMALL, t.text)
-            ).arrange(buff=0.12)
-            if q.width + 0.35 + k.width <= width:
-                break
-        return VGroup(q, k).arrange(buff=0.35)
 
     def row_mark(self, a: int):
         cells = [self.matrix.cell_rect(a, b) for b in self.matrix.shown_columns]
@@ -397,7 +352,7 @@ class DotProducts(MatrixSteps, ExplainerScene):
                 eq(typeset("cos theta =", BODY, theme.text), cos).arrange(buff=0.12),
             ],
             w,
-            hbuff=0.45,
+            hbuff=0.45 if w > 4 else 0.3,
         )
         line2 = flow([typeset("|k| cos theta =", BODY, theme.accent), sh], w, hbuff=0.12)
         nq2 = self.num(ac.norm(q), ("norm_q", self.h, i), size=BODY, color=qc)
@@ -405,22 +360,26 @@ class DotProducts(MatrixSteps, ExplainerScene):
         sh2.role = sh.role
         # the formula and its numbers each stay whole: a narrow frame breaks the line only
         # between them, before the "=" that carries on the next line, indented
-        numbers = VGroup(
-            nq2, typeset("times", BODY, theme.text), sh2, typeset("=", BODY, theme.text), result
-        ).arrange(buff=0.12)
+        product = VGroup(typeset("=", BODY, theme.text), nq2, typeset("times", BODY, theme.text))
+        product.add(sh2).arrange(buff=0.12)
+        equals = VGroup(typeset("=", BODY, theme.text), result).arrange(buff=0.12)
         formula = typeset("q dot k = |q| dot |k| cos theta", BODY, theme.text)
-        carry_on = VGroup(typeset("=", BODY, theme.text), numbers).arrange(buff=0.12)
+        carry_on = VGroup(product, equals).arrange(buff=0.12)
         line3 = VGroup(formula, carry_on).arrange(buff=0.12)
         if line3.width > w:
             line3.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
             carry_on.shift(0.4 * RIGHT)
-        work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=0.22)
+        if carry_on.get_right()[0] - line3.get_left()[0] > w:  # a narrow column: "= 44.48" below
+            carry_on.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+            carry_on.next_to(formula, DOWN, buff=0.12, aligned_edge=LEFT).shift(0.4 * RIGHT)
+        gap = 0.22 if w > 4 else 0.15  # a narrow column: its lines closer
+        work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=gap)
         work.result = result
         return work
 
     def show_pair(self, i: int, j: int) -> None:
         new = self.pair_mobjects(i, j)
-        cell = self.matrix.cell(i, j)
+        cell = self.extra_cells.get((i, j)) if self.matrix is None else self.matrix.cell(i, j)
         old = self.pair
         self.pair = {key: m for key, m in new.items() if key != "result"}
         if "k" not in old:  # the first pair: the key joins the query, then the explanation

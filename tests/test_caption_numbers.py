@@ -300,14 +300,16 @@ class _Followed(Exception):
 @pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
 def test_dot_products_follows_one_query_at_every_aspect(name):
     """The query followed is the core's choice among every query (the matrix keeps its row
-    where it elides others), as Softmax and WeightedSum follow: before, it was chosen among the
-    rows the elided matrix showed, so "of the queries followed here" changed with the aspect."""
+    where it elides others, or the row is a list of its scores), as Softmax and WeightedSum
+    follow: before, it was chosen among the rows the elided matrix showed, so "of the queries
+    followed here" changed with the aspect."""
     import attention_core as ac
 
     ex = lecturer_examples.load(name)
 
     def followed(scene):
-        raise _Followed(scene.i, scene.i in scene.matrix.shown_rows)
+        listed = scene.matrix is None and bool(scene.listed)  # its row of scores, as a list
+        raise _Followed(scene.i, listed or scene.i in scene.matrix.shown_rows)
 
     seen = set()
     for aspect in ASPECTS:

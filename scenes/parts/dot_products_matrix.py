@@ -1,22 +1,22 @@
 """DotProducts' end: the whole score matrix beside the plane where the frame has room for both,
-else in the whole frame and then the plane again (``row_again``), or an elided matrix with the
-followed row's scores listed beside the plane; and the regrid that moves the worked numbers into
-the whole matrix (mixin of :class:`scenes.dot_products.DotProducts`)."""
+else in the whole frame and then the plane again (``row_again``); after a list of the followed
+row's scores (a real sentence), the whole matrix taking the listed numbers into its cells
+(``fill_from_list``); and the regrid that moves the worked numbers into the whole matrix (mixin
+of :class:`scenes.dot_products.DotProducts`)."""
 
 from __future__ import annotations
 
-from manim import LEFT, UP, ReplacementTransform, Transform, VGroup
+from manim import LEFT, UP, Create, ReplacementTransform, Transform, VGroup
 
 import attention_core as ac
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, box_of, flow, place
+from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.mobjects.unimath import NO_BREAK
 
 SIDE_PLANE = 2.2  # a narrow frame's plane beside the whole matrix, at the end (its width)
 MIN_SIDE_PLANE = 1.8  # and the least width it may have there
-LISTED_KEYS = 4  # 1:1: the followed row's keys on the small plane and in the list
 
 
 class MatrixSteps:
@@ -31,15 +31,16 @@ class MatrixSteps:
         self.play(FadeIn(self.plane_parts), run_time=0.6)
 
     def row_again(self, keys, per_cell: float) -> None:
-        """The last step where the whole matrix took the frame (1:1): the plane again, half the
-        content, the followed query with the story's keys, each score flying from its shadow
+        """The last step where the whole matrix took the frame (1:1): the plane again, as in the
+        first steps, the followed query with the story's keys, each score flying from its shadow
         into the list beside it — the scene's picture, in its last still."""
-        content, i = self.regions.content, self.i
-        left, right = content.columns(1, 1, gap=0.4)
+        i = self.i
+        left, right = self.narrow_columns()
         self.extra_cells = {}
-        legend, note = self.set_plane(left)
-        self.plane_parts = VGroup(self.plane.plane, self.plane.tick_labels, legend, note)
         entries, cols = self.score_entries(keys, right, fly=True)
+        self.listed, self.again = cols, True  # the plane: for these keys alone
+        legend, note = self.set_plane(left, tight=True)
+        self.plane_parts = VGroup(self.plane.plane, self.plane.tick_labels, legend, note)
         sep = self.say("tokens_list_sep")
         self.step(
             "again",
@@ -51,6 +52,76 @@ class MatrixSteps:
         self.play(FadeIn(self.plane_parts), FadeIn(VGroup(*(e[0] for e in entries))), run_time=0.6)
         self.quick_row(i, cols, per_cell, None, last=True)
         self.hold(1.2)
+
+    def fill_from_list(self, keys) -> None:
+        """The matrix step where the first steps listed the followed row's scores: the whole
+        matrix (:meth:`whole_matrix`) takes its room and the listed numbers move into their
+        cells; beside the plane, two rows of the cast (:meth:`list_rows`) and the followed one
+        come from their shadows (the still's: the followed query, its keys labelled), the rest at
+        once; where the plane made way (1:1) it comes back with the list (:meth:`row_again`)."""
+        ex, i = self.example, self.i
+        self.step("matrix", m=ex.n, n=ex.n_keys)
+        self.play(*(FadeOut(m) for m in self.pair.values() if len(m)), run_time=0.4)
+        grid, beside, side = self.whole_matrix()
+        if grid is None:  # not whole anywhere: elided, in the whole content
+            grid, beside = self.elided_matrix(), False
+        if side is not None:  # a narrow frame: the plane, smaller, beside the whole matrix
+            self.flying = True
+            self.move_plane(side)
+        if not beside:
+            self.play(FadeOut(self.plane_parts), run_time=0.4)
+        self.regrid_from_list(grid)
+        done = {(i, b) for b in self.listed}
+        per_cell = 0.3
+        if beside:
+            todo = {a: list(self.listed) for a in self.list_rows()} | {i: []}
+            per_cell = self.fly_rows(todo, self.listed, last_stays=True)
+            done |= {(a, b) for a in todo for b in self.listed}
+        self.rest_at_once(grid, done)
+        self.hold(1.2)
+        if not beside:  # the plane made way: it comes back, the still's
+            self.row_again(keys, per_cell)
+
+    def list_rows(self) -> list[int]:
+        """The rows that come from their shadows at the matrix step after a list: two of the
+        cast's queries (not the followed one, each with a direction)."""
+        n, Q = self.example.n, self.head.Q
+        return [a for a in self.cast if a != self.i and a < n and ac.norm(Q[a]) > 0][:2]
+
+    def elided_matrix(self):
+        """The score matrix fitted to the whole content, elided (the followed row and the
+        listed keys kept), its title above it."""
+        content = self.regions.content
+        grid = self.score_matrix(content)
+        title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+        shape = label(f"{self.example.n} × {self.example.n_keys}", SMALL, self.theme.muted)
+        grid.title = VGroup(title, shape).arrange(buff=0.2)
+        grid.title.next_to(grid, UP, buff=0.15).align_to(grid, LEFT)
+        place(VGroup(grid.title, grid), content, "top")
+        return grid
+
+    def regrid_from_list(self, grid) -> None:
+        """The whole matrix comes in and the list's numbers move into their cells."""
+        i = self.i
+        moves = []
+        for b in self.listed:
+            src, dst = self.extra_cells.get((i, b)), grid.mark(i, b)
+            if src is not None and dst is not None:
+                moves.append(ReplacementTransform(src, dst))
+        self.matrix = grid
+        self.row_mark_mob = self.row_mark(i)
+        moved = {id(m.mobject) for m in moves}
+        left = [e[1] for e in self.entries[1:] if id(e[1]) not in moved]  # no cell to go to
+        self.play(
+            FadeOut(VGroup(*(e[0] for e in self.entries), *left)),
+            FadeIn(grid.frame_parts()),
+            FadeIn(grid.title),
+            run_time=0.6,
+        )
+        self.play(*moves, Create(self.row_mark_mob), run_time=0.6)
+        self.bring_to_front(*(m.target_mobject for m in moves))
+        self.extra_cells = {}
+        self.m_title = grid.title
 
     def whole_matrix(self):
         """The score matrix whole (numbers, else a grid of squares), whether it stands beside
@@ -96,42 +167,6 @@ class MatrixSteps:
                     plane_box = Box(content.x0, content.y0, x1, content.y1)
                 return grid, beside, plane_box
         return None, False, None
-
-    def score_list(self, keys, box: Box) -> list[int]:
-        """Where the whole matrix has no room (an elided one beside the plane): in ``box`` the
-        followed row's scores of the story's keys (:meth:`score_entries`), the worked ``keys``
-        shown, the others waiting for their shadows. Returns those keys, in order."""
-        entries, cols = self.score_entries(keys, box, fly=False)
-        waiting = {id(m) for m in self.extra_cells.values()}  # their shadows bring them
-        shown = VGroup(*(e if id(e[1]) not in waiting else e[0] for e in entries))
-        self.play(FadeIn(shown), run_time=0.5)
-        return cols
-
-    def score_entries(self, keys, box: Box, fly: bool):
-        """ "q(it₁) · k", then "k(trophy) 45.39 …" in ``box`` for the worked ``keys`` and the
-        story's next (:func:`attention_core.story_order`: the followed key, then the
-        heaviest), as many as fit, at most :data:`LISTED_KEYS`; each score that a shadow brings
-        (all with ``fly``, else those not worked) a cell of ``self.extra_cells``. Returns
-        (heading and entries, each (tag, number); the keys, in order)."""
-        i, head = self.i, self.head
-        key = self.pair_key[0] if self.pair_key else None
-        story = ac.story_order(head.weights, i, key if key is not None else keys[0])
-        wanted = [*keys, *(b for b in story if b not in keys)][:LISTED_KEYS]
-        heading = label(f"q({self.q_tokens[i]}) · k", SMALL, self.q_color(i))
-        entries, cols = [], []
-        for b in wanted:  # the worked keys, then the story's, as many as the room holds
-            num = self.num(head.scores[i, b], ("scores", self.h, i, b), color=self.theme.accent)
-            tag = label(f"k({self.k_tokens[b]})", SMALL, self.k_color(b))
-            tag.text = f"k({self.k_tokens[b]})"
-            entry = VGroup(tag, num).arrange(buff=0.12)
-            if flow([heading.copy(), *entries, entry], box.width, 0.4, 0.1).height > box.height:
-                break
-            entries.append(entry)
-            cols.append(b)
-            if fly or b not in keys:  # a worked key's number is in the matrix already
-                self.extra_cells[i, b] = num
-        place(flow([heading, *entries], box.width, hbuff=0.4, vbuff=0.1), box, "top-left")
-        return [VGroup(heading, VGroup()), *entries], sorted(cols)
 
     def regrid(self, old, grid, cells) -> None:
         """The elided matrix gives way to the whole one; the numbers already in it (``cells``:

@@ -63,6 +63,8 @@ WORDS = {
     "scores_typeset": ("分数 $Q K^top$", "scores $Q K^top$"),
     "legend_q": ("查询 $q$", "query $q$"),
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
+    # a narrow frame's plane column, where the long note (common.py) takes two lines
+    "pair_plane_short": ("q 与 k 的平面（精确）", "the plane of q and k (exact)"),
     "legend_k_short": (
         "键 $k$",
         "key $k$",
