@@ -8,6 +8,7 @@ from manim import (
     DOWN,
     LEFT,
     ApplyMatrix,
+    BackgroundRectangle,
     Create,
     Indicate,
     LaggedStart,
@@ -19,16 +20,16 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.kit.views import plane_view_of, view_stack
 from scenes.mobjects.brackets import bracket_matrix
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import math_title, matrix_title, typeset_headers
-from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
+from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.projections_maps import ViewedMaps
 
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:
@@ -64,7 +65,7 @@ def rowvec_matrix(W: np.ndarray) -> np.ndarray:
     return np.asarray(W, dtype=float).T
 
 
-class Projections(ExplainerScene):
+class Projections(ViewedMaps, ExplainerScene):
     """Query, key and value: three linear maps of the same embeddings."""
 
     def construct(self):
@@ -337,103 +338,6 @@ class Projections(ExplainerScene):
         side = place(VGroup(math_title(f"{role} = X W_{key}", table, self.theme), table), bottom)
         return w_side, side
 
-    # -- d ≠ 2: three 2-D views --------------------------------------------------------------------
-    def bias_of(self, name: str) -> str:
-        """ " + b_q" where role ``name``'s map has a bias (a trained MiniLM head), else ""."""
-        b = getattr(self.example.weights, f"b_{name.lower()}", None)
-        return f" + b_{name.lower()}" if b is not None else ""
-
-    @property
-    def biased(self) -> bool:
-        """Whether q or k has a bias (a trained MiniLM head): Q = X W_q + b_q, not X W_q."""
-        w = self.example.weights
-        return w.b_q is not None or w.b_k is not None
-
-    def viewed_maps(self):
-        tr = self.trace
-        rotary = ac.linear_maps(tr).rotated
-        roles = ("Q", "K", "V")
-        views = {name: plane_view_of(tr, name) for name in roles}
-        dims = {name: view_stack(tr, name).shape[1] for name in roles}
-        # every plane exact (a head's q, k, v of 2 dimensions): the caption says so, with the
-        # width each plane's note shows; else each plane is a 2-D view, and its note says so
-        exact = all(v.exact for v in views.values()) and set(dims.values()) in ({1}, {2})
-        key = "maps_nd_exact" if exact else "maps_nd"
-        key = f"{key}_rotary" if rotary else "maps_nd_biased" if self.biased else key
-        self.step("maps_nd", key, clear=True, d=dims["Q"])
-        boxes = self.regions.content.columns(1, 1, 1, gap=0.4)
-        groups = VGroup()
-        pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
-        for box, name in zip(boxes, roles):
-            d = dims[name] if exact else None
-            groups.add(self.viewed_map(box, name, views[name], d, pair))
-        for g in groups:
-            self.play(
-                FadeIn(g[0]),
-                Create(g[1]),
-                *(grow(a) for a in g[2]),
-                FadeIn(g[3]),
-                FadeIn(g[4]),
-                run_time=1,
-            )
-        self.hold(1.5)
-
-    def viewed_map(self, box: Box, name: str, view, exact_d, pair) -> VGroup:
-        """One map's plane in ``box``: its heading (Q = X W_q …), the tokens' arrows in the 2-D
-        ``view`` (the followed ``pair``'s story first) and the note under it."""
-        tokens, color_of = (
-            (self.q_tokens, self.q_color) if name == "Q" else (self.k_tokens, self.k_color)
-        )
-        title_box, plane_box, note_box = box.rows(1, 8, 1, gap=0.1)
-        colors = [color_of(i) for i in range(len(tokens))]
-        order = self.cast_first(
-            ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
-        )
-        # past 12 tokens, the story's eight, the plane fitted to them (a review: three planes
-        # of 24 arrows each, labels on arrows, unreadable)
-        most = CROWDED_TOKENS if len(tokens) > CROWDED else None
-        fitted = view.coords if most is None else view.coords[order[:most]]
-        plane = self.kit.plane(fitted, plane_box, ticks=False, pad=0.1)
-        src = "X" if name == "Q" or not self.example.is_cross else "X_s"
-        heading = place(
-            typeset_math(
-                f"{name} = {src} W_{name.lower()}{self.bias_of(name)}", BODY, self.theme.text
-            ),
-            title_box,
-        )
-        note = self.map_note(view, name, exact_d, note_box)
-        # a label with no room in the plane's box may reach past it, clear of these; where not
-        # every arrow finds a label, the story's are drawn and a line says how many not; each
-        # drawn arrow its own label (not "in,because,…"), else the story's arrows
-        drawn, arrows, labels, note = self.kit.story_arrows(
-            plane,
-            view.coords,
-            tokens,
-            colors,
-            order,
-            note,
-            note_box,
-            bounds=plane_box,
-            obstacles=[heading],
-            clear_axes=True,
-            outline=name == "K",
-            most=most,
-        )
-        return VGroup(heading, plane.plane, arrows, labels, note)
-
-    def map_note(self, view, name: str, exact_d, note_box: Box) -> VGroup:
-        """The note under a map's plane, placed in ``note_box``: what the 2-D view keeps, or
-        (``exact_d``: every plane exact) the head's width it shows whole; on two lines in a
-        narrow column."""
-        note = self.kit.view_note(view, name)
-        if not len(note) and exact_d is not None:  # the plane is the head's whole q, k or v
-            note = VGroup(label(self.say("view_exact", d=exact_d), SMALL, self.theme.muted))
-        if len(note):
-            if note.width > note_box.width:  # a narrow column: the note on two lines
-                note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
-            place(note, note_box)
-        return note
-
     # -- the learnable match --------------------------------------------------------------------
     def match_step(self):
         ex = self.example
@@ -548,7 +452,8 @@ class Projections(ExplainerScene):
             **({} if row is None else {"colorbar": False}),
             # a trained or asked head's pair keeps its number on a grid of squares (its step
             # names it)
-            named=[(i if row is None else 0, j)] if ac.pair_row(self.trace) is not None else (),
+            # (one row: its number under the row instead, :meth:`value_under`)
+            named=[(i, j)] if ac.pair_row(self.trace) is not None and row is None else (),
         )
         if len(grid.shown_rows) < len(rows) or len(grid.shown_columns) < ex.n_keys:
             return None
@@ -558,9 +463,23 @@ class Projections(ExplainerScene):
         title = self.typeset("scores", SMALL, self.theme.muted) if titled else VGroup()
         if titled:
             matrix_title(title, grid, self.theme)
+        value = self.value_under(grid, j) if row is not None else VGroup()
         place(group, words)
-        place(VGroup(title, grid), room)
-        return VGroup(title, grid, grid.highlight(i if row is None else 0, j))
+        place(VGroup(title, grid, value), room)
+        return VGroup(title, grid, grid.highlight(i if row is None else 0, j), value)
+
+    def value_under(self, grid, j: int) -> VGroup:
+        """A one-row grid of squares (many keys, a square frame): the followed pair's score under
+        its framed square, on a backing of its own, clear of the frame (issue 38: on the square
+        it sat under the frame's stroke, "2 ..(5", and hid the squares beside it); nothing where
+        the cells hold their numbers or no pair is followed."""
+        if not grid.style.squares or ac.pair_row(self.trace) is None:
+            return VGroup()
+        i = self.match_pair[0]
+        score, role = self.head.scores[i, j], ("scores", self.h, i, j)
+        num = self.num(score, role, grid.style.digits, SMALL, self.theme.accent)
+        num.next_to(grid.cell_rect(0, j), DOWN, buff=0.2)
+        return VGroup(BackgroundRectangle(num, color=self.theme.background, buff=0.05), num)
 
 
 def match_pair(trace) -> tuple[int, int]:

@@ -45,23 +45,25 @@ class Kit:
         coords = getattr(points, "coords", points)
         return VectorPlane(coords, box, self.theme, **options)
 
-    def view_note(self, view, which: str):
-        """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact)."""
+    def view_note(self, view, which: str, short: bool = False):
+        """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact);
+        ``short``: '2-D: keeps 87 %' (a narrow column's)."""
         from scenes.mobjects.plane import VectorPlane
 
-        note = self.scene.say("view_kept", kept="{kept}")
+        note = self.scene.say("view_kept_short" if short else "view_kept", kept="{kept}")
         return VectorPlane.view_note(view, which, note, self.theme)
 
-    def not_drawn(self, drawn, total: int, width: float) -> VGroup:
-        """'16 others not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of ``total``)
-        in the muted small type, on two lines where ``width`` is narrow; empty when all are
-        drawn."""
+    def not_drawn(self, drawn, total: int, width: float, short: bool = False) -> VGroup:
+        """'16 others not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of ``total``;
+        ``short``: '16 not drawn', a narrow column's) in the muted small type, on two lines where
+        ``width`` is narrow; empty when all are drawn."""
         from scenes.mobjects.text import balanced_lines
 
         left = total - len(drawn)
         if left <= 0:
             return VGroup()
-        words = self.scene.say("not_drawn" if left > 1 else "not_drawn_one", n=left)
+        key = "not_drawn_short" if short else "not_drawn" if left > 1 else "not_drawn_one"
+        words = self.scene.say(key, n=left)
         lines = balanced_lines(words, width, SMALL, max_lines=2)
         return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
             DOWN, aligned_edge=LEFT, buff=0.04
@@ -75,17 +77,18 @@ class Kit:
         keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
         line under it saying how many are not drawn; the labels keep clear of the note as it
         ends (placed by ``align``, as :func:`place`). ``kw``: the plane's (``obstacles``,
-        ``merge``, ``outline`` …; ``most``: at most this many drawn). Returns (the indices
-        drawn, the arrows, the labels, the note)."""
+        ``merge``, ``outline`` …; ``most``: at most this many drawn; ``short``: the line in its
+        short form, :meth:`not_drawn`). Returns (the indices drawn, the arrows, the labels, the
+        note)."""
         tips, shafts = list(plane.tips), list(plane.shafts)
-        obstacles = list(kw.pop("obstacles", ()))
+        obstacles, short = list(kw.pop("obstacles", ())), kw.pop("short", False)
         bounds, most = kw.pop("bounds"), kw.pop("most", None)
         drawn, arrows, labels = plane.story_arrows(
             coords, texts, colors, order, bounds, [*obstacles, *note], most, **kw
         )
         plain = note
         for _ in range(3):  # the count the line says is the count drawn clear of the line
-            left_out = self.not_drawn(drawn, len(texts), note_box.width)
+            left_out = self.not_drawn(drawn, len(texts), note_box.width, short)
             if not len(left_out):
                 return drawn, arrows, labels, note
             if len(plain):

@@ -63,6 +63,7 @@ WORDS = {
         "{c}¹ {c}²: one character, cut by the tokenizer into byte pieces",
     ),
     "view_kept": ("二维视图：保留 {kept}", "2-D view: keeps {kept}"),
+    "view_kept_short": ("二维保留 {kept}", "2-D: keeps {kept}"),  # a narrow column's (1:1)
     "largest_weight": ("softmax 之后最大的权重：", "largest weight, after softmax:"),
     "view_exact": ("{d} 维：精确", "{d}-D: exact"),
     "pair_plane": ("在 q 与 k 张成的平面中（精确）", "in the plane spanned by q and k (exact)"),
@@ -132,5 +133,6 @@ WORDS = {
     "numbers_title": ("本例的全部数值", "Every number of this example"),
     # a plane with more arrows than it can label draws the story's (issue 32) and says so
     "not_drawn": ("另有 {n} 个未画出", "{n} others not drawn"),
+    "not_drawn_short": ("另 {n} 个未画", "{n} not drawn"),  # a narrow column's
     "not_drawn_one": ("另有一个未画出", "one other not drawn"),
 }

@@ -1,0 +1,149 @@
+"""Projections' three maps of a head whose q, k and v are not 2-D: Q = X W_q, K = X W_k and
+V = X W_v each in a plane of its own (a 2-D view), its formula over it and its note under it
+(mixin of :class:`scenes.projections.Projections`).
+
+In a narrow frame (1:1: three columns of 2.3 units) each formula keeps a gap to its neighbours
+(issue 38: "Q = XW_q + b_qK = XW_k + b_kV = …" ran into one line from edge to edge), the bias on
+a line of its own where even the small type is too wide, and each note is short ("2-D: keeps
+62 %", "15 not drawn": the long ones broke over four lines)."""
+
+from __future__ import annotations
+
+from manim import DOWN, RIGHT, Create, VGroup
+
+import attention_core as ac
+from scenes.kit.views import plane_view_of, view_stack
+from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.math import math as typeset_math
+from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
+from scenes.mobjects.text import label
+from scenes.mobjects.theme import BODY, SMALL
+
+HEADING_GAP = 0.3  # at least this between two maps' formulas
+
+
+class ViewedMaps:
+    """Projections' maps in 2-D views (mixin of :class:`scenes.projections.Projections`)."""
+
+    def bias_of(self, name: str) -> str:
+        """ " + b_q" where role ``name``'s map has a bias (a trained MiniLM head), else ""."""
+        b = getattr(self.example.weights, f"b_{name.lower()}", None)
+        return f" + b_{name.lower()}" if b is not None else ""
+
+    @property
+    def biased(self) -> bool:
+        """Whether q or k has a bias (a trained MiniLM head): Q = X W_q + b_q, not X W_q."""
+        w = self.example.weights
+        return w.b_q is not None or w.b_k is not None
+
+    def viewed_maps(self):
+        tr = self.trace
+        rotary = ac.linear_maps(tr).rotated
+        roles = ("Q", "K", "V")
+        views = {name: plane_view_of(tr, name) for name in roles}
+        dims = {name: view_stack(tr, name).shape[1] for name in roles}
+        # every plane exact (a head's q, k, v of 2 dimensions): the caption says so, with the
+        # width each plane's note shows; else each plane is a 2-D view, and its note says so
+        exact = all(v.exact for v in views.values()) and set(dims.values()) in ({1}, {2})
+        key = "maps_nd_exact" if exact else "maps_nd"
+        key = f"{key}_rotary" if rotary else "maps_nd_biased" if self.biased else key
+        self.step("maps_nd", key, clear=True, d=dims["Q"])
+        boxes = self.regions.content.columns(1, 1, 1, gap=HEADING_GAP)
+        headings = self.map_headings(roles, boxes[0].width)
+        groups = VGroup()
+        pair = ac.followed_pair(tr).query, ac.followed_pair(tr).key
+        for box, name in zip(boxes, roles):
+            d = dims[name] if exact else None
+            groups.add(self.viewed_map(box, name, views[name], d, pair, headings[name]))
+        for g in groups:
+            self.play(
+                FadeIn(g[0]),
+                Create(g[1]),
+                *(grow(a) for a in g[2]),
+                FadeIn(g[3]),
+                FadeIn(g[4]),
+                run_time=1,
+            )
+        self.hold(1.5)
+
+    def map_headings(self, roles, width: float) -> dict:
+        """Each map's formula (Q = X W_q + b_q …), all at one size, each no wider than
+        ``width``: on one line (at the body size, else the small one) where all fit, else the
+        bias on a line of its own."""
+        src = {name: "X" if name == "Q" or not self.example.is_cross else "X_s" for name in roles}
+        for size, stacked in ((BODY, False), (SMALL, False), (SMALL, True)):
+            heads = {}
+            for name in roles:
+                product = f"{name} = {src[name]} W_{name.lower()}"
+                bias = self.bias_of(name)
+                if not stacked or not bias:
+                    heads[name] = typeset_math(product + bias, size, self.theme.text)
+                    continue
+                lines = [typeset_math(t, size, self.theme.text) for t in (product, bias)]
+                heads[name] = VGroup(*lines).arrange(DOWN, buff=0.1)
+                lines[1].align_to(lines[0], RIGHT)  # "+ b_q" under the end of its formula
+            if max(h.width for h in heads.values()) <= width:
+                break
+        return heads
+
+    def viewed_map(self, box: Box, name: str, view, exact_d, pair, heading) -> VGroup:
+        """One map's plane in ``box``: its ``heading`` (Q = X W_q …), the tokens' arrows in the
+        2-D ``view`` (the followed ``pair``'s story first) and the note under it."""
+        tokens, color_of = (
+            (self.q_tokens, self.q_color) if name == "Q" else (self.k_tokens, self.k_color)
+        )
+        title_h = max((box.height - 0.2) / 10, heading.height + 0.05)  # 1 : 8 : 1, or taller
+        title_box, rest = box.rows(title_h, box.height - title_h - 0.1, gap=0.1)
+        plane_box, note_box = rest.rows(8, 1, gap=0.1)
+        colors = [color_of(i) for i in range(len(tokens))]
+        order = self.cast_first(
+            ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
+        )
+        # past 12 tokens, the story's eight, the plane fitted to them (a review: three planes
+        # of 24 arrows each, labels on arrows, unreadable)
+        most = CROWDED_TOKENS if len(tokens) > CROWDED else None
+        fitted = view.coords if most is None else view.coords[order[:most]]
+        plane = self.kit.plane(fitted, plane_box, ticks=False, pad=0.1)
+        heading = place(heading, title_box)
+        short = self.note_is_long(view, name, note_box.width)
+        note = self.map_note(view, name, exact_d, note_box, short)
+        # a label with no room in the plane's box may reach past it, clear of these; where not
+        # every arrow finds a label, the story's are drawn and a line says how many not; each
+        # drawn arrow its own label (not "in,because,…"), else the story's arrows
+        drawn, arrows, labels, note = self.kit.story_arrows(
+            plane,
+            view.coords,
+            tokens,
+            colors,
+            order,
+            note,
+            note_box,
+            bounds=plane_box,
+            obstacles=[heading],
+            clear_axes=True,
+            outline=name == "K",
+            most=most,
+            short=short,
+        )
+        return VGroup(heading, plane.plane, arrows, labels, note)
+
+    def note_is_long(self, view, name: str, width: float) -> bool:
+        """Whether the notes under a plane take their short forms: where the view's note, or a
+        line saying how many tokens are not drawn, is wider than ``width``."""
+        long = self.kit.view_note(view, name)
+        count = self.say("not_drawn", n=len(self.q_tokens))
+        return long.width > width or label(count, SMALL).width > width
+
+    def map_note(self, view, name: str, exact_d, note_box: Box, short: bool = False) -> VGroup:
+        """The note under a map's plane, placed in ``note_box``: what the 2-D view keeps (in its
+        ``short`` form in a narrow column), or (``exact_d``: every plane exact) the head's width
+        it shows whole; on two lines where it is still too wide."""
+        note = self.kit.view_note(view, name, short)
+        if not len(note) and exact_d is not None:  # the plane is the head's whole q, k or v
+            note = VGroup(label(self.say("view_exact", d=exact_d), SMALL, self.theme.muted))
+        if len(note):
+            if note.width > note_box.width:  # a narrow column: the note on two lines
+                note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
+            place(note, note_box)
+        return note
