@@ -176,6 +176,84 @@ def story_missing(scene) -> list[str]:
     return out
 
 
+PLANE_SHARE = 0.45  # DotProducts at 1:1: its q/k plane at least this share of the frame's width
+
+
+def dot_products_problems(scene) -> list[str]:
+    """DotProducts' story at real size (issue 38): each pair step works the key the core
+    gives (``attention_core.worked_keys``: the followed key, then its query's heaviest), never
+    one the mask blocks, at every aspect (16:9 worked a blocked key, 4:3 one key only); at 1:1
+    the q/k plane is at least :data:`PLANE_SHARE` of the frame's width while the query and its
+    pairs are worked (it was 80 px of 720)."""
+    if scene.scene_name != "DotProducts":
+        return []
+    step, caption, out = scene.steps[-1]["key"], scene.steps[-1]["caption"], []
+    i, head = scene.followed_query().row, scene.head
+    seen = np.ones(head.weights.shape[1], bool) if head.mask is None else head.mask[i]
+    pair = ac.followed_pair(scene.trace)
+    key = pair.key if pair.query == i and pair.kind != "demo" else None
+    want = ac.worked_keys(head.weights[i], key, seen)
+    if step == "matrix":  # every worked key had its pair step
+        pairs = [s["key"] for s in scene.steps if s["key"].startswith("pair")]
+        if len(pairs) != len(want):
+            out.append(f"{len(pairs)} keys worked, not the story's {len(want)}")
+    if step.startswith("pair"):  # the key its caption names ("q(it)·k(soup): …")
+        named = [(caption.find(f"·k({t})"), b) for b, t in enumerate(scene.k_tokens)]
+        worked = min((at, b) for at, b in named if at >= 0)[1]
+        n = int(step[len("pair") :])
+        if not seen[worked]:
+            out.append(f"{step} works k({scene.k_tokens[worked]}), which the mask blocks")
+        if n > len(want) or worked != want[n - 1]:
+            out.append(f"{step} works key {worked}, not the story's {list(want)}")
+    if scene.look.aspect == "1:1" and (step == "query" or step.startswith("pair")):
+        share = scene.plane.plane.width / scene.frame.width
+        if share < PLANE_SHARE:
+            out.append(f"the plane is {share:.0%} of the frame's width (< {PLANE_SHARE:.0%})")
+    return out
+
+
+# the scenes whose followed pair's number is checked clear of every frame's stroke (AttentionMatrix
+# at 1:1 still draws MiniLM's 0.366 on its badge under the framed column's stroke)
+FRAMED_CHECKED = ("Projections", "DotProducts")
+
+
+def framed_pair_numbers(scene) -> list[str]:
+    """The followed pair's number (its score or weight, a cell's or a note's) never under a
+    frame's stroke: inside the frame or clear of it (issue 38: Projections at 1:1 centred
+    "21.05" on its framed square, and the frame made it "2 ..(5")."""
+    from manim import SurroundingRectangle
+
+    from scenes.kit.drawing import QUERY_KEY_ROLES
+    from scenes.mobjects.layout import box_of
+    from scenes.mobjects.text import Num
+
+    if scene.scene_name not in FRAMED_CHECKED:
+        return []
+    pair = ac.followed_pair(scene.trace)
+
+    def of_pair(role) -> bool:
+        if role[:1] == ("scores_row",):  # one query's row: (kind, head, row, 0, key)
+            return len(role) == 5 and (role[2], role[4]) == (pair.query, pair.key)
+        return role[:1] in [(k,) for k in QUERY_KEY_ROLES] and role[-2:] == (pair.query, pair.key)
+
+    def shown(n) -> bool:
+        return max((m.get_fill_opacity() for m in n.family_members_with_points()), default=0) > 0
+
+    nums = [n for n in on_screen(scene, Num) if of_pair(tuple(n.role)) and shown(n)]
+    out = []
+    for frame in on_screen(scene, SurroundingRectangle):
+        if frame.get_stroke_opacity() < 0.05 or frame.get_stroke_width() <= 0:
+            continue
+        half = frame.get_stroke_width() / 200  # Cairo: a stroke width of 1 is 0.01 units
+        box = box_of(frame)
+        outer, inner = box.inset(-half), box.inset(half)
+        for n in nums:
+            b = box_of(n)
+            if b.overlaps(outer) and not inner.contains(b):
+                out.append(f"a frame's stroke crosses the followed pair's {n.source_text!r} at {b}")
+    return out
+
+
 def _cases():
     out = []
     for name, path in SENTENCES.items():
@@ -195,12 +273,20 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
     followed key is in the middle renders at 1:1 (the scenes with a matrix of queries × keys
     at every aspect), nothing outside the frame or overlapping, every such matrix showing the
     followed cell at every step, its row labels in the cast's colours or the quiet tone; the
-    last still keeps the followed pair; a caption in pages is cut between sentences."""
+    last still keeps the followed pair; a caption in pages is cut between sentences; DotProducts
+    works the story's keys, none blocked, its plane at 1:1 at least 45 % of the frame's width;
+    in Projections and DotProducts no frame's stroke crosses the followed pair's number."""
     ex = ac.load_example(SENTENCES[name])
     look = Look.for_example(ex, lang="en", aspect=aspect)
 
     def snapshot(s):
-        return geometry_problems(s) + followed_cell_hidden(s) + cast_colour_problems(s)
+        return (
+            geometry_problems(s)
+            + followed_cell_hidden(s)
+            + cast_colour_problems(s)
+            + dot_products_problems(s)
+            + framed_pair_numbers(s)
+        )
 
     def snapshot_and_story(s):
         return snapshot(s), story_missing(s)
