@@ -177,38 +177,11 @@ def _bert_reference(torch, text):
 def _llama_reference(torch, text):
     """As _bert_reference, for SmolLM2: transformers' LlamaModel (float64, eager) holding the
     tensors our GGUF reader gives, run on the embeddings' rows; o_proj has no bias."""
-    from transformers import LlamaConfig, LlamaModel
-
-    try:  # transformers 5; 4.x kept it in modeling_utils
-        from transformers.initialization import no_init_weights
-    except ImportError:
-        from transformers.modeling_utils import no_init_weights
+    from smollm2_reference import llama_reference
 
     from attention_core.models import smollm2_files
 
-    w = smollm2_files.load_weights()
-    c = w.config
-    config = LlamaConfig(
-        hidden_size=c.hidden_size, intermediate_size=c.intermediate_size,
-        num_hidden_layers=c.num_hidden_layers, num_attention_heads=c.num_attention_heads,
-        num_key_value_heads=c.num_key_value_heads, rms_norm_eps=c.rms_norm_eps,
-        rope_theta=c.rope_theta, vocab_size=1, max_position_embeddings=c.max_position_embeddings,
-        attn_implementation="eager",
-    )  # fmt: skip
-    with no_init_weights():
-        model = LlamaModel(config)
-    state = {"embed_tokens.weight": np.zeros((1, c.hidden_size)), "norm.weight": w.norm(None)}
-    names = {"W_q": "self_attn.q_proj", "W_k": "self_attn.k_proj", "W_v": "self_attn.v_proj",
-             "W_o": "self_attn.o_proj", "W_gate": "mlp.gate_proj", "W_up": "mlp.up_proj",
-             "W_down": "mlp.down_proj"}  # fmt: skip
-    for ly in range(c.num_hidden_layers):
-        mats = {**w.attention(ly + 1), **w.mlp(ly + 1)}
-        state.update({f"layers.{ly}.{names[k]}.weight": m.T for k, m in mats.items()})
-        state[f"layers.{ly}.input_layernorm.weight"] = w.norm(ly + 1, "attn")
-        state[f"layers.{ly}.post_attention_layernorm.weight"] = w.norm(ly + 1, "ffn")
-    tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}
-    model.load_state_dict(tensors, assign=True)  # float64, as our pass, with no copy
-    model.eval()
+    model, w = llama_reference(torch)
     caught, hooks = {}, []
     for ly, layer in enumerate(model.layers):
         grab = lambda m, i, o, ly=ly: caught.__setitem__(ly, o[0].numpy())  # noqa: E731
@@ -220,7 +193,7 @@ def _llama_reference(torch, text):
         hook.remove()
     dense = [(lambda x, d=layer.self_attn.o_proj: d(torch.tensor(x)).detach().numpy())
              for layer in model.layers]  # fmt: skip
-    return [a[0].numpy() for a in r.attentions], caught, dense, c.num_key_value_heads
+    return [a[0].numpy() for a in r.attentions], caught, dense, w.config.num_key_value_heads
 
 
 def _reference_moved(ref, query, keys):

@@ -76,42 +76,9 @@ LAYER, HEAD = 3, 3  # from 1
 def _reference(torch, layers):
     """transformers' LlamaForCausalLM (float64, eager) with our GGUF reader's tensors, its first
     ``layers`` layers only, its lm_head tied to the embeddings."""
-    from transformers import LlamaConfig, LlamaForCausalLM
+    from smollm2_reference import llama_reference
 
-    try:  # transformers 5; 4.x kept it in modeling_utils
-        from transformers.initialization import no_init_weights
-    except ImportError:
-        from transformers.modeling_utils import no_init_weights
-
-    from attention_core.models import model_residual as mr
-    from attention_core.models import smollm2_files
-
-    w = smollm2_files.load_weights()
-    c = w.config
-    config = LlamaConfig(
-        hidden_size=c.hidden_size, intermediate_size=c.intermediate_size,
-        num_hidden_layers=layers, num_attention_heads=c.num_attention_heads,
-        num_key_value_heads=c.num_key_value_heads, rms_norm_eps=c.rms_norm_eps,
-        rope_theta=c.rope_theta, vocab_size=c.vocab_size, tie_word_embeddings=True,
-        max_position_embeddings=c.max_position_embeddings, attn_implementation="eager",
-    )  # fmt: skip
-    with no_init_weights():
-        model = LlamaForCausalLM(config)
-    embed = np.ascontiguousarray(mr.decoder_lens().W_U.T)  # the tied embeddings, read once
-    state = {"model.embed_tokens.weight": embed, "model.norm.weight": w.norm(None),
-             "lm_head.weight": embed}  # fmt: skip
-    names = {"W_q": "self_attn.q_proj", "W_k": "self_attn.k_proj", "W_v": "self_attn.v_proj",
-             "W_o": "self_attn.o_proj", "W_gate": "mlp.gate_proj", "W_up": "mlp.up_proj",
-             "W_down": "mlp.down_proj"}  # fmt: skip
-    for ly in range(layers):
-        mats = {**w.attention(ly + 1), **w.mlp(ly + 1)}
-        state.update({f"model.layers.{ly}.{names[k]}.weight": m.T for k, m in mats.items()})
-        state[f"model.layers.{ly}.input_layernorm.weight"] = w.norm(ly + 1, "attn")
-        state[f"model.layers.{ly}.post_attention_layernorm.weight"] = w.norm(ly + 1, "ffn")
-    tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}
-    model.load_state_dict(tensors, assign=True, strict=False)
-    model.tie_weights()
-    return model.eval()
+    return llama_reference(torch, layers, lm_head=True)[0]
 
 
 def _reference_moved(torch, model, ids, layer, head, query):

@@ -84,6 +84,17 @@ class LayoutSteps:
     def score_matrix(self, box: Box):
         """The score matrix fitted to ``box``, keeping the followed query's row and the worked
         keys' columns."""
+        return self.scores_in(
+            box,
+            sizes=(40, 36, 32, 28, 25, 22),
+            keep_rows=[self.i],  # the query followed, wherever it is
+            keep_cols=self.keys,  # and the keys it works (the story's)
+            name_columns=True,  # elided, the keys still named by their tokens
+        )
+
+    def scores_in(self, box: Box, **options):
+        """The head's scores, labelled and coloured by token, fitted to ``box`` (``Kit.matrix``
+        with ``options``)."""
         ex = self.example
         return self.kit.matrix(
             self.head.scores,
@@ -93,10 +104,7 @@ class LayoutSteps:
             box,
             row_colors=[self.q_color(a) for a in range(ex.n)],
             col_colors=[self.k_color(b) for b in range(ex.n_keys)],
-            sizes=(40, 36, 32, 28, 25, 22),
-            keep_rows=[self.i],  # the query followed, wherever it is
-            keep_cols=self.keys,  # and the keys it works (the story's)
-            name_columns=True,  # elided, the keys still named by their tokens
+            **options,
         )
 
     def set_plane(self, left: Box, tight: bool = False):

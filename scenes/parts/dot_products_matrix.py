@@ -141,14 +141,8 @@ class MatrixSteps:
             right = Box(self.mat_box.x0, self.work_box.y0, self.mat_box.x1, self.mat_box.y1)
             boxes.insert(0, (right, True, None))
         for box, beside, plane_box in boxes:
-            grid = self.kit.matrix(
-                self.head.scores,
-                ("scores", self.h),
-                self.q_tokens,
-                self.k_tokens,
+            grid = self.scores_in(
                 box,
-                row_colors=[self.q_color(a) for a in range(ex.n)],
-                col_colors=[self.k_color(b) for b in range(ex.n_keys)],
                 sizes=(28, 25, 22),
                 any_squares=True,  # the worked numbers fly into their squares (no room for badges)
             )
