@@ -7,6 +7,13 @@ from pathlib import Path
 
 import pytest
 
+# The suite runs one worker per core (-n auto), and its CLI runs render with one process per core:
+# BLAS threads beyond that only spin against the other worker (the moved-vector tests took 114–122 s
+# on two workers with OpenBLAS's default threads, 61–73 s on one). Set before numpy is loaded, and
+# inherited by every `attn-explain` the tests run.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 CLI = shutil.which("attn-explain", path=str(Path(sys.executable).parent)) or "attn-explain"
 
@@ -102,3 +109,14 @@ def pytest_collection_modifyitems(config, items):
         if found:
             why, strict = found
             item.add_marker(pytest.mark.xfail(strict=strict, reason=why))
+
+
+def pytest_configure(config):
+    """pytest-xdist 3.8's `--dist loadgroup` groups by renaming item._nodeid, which pytest 9 no
+    longer reads: the xdist_group marks would silently stop grouping and each marked module's heavy
+    fixture run on both workers. Stop instead, saying so."""
+    if config.getoption("dist", "no") == "loadgroup" and int(pytest.__version__.split(".")[0]) >= 9:
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__}: pytest-xdist's loadgroup does not group under pytest 9; "
+            "the test extra pins pytest < 9 (pyproject.toml): run `make setup`"
+        )

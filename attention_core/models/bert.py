@@ -26,6 +26,7 @@ import numpy as np
 
 from ..encoder import gelu, layer_norm  # gelu: the block's own, named here too
 from ..multihead import MultiHeadTrace, multi_head_attention
+from . import one_blas_thread
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,7 @@ class BertWeights:
         return out
 
 
+@one_blas_thread
 def bert_forward(weights: BertWeights, token_ids, token_type_ids=None) -> BertTrace:
     """Run the encoder over one sequence of token ids (no padding), keeping every step.
 

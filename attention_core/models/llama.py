@@ -30,6 +30,7 @@ import numpy as np
 
 from ..grouped_query import GroupedQueryTrace, grouped_query_attention
 from ..masks import causal_mask
+from . import one_blas_thread
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ def llama_layer(weights: LlamaWeights, layer: int, H: np.ndarray) -> LlamaLayerT
     return LlamaLayerTrace(H, X, att, H1, N, gate, hidden, H1 + down)
 
 
+@one_blas_thread
 def llama_forward(
     weights: LlamaWeights, token_ids, *, upto: int | None = None, logits: bool = False
 ) -> LlamaTrace:
