@@ -204,9 +204,9 @@ def test_no_caption_may_break_inside_a_label_or_before_a_closing_mark(lang):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_punctuation_token_is_quoted_wherever_a_caption_names_it(lang):
     """Every caption and word that names a token: a punctuation token in quotation marks
-    (“。” in Chinese, “,” in English) exactly where a plain label stands unquoted, but as a
-    formula's argument, q(。), as the scenes write q(…); in a list of tokens too. A label with
-    letters is never quoted."""
+    (“。” in Chinese, “,” in English) exactly where a plain label stands unquoted, as a
+    formula's argument too, q(“。”), as the scenes draw k(“.”) (issue 38: one rule wherever a
+    token is named); in a list of tokens too. A label with letters is never quoted."""
     missing = []
     tables = [(captions.CAPTIONS[s][k], s, k) for s, k in _templates()]
     tables += [(pair, None, key) for key, pair in captions.WORDS.items()]
@@ -224,7 +224,6 @@ def test_a_punctuation_token_is_quoted_wherever_a_caption_names_it(lang):
                 got, want = (
                     captions.caption(scene, key, lang, **v) for v in (marked, plain_values)
                 )
-            want = re.sub(r"(?<=\w)\(LABEL\)", f"({mark})", want)  # q(。): a formula's
             if got != want.replace("LABEL", f"“{mark}”"):
                 missing.append(f"{scene}/{key}: {got!r}")
     assert not missing, "\n".join(missing[:10])
@@ -351,7 +350,8 @@ def test_scenes_name_hostile_labels_by_the_rules(lang, aspect):
 
 
 def test_speaker_notes_name_a_punctuation_token_quoted():
-    """The notes' rows name tokens by the captions' rule: “。” in a sentence, o(。) in a formula."""
+    """The notes' rows name tokens by the captions' rule: “。” in a sentence and in a formula,
+    o(“。”)."""
     from scenes.outputs import notes
 
     ex = ac.Example(title="t", tokens=["。", "猫"], embeddings=[[1.0, 0.0], [0.0, 1.0]])
@@ -359,5 +359,40 @@ def test_speaker_notes_name_a_punctuation_token_quoted():
     assert notes._fill("share of {q} from the other tokens", "hq", (0, 0), tr) == (
         "share of “。” from the other tokens"
     )
-    assert notes._fill("‖o({q})‖", "hq", (0, 0), tr) == "‖o(。)‖"
+    assert notes._fill("‖o({q})‖", "hq", (0, 0), tr) == "‖o(“。”)‖"
     assert notes._fill("{q} 来自其他词元的份额", "hq", (0, 1), tr, "zh") == "猫 来自其他词元的份额"
+
+
+def test_a_punctuation_token_is_quoted_wherever_the_screen_names_it():
+    """Issue 38 (a review at real size: "k(.)" on a plane, a column headed "." read as "·"): a
+    Token is quoted where it is punctuation alone wherever it is named on screen — formatted
+    into a label as the scenes write them (f"k({t})"), drawn bare (a tip's label), in a table's
+    headers — by the captions' one rule; a label with letters never, a comma that is no token
+    never; the quotation marks are plain characters (a Token "<" drawn literally, no markup)."""
+    from scenes.mobjects.matrix import LabelledMatrix
+    from scenes.mobjects.text import label
+    from scenes.mobjects.theme import DARK
+
+    dot, it, lt = Token("."), Token("it₂"), Token("<")
+    assert f"k({dot})" == "k(“.”)" and f"q({it}) · k({Token('。')})" == "q(it₂) · k(“。”)"
+    assert str(dot) == "." and dot == "."  # the label itself, for look-ups
+    assert label(dot).source_text == "“.”" and label(it).source_text == "it₂"
+    assert label(",").source_text == "," and label(lt).source_text == "“<”"
+    tokens = distinct(["she", ".", "she", "<b>"])
+    m = LabelledMatrix([[0.5] * 4] * 4, ("weights", 0), DARK, tokens, tokens)
+    heads = {t.source_text for t in [*m.row_labels, *m.col_labels]}
+    assert {"“.”", "she₁", "she₂", "<b>"} <= heads, heads
+
+
+def test_a_multiplication_dot_is_drawn_centred_not_as_a_bullet():
+    """Issue 38: "q(it) · k(soup)" in a caption showed a bullet — the CJK font sets the middle
+    dot U+00B7 full width and heavy. Pango is given the dot operator ⋅ (as Typst's formulas
+    show, with thin spaces where it stands between two characters), narrower than a plus; the
+    text keeps its middle dot (subtitles, checks)."""
+    from scenes.mobjects.text import drawn, label, text_width
+
+    assert drawn("q(it) · k(soup)") == "q(it) ⋅ k(soup)"
+    assert drawn("q(it)·k(soup)") == "q(it)\u2009⋅\u2009k(soup)"  # a thin space each side
+    mob = label("q · k", CAPTION)
+    assert mob.source_text == "q · k" and "⋅" in mob.text and "·" not in mob.text
+    assert text_width("·", CAPTION) < text_width("+", CAPTION)

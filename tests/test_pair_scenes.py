@@ -30,7 +30,7 @@ from scene_checks import (
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.mobjects.blocked import blocked_tone
-from scenes.mobjects.text import Num
+from scenes.mobjects.text import Num, quoted
 from scenes.pipeline.stills import run_steps
 
 TROPHY = Path(__file__).resolve().parents[1] / "examples" / "smollm2-trophy.toml"
@@ -152,7 +152,7 @@ def test_projections_says_what_the_head_does_and_tiers_its_column_numbers_at_1_1
 
 def test_projections_labels_each_drawn_arrow_on_its_own():
     steps = _run("Projections", "zh", "16:9")
-    tokens = set(_distinct())
+    tokens = {*_distinct(), *(quoted(t) for t in _distinct())}  # “,” as drawn (issue 38)
     tips = [
         t
         for t in steps["maps_nd"]["texts"]

@@ -14,7 +14,7 @@ import numpy as np
 from manim import PI
 
 from scenes.mobjects.colour_bar import upright_bar_room
-from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
+from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, shown, text_width
 from scenes.mobjects.theme import score_limit
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
@@ -55,13 +55,15 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float):
     yield LabelChoice(rows, cols, False)
     yield LabelChoice(rows, cols, True)
     if 0.9 <= upright_room < LABEL_WIDTH:
-        yield LabelChoice(rows, [ellipsize(str(t), upright_room, size) for t in col_labels], True)
+        yield LabelChoice(rows, [ellipsize(shown(t), upright_room, size) for t in col_labels], True)
     numbers = [str(j + 1) for j in range(len(col_labels))]
     for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
-        rows = [ellipsize(str(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        rows = [ellipsize(shown(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         yield LabelChoice(rows, numbers, upright)
     if len(row_labels) > SPLIT_FROM:
-        rows = [ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        rows = [
+            ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
+        ]
         for upright, tiers in ((False, 2), (False, 3), (True, 2)):
             yield LabelChoice(rows, numbers, upright, True, tiers)
 
@@ -82,8 +84,8 @@ def _numbered_rooms(row_labels, size: float) -> list[float]:
 def square_label_texts(row_labels, col_labels, size: float):
     """A grid of squares keeps every token label (shortened past LABEL_WIDTH): the columns'
     stand upright when they are wider than a cell."""
-    rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
-    return rows, [ellipsize(str(t), LABEL_WIDTH, size) for t in col_labels]
+    rows = [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels]
+    return rows, [ellipsize(shown(t), LABEL_WIDTH, size) for t in col_labels]
 
 
 def label_sides(rows, size: float, split: bool) -> tuple[float, float]:

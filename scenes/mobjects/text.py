@@ -17,7 +17,7 @@ from manim import DOWN, LEFT, Mobject, Text, VGroup
 from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import BODY
-from scenes.mobjects.token_text import SCRIPTS, WORD_JOINER, Token, named, quoted, whole
+from scenes.mobjects.token_text import SCRIPTS, WORD_JOINER, Token, named, quoted, shown, whole
 
 __all__ = [
     "label",
@@ -31,6 +31,7 @@ __all__ = [
     "quoted",
     "whole",
     "named",
+    "shown",
 ]
 
 SHORT_LABEL = 8  # a label of this many characters or fewer is never shortened with "…"
@@ -39,9 +40,23 @@ SHORT_LABEL = 8  # a label of this many characters or fewer is never shortened w
 _PROTOTYPES: dict[tuple, Text] = {}
 
 
+# a multiplication dot as Pango draws it: the CJK font sets U+00B7 (·) full width, a bullet
+# "q(it) ・ k(soup)"; the dot operator ⋅ is the centred dot Typst's formulas show, and between
+# two letters ("q(it)·k(soup)") it takes thin spaces, as Typst sets a binary operator
+_TIGHT_DOT = re.compile(r"(?<=\S)·(?=\S)")
+THIN = "\u2009"
+
+
+def drawn(text: str) -> str:
+    """``text`` as Pango is given it: each middle dot · the dot operator ⋅, with thin spaces
+    where it stood between two characters."""
+    return _TIGHT_DOT.sub(f"{THIN}⋅{THIN}", str(text)).replace("·", "⋅")
+
+
 def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     """A copy of a cached Text: Pango + SVG parsing costs ~0.1 s a string, a copy far less."""
     font = fonts.active()
+    text = drawn(text)
     key = (text, float(size), weight, font)
     proto = _PROTOTYPES.get(key)
     if proto is None:
@@ -110,8 +125,9 @@ def clone(mob: Mobject, memo: dict | None = None) -> Mobject:
 
 
 def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
-    """A plain text mobject. ``Text`` does not interpret markup: ``<b>x</b>`` shows literally."""
-    text = str(text)  # a Token as the plain string it is
+    """A plain text mobject. ``Text`` does not interpret markup: ``<b>x</b>`` shows literally.
+    A :class:`Token` of punctuation alone is drawn quoted, “.” (:func:`shown`)."""
+    text = shown(text)
     mob = _text(text, size, weight)
     if color is not None:
         mob.set_color(color)
@@ -262,6 +278,7 @@ def _joined_lines(parts: list[str]) -> str:
 def _measure(s: str, size: float, font: str) -> float:
     """The width of ``s`` as Pango sets it (remembered on disk by
     :mod:`scenes.mobjects.text_cache`)."""
+    s = drawn(s)
     key = f"{font}|{float(size)}|{s}"
     known = text_cache.widths()
     if key not in known:
@@ -280,8 +297,9 @@ def _advance(c: str, size: float, font: str) -> float:
 
 
 def text_width(s: str, size: float) -> float:
-    """Estimated width of ``s`` at ``size`` (sum of cached character advances, 4 % margin)."""
-    return 1.04 * sum(_char_width(c, size) for c in s)
+    """Estimated width of ``s`` at ``size`` (sum of cached character advances, 4 % margin); a
+    :class:`Token` as drawn (:func:`shown`), its dots as drawn (:func:`drawn`)."""
+    return 1.04 * sum(_char_width(c, size) for c in drawn(shown(s)))
 
 
 _WRAPPED = re.compile(r"^(.{0,3}\w\()(.+)(\))$")  # "o(", "× v(", "q(" … around a label
@@ -296,6 +314,7 @@ def ellipsize(s: str, max_width: float, size: float, prefix: str = "") -> str:
     shortened."""
     if prefix:
         return prefix + ellipsize(s, max_width - text_width(prefix, size), size)
+    s = shown(s)  # a Token as drawn, “.”
     if len(s) <= SHORT_LABEL or text_width(s, size) <= max_width:
         return s
     wrapped = _WRAPPED.match(s)  # o(label), × v(label): only the label is shortened

@@ -1,9 +1,14 @@
 """How a caption names a token label, without Manim (the CLI's words use it too).
 
 A :class:`Token` is a label as the scenes show it (``scenes.mobjects.text.distinct``). Wherever
-a caption, note or word names one (``scenes.kit.captions``), one rule holds in both languages:
-punctuation alone is quoted (:func:`quoted`: “。”, “,”), and for breaking into lines the label
-is kept whole (:func:`whole`: no line break inside 猫¹, 11 because or 注意力机制).
+a token is named — a caption, a note, a word (``scenes.kit.captions``), a label on screen, bare
+(a table's header, a tip's label) or as a formula's argument (k(…), q(…), o(…)) — one rule holds
+in both languages: punctuation alone is quoted (:func:`quoted`: “。”, “,”, k(“.”)), and for
+breaking into lines the label is kept whole (:func:`whole`: no line break inside 猫¹, 11 because
+or 注意力机制). A Token formatted into a string (``f"k({token})"``) is quoted by itself, and
+``scenes.mobjects.text.label`` draws a Token quoted (:func:`shown`); ``str(token)`` is the plain
+label (for look-ups). The quotation marks are plain characters: no markup, and labels never
+reach Typst.
 """
 
 from __future__ import annotations
@@ -15,10 +20,15 @@ WORD_JOINER = "\u2060"  # no line breaks beside it; dropped from the lines (see 
 
 
 class Token(str):
-    """A token label as the scenes show it: a caption that names it quotes it where it is
-    punctuation alone and keeps it whole on one line (``scenes.kit.captions``)."""
+    """A token label as the scenes show it: wherever it is named it is quoted where it is
+    punctuation alone — formatted into a string (``f"k({t})"`` → k(“.”)), drawn
+    (``scenes.mobjects.text.label``), in a caption (``scenes.kit.captions``, which also keeps it
+    whole on one line). ``str(t)`` is the label itself."""
 
     __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(quoted(self), spec)
 
 
 def is_punctuation(label: str) -> bool:
@@ -31,7 +41,13 @@ def is_punctuation(label: str) -> bool:
 def quoted(label: str) -> str:
     """A token label as a caption or note names it: in quotation marks where it is punctuation
     alone (“。” in Chinese, “,” in English: "每个分数原地变小，。框出的…" read as a typo)."""
-    return f"“{label}”" if is_punctuation(label) else str(label)
+    return f"“{str(label)}”" if is_punctuation(label) else str(label)
+
+
+def shown(text) -> str:
+    """``text`` as drawn: a :class:`Token` :func:`quoted` (a table's header “.”, a tip's
+    label “,”), any other string as it is (a comma drawn as a comma)."""
+    return quoted(text) if isinstance(text, Token) else str(text)
 
 
 def whole(label: str) -> str:

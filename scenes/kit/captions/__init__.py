@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted, whole
+from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
 from scenes.mobjects.unimath import NO_BREAK, plain
 
 from . import (
@@ -106,24 +106,20 @@ class Phrase(str):
 
 _NUMBER = re.compile(r"[−-]?\d[\d.,]*%?")
 _NAMED_THEN = re.compile(r"\{(\w+)\} (?=\{(\w+)\})")
-_ARGUMENT = re.compile(r"(?<=\w)\(\{(\w+)\}\)")  # q({q}): a label as a formula's argument
 
 
 def _filled(template: str, values: dict, layout: bool) -> str:
     """``template`` filled with ``values``: a token label (a :class:`Token`) named as a caption
-    names it, quoted where it is punctuation alone (“。”, “,”: one rule for both languages) but
-    as the argument of a formula, q({q}) → q(。), as the scenes write q(…) and k(…); for the
-    ``layout`` text, each label kept whole and with the number written after it ("she → baker
-    0.381": a review found a label torn from its number, 猫 from its ¹)."""
-    template = _ARGUMENT.sub(r"({\1__argument})", template)
+    names it, quoted where it is punctuation alone (“。”, “,”, and as a formula's argument
+    q(“。”), as the scenes draw k(“.”): one rule for both languages and for every place a token
+    is named); for the ``layout`` text, each label kept whole and with the number written after
+    it ("she → baker 0.381": a review found a label torn from its number, 猫 from its ¹)."""
     shown = {}
     for k, v in values.items():
         if isinstance(v, Token):
             shown[k] = named(v) if layout else quoted(v)
-            shown[k + "__argument"] = whole(v) if layout else str(v)
         else:
             shown[k] = v.layout if layout and isinstance(v, Phrase) else v
-            shown[k + "__argument"] = shown[k]
     if not layout:
         return template.format(**shown)
 
