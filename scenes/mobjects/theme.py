@@ -60,62 +60,68 @@ class Theme:
 # Twenty-four token colours per theme that a viewer can tell apart (for examples of up to 24
 # tokens): each at least 4.5 : 1 against its theme's background, none grey (chroma ≥ 30), none in
 # the accent's yellow–orange hues, none near the text or output colour (ΔE ≥ 20), on the light
-# theme none near black (L* ≥ 28), on the dark none near white (L* ≤ 88). The first five (every
-# preset's tokens) are the long-standing ones; each next one is the candidate of a 35-level sRGB
-# grid (chroma ≥ 40, ΔE ≥ 25 from text and output) farthest in CIEDE2000 from all before it, so
-# every prefix is spread as far as it can be: the closest pair is ≥ 15 apart among the first 12
-# and ≥ 10 among all 24 (ΔE ≈ 2: just noticeable).
+# theme none near black (L* ≥ 28), on the dark none near white (L* ≤ 88). The first
+# CAST_COLOURS are the cast's (attention_core.story_cast: the followed query, its key, then the
+# story's tokens, in this order; issue 38: at real size cyan and blue could not be told apart):
+# every pair of them at least 25 apart in CIEDE2000 (dark 30.3, light 25.1; the earlier first
+# eight: 17.3 and 17.2), each also ≥ 20 from the quiet tone (muted) the other tokens take — the
+# best of many farthest-point searches over a 30-level sRGB grid, the query's blue and the
+# key's red first (on the dark theme the yellow-green, nearest the accent, last). Each next one
+# is the grid's colour farthest in CIEDE2000 from all before it, so every prefix is spread as
+# far as it can be: the closest pair is ≥ 17 apart among the first 12 and ≥ 12 among all 24
+# (ΔE ≈ 2: just noticeable).
+CAST_COLOURS = 8
 _DARK_TOKENS = (
-    "#58C4DD",
-    "#FC6255",
-    "#83C167",
-    "#B189C6",
-    "#5CD0B3",
-    "#0080F8",
-    "#F00F87",
-    "#1E8E62",
-    "#D200FF",
-    "#FF96B4",
-    "#708726",
-    "#00FF00",
-    "#96A5FF",
-    "#8069F0",
-    "#16ACFF",
-    "#FF5ADA",
-    "#FFA587",
-    "#C3E844",
-    "#00F89E",
-    "#009E16",
-    "#CA6978",
-    "#B4629E",
-    "#F03400",
-    "#F80852",
+    "#21BCFF",
+    "#F4007A",
+    "#7A64FF",
+    "#009043",
+    "#FF9B7A",
+    "#FFBCFF",
+    "#00F4D3",
+    "#B1DE0B",  # the nearest the accent's yellow of the eight (ΔE 21.7): last
+    "#008D95",
+    "#F61200",
+    "#FF3EFF",
+    "#9E729E",
+    "#9EA7E5",
+    "#95C18D",
+    "#0084ED",
+    "#FF8DA7",
+    "#B06A61",
+    "#00F672",
+    "#72EDFF",
+    "#7B9E09",
+    "#00B095",
+    "#FF5861",
+    "#00B92C",
+    "#72844F",
 )
 _LIGHT_TOKENS = (
-    "#1F6FB2",
-    "#C62828",
-    "#2E7D32",
-    "#6A1B9A",
-    "#00796B",
-    "#DA0F87",
-    "#80163C",
-    "#8069AC",
-    "#344B00",
-    "#BB00F8",
-    "#2644FF",
-    "#782D16",
-    "#264487",
-    "#874478",
-    "#B45262",
-    "#005A2D",
-    "#B400A5",
-    "#5A700F",
-    "#0800E1",
-    "#5A69D2",
-    "#B4003C",
-    "#624BAC",
-    "#E8004B",
-    "#800069",
+    "#007BB0",
+    "#ED0900",
+    "#3E4F09",
+    "#6A2C6A",
+    "#008472",
+    "#6A3523",
+    "#E50972",
+    "#844FFF",
+    "#003E95",
+    "#008412",
+    "#9E619E",
+    "#A76158",
+    "#95003E",
+    "#616A9E",
+    "#5800CA",
+    "#004F35",
+    "#B0001A",
+    "#B000B9",
+    "#6A7B46",
+    "#236AFF",
+    "#9E4F6A",
+    "#DC2C46",
+    "#61469E",
+    "#A70072",
 )
 
 DARK = Theme(
