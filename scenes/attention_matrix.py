@@ -193,9 +193,10 @@ class AttentionMatrix(ExplainerScene):
             matrix = fitted(0.0, named)
         return matrix
 
-    def weights_matrix(self, box: Box, named=(), title_room: float = 0.45):
+    def weights_matrix(self, box: Box, named=(), title_room: float = 0.45, reading=True):
         """The weight matrix fitted to ``box`` (less ``title_room`` above it): numbers where they
-        fit, else a grid of squares keeping the ``named`` cells' numbers."""
+        fit, else a grid of squares keeping the ``named`` cells' numbers, their badges clear of
+        the reading's frames (``reading``; after it, only the named cells are framed)."""
         ex = self.example
         matrix = self.kit.matrix(
             self.head.weights,
@@ -210,6 +211,7 @@ class AttentionMatrix(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             keep_rows=[i for i, _ in named],  # the rows the reading names, never elided
             named=named,
+            framed=self.frame_candidates() if reading else named,
             title_room=title_room,
         )
         # a blocked cell never reads as a weight of 0.00: the look CausalMask gave it (its
@@ -450,7 +452,7 @@ class AttentionMatrix(ExplainerScene):
         best = None
         for rows, room, spot, titled in self.cost_layouts():
             matrix = self.weights_matrix(
-                room, [self.followed_cell()], title_room=0.45 if titled else 0.0
+                room, [self.followed_cell()], title_room=0.45 if titled else 0.0, reading=False
             )
             # the followed pair named in words (a title or the lines' lead) unless only a
             # layout without that line shows every cell; then the most cells
@@ -516,11 +518,15 @@ class AttentionMatrix(ExplainerScene):
         """The cells framed at the reading: each shown row's largest weight, or with a story the
         rows that fit it and its pair."""
         shown = set(self.matrix.shown_rows)
-        if self.story is None:
-            return [(i, int(np.argmax(self.head.weights[i]))) for i in self.matrix.shown_rows]
-        s = self.story
-        cells = dict.fromkeys([(s.query, s.key), *s.fits])
-        return [(i, j) for i, j in cells if i in shown]
+        return [(i, j) for i, j in self.frame_candidates() if i in shown]
+
+    def frame_candidates(self) -> list[tuple[int, int]]:
+        """The cells the reading frames where their rows are shown: each row's largest weight,
+        or with a story the rows that fit it and its pair."""
+        s = getattr(self, "story", None)
+        if s is None:
+            return [(i, int(np.argmax(row))) for i, row in enumerate(self.head.weights)]
+        return list(dict.fromkeys([(s.query, s.key), *s.fits]))
 
     def tell_story(self, sym: str) -> None:
         """The reading step's caption: what the head does, in its pair and its number."""

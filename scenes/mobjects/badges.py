@@ -13,6 +13,8 @@ from manim import BackgroundRectangle, Line, Rectangle, VGroup
 
 from scenes.mobjects.layout import Box, box_of
 
+FRAMED_MARGIN = 0.02  # how far out of a framed cell a badge keeps (its number is 0.04 further)
+
 
 def place_badges(matrix) -> None:
     """On a grid of squares each kept number, wider than its cell, goes on a badge near its
@@ -57,6 +59,11 @@ def _spots(matrix, order) -> tuple[dict, int]:
     """The badge boxes placed in ``order``, and how many found no free place."""
     bounds = box_of(matrix.backgrounds)
     taken = [box_of(matrix.cell_rect(*k)) for k in matrix.cells]
+    # a cell a step frames (``highlight``: 0.035 out, a stroke of 4): a badge (its number 0.04
+    # in) clear of the cell grown by FRAMED_MARGIN keeps its number clear of the frame's stroke
+    # (its own cell's frame: the badge beside it is 0.02 out, its number 0.06, clear of it)
+    framed = {k: matrix.cell_rect(*k) for k in getattr(matrix, "framed", ())}
+    framed = {k: box_of(r).inset(-FRAMED_MARGIN) for k, r in framed.items() if r is not None}
     ink = [
         (box_of(sq), sq.width * sq.height)
         for k, sq in matrix.squares.items()
@@ -66,8 +73,9 @@ def _spots(matrix, order) -> tuple[dict, int]:
     for i, j in order:
         cell = matrix.cell_rect(i, j)
         others = [t for t in taken if not t.contains(box_of(cell), 1e-6)]
+        clear = taken + [b for k, b in framed.items() if k != (i, j)]
         num = matrix.cells[i, j]
-        box = _free_spot(cell.get_center(), num, matrix.style.squares, bounds, taken, ink, others)
+        box = _free_spot(cell.get_center(), num, matrix.style.squares, bounds, clear, ink, others)
         stuck += box is None
         if box is None:  # on the cell itself
             c, half = cell.get_center(), np.array([num.width / 2 + 0.04, num.height / 2 + 0.04])
@@ -81,7 +89,8 @@ def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
     """Where ``num`` (on a badge) goes near a cell at ``centre``: of the places touching it or
     further along its row or column, inside ``bounds`` and clear of ``taken``, the one that hides
     the least square area of ``ink`` ((box, area) pairs), nearer ones first on a tie, whose
-    leader to the cell crosses none of ``crossed``; None when there is no such place."""
+    leader to the cell crosses none of ``crossed`` (where none is free: off its corners, further
+    out); None when there is no such place."""
     half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
     up = side / 2 + half_h + 0.02
     across = side / 2 + half_w + 0.02
@@ -89,6 +98,18 @@ def _free_spot(centre, num, side: float, bounds, taken, ink=(), crossed=()):
     for k in range(1, 9):  # further along its row or column: a straight leader
         offsets += [(0, up + k * side), (0, -up - k * side)]
         offsets += [(-across - k * side / 2, 0), (across + k * side / 2, 0)]
+    best = _cheapest(offsets, centre, num, side, bounds, taken, ink, crossed)
+    if best is None:  # shut in (a column of framed cells): off the diagonals, with a leader
+        steps = itertools.product(range(7), range(7), (-1, 1), (-1, 1))
+        corners = [(sx * (across + a * side / 2), sy * (up + b * side)) for a, b, sx, sy in steps]
+        best = _cheapest(corners, centre, num, side, bounds, taken, ink, crossed)
+    return best
+
+
+def _cheapest(offsets, centre, num, side: float, bounds, taken, ink, crossed):
+    """Of the badge places at ``offsets`` from ``centre`` (see :func:`_free_spot`), the one
+    that hides the least, nearer first; None when none is free."""
+    half_w, half_h = num.width / 2 + 0.04, num.height / 2 + 0.04
     best, best_cost = None, math.inf
     for dx, dy in offsets:
         x = min(max(centre[0] + dx, bounds.x0 + half_w), bounds.x1 - half_w)

@@ -39,7 +39,7 @@ from scenes.mobjects.grid_labels import (
     too_wide,
 )
 from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
-from scenes.mobjects.text import Num, ellipsize, label, shown
+from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
@@ -93,6 +93,9 @@ class LabelledMatrix(VGroup):
     keep_rows, keep_cols : iterable of int
         Rows and columns never elided (the row a step follows, its largest weight's column),
         shown between ellipses.
+    framed : iterable of (i, j)
+        On a grid of squares, the cells a step will frame (:meth:`highlight`): no badge's
+        number goes under such a frame's stroke.
 
     Examples
     --------
@@ -127,6 +130,7 @@ class LabelledMatrix(VGroup):
         named=(),
         keep_rows=(),
         keep_cols=(),
+        framed=(),
         **style_fields,
     ):
         super().__init__()
@@ -142,6 +146,7 @@ class LabelledMatrix(VGroup):
         # the cells a caption names, the most wanted first: their rows and columns are kept
         self.named_cells = list(dict.fromkeys((int(i), int(j)) for i, j in named))
         self.named = set(self.named_cells)
+        self.framed = [(int(i), int(j)) for i, j in framed]  # the badges keep clear of them
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
@@ -220,7 +225,7 @@ class LabelledMatrix(VGroup):
         """The row and column texts: the labels, or (when a column label is wider than its
         cell) column indices with the index before each row label; long rows shortened.
         A single column keeps its label (the cell widens to it instead)."""
-        col_texts = [shown(t) for t in col_labels]  # a Token quoted: “.”
+        col_texts = [str(t) for t in col_labels]
         n = len(col_texts)
         if self.style.upright:  # too wide for a cell: upright, shortened like a row label
             self.indexed = False
@@ -229,15 +234,14 @@ class LabelledMatrix(VGroup):
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
             rows = [
-                ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ")
-                for i, t in enumerate(row_labels)
+                ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
             ]
             return rows, col_texts
-        return [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels], col_texts
+        return [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels], col_texts
 
     @staticmethod
     def _label_texts_upright(row_labels, col_texts, size: float):
-        rows = [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels]
+        rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
         return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
     def _shown(
