@@ -39,7 +39,7 @@ from scenes.mobjects.grid_labels import (
     too_wide,
 )
 from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
-from scenes.mobjects.text import Num, ellipsize, label
+from scenes.mobjects.text import Num, ellipsize, label, shown
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
@@ -225,7 +225,7 @@ class LabelledMatrix(VGroup):
         """The row and column texts: the labels, or (when a column label is wider than its
         cell) column indices with the index before each row label; long rows shortened.
         A single column keeps its label (the cell widens to it instead)."""
-        col_texts = [str(t) for t in col_labels]
+        col_texts = [shown(t) for t in col_labels]  # a Token quoted: “.”
         n = len(col_texts)
         if self.style.upright:  # too wide for a cell: upright, shortened like a row label
             self.indexed = False
@@ -234,14 +234,15 @@ class LabelledMatrix(VGroup):
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
             rows = [
-                ellipsize(str(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
+                ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ")
+                for i, t in enumerate(row_labels)
             ]
             return rows, col_texts
-        return [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels], col_texts
+        return [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels], col_texts
 
     @staticmethod
     def _label_texts_upright(row_labels, col_texts, size: float):
-        rows = [ellipsize(str(t), LABEL_WIDTH, size) for t in row_labels]
+        rows = [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels]
         return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
 
     def _shown(
