@@ -216,7 +216,23 @@ class ExplainerScene(Scene):
             k=self.k_tokens[p.key],
             s=shown,
             does=self.pair_does(),
+            lead=self.deed_lead(),
         )
+
+    def deed_lead(self) -> str:
+        """The lead of a step that tells the head's deed with its followed pair: "What this head
+        does", or "This pair" where nothing more than the pair can be said (an asked pair that
+        is not the head's habit, nor its strongest links, nor a key many tokens look at)."""
+        import attention_core as ac
+
+        s = ac.head_story(self.trace)
+        only_the_pair = (
+            s is not None
+            and s.kind == "asked"
+            and s.habit is None
+            and s.telling not in ("asked_column", "asked_linked")
+        )
+        return self.say("lead_pair" if only_the_pair else "lead_head")
 
     def pair_does(self) -> str:
         """What the head does, told of its followed pair (``attention_core.head_story``, as

@@ -29,8 +29,13 @@ WORDS = {
         "{q} → {k} is its largest weight, and {p} looks most at {k} too: this head's strongest links here",
     ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
+    # the lead of a step that tells the head's deed with its followed pair: "This pair" where
+    # nothing more than the pair can be said (issue 40: "What this head does: this is the pair
+    # asked about" said nothing of the head)
+    "lead_head": ("这个头做的事", "What this head does"),
+    "lead_pair": ("这一对", "This pair"),
     # an asked pair, where a scene says what the head does with its followed pair
-    "pair_asked": ("这正是所问的一对", "this is the pair asked about"),
+    "pair_asked": ("正是所问的一对", "the one asked about"),
     # a key word cut into pieces: the pair's key is the word, its weight the pieces' sum
     "pair_asked_piece": (
         "{k} 是所问的一对 {q} → {word} 中的一片（这对的权重是各片之和）",

@@ -81,12 +81,12 @@ STEPS = {
     # what the head does with its followed pair (attention_core.pair_row): a trained or asked
     # head only
     "pair_top": (
-        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 是 q({q}) 能看到的键里最大的匹配。这个头做的事：{does}。",
-        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is the largest match of the keys q({q}) may see. What this head does: {does}.",
+        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 是 q({q}) 能看到的键里最大的匹配。{lead}：{does}。",
+        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is the largest match of the keys q({q}) may see. {lead}: {does}.",
     ),
     "pair_ranked": (
-        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 不是 q({q}) 能看到的键里最大的匹配。这个头做的事：{does}。",
-        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is not the largest match of the keys q({q}) may see. What this head does: {does}.",
+        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} 不是 q({q}) 能看到的键里最大的匹配。{lead}：{does}。",
+        "q({q})\u00a0·\u00a0k({k})\u00a0=\u00a0{s} is not the largest match of the keys q({q}) may see. {lead}: {does}.",
     ),
 }
 

@@ -25,12 +25,12 @@ STEPS = {
     # what the head does with its followed pair (attention_core.pair_row): a trained or asked
     # head only
     "pair_top": (
-        "在 q({q}) 能看到的键里，{k} 的缩放分数最高（{s}）；除以 $sqrt(d_k)$ 不改变顺序。这个头做的事：{does}。",
-        "Of the keys q({q}) may see, {k} has the highest scaled score ({s}); ÷$sqrt(d_k)$ keeps the order. What this head does: {does}.",
+        "在 q({q}) 能看到的键里，{k} 的缩放分数最高（{s}）；除以 $sqrt(d_k)$ 不改变顺序。{lead}：{does}。",
+        "Of the keys q({q}) may see, {k} has the highest scaled score ({s}); ÷$sqrt(d_k)$ keeps the order. {lead}: {does}.",
     ),
     "pair_ranked": (
-        "{k} 的缩放分数（{s}）不是 q({q}) 能看到的键里最高的；除以 $sqrt(d_k)$ 不改变这一行的顺序。这个头做的事：{does}。",
-        "The scaled score of {k} ({s}) is not the highest q({q}) may see; ÷$sqrt(d_k)$ keeps the row's order. What this head does: {does}.",
+        "{k} 的缩放分数（{s}）不是 q({q}) 能看到的键里最高的；除以 $sqrt(d_k)$ 不改变这一行的顺序。{lead}：{does}。",
+        "The scaled score of {k} ({s}) is not the highest q({q}) may see; ÷$sqrt(d_k)$ keeps the row's order. {lead}: {does}.",
     ),
     "pair_blocked": (
         "所问的一对 {q} → {k} 被掩码挡住：它的缩放分数 {s} 不会计入。",
