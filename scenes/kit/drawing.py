@@ -45,12 +45,14 @@ class Kit:
         coords = getattr(points, "coords", points)
         return VectorPlane(coords, box, self.theme, **options)
 
-    def view_note(self, view, which: str, short: bool = False):
+    def view_note(self, view, which: str, short: bool = False, key: str | None = None):
         """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact);
-        ``short``: '2-D: keeps 87 %' (a narrow column's)."""
+        ``short``: '2-D: keeps 87 %' (a narrow column's); ``key``: a scene's own words for it
+        (HeadMoved's '2-D: E, ΔE exact; terms keep 87 %'), with ``{kept}``."""
         from scenes.mobjects.plane import VectorPlane
 
-        note = self.scene.say("view_kept_short" if short else "view_kept", kept="{kept}")
+        key = key or ("view_kept_short" if short else "view_kept")
+        note = self.scene.say(key, kept="{kept}")
         return VectorPlane.view_note(view, which, note, self.theme)
 
     def not_drawn(self, drawn, total: int, width: float, short: bool = False) -> VGroup:

@@ -94,6 +94,32 @@ def _needs_own_w_o(ex) -> str | None:
     return None
 
 
+def _needs_same_width(ex) -> str | None:
+    """HeadMoved adds the head's output ΔE to the token's own vector E: a SmolLM2 file's (the
+    model's residual stream and W_O), or an example whose ΔE has E's width."""
+    import attention_core as ac
+    from attention_core.models.model_residual import decoder_request
+
+    if decoder_request(ex) is not None:
+        return None
+    if ex.is_cross:
+        return "is about a token's own vector; this example is cross-attention"
+    tr = ac.trace_example(ex)
+    mv = ac.moved_vector(tr)
+    if mv.after is None and (ex.source or "").startswith("HuggingFaceTB/SmolLM2"):
+        return (
+            "needs the text the model read (model_text) to run it again for E: write the file "
+            "again with `attn-explain from-model`"
+        )
+    if mv.after is None:
+        return (
+            f"needs the head's output in the token's own width (ΔE has {mv.delta.shape[0]} "
+            f"dimensions, E {mv.E.shape[0]}; a W_o back to d_model, or a SmolLM2 file from "
+            "`attn-explain from-model`)"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class SceneInfo:
     name: str
@@ -133,6 +159,12 @@ SCENES: tuple[SceneInfo, ...] = (
         "WeightedSum",
         "weighted_sum",
         "the output as value vectors shrunk by their weights, tip to tail",
+    ),
+    SceneInfo(
+        "HeadMoved",
+        "head_moved",
+        "E + ΔE: what one head moved into a token, term by term, read back in words",
+        requires=_needs_same_width,
     ),
     SceneInfo(
         "AttentionMatrix",

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 import attention_core as ac
-from scenes.kit.views import plane_view_of
+from scenes.kit.views import moved_of, moved_parts, plane_view_of
 
 Role = Callable[..., float]
 ROLES: dict[str, Role] = {}
@@ -404,3 +404,50 @@ def cells_at(tr, n):
 @role()
 def head_mass(tr, h):
     return max(ac.read_head(tr.heads[h].weights, tr.example.tokens).masses.values())
+
+
+# -- what a head moved into one token (HeadMoved; numbers --json's "moved") ------------------------
+@role()
+def moved_norm(tr, h, i, j):
+    """‖tⱼ‖ = ‖αᵢⱼ · vⱼ · W_Oʰ‖."""
+    return moved_of(tr, h, i).norms[j]
+
+
+@role()
+def moved_rest_norm(tr, h, i):
+    """The norm of the terms HeadMoved sums into one arrow (those it does not draw)."""
+    mv = moved_of(tr, h, i)
+    return ac.norm(mv.terms[moved_parts(tr, mv)[1]].sum(axis=0))
+
+
+@role()
+def moved_before(tr, h, i, r):
+    """The probability of the r-th token (from 0) of the logit lens of E."""
+    return moved_of(tr, h, i).readout.before[r][1]
+
+
+@role()
+def moved_after_p(tr, h, i, r):
+    """The probability of the r-th token of the logit lens of E + ΔE."""
+    return moved_of(tr, h, i).readout.after[r][1]
+
+
+@role()
+def moved_pushed(tr, h, i, r):
+    """ΔE's direct logit change of the r-th token it pushes up most."""
+    return moved_of(tr, h, i).readout.pushed[r][1]
+
+
+@role()
+def moved_key_rank(tr, h, i, w):
+    """The followed key's token's rank (from 1) in the readout of E (w = 0) and E + ΔE (1)."""
+    r = moved_of(tr, h, i).readout
+    return (r.key_rank_before, r.key_rank_after)[w]
+
+
+@role()
+def moved_layer(tr):
+    """The layer (from 1) whose input E is: a SmolLM2 file's."""
+    from attention_core.models.model_residual import decoder_request
+
+    return decoder_request(tr.example)[1]

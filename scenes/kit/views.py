@@ -9,6 +9,7 @@ registry, whichever scene modules were imported. A new scene adds its view here 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -67,6 +68,53 @@ def weighted_sum(trace: ac.ExampleTrace) -> np.ndarray:
     return np.vstack(stack)
 
 
+_MOVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def moved_of(trace: ac.ExampleTrace, h: int | None = None, i: int | None = None):
+    """``attention_core.moved_vector`` of the trace (head ``h``, query ``i``; default the
+    followed ones), kept per trace: a SmolLM2 file's readout runs the model again."""
+    kept = _MOVED.setdefault(trace, {})
+    if (h, i) not in kept:
+        kept[(h, i)] = ac.moved_vector(trace, head=h, query=i)
+    return kept[(h, i)]
+
+
+MOST_TERMS = 4  # HeadMoved draws the largest terms (and the followed key's); the rest summed
+
+
+def moved_parts(trace: ac.ExampleTrace, mv) -> tuple[list[int], list[int]]:
+    """The keys whose terms HeadMoved draws, largest first (the followed key's among them), and
+    the rest that the query weighs at all (summed into one arrow and counted)."""
+    row = np.asarray(trace.heads[mv.head].weights)[mv.query]
+    seen = [j for j in range(len(row)) if row[j] > 0]
+    shown = [j for j in mv.largest(len(row)) if j in seen][:MOST_TERMS]
+    if mv.key not in shown and mv.key in seen:
+        shown = [*shown[: MOST_TERMS - 1], mv.key]
+    return shown, [j for j in seen if j not in shown]
+
+
+def head_moved(trace: ac.ExampleTrace) -> np.ndarray:
+    """What the head moved into the followed token: its terms αⱼ · vⱼ · W_Oʰ (the drawn ones and
+    the rest's sum), seen in the plane of E and ΔE (:data:`BASES`), where E, ΔE and E + ΔE are
+    exact: the view's share kept is the terms'."""
+    mv = moved_of(trace)
+    shown, rest = moved_parts(trace, mv)
+    parts = [mv.terms[j] for j in shown] + ([mv.terms[rest].sum(axis=0)] if rest else [])
+    return np.array(parts)
+
+
+def head_moved_basis(trace: ac.ExampleTrace) -> np.ndarray | None:
+    """The plane of E and ΔE (None where they span no plane: then the terms' own best view)."""
+    mv = moved_of(trace)
+    if mv.E.shape[0] <= 2:
+        return None
+    try:
+        return ac.pair_plane(mv.E, mv.delta).basis
+    except ValueError:  # E = 0
+        return None
+
+
 def residual1(trace: ac.ExampleTrace) -> np.ndarray:
     """Each token's vector before and after the first residual add: X, then X + A."""
     enc = ac.trace_encoder(trace.example)
@@ -89,7 +137,11 @@ VIEWS: dict[str, ViewRecipe] = {
     "weighted_sum": weighted_sum,
     "residual1": residual1,
     "residual2": residual2,
+    "head_moved": head_moved,
 }
+
+# the views drawn in a plane of their own choosing, not the best one for their vectors
+BASES: dict[str, ViewRecipe] = {"head_moved": head_moved_basis}
 
 
 def view_stack(trace: ac.ExampleTrace, which) -> np.ndarray:
@@ -101,5 +153,14 @@ def view_stack(trace: ac.ExampleTrace, which) -> np.ndarray:
 
 
 def plane_view_of(trace: ac.ExampleTrace, which) -> ac.PlaneView:
-    """The 2-D view (coordinates, basis, share kept) of view ``which``."""
-    return ac.plane_view(view_stack(trace, which))
+    """The 2-D view (coordinates, basis, share kept) of view ``which``: the best one for its
+    vectors, or the plane :data:`BASES` names for it (its share kept: of those vectors)."""
+    vectors = view_stack(trace, which)
+    name, *args = (which,) if isinstance(which, str) else which
+    basis = BASES[name](trace, *args) if name in BASES else None
+    if basis is None:
+        return ac.plane_view(vectors)
+    coords = vectors @ basis
+    total = float(np.sum(vectors * vectors))
+    kept = 1.0 if total == 0 else min(1.0, float(np.sum(coords * coords)) / total)
+    return ac.PlaneView(coords=coords, basis=basis, kept=kept)

@@ -1,0 +1,82 @@
+"""HeadMoved: its title, the caption of each step (in the order the scene calls them) and its words,
+Chinese and English side by side."""
+
+SCENE = "HeadMoved"
+TITLE = ("注意力头搬来了什么：E + ΔE", "What the head moved: E + ΔE")
+
+STEPS = {
+    "not_cross": (
+        "这一场景把一个头的输出加回词元自己的向量；交叉注意力的输出加在另一个序列上，这里不画。",
+        "This scene adds a head's output back to the token's own vector; in cross-attention it lands in the other sequence, so it is not drawn here.",
+    ),
+    "not_width": (
+        "ΔE 有 {dv} 维，E 有 {d} 维：没有把输出映射回 d_model 的 WO，就不能把它加回词元的向量。",
+        "ΔE has {dv} dimensions and E {d}: without a WO back to d_model the output cannot be added to the token's vector.",
+    ),
+    "token_residual": (
+        "E：{q} 带进这一层的向量（进入该层之前的残差流），画成它的箭头。",
+        "E: the vector {q} carries into this layer (the residual stream before the block), drawn as its arrow.",
+    ),
+    "token_input": (
+        "E：{q} 的输入行（它的词向量），画成它的箭头。",
+        "E: the input row of {q} (its embedding), drawn as its arrow.",
+    ),
+    "terms_w_o": (
+        "每个键 j 加上一项 tⱼ = αⱼ · vⱼ · WO：它的权重乘它的值，再经过这个头在 WO 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term tⱼ = αⱼ · vⱼ · WO: its weight times its value, through this head's rows of WO. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+    ),
+    "terms_o": (
+        "每个键 j 加上一项 tⱼ = αⱼ · vⱼ：它的权重乘它的值（这个例子没有 WO）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term tⱼ = αⱼ · vⱼ: its weight times its value (this example has no WO). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+    ),
+    "sum": (
+        "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E + ΔE。",
+        "Their sum ΔE is what the head writes into {q}: it leaves as E + ΔE.",
+    ),
+    "words_none": (
+        "要把向量读成词，需要一个带反嵌入（unembedding）的模型；这个例子没有，所以这里不读。",
+        "Reading the vector back as words needs a model with an unembedding; this example has none, so nothing is read here.",
+    ),
+    "words_little": (
+        "用模型自己的词表读出 E 与 E + ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
+        "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
+    ),
+    "words_copies": (
+        "用模型自己的词表读出：ΔE 把 {k}——这个头所关注的词元——推进它推高最多的词元之列，排名 {r0} → {r1}：这就是复制。",
+        "Read through the model's own vocabulary: ΔE pushes up {k}, the token the head attends to, among the tokens it raises most; its rank goes {r0} → {r1}. This is copying.",
+    ),
+    "words_reads": (
+        "用模型自己的词表读出：ΔE 推高最多的是 {top}；它关注的 {k} 不在其中（排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
+        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the key it attends to, is not among them (rank {r0} → {r1}), so this readout does not show it copying {k}.",
+    ),
+}
+
+WORDS = {
+    "moved_not_cross": (
+        "交叉注意力：输出不加回这个词元",
+        "cross-attention: the output is not added back to this token",
+    ),
+    "moved_not_width": (
+        "ΔE 有 {dv} 维，E 有 {d} 维：不能相加",
+        "ΔE has {dv} dimensions, E has {d}: they cannot be added",
+    ),
+    "moved_view_kept": ("二维：E、ΔE 精确，各项保留 {kept}", "2-D: E, ΔE exact; terms keep {kept}"),
+    "moved_whole": ("E + ΔE 全貌", "E + ΔE, whole"),
+    "moved_close": ("E 的箭头尖，放大", "at E's tip, enlarged"),
+    "moved_terms_heading": ("每项的长度 ‖tⱼ‖：", "each term's ‖tⱼ‖:"),
+    "moved_others": ("+ {n} 个其他", "+ {n} others"),
+    "moved_others_short": ("+ {n} 个", "+ {n}"),
+    "moved_after": ("E + ΔE", "E + ΔE"),
+    "moved_reads_before": ("E 读作：", "E reads:"),
+    "moved_reads_after": ("E + ΔE 读作：", "E + ΔE reads:"),
+    "moved_pushes": ("ΔE 推高（logit 变化）：", "ΔE pushes up (logit change):"),
+    "moved_key_rank": ("k({k}) 排名", "k({k}) rank"),
+    "moved_says_little": (
+        "在第 {layer} 层，这种读法说明不了什么",
+        "at layer {layer} this readout says little",
+    ),
+    "moved_no_readout": (
+        "读成词需要带反嵌入的模型：这个例子没有",
+        "a readout in words needs a model with an unembedding: this example has none",
+    ),
+}
