@@ -3,7 +3,7 @@ still, a square English still, and screenshots of the lecture page and its explo
 Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
-        [--only scenes,variants,limits,long,trained,explorer,decoder,found,page]
+        [--only scenes,variants,limits,long,moved,trained,explorer,decoder,found,page]
 """
 
 from __future__ import annotations
@@ -224,7 +224,29 @@ def long_stills(out: Path, height: int) -> None:
         print(out / f"smollm2-trophy-{scene}.png")
 
 
-PARTS = ("scenes", "variants", "limits", "long", "trained", "explorer", "decoder", "found", "page")
+def moved_stills(out: Path, height: int) -> None:
+    """HeadMoved's words on the committed SmolLM2 examples (E + ΔE, the terms, the readout):
+    the baker sentence (layer 17: the readout says little) and the induction head (layer 19)."""
+    root = Path(__file__).resolve().parent.parent
+    for name in ("smollm2-baker", "smollm2-induction"):
+        ex = ac.load_example(root / "examples" / f"{name}.toml")
+        stills = run_steps(find("HeadMoved").load(), ex, lang="en", pixel_height=height)
+        save_png(stills[-1].frame, out / f"{name}-HeadMoved.png")
+        print(out / f"{name}-HeadMoved.png")
+
+
+PARTS = (
+    "scenes",
+    "variants",
+    "limits",
+    "long",
+    "moved",
+    "trained",
+    "explorer",
+    "decoder",
+    "found",
+    "page",
+)
 
 
 def main() -> None:
@@ -262,6 +284,7 @@ def main() -> None:
         "variants": lambda: variant_stills(out, args.height),
         "limits": lambda: limits_stills(out, args.height),
         "long": lambda: long_stills(out, args.height),
+        "moved": lambda: moved_stills(out, args.height),
         "trained": lambda: real_model_stills(out, args.height),
         "explorer": lambda: explorer_screenshot(out),
         "decoder": lambda: decoder_stills(out, args.height),
