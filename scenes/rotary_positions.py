@@ -20,9 +20,15 @@ from attention_core.readings.rotary_view import (
 )
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import place
-from scenes.mobjects.text import balanced_lines, fmt, label
+from scenes.mobjects.layout import Box, place
+from scenes.mobjects.text import balanced_lines, fmt, label, text_width
 from scenes.mobjects.theme import SMALL
+
+HEADING = 0.5  # a plane's heading, with its gap
+PANEL_GAP = 0.45  # between two planes side by side
+TICKS_FROM = 3.0  # a plane this large (with its tick labels) or larger has them: a smaller one
+# gives their room (a quarter of it) to the turning arrows
+NOTE_BESIDE = 2.5  # the directions note goes right of the planes where this much width is left
 
 
 class RotaryPositions(ExplainerScene):
@@ -47,51 +53,141 @@ class RotaryPositions(ExplainerScene):
 
     def lay_out(self):
         """The view of one query/key pair; one plane per shown pair (two side by side: a fast
-        pair and a slow one), each around the origin; the numbers beside them (below them in a
-        square frame), all built here so that nothing moves when a row appears."""
+        pair and a slow one), each around the origin; the numbers (the table, the score lines,
+        the reading's line) beside them or under them, whichever leaves the planes larger
+        (issue 38: at 1:1 and 4:3 they were a fifth of the frame's width), all built here so
+        that nothing moves when a row appears."""
         self.v = v = rotary_view(self.trace)
-        content = self.regions.content
-        self.wide = content.width >= 1.6 * content.height
-        if self.wide:
-            self.plane_box, self.numbers_box = content.columns(5, 4, gap=0.4)
-        else:
-            self.plane_box, self.numbers_box = content.rows(1, 1, gap=0.2)
-        if v.directions:  # a line or two under the planes: they show directions
-            box = self.plane_box
-            lines = balanced_lines(self.say("rope_directions"), box.width, SMALL, max_lines=2)
-            self.note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
-            self.note.arrange(DOWN, buff=0.08)
-            tall = self.note.height + 0.05
-            self.plane_box, note_box = box.rows(box.height - tall - 0.1, tall, gap=0.1)
-            place(self.note, note_box, "center")
-        boxes = self.plane_box.columns(*[1] * len(v.shown), gap=0.3)
-        self.panels = [self.panel(p, box) for p, box in zip(v.shown, boxes, strict=True)]
         self.qc, self.kc = self.q_color(v.query), self.k_color(v.key)
         self.q_tok, self.k_tok = self.q_tokens[v.query], self.k_tokens[v.key]
         self.table = self.pair_table()
-        self.score = self.num(v.score, ("rotary", "score"), 2, color=self.theme.accent)
-        self.s_score = self.num(
-            v.score_shifted, ("rotary", "score_shifted"), 2, color=self.theme.accent
-        )
-        whole = self.say("rope_score" if v.pairs > 1 else "rope_score_one", P=v.pairs)
-        self.score_lines = VGroup(
-            VGroup(label(whole, SMALL, self.theme.text), self.score).arrange(buff=0.12),
+        self.note = VGroup()
+        _, where, self.plane_box, numbers_box = max(self.layouts(), key=lambda lay: lay[0])
+        numbers = self.numbers_for(where, self.regions.content)  # each try moved the table
+        self.score_lines, self.span = numbers.score_lines, numbers.span
+        self.score, self.s_score = self.score_lines[0][1], self.score_lines[1][1]
+        place(numbers, numbers_box, numbers.align)
+        box = self.plane_box
+        side = self.plane_side(box)
+        self.beside = self.note_room(box, side) >= NOTE_BESIDE  # the note right of the planes
+        if v.directions:  # a line or two under the planes (room kept by plane_side)
+            width = self.note_room(box, side) if self.beside else self.row_width(box, side)
+            self.note = self.directions_note(width)
+        boxes = self.panel_boxes()
+        # "pair 25 of 32" wider than a small plane: every heading "pair 25/32", or "pair 25"
+        self.heading_key = "rope_pair"
+        for key in ("rope_pair_heading", "rope_pair_of"):
+            heads = [self.say(key, i=t.pair + 1, P=v.pairs) for t in v.shown]
+            if all(text_width(h, SMALL) <= b.width for h, b in zip(heads, boxes)):
+                self.heading_key = key
+                break
+        self.panels = [self.panel(p, b) for p, b in zip(v.shown, boxes, strict=True)]
+        planes = VGroup(*(pn.plane for pn in self.panels))
+        if self.beside:
+            self.note.next_to(planes, RIGHT, buff=0.3)
+        elif v.directions:  # just under the planes, inside their box
+            self.note.next_to(planes, DOWN, buff=0.1).set_x(planes.get_x())
+            self.note.shift(RIGHT * max(0.0, box.x0 - self.note.get_left()[0]))
+            self.note.shift(LEFT * max(0.0, self.note.get_right()[0] - box.x1))
+
+    def layouts(self):
+        """Each way to share the content between the planes and the numbers: (the planes' side,
+        the way's name, their box, the numbers' box). Beside: the numbers in a column right
+        of the planes; under: the table and the score lines side by side under them (or one
+        above the other)."""
+        content, gap = self.regions.content, 0.4
+        for where in ("beside", "under", "under_stacked"):
+            numbers = self.numbers_for(where, content)
+            if where == "beside":
+                room = content.width - numbers.width - gap
+                planes = Box(content.x0, content.y0, content.x0 + room, content.y1)
+                spot = Box(planes.x1 + gap, content.y0, content.x1, content.y1)
+            else:
+                room = content.height - numbers.height - gap
+                planes = Box(content.x0, content.y1 - room, content.x1, content.y1)
+                spot = Box(content.x0, content.y0, content.x1, planes.y0 - gap)
+            if numbers.width > content.width + 1e-6 or room <= 1.0:
+                continue
+            yield self.plane_side(planes), where, planes, spot
+
+    def numbers_for(self, where: str, content) -> VGroup:
+        """The table, the score lines and the reading's line arranged for ``where`` (see
+        :meth:`layouts`); the score lines in short words where the long ones are too wide."""
+        table, v = self.table, self.v
+        side = where == "under"  # the score lines beside the table
+        room = content.width - table.width - 0.4 if side else max(table.width, 3.0)
+        lines = self.score_block(room, short=False)
+        if lines.width > room:
+            lines = self.score_block(room, short=True)
+        span = self.span_lines(room) if len(v.shown) > 1 else VGroup()
+        span.next_to(lines, DOWN, aligned_edge=LEFT, buff=0.24)
+        words = VGroup(lines, span)
+        numbers = VGroup(table, words)
+        if side:
+            numbers.arrange(RIGHT, aligned_edge=UP, buff=0.4)
+        else:
+            numbers.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        numbers.score_lines, numbers.span = lines, span
+        numbers.align = "left" if where == "beside" else "top"
+        return numbers
+
+    def score_block(self, room: float, short: bool) -> VGroup:
+        """ "score (32 pairs) = 43.15" and "both moved by 3 = 43.15", one above the other
+        (``short``: "score =", "moved by 3 =": a narrow column's; the heading above each plane
+        says how many pairs there are)."""
+        v, text, accent = self.v, self.theme.text, self.theme.accent
+        key = "rope_score" if v.pairs > 1 and not short else "rope_score_one"
+        shifted = "rope_shifted_short" if short else "rope_shifted"
+        score = self.num(v.score, ("rotary", "score"), 2, color=accent)
+        moved = self.num(v.score_shifted, ("rotary", "score_shifted"), 2, color=accent)
+        return VGroup(
+            VGroup(label(self.say(key, P=v.pairs), SMALL, text), score).arrange(buff=0.12),
             VGroup(  # in the text's colour, as the line above (it had none: 1.11:1 contrast)
-                label(self.say("rope_shifted", s=v.shift), SMALL, self.theme.text), self.s_score
+                label(self.say(shifted, s=v.shift), SMALL, text), moved
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
-        # the reading's line, laid out now (shown last): beside the table in a square frame
-        room = self.numbers_box.width - (0 if self.wide else self.table.width + 0.4)
-        self.span = self.span_lines(room) if len(v.shown) > 1 else VGroup()
-        self.span.next_to(self.score_lines, DOWN, aligned_edge=LEFT, buff=0.24)
-        numbers = VGroup(self.table, VGroup(self.score_lines, self.span))
-        numbers.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
-        if self.wide:
-            place(numbers, self.numbers_box, "left")
-        else:  # below the planes: side by side where they fit
-            if numbers.height > self.numbers_box.height:
-                numbers.arrange(RIGHT, aligned_edge=UP, buff=0.4)
-            place(numbers, self.numbers_box, "center")
+
+    def plane_side(self, box) -> float:
+        """How large each plane (with its tick labels) can be in ``box``, side by side under
+        their headings (and a line under them where the planes draw directions)."""
+        k = len(self.v.shown)
+        side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - HEADING)
+        if self.note_room(box, side) >= NOTE_BESIDE:  # the note right of the planes
+            return side
+        for _ in range(2 if self.v.directions else 0):  # the note as wide as the planes' row
+            note = self.directions_note(self.row_width(box, side)).height + 0.1
+            side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - HEADING - note)
+        return side
+
+    def note_room(self, box, side: float) -> float:
+        """Where the planes draw directions, the width right of their row for the note (0 where
+        they draw the vectors themselves)."""
+        return box.width - self.row_width(box, side) - 0.3 if self.v.directions else 0.0
+
+    def row_width(self, box, side: float) -> float:
+        """The width of the planes side by side in ``box``, each ``side`` large."""
+        k = len(self.v.shown)
+        return min(box.width, k * side + PANEL_GAP * (k - 1))
+
+    def directions_note(self, width: float) -> VGroup:
+        """ "arrows: directions (unit circle); lengths in the table", on lines of ``width``."""
+        lines = balanced_lines(self.say("rope_directions"), width, SMALL, max_lines=3)
+        note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+        return note.arrange(DOWN, buff=0.08)
+
+    def panel_boxes(self) -> list:
+        """One box per shown pair, side by side in the middle of the planes' box, each as large
+        as its plane and heading (the planes close together, not at the box's far ends)."""
+        box, k = self.plane_box, len(self.v.shown)
+        side = self.plane_side(box)
+        width = self.row_width(box, side)
+        both = width + (0.3 + self.note.width if self.beside else 0.0)  # the note beside them
+        height = min(box.height, side + HEADING)  # the headings just above the planes
+        note = self.note.height + 0.1 if self.v.directions and not self.beside else 0.0
+        (x, y), h = box.center[:2], height / 2
+        y = min(y + note / 2, box.y1 - h)  # the note under them: the three centred together
+        x0 = x - both / 2
+        return Box(x0, y - h, x0 + width, y + h).columns(*[1] * k, gap=PANEL_GAP)
 
     def pair_table(self) -> VGroup:
         """Rows of the shown pairs' numbers (one column per pair): its name, ω per position,
@@ -122,7 +218,7 @@ class RotaryPositions(ExplainerScene):
         table.arrange_in_grid(
             rows=len(cells),
             cols=len(cells[0]),
-            buff=(0.25, 0.2),
+            buff=(0.25, 0.14),
             col_alignments="l" + "r" * len(v.shown),
         )
         table.rows = {r: VGroup(*cells[n]) for n, r in enumerate(rows)}
@@ -166,10 +262,11 @@ class RotaryPositions(ExplainerScene):
 
     def panel(self, turn, box) -> SimpleNamespace:
         """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
-        head_box, plane_box = box.rows(0.4, box.height - 0.5, gap=0.1)
-        heading = self.say("rope_pair_heading", i=turn.pair + 1, P=self.v.pairs)
+        head_box, plane_box = box.rows(0.4, box.height - HEADING, gap=HEADING - 0.4)
+        heading = self.say(self.heading_key, i=turn.pair + 1, P=self.v.pairs)
         r = 1.0 if self.v.directions else turn.reach  # directions: the unit circle
-        plane = self.kit.plane([[r, r], [-r, -r]], plane_box, pad=0.08)
+        ticks = min(plane_box.width, plane_box.height) >= TICKS_FROM
+        plane = self.kit.plane([[r, r], [-r, -r]], plane_box, pad=0.08, ticks=ticks)
         if self.v.directions:
             ring = Circle(radius=plane.unit, color=self.theme.muted, stroke_width=2)
             plane.add(ring.move_to(plane.point([0, 0])))

@@ -254,6 +254,34 @@ def framed_pair_numbers(scene) -> list[str]:
     return out
 
 
+ROTARY_SHARE = 0.25  # RotaryPositions at 1:1: each plane at least this share of the frame's width
+
+
+def rotary_problems(scene) -> list[str]:
+    """RotaryPositions at real size (issue 38): at 1:1 each pair's plane is at least
+    :data:`ROTARY_SHARE` of the frame's width (on she → baker they were 17 %, the table and the
+    score lines beside them running off the frame's left edge), and each plane's heading and
+    the numbers inside the content."""
+    if scene.scene_name != "RotaryPositions":
+        return []
+    from scene_checks import describe, texts
+    from scenes.mobjects.layout import box_of
+
+    def describe_all(mob) -> str:
+        family = {id(m) for m in mob.get_family()}
+        return " ".join(describe(t) for t in texts(scene) if id(t) in family)
+
+    out, content = [], scene.regions.content
+    for pn in scene.panels:
+        share = pn.plane.plane.width / scene.frame.width
+        if scene.look.aspect == "1:1" and share < ROTARY_SHARE:
+            out.append(f"a plane is {share:.0%} of the frame's width (< {ROTARY_SHARE:.0%})")
+    for mob in [scene.table, *(pn.heading for pn in scene.panels)]:
+        if not content.contains(box_of(mob), 0.02):
+            out.append(f"{describe_all(mob)!r} leaves the content: {box_of(mob)}")
+    return out
+
+
 def _cases():
     out = []
     for name, path in SENTENCES.items():
@@ -287,6 +315,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + cast_colour_problems(s)
             + dot_products_problems(s)
             + framed_pair_numbers(s)
+            + rotary_problems(s)
         )
 
     def snapshot_and_story(s):

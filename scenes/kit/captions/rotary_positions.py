@@ -51,7 +51,9 @@ WORDS = {
     "rope_term": ("贡献", "its part"),
     "rope_score": ("分数（{P} 对之和） =", "score ({P} pairs) ="),
     "rope_shifted": ("两者都移 {s} 位后 =", "both moved by {s} ="),
+    "rope_shifted_short": ("都移 {s} 位 =", "moved by {s} ="),  # a narrow column's
     "rope_pair_heading": ("第 {i} 对（共 {P} 对）", "pair {i} of {P}"),
+    "rope_pair_of": ("第 {i}/{P} 对", "pair {i}/{P}"),  # a small plane's
     "rope_score_one": ("分数 =", "score ="),
     "rope_directions": (
         "箭头只画方向（单位圆）；长度在表里",
