@@ -61,8 +61,8 @@ class HeadMoved(ExplainerScene):
         self.mv = mv = moved_of(tr)
         self.i, self.hh = mv.query, mv.head
         content = self.regions.content
-        if content.width < 1.6 * content.height:
-            planes, self.side_box = content.rows(1.7, 3, gap=0.3)
+        if content.width < 2 * content.height:  # 4:3 and 1:1: the words under the planes
+            planes, self.side_box = content.rows(2.2, 3, gap=0.3)
         else:
             planes, self.side_box = content.columns(3, 2)
         view = plane_view_of(tr, "head_moved")
@@ -224,11 +224,15 @@ class HeadMoved(ExplainerScene):
             for w, v in enumerate((r.key_rank_before, r.key_rank_after))
         ]
         room = self.norms.get_bottom()[1] - 0.2 - box.y0
-        tries = [(5, 5), (3, 3), (2, 2), (1, 2), (1, 1), (0, 3), (0, 1)]
+        # (tokens of E and of E + ΔE, on two lines or, 0, their first on one; tokens pushed up)
+        tries = [(5, 5), (3, 3), (2, 2), (1, 2), (0, 2), (0, 1)]
         for top, pushed in tries:
+            reads = [
+                self.top_line("moved_reads_before", r.before, "moved_before", top),
+                self.top_line("moved_reads_after", r.after, "moved_after_p", top),
+            ]
             lines = [
-                *(self.top_line("moved_reads_before", r.before, "moved_before", top),) * bool(top),
-                *(self.top_line("moved_reads_after", r.after, "moved_after_p", top),) * bool(top),
+                *(reads if top else [self.before_after_line(r)]),
                 self.top_line("moved_pushes", r.pushed, "moved_pushed", pushed),
                 self.rank_line(),
                 *((self.little_line(),) if r.says_little else ()),
@@ -253,6 +257,22 @@ class HeadMoved(ExplainerScene):
         head = label(self.say(heading), SMALL, self.theme.muted)
         return flow([head, *entries], width, hbuff=0.22, vbuff=0.08)
 
+    def before_after_line(self, r):
+        """'E → E + ΔE: “,” 0.564 → “,” 0.464': each one's first token, where two lines of
+        them do not fit."""
+        h, i, text = self.hh, self.i, self.theme.text
+        parts = [label(self.say("moved_reads_both"), SMALL, self.theme.muted)]
+        for w, (kind, pairs) in enumerate((("moved_before", r.before), ("moved_after_p", r.after))):
+            if w:
+                parts.append(label("→", SMALL, text))
+            parts.append(
+                VGroup(
+                    label(self.token_shown(pairs[0][0]), SMALL, text),
+                    self.num(pairs[0][1], (kind, h, i, 0), 3, size=SMALL),
+                ).arrange(buff=0.08)
+            )
+        return flow(parts, self.side_box.width, hbuff=0.15, vbuff=0.08)
+
     @staticmethod
     def token_shown(t: str) -> str:
         """A vocabulary token as the readout lists it: quoted where it is punctuation alone."""
@@ -272,9 +292,9 @@ class HeadMoved(ExplainerScene):
         before, after = self.say("moved_says_little", layer="{layer}").split("{layer}")
         muted, width = self.theme.muted, self.side_box.width
         first = VGroup(label(before.strip(), SMALL, muted), self.layer_num).arrange(buff=0.1)
-        rest = balanced_lines(after.strip(), width - first.width - 0.1, SMALL, 1)
-        if len(rest) == 1:
-            return VGroup(first, label(rest[0], SMALL, muted)).arrange(buff=0.1)
+        line = VGroup(first, label(after.strip(), SMALL, muted)).arrange(buff=0.1)
+        if line.width <= width:
+            return line
         rest = [label(t, SMALL, muted) for t in balanced_lines(after.strip(), width, SMALL, 3)]
         return VGroup(first, *rest).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
 

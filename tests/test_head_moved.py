@@ -16,6 +16,8 @@ import pytest
 
 import attention_core as ac
 from attention_core.models.model_residual import decoder_request
+from scene_checks import geometry_problems
+from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.kit.views import moved_of, moved_parts
 from scenes.mobjects.numfmt import fmt
@@ -26,19 +28,24 @@ from scenes.pipeline.stills import run_steps
 BAKER = Path(__file__).resolve().parents[1] / "examples" / "smollm2-baker.toml"
 
 
-def _run(example):
-    """Each step's (key, caption, the HeadMoved numbers on screen at its end)."""
+def _run(example, aspect="16:9"):
+    """Each step's (key, caption, the HeadMoved numbers on screen at its end); fails on any
+    layout problem of any step (nothing overlapping, nothing outside the frame)."""
 
     def numbers(scene):
-        return [
+        nums = [
             m
             for top in scene.mobjects
             for m in top.get_family()
             if isinstance(m, Num) and str(m.role[0]).startswith("moved_")
         ]
+        return nums, geometry_problems(scene)
 
-    stills = run_steps(find("HeadMoved").load(), example, lang="en", frames=False, snapshot=numbers)
-    return [(s.key, s.caption, s.snapshot) for s in stills]
+    look = Look.for_example(example, lang="en", aspect=aspect)
+    stills = run_steps(find("HeadMoved").load(), example, look=look, frames=False, snapshot=numbers)
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[1]]
+    assert not problems, "\n".join(problems[:20])
+    return [(s.key, s.caption, s.snapshot[0]) for s in stills]
 
 
 def _expected(trace, moved: dict, role: tuple) -> float:
@@ -96,3 +103,12 @@ def test_a_users_example_draws_the_terms_and_reads_no_words():
     assert moved["readout"] is None and moved["after"] is not None
     assert "needs a model with an unembedding" in steps[-1][1]
     assert {n.role[0] for n in steps[-1][2]} == {"moved_norm"}
+
+
+@pytest.mark.parametrize(
+    "name,aspect",
+    [("smollm2-baker", "4:3"), ("zao-shang-hao", "4:3"), ("zao-shang-hao", "1:1")],
+)
+def test_the_other_aspects_lay_out_cleanly(name, aspect):
+    example = ac.load_example(str(BAKER) if name == "smollm2-baker" else name)
+    assert [k for k, _, _ in _run(example, aspect)] == ["token", "terms", "sum", "words"]

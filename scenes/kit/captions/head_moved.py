@@ -69,6 +69,7 @@ WORDS = {
     "moved_after": ("E + ΔE", "E + ΔE"),
     "moved_reads_before": ("E 读作：", "E reads:"),
     "moved_reads_after": ("E + ΔE 读作：", "E + ΔE reads:"),
+    "moved_reads_both": ("E → E + ΔE 读作：", "E → E + ΔE reads:"),
     "moved_pushes": ("ΔE 推高（logit 变化）：", "ΔE pushes up (logit change):"),
     "moved_key_rank": ("k({k}) 排名", "k({k}) rank"),
     "moved_says_little": (
