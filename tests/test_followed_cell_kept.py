@@ -185,7 +185,7 @@ def dot_products_problems(scene) -> list[str]:
     one the mask blocks, at every aspect (16:9 worked a blocked key, 4:3 one key only); at 1:1
     the q/k plane is at least :data:`PLANE_SHARE` of the frame's width while the query and its
     pairs are worked (it was 80 px of 720)."""
-    if scene.scene_name != "DotProducts":
+    if scene.scene_name != "DotProducts" or not scene.steps:  # the first step's first page
         return []
     step, caption, out = scene.steps[-1]["key"], scene.steps[-1]["caption"], []
     i, head = scene.followed_query().row, scene.head

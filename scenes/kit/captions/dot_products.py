@@ -31,13 +31,15 @@ STEPS = {
         "We follow one query, {q}: every query puts nearly all its attention on one key, this one {top}.",
     ),
     # the followed pair's query (attention_core.followed_choice): a trained head's, or asked
+    # two sentences: a long story ("… and that₁ looks most at soup too: this head's strongest
+    # links here") pages between them, never inside one (at 1:1 a page ended on "strongest")
     "query_followed": (
-        "我们跟着查询 {q} 走，它最大的权重是 {top}：{does}。",
-        "We follow one query, {q}, whose largest weight is {top}: {does}.",
+        "我们跟着查询 {q} 走，它最大的权重是 {top}。在这个头里，{does}。",
+        "We follow one query, {q}, whose largest weight is {top}. In this head, {does}.",
     ),
     "query_asked": (
-        "我们跟着所问的查询 {q} 走，它最大的权重是 {top}：{does}。",
-        "We follow the query asked for, {q}, whose largest weight is {top}: {does}.",
+        "我们跟着所问的查询 {q} 走，它最大的权重是 {top}。在这个头里，{does}。",
+        "We follow the query asked for, {q}, whose largest weight is {top}. In this head, {does}.",
     ),
     "query_only": (
         "我们跟着唯一的查询 {q} 走（它最大的权重是 {top}）。",
