@@ -60,68 +60,72 @@ class Theme:
 # Twenty-four token colours per theme that a viewer can tell apart (for examples of up to 24
 # tokens): each at least 4.5 : 1 against its theme's background, none grey (chroma ≥ 30), none in
 # the accent's yellow–orange hues, none near the text or output colour (ΔE ≥ 20), on the light
-# theme none near black (L* ≥ 28), on the dark none near white (L* ≤ 88). The first
-# CAST_COLOURS are the cast's (attention_core.story_cast: the followed query, its key, then the
-# story's tokens, in this order; issue 38: at real size cyan and blue could not be told apart):
-# every pair of them at least 25 apart in CIEDE2000 (dark 30.3, light 25.1; the earlier first
-# eight: 17.3 and 17.2), each also ≥ 20 from the quiet tone (muted) the other tokens take — the
-# best of many farthest-point searches over a 30-level sRGB grid, the query's blue and the
-# key's red first (on the dark theme the yellow-green, nearest the accent, last). Each next one
-# is the grid's colour farthest in CIEDE2000 from all before it, so every prefix is spread as
-# far as it can be: the closest pair is ≥ 17 apart among the first 12 and ≥ 12 among all 24
-# (ΔE ≈ 2: just noticeable).
+# theme none near black (L* ≥ 28), on the dark none near white (L* ≤ 88).
+# The first CAST_COLOURS are the cast's (attention_core.story_cast: the followed query, its key,
+# then the story's tokens, in this order; issue 38: at real size cyan and blue, green and teal
+# could not be told apart). Under the same rules, and at least 4.5 : 1 against the theme's panel
+# too (a legend on a panel is drawn in them) and at least 15 from the quiet tone (muted) the
+# other tokens take, they are the best of many farthest-point searches in CIEDE2000 over a
+# 30-level sRGB grid, a pair of near hues kept apart in lightness too: every pair at least 27.4
+# apart on the dark theme and 23.4 on the light (the earlier first eight: 17.3 and 17.2). On the
+# light theme no eight colours dark enough for its panel reach 25 under these rules (the
+# searches' best without the panel: 25.1, with two below 4.5 : 1 there). The query's blue and the
+# key's red come first, the dark theme's lime (nearest the accent) last. Each next one is the
+# grid's colour farthest in CIEDE2000 from all before it, so every prefix is spread as far as it
+# can be: the closest pair is ≥ 17 apart among the first 12 and ≥ 12 among all 24 (ΔE ≈ 2:
+# just noticeable).
 CAST_COLOURS = 8
 _DARK_TOKENS = (
-    "#21BCFF",
-    "#F4007A",
-    "#7A64FF",
-    "#009043",
-    "#FF9B7A",
-    "#FFBCFF",
-    "#00F4D3",
-    "#B1DE0B",  # the nearest the accent's yellow of the eight (ΔE 21.7): last
-    "#008D95",
-    "#F61200",
-    "#FF3EFF",
-    "#9E729E",
-    "#9EA7E5",
-    "#95C18D",
-    "#0084ED",
-    "#FF8DA7",
-    "#B06A61",
-    "#00F672",
-    "#72EDFF",
-    "#7B9E09",
-    "#00B095",
-    "#FF5861",
-    "#00B92C",
-    "#72844F",
+    "#2CEDFF",
+    "#FF357B",
+    "#008DE5",
+    "#099E6A",
+    "#FFCAFF",
+    "#B061FF",
+    "#FFB095",
+    "#B9ED00",  # the nearest the accent's yellow of the eight (ΔE 22.7): last
+    "#E53E09",
+    "#61F6B9",
+    "#23959E",
+    "#7B9E00",
+    "#A7B9FF",
+    "#B984B0",
+    "#B0CA8D",
+    "#B9726A",
+    "#727BB0",
+    "#00CA3E",
+    "#23C1FF",
+    "#E500B9",
+    "#FF95A7",
+    "#58C1B0",
+    "#FF84FF",
+    "#6A844F",
 )
 _LIGHT_TOKENS = (
-    "#007BB0",
-    "#ED0900",
-    "#3E4F09",
-    "#6A2C6A",
-    "#008472",
+    "#0072B0",
+    "#DC093E",
+    "#354F00",
+    "#0000E5",
+    "#007B72",
+    "#7B619E",
+    "#84004F",
     "#6A3523",
-    "#E50972",
-    "#844FFF",
-    "#003E95",
-    "#008412",
-    "#9E619E",
-    "#A76158",
-    "#95003E",
-    "#616A9E",
-    "#5800CA",
+    "#DC129E",
+    "#1A8435",
+    "#A71AFF",
+    "#2C467B",
+    "#A76172",
+    "#7B2395",
+    "#DC3500",
+    "#3E58F6",
     "#004F35",
-    "#B0001A",
-    "#B000B9",
-    "#6A7B46",
-    "#236AFF",
-    "#9E4F6A",
-    "#DC2C46",
-    "#61469E",
-    "#A70072",
+    "#95092C",
+    "#A7614F",
+    "#617B09",
+    "#A70900",
+    "#95467B",
+    "#583561",
+    "#CA0061",
 )
 
 DARK = Theme(
