@@ -11,7 +11,6 @@ from manim import (
     RIGHT,
     UP,
     Create,
-    Dot,
     Polygon,
     ReplacementTransform,
     Transform,
@@ -23,11 +22,17 @@ from scenes.kit.base import ExplainerScene
 from scenes.kit.views import adds_back as _has_own
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, box_of, flow, place, place_labels
+from scenes.mobjects.layout import Box, box_of, flow, free_spot, place, place_labels
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
+
+PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
+# the ways to label the chain, tried in turn (WeightedSum.try_chain_labels): the values' labels it
+# covers placed again after the output's; the output's clear of those that stay; every value's
+# again after it; every value's before it; every value's again where it may cross a faded shaft
+CHAIN_TRIES = ("cover", "around", "every", "values_first", "faint")
 
 
 class WeightedSum(ExplainerScene):
@@ -69,12 +74,16 @@ class WeightedSum(ExplainerScene):
         self.new2 = self.new @ B if self.new is not None else None
         self.note = note = self.kit.view_note(view, "weighted_sum")
         self.plane_box = left if not len(note) else left.rows(10, 1)[0]
+        self.label_box = left  # the chain's labels may go beside the note too (it is an obstacle)
         self.note_box = left.rows(10, 1)[1]
         if len(note):
             place(note, self.note_box, "left")
         extra = [self.own2[None], self.new2[None]] if self.own2 is not None else []
+        # past 12 keys a margin round the plane, where a label at its edge finds room whole
+        # (issue 38: "v(b…l)" for beautiful at 1:1)
+        inner = self.plane_box.inset(PLANE_MARGIN) if ex.n_keys > CROWDED else self.plane_box
         self.vplane = self.kit.plane(
-            np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), self.plane_box
+            np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), inner
         )
         self.colors = [self.k_color(j) for j in range(ex.n_keys)]
         self.q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
@@ -101,6 +110,7 @@ class WeightedSum(ExplainerScene):
         order = [
             j for j in self.cast_first(ac.story_order(head.weights, i, top, "keys")) if j in seen
         ]
+        self.v_order = order
         self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
             plane,
             self.V2,
@@ -116,6 +126,7 @@ class WeightedSum(ExplainerScene):
             most=CROWDED_TOKENS if self.example.n_keys > CROWDED else None,
         )
         self.obstacles = list(plane.tick_labels) + list(self.note)
+        self.value_marks = (list(plane.tips), list(plane.shafts))  # the values' arrows alone
         hull = self.value_hull()
         w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
         # below the weights come o = … (two lines at most) and, adding back, E + ΔE and its facts
@@ -188,25 +199,38 @@ class WeightedSum(ExplainerScene):
 
     def largest_weights(self, room: float):
         """Where not every key's weight fits (12 keys at 1:1): the largest ones first, in the
-        shortest form, as many as fit ``room`` with a line saying how many smaller ones are left
-        (the caption's largest weight is always among them); nothing where not even one fits."""
+        shortest form and as many to a line as fit, every value drawn in the plane among them
+        (issue 38: at 1:1 three of the eight drawn had no weight on the still), with a line
+        saying how many are left (the caption's largest weight is always listed); nothing where
+        not even one fits."""
         head, colors, i, n = self.head, self.colors, self.i, len(self.seen)
         order = sorted(self.seen, key=lambda j: -head.weights[i, j])
-        for shown in range(n - 1, 0, -1):
+        drawn = [j for j in getattr(self, "v_drawn", ()) if j in order]
+        width, tried = self.side_box.width, set()
+        # every drawn value's weight where that fits (all drawn, 12 keys: the largest alone)
+        tries = [(k, must) for must in (drawn, []) for k in range(n - 1, 0, -1)]
+        for shown, must in tries:
+            keys = sorted({*order[:shown], *must}, key=order.index)
+            if len(keys) >= n or tuple(keys) in tried:
+                continue
+            tried.add(tuple(keys))
             entries = [
                 VGroup(
                     label(self.k_tokens[j], SMALL, colors[j]),
                     self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=SMALL),
                 ).arrange(buff=0.1)
-                for j in order[:shown]
+                for j in keys
             ]
-            lines = balanced_lines(
-                self.say("smaller_weights", n=n - shown), self.side_box.width, SMALL, max_lines=2
-            )
-            rest = [label(t, SMALL, self.theme.muted) for t in lines] + self.blocked_line(SMALL)
-            col = VGroup(*entries, *rest).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            if col.height <= room and col.width <= self.side_box.width:
-                return col
+            listed = flow(entries, width, hbuff=0.3, vbuff=0.12)
+            # "none weighted more" only where every key left out weighs no more than those listed
+            claim = keys == order[: len(keys)]
+            for rest_key in ("smaller_weights", "more_weights") if claim else ("more_weights",):
+                lines = balanced_lines(self.say(rest_key, n=n - len(keys)), width, SMALL, 2)
+                rest = [label(t, SMALL, self.theme.muted) for t in lines]
+                col = VGroup(listed, *rest, *self.blocked_line(SMALL))
+                col.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+                if col.height <= room and col.width <= width:
+                    return col
         return VGroup()  # no room at all: the shares are in the AttentionMatrix scene
 
     @property
@@ -250,9 +274,12 @@ class WeightedSum(ExplainerScene):
         self.hold()
 
     def chain_tip_to_tail(self):
-        """The shrunk values move tip to tail; their sum is the output o."""
+        """The shrunk values move tip to tail; their sum is the output o, labelled first; the
+        values' labels move clear of the chain (issue 38: at 1:1 those the chain ran over left,
+        and o(she) found no spot)."""
         self.step("chain")
         theme, plane, out2 = self.theme, self.vplane, self.out2
+        plane.tips[:], plane.shafts[:] = self.value_marks  # the shrunk values are gone
         chained = VGroup(
             *(
                 plane.arrow(p, c, start=s, stroke_width=6)
@@ -262,49 +289,101 @@ class WeightedSum(ExplainerScene):
         self.result = plane.arrow(out2, theme.output, stroke_width=7)
         o_name = f"o({self.q_name})"
         self.side_of = np.array([out2[1], -out2[0]])  # beside the output, away from the values
-        self.o_tip = self.tag(
-            plane,
-            label(o_name, BODY, theme.output),
-            out2,
-            self.side_of,
-            self.plane_box,
-            self.obstacles + list(self.v_labels) + self.points_along_chain(),
-        )
+        moved = self.label_chain(o_name)
         self.out_line = self.vector_line(
             o_name, self.out, ("output", self.h, self.i), theme.output, self.side_box
         )
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
-        covered = self.labels_under_chain()
         self.play(
             *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
-            *(FadeOut(lb) for lb in covered),
+            *moved,
             run_time=1.6,
         )
-        self.v_labels = VGroup(*(lb for lb in self.v_labels if lb not in covered))
         self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
         self.hold()
 
-    def labels_under_chain(self) -> list:
-        """The value labels the chain (and the output) will run over: they leave as it forms,
-        so no label sits on an arrow (the colours still say which value is which)."""
+    def chain_marks(self) -> list:
+        """Every drawn arrow's head and shaft on the plane now (the faded values, the chain,
+        the output), where no label may sit."""
         plane = self.vplane
-        segments = [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
-        segments.append((np.zeros(2), self.out2))
-        ends = [(plane.point(a), plane.point(b)) for a, b in segments]
-        marks = shaft_marks(ends) + [Box(*(b[:2] - 0.14), *(b[:2] + 0.14)) for _, b in ends]
-        return [lb for lb in self.v_labels if any(box_of(lb).overlaps(m, 0.0) for m in marks)]
+        heads = [Box(*(t[:2] - 0.14), *(t[:2] + 0.14)) for t in plane.tips]
+        return heads + shaft_marks(plane.shafts)
 
-    def points_along_chain(self):
-        """Invisible points along the drawn vectors, so that a label sits beside them, not on
-        them."""
-        plane, out2 = self.vplane, self.out2
-        return [
-            Dot(plane.point(a + t * (b - a)), radius=0.04).set_opacity(0)
-            for a, b in [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
-            + [(np.zeros(2), out2)]
-            + [(np.zeros(2), v) for v in self.V2]
-            for t in np.linspace(0.15, 1.0, 8)
-        ]
+    def new_marks(self) -> list:
+        """The heads and shafts of the arrows drawn since the values (the chain, the output)."""
+        plane = self.vplane
+        heads = plane.tips[len(self.value_marks[0]) :]
+        shafts = plane.shafts[len(self.value_marks[1]) :]
+        return [Box(*(t[:2] - 0.14), *(t[:2] + 0.14)) for t in heads] + shaft_marks(shafts)
+
+    @staticmethod
+    def covered(mob, boxes) -> bool:
+        """Whether a value's label (its text: its leader line may cross) touches ``boxes``."""
+        text = mob if getattr(mob, "is_tip_label", False) else mob[0]
+        return any(box_of(text).overlaps(c, 0.0) for c in boxes)
+
+    def label_chain(self, o_name: str) -> list:
+        """The output's label (``self.o_tip``) and the values' labels clear of the chain, by the
+        first of :data:`CHAIN_TRIES` that leaves every one whole (else the one losing fewest);
+        the animations that move the values' labels there."""
+        plane, best = self.vplane, None
+        shafts = list(plane.shafts)
+        for how in CHAIN_TRIES:
+            tried = self.try_chain_labels(o_name, how)
+            plane.shafts[:] = shafts
+            if best is None or tried[0] < best[0]:
+                best = tried
+            if not tried[0]:
+                break
+        _, self.o_tip, stay, again = best
+        new = {getattr(m, "source_text", ""): m for m in again}
+        anims = []
+        for old in (m for m in self.v_labels if m not in stay):
+            twin = new.pop(getattr(old, "source_text", ""), None)
+            anims.append(FadeOut(old) if twin is None else ReplacementTransform(old, twin))
+        anims += [FadeIn(m) for m in new.values()]
+        self.v_labels = VGroup(*stay, *again)
+        return anims
+
+    def try_chain_labels(self, o_name: str, how: str):
+        """One way of :data:`CHAIN_TRIES` to label the chain: (how many labels it loses, the
+        output's label, the values' labels that stay, those placed again)."""
+        plane, chain, marks = self.vplane, self.new_marks(), self.chain_marks()
+        keep = how in ("cover", "around")
+        stay = [m for m in self.v_labels if not self.covered(m, chain)] if keep else []
+
+        def o_label(clear_of):
+            mob = label(o_name, BODY, self.theme.output)
+            box, obstacles = self.label_box, self.obstacles + marks + clear_of
+            return self.tag(plane, mob, self.out2, self.side_of, box, obstacles)
+
+        if how == "values_first":
+            again = self.placed_values([], [])
+            o_tip = o_label(list(again))
+        else:
+            o_tip = o_label(stay if how == "around" else [])
+            stay = [m for m in stay if not self.covered(m, [box_of(t) for t in o_tip])]
+            if how == "faint":  # a value's label may cross a faded value's shaft
+                plane.shafts[:] = plane.shafts[len(self.value_marks[1]) :]
+            again = self.placed_values(stay, list(o_tip))
+        whole = {getattr(m, "source_text", "") for m in [*stay, *again]}
+        lost = sum(f"v({self.k_tokens[j]})" not in whole for j in self.v_drawn)
+        return lost + (not len(o_tip)), o_tip, stay, again
+
+    def placed_values(self, stay: list, taken: list) -> VGroup:
+        """The labels of the drawn values not in ``stay``, placed clear of the chain, of
+        ``stay`` and of ``taken`` (the output's label), the story's first placed first, each
+        with a leader line where it had to go farther (one with no room at all left out)."""
+        named = {getattr(m, "source_text", "") for m in stay}
+        names = {j: f"v({self.k_tokens[j]})" for j in self.v_drawn}
+        moving = [j for j in sorted(self.v_drawn, key=self.v_order.index) if names[j] not in named]
+        return self.vplane.tip_labels(
+            self.V2[moving],
+            [names[j] for j in moving],
+            [self.colors[j] for j in moving],
+            self.label_box,
+            self.obstacles + taken + stay,
+        )
 
     def compare(self):
         """No residual to draw: the caption says why (another space, or several heads)."""
@@ -404,8 +483,13 @@ class WeightedSum(ExplainerScene):
         ok = place_labels(
             [mob], [anchor], [np.array([*direction[:2], 0.0])], box, obstacles=obstacles
         )[0]
+        if not ok:  # the free spot nearest its tip, joined by a leader line (1:1: none near)
+            spot = free_spot(mob, anchor, box, obstacles, gap=0.05, step=0.05)
+            if spot is None:
+                return VGroup()
+            mob.move_to(spot)
         mob.is_tip_label = True  # above the arrows; checked against its own tip
-        return VGroup(plane.leadered(mob, anchor)) if ok else VGroup()
+        return VGroup(plane.leadered(mob, anchor))
 
     def vector_line(self, name, values, role, color, box):
         """'name = [a, b]' (or '= [a, b]' under E + ΔE), folded under the name when too wide;

@@ -65,4 +65,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "mask_blocks_keys": ("掩码挡住了 {b} 个键", "the mask blocks {b} keys"),
     "mask_blocks_key": ("掩码挡住了 {b} 个键", "the mask blocks {b} key"),
     "smaller_weights": ("……其余 {n} 个键的权重都不比这些大", "… {n} more keys, none weighted more"),
+    # the same where a value drawn in the plane is listed below a key left out
+    "more_weights": ("……另有 {n} 个键", "… {n} more keys"),
 }
