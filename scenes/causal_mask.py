@@ -28,7 +28,8 @@ from scenes.mobjects.text import Num, label
 from scenes.mobjects.theme import SMALL
 
 # the strip under the weights in a frame without room beside them: one line, the blocked cells'
-# key, then the followed pair's note in its place (more would cost 24 tokens' grid at 1:1)
+# key, then the followed pair's note in its place (more would cost 24 tokens' grid at 1:1; at 23
+# tokens even this one does, unless the title leaves its line for a corner: fit_weights)
 FOOT_LINE = 0.3
 PANEL = 4.2  # the room a wide frame keeps right of the weights for the followed row
 
@@ -112,32 +113,106 @@ class CausalMask(ExplainerScene):
         self.foot = Box(right.x0, right.y0 - foot, right.x1, right.y0)
         if self.pair is not None:  # the followed pair keeps its number (on a grid of squares)
             kw["named"] = [(self.pair.query, self.pair.key)]
-        w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
-        self.weights = weights = self.kit.matrix(
-            head.weights, ("weights", self.h), rows, cols, w_box, digits=3, heat=True, **kw
-        )
-        self.sums_once = False
-        # every row and column where the sums are said once (24 at 1:1), and on a grid whose rows
-        # are split between its sides (24 × "1.000" say nothing)
-        if not weights.whole or weights.style.split:
-            once = self.kit.matrix(
-                head.weights, ("weights", self.h), rows, cols, right, digits=3, heat=True, **kw
-            )
-            if once.whole:
-                self.weights, self.sums_once, w_box = once, True, right
-                weights = once
+        self.weights, w_box, title = self.fit_weights(right, kw)
+        weights = self.weights
         self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
         self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
         self.g_scaled = place(VGroup(self.t_scaled, scaled), left)
         place(VGroup(self.t_masked, masked), left)
-        self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
-        place(self.g_weights, w_box, "left")
+        if title is None:  # above the grid
+            self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
+            place(self.g_weights, w_box, "left")
+        else:  # in the corner left of the column numbers (placed with the grid)
+            self.g_weights = VGroup(title, weights)
         self.blocked = (
             []
             if head.mask is None
             else [(i, j) for i, j in scaled.shown_cells if not head.mask[i, j]]
         )
         self.blocked_look = self.mark_blocked(weights)
+
+    def fit_weights(self, right: Box, kw: dict):
+        """The weights in ``right`` with the room they take and, where the title is not above
+        them, the title (placed): room for the row sums beside them (the last 1.0), else the
+        sums said once on the title's line (24 at 1:1), else (:meth:`cornered_weights`) the
+        title and the sums in the corners beside the column numbers."""
+        args = (self.head.weights, ("weights", self.h), self.q_tokens, self.k_tokens)
+        w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
+        weights = self.kit.matrix(*args, w_box, digits=3, heat=True, **kw)
+        self.sums_once, self.corners = False, None
+        # every row and column where the sums are said once (24 at 1:1), and on a grid whose rows
+        # are split between its sides (24 × "1.000" say nothing)
+        if weights.whole and not weights.style.split:
+            return weights, w_box, None
+        once = self.kit.matrix(*args, right, digits=3, heat=True, **kw)
+        if once.whole:
+            self.sums_once = True
+            return once, right, None
+        cornered = None if weights.whole else self.cornered_weights(args, right, kw)
+        if cornered is not None:
+            self.sums_once = True
+            return (*cornered[:1], right, cornered[1])
+        return weights, w_box, None
+
+    def cornered_weights(self, args, right: Box, kw: dict):
+        """Issue 38: a 23-token grid of squares at 1:1 lacks the title's line under the strip
+        at the foot. Fitted without it, the title goes in the corner left of the column numbers
+        and the row sums in the one right of them (on two lines where need be): (the weights,
+        the title), or None where the grid would still elide or a corner has no room."""
+        from scenes.mobjects.text import balanced_lines
+
+        theme = self.theme
+        weights = self.kit.matrix(*args, right, digits=3, heat=True, title_room=0.0, **kw)
+        if not weights.whole or not weights.style.squares:
+            return None
+        place(weights, right, "left")
+        left_corner, right_corner = self.corner_boxes(weights)
+        words = balanced_lines(self.say("weights"), left_corner.width, SMALL, max_lines=2)
+        title = VGroup(*(label(t, SMALL, theme.muted) for t in words))
+        title.arrange(DOWN, aligned_edge=np.array([-1, 0, 0]), buff=0.04)
+        note = self.sums_note(right_corner.width)
+        fits = [
+            m.width <= c.width and m.height <= c.height
+            for m, c in ((title, left_corner), (note, right_corner))
+        ]
+        if not all(fits):
+            return None
+        place(title, left_corner, "top-left")
+        self.corners = (left_corner, right_corner)
+        return weights, title
+
+    def corner_boxes(self, weights) -> tuple[Box, Box]:
+        """The content's corners beside a placed grid's column numbers: left of them above the
+        row labels, right of them above the right-hand row labels and the colour bar."""
+        content = self.regions.content
+        header = box_of(weights.col_labels)
+        below_left = [box_of(weights.row_labels).y1]
+        below_right = [box_of(m).y1 for m in (weights.right_labels, weights.colorbar) if len(m)]
+        left = Box(content.x0, max(below_left) + 0.1, header.x0 - 0.15, content.y1)
+        right = Box(
+            header.x1 + 0.15, max(below_right, default=header.y0) + 0.1, content.x1, content.y1
+        )
+        return left, right
+
+    def sums_note(self, width: float) -> VGroup:
+        """The note 'every row sums to 1.000', on as many lines (at most three) as ``width``
+        needs; its parts: the words, then the sum (the first row's: each is 1)."""
+        from scenes.mobjects.text import balanced_lines
+
+        theme = self.theme
+        total = self.num(np.sum(self.head.weights[0]), ("rowsum", self.h, 0), 3, color=theme.accent)
+        text = self.say("row_sum_each")
+        whole = VGroup(label(text, SMALL, theme.accent), total).arrange(buff=0.15)
+        if whole.width <= width:
+            return whole
+        lines = balanced_lines(text, width, SMALL, max_lines=2)
+        words = VGroup(*(label(t, SMALL, theme.accent) for t in lines))
+        words.arrange(DOWN, aligned_edge=np.array([-1, 0, 0]), buff=0.04)
+        if words[-1].width + 0.15 + total.width <= width:  # the sum on the last line of words
+            total.next_to(words[-1], np.array([1, 0, 0]), buff=0.15)
+        else:
+            total.next_to(words, DOWN, buff=0.04, aligned_edge=np.array([-1, 0, 0]))
+        return VGroup(words, total)
 
     def mark_blocked(self, weights) -> VGroup:
         """The weights' blocked cells in a look of their own (issue 32: a lecturer could not
@@ -206,6 +281,9 @@ class CausalMask(ExplainerScene):
                 for i in rows
             )
         )
+        if self.corners is not None:  # in the corner right of the column numbers
+            note = place(self.sums_note(self.corners[1].width), self.corners[1], "top-left")
+            return VGroup(note[1]), note[0]
         if self.sums_once:
             sum_head = label(self.say("row_sum_each"), SMALL, theme.accent)
             # on the title's line (under the grid the caption's third line may need the room)
@@ -284,7 +362,8 @@ class CausalMask(ExplainerScene):
             mob.scale_to_fit_width(line.width)
         # its top under the weights' last row labels (a line of text may be taller than the
         # strip: it reaches into the gap above the caption, never up into the labels)
-        mob.move_to([line.x0 + mob.width / 2, line.y1 - 0.03 - mob.height / 2, 0])
+        top = min(line.y1 - 0.03, box_of(self.weights).y0 - 0.08)  # clear of the last row's label
+        mob.move_to([line.x0 + mob.width / 2, top - mob.height / 2, 0])
 
     def panel_room(self) -> Box:
         """The content right of the weights, their row sums and colour key (a wide frame)."""

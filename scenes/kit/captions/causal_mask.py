@@ -30,18 +30,19 @@ STEPS = {
         "softmax shares only among the allowed keys: a −∞ gets exactly 0, and every row still sums to 1.",
     ),
     # what the head does with its followed pair (attention_core.pair_row's sight): a trained or
-    # asked head only
+    # asked head only; two sentences, so that a caption in pages breaks between them (a 22-token
+    # one at 1:1 ended its last page on "links here.")
     "pair_before": (
-        "这个头做的事：{q} 只能看到它前面的 {n} 个词元和它自己，给 {k} 的权重是 {w}：{does}。",
-        "What this head does: {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}: {does}.",
+        "在掩码下，{q} 只能看到它前面的 {n} 个词元和它自己，给 {k} 的权重是 {w}。这个头做的事：{does}。",
+        "Under the mask, {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}. What this head does: {does}.",
     ),
     "pair_some": (
-        "这个头做的事：掩码让 {q} 只能看到 {n} 个键，它给 {k} 的权重是 {w}：{does}。",
-        "What this head does: the mask lets {q} see {n} keys, and it gives {w} to {k}: {does}.",
+        "掩码让 {q} 只能看到 {n} 个键，它给 {k} 的权重是 {w}。这个头做的事：{does}。",
+        "The mask lets {q} see {n} keys, and it gives {w} to {k}. What this head does: {does}.",
     ),
     "pair_all": (
-        "这个头做的事：掩码在 {q} 这一行什么也没挡住，它给 {k} 的权重是 {w}：{does}。",
-        "What this head does: the mask blocks nothing in the row of {q}, and it gives {w} to {k}: {does}.",
+        "掩码在 {q} 这一行什么也没挡住，它给 {k} 的权重是 {w}。这个头做的事：{does}。",
+        "The mask blocks nothing in the row of {q}, and it gives {w} to {k}. What this head does: {does}.",
     ),
     "pair_blocked": (
         "所问的一对 {q} → {k} 被掩码挡住了：{q} 这一行里 {k} 的权重恰好是 {w}。",
