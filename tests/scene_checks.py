@@ -541,3 +541,39 @@ def final_frame_problems(scene) -> list[str]:
     if share < PICTURE_SHARE:
         return [f"the picture covers {share:.0%} of the content region (< {PICTURE_SHARE:.0%})"]
     return []
+
+
+# WeightedSum's steps whose plane shows the values' labels (the residual step fades them)
+VALUE_STEPS = ("values", "shrink", "chain", "compare")
+
+
+def real_size_problems(scene) -> list[str]:
+    """Issue 38 at real size: WeightedSum labels every value it draws whole, v(token), at every
+    step until the residual (at 1:1 the chain's labels left as it formed), names the output
+    o(query) once the chain has formed it (at 1:1 it had no spot), and shows the weight of
+    every value it draws (at 1:1 three of eight had none); CausalMask's weights at 1:1 are whole
+    (a strip at the foot cost a 23-token grid of squares its rows and columns). Also at a
+    caption's page (its step still open)."""
+    step = (getattr(scene, "_open_step", None) or scene.steps[-1])["key"]
+    out = []
+    if scene.scene_name == "WeightedSum" and step in VALUE_STEPS:
+        shown = {describe(m) for m in texts(scene)}
+        weights = {tuple(n.role) for n in on_screen(scene, Num) if _inked(n)}
+        for j in scene.v_drawn:
+            name = f"v({scene.k_tokens[j]})"
+            if name not in shown:
+                out.append(f"the value {name} is drawn without its label whole")
+            if ("weights", scene.h, scene.i, j) not in weights:
+                out.append(f"the value {name} is drawn without its weight")
+        if step in ("chain", "compare") and f"o({scene.q_name})" not in shown:
+            out.append(f"the output o({scene.q_name}) has no label")
+    square = scene.scene_name == "CausalMask" and scene.look.aspect == "1:1"
+    if square and step in ("softmax", "pair") and not scene.weights.whole:
+        w = scene.weights
+        out.append(f"the weights elided: {len(w.shown_rows)} rows, {len(w.shown_columns)} columns")
+    return out
+
+
+def _inked(mob) -> bool:
+    """Whether any part of ``mob`` is drawn (a Num is a group: its own opacity says nothing)."""
+    return max((m.get_fill_opacity() for m in mob.family_members_with_points()), default=0) > 0.05

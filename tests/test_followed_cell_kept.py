@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from scene_checks import geometry_problems, on_screen
+from scene_checks import geometry_problems, on_screen, real_size_problems
 from scenes.kit.look import Look
 from scenes.kit.registry import SCENES
 from scenes.mobjects.elision import ElidedCellError, elide
@@ -315,6 +315,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + cast_colour_problems(s)
             + dot_products_problems(s)
             + framed_pair_numbers(s)
+            + real_size_problems(s)
             + rotary_problems(s)
         )
 
