@@ -69,11 +69,12 @@ class Theme:
 # 30-level sRGB grid, a pair of near hues kept apart in lightness too: every pair at least 27.4
 # apart on the dark theme and 23.4 on the light (the earlier first eight: 17.3 and 17.2). On the
 # light theme no eight colours dark enough for its panel reach 25 under these rules (the
-# searches' best without the panel: 25.1, with two below 4.5 : 1 there). The query's blue and the
-# key's red come first, the dark theme's lime (nearest the accent) last. Each next one is the
-# grid's colour farthest in CIEDE2000 from all before it, so every prefix is spread as far as it
-# can be: the closest pair is ≥ 17 apart among the first 12 and ≥ 12 among all 24 (ΔE ≈ 2:
-# just noticeable).
+# searches' best without the panel: 25.1, with four under 4.5 : 1 there). The query's colour
+# (cyan on the dark theme, blue on the light) and the key's red come first; last the dark
+# theme's lime (nearest the accent) and the light theme's royal blue (nearest the query's hue).
+# Each next one is the grid's colour farthest in CIEDE2000 from all before it, so every prefix
+# is spread as far as it can be: the closest pair is ≥ 17 apart among the first 12 and ≥ 12
+# among all 24 (ΔE ≈ 2: just noticeable).
 CAST_COLOURS = 8
 _DARK_TOKENS = (
     "#2CEDFF",
@@ -105,11 +106,11 @@ _LIGHT_TOKENS = (
     "#0072B0",
     "#DC093E",
     "#354F00",
-    "#0000E5",
     "#007B72",
-    "#7B619E",
     "#84004F",
     "#6A3523",
+    "#7B619E",
+    "#0000E5",  # a second blue (41° of hue from the first, darker): last
     "#DC129E",
     "#1A8435",
     "#A71AFF",
