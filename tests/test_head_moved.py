@@ -112,3 +112,27 @@ def test_a_users_example_draws_the_terms_and_reads_no_words():
 def test_the_other_aspects_lay_out_cleanly(name, aspect):
     example = ac.load_example(str(BAKER) if name == "smollm2-baker" else name)
     assert [k for k, _, _ in _run(example, aspect)] == ["token", "terms", "sum", "words"]
+
+
+def test_copying_is_said_only_where_the_key_is_pushed_up(monkeypatch):
+    """The two captions no committed sentence reaches (both say little), on the baker sentence's
+    numbers with ``says_little`` cleared: 'copying' where ΔE puts the key's token among those it
+    pushes up most (``key_pushed``), else that this readout does not show it copying."""
+    from dataclasses import replace
+
+    import scenes.head_moved as scene_module
+
+    example = ac.load_example(str(BAKER))
+    for pushed in (True, False):
+
+        def moved(trace, h=None, i=None, pushed=pushed):
+            mv = moved_of(trace, h, i)
+            r = mv.readout
+            ids = (r.key_token, *r.pushed_ids[1:]) if pushed else r.pushed_ids
+            return replace(mv, readout=replace(r, says_little=None, pushed_ids=ids))
+
+        monkeypatch.setattr(scene_module, "moved_of", moved)
+        words = _run(example)[-1][1]
+        assert ("This is copying" in words) is pushed, words
+        assert ("does not show it copying" in words) is not pushed, words
+        assert "says little" not in words

@@ -42,12 +42,12 @@ STEPS = {
         "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
     ),
     "words_copies": (
-        "用模型自己的词表读出：ΔE 把 {k}——这个头所关注的词元——推进它推高最多的词元之列，排名 {r0} → {r1}：这就是复制。",
-        "Read through the model's own vocabulary: ΔE pushes up {k}, the token the head attends to, among the tokens it raises most; its rank goes {r0} → {r1}. This is copying.",
+        "用模型自己的词表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，排名 {r0} → {r1}：这就是复制。",
+        "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its rank goes {r0} → {r1}. This is copying.",
     ),
     "words_reads": (
-        "用模型自己的词表读出：ΔE 推高最多的是 {top}；它关注的 {k} 不在其中（排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
-        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the key it attends to, is not among them (rank {r0} → {r1}), so this readout does not show it copying {k}.",
+        "用模型自己的词表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
+        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (rank {r0} → {r1}), so this readout does not show it copying {k}.",
     ),
 }
 
