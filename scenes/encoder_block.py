@@ -259,6 +259,7 @@ class EncoderBlock(ExplainerScene):
             digits=digits,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             cell_pad=COMPACT,
+            keep_rows=ac.story_cast(self.trace),  # 20-odd rows: the story's, the rest elided
         )
         title = math(formula, FORMULA, theme.text)
         if title.width > 1.6 * box.width and "=" in formula:  # a narrow slot: its name alone

@@ -23,7 +23,7 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import balanced_lines, ellipsize, label, text_width
@@ -87,11 +87,15 @@ class PositionalEncoding(ExplainerScene):
         self.step("waves", caption_key="waves_2d" if d == 2 else None, d=d)
         legend = self.wave_legend()
         plot_box, legend_box = content.rows(5, 1, gap=0.15)
-        if legend.width > content.width:  # a narrow frame: one formula a line, under the plot
-            legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        if legend.width > content.width:  # two formulas a line, or one, under the plot
+            legend.arrange_in_grid(cols=2, buff=(0.5, 0.08), col_alignments="ll")
+            if legend.width > content.width:
+                legend.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
             plot_box = Box(content.x0, content.y0 + legend.height + 0.15, content.x1, content.y1)
             legend_box = Box(content.x0, content.y0, content.x1, content.y0 + legend.height)
         span = max(2 * (n - 1), 6)  # a stretch of positions, the tokens at the first n
+        if n > 12:  # 20-odd tokens: their positions get room for the cast's labels
+            span = n + 2
         fine = np.linspace(0, span, 200)
         pe_fine = ac.positional_encoding_at(fine, d)  # (200, d)
         pe = self.pe
@@ -110,16 +114,7 @@ class PositionalEncoding(ExplainerScene):
             waves.add(DashedVMobject(curve, num_dashes=60) if dashed else curve)
             for pos in range(n):
                 dots.add(VGroup().add(self._dot(to_screen(pos, pe[pos, i]), color)))
-        gap = (x1 - x0) / span  # the distance between two positions
-        ticks = VGroup(
-            *(
-                label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL, self.q_color(k)).next_to(
-                    to_screen(k, -1.0), DOWN, buff=0.12
-                )
-                for k, t in enumerate(self.q_tokens)
-            )
-        )
-        ticks = VGroup(*(t for t in ticks if t.width < gap - 0.05))
+        ticks = self.position_labels(to_screen, (x1 - x0) / span)
         if legend.width > legend_box.width:
             legend.arrange_in_grid(cols=2, buff=(0.5, 0.08))
         place(legend, legend_box)
@@ -127,48 +122,109 @@ class PositionalEncoding(ExplainerScene):
         self.play(FadeIn(dots), FadeIn(ticks))
         self.hold()
 
+    def position_labels(self, to_screen, gap: float) -> VGroup:
+        """The tokens under the axis at their positions (``gap`` apart): each that fits its
+        gap; among 20-odd tokens the cast's (:func:`attention_core.story_cast`, the story's
+        first), each whole where it keeps clear of those already placed (issue 38: at 24
+        tokens no position had a label)."""
+        cast = ac.story_cast(self.trace)
+        if len(cast) == self.example.n:  # every token its own colour: each where it fits
+            ticks = [
+                label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL, self.q_color(k)).next_to(
+                    to_screen(k, -1.0), DOWN, buff=0.12
+                )
+                for k, t in enumerate(self.q_tokens)
+            ]
+            return VGroup(*(t for t in ticks if t.width < gap - 0.05))
+        kept = []
+        for k in cast:
+            text = label(ellipsize(self.q_tokens[k], 1.3, SMALL), SMALL, self.q_color(k))
+            text.next_to(to_screen(k, -1.0), DOWN, buff=0.12)
+            if not any(box_of(text).overlaps(box_of(t), 0.12) for t in kept):
+                kept.append(text)
+        return VGroup(*kept)
+
     def add_as_vectors(self):
-        """PE added to each token's vector, tip to tail."""
+        """PE added to each token's vector, tip to tail: every token where the story has them
+        all (12 or fewer); among more (24) the cast (:func:`attention_core.story_cast`) in
+        colour, labelled "when+PE", the others' sums as thin grey arrows, counted under the note
+        (issue 38: 24 "…+PE" labels hid the plane)."""
         ex, theme, pe, n = self.example, self.theme, self.pe, self.example.n
         self.step("add", clear=True)
         X = ex.embeddings
-        stack = np.vstack([X, X + pe])
-        view = ac.plane_view(stack)
+        view = ac.plane_view(np.vstack([X, X + pe]))
         left, right = self.regions.content.columns(4, 1)
         plane = self.kit.plane(view, left)
-        colors = [self.q_color(i) for i in range(n)]
-        base = plane.arrows(view.coords[:n], colors)
+        cast = sorted(ac.story_cast(self.trace))
+        others = [i for i in range(n) if i not in cast]
+        grey = VGroup(*(self.grey_arrow(plane, view.coords[n + i]) for i in others))
+        colors = [self.q_color(i) for i in cast]
+        base = plane.arrows(view.coords[cast], colors)
         moved = VGroup(
             *(
                 plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i], stroke_width=3)
-                for i in range(n)
+                for i in cast
             )
         )
         summed = VGroup(
-            *(plane.arrow(view.coords[n + i], colors[i], stroke_width=6) for i in range(n))
+            *(plane.arrow(view.coords[n + i], c, stroke_width=6) for i, c in zip(cast, colors))
         )
+        # the note right of the plane itself (a square frame's column of a fifth broke its
+        # words one a line)
+        x0 = min(right.x0, plane.plane.get_right()[0] + 0.3)
+        note = self.add_note(view, len(others), Box(x0, right.y0, right.x1, right.y1))
         labels = plane.tip_labels(
-            view.coords[n:],
-            [f"{t}+PE" for t in self.q_tokens],
+            view.coords[[n + i for i in cast]],
+            [f"{self.q_tokens[i]}+PE" for i in cast],
             colors,
             left,
-            obstacles=plane.tick_labels,
+            obstacles=[*plane.tick_labels, *note],
         )
-        note = VGroup()
-        if not view.exact:
-            text = self.say("view_kept", kept=f"{view.kept * 100:.0f} %")
-            lines = balanced_lines(text, right.width, SMALL, max_lines=3)  # between words
-            note = VGroup(*(label(line, SMALL, theme.muted) for line in lines))
-            note.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
-            place(note, right, "bottom-left")
         self.play(
             Create(plane.plane), FadeIn(plane.tick_labels), *(grow(a) for a in base), run_time=1
         )
         self.play(
             *(a.animate.set_opacity(0.35) for a in base), *(grow(a) for a in moved), run_time=1
         )
-        self.play(*(grow(a) for a in summed), FadeIn(labels), FadeIn(note), run_time=1)
+        shown = [*(grow(a) for a in grey), *(grow(a) for a in summed), FadeIn(labels)]
+        self.play(*shown, FadeIn(note), run_time=1)
         self.hold()
+
+    def grey_arrow(self, plane, v):
+        """A token outside the cast: a thin grey arrow with a small head, to ``v`` (its tip and
+        shaft kept clear of the cast's labels, as :meth:`VectorPlane.arrow`'s)."""
+        from manim import Arrow
+
+        a, b = plane.point([0, 0]), plane.point(v)
+        plane.tips.append(b)
+        plane.shafts.append((a, b))
+        return Arrow(
+            a,
+            b,
+            buff=0,
+            color=self.theme.muted,
+            stroke_width=1.5,
+            tip_length=0.1,
+            max_tip_length_to_length_ratio=0.3,
+            stroke_opacity=0.6,
+            fill_opacity=0.6,
+        )
+
+    def add_note(self, view, others: int, box) -> VGroup:
+        """The plane's note in ``box``'s bottom left: what the 2-D view keeps (where it is not
+        exact) and how many tokens are drawn grey ("16 others: x + PE, grey")."""
+        theme, lines = self.theme, []
+        if not view.exact:
+            text = self.say("view_kept", kept=f"{view.kept * 100:.0f} %")
+            lines += balanced_lines(text, box.width, SMALL, max_lines=3)  # between words
+        if others:
+            text = self.say("pe_others" if others > 1 else "pe_other", n=others)
+            lines += balanced_lines(text, box.width, SMALL, max_lines=3)
+        note = VGroup(*(label(line, SMALL, theme.muted) for line in lines))
+        if len(note):
+            note.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+            place(note, box, "bottom-left")
+        return note
 
     def show_why_order(self):
         """Why: shuffled tokens, without PE and with it (the core's order argument: where a

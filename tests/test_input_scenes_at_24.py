@@ -1,0 +1,106 @@
+"""PositionalEncoding and EncoderBlock at 24 tokens (issue 38, "seen at real size"): they draw
+the story's cast (:func:`attention_core.story_cast`) and count or elide the rest.
+
+No example of the lecturer's applies to both at 24 tokens (the 24-token sentence is a decoder's,
+with RoPE), so one hand-written example at the limits (24 tokens, 8 dimensions, 4 heads, causal)
+is run once per scene, with the checks of every still (nothing outside the frame or overlapping,
+every number the core's) and what each scene owes the cast:
+
+- PositionalEncoding's waves label the cast's positions under the axis (at 24 tokens none had a
+  label), and its plane labels only the cast's sums, "when+PE", the others grey and counted
+  ("16 others: x + PE, grey"; 24 "…+PE" labels hid the plane);
+- EncoderBlock's matrices keep the cast's first rows where rows are elided (at 1:1 the first
+  eight and the last were drawn: the cast's they₂ and with elided).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+from scene_checks import describe, geometry_problems, texts
+from scenes.kit.look import Look
+from scenes.kit.registry import BY_NAME
+from scenes.pipeline.stills import run_steps
+
+TOKENS = [
+    *("when", "students", "read", "the", "slides", "they", "compare", "the", "numbers", "with"),
+    *("notes", "explanations", "and", "then", "they", "ask", "why", "the", "model", "looked"),
+    *("at", "each", "word", "again"),
+]
+
+
+CAST_ROWS = 5  # EncoderBlock at 1:1: the first of the cast kept where rows are elided
+
+
+def example() -> ac.Example:
+    rng = np.random.default_rng(5)
+    return ac.Example(
+        tokens=tuple(TOKENS),
+        embeddings=np.round(rng.normal(size=(len(TOKENS), 8)), 1),
+        title="at the limits, 24 tokens",
+        heads=4,
+        seed=3,
+        mask="causal",
+    )
+
+
+def _shown(scene) -> list[str]:
+    skip = {id(m) for m in scene.caption_mob.get_family()}
+    return [describe(m) for m in texts(scene) if id(m) not in skip]
+
+
+def positional_problems(scene) -> list[str]:
+    step, out = scene.steps[-1]["key"], []
+    cast = ac.story_cast(scene.trace)
+    names = [scene.q_tokens[i] for i in cast]
+    shown = _shown(scene)
+    if step == "waves":
+        labelled = [t for t in names if t in shown]
+        if len(labelled) < 3:
+            out.append(f"the waves label {labelled} of the cast {names}")
+    if step == "add":
+        sums = [t for t in shown if t.endswith("+PE")]
+        if sorted(sums) != sorted(f"{t}+PE" for t in names):
+            out.append(f"the plane labels {sums}, not the cast's {names}")
+        others = len(TOKENS) - len(cast)
+        if not any(t.startswith(f"{others} others") for t in shown):
+            out.append(f"no line counts the {others} others")
+    return out
+
+
+def encoder_problems(scene) -> list[str]:
+    from manim import VGroup
+
+    from scene_checks import on_screen
+
+    cast = ac.story_cast(scene.trace)
+    out = []
+    for group in on_screen(scene, VGroup):
+        m = getattr(group, "of_matrix", lambda: None)()
+        if m is None or m.shape[0] != len(TOKENS) or len(m.shown_rows) == len(TOKENS):
+            continue
+        left = [scene.q_tokens[i] for i in cast[:CAST_ROWS] if i not in m.shown_rows]
+        if left:  # the followed query, its key and the story's next: never elided
+            out.append(f"a {m.shape} matrix elides the cast's {left}: rows {m.shown_rows}")
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name,check",
+    [("PositionalEncoding", positional_problems), ("EncoderBlock", encoder_problems)],
+)
+def test_the_cast_at_24_tokens(name, check):
+    ex = example()
+    look = Look.for_example(ex, lang="en", aspect="1:1")
+    stills = run_steps(
+        BY_NAME[name].load(),
+        ex,
+        look=look,
+        frames=False,
+        snapshot=lambda s: geometry_problems(s) + check(s),
+    )
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+    assert not problems, "\n".join(problems[:20])
