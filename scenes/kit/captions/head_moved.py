@@ -2,6 +2,7 @@
 Chinese and English side by side."""
 
 SCENE = "HeadMoved"
+# "\u00a0": a no-break space, so that no caption line splits E + ΔE or a term's formula
 TITLE = ("注意力头搬来了什么：E + ΔE", "What the head moved: E + ΔE")
 
 STEPS = {
@@ -22,23 +23,23 @@ STEPS = {
         "E: the input row of {q} (its embedding), drawn as its arrow.",
     ),
     "terms_w_o": (
-        "每个键 j 加上一项 tⱼ = αⱼ · vⱼ · WO：它的权重乘它的值，再经过这个头在 WO 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term tⱼ = αⱼ · vⱼ · WO: its weight times its value, through this head's rows of WO. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ\u00a0·\u00a0WO：它的权重乘它的值，再经过这个头在 WO 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ\u00a0·\u00a0WO: its weight times its value, through this head's rows of WO. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "terms_o": (
-        "每个键 j 加上一项 tⱼ = αⱼ · vⱼ：它的权重乘它的值（这个例子没有 WO）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term tⱼ = αⱼ · vⱼ: its weight times its value (this example has no WO). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ：它的权重乘它的值（这个例子没有 WO）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ: its weight times its value (this example has no WO). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "sum": (
-        "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E + ΔE。",
-        "Their sum ΔE is what the head writes into {q}: it leaves as E + ΔE.",
+        "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E\u00a0+\u00a0ΔE。",
+        "Their sum ΔE is what the head writes into {q}: it leaves as E\u00a0+\u00a0ΔE.",
     ),
     "words_none": (
         "要把向量读成词，需要一个带反嵌入（unembedding）的模型；这个例子没有，所以这里不读。",
         "Reading the vector back as words needs a model with an unembedding; this example has none, so nothing is read here.",
     ),
     "words_little": (
-        "用模型自己的词表读出 E 与 E + ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
+        "用模型自己的词表读出 E 与 E\u00a0+\u00a0ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
         "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
     ),
     "words_copies": (
