@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, VGroup
 
-from scenes.mobjects.layout import Box, place
+from scenes.mobjects.layout import RADII, Box, place
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
 # matrices of the explained head's queries × keys: each keeps the followed pair's row and column
 QUERY_KEY_ROLES = ("scores", "scaled", "masked", "weights")
+CAST_REACH = 0.4  # a cast label is looked for at most this far from its tip (Kit.cast_arrows)
+CAST_MERGE = (0.0, 0.15, 0.3, 0.5)  # tips closer than this share a label, tried in turn
 
 
 class Kit:
@@ -108,6 +110,143 @@ class Kit:
             if len(drawn) == said:
                 break
         return drawn, arrows, labels, note
+
+    def cast_arrows(self, plane, coords, texts, colors, cast, note, note_box: Box, **kw):
+        """Every token an arrow of ``plane`` (issue 38, at 20-odd tokens: labels knotted, or sat
+        at another arrow's tip): the ``cast`` (the story's few, in its order:
+        :func:`attention_core.story_cast`) in ``colors``, each labelled whole at its own tip —
+        tips too close for two labels share one ("said, she"), no label looked for farther than
+        :data:`CAST_REACH` from its tip — and every other token a thin grey arrow, unlabelled,
+        no label on it, counted on a line under ``note`` ("15 others, grey"; ``grey=False``:
+        not drawn, "15 others not drawn"), placed in ``note_box`` (``align``, as :func:`place`).
+        Where the tips leave no room for every label: with ``key`` (the default) the cast is
+        named in a key under the note (an arrow and its label in its colour), never by leader
+        lines; without (white outputs, all alike), the cast is cut from its end, down to
+        ``least`` (default 1), until every label finds its tip (the rest grey), leader lines
+        only past that. ``kw``: ``bounds``, ``obstacles``, ``marks`` (thin arrows drawn
+        elsewhere, kept clear like the grey), the arrows' ``stroke_width`` and ``outline``, the
+        rest the labels' (:meth:`VectorPlane.tip_labels`). Returns (the indices drawn in
+        colour, ascending; their arrows; the grey arrows; the labels, or the key; the note)."""
+        import numpy as np
+
+        coords, align = np.asarray(coords, dtype=float), kw.pop("align", "center")
+        bounds, obstacles = kw.pop("bounds"), list(kw.pop("obstacles", ()))
+        style = {k: kw.pop(k) for k in ("outline", "stroke_width") if k in kw}
+        with_key, faint = kw.pop("key", True), list(kw.pop("marks", ()))
+        drawn_grey = kw.pop("grey", True)
+        cast = [int(i) for i in dict.fromkeys(cast) if 0 <= i < len(coords)]
+        tips, shafts, plain = list(plane.tips), list(plane.shafts), note
+        least = min(kw.pop("least", 1), len(cast))  # without a key, at least this many
+        for count in [len(cast)] if with_key else range(len(cast), max(least, 1) - 1, -1):
+            plane.tips[:], plane.shafts[:] = tips, shafts
+            keep = sorted(cast[:count])
+            others = [i for i in range(len(coords)) if i not in keep]
+            grey = VGroup(*(self.thin_arrow(plane, coords[i]) for i in others if drawn_grey))
+            note = self._grey_count(plain, len(others), note_box, align, drawn_grey)
+            arrows = plane.arrows(coords[keep], [colors[i] for i in keep], **style)
+            marks = self.thin_marks([*grey, *faint])
+            where = (bounds, [*obstacles, *marks, *note])
+            led, labels = self._cast_labels(plane, coords, keep, texts, colors, where, kw)
+            if not led:
+                return keep, arrows, grey, labels, note
+        if with_key:  # no spot at every tip: a key under the plane names the cast by colour
+            order = [i for i in cast if i in keep]
+            labels = self.cast_key([texts[i] for i in order], [colors[i] for i in order], note_box)
+            for arrow in arrows:
+                arrow.wants_label, arrow.in_key = False, True
+            both = VGroup(*([note] if len(note) else []), labels)
+            both.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+            place(both, note_box, align if both.height <= note_box.height else f"bottom-{align}")
+        return keep, arrows, grey, labels, note
+
+    def _grey_count(self, note, others: int, box: Box, align: str, grey: bool) -> VGroup:
+        """``note`` with a line under it, "15 others, grey" (not ``grey``: "15 others not
+        drawn"), placed in ``box``."""
+        if not others:
+            return note
+        key = ("others_grey" if grey else "not_drawn") + ("" if others > 1 else "_one")
+        line = label(self.scene.say(key, n=others), SMALL, self.theme.muted)
+        out = VGroup(*([note] if len(note) else []), line)
+        out.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+        return place(out, box, align if out.height <= box.height else f"bottom-{align}")
+
+    @staticmethod
+    def _cast_labels(plane, coords, keep, texts, colors, where, kw) -> tuple:
+        """The labels of the arrows ``keep`` at their tips, none looked for farther than
+        :data:`CAST_REACH`: apart, else tips close together sharing one; the try with the
+        fewest leader lines, and how many it has."""
+        from scenes.mobjects.plane import NEAR
+
+        bounds, obstacles = where
+        near = min(CAST_REACH, NEAR if plane.near is None else plane.near)  # no leader line
+        radii, plane.radii = plane.radii, [r for r in RADII if r <= near]
+        best = None
+        try:
+            for merge in CAST_MERGE:
+                labels = plane.tip_labels(
+                    coords[keep],
+                    [texts[i] for i in keep],
+                    [colors[i] for i in keep],
+                    bounds,
+                    obstacles,
+                    merge=merge,
+                    **kw,
+                )
+                led = sum(bool(getattr(m, "is_leader", False)) for m in labels.get_family())
+                if best is None or led < best[0]:
+                    best = (led, labels)
+                if not led:
+                    break
+        finally:
+            plane.radii = radii
+        return best
+
+    def cast_key(self, texts, colors, box: Box) -> VGroup:
+        """A key to a plane's colours: a short arrow and the token's label, whole, in its colour,
+        in as many columns as ``box``'s width holds (the story's order, row by row)."""
+        from scenes.mobjects.plane import sample_arrow
+
+        entries = [
+            VGroup(sample_arrow(c, length=0.3, stroke_width=3), label(t, SMALL, c)).arrange(
+                buff=0.08
+            )
+            for t, c in zip(texts, colors)
+        ]
+        for cols in range(len(entries), 0, -1):
+            key = VGroup(*entries).arrange_in_grid(
+                cols=cols, buff=(0.25, 0.06), cell_alignment=LEFT
+            )
+            if key.width <= box.width or cols == 1:
+                return key
+        return VGroup()
+
+    @staticmethod
+    def thin_marks(thin) -> list:
+        """Small boxes on thin arrows' heads (:meth:`thin_arrow`) and along their shafts: no
+        label sits on one (beside a grey head, a label would seem to name it)."""
+        from scenes.mobjects.plane import shaft_marks
+
+        ends = [(a.get_start(), a.get_end()) for a in thin]
+        heads = [Box(b[0] - 0.07, b[1] - 0.07, b[0] + 0.07, b[1] + 0.07) for _, b in ends]
+        return heads + shaft_marks(ends, half=0.03)
+
+    def thin_arrow(self, plane, v, color=None, opacity: float = 0.6):
+        """A thin arrow of ``plane`` with a small head, grey unless ``color``: a token outside
+        the cast, a faint value behind the outputs."""
+        from manim import Arrow
+
+        a, b = plane.point([0, 0]), plane.point(v)
+        return Arrow(
+            a,
+            b,
+            buff=0,
+            color=color or self.theme.muted,
+            stroke_width=1.5,
+            tip_length=0.1,
+            max_tip_length_to_length_ratio=0.3,
+            stroke_opacity=opacity,
+            fill_opacity=opacity,
+        )
 
     def titled_plane(self, box: Box, which: str, heading: str) -> VGroup:
         """A plane in ``box`` for the view recipe ``which`` (see :mod:`scenes.kit.views`), its

@@ -111,6 +111,7 @@ class VectorPlane(VGroup):
 
     near = None  # a tip label farther than this from its tip gets a leader line (None: NEAR);
     # a crowded plane may ask for less: a label there touches its tip or has its line
+    radii = None  # how far from its tip a label is looked for (None: every spot of place_labels)
 
     def __init__(
         self,
@@ -272,7 +273,7 @@ class VectorPlane(VGroup):
         off = self._off_axes(labels, anchors, prefs, bounds, obstacles)
         if all(off):
             return off
-        plain = place_labels(labels, anchors, prefs, bounds, obstacles=obstacles)
+        plain = place_labels(labels, anchors, prefs, bounds, obstacles=obstacles, **self._reach())
         if sum(plain) > sum(off):
             return plain
         return self._off_axes(labels, anchors, prefs, bounds, obstacles)  # placed as before
@@ -291,10 +292,14 @@ class VectorPlane(VGroup):
                 [prefs[k] for k in missed],
                 bounds,
                 obstacles=obstacles + taken,
+                **self._reach(),
             )
             for k, ok in zip(missed, again):
                 placed[k] = ok
         return placed
+
+    def _reach(self) -> dict:
+        return {} if self.radii is None else {"radii": self.radii}
 
     def story_arrows(
         self, coords, texts, colors, order, bounds: Box, obstacles=(), most=None, **kw
@@ -420,6 +425,7 @@ class VectorPlane(VGroup):
             [prefs[k] for k in keep],
             bounds,
             obstacles=list(obstacles) + heads,
+            **self._reach(),
         )
         flags.update(zip(keep, ok))
         away = -np.sum([prefs[k] for k in keep], axis=0) if keep else np.array([-1.0, -1.0, 0])

@@ -140,4 +140,7 @@ WORDS = {
     "not_drawn": ("另有 {n} 个未画出", "{n} others not drawn"),
     "not_drawn_short": ("另 {n} 个未画", "{n} not drawn"),  # a narrow column's
     "not_drawn_one": ("另有一个未画出", "one other not drawn"),
+    # a plane of 20-odd tokens: the cast labelled in colour, the others thin grey arrows
+    "others_grey": ("其余 {n} 个为灰色", "{n} others, grey"),
+    "others_grey_one": ("另一个为灰色", "one other, grey"),
 }
