@@ -31,6 +31,9 @@ class Embeddings(ExplainerScene):
             side = min(content.height, (0.42 if self.example.d_model > 4 else 0.6) * content.width)
             left = Box(content.x0, content.y0, content.x0 + side, content.y1)
             right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
+        elif self.example.n > CROWDED:  # a square frame, many tokens: the plane takes more
+            left, right = content.columns(1.7, 1)  # (3.3 wide, its labels knotted; the table
+            # shows one column of numbers at either width)
         else:  # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
             left, right = content.columns(*((1, 1.2) if self.example.d_model > 4 else (3, 2)))
         self.view = plane_view_of(self.trace, "X")
@@ -45,12 +48,14 @@ class Embeddings(ExplainerScene):
         ex, tr = self.example, self.trace
         self.note = note = self.kit.view_note(self.view, "X")
         crowded = ex.n > CROWDED  # a line under the plane says how many are not drawn
-        self.plane_box, self.note_box = left.rows(10, 1)
+        # among many, a key to the cast's colours may go under the plane: room for it
+        self.plane_box, self.note_box = left.rows(*((2, 1) if crowded else (10, 1)))
         if not (len(note) or crowded):
             self.plane_box = left
         self.order = self.story_inputs()  # the followed query, its key, the keys it weighs most
-        fitted = self.coords[self.order[:CROWDED_TOKENS]] if crowded else self.coords
-        self.vplane = plane = self.kit.plane(fitted, self.plane_box, pad=0.1)  # to those drawn
+        # every token is drawn (among many, the cast in colour, the others grey): fitted to all
+        pad = 0.3 if crowded else 0.1  # among many, room at the tips for their labels
+        self.vplane = plane = self.kit.plane(self.coords, self.plane_box, pad=pad)
         if len(note):
             place(note, self.note_box, "left")
 
@@ -99,22 +104,23 @@ class Embeddings(ExplainerScene):
                 obstacles=list(plane.tick_labels) + list(shown),
                 clear_axes=True,
             )
-        else:
-            self.drawn, arrows, labels, self.note = self.kit.story_arrows(
+        else:  # the cast labelled at their tips, the others thin and grey, counted
+            self.drawn, arrows, grey, labels, self.note = self.kit.cast_arrows(
                 plane,
                 coords,
                 self.q_tokens,
                 colors,
-                self.order,
+                self.cast,
                 shown,
                 self.note_box,
                 align="left",
                 bounds=self.plane_box,
                 obstacles=list(plane.tick_labels),
                 clear_axes=True,
-                most=CROWDED_TOKENS,
             )
         self.arrows = dict(zip(self.drawn, arrows))
+        if n > CROWDED:
+            arrows = VGroup(*grey, *arrows)  # the grey first: the cast is drawn over them
         self.play(
             FadeIn(self.table_head),
             FadeIn(table.backgrounds),

@@ -51,33 +51,33 @@ class Overview(ExplainerScene):
         """The formula, and the tokens in their plane (a 2-D view when d > 2)."""
         theme = self.theme
         x_view = plane_view_of(self.trace, "X")
-        x_plane_box, x_note_box = panel.rows(9, 1, gap=0.1)
-        # among many tokens, at most CROWDED_TOKENS (Embeddings'), the plane fitted to them
-        order, most = self.story_inputs(), CROWDED_TOKENS if self.example.n > CROWDED else None
-        fitted = x_view.coords if most is None else x_view.coords[order[:most]]
-        x_plane = self.kit.plane(fitted, x_plane_box, ticks=False)
+        order, crowded = self.story_inputs(), self.example.n > CROWDED
+        # among many, two lines under the plane: the view note, the others counted
+        x_plane_box, x_note_box = panel.rows(*((4, 1) if crowded else (9, 1)), gap=0.1)
+        x_plane = self.kit.plane(x_view.coords, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
         # the view note, else the plane's name: where a line says how many are not drawn, it
         # goes under it (the name at the right had overlapped that line)
         x_note = self.kit.view_note(x_view, "X")
+        if x_note.width > x_note_box.width:  # a narrow column: its short form, clear of the
+            x_note = self.kit.view_note(x_view, "X", short=True)  # matrices beside it
         if not len(x_note):
             x_note = VGroup(label(self.say("embeddings"), SMALL, theme.muted))
         place(x_note, x_note_box, "left")
-        # clear of the note and the formula above; where not every token finds a label, the
-        # story's (the followed query first) and a line saying how many are not drawn
-        _, x_arrows, x_labels, x_note = self.kit.story_arrows(
-            x_plane,
-            x_view.coords,
-            self.q_tokens,
-            q_colors,
-            order,
-            x_note,
-            x_note_box,
-            bounds=x_plane_box,
-            align="left",
-            obstacles=[self.formula],
-            most=most,
-        )
+        # clear of the note and the formula above; among many, as many of the cast as are
+        # labelled at their tips (a key to their colours had no room), the others thin and grey
+        args = (x_plane, x_view.coords, self.q_tokens, q_colors)
+        kw = dict(bounds=x_plane_box, align="left", obstacles=[self.formula])
+        if crowded:
+            cast = [i for i in order if i in self.cast][:CROWDED_TOKENS]
+            _, x_arrows, grey, x_labels, x_note = self.kit.cast_arrows(
+                *args, cast, x_note, x_note_box, key=False, **kw
+            )
+            x_arrows = VGroup(*grey, *x_arrows)
+        else:
+            _, x_arrows, x_labels, x_note = self.kit.story_arrows(
+                *args, order, x_note, x_note_box, **kw
+            )
         self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note)
         self.step("formula")
         self.play(
@@ -115,6 +115,9 @@ class Overview(ExplainerScene):
                 )
             ),
             key_row=False,  # no room for one more row's largest weight
+            # elided, the columns named (upright) where they fit: the outputs' plane, among
+            # many, labels too few outputs to name the followed key on the last still
+            name_columns=True,
         )
 
         rows, cols = self.q_tokens, self.k_tokens
@@ -176,14 +179,14 @@ class Overview(ExplainerScene):
 
     def mix_values(self, panel) -> None:
         """·V: each output gathered from the values it mixes, in the values' plane."""
-        head, theme, ex = self.head, self.theme, self.example
+        head, ex = self.head, self.example
         self.step("values")
         self.light(self.formula, "v")
+        crowded = ex.n > CROWDED
         if self.narrow:
             self.play(FadeOut(self.tokens_panel))
         out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis
-        crowded = ex.n > CROWDED
         # under the plane: the faint arrows' key, the view note, what is not drawn (a line kept
         # for it: where not every output finds a label, some are not drawn at any size)
         lines = 2 + (not out_view.exact)
@@ -191,33 +194,29 @@ class Overview(ExplainerScene):
         # among many, the values the followed query weighs most (24 faint arrows were a thicket)
         # and the plane fitted to them and to the outputs it may draw
         values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)
-        outputs = self.story_tokens("queries")[:CROWDED_OUTPUTS] if crowded else range(ex.n)
-        fitted = np.vstack([head.V[list(values)] @ B, head.output[list(outputs)] @ B])
-        o_plane = self.kit.plane(fitted, o_plane_box, ticks=False)
+        fitted = np.vstack([head.V[list(values)] @ B, head.output @ B])
+        # (among many, padded more: room at the outputs' tips for their labels)
+        o_plane = self.kit.plane(fitted, o_plane_box, ticks=False, pad=0.35 if crowded else 0.18)
         # every output drawn alike (white): a label touches its tip or has a line to it (a
         # review: o(blue₂) 0.31 from its tip, nearer another white arrow's)
         o_plane.near = OUTPUT_NEAR
-        v_arrows = VGroup(
-            *(o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35) for j in sorted(values))
-        )
-        # outputs in their own style, each labelled o(token): no token's colour on a derived vector
+        if crowded:  # thin, small heads: the outputs' labels find room at their tips
+            v_arrows = VGroup(
+                *(
+                    self.kit.thin_arrow(o_plane, head.V[j] @ B, self.k_color(j))
+                    for j in sorted(values)
+                )
+            )
+        else:
+            v_arrows = VGroup(
+                *(
+                    o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35)
+                    for j in sorted(values)
+                )
+            )
         o_note = self.values_note(out_view, o_note_box)
-        o_texts = [f"o({t})" for t in self.q_tokens]
-        _, o_arrows, o_labels, o_note = self.kit.story_arrows(
-            o_plane,
-            head.output @ B,
-            o_texts,
-            [theme.output] * ex.n,
-            self.story_tokens("queries"),
-            o_note,
-            o_note_box,
-            bounds=o_plane_box,
-            align="left",
-            obstacles=[self.formula],
-            stroke_width=4,
-            # among many, the followed query's output and a few more: ten white arrows and
-            # their leaders in a small plane read as a tangle (a review at 24 tokens)
-            most=CROWDED_OUTPUTS if crowded else None,
+        o_arrows, o_labels, o_note = self.output_arrows(
+            o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
         )
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         # each output gathers from copies of the values; the drawn arrows, where their labels
@@ -230,6 +229,34 @@ class Overview(ExplainerScene):
         self.remove(*gathering)
         self.add(o_arrows)
         self.hold(1.8)
+
+    def output_arrows(self, o_plane, coords, v_arrows, o_note, o_note_box, o_plane_box):
+        """The outputs in their own style, each labelled o(token) (no token's colour on a
+        derived vector); among many, the followed query's output and a few more, as many as are
+        labelled at their tips (white arrows all alike: no key can name them), the others not
+        drawn (at 1:1, white arrows and their leaders were a knot; grey, the 20-odd outputs'
+        heads in one clump left no room at any tip). Returns (arrows, labels, note)."""
+        ex = self.example
+        args = (o_plane, coords, [f"o({t})" for t in self.q_tokens], [self.theme.output] * ex.n)
+        kw = dict(bounds=o_plane_box, align="left", obstacles=[self.formula], stroke_width=4)
+        if ex.n <= CROWDED:
+            _, arrows, labels, note = self.kit.story_arrows(
+                *args, self.story_tokens("queries"), o_note, o_note_box, **kw
+            )
+            return arrows, labels, note
+        pair = ac.followed_pair(self.trace)  # the pair's query first, then its key's output
+        cast = list(dict.fromkeys([pair.query, pair.key, *self.story_tokens("queries")]))
+        _, arrows, _, labels, note = self.kit.cast_arrows(
+            *args,
+            cast[:CROWDED_OUTPUTS],
+            o_note,
+            o_note_box,
+            key=False,
+            grey=False,
+            marks=v_arrows,
+            **kw,
+        )
+        return arrows, labels, note
 
     def values_note(self, out_view, box: Box) -> VGroup:
         """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows

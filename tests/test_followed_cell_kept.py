@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from manim import ManimColor
 
 import attention_core as ac
 from scene_checks import geometry_problems, on_screen, real_size_problems
@@ -254,6 +255,55 @@ def framed_pair_numbers(scene) -> list[str]:
     return out
 
 
+# the scenes whose planes of 20-odd tokens label the cast at its tips, the others grey
+CAST_PLANES = ("Embeddings", "Overview")
+
+
+def cast_plane_labels(scene) -> list[str]:
+    """In Embeddings' and Overview's planes no label away from its arrow and no knot (issue
+    38: at 20-odd tokens their labels sat at another arrow's tip, joined by leader lines that
+    knotted): a token's label sits within ``NEAR`` of its own tip, no leader line (a cast the
+    tips cannot all label is named in a key); an output's label (white arrows all alike) is
+    nearer its own tip than any other output's, and no two leader lines cross."""
+    from scene_checks import _gap, _leaders, describe, tip_labels_on_screen, token_arrows
+    from scenes.mobjects.layout import box_of
+    from scenes.mobjects.plane import NEAR
+
+    if scene.scene_name not in CAST_PLANES:
+        return []
+    white = ManimColor(scene.theme.output).to_hex().upper()
+    leaders = _leaders(scene)
+    out = [f"a leader line to {e[:2].round(2)}" for _, e, c in leaders if c != white]
+    out += [
+        f"leader lines to {a[1][:2].round(2)} and {b[1][:2].round(2)} cross"
+        for k, a in enumerate(leaders)
+        for b in leaders[k + 1 :]
+        if _cross(a[0], a[1], b[0], b[1])
+    ]
+    tips = [t for t, c in token_arrows(scene, every=True) if c == white]
+    for mob in tip_labels_on_screen(scene):
+        home = getattr(mob, "tip_home", None)
+        if home is None:
+            continue
+        own, box = mob.get_center() + home, box_of(getattr(mob, "tip_group", mob))
+        gap = _gap(own, box)
+        if ManimColor(mob.get_color()).to_hex().upper() != white:
+            if gap > NEAR:
+                out.append(f"{describe(mob)!r} is {gap:.2f} from its own tip")
+        elif any(_gap(t, box) < gap - 1e-6 for t in tips):
+            out.append(f"{describe(mob)!r} is nearer another output's tip than its own")
+    return out
+
+
+def _cross(p1, p2, q1, q2) -> bool:
+    """Whether segments p1–p2 and q1–q2 cross (in x, y)."""
+
+    def side(a, b, c):
+        return np.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
+
+    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
+
+
 ROTARY_SHARE = 0.25  # RotaryPositions at 1:1: each plane at least this share of the frame's width
 
 
@@ -317,6 +367,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + framed_pair_numbers(s)
             + real_size_problems(s)
             + rotary_problems(s)
+            + cast_plane_labels(s)
         )
 
     def snapshot_and_story(s):

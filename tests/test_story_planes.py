@@ -158,8 +158,8 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
 def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
     """A review counted the arrows of a plane: "N others not drawn" said one number while the
     plane, fitted again clear of that longer note, drew fewer. Each plane's line now says the
-    count of the arrows it drew (the 24-token sentence at 1:1, where the room is least), and
-    no plane of its tokens draws more than eight."""
+    count of the arrows it left out, or drew grey (the 24-token sentence at 1:1, where the room
+    is least), and no plane of its tokens draws more than eight in colour."""
     import re
 
     from lecturer_examples import load
@@ -169,16 +169,26 @@ def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
     from scenes.pipeline.stills import run_steps
 
     told = []
-    story_arrows = Kit.story_arrows
+    story_arrows, cast_arrows = Kit.story_arrows, Kit.cast_arrows
+
+    def count(texts, drawn, note):
+        said = " ".join(getattr(m, "source_text", "") for m in note.get_family())
+        # "15 others not drawn", short "15 not drawn", or (drawn grey) "15 others, grey"
+        m = re.search(r"(\d+|one)(?: others?)?(?:\s+not drawn|, grey)", said)
+        told.append((len(texts) - len(drawn), 0 if m is None else {"one": 1}.get(m[1], m[1])))
 
     def spy(self, plane, coords, texts, *args, **kw):
         drawn, arrows, labels, note = story_arrows(self, plane, coords, texts, *args, **kw)
-        said = " ".join(getattr(m, "source_text", "") for m in note.get_family())
-        m = re.search(r"(\d+|one)(?: others?)?\s+not drawn", said)  # or short: "15 not drawn"
-        told.append((len(texts) - len(drawn), 0 if m is None else {"one": 1}.get(m[1], m[1])))
+        count(texts, drawn, note)
         return drawn, arrows, labels, note
 
+    def spy_cast(self, plane, coords, texts, *args, **kw):
+        drawn, arrows, grey, labels, note = cast_arrows(self, plane, coords, texts, *args, **kw)
+        count(texts, drawn, note)
+        return drawn, arrows, grey, labels, note
+
     monkeypatch.setattr(Kit, "story_arrows", spy)
+    monkeypatch.setattr(Kit, "cast_arrows", spy_cast)
     ex = load("trophy-24")
     look = Look.for_example(ex, lang="en", aspect="1:1")
     run_steps(find(name).load(), ex, look=look, pixel_height=180, frames=False)
@@ -193,8 +203,9 @@ def test_a_plane_says_how_many_it_left_out_as_it_drew_them(monkeypatch, name):
 
 def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_left():
     """A review at 24 tokens: Embeddings drew every token, a tangle of 24 arrows with long
-    leader lines round it. Past 12 tokens it draws at most eight, the followed query and its
-    key first (the plane fitted to them), every one labelled, and says how many it left out."""
+    leader lines round it. Past 12 tokens it draws the cast in colour (at most eight, the
+    followed query and its key among them), every one named at its tip or in a key, and the
+    others as thin grey arrows, counted ("16 others, grey"; issue 38)."""
     import re
 
     from lecturer_examples import load
@@ -212,7 +223,7 @@ def test_embeddings_among_24_tokens_draws_the_story_s_few_and_says_how_many_it_l
     stills = _geometry("Embeddings", ex, "16:9", snap)
     drawn, said, _ = stills[-1].snapshot
     assert 1 < len(drawn) <= CROWDED_TOKENS and {pair.query, pair.key} <= set(drawn)
-    m = re.search(r"(\d+) others not drawn", said)
+    m = re.search(r"(\d+) others, grey", said)
     assert m and int(m[1]) == ex.n - len(drawn), said
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[2]]
     assert not problems, "\n".join(problems[:10])
