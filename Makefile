@@ -40,8 +40,9 @@ demo: setup
 	$(BIN)/attn-explain render two-heads -q l
 	@echo "demo: the videos are in renders/zao-shang-hao/480p15/ and renders/two-heads/480p15/"
 
+# every core (pytest-xdist; tests marked xdist_group share one worker); `pytest` alone is serial
 test: setup lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
