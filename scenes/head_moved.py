@@ -102,7 +102,7 @@ class HeadMoved(ExplainerScene):
         # the arrows of the sum's step, made now: no label here may sit where they will be
         self.d_whole = plane.arrow(self.d2, self.theme.output, start=self.E2, stroke_width=6)
         self.total = plane.arrow(self.after2, self.theme.accent, stroke_width=6)
-        self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=4)
+        self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=9, opacity=0.5)
         self.e_tip = plane.tip_labels(
             [self.E2], [f"E({self.q_name})"], [colour], plane.box, self.note
         )
@@ -185,7 +185,10 @@ class HeadMoved(ExplainerScene):
             whole.box,
             [*self.note, *self.e_tip],
         )
-        self.play(*(a.animate.set_opacity(0.6) for a in self.chain), grow(d_close), FadeIn(d_tag))
+        d_close.set_z_index(
+            -1
+        )  # under the chain: a term as long as ΔE (an induction head's) stays seen
+        self.play(grow(d_close), FadeIn(d_tag))
         self.play(grow(d_whole), grow(total), FadeIn(tags), run_time=1)
         self.hold()
 
