@@ -389,6 +389,7 @@ class CausalMask(ExplainerScene):
             w=w.shown,
             n=p.before if p.sight == "before" else p.seen,
             does=self.pair_does(),
+            lead=self.deed_lead(),
         )
         frame = self.weights.highlight(p.query, p.key)
         note = self.sight_note(self.panel_room().width if self.side_panel else self.foot.width)

@@ -33,16 +33,16 @@ STEPS = {
     # asked head only; two sentences, so that a caption in pages breaks between them (a 22-token
     # one at 1:1 ended its last page on "links here.")
     "pair_before": (
-        "在掩码下，{q} 只能看到它前面的 {n} 个词元和它自己，给 {k} 的权重是 {w}。这个头做的事：{does}。",
-        "Under the mask, {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}. What this head does: {does}.",
+        "在掩码下，{q} 只能看到它前面的 {n} 个词元和它自己，给 {k} 的权重是 {w}。{lead}：{does}。",
+        "Under the mask, {q} may see only the {n} tokens before it, and itself, and gives {w} to {k}. {lead}: {does}.",
     ),
     "pair_some": (
-        "掩码让 {q} 只能看到 {n} 个键，它给 {k} 的权重是 {w}。这个头做的事：{does}。",
-        "The mask lets {q} see {n} keys, and it gives {w} to {k}. What this head does: {does}.",
+        "掩码让 {q} 只能看到 {n} 个键，它给 {k} 的权重是 {w}。{lead}：{does}。",
+        "The mask lets {q} see {n} keys, and it gives {w} to {k}. {lead}: {does}.",
     ),
     "pair_all": (
-        "掩码在 {q} 这一行什么也没挡住，它给 {k} 的权重是 {w}。这个头做的事：{does}。",
-        "The mask blocks nothing in the row of {q}, and it gives {w} to {k}. What this head does: {does}.",
+        "掩码在 {q} 这一行什么也没挡住，它给 {k} 的权重是 {w}。{lead}：{does}。",
+        "The mask blocks nothing in the row of {q}, and it gives {w} to {k}. {lead}: {does}.",
     ),
     "pair_blocked": (
         "所问的一对 {q} → {k} 被掩码挡住了：{q} 这一行里 {k} 的权重恰好是 {w}。",

@@ -27,8 +27,8 @@ STEPS = {
     ),
     # the same, for a trained or asked head: what it does with this pair (AttentionMatrix's story)
     "score_does": (
-        "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。这个头做的事：{does}。",
-        "The dot product after turning is the score attention uses: {q}·{k} = {score}. What this head does: {does}.",
+        "转过之后的点积就是注意力用的分数：{q}·{k} = {score}。在这个头里，{does}。",
+        "The dot product after turning is the score attention uses: {q}·{k} = {score}. In this head, {does}.",
     ),
     "shift": (
         "两个都往后移 {s} 个位置：各自多转 {s}·ω，夹角（弧）不变，分数仍是 {score}，只有位置之差起作用。",
