@@ -203,7 +203,13 @@ class HeadMoved(ExplainerScene):
             self.hold()
             return
         words = self.readout_column(r)
-        key = "words_little" if r.says_little else "words_copies" if r.key_pushed else "words_reads"
+        key = (
+            f"words_{'unchanged' if r.says_little == 'unchanged' else 'little'}"
+            if r.says_little
+            else "words_copies"
+            if r.key_pushed
+            else "words_reads"
+        )
         self.step(
             "words",
             caption_key=key,
@@ -212,6 +218,7 @@ class HeadMoved(ExplainerScene):
             top=r.pushed[0][0],
             r0=self.rank_nums[0].shown,
             r1=self.rank_nums[1].shown,
+            c=self.change_num.shown,
         )
         self.play(FadeIn(words), run_time=1)
         self.hold()
@@ -226,6 +233,10 @@ class HeadMoved(ExplainerScene):
             self.num(v, ("moved_key_rank", h, i, w), 0, size=SMALL, color=self.k_color(self.mv.key))
             for w, v in enumerate((r.key_rank_before, r.key_rank_after))
         ]
+        colour = self.k_color(self.mv.key)
+        self.change_num = self.num(
+            r.key_change, ("moved_key_change", h, i), 2, size=SMALL, color=colour
+        )
         room = self.norms.get_bottom()[1] - 0.2 - box.y0
         # (tokens of E and of E + ΔE, on two lines or, 0, their first on one; tokens pushed up)
         tries = [(5, 5), (3, 3), (2, 2), (1, 2), (0, 2), (0, 1)]
@@ -282,16 +293,24 @@ class HeadMoved(ExplainerScene):
         return quoted(ellipsize(t, 1.6, SMALL))
 
     def rank_line(self):
-        """'k(baker) rank 41,282 → 40,547' in the key's colour."""
+        """'baker: logit change −0.21, rank 41,282 → 40,547' in the key's colour: the change
+        beside the rank (a rank can rise while the logit falls, the others falling more)."""
         j = self.mv.key
         colour = self.k_color(j)
         name = self.say("moved_key_rank", k=ellipsize(self.k_tokens[j], 1.6, SMALL))
-        parts = [label(name, SMALL, colour), self.rank_nums[0], label("→", SMALL, colour)]
-        return flow([*parts, self.rank_nums[1]], self.side_box.width, hbuff=0.1)
+        comma, then = self.say("moved_key_rank_then").split("|")
+        change = VGroup(self.change_num, label(comma, SMALL, colour)).arrange(buff=0.02)
+        change[1].align_to(self.change_num, DOWN)
+        parts = [label(name, SMALL, colour), change, label(then, SMALL, colour), self.rank_nums[0]]
+        parts += [label("→", SMALL, colour), self.rank_nums[1]]
+        return flow(parts, self.side_box.width, hbuff=0.1)
 
     def little_line(self):
         """'at layer 19 this readout says little' (the layer a number from the example), its
-        words after the number on lines of their own where the line would be too wide."""
+        words after the number on lines of their own where the line would be too wide; where
+        ΔE changed none of the top 5, that ('ΔE changes none of the top 5': E may read well)."""
+        if self.mv.readout.says_little == "unchanged":
+            return self.muted_lines(self.say("moved_unchanged"))
         before, after = self.say("moved_says_little", layer="{layer}").split("{layer}")
         muted, width = self.theme.muted, self.side_box.width
         first = VGroup(label(before.strip(), SMALL, muted), self.layer_num).arrange(buff=0.1)

@@ -60,6 +60,8 @@ def _expected(trace, moved: dict, role: tuple) -> float:
         return r[field[kind]][idx[2]][1]
     if kind == "moved_key_rank":
         return r["key"][("rank_before", "rank_after")[idx[2]]]
+    if kind == "moved_key_change":
+        return r["key"]["change"]
     if kind == "moved_rest_norm":
         mv = moved_of(trace)
         return ac.norm(mv.terms[moved_parts(trace, mv)[1]].sum(axis=0))
@@ -93,7 +95,7 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     assert "copy" not in words.lower()
     kinds = {n.role[0] for n in steps[-1][2]}
     assert {"moved_norm", "moved_before", "moved_after_p", "moved_pushed"} <= kinds
-    assert {"moved_key_rank", "moved_layer"} <= kinds
+    assert {"moved_key_rank", "moved_key_change", "moved_layer"} <= kinds
 
 
 def test_a_users_example_draws_the_terms_and_reads_no_words():
@@ -136,3 +138,21 @@ def test_copying_is_said_only_where_the_key_is_pushed_up(monkeypatch):
         assert ("This is copying" in words) is pushed, words
         assert ("does not show it copying" in words) is not pushed, words
         assert "says little" not in words
+
+
+def test_an_unchanged_readout_is_not_said_to_say_little(monkeypatch):
+    """Where ΔE changes none of the top 5 (``says_little == "unchanged"``) E may read clearly
+    ("was" 0.90): the caption says ΔE left the top 5 as they were, not that the readout says
+    little (a reviewer's own head: "says little" over "E reads: was 0.895")."""
+    from dataclasses import replace
+
+    import scenes.head_moved as scene_module
+
+    def moved(trace, h=None, i=None):
+        mv = moved_of(trace, h, i)
+        return replace(mv, readout=replace(mv.readout, says_little="unchanged"))
+
+    monkeypatch.setattr(scene_module, "moved_of", moved)
+    words = _run(ac.load_example(str(BAKER)))[-1][1]
+    assert "leaves the readout's top 5 as they were" in words, words
+    assert "says little" not in words and "copy" not in words.lower(), words

@@ -446,6 +446,13 @@ def moved_key_rank(tr, h, i, w):
 
 
 @role()
+def moved_key_change(tr, h, i):
+    """ΔE's direct logit change of the followed key's token (its rank alone can rise while its
+    logit falls: the readout's others fall more)."""
+    return moved_of(tr, h, i).readout.key_change
+
+
+@role()
 def moved_layer(tr):
     """The layer (from 1) whose input E is: a SmolLM2 file's."""
     from attention_core.models.model_residual import decoder_request

@@ -42,13 +42,17 @@ STEPS = {
         "用模型自己的词表读出 E 与 E\u00a0+\u00a0ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
         "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
     ),
+    "words_unchanged": (
+        "用模型自己的词表读出 E 与 E\u00a0+\u00a0ΔE：ΔE 没有改变读出的前 5 个词元及其顺序，所以这个读法显示不出含义的变化。",
+        "Read through the model's own vocabulary: ΔE leaves the readout's top 5 as they were, in the same order, so this readout shows no change of meaning.",
+    ),
     "words_copies": (
-        "用模型自己的词表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，排名 {r0} → {r1}：这就是复制。",
-        "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its rank goes {r0} → {r1}. This is copying.",
+        "用模型自己的词表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，logit 变化 {c}，排名 {r0} → {r1}：这就是复制。",
+        "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its logit changes by {c}, its rank {r0} → {r1}. This is copying.",
     ),
     "words_reads": (
-        "用模型自己的词表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
-        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (rank {r0} → {r1}), so this readout does not show it copying {k}.",
+        "用模型自己的词表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（logit 变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
+        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (logit change {c}, rank {r0} → {r1}), so this readout does not show it copying {k}.",
     ),
 }
 
@@ -72,7 +76,9 @@ WORDS = {
     "moved_reads_after": ("E + ΔE 读作：", "E + ΔE reads:"),
     "moved_reads_both": ("E → E + ΔE 读作：", "E → E + ΔE reads:"),
     "moved_pushes": ("ΔE 推高（logit 变化）：", "ΔE pushes up (logit change):"),
-    "moved_key_rank": ("k({k}) 排名", "k({k}) rank"),
+    "moved_key_rank": ("{k}：logit 变化", "{k}: logit change"),
+    "moved_key_rank_then": ("，|排名", ",|rank"),  # the mark after the change | the rank's word
+    "moved_unchanged": ("ΔE 没有改变前 5 个词元", "ΔE changes none of the top 5"),
     "moved_says_little": (
         "在第 {layer} 层，这种读法说明不了什么",
         "at layer {layer} this readout says little",
