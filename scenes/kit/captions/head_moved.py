@@ -11,8 +11,8 @@ STEPS = {
         "This scene adds a head's output back to the token's own vector; in cross-attention it lands in the other sequence, so it is not drawn here.",
     ),
     "not_width": (
-        "ΔE 有 {dv} 维，E 有 {d} 维：没有把输出映射回 d_model 的 WO，就不能把它加回词元的向量。",
-        "ΔE has {dv} dimensions and E {d}: without a WO back to d_model the output cannot be added to the token's vector.",
+        "ΔE 有 {dv} 维，E 有 {d} 维：没有把输出映射回 d_model 的 $W_O$，就不能把它加回词元的向量。",
+        "ΔE has {dv} dimensions and E {d}: without a $W_O$ back to d_model the output cannot be added to the token's vector.",
     ),
     "token_residual": (
         "E：{q} 带进这一层的向量（进入该层之前的残差流），画成它的箭头。",
@@ -23,35 +23,35 @@ STEPS = {
         "E: the input row of {q} (its embedding), drawn as its arrow.",
     ),
     "terms_w_o": (
-        "每个键 j 加上一项 tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ\u00a0·\u00a0WO：它的权重乘它的值，再经过这个头在 WO 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ\u00a0·\u00a0WO: its weight times its value, through this head's rows of WO. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 $t_j = alpha_j dot v_j dot W_O^h$：它的权重乘它的值，再经过这个头在 $W_O$ 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term $t_j = alpha_j dot v_j dot W_O^h$: its weight times its value, through this head's rows of $W_O$. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "terms_o": (
-        "每个键 j 加上一项 tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ：它的权重乘它的值（这个例子没有 WO）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term tⱼ\u00a0=\u00a0αⱼ\u00a0·\u00a0vⱼ: its weight times its value (this example has no WO). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 $t_j = alpha_j dot v_j$：它的权重乘它的值（这个例子没有 $W_O$）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term $t_j = alpha_j dot v_j$: its weight times its value (this example has no $W_O$). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "sum": (
         "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E\u00a0+\u00a0ΔE。",
         "Their sum ΔE is what the head writes into {q}: it leaves as E\u00a0+\u00a0ΔE.",
     ),
     "words_none": (
-        "要把向量读成词，需要一个带反嵌入（unembedding）的模型；这个例子没有，所以这里不读。",
-        "Reading the vector back as words needs a model with an unembedding; this example has none, so nothing is read here.",
+        "要把向量读成词元，需要一个带反嵌入（unembedding）的模型；这个例子没有，所以这里不读。",
+        "Reading the vector back as tokens needs a model with an unembedding; this example has none, so nothing is read here.",
     ),
     "words_little": (
-        "用模型自己的词表读出 E 与 E\u00a0+\u00a0ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
+        "用模型自己的词元表读出 E 与 E\u00a0+\u00a0ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
         "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
     ),
     "words_unchanged": (
-        "用模型自己的词表读出 E 与 E\u00a0+\u00a0ΔE：ΔE 没有改变读出的前 5 个词元及其顺序，所以这个读法显示不出含义的变化。",
+        "用模型自己的词元表读出 E 与 E\u00a0+\u00a0ΔE：ΔE 没有改变读出的前 5 个词元及其顺序，所以这个读法显示不出含义的变化。",
         "Read through the model's own vocabulary: ΔE leaves the readout's top 5 as they were, in the same order, so this readout shows no change of meaning.",
     ),
     "words_copies": (
-        "用模型自己的词表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，logit 变化 {c}，排名 {r0} → {r1}：这就是复制。",
+        "用模型自己的词元表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，logit 变化 {c}，排名 {r0} → {r1}：这就是复制。",
         "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its logit changes by {c}, its rank {r0} → {r1}. This is copying.",
     ),
     "words_reads": (
-        "用模型自己的词表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（logit 变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
+        "用模型自己的词元表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（logit 变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
         "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (logit change {c}, rank {r0} → {r1}), so this readout does not show it copying {k}.",
     ),
 }
@@ -84,7 +84,7 @@ WORDS = {
         "at layer {layer} this readout says little",
     ),
     "moved_no_readout": (
-        "读成词需要带反嵌入的模型：这个例子没有",
-        "a readout in words needs a model with an unembedding: this example has none",
+        "读成词元需要带反嵌入的模型：这个例子没有",
+        "a readout as tokens needs a model with an unembedding: this example has none",
     ),
 }

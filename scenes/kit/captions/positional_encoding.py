@@ -58,6 +58,6 @@ STEPS = {
 
 WORDS: dict[str, tuple[str, str]] = {
     # among 20-odd tokens only the story's few are drawn in colour: the others' x + PE, grey
-    "pe_others": ("其余 {n} 个词：x + PE，灰色", "{n} others: x + PE, grey"),
-    "pe_other": ("另一个词：x + PE，灰色", "one other: x + PE, grey"),
+    "pe_others": ("其余 {n} 个词元：x + PE，灰色", "{n} others: x + PE, grey"),
+    "pe_other": ("另一个词元：x + PE，灰色", "one other: x + PE, grey"),
 }
