@@ -550,7 +550,24 @@ class AttentionMatrix(ExplainerScene):
             pw=self.word_weight(s.peer).shown if s.peer is not None else "",
             does=self.story_does(s),
             sym=sym,
+            habit=self.head_habit(s),
         )
+
+    def head_habit(self, s) -> str:
+        """The head's habit said before an asked pair that is not it ("On average, half or more
+        of this head's weight goes to the first token (attention sink)."), "" without one: the
+        core's reading (``read_head``), its words the reading's own (head_kinds' phrase)."""
+        from attention_core.readings.head_kinds import words
+
+        W, tokens = self.head.weights, self.example.tokens
+        if s.kind != "asked" or s.habit is not None or W.shape[0] != W.shape[1]:
+            return ""
+        r = ac.read_head(W, tokens)
+        if not r.habitual:
+            return ""
+        phrase = words("phrase", "zh" if self.lang == "zh" else "en")[r.pattern]
+        token = self.q_tokens[r.key] if r.key is not None else ""
+        return self.say("story_head_habit", what=phrase.format(token=token))
 
     def word_weight(self, i: int):
         """The weight row ``i`` puts on the story's key, as a Num: its cell, or for a key word

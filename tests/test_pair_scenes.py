@@ -191,3 +191,43 @@ def test_scalings_story_of_an_induction_head_stays_in_the_frame_at_4_3():
     with contextlib.suppress(_Enough):
         run_steps(find("Scaling").load(), ex, look=look, frames=False, snapshot=snap)
     assert "pair" in seen and not seen["pair"], seen.get("pair")
+
+
+# -- AttentionMatrix: the head's habit before an asked pair ---------------------------------------
+def test_an_asked_pair_in_a_sink_head_is_told_after_the_heads_habit():
+    """A head resting half its weight or more on the first token, asked about a pair that is not
+    its habit, is said to do so before the pair (a reviewer's 22-token sentence: the bright first
+    column was never named, the pair told as 'this head's strongest links'); the sentence rests
+    on the core's reading, and is absent without a habit or where the pair is the habit."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from scenes.attention_matrix import AttentionMatrix
+    from scenes.kit import captions
+
+    n = 6
+    sink = np.tril(np.full((n, n), 0.3 / np.arange(1, n + 1)[:, None]))
+    sink[:, 0] += 0.7  # each row: 0.7 on the first token, the rest shared over what it sees
+    sink /= sink.sum(axis=1, keepdims=True)
+    tokens = ("The", "cat", "sat", "on", "it", "mat")
+    asked = SimpleNamespace(kind="asked", habit=None)
+
+    def told(W, story, lang="en"):
+        scene = SimpleNamespace(
+            head=SimpleNamespace(weights=W),
+            example=SimpleNamespace(tokens=tokens),
+            lang=lang,
+            q_tokens=tokens,
+            say=lambda key, **v: captions.word(key, lang, **v),
+        )
+        return AttentionMatrix.head_habit(scene, story)
+
+    assert ac.read_head(sink, tokens).habitual
+    assert told(sink, asked) == (
+        "On average, half or more of this head's weight goes to the first token (attention sink). "
+    )
+    assert told(sink, asked, "zh").startswith("平均来看，这个头一半以上的权重给了第一个词元")
+    assert told(sink, SimpleNamespace(kind="asked", habit="sink")) == ""  # the pair is the habit
+    even = np.tril(np.ones((n, n))) / np.arange(1, n + 1)[:, None]
+    assert not ac.read_head(even, tokens).habitual and told(even, asked) == ""

@@ -36,26 +36,26 @@ STEPS = {
     # each habit's own words are its entry in attention_core.readings.head_kinds
     **words("story", "both", "story_"),
     "story_asked": (
-        "所问的一对：{q} → {kw}。{sym}",
-        "The pair asked for: {q} → {kw}. {sym}",
+        "{habit}所问的一对：{q} → {kw}。{sym}",
+        "{habit}The pair asked for: {q} → {kw}. {sym}",
     ),
     # an asked pair, told by what its weight says (HeadStory.telling); {kw} the key and its
     # weight: "trophy 0.576", or a key word cut into pieces "suitcase = suit + case: 0.450"
     "story_asked_top": (
-        "所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词元、第一个词元）解释不了它。{sym}",
-        "The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
+        "{habit}所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词元、第一个词元）解释不了它。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
     ),
     "story_asked_column": (
-        "所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词元都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
-        "The pair asked for: {q} → {kw}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
+        "{habit}所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词元都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, its largest weight. Not {q}'s alone: many tokens look most at {k} (framed), {p} → {k} {pw} most strongly. {sym}",
     ),
     "story_asked_linked": (
-        "所问的一对：{q} → {kw}，是它最大的权重。不只是 {q}：{p} → {k} {pw} 也是这个头在这句里最强的连接（已框出）。{sym}",
-        "The pair asked for: {q} → {kw}, its largest weight. Not only {q}: {p} → {k} {pw} too, this head's strongest links here (framed). {sym}",
+        "{habit}所问的一对：{q} → {kw}，是它最大的权重。不只是 {q}：{p} → {k} {pw} 也是这个头在这句里最强的连接（已框出）。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, its largest weight. Not only {q}: {p} → {k} {pw} too, this head's strongest links here (framed). {sym}",
     ),
     "story_asked_lower": (
-        "所问的一对：{q} → {kw}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
-        "The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
+        "{habit}所问的一对：{q} → {kw}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
     ),
     "story_asked_habit": (
         "所问的一对 {q} → {kw} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
@@ -67,4 +67,12 @@ STEPS = {
     ),
 }
 
-WORDS: dict[str, tuple[str, str]] = {}
+WORDS: dict[str, tuple[str, str]] = {
+    # the head's habit, where it has one the asked pair is not (read_head: half the weight or
+    # more on average), said before the pair (issue 40, part 5: a sink's pair was told as "this
+    # head's strongest links" and the bright first column never named)
+    "story_head_habit": (
+        "平均来看，这个头一半以上的权重给了{what}。",
+        "On average, half or more of this head's weight goes to {what}. ",
+    ),
+}
