@@ -114,6 +114,35 @@ SINGLES = {
     "moved": ("how far o({q}) moves x({q})", "o({q}) 把 x({q}) 移动的距离", "hq"),
     "norm_output": ("‖o({q})‖", "‖o({q})‖", "hq"),
     "pair_row": ("the followed row: {s}", "所跟随的那一行：{s}", "hs"),
+    # HeadMoved (attention_core.moved_vector): E, the terms tⱼ, ΔE and the readout
+    "moved_norm": ("‖tⱼ‖, the term of {k} in ΔE({q})", "ΔE({q}) 中 {k} 那一项的长度 ‖tⱼ‖", "hqk"),
+    "moved_rest_norm": ("‖the other terms' sum‖ in ΔE({q})", "ΔE({q}) 中其余各项之和的长度", "hq"),
+    "moved_before": (
+        "E({q}) read out: probability of token {w}",
+        "读出 E({q})：第 {w} 个词元的概率",
+        "hqw",
+    ),
+    "moved_after_p": (
+        "E + ΔE({q}) read out: probability of token {w}",
+        "读出 E + ΔE({q})：第 {w} 个词元的概率",
+        "hqw",
+    ),
+    "moved_pushed": (
+        "ΔE({q}): logit change of the token it pushes up {w}. most",
+        "ΔE({q})：推高第 {w} 多的词元的对数几率变化",
+        "hqw",
+    ),
+    "moved_key_rank": (
+        "rank of the followed key's token ({w} = 1: E({q}), 2: E + ΔE)",
+        "所跟随的键的词元的排名（{w} = 1：E({q})，2：E + ΔE）",
+        "hqw",
+    ),
+    "moved_key_change": (
+        "ΔE({q}): logit change of the followed key's token",
+        "ΔE({q})：所跟随的键的词元的对数几率变化",
+        "hq",
+    ),
+    "moved_layer": ("the layer E enters", "E 进入的层", ""),
 }
 
 

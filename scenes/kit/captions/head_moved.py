@@ -35,7 +35,7 @@ STEPS = {
         "Their sum ΔE is what the head writes into {q}: it leaves as E\u00a0+\u00a0ΔE.",
     ),
     "words_none": (
-        "要把向量读成词元，需要一个带反嵌入（unembedding）的模型；这个例子没有，所以这里不读。",
+        "要把向量读成词元，需要一个带反嵌入的模型；这个例子没有，所以这里不读。",
         "Reading the vector back as tokens needs a model with an unembedding; this example has none, so nothing is read here.",
     ),
     "words_little": (
@@ -47,11 +47,11 @@ STEPS = {
         "Read through the model's own vocabulary: ΔE leaves the readout's top 5 as they were, in the same order, so this readout shows no change of meaning.",
     ),
     "words_copies": (
-        "用模型自己的词元表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，logit 变化 {c}，排名 {r0} → {r1}：这就是复制。",
+        "用模型自己的词元表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，对数几率变化 {c}，排名 {r0} → {r1}：这就是复制。",
         "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its logit changes by {c}, its rank {r0} → {r1}. This is copying.",
     ),
     "words_reads": (
-        "用模型自己的词元表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（logit 变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
+        "用模型自己的词元表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（对数几率变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
         "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (logit change {c}, rank {r0} → {r1}), so this readout does not show it copying {k}.",
     ),
 }
@@ -75,8 +75,8 @@ WORDS = {
     "moved_reads_before": ("E 读作：", "E reads:"),
     "moved_reads_after": ("E + ΔE 读作：", "E + ΔE reads:"),
     "moved_reads_both": ("E → E + ΔE 读作：", "E → E + ΔE reads:"),
-    "moved_pushes": ("ΔE 推高（logit 变化）：", "ΔE pushes up (logit change):"),
-    "moved_key_rank": ("{k}：logit 变化", "{k}: logit change"),
+    "moved_pushes": ("ΔE 推高（对数几率变化）：", "ΔE pushes up (logit change):"),
+    "moved_key_rank": ("{k}：对数几率变化", "{k}: logit change"),
     "moved_key_rank_then": ("，|排名", ",|rank"),  # the mark after the change | the rank's word
     "moved_unchanged": ("ΔE 没有改变前 5 个词元", "ΔE changes none of the top 5"),
     "moved_says_little": (
