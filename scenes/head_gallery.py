@@ -324,7 +324,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         too small; and the box left for the gallery and the colour bar."""
         head = label(self.say("heads_key_order"), SMALL, self.theme.muted)
         toks = [label(t, SMALL, self.q_color(i)) for i, t in enumerate(self.q_tokens)]
-        strip = flow([head, *toks], content.width, hbuff=0.18, vbuff=0.06)
+        strip = flow([head, *toks], content.width, hbuff=0.12, vbuff=0.06)
         place(strip, Box(content.x0, content.y0, content.x1, content.y0 + strip.height), "left")
         return strip, Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
 
