@@ -106,7 +106,12 @@ class Projections(ViewedMaps, ExplainerScene):
         W_q, W_k = ac.illustrative_projections(2, seed)
         Q, K, S = ac.illustrative_queries_keys(self.trace.X, seed, self.trace.source)
         self.step("illustrative", seed=seed, clear=True)
+        line = self.score_line(S, seed)
         planes_box, line_box = self.regions.content.rows(6, 1, gap=0.15)
+        if line.height > line_box.height:  # a wrapped line keeps its size; the planes give room
+            content = self.regions.content
+            line_box = Box(content.x0, content.y0, content.x1, content.y0 + line.height)
+            planes_box = Box(content.x0, line_box.y1 + 0.15, content.x1, content.y1)
         spaces = self.illustrative_spaces(planes_box, seed, {"q": (W_q, Q), "k": (W_k, K)})
         self.play(
             *(Create(sp["plane"].plane) for sp in spaces),
@@ -133,7 +138,7 @@ class Projections(ViewedMaps, ExplainerScene):
             run_time=2.5,
         )
         self.hold()
-        self.query_meets_keys(spaces, Q, S, seed, line_box)
+        self.query_meets_keys(spaces, S, seed, line, line_box)
 
     def show_identity(self):
         """The weights are the identity: Q = K = V = X, said beside the tokens' plane."""
@@ -198,22 +203,38 @@ class Projections(ViewedMaps, ExplainerScene):
             extra = [Q[0]] if key == "k" else []
             pl = self.kit.plane(np.vstack([X, out, *extra]), p_box, pad=0.06, maps=[W])
             cols = [color_of(i) for i in range(len(X))]
+            arrows = pl.arrows(X, cols, outline=outline)
+            labels = pl.tip_labels(X, tokens, cols, p_box, pl.tick_labels, clear_axes=True)
+            moved = pl.arrows(out, cols, outline=outline)
+            # the query that meets the keys here later: drawn now, so the keys' labels keep
+            # clear of its arrowhead (a k(上) over the head of q(早) at rotary 16:9)
+            q_arrow = pl.arrow(Q[0], self.q_color(0)) if key == "k" else None
+            moved_labels = pl.tip_labels(
+                out, [f"{key}({t})" for t in tokens], cols, p_box, clear_axes=True
+            )
+            if q_arrow is not None:  # in the keys' coordinates: the grid moves, they do not
+                q_arrow = (q_arrow, self.query_label(pl, Q[0], p_box, moved_labels))
             spaces.append(
                 dict(
                     plane=pl,
-                    arrows=pl.arrows(X, cols, outline=outline),
-                    labels=pl.tip_labels(X, tokens, cols, p_box, pl.tick_labels, clear_axes=True),
+                    arrows=arrows,
+                    labels=labels,
                     heading=head,
                     w=VGroup(),
                     W=W,
-                    moved=pl.arrows(out, cols, outline=outline),
-                    moved_labels=pl.tip_labels(
-                        out, [f"{key}({t})" for t in tokens], cols, p_box, clear_axes=True
-                    ),
+                    moved=moved,
+                    moved_labels=moved_labels,
+                    q_arrow=q_arrow,
                     box=p_box,
                 )
             )
         return spaces
+
+    def query_label(self, plane, q, box: Box, keys: VGroup) -> VGroup:
+        """'q(早)' at the tip of the followed query, clear of the keys' labels."""
+        return plane.tip_labels(
+            [q], [f"q({self.q_tokens[0]})"], [self.q_color(0)], box, list(keys), clear_axes=True
+        )
 
     def illustrative_w(self, key: str, W, seed: int) -> VGroup:
         """'W_q = [[…]]' with its numbers."""
@@ -238,19 +259,10 @@ class Projections(ViewedMaps, ExplainerScene):
             self.num(seed, ("seed", "illustrative"), digits=0, color=self.theme.muted),
         ).arrange(buff=0.1)
 
-    def query_meets_keys(self, spaces, Q, S, seed: int, line_box: Box) -> None:
+    def query_meets_keys(self, spaces, S, seed: int, line: VGroup, line_box: Box) -> None:
         """The query of one token meets every key, in the key space; its scores in a line."""
         i = 0
-        kp = spaces[1]["plane"]
-        q_in_k = kp.arrow(Q[i], self.q_color(i))
-        q_label = kp.tip_labels(
-            [Q[i]],
-            [f"q({self.q_tokens[i]})"],
-            [self.q_color(i)],
-            spaces[1]["box"],
-            obstacles=list(spaces[1]["moved_labels"]),
-            clear_axes=True,
-        )
+        q_in_k, q_label = spaces[1]["q_arrow"]
         best = int(np.argmax(S[i]))
         self.step(
             "compare",
@@ -259,6 +271,18 @@ class Projections(ViewedMaps, ExplainerScene):
             own=f"k({self.k_tokens[i]})" if i < len(self.k_tokens) else "",
             score=self.num(S[i, best], ("illustrative_qk", seed, "S", i, best)).shown,
         )
+        if line.height > line_box.height:
+            line.scale_to_fit_height(line_box.height)
+        place(line, line_box, "center")
+        q_src = spaces[0]["moved"][i]
+        self.play(TransformFromCopy(q_src, q_in_k), FadeIn(q_label), run_time=1.5)
+        self.play(LaggedStart(*(FadeIn(p) for p in line), lag_ratio=0.4), run_time=1.5)
+        self.hold(1.5)
+
+    def score_line(self, S, seed: int) -> VGroup:
+        """'q(早) · k(早) = 1.48' for every key, the largest in the accent, flowed in rows as wide
+        as the content."""
+        i, best = 0, int(np.argmax(S[0]))
         parts = []
         for j in range(len(self.k_tokens)):
             color = self.theme.accent if j == best else self.theme.text
@@ -268,14 +292,7 @@ class Projections(ViewedMaps, ExplainerScene):
                     self.num(S[i, j], ("illustrative_qk", seed, "S", i, j), size=BODY, color=color),
                 ).arrange(buff=0.12)
             )
-        line = flow(parts, line_box.width, hbuff=0.5)
-        if line.height > line_box.height:
-            line.scale_to_fit_height(line_box.height)
-        place(line, line_box, "center")
-        q_src = spaces[0]["moved"][i]
-        self.play(TransformFromCopy(q_src, q_in_k), FadeIn(q_label), run_time=1.5)
-        self.play(LaggedStart(*(FadeIn(p) for p in line), lag_ratio=0.4), run_time=1.5)
-        self.hold(1.5)
+        return flow(parts, self.regions.content.width, hbuff=0.5)
 
     # -- d = 2 with real weights: each map moves the grid -----------------------------------------
     def planar_maps(self, maps: dict):

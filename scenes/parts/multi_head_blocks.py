@@ -50,8 +50,15 @@ def frame_cell(m, i: int, j: int, theme) -> VGroup:
     the background between: the followed pair's cell in the explained head's weights."""
     from manim import SurroundingRectangle
 
-    if hasattr(m, "highlight"):
+    if hasattr(m, "highlight") and getattr(m, "cells", {}).get((i, j)) is None:
         return m.highlight(i, j)
+    if hasattr(m, "highlight"):  # a number's cell: the halo wholly outside it, off the
+        # number's margin (a halo over the cell's edge read as the number's background: a
+        # framed white 0.35 measured 4.21 : 1 on the light theme, two-heads)
+        target = m.drawn_cell(i, j)
+        halo = SurroundingRectangle(target, color=theme.background, buff=0.0125, stroke_width=2.5)
+        frame = SurroundingRectangle(target, color=theme.accent, buff=0.045, stroke_width=4)
+        return VGroup(halo, frame)
     if is_shaded(m):  # one frame a row: the cell is its row's slice of its column
         col, row = m.columns_box(j, j + 1), box_of(m.cell_rect(i, j))
         target = Rectangle(width=col.width, height=row.height, stroke_width=0)
