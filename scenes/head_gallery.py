@@ -27,6 +27,7 @@ from manim import (
 
 import attention_core as ac
 from attention_core.readings import head_kinds
+from attention_core.readings.head_groups import group_heads
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
@@ -108,6 +109,12 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     """Many heads, many patterns: each head's weights and what it attends to."""
 
     explains_one_head = False
+    lit_phrases = LIT_PHRASES
+
+    def setup(self):
+        super().setup()
+        if not self.example.is_cross:  # the title: what the heads do together
+            self.retitle(head_readings(self.trace))
 
     def construct(self):
         if self.example.is_cross:  # never rendered by default: it says so, if asked for
@@ -171,20 +178,17 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the
         most common habit (not sharp or diffuse)."""
-        counts: dict[tuple, int] = {}
-        for r in readings:
-            counts[reading_group(r)] = counts.get(reading_group(r), 0) + 1
-        order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
+        order = [((g.pattern, g.key), len(g.heads)) for g in group_heads(readings)]
         text = self.say("tokens_list_sep").join(
             self.say(
                 ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
-                + ("_1" if counts[g] == 1 else ""),
-                n=counts[g],
+                + ("_1" if n == 1 else ""),
+                n=n,
                 what=self.phrase(g),
             )
-            for g in order
+            for g, n in order
         )
-        common = next((g for g in order if head_kinds.reading(g[0]).habitual), order[0])
+        common = next((g for g, _ in order if head_kinds.reading(g[0]).habitual), order[0][0])
         return text, common
 
     # -- layout ---------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def _gallery(ex, lang="en", aspect="16:9"):
     from scenes.kit.look import Look
 
     look = Look.for_example(ex, lang=lang, aspect=aspect)
-    panels, heads = [], []
+    panels, heads, titles = [], [], []
 
     def snap(scene):
         from scenes.mobjects.text import Num
@@ -83,12 +83,30 @@ def _gallery(ex, lang="en", aspect="16:9"):
                     nums = [t.shown for t in p.get_family() if isinstance(t, Num)]
                     out.append((p.reading, texts, nums))
         heads.extend(getattr(scene, "drawn", []))
+        titles.append(scene.title_mob.source_text)
         return out
 
     stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
     panels = Drawn(stills[0].snapshot)
     panels.heads = heads[: len(panels)]  # each panel's head (from 0), in the order drawn
-    return panels, {s.key: s.caption for s in stills}
+    return panels, {s.key: s.caption for s in stills} | {"title": titles[0]}
+
+
+def _title_is_true(title: str, ex, lang="en"):
+    """Issue 38: the title says what the heads do together, as the core decides it — "each its
+    own pattern" only where no two heads read alike, else the most common reading counted."""
+    from attention_core.readings.head_groups import layer_reading
+
+    tr = ac.trace_example(ex)
+    layer = layer_reading([ac.read_head(h.weights, ex.tokens) for h in tr.heads])
+    own = "each its own pattern" if lang == "en" else "各看各的"
+    assert (own in title) == (layer.kind == "each_own"), (layer.kind, title)
+    if layer.kind in ("most", "alike"):
+        n, H = len(layer.common.heads), layer.heads
+        want = f"{n} of {H} heads" if layer.kind == "most" else f"All {n} heads"
+        if lang == "zh":
+            want = f"{H} 个头里 {n} 个" if layer.kind == "most" else f"{n} 个头都"
+        assert title.startswith(want), (want, title)
 
 
 class Drawn(list):
@@ -125,6 +143,7 @@ def test_titles_and_caption_come_from_one_reading():
             assert nums == [f"{want.mass:.2f}"]
         assert "next" not in " ".join(t for _, ts, _ in panels for t in ts)
         assert "1 is diffuse" in caps["reading"] and "1 attends to 好" in caps["reading"]
+        assert caps["title"] == "Every head of a layer, each its own pattern", caps["title"]
 
 
 @pytest.mark.slow
@@ -133,6 +152,7 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
     tr = ac.trace_example(ex)
     for aspect in ("16:9", "4:3", "1:1"):
         panels, caps = _gallery(ex, aspect=aspect)
+        _title_is_true(caps["title"], ex)
         # at 1:1 fewer heads, each at least 120 px at 1080p (the others named under them)
         assert len(panels) == 12 if aspect != "1:1" else len(panels) >= 8, (aspect, len(panels))
         assert panels.heads[0] == 0  # the explained head (the example names none: head 1)

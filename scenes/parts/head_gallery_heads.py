@@ -1,7 +1,9 @@
 """HeadGallery's heads: which are drawn and in what order — the explained head (the one every
 other scene explains) first and framed, named with its pair under the gallery; where a heatmap
 would come out under :data:`MIN_HEAD` (a square frame, a long sentence), fewer heads, those
-that matter, the others named ("heads 4–6, 8 not shown")."""
+that matter, the others named ("heads 4–6, 8 not shown"); and the title, what the heads do
+together (:func:`attention_core.readings.head_groups.layer_reading`: "8 of 9 heads rest on the
+first token; 1 does something else", "each its own pattern" only where no two read alike)."""
 
 from __future__ import annotations
 
@@ -10,14 +12,49 @@ from dataclasses import replace
 from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 
 import attention_core as ac
+from attention_core.readings.head_groups import layer_reading
 from scenes.mobjects.heat_grid import MIN_HEAD, spans
 from scenes.mobjects.layout import Box, place
-from scenes.mobjects.text import label, wrap_lines
-from scenes.mobjects.theme import SMALL
+from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.theme import CAPTION, SMALL, TITLE
 
 
 class GalleryHeads:
     """The heads HeadGallery draws (mixin of :class:`scenes.head_gallery.HeadGallery`)."""
+
+    def headline(self, readings) -> tuple[str, str]:
+        """The title: what the layer's heads (``readings``, every head) do together, as
+        :func:`~attention_core.readings.head_groups.layer_reading` decides it; and its first
+        clause alone, for a narrow frame ("8 of 9 heads rest on the first token")."""
+        layer = layer_reading(readings)
+        g = layer.common
+        what = self.phrase((g.pattern, g.key), self.lit_phrases)
+        counts = dict(n=len(g.heads), H=layer.heads, G=len(layer.groups), what=what)
+        if layer.kind in ("each_own", "mixed"):
+            text = self.say(f"gallery_title_{layer.kind}", **counts)
+            return text, text
+        text = self.say(f"gallery_title_{layer.kind}_{g.verb}", **counts)
+        if layer.kind == "alike":
+            return text, text
+        m = layer.others
+        return text + self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m), text
+
+    def retitle(self, readings) -> None:
+        """The title bar says :meth:`headline` in plain text (a token it names never reaches
+        markup), at the largest size that fits; in a narrow frame its first clause alone."""
+        width = self.regions.title.width
+        mob = None
+        for text in self.headline(readings):
+            for size in (TITLE, CAPTION, SMALL):
+                if mob is None and text_width(text, size) <= 0.95 * width:  # bold is wider
+                    mob = label(text, size, self.theme.text, weight="BOLD")
+                    mob = mob if mob.width <= width else None
+        if mob is None:
+            text = ellipsize(self.headline(readings)[1], width, SMALL)
+            mob = label(text, SMALL, self.theme.text, weight="BOLD")
+        self.remove(self.title_mob)
+        self.title_mob = place(mob, self.regions.title, "left")
+        self.add(self.title_mob)
 
     def fewer_if_small(self, readings):
         """:meth:`build` with every head, the explained head first; where a heatmap comes out

@@ -2,7 +2,9 @@
 Chinese and English side by side."""
 
 SCENE = "HeadGallery"
-TITLE = ("一层里的所有头：各看各的", "Every head of a layer, each its own pattern")
+# the title in lists (the lecture page): on screen the scene says what its heads do together
+# (attention_core.readings.head_groups: the "title_…" words below)
+TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
@@ -38,6 +40,22 @@ STEPS = {
 }
 
 WORDS = {
+    # HeadGallery's title on screen, as attention_core.readings.head_groups reads the heads:
+    # no two alike, all alike, more than half alike, or a few readings shared ({what}: a
+    # reading's phrase named a second time, head_kinds' "lit")
+    "gallery_title_each_own": (
+        "一层里的所有头：各看各的",
+        "Every head of a layer, each its own pattern",
+    ),
+    "gallery_title_alike_rest": ("{n} 个头都停在{what}上", "All {n} heads rest on {what}"),
+    "gallery_title_alike_attend": ("{n} 个头都看{what}", "All {n} heads attend to {what}"),
+    "gallery_title_alike_are": ("{n} 个头都{what}", "All {n} heads are {what}"),
+    "gallery_title_most_rest": ("{H} 个头里 {n} 个停在{what}上", "{n} of {H} heads rest on {what}"),
+    "gallery_title_most_attend": ("{H} 个头里 {n} 个看{what}", "{n} of {H} heads attend to {what}"),
+    "gallery_title_most_are": ("{H} 个头里 {n} 个{what}", "{n} of {H} heads are {what}"),
+    "gallery_title_others": ("，其余 {m} 个不同", "; {m} do something else"),
+    "gallery_title_others_1": ("，其余 {m} 个不同", "; {m} does something else"),
+    "gallery_title_mixed": ("一层的 {H} 个头：{G} 种模式", "{H} heads of a layer, {G} patterns"),
     # HeadGallery
     "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),

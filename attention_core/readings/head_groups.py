@@ -1,0 +1,99 @@
+"""What a layer's heads do together: the heads grouped by their reading (:func:`~.heads.read_head`)
+and the one thing a gallery's title may say of them — every head its own pattern, all alike, most
+of them alike, or a few patterns shared (HeadGallery, issue 38: "each its own pattern" stood over
+eight heads that all rested on the first token).
+
+Heads read alike when their readings have the same pattern and, for a fixed token, the same key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import head_kinds
+
+KINDS = ("each_own", "alike", "most", "mixed")
+
+
+@dataclass(frozen=True)
+class HeadGroup:
+    """Heads that read alike: their ``pattern`` (a :data:`~.head_kinds.READINGS` key), the
+    fixed token's ``key`` (else None) and the ``heads`` (their places in the readings given,
+    from 0, in order)."""
+
+    pattern: str
+    key: int | None
+    heads: tuple[int, ...]
+
+    @property
+    def verb(self) -> str:
+        """How a sentence says what the group does: ``"rest"`` on a key where weight goes with
+        nowhere better to go (the first token, the sink, [CLS], [SEP]), ``"attend"`` to a habit's
+        key, or ``"are"`` sharp or diffuse (no habit)."""
+        r = head_kinds.reading(self.pattern)
+        if not r.habitual:
+            return "are"
+        return "rest" if r.group == "rest" else "attend"
+
+
+@dataclass(frozen=True)
+class LayerReading:
+    """The heads of a layer read together. ``kind``: ``"each_own"`` (no two heads read alike),
+    ``"alike"`` (one reading for all), ``"most"`` (one reading for more than half, the others
+    something else) or ``"mixed"`` (no reading for more than half, but some shared); ``groups``
+    the most common first (the first seen first on ties); ``heads`` how many."""
+
+    kind: str
+    groups: tuple[HeadGroup, ...]
+    heads: int
+
+    @property
+    def common(self) -> HeadGroup:
+        """The most common reading's group (the first seen on a tie)."""
+        return self.groups[0]
+
+    @property
+    def others(self) -> int:
+        """How many heads read otherwise than the most common reading."""
+        return self.heads - len(self.common.heads)
+
+
+def group_heads(readings: Sequence) -> tuple[HeadGroup, ...]:
+    """The heads grouped by reading (``pattern`` and ``key`` of each :class:`~.heads.HeadReading`),
+    the largest group first, the first seen first on ties.
+
+    >>> from attention_core.readings.heads import HeadReading
+    >>> rs = [HeadReading(p, 0.9, {}) for p in ("sink", "diffuse", "sink")]
+    >>> [(g.pattern, g.heads) for g in group_heads(rs)]
+    [('sink', (0, 2)), ('diffuse', (1,))]
+    """
+    members: dict[tuple, list[int]] = {}
+    for h, r in enumerate(readings):
+        members.setdefault((r.pattern, r.key), []).append(h)
+    order = sorted(members, key=lambda g: -len(members[g]))  # stable: first seen first
+    return tuple(HeadGroup(p, k, tuple(members[p, k])) for p, k in order)
+
+
+def layer_reading(readings: Sequence) -> LayerReading:
+    """What the heads (their readings, at least one) do together: see :class:`LayerReading`.
+
+    >>> from attention_core.readings.heads import HeadReading
+    >>> rs = [HeadReading(p, 0.9, {}) for p in ("sink", "sink", "sink", "previous")]
+    >>> r = layer_reading(rs)
+    >>> r.kind, r.common.pattern, len(r.common.heads), r.others
+    ('most', 'sink', 3, 1)
+    """
+    if not readings:
+        raise ValueError("readings: no head to read; give at least one head's reading")
+    groups = group_heads(readings)
+    H, top = len(readings), len(groups[0].heads)
+    if len(groups) == 1:
+        kind = "alike" if H > 1 else "each_own"
+    elif top == 1:
+        kind = "each_own"
+    elif 2 * top > H:
+        kind = "most"
+    else:
+        kind = "mixed"
+    return LayerReading(kind, groups, H)
