@@ -22,6 +22,7 @@ import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.bars import histogram, score_row_panel
 from scenes.mobjects.blocked import blocked_look
+from scenes.mobjects.elision import elided_sequence
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
@@ -64,6 +65,24 @@ def adjacent_runs(cols, shown) -> list[list[int]]:
     return runs
 
 
+def slots_of(shown, count: int) -> int:
+    """The slots an elided run of ``count`` rows (or columns) showing ``shown`` takes: one a
+    row, one an ellipsis (:func:`scenes.mobjects.elision.elide`)."""
+    gaps = sum(1 for a, b in zip([-1, *shown], shown) if b != a + 1)
+    return len(shown) + gaps + (bool(shown) and shown[-1] != count - 1)
+
+
+def packed(count: int, slots: int, wanted) -> list[int]:
+    """The most of ``wanted`` that fit ``slots`` with their ellipses, in its order, one that does
+    not fit passed over for the next (issue 38: the cast's fifth, two slots from the others,
+    kept its sixth, the neighbour of one kept, out; "chef" took the spare slot)."""
+    keep: list[int] = []
+    for k in dict.fromkeys(wanted):
+        if elided_sequence(count, slots, [*keep, k]) is not None:
+            keep.append(k)
+    return keep
+
+
 class Scaling(ExplainerScene):
     """Divide the scores by √d_k, then see why: the variance of q·k grows with d."""
 
@@ -87,12 +106,14 @@ class Scaling(ExplainerScene):
         self.pair_key = [pair.key] if choice.kind in ("followed", "asked") else []
         shown = self.division_layout(sqrt)
         raw, scaled = shown["raw"], shown["scaled"]
-        cols = [j for j in raw.shown_columns if j in scaled.shown_columns]
+        # the cast's keys both matrices show, the followed pair's first (issue 38: among 22
+        # tokens the first shown columns framed "chef" and "tasted", no part of the story)
+        framed_in = (raw, scaled) if shown["side_by_side"] else (scaled,)  # in place: scaled
+        cols = [j for j in self.story_keys() if all(j in m.shown_columns for m in framed_in)]
         if head.mask is not None:  # the keys the row may see (a blocked score is moot)
             seen = [j for j in cols if head.mask[row, j]]
             cols = seen or cols
-        # the followed pair's key among them (a trained or asked head's: both matrices keep it)
-        cols = sorted([*self.pair_key, *(j for j in cols if j not in self.pair_key)][:4])
+        cols = sorted(cols[:4])
         self.framed = [(row, j) for j in cols]  # the cells the caption reads and the frames mark
         # the scores a mask will block, in its look before it is taught (a review: a framed 7.1
         # read beside a blocked 7.7 in the same row, nothing to tell them apart); said once
@@ -122,15 +143,22 @@ class Scaling(ExplainerScene):
                 buff=0.04,
                 stroke_width=3,
             )
-            for m in ((raw, scaled) if shown["side_by_side"] else (scaled,))
+            for m in framed_in
             for run in adjacent_runs(cols, m.shown_columns)  # a frame round each run of cells
         ]
         self.play(*(Create(m) for m in marks), run_time=0.6)
         self.hold()
-        # the division as it stands, shown again at the end round the followed pair
-        keep = {id(self.title_mob), id(self.caption_mob)}
+        # the division as it stands, shown again at the end round the followed pair alone
+        keep = {id(self.title_mob), id(self.caption_mob), *(id(m) for m in marks)}
         self.division_still = [m for m in self.mobjects if id(m) not in keep]
         self.scaled = scaled
+
+    def story_keys(self) -> list[int]:
+        """The keys the table keeps and frames, the followed pair's first: the cast's
+        (``attention_core.story_cast``, in its order) among many tokens, else every key."""
+        if len(self.cast) == self.example.n:  # every token is in the cast (or cross-attention)
+            return list(dict.fromkeys([*self.pair_key, *range(self.example.n_keys)]))
+        return list(dict.fromkeys([*self.pair_key, *self.cast]))
 
     def back_to_pair(self) -> None:
         """What the head does with its followed pair (a trained or asked head), as the last
@@ -145,23 +173,41 @@ class Scaling(ExplainerScene):
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
         self.hold()
 
+    def score_matrix(self, kind: str, box, title_room: float = 0.45):
+        """The head's ``kind`` ("scores" or "scaled") fitted to ``box``: the followed query's
+        row and the pair's key never elided, then as many of the cast's rows and columns as
+        its slots hold (issue 38: "it", "soup", "that", "brought" were behind "…" at 1:1 and
+        4:3, "chef" in a spare slot); every row and column where all tokens are the cast."""
+        ex = self.example
+        cast = [] if len(self.cast) == ex.n else list(self.cast)
+        kw = dict(
+            row_colors=[self.q_color(i) for i in range(ex.n)],
+            col_colors=[self.k_color(j) for j in range(ex.n_keys)],
+            keep_rows=[self.row, *cast],
+            keep_cols=self.story_keys() if cast else self.pair_key,
+            title_room=title_room,
+        )
+        args = (getattr(self.head, kind), (kind, self.h), self.q_tokens, self.k_tokens, box)
+        m = self.kit.matrix_most(*args, **kw)
+        if not cast:
+            return m
+        rows = packed(ex.n, slots_of(m.shown_rows, ex.n), kw["keep_rows"])
+        cols = packed(ex.n_keys, slots_of(m.shown_columns, ex.n_keys), kw["keep_cols"])
+        return self.kit.matrix_most(*args, **dict(kw, keep_rows=rows, keep_cols=cols))
+
+    def titled(self, key: str, mob, box) -> VGroup:
+        """``mob`` under its title (the caption word ``key``), placed in ``box``."""
+        title = self.typeset(key, SMALL, self.theme.muted)
+        title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
+        return place(VGroup(title, mob), box)
+
     def division_layout(self, sqrt) -> dict:
         """The scores and the scaled scores, side by side where both fit whole, with ÷√d_k and
-        an arrow between; else one place where the numbers will change."""
-        ex, head, theme = self.example, self.head, self.theme
+        an arrow between; else one place where the numbers will change, ÷√d_k on its title's
+        line where it fits (the whole content's height: rows for the cast), else above it."""
+        ex, theme, titled = self.example, self.theme, self.titled
         content = self.regions.content
         left, mid, right = content.columns(5, 2, 5, gap=0.2)
-        colors = [self.q_color(i) for i in range(ex.n)], [self.k_color(j) for j in range(ex.n_keys)]
-        kw = dict(row_colors=colors[0], col_colors=colors[1], keep_rows=[self.row])
-        kw["keep_cols"] = self.pair_key  # the followed pair's key, where it names one
-
-        def matrix(values, role, box):
-            return self.kit.matrix_most(values, role, self.q_tokens, self.k_tokens, box, **kw)
-
-        def titled(key, mob, box):
-            title = self.typeset(key, SMALL, theme.muted)
-            title.next_to(mob, UP, buff=0.15).align_to(mob, LEFT)
-            return place(VGroup(title, mob), box)
 
         def cells(pair):
             return min(len(m.shown_columns) * len(m.shown_rows) for m in pair)
@@ -169,19 +215,17 @@ class Scaling(ExplainerScene):
         # side by side where both show as much as one matrix in the whole width would: the
         # numbers before and after stay on screen; else one matrix, each number changing in place
         top, body = content.rows(1, 6, gap=0.15)
-        pair = (
-            matrix(head.scores, ("scores", self.h), left),
-            matrix(head.scaled, ("scaled", self.h), right),
-        )
-        whole = cells(pair) == ex.n * ex.n_keys
-        in_place = None
-        if not whole:
-            in_place = (
-                matrix(head.scores, ("scores", self.h), body),
-                matrix(head.scaled, ("scaled", self.h), body),
-            )
-        side_by_side = whole or cells(in_place) <= cells(pair)
         op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
+        pair = (self.score_matrix("scores", left), self.score_matrix("scaled", right))
+        whole = cells(pair) == ex.n * ex.n_keys
+        in_place, inline = None, False
+        if not whole:
+            room = op.height + 0.15
+            in_place = [self.score_matrix(k, content, room) for k in ("scores", "scaled")]
+            inline = self.op_on_title_line(op, titled("scaled", in_place[1], content), content)
+            if not inline:
+                in_place = [self.score_matrix(k, body) for k in ("scores", "scaled")]
+        side_by_side = whole or cells(in_place) <= cells(pair)
         if side_by_side:
             raw, scaled = pair
             raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
@@ -191,9 +235,13 @@ class Scaling(ExplainerScene):
             place(VGroup(op, arrow).arrange(DOWN, buff=0.2), mid)
         else:
             raw, scaled = in_place
-            raw_g, scaled_g = titled("scores", raw, body), titled("scaled", scaled, body)
+            where = content if inline else body
+            raw_g, scaled_g = titled("scores", raw, where), titled("scaled", scaled, where)
             arrow = VGroup()
-            place(op, top)
+            if inline:
+                self.op_on_title_line(op, scaled_g, content)
+            else:
+                place(op, top)
         return dict(
             raw=raw,
             scaled=scaled,
@@ -203,6 +251,16 @@ class Scaling(ExplainerScene):
             arrow=arrow,
             side_by_side=side_by_side,
         )
+
+    @staticmethod
+    def op_on_title_line(op, titled, content) -> bool:
+        """Put ÷√d_k = 8.00 on the line of the matrix's title (``titled``: the title and the
+        matrix), at the matrix's right or further right; False where it would touch the title
+        or leave ``content``."""
+        title, mob = titled
+        x1 = min(content.x1, max(mob.get_right()[0], title.get_right()[0] + 0.4 + op.width))
+        op.move_to([x1 - op.width / 2, title.get_center()[1], 0])
+        return op.get_left()[0] >= title.get_right()[0] + 0.3 and op.get_top()[1] <= content.y1
 
     def show_division(self, raw, scaled, raw_g, scaled_g, op, arrow, side_by_side, blocked):
         """Each score divided by √d_k: flying into the scaled matrix, or changing in place

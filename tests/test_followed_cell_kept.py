@@ -255,6 +255,47 @@ def framed_pair_numbers(scene) -> list[str]:
     return out
 
 
+def scaling_table_problems(scene) -> list[str]:
+    """Scaling's table of scores at real size (issue 38: it framed "chef" and "tasted", no part
+    of the story, and hid "it", "that" and "brought" behind "…" at 1:1 and 4:3): every cell it
+    frames is a cast token's row and column (:func:`attention_core.story_cast`), and a table
+    that hides a cast row or column shows no token outside the cast in its place (but the last,
+    which elision always keeps): the cast is elided only where no room is left for it."""
+    from manim import SurroundingRectangle, VGroup
+
+    from scenes.mobjects.layout import box_of
+
+    if scene.scene_name != "Scaling":
+        return []
+    cast, pair, out = ac.story_cast(scene.trace), ac.followed_pair(scene.trace), []
+    accent = ManimColor(scene.theme.accent).to_hex().upper()
+    frames = [
+        box_of(f)
+        for f in on_screen(scene, SurroundingRectangle)
+        if f.get_stroke_opacity() > 0.05
+        and ManimColor(f.get_stroke_color()).to_hex().upper() == accent
+    ]
+    for group in on_screen(scene, VGroup):
+        m = getattr(group, "of_matrix", lambda: None)()
+        if m is None or tuple(m.shape) != tuple(scene.head.weights.shape):
+            continue
+        for what, shown, count, wanted in (
+            ("rows", m.shown_rows, m.shape[0], [pair.query, *cast]),
+            ("columns", m.shown_columns, m.shape[1], [pair.key, *cast]),
+        ):
+            hidden = [t for t in dict.fromkeys(wanted) if t not in shown]
+            others = [t for t in shown if t not in cast and t != count - 1]
+            if hidden and others:
+                out.append(f"{what} {others} (outside the cast) shown, the cast's {hidden} hidden")
+        for rect in m.backgrounds:
+            i, j = rect.cell_index
+            centre = rect.get_center()
+            inside = any(b.x0 < centre[0] < b.x1 and b.y0 < centre[1] < b.y1 for b in frames)
+            if inside and (i not in cast or j not in cast):
+                out.append(f"cell ({i}, {j}) framed, outside the cast {sorted(cast)}")
+    return out
+
+
 # the scenes whose planes of 20-odd tokens label the cast at its tips, the others grey
 CAST_PLANES = ("Embeddings", "Overview")
 
@@ -365,6 +406,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + cast_colour_problems(s)
             + dot_products_problems(s)
             + framed_pair_numbers(s)
+            + scaling_table_problems(s)
             + real_size_problems(s)
             + rotary_problems(s)
             + cast_plane_labels(s)
