@@ -94,8 +94,8 @@ def heads_step(path, aspect):
 
     def snap(s):
         texts = {getattr(m, "source_text", None) for top in s.mobjects for m in top.get_family()}
-        labels = {h: [m.source_text for m in p.labels] for h, p in getattr(s, "panels", {}).items()}
-        problems = layout_problems(s) + labels_on_arrows(s)
+        labels = {h: plane_names(p) for h, p in getattr(s, "panels", {}).items()}
+        problems = layout_problems(s) + labels_on_arrows(s) + labels_off_own_tips(s)
         sides = {h: min(p.weights.width, p.weights.height) for h, p in s.panels.items()}
         edges = s.panels[s.explained].edges
         size = {"sides": sides, "edges": (edges.rows, edges.cols) if len(edges) else ((), ())}
@@ -109,6 +109,46 @@ def heads_step(path, aspect):
         snapshot=snap,
     )
     return next(st.snapshot for st in stills if st.key == "heads")
+
+
+def plane_names(panel) -> list[str]:
+    """The names in a head's plane: its tip labels (two tips close together share one: "a,
+    b"), or where its tips leave no room, the key under its note (an arrow and a name each)."""
+    family = panel.labels.get_family()
+    tips = [m.source_text for m in family if getattr(m, "is_tip_label", False)]
+    if tips or not any(getattr(a, "in_key", False) for a in panel.q_arrows):
+        return tips
+    return [m.source_text for m in family if getattr(m, "source_text", None)]
+
+
+def labels_off_own_tips(scene, reach: float = 0.45) -> list[str]:
+    """Issue 38 (seen at real size): each label in a head's plane within ``reach`` of its own
+    arrowhead (a label set away with a leader line, or at another arrow's tip, read as that
+    arrow's: "The" sat at head 3's followed query); each labelled arrow with its label."""
+    from manim import Arrow
+
+    from scene_checks import _gap, _tip_of
+    from scenes.mobjects.layout import box_of
+
+    out = []
+    for h, p in getattr(scene, "panels", {}).items():
+        parts = [m for m in p.labels.get_family() if getattr(m, "tip_home", None) is not None]
+        homes = []
+        for m in parts:
+            tip = m.get_center() + m.tip_home
+            homes.append(tip)
+            gap = _gap(tip, box_of(getattr(m, "tip_group", m)))
+            if gap > reach:
+                out.append(f"head {h + 1}: {m.source_text!r} is {gap:.2f} from its own tip")
+        if any(getattr(m, "is_leader", False) for m in p.labels.get_family()):
+            out.append(f"head {h + 1}: a label joined to its arrow by a leader line")
+        for a in (*p.q_arrows, *p.k_arrows):
+            if getattr(a, "in_key", False) or not getattr(a, "wants_label", False):
+                continue
+            tip = _tip_of(a) if len(a.submobjects) == 2 or isinstance(a, Arrow) else a.get_center()
+            if not any(np.linalg.norm((t - tip)[:2]) < 1e-3 for t in homes):
+                out.append(f"head {h + 1}: the arrow at {np.round(tip[:2], 2)} has no label")
+    return out
 
 
 @pytest.mark.slow

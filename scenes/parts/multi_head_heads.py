@@ -5,7 +5,7 @@ and K become its query (solid) and key (outlined) arrows, beside its weights on 
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Create, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.kit.views import plane_view_of
@@ -13,13 +13,15 @@ from scenes.mobjects.compact_grid import MIN_SQUARE, is_shaded
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.heat_grid import edge_labels, edge_room
 from scenes.mobjects.layout import Box, box_of, place
-from scenes.mobjects.plane import grow
+from scenes.mobjects.plane import CROWDED, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, MIN_HEAD, TITLE_ROOM, frame_cell
 
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 LEAD = 1.6  # the explained head's panel, as wide as this many of the others' (a trained layer)
+GREY = 0.4  # the others' arrows, faint: the cast's stand out of their bundle
+LARGER = 1.2  # … and its weights at least this much larger than theirs
 
 
 class HeadsStep:
@@ -72,7 +74,7 @@ class HeadsStep:
 
     def rows_into_arrows(self, pieces, panels) -> list:
         """Each row of a head's Q_h and K_h turns into its arrow (elided rows just leave)."""
-        moves = []
+        moves, grey = [], []
         for h in self.shown:
             mats, p = pieces[h][1] if h in pieces else {}, panels[h]
             for name, arrows in (("Q", p.q_arrows), ("K", p.k_arrows)):
@@ -83,7 +85,8 @@ class HeadsStep:
                 if piece is not None:  # rows with no arrow: their numbers just leave
                     rest = [c for (i, _), c in piece.cells.items() if i not in arrows.index]
                     moves.extend(FadeOut(c) for c in rest)
-        return moves
+            grey.extend(grow(a) for a in p.grey)  # the others, thin and grey, under them
+        return grey + moves
 
     def head_panels(self, body: Box) -> dict:
         """One panel per shown head: side by side, each plane beside or above its weights —
@@ -144,6 +147,9 @@ class HeadsStep:
             panels[h] = self.head_panel(h, b, "columns", True, shown)
             if not panels[h].complete:
                 return None
+        side = {h: min(p.weights.width, p.weights.height) for h, p in panels.items()}
+        if any(side[e] < LARGER * side[h] for h in shown if h != e):  # the lead stands out
+            return None  # (fewer heads, each then wider)
         return {h: panels[h] for h in shown}
 
     def head_panel(self, h: int, box: Box, inner: str = "columns", titled: bool = True, drawn=None):
@@ -163,12 +169,12 @@ class HeadsStep:
             plane_area, pat_box = rest.columns(*shares, gap=0.25)
         else:
             plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
-        plane, q_arrows, k_arrows, labels, note = self.head_plane(h, plane_area)
+        plane, q_arrows, k_arrows, labels, note, grey = self.head_plane(h, plane_area)
         p_title, pattern, edges = self.head_weights(h, pat_box, titled)
         if not titled:
             title = VGroup()
         weights = VGroup(p_title, pattern, edges)
-        panel = VGroup(title, plane.plane, q_arrows, k_arrows, labels, note, weights)
+        panel = VGroup(title, plane.plane, grey, q_arrows, k_arrows, labels, note, weights)
         panel.fits = pat_box.contains(box_of(weights), tol=1e-3)
         readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
         large = min(pattern.width, pattern.height) >= MIN_HEAD  # a head a student can read
@@ -181,7 +187,7 @@ class HeadsStep:
             and apart
         )
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
-        panel.labels, panel.note, panel.pattern = labels, note, weights
+        panel.labels, panel.note, panel.pattern, panel.grey = labels, note, weights, grey
         panel.weights, panel.edges = pattern, edges
         if h == self.explained:  # framed, its followed cell framed in its weights
             pair = self.followed(h)
@@ -191,50 +197,90 @@ class HeadsStep:
 
     def head_plane(self, h: int, plane_area: Box):
         """Head ``h``'s queries (solid) and keys (outlined), labelled, in its own plane, with the
-        view note below: (plane, q arrows, k arrows, labels, note)."""
-        ex = self.example
+        view note below: (plane, q arrows, k arrows, labels, note, grey arrows). Of many heads
+        or tokens, the cast (:meth:`named_arrows`) whole, each labelled at its own tip, and
+        every other arrow thin and grey, counted under the note (:meth:`cast_plane`)."""
+        ex, n = self.example, self.example.n
         view = plane_view_of(self.trace, ("queries_keys", h))
         note = self.kit.view_note(view, ("queries_keys", h))
+        if note.width > plane_area.width:  # narrow: "2-D: keeps 84 %" (it ran into the weights)
+            note = self.kit.view_note(view, ("queries_keys", h), short=True)
+        colors = [self.q_color(i) for i in range(n)] + [self.k_color(j) for j in range(ex.n_keys)]
+        texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
+        named = self.named_arrows(h)
+        if named is not None:  # a few in a plane: the cast, the rest thin and grey
+            drawn = self.cast_plane(view.coords, texts, colors, named, note, plane_area)
+            if drawn is None:  # no room at the tips: a key under the note names the cast
+                drawn = self.cast_plane(view.coords, texts, colors, named, note, plane_area, True)
+            return drawn
+        plane_box = plane_area
         if len(note):
             plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
             place(note, note_box, "left")
-        else:
-            plane_box = plane_area
-        n = ex.n
-        named = self.named_arrows(h)
-        bounds = plane_box  # where the labels go; naming a few, the plane leaves them room
-        keep = list(range(n + ex.n_keys)) if named is None else sorted(named)
-        if named is not None:  # only the arrows it names, the plane fitted to them (all of a
-            plane_box = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # trained layer's
-        plane = self.kit.plane(view.coords[keep], plane_box, ticks=False)  # were a pile)
-        q_colors = [self.q_color(i) for i in range(n)]
-        k_colors = [self.k_color(j) for j in range(ex.n_keys)]
-        texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
-        if named is not None:  # a small plane: the token alone (solid: its query, outlined:
-            plain = [*self.q_tokens, *self.k_tokens]  # key), q(…) and k(…) where one token is
-            kept = [plain[k] for k in keep]  # both (its two labels alike read as one)
-            twice = {t for t in kept if kept.count(t) > 1}
-            texts = [t if plain[k] not in twice else texts[k] for k, t in enumerate(plain)]
-        colors = q_colors + k_colors
-        q_arrows = VGroup(*(plane.arrow(view.coords[k], colors[k]) for k in keep if k < n))
+        plane = self.kit.plane(view.coords, plane_box, ticks=False)
+        q_arrows = VGroup(*(plane.arrow(view.coords[k], colors[k]) for k in range(n)))
         k_arrows = VGroup(
-            *(plane.arrow(view.coords[k], colors[k], outline=True) for k in keep if k >= n)
+            *(plane.arrow(view.coords[k], colors[k], outline=True) for k in range(n, len(texts)))
         )
+        q_arrows.index, k_arrows.index = list(range(n)), list(range(ex.n_keys))
+        labels = plane.tip_labels(view.coords, texts, colors, plane_box)
+        return plane, q_arrows, k_arrows, labels, note, VGroup()
+
+    def cast_plane(self, coords, texts, colors, cast, note, area: Box, key: bool = False):
+        """The plane of a head's queries and keys in ``area``, fitted to them all, its ``cast``
+        (indices into queries then keys, the followed query first) drawn whole — query solid,
+        keys outlined — each named at its own tip, none farther than the kit's reach (issue 38:
+        a label set at the nearest free spot sat at another arrow's tip; 22 arrows from the
+        origin made a pile of heads); where the tips leave no room for every name, the cast cut
+        from its end down to the followed pair, and at last None (``key``: the cast named in a
+        key under the note). Every other arrow thin and grey, counted under ``note``. Returns
+        (plane, q arrows, k arrows, labels or key, note, grey arrows)."""
+        n, plain, kit, order = self.example.n, note, self.kit, list(dict.fromkeys(cast))
+        bare = [t[2:-1] for t in texts]  # the token alone where it is named once, else q(…)
+        names = [bare[k] for k in order]
+        shown = [bare[k] if names.count(bare[k]) == 1 else texts[k] for k in range(len(texts))]
+        legend = kit.cast_key([shown[k] for k in order], [colors[k] for k in order], area)
+        below = 0.62 + (legend.height + 0.08 if key else 0)  # the note, the count (, the key)
+        plane_box, note_box = area.rows(area.height - below - 0.1, below, gap=0.1)
+        inner = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # room for the labels
+        plane = kit.plane(coords, inner, ticks=False)
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        for count in [len(order)] if key else range(len(order), 1, -1):
+            plane.tips[:], plane.shafts[:] = tips, shafts
+            keep = sorted(order[:count])
+            others = [k for k in range(len(texts)) if k not in keep]
+            grey = VGroup(*(kit.thin_arrow(plane, coords[k], opacity=GREY) for k in others))
+            note = kit._grey_count(plain, len(others), note_box, "left", True)
+            q_arrows = VGroup(*(plane.arrow(coords[k], colors[k]) for k in keep if k < n))
+            k_arrows = VGroup(
+                *(plane.arrow(coords[k], colors[k], outline=True) for k in keep if k >= n)
+            )
+            if key:
+                labels = legend
+                VGroup(note, legend).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+                place(VGroup(note, legend), note_box, "top-left")
+                break
+            where = (plane_box, [*kit.thin_marks(grey), *note])
+            led, labels = kit._cast_labels(plane, coords, keep, shown, colors, where, {})
+            if not led:
+                break
+        else:
+            return None
+        for arrow in (*q_arrows, *k_arrows):
+            arrow.wants_label, arrow.in_key = True, key  # (the checks look for its label)
         q_arrows.index = [k for k in keep if k < n]
         k_arrows.index = [k - n for k in keep if k >= n]
-        labels = plane.tip_labels(
-            view.coords[keep], [texts[k] for k in keep], [colors[k] for k in keep], bounds
-        )
-        return plane, q_arrows, k_arrows, labels, note
+        return plane, q_arrows, k_arrows, labels, note, grey
 
     def named_arrows(self, h: int):
-        """Of more than MAX_PANELS heads (a trained layer), the arrows of head ``h``'s plane
-        that are labelled and drawn in full: the followed query (``followed_pair``) and the
-        keys it weighs most — as indices into queries then keys; else None (all of them)."""
-        if len(self.trace.heads) <= MAX_PANELS:
+        """Of more than MAX_PANELS heads (a trained layer), or of more tokens than a plane
+        shows (:data:`CROWDED`), the arrows of head ``h``'s plane drawn in full and labelled:
+        the followed query (``followed_pair``), its followed key, and the keys it weighs most
+        — as indices into queries then keys, in that order; else None (all of them)."""
+        if len(self.trace.heads) <= MAX_PANELS and self.example.n <= CROWDED:
             return None
         pair = ac.followed_pair(self.trace, self.example, h)
-        return {pair.query, *(self.example.n + j for j in self.named_keys(h))}
+        return [pair.query, *(self.example.n + j for j in self.named_keys(h))]
 
     def named_keys(self, h: int) -> list[int]:
         """Head ``h``'s followed key, then the keys its followed query weighs most."""
