@@ -186,6 +186,15 @@ class HeadStory:
             return "asked_linked" if self.linked else "asked_column"
         return "asked_top" if self.rank == 1 else "asked_lower"
 
+    @property
+    def pair_telling(self) -> str:
+        """How a scene that shows the pair but not the other rows tells it: :attr:`telling`,
+        but ``"asked_linked"`` told as ``"asked_top"``, the pair's own fact. The other queries
+        that look as strongly at its key ("this head's strongest links") are said once, where
+        they can be seen: AttentionMatrix's reading, whose heatmap frames their rows (issue
+        38: the phrase came back in about nine steps that showed no such row)."""
+        return "asked_top" if self.telling == "asked_linked" else self.telling
+
 
 def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
     """Each query's keys under the head's reading ``pattern``."""

@@ -183,15 +183,15 @@ class ExplainerScene(Scene):
     def story_does(self, s) -> str:
         """A head's story (``attention_core.HeadStory``) told of its pair in a phrase: "sky₂
         looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
-        row, or the head's habit it is."""
-        told = s.telling
-        asked = ("asked_top", "asked_lower", "asked_column", "asked_linked")
+        row, or the head's habit it is — never the other rows that share its key as strongly
+        (``pair_telling``: said once, in AttentionMatrix's reading, where they are framed)."""
+        told = s.pair_telling
+        asked = ("asked_top", "asked_lower", "asked_column")
         kind = s.habit or (told if told in asked else s.kind)
         e = self.k_tokens[s.earlier] if s.earlier is not None else ""
         nth = captions.ordinal(s.rank, self.lang)
         k = self.k_tokens[s.key] if s.habit else self.story_key(s)  # a habit: its one piece
-        p = self.q_tokens[s.peer] if s.peer is not None else ""
-        return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth, p=p)
+        return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth)
 
     def story_key(self, s) -> str:
         """The key of a head's story (or followed pair) as a caption names it: its label; a key
@@ -222,7 +222,8 @@ class ExplainerScene(Scene):
     def deed_lead(self) -> str:
         """The lead of a step that tells the head's deed with its followed pair: "What this head
         does", or "This pair" where nothing more than the pair can be said (an asked pair that
-        is not the head's habit, nor its strongest links, nor a key many tokens look at)."""
+        is not the head's habit nor a key many tokens look at; the strongest links it shares
+        its key with are AttentionMatrix's to say)."""
         import attention_core as ac
 
         s = ac.head_story(self.trace)
@@ -230,7 +231,7 @@ class ExplainerScene(Scene):
             s is not None
             and s.kind == "asked"
             and s.habit is None
-            and s.telling not in ("asked_column", "asked_linked")
+            and s.pair_telling != "asked_column"
         )
         return self.say("lead_pair" if only_the_pair else "lead_head")
 
@@ -247,10 +248,8 @@ class ExplainerScene(Scene):
             q, k = self.q_tokens[s.query], self.k_tokens[s.key]
             return self.say("pair_asked_piece", q=q, k=k, word=self.story_key(s))
         if s.kind == "asked" and s.habit is None:  # many tokens looking most at its key: so
-            told = s.telling if s.telling in ("asked_column", "asked_linked") else ""
-            key = f"pair_{told}" if told else "pair_asked"
-            p = self.q_tokens[s.peer] if s.peer is not None else ""
-            return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key], p=p)
+            key = "pair_asked_column" if s.pair_telling == "asked_column" else "pair_asked"
+            return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
         return self.story_does(s)
 
     @property

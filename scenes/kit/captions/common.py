@@ -6,7 +6,9 @@ from attention_core.readings.head_kinds import words
 WORDS = {
     # what a head does, told of the query a scene follows (attention_core.choice_story's kind):
     # the same story as AttentionMatrix's reading, in DotProducts, Softmax and WeightedSum
-    # (the habits' own: each reading's words in attention_core.readings.head_kinds, one entry each)
+    # (the habits' own: each reading's words in attention_core.readings.head_kinds, one entry each);
+    # an asked pair's other rows as strong on its key ("this head's strongest links") are
+    # AttentionMatrix's alone to say, where its heatmap frames them (HeadStory.pair_telling)
     **words("does", "both", "does_"),
     "does_asked": (
         "所问的一对是 {q} → {k}",
@@ -24,10 +26,6 @@ WORDS = {
         "{q} → {k} 是它最大的权重，但很多词元都最看重 {k}",
         "{q} → {k} is its largest weight, but many tokens look most at {k}",
     ),
-    "does_asked_linked": (
-        "{q} → {k} 是它最大的权重，{p} 也最看重 {k}：这个头在这句里最强的连接",
-        "{q} → {k} is its largest weight, and {p} looks most at {k} too: this head's strongest links here",
-    ),
     "nth": ("第{r}大", "{r}{suffix}"),  # a rank in a row: 第2大, 2nd (captions.ordinal)
     # the lead of a step that tells the head's deed with its followed pair: "This pair" where
     # nothing more than the pair can be said (issue 40: "What this head does: this is the pair
@@ -43,10 +41,6 @@ WORDS = {
     ),
     "key_weight": ("{k} {w}", "{k} {w}"),  # the key of an asked pair and its weight
     "word_weight": ("{k}：{w}", "{k}: {w}"),  # a key word cut into pieces and their summed weight
-    "pair_asked_linked": (
-        "{p} 也最看重 {k}：这是这个头在这句里最强的连接之一",
-        "{p} looks most at {k} too: one of this head's strongest links here",
-    ),
     "pair_asked_column": (
         "很多词元都最看重 {k}，不只是 {q}",
         "many tokens look most at {k}, not {q} alone",
@@ -75,7 +69,7 @@ WORDS = {
     "illustrative": ("示意用 W（种子 {seed}）", "illustrative W (seed {seed})"),
     "identity": ("W = I：Q = K = V = X", "W = I: Q = K = V = X"),
     "raw": ("不缩放", "unscaled"),
-    "scaled_hist": ("÷√d", "÷√d"),
+    "scaled_hist": ("÷$sqrt(d)$", "÷$sqrt(d)$"),
     "variance": ("方差", "variance"),
     "sum": ("合计", "sum"),
     "times": ("×{f}", "×{f}"),
