@@ -322,7 +322,7 @@ def test_scene_labels_are_tokens():
 def test_scenes_name_hostile_labels_by_the_rules(lang, aspect):
     """Through the scenes (steps run, no frames): Embeddings' list of tokens and Softmax's row
     name the punctuation tokens quoted and the byte pieces whole, and every line in the caption
-    bar keeps the line-breaking rules."""
+    bar keeps the line-breaking rules, on each page of a caption shown in pages."""
     import numpy as np
 
     from scenes.kit.registry import find
@@ -338,10 +338,17 @@ def test_scenes_name_hostile_labels_by_the_rules(lang, aspect):
         def lines(s):
             return [m.source_text for m in s.caption_mob]
 
-        for st in run_steps(find(name).load(), ex, look=look, frames=False, snapshot=lines):
+        pages = []  # a step's pages before its last (page 1, 2 …), then the step's own
+        for st in run_steps(
+            find(name).load(), ex, look=look, frames=False, snapshot=lines, pages=True
+        ):
+            pages.append(st.snapshot)
+            if st.page is not None:
+                continue
             said.append(st.caption)
-            found = _problems(st.caption, [st.snapshot], ["猫¹", "猫²", "，", "11 because"], [])
+            found = _problems(st.caption, pages, ["猫¹", "猫²", "，", "11 because"], [])
             problems += [f"{name}/{st.key}: {p}" for p in found]
+            pages = []
     assert not problems, "\n".join(problems)
     listed = next(c for c in said if "11 because" in c)
     sep = "、" if lang == "zh" else ", "

@@ -41,12 +41,12 @@ STEPS = {
         "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
     ),
     "scaled": (
-        "除以 √d 后，三组分数都落在同一个窄范围内，方差也回到 1 附近：{s16}、{s32}、{s64}。",
-        "Divided by √d, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
+        "除以 $sqrt(d)$ 后，三组分数都落在同一个窄范围内，方差也回到 1 附近：{s16}、{s32}、{s64}。",
+        "Divided by $sqrt(d)$, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
     ),
     "softmax64": (
-        "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
-        "A random row of {n} scores at d = {d}: unscaled, softmax gives {maxraw} to one key, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
+        "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s)（权重还能变动多少）= {graw}，这就是饱和。除以 $sqrt({d})$ 后两者为 {maxscaled} 和 {gscaled}。",
+        "A random row of {n} scores at d = {d}: unscaled, softmax gives {maxraw} to one key, and Σ s(1−s), how much the weights can still move, is {graw}: saturated. Divided by $sqrt({d})$: {maxscaled} and {gscaled}.",
     ),
 }
 

@@ -63,30 +63,30 @@ STEPS = {
         "With the mask: every row shares out one whole among the keys it may see, each share in its key's colour; the keys it blocks get no share.",
     ),
     "sharper_little": (
-        "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s) 从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
-        "Here $d_k$ = {dk}: unscaled is only ×{sqrt}, Σ s(1−s) {g1} → {graw}, little change. ×10, ×100: {g10}, {g100}.",
+        "本例 $d_k$ = {dk}，不缩放只是 ×{sqrt}：Σ s(1−s)（权重还能变动多少）从 {g1} 到 {graw}，变化很小；×10、×100 时为 {g10}、{g100}。",
+        "Here $d_k$ = {dk}: unscaled is only ×{sqrt}, and Σ s(1−s), how much the weights can still move, goes {g1} → {graw}, little change. ×10, ×100: {g10}, {g100}.",
     ),
     "sharper_more": (
-        "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s) 从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
-        "Here $d_k$ = {dk}: unscaled is ×{sqrt}, Σ s(1−s) {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
+        "本例 $d_k$ = {dk}，不缩放即 ×{sqrt}：Σ s(1−s)（权重还能变动多少）从 {g1} 降到 {graw}；×10、×100 时为 {g10}、{g100}。",
+        "Here $d_k$ = {dk}: unscaled is ×{sqrt}, and Σ s(1−s), how much the weights can still move, falls {g1} → {graw}. ×10, ×100: {g10}, {g100}.",
     ),
     "sharper_flat": (
-        "这一行的分数都相同：乘以任何倍数，权重都不变，Σ s(1−s) 一直是 {g1}（×10、×100 时为 {g10}、{g100}）。",
-        "Every score in this row is the same: multiplying changes no weight, and Σ s(1−s) stays {g1} (×10, ×100: {g10}, {g100}).",
+        "这一行的分数都相同：乘以任何倍数，权重都不变，Σ s(1−s)（权重还能变动多少）一直是 {g1}（×10、×100 时为 {g10}、{g100}）。",
+        "Every score in this row is the same: multiplying changes no weight, and Σ s(1−s), how much the weights can still move, stays {g1} (×10, ×100: {g10}, {g100}).",
     ),
     "sharper_one": (
-        "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s) 从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
-        "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s) falls from {g1} to {g10} (×10) and {g100} (×100).",
+        "本例 $d_k$ = 1，缩放不改变分数。乘以倍数后 Σ s(1−s)（权重还能变动多少）从 {g1} 降到 {g10}（×10）、{g100}（×100）。",
+        "Here $d_k$ = 1: scaling changes nothing. Multiplied, Σ s(1−s), how much the weights can still move, falls from {g1} to {g10} (×10) and {g100} (×100).",
     ),
     # the followed row itself saturates unscaled (attention_core.saturation_claim): it, not a
     # random row
     "saturation_followed": (
-        "不缩放（分数 ×√{dk}）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 √{dk} 后为 {maxscaled} 和 {gscaled}。",
-        "Unscaled (scores × √{dk}), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by √{dk}: {maxscaled} and {gscaled}.",
+        "不缩放（分数 ×$sqrt({dk})$）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 $sqrt({dk})$ 后为 {maxscaled} 和 {gscaled}。",
+        "Unscaled (scores × $sqrt({dk})$), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by $sqrt({dk})$: {maxscaled} and {gscaled}.",
     ),
     "saturation": (
-        "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 √{d} 后两者为 {maxscaled} 和 {gscaled}。",
-        "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by √{d}: {maxscaled} and {gscaled}.",
+        "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 $sqrt({d})$ 后两者为 {maxscaled} 和 {gscaled}。",
+        "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by $sqrt({d})$: {maxscaled} and {gscaled}.",
     ),
 }
 
