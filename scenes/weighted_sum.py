@@ -24,9 +24,10 @@ from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, free_spot, place, place_labels
 from scenes.mobjects.math import math
-from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow, shaft_marks
+from scenes.mobjects.plane import CROWDED, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, ellipsize, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.weighted_sum_chain import CrowdedChain
 
 PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
 # the ways to label the chain, tried in turn (WeightedSum.try_chain_labels): the values' labels it
@@ -35,7 +36,7 @@ PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels 
 CHAIN_TRIES = ("cover", "around", "every", "values_first", "faint")
 
 
-class WeightedSum(ExplainerScene):
+class WeightedSum(CrowdedChain, ExplainerScene):
     """output_i = Σ_j w_ij v_j, drawn as a chain of shrunk value vectors."""
 
     def construct(self):
@@ -110,24 +111,26 @@ class WeightedSum(ExplainerScene):
         order = [
             j for j in self.cast_first(ac.story_order(head.weights, i, top, "keys")) if j in seen
         ]
-        self.v_order = order
-        self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
-            plane,
-            self.V2,
-            [f"v({t})" for t in self.k_tokens],
-            colors,
-            order,
-            self.note,
-            self.note_box,
-            bounds=self.plane_box,
-            align="left",
-            obstacles=list(plane.tick_labels),
-            # past 12 values the story's few (issue 38: 20 labelled values at 23 tokens)
-            most=CROWDED_TOKENS if self.example.n_keys > CROWDED else None,
-        )
+        self.v_order, self.v_grey = order, None
+        if self.example.n_keys > CROWDED:  # the cast in colour, the others grey (issue 38)
+            self.v_drawn, self.v_arrows, self.v_labels, self.note = self.cast_values()
+        else:
+            self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
+                plane,
+                self.V2,
+                [f"v({t})" for t in self.k_tokens],
+                colors,
+                order,
+                self.note,
+                self.note_box,
+                bounds=self.plane_box,
+                align="left",
+                obstacles=list(plane.tick_labels),
+            )
+        self.v_named = list(self.v_drawn)  # the values labelled on the plane (none once zoomed)
         self.obstacles = list(plane.tick_labels) + list(self.note)
         self.value_marks = (list(plane.tips), list(plane.shafts))  # the values' arrows alone
-        hull = self.value_hull()
+        self.hull = hull = self.value_hull()
         w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
         # below the weights come o = … (two lines at most) and, adding back, E + ΔE and its facts
         below = 1.25 if self.own2 is None else 0.38 * self.side_box.height
@@ -136,7 +139,7 @@ class WeightedSum(ExplainerScene):
         place(self.side, self.side_box, "top-left")
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(self.note), run_time=0.8)
         self.play(
-            *(grow(a) for a in self.v_arrows),
+            *self.grow_value_arrows(),
             FadeIn(self.v_labels),
             FadeIn(hull),
             FadeIn(self.side),
@@ -256,13 +259,11 @@ class WeightedSum(ExplainerScene):
     def shrink_values(self):
         """Each value shrinks by its weight."""
         self.step("shrink")
-        plane, arrows = self.vplane, self.v_arrows
+        arrows = self.v_arrows
         drawn = dict(zip(self.v_drawn, arrows))
-        self.shrunk = VGroup(
-            *(plane.arrow(p, c, stroke_width=6) for p, c in zip(self.parts2, self.colors))
-        )
+        self.shrunk = VGroup(*(self.shrunk_arrow(j) for j in range(self.example.n_keys)))
         self.play(
-            *(a.animate.set_opacity(0.3) for a in arrows),
+            *(a.animate.set_opacity(0.3) for a in [*arrows, *(self.v_grey or [])]),
             *(  # a value not drawn (issue 32: no room for its label): its part just appears
                 ReplacementTransform(drawn[j].copy(), self.shrunk[j])
                 if j in drawn
@@ -278,14 +279,17 @@ class WeightedSum(ExplainerScene):
         values' labels move clear of the chain (issue 38: at 1:1 those the chain ran over left,
         and o(she) found no spot)."""
         self.step("chain")
+        # past 12 keys the small terms in one link, the plane zoomed to the chain (issue 38)
+        merged = self.v_grey is not None and self.crowded_chain()
         theme, plane, out2 = self.theme, self.vplane, self.out2
-        plane.tips[:], plane.shafts[:] = self.value_marks  # the shrunk values are gone
-        chained = VGroup(
-            *(
-                plane.arrow(p, c, start=s, stroke_width=6)
-                for p, s, c in zip(self.parts2, self.starts2, self.colors)
+        if not merged:
+            plane.tips[:], plane.shafts[:] = self.value_marks  # the shrunk values are gone
+            chained = VGroup(
+                *(
+                    plane.arrow(p, c, start=s, stroke_width=6)
+                    for p, s, c in zip(self.parts2, self.starts2, self.colors)
+                )
             )
-        )
         self.result = plane.arrow(out2, theme.output, stroke_width=7)
         o_name = f"o({self.q_name})"
         self.side_of = np.array([out2[1], -out2[0]])  # beside the output, away from the values
@@ -294,12 +298,17 @@ class WeightedSum(ExplainerScene):
             o_name, self.out, ("output", self.h, self.i), theme.output, self.side_box
         )
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
-        self.play(
-            *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
-            *moved,
-            run_time=1.6,
-        )
+        if not merged:
+            self.play(
+                *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),
+                *moved,
+                run_time=1.6,
+            )
+        elif moved:
+            self.play(*moved, run_time=0.8)
         self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
+        if merged:  # the links over the output's arrow, which runs beside them
+            self.bring_to_front(self.shrunk)
         self.hold()
 
     def chain_marks(self) -> list:
@@ -367,7 +376,7 @@ class WeightedSum(ExplainerScene):
                 plane.shafts[:] = plane.shafts[len(self.value_marks[1]) :]
             again = self.placed_values(stay, list(o_tip))
         whole = {getattr(m, "source_text", "") for m in [*stay, *again]}
-        lost = sum(f"v({self.k_tokens[j]})" not in whole for j in self.v_drawn)
+        lost = sum(f"v({self.k_tokens[j]})" not in whole for j in self.v_named)
         return lost + (not len(o_tip)), o_tip, stay, again
 
     def placed_values(self, stay: list, taken: list) -> VGroup:
@@ -375,8 +384,8 @@ class WeightedSum(ExplainerScene):
         ``stay`` and of ``taken`` (the output's label), the story's first placed first, each
         with a leader line where it had to go farther (one with no room at all left out)."""
         named = {getattr(m, "source_text", "") for m in stay}
-        names = {j: f"v({self.k_tokens[j]})" for j in self.v_drawn}
-        moving = [j for j in sorted(self.v_drawn, key=self.v_order.index) if names[j] not in named]
+        names = {j: f"v({self.k_tokens[j]})" for j in self.v_named}
+        moving = [j for j in sorted(self.v_named, key=self.v_order.index) if names[j] not in named]
         return self.vplane.tip_labels(
             self.V2[moving],
             [names[j] for j in moving],

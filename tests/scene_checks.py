@@ -559,9 +559,10 @@ def real_size_problems(scene) -> list[str]:
     if scene.scene_name == "WeightedSum" and step in VALUE_STEPS:
         shown = {describe(m) for m in texts(scene)}
         weights = {tuple(n.role) for n in on_screen(scene, Num) if _inked(n)}
+        named = getattr(scene, "v_named", scene.v_drawn)  # none once the chain's plane zooms
         for j in scene.v_drawn:
             name = f"v({scene.k_tokens[j]})"
-            if name not in shown:
+            if j in named and name not in shown:
                 out.append(f"the value {name} is drawn without its label whole")
             if ("weights", scene.h, scene.i, j) not in weights:
                 out.append(f"the value {name} is drawn without its weight")

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from manim import ManimColor
+from real_size_matrix_checks import attention_matrix_problems, overview_table_problems
 
 import attention_core as ac
 from scene_checks import geometry_problems, on_screen, real_size_problems
@@ -297,14 +298,14 @@ def scaling_table_problems(scene) -> list[str]:
 
 
 # the scenes whose planes of 20-odd tokens label the cast at its tips, the others grey
-CAST_PLANES = ("Embeddings", "Overview")
+CAST_PLANES = ("Embeddings", "Overview", "WeightedSum")
 
 
 def cast_plane_labels(scene) -> list[str]:
-    """In Embeddings' and Overview's planes no label away from its arrow and no knot (issue
-    38: at 20-odd tokens their labels sat at another arrow's tip, joined by leader lines that
-    knotted): a token's label sits within ``NEAR`` of its own tip, no leader line (a cast the
-    tips cannot all label is named in a key); an output's label (white arrows all alike) is
+    """In Embeddings', Overview's and WeightedSum's planes no label away from its arrow and no
+    knot (issue 38: at 20-odd tokens their labels sat at another arrow's tip, joined by leader
+    lines that knotted): a token's label sits within ``NEAR`` of its own tip, no leader line (a
+    cast the tips cannot all label is named in a key); an output's label (white arrows all alike) is
     nearer its own tip than any other output's, and no two leader lines cross."""
     from scene_checks import _gap, _leaders, describe, tip_labels_on_screen, token_arrows
     from scenes.mobjects.layout import box_of
@@ -333,6 +334,48 @@ def cast_plane_labels(scene) -> list[str]:
                 out.append(f"{describe(mob)!r} is {gap:.2f} from its own tip")
         elif any(_gap(t, box) < gap - 1e-6 for t in tips):
             out.append(f"{describe(mob)!r} is nearer another output's tip than its own")
+    return out
+
+
+HEAD_GAP = 0.2  # WeightedSum: two labelled values' arrowheads at least this far apart
+MIN_LINK = 0.3  # WeightedSum's chain: every link drawn in colour at least this long on screen
+
+
+def weighted_sum_problems(scene) -> list[str]:
+    """WeightedSum at real size (issue 38): no two labelled values' arrowheads within
+    :data:`HEAD_GAP` of each other (at 1:1 eight values from the origin knotted there, short
+    ones hidden under others' heads); once the chain has formed, every link of it drawn in a
+    token's colour at least :data:`MIN_LINK` long on screen and the small terms merged into one
+    grey link (at 1:1 twenty-odd links of 0.02 made a chain nobody could see)."""
+    from scene_checks import token_arrows
+
+    if scene.scene_name != "WeightedSum":
+        return []
+    out = []
+    tips = [t for t, c in token_arrows(scene)]
+    out += [
+        f"two values' arrowheads {np.linalg.norm(a[:2] - b[:2]):.2f} apart at {a[:2].round(2)}"
+        for k, a in enumerate(tips)
+        for b in tips[k + 1 :]
+        if np.linalg.norm(a[:2] - b[:2]) < HEAD_GAP
+    ]
+    step = getattr(scene, "_open_step", None) or (scene.steps[-1] if scene.steps else {})
+    if step.get("key") != "chain":
+        return out
+    grey = ManimColor(scene.theme.muted).to_hex().upper()
+    links = getattr(scene, "chain_arrows", None) or scene.shrunk
+    greys = 0
+    for link in links:
+        if not link.has_points() or link.get_stroke_opacity() < 0.5:
+            continue
+        if ManimColor(link.get_stroke_color()).to_hex().upper() == grey:
+            greys += 1
+            continue
+        length = float(np.linalg.norm(link.get_end() - link.get_start()))
+        if length < MIN_LINK:
+            out.append(f"a link of the chain {length:.2f} long (< {MIN_LINK})")
+    if greys > 1:
+        out.append(f"{greys} grey links in the chain, not one")
     return out
 
 
@@ -410,6 +453,9 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + real_size_problems(s)
             + rotary_problems(s)
             + cast_plane_labels(s)
+            + weighted_sum_problems(s)
+            + attention_matrix_problems(s)
+            + overview_table_problems(s)
         )
 
     def snapshot_and_story(s):

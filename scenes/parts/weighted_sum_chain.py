@@ -1,0 +1,238 @@
+"""WeightedSum among twenty-odd keys: its values and its chain at real size (mixin of
+:class:`scenes.weighted_sum.WeightedSum`).
+
+Issue 38, a 22-token sentence at 1:1: eight values drawn from the origin knotted there, their
+labels joined to them by leader lines, short ones hidden under longer ones' heads; and the chain
+of twenty-odd weighted values was invisible, its links 0.02 long under the output's arrow.
+
+- The values: the cast's (:func:`attention_core.story_cast`: the followed key's, the largest
+  weights') in colour, each labelled at its own tip (:meth:`Kit.cast_arrows`), the others thin and
+  grey and counted; a cast value whose head would sit within :data:`HEAD_GAP` of one already
+  drawn is grey too, and the shorter arrows are drawn over the longer.
+- The chain: the terms long enough to see (:data:`MIN_LINK` on screen, the largest weight
+  first) are links of their own in their colours, after one grey link of all the others;
+  where the chain is small in its plane (and no residual follows, which needs the wide view) the
+  plane zooms to it: the values, now past its edges, fade with their labels and the hull is cut
+  to the plane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Polygon, ReplacementTransform, VGroup
+
+from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.plane import grow
+
+HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on screen
+MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
+ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
+
+
+def clip_to_rect(points, lo, hi) -> np.ndarray:
+    """The convex polygon ``points`` (k × 2) cut to the rectangle ``lo``–``hi``
+    (Sutherland–Hodgman): the part of the values' hull a zoomed plane shows."""
+    poly = [np.asarray(p, dtype=float) for p in points]
+    edges = [(0, lo[0], 1), (0, hi[0], -1), (1, lo[1], 1), (1, hi[1], -1)]
+    for axis, bound, sign in edges:
+        if not poly:
+            break
+        out = []
+        for k, cur in enumerate(poly):
+            prev = poly[k - 1]
+            cur_in = sign * (cur[axis] - bound) >= 0
+            prev_in = sign * (prev[axis] - bound) >= 0
+            if cur_in != prev_in:
+                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
+                out.append(prev + t * (cur - prev))
+            if cur_in:
+                out.append(cur)
+        poly = out
+    return np.array(poly).reshape(-1, 2)
+
+
+class CrowdedChain:
+    """WeightedSum's values and chain past 12 keys (mixin of
+    :class:`scenes.weighted_sum.WeightedSum`)."""
+
+    def cast_values(self):
+        """The values past 12 keys: the cast's in colour (the followed key's first, then by
+        weight), apart by :data:`HEAD_GAP`, those that find a spot at their tips, in turn, each
+        labelled there (issue 38 at 1:1: leader lines knotted); the others thin and grey,
+        counted under the note. Where not even the first finds one, the arrows in colour are
+        named by the list of weights beside the plane, in their colours. Returns (the indices
+        in colour, their arrows, the labels, the note); the grey arrows in ``self.v_grey``."""
+        import attention_core as ac
+
+        plane, w, seen = self.vplane, self.head.weights[self.i], set(self.seen)
+        pair = ac.followed_pair(self.trace)
+        first = [pair.key] if pair is not None and pair.query == self.i else []
+        ranked = [*first, *sorted(self.cast, key=lambda j: -w[j])]
+        cast, heads = [], []
+        for j in (j for j in dict.fromkeys(ranked) if j in seen):
+            tip = plane.point(self.V2[j])[:2]
+            if np.linalg.norm(self.V2[j]) * plane.unit < 1e-3:
+                continue  # a zero value: nothing to label
+            if all(np.linalg.norm(tip - h) >= HEAD_GAP for h in heads):
+                cast.append(j)
+                heads.append(tip)
+        kept = []
+        for j in cast:  # each in turn, kept where every label so far finds its tip
+            if self.values_at_tips([*kept, j]) is not None:
+                kept.append(j)
+        drawn, arrows, grey, labels, note = self.values_at_tips(kept or cast[:1], keep=True)
+        if not kept:  # no label at its tip: the list beside the plane names them by colour
+            labels = VGroup()
+            for a in arrows:
+                a.wants_label = False
+        self.v_grey = VGroup(*(a for j, a in zip(self.others(drawn), grey) if j in seen))
+        return drawn, arrows, labels, note
+
+    def others(self, drawn) -> list[int]:
+        """The keys not in ``drawn``, in order (their grey arrows')."""
+        return [j for j in range(self.example.n_keys) if j not in drawn]
+
+    def values_at_tips(self, cast, keep: bool = False):
+        """:meth:`Kit.cast_arrows` of the values ``cast``, each labelled at its own tip; None
+        where one finds no spot there. Only with ``keep`` are the arrows kept in the plane's
+        marks (and the try returned all the same)."""
+        plane = self.vplane
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        out = self.kit.cast_arrows(
+            plane,
+            self.V2,
+            [f"v({t})" for t in self.k_tokens],
+            self.colors,
+            cast,
+            self.note,
+            self.note_box,
+            align="left",
+            bounds=self.plane_box,
+            obstacles=list(plane.tick_labels),
+            key=not keep,  # kept all the same: no key (the list of weights names them)
+        )
+        if keep:
+            return out
+        plane.tips[:], plane.shafts[:] = tips, shafts
+        return None if any(getattr(a, "in_key", False) for a in out[1]) else out
+
+    def value_arrows_in_order(self) -> list:
+        """The values' arrows to grow: past 12 keys the grey first, then the coloured, the
+        longer under the shorter (a short value's head is never hidden under a longer one's)."""
+        if self.v_grey is None:
+            return list(self.v_arrows)
+        lengths = [np.linalg.norm(self.V2[j]) for j in self.v_drawn]
+        coloured = [a for _, a in sorted(zip(lengths, self.v_arrows), key=lambda p: -p[0])]
+        return [*self.v_grey, *coloured]
+
+    def shrunk_arrow(self, j: int):
+        """Value ``j`` shrunk by its weight: in its colour where drawn so, else thin and grey."""
+        plane = self.vplane
+        if getattr(self, "v_grey", None) is None or j in self.v_drawn:
+            return plane.arrow(self.parts2[j], self.colors[j], stroke_width=6)
+        return self.kit.thin_arrow(plane, self.parts2[j], opacity=0.8)
+
+    def chain_links(self, unit: float) -> list[list[int]] | None:
+        """The chain's links at ``unit`` scene units a data unit: every small term in one link
+        from the origin (its head clear of the output's, which ends where the last link
+        does), then the largest weights' terms, each a link while at least :data:`MIN_LINK`
+        long (a value drawn in colour); None where every term is a link of that length (the
+        chain as it was)."""
+        w, seen = self.head.weights[self.i], self.seen
+        lengths = np.linalg.norm(self.parts2, axis=1) * unit
+        if all(lengths[j] >= MIN_LINK for j in seen):
+            return None
+        alone = []
+        for j in sorted(seen, key=lambda j: -w[j]):
+            if lengths[j] < MIN_LINK or j not in self.v_drawn:
+                break
+            alone.append(j)
+        rest = [j for j in seen if j not in alone]
+        return ([rest] if rest else []) + [[j] for j in alone]
+
+    def zoomed_plane(self, links):
+        """The plane fitted to the chain (the origin, each link's end, the output) in the
+        value plane's box, where that is at least :data:`ZOOM` times larger and no residual
+        follows; else None."""
+        if self.own2 is not None:
+            return None
+        ends = np.cumsum([self.parts2[m].sum(axis=0) for m in links], axis=0)
+        pts = np.vstack([np.zeros((1, 2)), ends, self.out2[None]])
+        plane = self.kit.plane(pts, self.plane_box)  # no values to label at its edges
+        return plane if plane.unit >= ZOOM * self.vplane.unit else None
+
+    def crowded_chain(self) -> bool:
+        """The chain of merged links (:meth:`chain_links`), in a zoomed plane where it is small
+        (:meth:`zoomed_plane`); False where every term is a link of its own (the chain as it
+        was)."""
+        links = self.chain_links(self.vplane.unit)
+        if links is None:
+            return False
+        old, new = self.vplane, self.zoomed_plane(links)
+        if new is not None:
+            links = self.chain_links(new.unit) or [[j] for j in self.seen]
+        plane = new or old
+        plane.tips[:], plane.shafts[:] = self.value_marks if new is None else ([], [])
+        start, arrows = np.zeros(2), []
+        for members in links:
+            part = self.parts2[members].sum(axis=0)
+            colour = self.colors[members[0]] if len(members) == 1 else self.theme.muted
+            arrows.append(plane.arrow(part, colour, start=start, stroke_width=6))
+            start = start + part
+        anims = self.to_chain(links, arrows, old, new)
+        self.play(*anims, run_time=1.6)
+        self.remove(self.shrunk)  # the shrunk values are the links now
+        self.shrunk = self.chain_arrows = VGroup(*arrows)
+        return True
+
+    def to_chain(self, links, arrows, old, new) -> list:
+        """The animations from the shrunk values to the chain's links (several merging into
+        one), and, zooming, from the old plane to the new: the values and their labels fade,
+        the hull is cut to the new plane."""
+        anims = [
+            ReplacementTransform(VGroup(*(self.shrunk[j] for j in members)), arrow)
+            for members, arrow in zip(links, arrows)
+        ]
+        gone = [j for j in range(self.example.n_keys) if not any(j in m for m in links)]
+        anims += [FadeOut(self.shrunk[j]) for j in gone]
+        if new is None:
+            return anims
+        hull = self.cut_hull(new)
+        anims += [
+            ReplacementTransform(old.plane, new.plane),
+            FadeOut(old.tick_labels),
+            FadeIn(new.tick_labels),
+            FadeOut(VGroup(*self.v_arrows, *self.v_grey, *self.v_labels)),
+        ]
+        if len(self.hull) and len(hull):
+            anims.append(ReplacementTransform(self.hull, hull))
+        else:
+            anims += [FadeOut(self.hull), FadeIn(hull)]
+        self.hull, self.vplane, self.v_labels, self.v_named = hull, new, VGroup(), []
+        self.obstacles = list(new.tick_labels) + list(self.note)
+        self.value_marks = ([], [])
+        return anims
+
+    def cut_hull(self, plane):
+        """The values' hull cut to ``plane``'s range (empty where less than a triangle is
+        left)."""
+        import attention_core as ac
+
+        seen = self.V2[self.seen]
+        if len(seen) < 3:
+            return VGroup()
+        pts = clip_to_rect(ac.convex_hull_2d(seen), plane.lo, plane.hi)
+        if len(pts) < 3:
+            return VGroup()
+        theme = self.theme
+        return Polygon(
+            *[plane.point(p) for p in pts],
+            color=theme.muted,
+            stroke_width=2,
+            fill_color=theme.muted,
+            fill_opacity=0.12,
+        )
+
+    def grow_value_arrows(self) -> list:
+        """The values' arrows growing, in :meth:`value_arrows_in_order`."""
+        return [grow(a) for a in self.value_arrows_in_order()]
