@@ -307,8 +307,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         elif moved:
             self.play(*moved, run_time=0.8)
         self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
-        if merged:  # the links over the output's arrow, which runs beside them
-            self.bring_to_front(self.shrunk)
+        self.bring_to_front(self.shrunk)  # the links over the output's arrow, beside them
         self.hold()
 
     def chain_marks(self) -> list:

@@ -135,18 +135,19 @@ class CrowdedChain:
     def chain_links(self, unit: float) -> list[list[int]] | None:
         """The chain's links at ``unit`` scene units a data unit: every small term in one link
         from the origin (its head clear of the output's, which ends where the last link
-        does), then the largest weights' terms, each a link while at least :data:`MIN_LINK`
-        long (a value drawn in colour); None where every term is a link of that length (the
-        chain as it was)."""
+        does), then, the largest weight first, each term of the cast (a token in colour: in the
+        list beside the plane, if not among the values in colour) at least :data:`MIN_LINK`
+        long; None where every term is a link of that length (the chain as it was)."""
         w, seen = self.head.weights[self.i], self.seen
         lengths = np.linalg.norm(self.parts2, axis=1) * unit
         if all(lengths[j] >= MIN_LINK for j in seen):
             return None
-        alone = []
-        for j in sorted(seen, key=lambda j: -w[j]):
-            if lengths[j] < MIN_LINK or j not in self.v_drawn:
-                break
-            alone.append(j)
+        muted = self.theme.muted
+        alone = [
+            j
+            for j in sorted(seen, key=lambda j: -w[j])
+            if lengths[j] >= MIN_LINK and self.colors[j] != muted
+        ]
         rest = [j for j in seen if j not in alone]
         return ([rest] if rest else []) + [[j] for j in alone]
 
