@@ -25,6 +25,7 @@ from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.attention_matrix_layout import AttentionMatrixLayout
 
 STAGGERED_SUMS = 2.0  # the room of two columns of row sums beside a grid of 24 rows
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
@@ -51,7 +52,7 @@ def named_cells(other, pair) -> list[tuple[int, int]]:
     return cells
 
 
-class AttentionMatrix(ExplainerScene):
+class AttentionMatrix(AttentionMatrixLayout, ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
@@ -75,15 +76,20 @@ class AttentionMatrix(ExplainerScene):
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
         self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
-        if self.sums_once:
+        if self.one_side:  # many rows, every one named on the left: the grid takes the height
+            self.title, self.sums, self.sum_head = self.place_one_side(matrix, left)
+            self.block = VGroup(self.title, matrix, self.sums, self.sum_head)
+            title = self.title
+        elif self.sums_once:
             self.sums, self.sum_head = self.sum_said_once(matrix, W)
             sums, sum_head = self.sums, self.sum_head
         else:
             sums, sum_head = self.row_sums(matrix, W)
-        self.title = title = matrix_title(self.say("weights"), matrix, theme)
-        under = self.readout if self.readout_at == "under" else VGroup()
-        self.block = block = VGroup(title, matrix, sums, sum_head, under)
-        place(block, left)
+        if not self.one_side:
+            self.title = title = matrix_title(self.say("weights"), matrix, theme)
+            under = self.readout if self.readout_at == "under" else VGroup()
+            self.block = VGroup(title, matrix, sums, sum_head, under)
+            place(self.block, left)
         if self.readout_at == "heading":
             self.readout.move_to(title, aligned_edge=LEFT)
             # flowed to the content's width from its left: where the block stands further right,
@@ -105,6 +111,9 @@ class AttentionMatrix(ExplainerScene):
         (alternating) where the rows are split between the grid's sides (24 tokens); no column
         where only then every row and column fits (``self.sums_once``: the sum said once)."""
         self.sums_room, self.sums_once = 1.1, False  # the row sums' column right of the grid
+        one_side = self.one_side_heatmap(left, W, named)  # many rows: named on the left
+        if one_side is not None:
+            return one_side
         matrix = self.heatmap_matrix(left, W, named)
         if matrix.style.split:  # 24 rows: 24 × "1.000" say nothing; the sum said once
             self.sums_room = 0.0
@@ -193,7 +202,9 @@ class AttentionMatrix(ExplainerScene):
             matrix = fitted(0.0, named)
         return matrix
 
-    def weights_matrix(self, box: Box, named=(), title_room: float = 0.45, reading=True):
+    def weights_matrix(
+        self, box: Box, named=(), title_room: float = 0.45, reading=True, one_side=False
+    ):
         """The weight matrix fitted to ``box`` (less ``title_room`` above it): numbers where they
         fit, else a grid of squares keeping the ``named`` cells' numbers, their badges clear of
         the reading's frames (``reading``; after it, only the named cells are framed)."""
@@ -213,6 +224,7 @@ class AttentionMatrix(ExplainerScene):
             named=named,
             framed=self.frame_candidates() if reading else named,
             title_room=title_room,
+            **({"one_side": True} if one_side else {}),
         )
         # a blocked cell never reads as a weight of 0.00: the look CausalMask gave it (its
         # number, where shown, as bright as the others: the reading may name it)
@@ -255,6 +267,9 @@ class AttentionMatrix(ExplainerScene):
         # the sum said once: every row gathers into a copy of it
         targets = [sums[0].copy() for _ in matrix.shown_rows] if self.sums_once else sums
         self.step("rows")
+        if self.one_side and self.title_gives_way and len(self.title):  # the corner's sum
+            self.play(FadeOut(self.title), run_time=0.3)
+            self.title = VGroup()
         self.play(FadeIn(self.sum_head), run_time=0.4)
         self.play(
             LaggedStart(
@@ -452,7 +467,11 @@ class AttentionMatrix(ExplainerScene):
         best = None
         for rows, room, spot, titled in self.cost_layouts():
             matrix = self.weights_matrix(
-                room, [self.followed_cell()], title_room=0.45 if titled else 0.0, reading=False
+                room,
+                [self.followed_cell()],
+                title_room=0.45 if titled else 0.0,
+                reading=False,
+                one_side=self.one_side,
             )
             # the followed pair named in words (a title or the lines' lead) unless only a
             # layout without that line shows every cell; then the most cells
@@ -469,8 +488,8 @@ class AttentionMatrix(ExplainerScene):
         place(rows, spot, "left")
         frame = self.pair_frame(matrix)
         gone = [m for m in (self.sums, self.sum_head, self.readout, *self.marks) if len(m)]
-        if self.readout_at != "heading":  # the title gave its place to the readout at the reading
-            gone.append(self.title)
+        if self.readout_at != "heading" and len(self.title):  # (the title gave its place to
+            gone.append(self.title)  # the readout at the reading)
         shown = (matrix.frame_parts(), matrix.blocked_marks, matrix.numbers, title, frame)
         self.play(FadeOut(self.matrix, *gone), FadeIn(*shown), run_time=0.8)
         self.bring_to_front(matrix.numbers)

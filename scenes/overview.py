@@ -121,10 +121,13 @@ class Overview(ExplainerScene):
         )
 
         rows, cols = self.q_tokens, self.k_tokens
-        if max(ex.n, ex.n_keys) > 8:  # long labels shortened: a column more of numbers
+        many = max(ex.n, ex.n_keys) > 8
+        if many:  # long labels shortened: a column more of numbers
             rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
 
         def fitted(values, role, digits, **more):
+            if many:  # the followed query's row, its keys named flat
+                return self.followed_row(values, role, rows, cols, panel, digits, **more, **kw)
             return self.kit.matrix_most(
                 values, role, rows, cols, panel, digits=digits, **more, **kw
             )
@@ -143,6 +146,43 @@ class Overview(ExplainerScene):
             )
             for k, m in mats.items()
         }
+
+    def followed_row(self, values, role, rows, cols, panel: Box, digits, **kw):
+        """Among many tokens (issue 38: at 1:1 a 2 × 2 corner with upright names): the followed
+        query's row alone (a ⋮ under it), as many of its keys as ``panel``'s width holds — the
+        followed key and the keys it weighs most first — named flat in two tiers, at the first
+        of ``digits`` that shows the most columns."""
+        followed = self.followed_query().row
+        weights = self.head.weights[followed]
+        top = [int(j) for j in np.argsort(-weights, kind="stable")]
+        keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *top]))
+        kw.pop("name_columns", None)
+        kw.pop("any_squares", None)
+        kw.pop("key_row", None)
+        best = None
+        for d in digits:
+            probe = self.kit.matrix_at(
+                values[[followed]], role, rows[:1], cols, size=SMALL, digits=d
+            )
+            rows_room = 2.5 * probe.backgrounds[0].height  # the row and a ⋮
+            header = 0.45 + (0.6 if kw.get("heat") else 0.0)  # names, and the colour key
+            m = self.kit.matrix_at(
+                values,
+                role,
+                rows,
+                cols,
+                size=SMALL,
+                digits=d,
+                tiers=2,
+                keep_cols=keep,
+                max_width=panel.width,
+                max_height=rows_room + header,
+                last_column=False,
+                **kw,
+            )
+            if best is None or len(m.shown_columns) > len(best.shown_columns):
+                best = m
+        return best
 
     def score(self, groups) -> None:
         """QKᵀ, ÷√d_k, the mask where there is one, softmax: each part lit in turn."""

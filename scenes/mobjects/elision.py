@@ -9,30 +9,34 @@ class ElidedCellError(LookupError):
     """A step framed or pointed at a cell its matrix did not draw (a bug in the scene)."""
 
 
-def elide(count: int, room: float, step: float, keep=()) -> list[int | None]:
+def elide(count: int, room: float, step: float, keep=(), last: bool = True) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
     first ones, None (an ellipsis), and the last (the narrowest room: the first and None), and
-    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones."""
+    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones; without
+    ``last``, the last only where it is wanted."""
     if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
         return list(range(count))
     slots = max(2, int(room // step))
     wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
     if slots == 2:
         return [wanted[0] if wanted else 0, None]
-    seqs = (elided_sequence(count, slots, wanted[:n]) for n in range(len(wanted), 0, -1))
+    seqs = (elided_sequence(count, slots, wanted[:n], last) for n in range(len(wanted), 0, -1))
     fit = next((seq for seq in seqs if seq is not None), None)  # the most wanted is never dropped
     return fit or ([wanted[0], None] if wanted else elided_sequence(count, slots, []))
 
 
-def elided_sequence(count: int, slots: int, keep) -> list[int | None] | None:
-    """The first ones, ``keep``, the last and None for each gap in ``slots``, or None."""
+def elided_sequence(count: int, slots: int, keep, last: bool = True) -> list[int | None] | None:
+    """The first ones, ``keep``, the last (with ``last``) and None for each gap in ``slots``,
+    or None."""
     for first in range(slots - 2, -1, -1):
-        shown = sorted({*range(first), *keep, count - 1})
+        shown = sorted({*range(first), *keep, *([count - 1] if last else [])})
         seq: list[int | None] = []
         for k in shown:
             if k != (seq[-1] + 1 if seq and seq[-1] is not None else 0):
                 seq.append(None)
             seq.append(k)
+        if not last and shown[-1] != count - 1:
+            seq.append(None)  # the items after the last shown: an ellipsis
         if len(seq) <= slots:
             return seq
     return None

@@ -24,6 +24,7 @@ SPLIT_FROM = 12
 MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
 TIER_GAP = 0.03  # between two tiers of column labels
 LABEL_GAP = 0.12  # between a row label and the grid
+STAGGER_GAP = 0.15  # between the two columns of a staggered grid's row labels
 
 
 class LabelChoice(NamedTuple):
@@ -36,6 +37,7 @@ class LabelChoice(NamedTuple):
     upright: bool
     split: bool = False
     tiers: int = 1
+    stagger: bool = False
 
 
 def row_pitch(rows, size: float) -> float:
@@ -44,13 +46,15 @@ def row_pitch(rows, size: float) -> float:
     return max([(a + b) / 2 - 0.015 for a, b in zip(heights, heights[1:])], default=0.0)
 
 
-def label_choices(row_labels, col_labels, size: float, upright_room: float):
+def label_choices(row_labels, col_labels, size: float, upright_room: float, one_side=False):
     """The ways to label a grid of squares, best first: every token in full (the columns
     flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
     inch of text), and the columns numbered (flat, then upright; each row label starts with its
     number; a long label shortened to :data:`LABEL_WIDTH`, then to the widest short one); last
     the numbered rows split between the grid's sides with the numbers in two or three tiers
-    (flat), or two upright."""
+    (flat), or two upright. ``one_side``: before the split, the numbered rows all on the left
+    with the numbers in two or three tiers (AttentionMatrix, issue 38: rows named on both
+    sides read as two lists)."""
     rows, cols = square_label_texts(row_labels, col_labels, size)
     yield LabelChoice(rows, cols, False)
     yield LabelChoice(rows, cols, True)
@@ -64,6 +68,8 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float):
         rows = [
             ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
         ]
+        for tiers in (2, 3) if one_side else ():
+            yield LabelChoice(rows, numbers, False, False, tiers, stagger=True)
         for upright, tiers in ((False, 2), (False, 3), (True, 2)):
             yield LabelChoice(rows, numbers, upright, True, tiers)
 
@@ -88,10 +94,14 @@ def square_label_texts(row_labels, col_labels, size: float):
     return rows, [ellipsize(shown(t), LABEL_WIDTH, size) for t in col_labels]
 
 
-def label_sides(rows, size: float, split: bool) -> tuple[float, float]:
+def label_sides(rows, size: float, split: bool, stagger: bool = False) -> tuple[float, float]:
     """The widths of the row label columns left and right of the grid (0 on the right unless
-    the rows are ``split``: then the odd rows, 1st, 3rd, …, go left)."""
+    the rows are ``split``: then the odd rows, 1st, 3rd, …, go left; ``stagger``: two columns
+    on the left)."""
     widths = [text_width(t, size) for t in rows] or [0.0]
+    if stagger:
+        inner, outer = max(widths[0::2]), max(widths[1::2], default=0.0)
+        return inner + 0.2 + STAGGER_GAP + outer, 0.0  # as LabelledMatrix places them
     if not split:
         return max(widths) + 0.2, 0.0
     # a split grid's labels stand LABEL_GAP from it (as LabelledMatrix places them)
@@ -112,26 +122,34 @@ def tier_height(cols, size: float, upright: bool) -> float:
 
 
 def grid_of_squares(
-    args, width: float, height: float, size: float, colorbar: bool, scale: str | None = None
+    args,
+    width: float,
+    height: float,
+    size: float,
+    colorbar: bool,
+    scale: str | None = None,
+    one_side: bool = False,
 ):
     """``(args, side, choice)`` for a grid of squares that fits ``width`` × ``height`` with every
     row and column labelled at ``size`` (a :class:`LabelChoice`), or None when the cells would be
     shorter than a row label. ``args``: (values, role, theme, row labels, column labels);
-    ``scale``: the cells' colour scale (None: the scores'), whose key's width is measured."""
+    ``scale``: the cells' colour scale (None: the scores'), whose key's width is measured;
+    ``one_side``: the rows named on the left only where that fits (:func:`label_choices`)."""
     values, role, theme, row_labels, col_labels = args
     m, n = np.shape(values)
     scale = scale or "scores"  # a grid of squares always has a scale (numbers: the scores')
     limit = score_limit(values) if scale == "scores" else 1.0
     pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
     upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
-    for choice in label_choices(row_labels, col_labels, size, upright_room):
-        rows, cols, upright, split, tiers = choice
-        left, right = label_sides(rows, size, split)
+    for choice in label_choices(row_labels, col_labels, size, upright_room, one_side):
+        rows, cols, upright, split, tiers, stagger = choice
+        left, right = label_sides(rows, size, split, stagger)
         header = column_header(cols, size, upright, tiers)
-        if not (upright or split):  # one flat tier is as tall as a row label
+        if not (upright or split or tiers > 1):  # one flat tier is as tall as a row label
             header = max(label(t, size).height for t in rows)
-        gap = 0.15 if split else 0.25  # between the labels (0.12 above the grid) and the title
-        bar = upright_bar_room(theme, scale, limit, split) if colorbar else 0.0  # on the right
+        tiered = split or tiers > 1  # many rows: a slim key, the title nearer
+        gap = 0.15 if tiered else 0.25  # between the labels (0.12 above the grid) and the title
+        bar = upright_bar_room(theme, scale, limit, tiered) if colorbar else 0.0  # on the right
         side = min((width - left - right - bar) / n, (height - header - gap) / m, MAX_SQUARE)
         rows_need, cols_need = _least_side(rows, cols, size, choice)
         if side >= rows_need and (side >= cols_need or n == 1):
@@ -143,7 +161,9 @@ def _least_side(rows, cols, size: float, choice: LabelChoice) -> tuple[float, fl
     """The smallest cell at which no two row labels on one side overlap, and at which no two
     column labels in one tier do."""
     widest = max(text_width(c, size) for c in cols)
-    if not choice.split:  # flat: as :func:`too_wide` has it, a space between neighbours
+    if not (
+        choice.split or choice.stagger
+    ):  # flat: as :func:`too_wide` has it, a space between neighbours
         widths = [text_width(c, size) for c in cols]
         pair = max([(a + b) / 2 + 0.12 for a, b in zip(widths, widths[1:])], default=0.0)
         return row_pitch(rows, size), (0.0 if choice.upright else max(widest + 0.04, pair))

@@ -31,6 +31,7 @@ from scenes.mobjects.elision import ElidedCellError, elide
 from scenes.mobjects.grid_labels import (
     LABEL_GAP,
     LABEL_WIDTH,
+    STAGGER_GAP,
     TIER_GAP,
     grid_of_squares,
     square_label_texts,
@@ -96,6 +97,8 @@ class LabelledMatrix(VGroup):
     framed : iterable of (i, j)
         On a grid of squares, the cells a step will frame (:meth:`highlight`): no badge's
         number goes under such a frame's stroke.
+    last_column : bool
+        Elided, the last column is shown (False: only where ``keep_cols`` wants it).
 
     Examples
     --------
@@ -131,6 +134,7 @@ class LabelledMatrix(VGroup):
         keep_rows=(),
         keep_cols=(),
         framed=(),
+        last_column: bool = True,
         **style_fields,
     ):
         super().__init__()
@@ -138,7 +142,7 @@ class LabelledMatrix(VGroup):
         values = np.asarray(values, dtype=float)
         m, n = values.shape
         self.shape = (m, n)
-        self.theme, self.style = theme, style
+        self.theme, self.style, self.last_column = theme, style, last_column
         # a grid of squares always has a scale: plain numbers (scores, vectors) take the
         # diverging one around 0
         self.values, self.scale = values, style.scale or ("scores" if style.squares else None)
@@ -152,8 +156,7 @@ class LabelledMatrix(VGroup):
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
         row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
-        left_mobs = row_mobs[0::2] if style.split else row_mobs
-        label_w = (max(r.width for r in left_mobs) + 0.2) if any(row_texts) else 0.1
+        label_w = self._label_width(row_mobs, row_texts)
         grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows, keep_cols)
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
@@ -212,6 +215,17 @@ class LabelledMatrix(VGroup):
         self.row_label_of: dict[int, object] = {}
         self.ellipses = VGroup()
 
+    def _label_width(self, row_mobs, row_texts) -> float:
+        """The room of the row labels left of the grid (its odd rows' where they are split;
+        both staggered columns'); sets ``inner_w``, the column beside the grid."""
+        style = self.style
+        left_mobs = row_mobs[0::2] if (style.split or style.stagger) else row_mobs
+        label_w = (max(r.width for r in left_mobs) + 0.2) if any(row_texts) else 0.1
+        self.inner_w = label_w - 0.2  # a staggered grid's inner column of row labels
+        if style.stagger and len(row_mobs) > 1 and any(row_texts):
+            label_w += STAGGER_GAP + max(r.width for r in row_mobs[1::2])
+        return label_w
+
     @staticmethod
     def _cell_size(values: np.ndarray, style: MatrixStyle) -> tuple[float, float]:
         """Width and height of a cell: the widest printed number with its padding."""
@@ -230,7 +244,7 @@ class LabelledMatrix(VGroup):
         if self.style.upright:  # too wide for a cell: upright, shortened like a row label
             self.indexed = False
             return self._label_texts_upright(row_labels, col_texts, size)
-        self.indexed = too_wide(col_texts, cw, size)
+        self.indexed = too_wide(col_texts, cw, size, self.style.tiers)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
             rows = [
@@ -257,7 +271,8 @@ class LabelledMatrix(VGroup):
             header_h = max(label(t, size).width for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
         keep = [*keep_cols, *(j for _, j in self.named_cells)]  # the most wanted first
-        cols = elide(n, (max_width - label_w) if max_width else math.inf, cw, keep)
+        room = (max_width - label_w) if max_width else math.inf
+        cols = elide(n, room, cw, keep, last=self.last_column)
         keep = [*keep_rows, *(i for i, _ in self.named_cells)]
         rows = elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
         return _Grid(cw, ch, label_w, rows, cols)
@@ -275,7 +290,8 @@ class LabelledMatrix(VGroup):
             c = label(col_texts[j], size, col_colors[j])
             if self.upright:  # labels wider than a cell read upwards, one per column
                 stand_up(c)
-            c.move_to([x, 0.12 + (j % self.style.tiers) * tier, 0], aligned_edge=DOWN)
+            # by slot: two columns side by side never share a tier, elided ones between or not
+            c.move_to([x, 0.12 + (slot % self.style.tiers) * tier, 0], aligned_edge=DOWN)
             self.col_labels.add(c)
             self.col_label_of[j] = c
             for row_slot, i in enumerate(grid.rows):
@@ -347,6 +363,9 @@ class LabelledMatrix(VGroup):
                 right = grid.label_w + len(grid.cols) * grid.cw + LABEL_GAP
                 r.move_to([right, y, 0], aligned_edge=LEFT)
                 self.right_labels.add(r)
+            elif self.style.stagger and i % 2:  # an even row: the outer column, on the left too
+                x = grid.label_w - LABEL_GAP - self.inner_w - STAGGER_GAP
+                r.move_to([x, y, 0], aligned_edge=RIGHT)
             else:
                 r.move_to([grid.label_w - LABEL_GAP, y, 0], aligned_edge=RIGHT)
             self.row_labels.add(r)
@@ -358,7 +377,7 @@ class LabelledMatrix(VGroup):
             return VGroup()
         grid = VGroup(*self.backgrounds, *self.ellipses, *self.right_labels)
         if self.style.squares:  # upright on the right: the rows keep the height
-            split = self.style.split
+            split = self.style.split or self.style.stagger  # many rows: a slim key
             bar = upright_bar(self.theme, self.scale, self.limit, min(grid.height, 2.4), split)
             gap = SPLIT_BAR_GAP if split else BAR_GAP
             return bar.next_to(grid, RIGHT, buff=gap).align_to(grid, DOWN)
@@ -381,6 +400,7 @@ class LabelledMatrix(VGroup):
         any_squares: bool = False,
         name_columns: bool = False,
         squares_only: bool = False,
+        one_side: bool = False,
         **kwargs,
     ) -> LabelledMatrix:
         """The largest of ``sizes`` at which the whole matrix fits ``box`` (less ``title_room``
@@ -391,7 +411,8 @@ class LabelledMatrix(VGroup):
         Only a shaded matrix (``heat``) turns into squares, or any with ``any_squares`` (its
         squares then take the score scale). ``name_columns``: elided, the columns keep their
         labels (upright) where they fit, rather than numbers; ``squares_only``: squares where
-        they fit, whatever the numbers. ``kwargs``: the other parameters of
+        they fit, whatever the numbers; ``one_side``: a grid of many rows names them all on
+        the left where they fit (:func:`label_choices`). ``kwargs``: the other parameters of
         :class:`LabelledMatrix` (colours, style fields)."""
         shape = np.shape(values)
         args = (values, role, theme, row_labels, col_labels)
@@ -408,15 +429,10 @@ class LabelledMatrix(VGroup):
                 if mob.width <= box.width and mob.height + title_room <= box.height:
                     return mob
                 stood = stood or mob.upright
-        style = style_of(kwargs.get("style"), style_part(kwargs))
-        squares = grid_of_squares(
-            args, box.width, box.height - title_room, sizes[-1], style.colorbar, style.scale
-        )
-        if squares is not None and (any_squares or style.scale):
-            (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)
-            if choice.split:
-                kw.update(split=True, tiers=choice.tiers)
-            return cls(*made, size=sizes[-1], squares=side, **kw)
+        room = (box.width, box.height - title_room, sizes[-1])
+        squares = cls._squares(args, room, any_squares, one_side, kwargs)
+        if squares is not None:
+            return squares
         room = dict(max_width=box.width, max_height=box.height - title_room)
         numbered = cls(*args, size=sizes[-1], **room, **kwargs)
         if name_columns and numbered.indexed:  # named upright, where that keeps every column
@@ -425,6 +441,20 @@ class LabelledMatrix(VGroup):
             if fits and len(mob.shown_columns) >= len(numbered.shown_columns):
                 return mob
         return numbered
+
+    @classmethod
+    def _squares(cls, args, room, any_squares: bool, one_side: bool, kwargs):
+        """A grid of squares of ``args`` in ``room`` (width, height, text size) every row and
+        column labelled (:func:`grid_of_squares`), or None."""
+        width, height, size = room
+        style = style_of(kwargs.get("style"), style_part(kwargs))
+        squares = grid_of_squares(args, width, height, size, style.colorbar, style.scale, one_side)
+        if squares is None or not (any_squares or style.scale):
+            return None
+        (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)
+        if choice.split or choice.stagger:
+            kw.update(split=choice.split, tiers=choice.tiers, stagger=choice.stagger)
+        return cls(*made, size=size, squares=side, **kw)
 
     @classmethod
     def fitted_most(cls, values, role, theme, row_labels, col_labels, box, digits=(2, 1), **kw):

@@ -37,6 +37,10 @@ class MatrixStyle:
     split : bool
         The row labels alternate between the grid's sides: odd rows (1st, 3rd, …) on the left,
         even rows on the right (rows too close for their labels on one side: 24 tokens).
+    stagger : bool
+        The row labels in two columns left of the grid, each level with its row: odd rows
+        (1st, 3rd, …) beside the grid, even rows further left (rows too close for their labels
+        in one column, named on one side: AttentionMatrix at 20-odd tokens).
     tiers : int
         The column labels stand in this many tiers above the grid (column j in tier j mod
         tiers, the first nearest the grid): labels wider than a cell, side by side.
@@ -50,6 +54,7 @@ class MatrixStyle:
     squares: float | None = None
     upright: bool = False
     split: bool = False
+    stagger: bool = False
     tiers: int = 1
 
     @property

@@ -1,0 +1,71 @@
+"""Issue 38, "seen at real size": checks of AttentionMatrix's heatmap and Overview's tables on a
+still, run inside the real-sentence runs of tests/test_followed_cell_kept.py (no render of their
+own).
+
+- AttentionMatrix, a grid of 20-odd rows: every row named on one side (the left of the grid; a
+  reviewer read rows named on both sides as two lists) and, where 22 rows fit that way (4:3 and
+  16:9), the grid's side at least :data:`LEAST_SIDE` of the frame's height (it was a third of a
+  4:3 frame).
+- Overview among many tokens: every table on screen keeps the followed query's row and the
+  followed key's column, its column names flat and whole (at 1:1 they stood upright over a
+  2 × 2 corner of the matrix).
+"""
+
+from __future__ import annotations
+
+from manim import config
+
+import attention_core as ac
+from scene_checks import on_screen
+from scenes.mobjects.matrix import LabelledMatrix
+
+LEAST_SIDE = 0.6  # the heatmap's side, of the frame's shorter side (4:3, 16:9; 22 rows or fewer)
+ONE_SIDE_ROWS = 22  # the most rows named on one side of a grid (23 or 24 split again)
+HEATMAP_STEPS = ("heatmap", "rows", "reading")
+TABLE_STEPS = ("qk", "scale", "masked_note", "softmax")
+
+
+def _step(scene) -> str:
+    return (getattr(scene, "_open_step", None) or scene.steps[-1])["key"]
+
+
+def attention_matrix_problems(scene) -> list[str]:
+    """AttentionMatrix's grid of many rows: a row named right of the grid, or (22 rows or
+    fewer, in a frame wider than tall) a grid smaller than :data:`LEAST_SIDE` of the frame."""
+    if scene.scene_name != "AttentionMatrix" or _step(scene) not in HEATMAP_STEPS:
+        return []
+    m, out = scene.matrix, []
+    rows = m.shape[0]
+    if rows <= 12 or rows > ONE_SIDE_ROWS:
+        return []
+    grid_left = min(b.get_left()[0] for b in m.backgrounds)
+    right = [i for i, lab in m.row_label_of.items() if lab.get_right()[0] > grid_left + 1e-6]
+    if right:
+        out.append(f"rows named right of the grid: {[scene.q_tokens[i] for i in right]}")
+    side = max(m.backgrounds.height, m.backgrounds.width)
+    short = min(config.frame_width, config.frame_height)
+    if config.frame_width > config.frame_height * 1.01 and side < LEAST_SIDE * short:
+        out.append(f"the heatmap is {side / short:.0%} of the frame's side (< {LEAST_SIDE:.0%})")
+    return out
+
+
+def overview_table_problems(scene) -> list[str]:
+    """Overview among many tokens: a table without the followed query's row or key's column,
+    or with its column names upright or numbered."""
+    if scene.scene_name != "Overview" or _step(scene) not in TABLE_STEPS:
+        return []
+    if max(scene.example.n, scene.example.n_keys) <= 8:
+        return []
+    pair = ac.followed_pair(scene.trace)
+    out = []
+    for m in on_screen(scene, LabelledMatrix):
+        if m.get_fill_opacity() == 0 and not len(m.backgrounds):
+            continue
+        if pair.query not in m.shown_rows:
+            out.append(f"a table without the followed query's row ({scene.q_tokens[pair.query]})")
+        if pair.key not in m.shown_columns:
+            out.append(f"a table without the followed key's column ({scene.k_tokens[pair.key]})")
+        if m.upright or m.indexed:
+            how = "upright" if m.upright else "numbered"
+            out.append(f"a table's column names {how}: {len(m.shown_columns)} columns")
+    return out
