@@ -30,10 +30,11 @@ from scenes.mobjects.theme import BODY, SMALL
 from scenes.parts.weighted_sum_chain import CrowdedChain
 
 PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
-# the ways to label the chain, tried in turn (WeightedSum.try_chain_labels): the values' labels it
-# covers placed again after the output's; the output's clear of those that stay; every value's
-# again after it; every value's before it; every value's again where it may cross a faded shaft
-CHAIN_TRIES = ("cover", "around", "every", "values_first", "faint")
+# the ways to label the chain, tried in turn (WeightedSum.try_chain_labels): the output's clear of
+# the values' labels, none of which moves (issue 38: in Chinese v(早) moved for o(早)); those the
+# chain covers placed again after the output's; every value's again after it; every value's before
+# it; every value's again where it may cross a faded shaft
+CHAIN_TRIES = ("around", "cover", "every", "values_first", "faint")
 
 
 class WeightedSum(CrowdedChain, ExplainerScene):
@@ -91,7 +92,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
 
     def show_values(self):
         """The values as arrows in their convex hull, and the query's weight for each."""
-        plane, colors, i = self.vplane, self.colors, self.i
+        plane, i = self.vplane, self.i
         head, choice = self.head, self.choice
         terms = ac.sum_terms(head, i)
         top = int(np.argmax(head.weights[i]))
@@ -115,18 +116,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         if self.example.n_keys > CROWDED:  # the cast in colour, the others grey (issue 38)
             self.v_drawn, self.v_arrows, self.v_labels, self.note = self.cast_values()
         else:
-            self.v_drawn, self.v_arrows, self.v_labels, self.note = self.kit.story_arrows(
-                plane,
-                self.V2,
-                [f"v({t})" for t in self.k_tokens],
-                colors,
-                order,
-                self.note,
-                self.note_box,
-                bounds=self.plane_box,
-                align="left",
-                obstacles=list(plane.tick_labels),
-            )
+            self.v_drawn, self.v_arrows, self.v_labels, self.note = self.values_clear_of_chain()
         self.v_named = list(self.v_drawn)  # the values labelled on the plane (none once zoomed)
         self.obstacles = list(plane.tick_labels) + list(self.note)
         self.value_marks = (list(plane.tips), list(plane.shafts))  # the values' arrows alone
@@ -146,6 +136,33 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             run_time=1.2,
         )
         self.hold()
+
+    def values_clear_of_chain(self):
+        """Every value labelled (:meth:`Kit.story_arrows`), the labels clear of where the chain
+        and the output will run, so that none moves as the chain forms (issue 38: in Chinese
+        v(早) left its arrow for the chain's sake); as before where that draws fewer."""
+        plane = self.vplane
+        tips, shafts, note = list(plane.tips), list(plane.shafts), self.note
+        tries = []
+        for chain in (self.chain_marks_ahead(), []):
+            plane.tips[:], plane.shafts[:] = tips, shafts
+            tries.append(
+                self.kit.story_arrows(
+                    plane,
+                    self.V2,
+                    [f"v({t})" for t in self.k_tokens],
+                    self.colors,
+                    self.v_order,
+                    note,
+                    self.note_box,
+                    bounds=self.plane_box,
+                    align="left",
+                    obstacles=list(plane.tick_labels) + chain,
+                )
+            )
+            if len(tries[0][0]) == len(self.v_order):
+                return tries[0]
+        return tries[-1]
 
     def value_hull(self):
         """The values' convex hull, where every output lies (empty for fewer than 3 corners)."""
@@ -370,7 +387,8 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             o_tip = o_label(list(again))
         else:
             o_tip = o_label(stay if how == "around" else [])
-            stay = [m for m in stay if not self.covered(m, [box_of(t) for t in o_tip])]
+            o_text = [box_of(t if getattr(t, "is_tip_label", False) else t[0]) for t in o_tip]
+            stay = [m for m in stay if not self.covered(m, o_text)]  # by its text, not its line
             if how == "faint":  # a value's label may cross a faded value's shaft
                 plane.shafts[:] = plane.shafts[len(self.value_marks[1]) :]
             again = self.placed_values(stay, list(o_tip))

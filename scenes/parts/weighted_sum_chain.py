@@ -116,6 +116,20 @@ class CrowdedChain:
         plane.tips[:], plane.shafts[:] = tips, shafts
         return None if any(getattr(a, "in_key", False) for a in out[1]) else out
 
+    def chain_marks_ahead(self) -> list:
+        """Where the chain (as it was: every term a link) and the output will run, before they
+        are drawn: boxes on their heads and along their shafts, for the values' labels to keep
+        clear of."""
+        from scenes.mobjects.layout import Box
+        from scenes.mobjects.plane import shaft_marks
+
+        plane = self.vplane
+        ends = [(s, s + p) for s, p in zip(self.starts2, self.parts2)]
+        ends = [(plane.point(a), plane.point(b)) for a, b in [*ends, (np.zeros(2), self.out2)]]
+        ends = [(a, b) for a, b in ends if np.linalg.norm(b - a) > 1e-6]
+        heads = [Box(*(b[:2] - 0.14), *(b[:2] + 0.14)) for _, b in ends]
+        return heads + shaft_marks(ends)
+
     def value_arrows_in_order(self) -> list:
         """The values' arrows to grow: past 12 keys the grey first, then the coloured, the
         longer under the shorter (a short value's head is never hidden under a longer one's)."""
