@@ -10,7 +10,13 @@ import pytest
 
 import attention_core as ac
 from ocr import TESSERACT, misread_matrix
-from scene_checks import contrast_problems, on_screen, picture_problems
+from scene_checks import (
+    contrast_problems,
+    describe,
+    on_screen,
+    picture_problems,
+    tip_labels_on_screen,
+)
 from scenes.kit import captions
 from scenes.kit.base import PICTURE_FIRST
 from scenes.kit.look import Look
@@ -95,6 +101,32 @@ def _chinese_left(scene, labels: str) -> list[str]:
     return [f"Chinese on an English screen: {''.join(left)!r}"] if left else []
 
 
+LABEL_STAYS = 0.05  # WeightedSum: a value's label moves no more than this from step to step
+
+
+def _value_label_places(scene) -> dict[str, np.ndarray]:
+    """WeightedSum's value labels on screen, v(token) → where its text is."""
+    if scene.scene_name != "WeightedSum":
+        return {}
+    return {
+        describe(m): m.get_center()[:2]
+        for m in tip_labels_on_screen(scene)
+        if describe(m).startswith("v(")
+    }
+
+
+def _moved_labels(stills) -> list[str]:
+    """A value's label on two steps in a row, in two places (issue 38: in Chinese v(早) and
+    v(上) moved as the chain formed): a label stays put on its arrow."""
+    out = []
+    for before, after in zip(stills, stills[1:]):
+        was, now = before.snapshot[2], after.snapshot[2]
+        for name in was.keys() & now.keys():
+            if np.linalg.norm(was[name] - now[name]) > LABEL_STAYS:
+                out.append(f"{name} moved from {before.key} to {after.key}")
+    return out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset,scene,lang,theme,aspect", _look_cases())
 def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
@@ -102,25 +134,28 @@ def test_every_scene_in_every_look(preset, scene, lang, theme, aspect):
     every number the core's, no label on an arrow, every text in contrast with what is behind
     it; every caption plain Unicode, coming after its step's picture (at least
     ``PICTURE_FIRST`` after the step starts), held long enough to read from then, and in English
-    free of Chinese (but the example's own labels)."""
+    free of Chinese (but the example's own labels); WeightedSum's value labels stay put from
+    step to step."""
     ex = ac.PRESETS[preset]
     labels = "".join(ex.tokens) + "".join(ex.key_tokens) + ex.title
 
     def snapshot(s):
         found = picture_problems(s) + (_chinese_left(s, labels) if lang == "en" else [])
         lines = [getattr(m, "source_text", "") for m in s.caption_mob]
-        return found + _break_problems(s.steps[-1]["caption"], lines), dict(s.steps[-1])
+        found += _break_problems(s.steps[-1]["caption"], lines)
+        return found, dict(s.steps[-1]), _value_label_places(s)
 
     look = Look.for_example(ex, lang=lang, theme=theme, aspect=aspect)
     stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)
     assert stills, "the scene has no steps"
     problems = []
     for st in stills:
-        found, rec = st.snapshot
+        found, rec, _ = st.snapshot
         found += _caption_problems(ex, lang, st.caption, rec["end"] - rec["shown"])
         if rec["shown"] - rec["start"] < PICTURE_FIRST - 1e-6:  # the caption after its picture
             found.append(f"caption {rec['shown'] - rec['start']:.2f} s after the step's start")
         problems += [f"{st.key}: {p}" for p in found]
+    problems += _moved_labels(stills)
     assert not problems, "\n".join(problems[:20])
 
 
