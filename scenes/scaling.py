@@ -30,6 +30,7 @@ from scenes.mobjects.plane import nice_step
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 
+KINDS = ("scores", "scaled")  # the two matrices: before and after ÷√d_k
 BINS = 24  # per histogram, over its own range: the scaled ones get bins of their own
 
 
@@ -72,13 +73,14 @@ def slots_of(shown, count: int) -> int:
     return len(shown) + gaps + (bool(shown) and shown[-1] != count - 1)
 
 
-def packed(count: int, slots: int, wanted) -> list[int]:
+def packed(count: int, slots: int, wanted, last: bool = True) -> list[int]:
     """The most of ``wanted`` that fit ``slots`` with their ellipses, in its order, one that does
     not fit passed over for the next (issue 38: the cast's fifth, two slots from the others,
-    kept its sixth, the neighbour of one kept, out; "chef" took the spare slot)."""
+    kept its sixth, the neighbour of one kept, out; "chef" took the spare slot); ``last``: the
+    last one shown whether wanted or not (:func:`scenes.mobjects.elision.elide`)."""
     keep: list[int] = []
     for k in dict.fromkeys(wanted):
-        if elided_sequence(count, slots, [*keep, k]) is not None:
+        if elided_sequence(count, slots, [*keep, k], last) is not None:
             keep.append(k)
     return keep
 
@@ -173,11 +175,12 @@ class Scaling(ExplainerScene):
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
         self.hold()
 
-    def score_matrix(self, kind: str, box, title_room: float = 0.45):
+    def score_matrix(self, kind: str, box, title_room: float = 0.45, pack: bool = True):
         """The head's ``kind`` ("scores" or "scaled") fitted to ``box``: the followed query's
         row and the pair's key never elided, then as many of the cast's rows and columns as
         its slots hold (issue 38: "it", "soup", "that", "brought" were behind "…" at 1:1 and
-        4:3, "chef" in a spare slot); every row and column where all tokens are the cast."""
+        4:3, "chef" in a spare slot; ``pack=False``: the cast's first ones, for measuring);
+        every row and column where all tokens are the cast."""
         ex = self.example
         cast = [] if len(self.cast) == ex.n else list(self.cast)
         kw = dict(
@@ -187,13 +190,18 @@ class Scaling(ExplainerScene):
             keep_cols=self.story_keys() if cast else self.pair_key,
             title_room=title_room,
         )
+        if cast:  # the last key only where the cast wants it (a slot more for the cast)
+            kw["last_column"] = False
         args = (getattr(self.head, kind), (kind, self.h), self.q_tokens, self.k_tokens, box)
         m = self.kit.matrix_most(*args, **kw)
-        if not cast:
+        if not cast or not pack:
             return m
         rows = packed(ex.n, slots_of(m.shown_rows, ex.n), kw["keep_rows"])
-        cols = packed(ex.n_keys, slots_of(m.shown_columns, ex.n_keys), kw["keep_cols"])
-        return self.kit.matrix_most(*args, **dict(kw, keep_rows=rows, keep_cols=cols))
+        cols = packed(ex.n_keys, slots_of(m.shown_columns, ex.n_keys), kw["keep_cols"], False)
+        if set(rows) <= set(m.shown_rows) and set(cols) <= set(m.shown_columns):
+            return m  # the cast's first ones were all it could hold
+        more = dict(kw, keep_rows=rows, keep_cols=cols, digits=(m.style.digits,))
+        return self.kit.matrix_most(*args, **more)
 
     def titled(self, key: str, mob, box) -> VGroup:
         """``mob`` under its title (the caption word ``key``), placed in ``box``."""
@@ -216,17 +224,19 @@ class Scaling(ExplainerScene):
         # numbers before and after stay on screen; else one matrix, each number changing in place
         top, body = content.rows(1, 6, gap=0.15)
         op = VGroup(math("div sqrt(d_k) =", BODY * 1.2, theme.accent), sqrt).arrange(buff=0.12)
-        pair = (self.score_matrix("scores", left), self.score_matrix("scaled", right))
+        pair = [self.score_matrix(k, box, pack=False) for k, box in zip(KINDS, (left, right))]
         whole = cells(pair) == ex.n * ex.n_keys
         in_place, inline = None, False
         if not whole:
             room = op.height + 0.15
-            in_place = [self.score_matrix(k, content, room) for k in ("scores", "scaled")]
+            in_place = [self.score_matrix(k, content, room) for k in KINDS]
             inline = self.op_on_title_line(op, titled("scaled", in_place[1], content), content)
             if not inline:
-                in_place = [self.score_matrix(k, body) for k in ("scores", "scaled")]
+                in_place = [self.score_matrix(k, body) for k in KINDS]
         side_by_side = whole or cells(in_place) <= cells(pair)
         if side_by_side:
+            if not whole:  # measured with the cast's first ones: now as many as fit
+                pair = [self.score_matrix(k, box) for k, box in zip(KINDS, (left, right))]
             raw, scaled = pair
             raw_g, scaled_g = titled("scores", raw, left), titled("scaled", scaled, right)
             if op.width > mid.width:
