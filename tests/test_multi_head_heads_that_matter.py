@@ -12,11 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
+import scene_checks
 from attention_core.readings.heads import _strength
 from scene_checks import labels_on_arrows, layout_problems
 from scenes.kit.captions import multi_head_split as words
 from scenes.kit.look import Look
 from scenes.kit.registry import BY_NAME
+from scenes.mobjects.text import Num
 from scenes.parts.multi_head_blocks import spans
 from scenes.pipeline.stills import run_steps
 
@@ -229,6 +231,11 @@ def explained_state(scene):
     out["cell_framed"] = id(cell) in family and box_of(cell).contains(
         type(box_of(cell))(c[0], c[1], c[0], c[1])
     )
+    role = ("weights", e, *_pair(scene, e))  # the followed weight, as a number on screen
+    out["weight"] = [
+        m.shown for m in scene_checks.on_screen(scene, Num)
+        if tuple(m.role) == role and scene_checks._inked(m)
+    ]  # fmt: skip
     return out
 
 
@@ -302,6 +309,8 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
         assert state["title"].replace("\u00a0", " ") == name, (key, state["title"])
         assert state["framed"] and state["frame_colour"] == state["accent"], key
         assert state["cell_framed"], key
+        if key == "mix":  # the last still: the followed pair's weight beside its cell
+            assert state["weight"], (key, state)
         small = {h: s * PX for h, s in state["sides"].items() if s * PX < 120}
         assert not small, (key, small)
     on_screen = {"split": set(steps["split"].snapshot[2])}

@@ -5,7 +5,7 @@ and K become its query (solid) and key (outlined) arrows, beside its weights on 
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, ReplacementTransform, VGroup
+from manim import LEFT, RIGHT, UP, Create, ReplacementTransform, VGroup
 
 import attention_core as ac
 from scenes.kit.views import plane_view_of
@@ -167,6 +167,10 @@ class HeadsStep:
         if inner == "columns":  # the explained head of a trained layer: its weights wider
             shares = (1, 1.15) if self.edge_tokens(h) is not None else (1.15, 1)  # (labelled)
             plane_area, pat_box = rest.columns(*shares, gap=0.25)
+            least = self.note_width(h)  # the plane's notes never run into its weights
+            if plane_area.width < least < rest.width / 2:
+                plane_area = Box(rest.x0, rest.y0, rest.x0 + least, rest.y1)
+                pat_box = Box(plane_area.x1 + 0.25, rest.y0, rest.x1, rest.y1)
         else:
             plane_area, pat_box = rest.rows(1.1, 1, gap=0.2)
         plane, q_arrows, k_arrows, labels, note, grey = self.head_plane(h, plane_area)
@@ -240,8 +244,13 @@ class HeadsStep:
         names = [bare[k] for k in order]
         shown = [bare[k] if names.count(bare[k]) == 1 else texts[k] for k in range(len(texts))]
         legend = kit.cast_key([shown[k] for k in order], [colors[k] for k in order], area)
-        below = 0.62 + (legend.height + 0.08 if key else 0)  # the note, the count (, the key)
+        below = 0.62  # the note and the count of the grey arrows; the key above the plane
         plane_box, note_box = area.rows(area.height - below - 0.1, below, gap=0.1)
+        if key:  # (under the note it ran into the weights' row labels)
+            key_box, plane_box = plane_box.rows(
+                legend.height, plane_box.height - legend.height - 0.1, gap=0.1
+            )
+            place(legend, key_box, "top-left")
         inner = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # room for the labels
         plane = kit.plane(coords, inner, ticks=False)
         tips, shafts = list(plane.tips), list(plane.shafts)
@@ -257,8 +266,6 @@ class HeadsStep:
             )
             if key:
                 labels = legend
-                VGroup(note, legend).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-                place(VGroup(note, legend), note_box, "top-left")
                 break
             where = (plane_box, [*kit.thin_marks(grey), *note])
             led, labels = kit._cast_labels(plane, coords, keep, shown, colors, where, {})
@@ -271,6 +278,18 @@ class HeadsStep:
         q_arrows.index = [k for k in keep if k < n]
         k_arrows.index = [k - n for k in keep if k >= n]
         return plane, q_arrows, k_arrows, labels, note, grey
+
+    def note_width(self, h: int) -> float:
+        """The width of head ``h``'s plane's notes (the view's, short, and the count of the
+        arrows drawn grey), or 0 where the plane draws every arrow (its note may run on)."""
+        named = self.named_arrows(h)
+        if named is None:
+            return 0.0
+        view = plane_view_of(self.trace, ("queries_keys", h))
+        note = self.kit.view_note(view, ("queries_keys", h), short=True)
+        others = self.example.n + self.example.n_keys - len(set(named))
+        count = label(self.say("others_grey", n=others), SMALL)
+        return max(note.width, count.width) + 0.05
 
     def named_arrows(self, h: int):
         """Of more than MAX_PANELS heads (a trained layer), or of more tokens than a plane

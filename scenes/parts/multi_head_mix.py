@@ -5,7 +5,7 @@ back to d_model, row by row (``mix``) — unless the heads are independent."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, UP, AnimationGroup, Transform, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, AnimationGroup, Transform, TransformFromCopy, VGroup
 
 import attention_core as ac
 from scenes.mobjects.compact_grid import block_into, cells_from, is_shaded, row_and, row_highlight
@@ -130,7 +130,8 @@ class MixSteps:
         """The box of the strip's colour bar and each shown head's column."""
         bar_w = 1.0
         heads = Box(box.x0, box.y0, box.x1 - bar_w - 0.2, box.y1)
-        cols = heads.columns(*([1] * len(self.shown)), gap=0.3)
+        shares = [1.4 if h == self.explained else 1 for h in self.shown]  # (and its weight)
+        cols = heads.columns(*shares, gap=0.3)
         return Box(heads.x1 + 0.2, box.y0, box.x1, box.y1), cols
 
     def strip_title_height(self, box: Box) -> float:
@@ -149,19 +150,33 @@ class MixSteps:
         strip, grids = VGroup(), {}
         for h, col in zip(self.shown, cols):
             title = self.head_title(h, col.width - 0.3)
-            side = min(col.width - 0.3, box.height - title_h - 0.35)
+            weight = self.followed_weight() if h == self.explained else VGroup()
+            room = weight.width + 0.15 if len(weight) else 0.0  # its followed weight beside it
+            side = min(col.width - 0.3 - room, box.height - title_h - 0.35)
             grid = HeatGrid(self.trace.heads[h].weights, max(side, 0.3), theme)
             item = VGroup(title, grid).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             place(item, col.inset(0.1, 0.1), "top-left")
-            if h == self.explained:
+            if h == self.explained:  # its followed cell framed, the weight at that row
                 pair = self.followed(h)
-                item.add(frame_cell(grid, pair.query, pair.key, theme))
+                cell = grid.cell_rect(pair.query, pair.key).get_center()[1]
+                weight.next_to(grid, RIGHT, buff=0.12)
+                top, foot = grid.get_top()[1], grid.get_bottom()[1]  # level with the grid
+                weight.set_y(min(max(cell, foot + weight.height / 2), top - weight.height / 2))
+                item.add(weight, frame_cell(grid, pair.query, pair.key, theme))
                 item.add(self.explained_frame(item, buff=0.08))
             grids[h] = grid
             strip.add(item)
         strip.add(bar)
         strip.grids = grids
         return strip
+
+    def followed_weight(self):
+        """The explained head's followed weight (its pair's α), in the accent of the frame
+        around its cell: the last still shows the number the other scenes explain."""
+        pair = self.followed(self.explained)
+        value = self.trace.heads[self.explained].weights[pair.query, pair.key]
+        role = ("weights", self.explained, pair.query, pair.key)
+        return self.num(value, role, digits=2, size=SMALL, color=self.theme.accent)
 
     def weights_into_outputs(self, panels: dict, outs: dict) -> None:
         """The planes leave; each shown head's weights shrink into the strip of heads kept on
