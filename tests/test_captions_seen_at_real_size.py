@@ -67,6 +67,25 @@ def test_the_formula_rule_can_fail():
         assert not _untypeset(good), good
 
 
+TYPST_NAMES = re.compile(r"\b(?:alpha|beta|gamma|delta|epsilon|lambda|mu|sigma|theta|omega)\b")
+
+
+def test_no_caption_shows_a_typst_name_for_a_greek_letter():
+    """HeadMoved's terms read "tⱼ = alphaⱼ · vⱼ" in both languages (an English word in the
+    Chinese): the letter itself, α, in the formula; its subtitle form is αⱼ."""
+    from scenes.mobjects.unimath import plain
+
+    named = [
+        (name, lang)
+        for name, pair in _templates()
+        for lang in captions.LANGS
+        if TYPST_NAMES.search(plain(captions.pick(pair, lang)))
+    ]
+    assert not named, named
+    terms = captions.pick(captions.CAPTIONS["HeadMoved"]["terms_w_o"], "zh")
+    assert "tⱼ = αⱼ · vⱼ" in plain(terms)
+
+
 GRADIENT_WORDS = {"en": "how much the weights can still move", "zh": "权重还能变动多少"}
 
 

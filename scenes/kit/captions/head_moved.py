@@ -23,12 +23,12 @@ STEPS = {
         "E: the input row of {q} (its embedding), drawn as its arrow.",
     ),
     "terms_w_o": (
-        "每个键 j 加上一项 $t_j = alpha_j dot v_j dot W_O^h$：它的权重乘它的值，再经过这个头在 $W_O$ 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term $t_j = alpha_j dot v_j dot W_O^h$: its weight times its value, through this head's rows of $W_O$. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 $t_j = α_j dot v_j dot W_O^h$：它的权重乘它的值，再经过这个头在 $W_O$ 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term $t_j = α_j dot v_j dot W_O^h$: its weight times its value, through this head's rows of $W_O$. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "terms_o": (
-        "每个键 j 加上一项 $t_j = alpha_j dot v_j$：它的权重乘它的值（这个例子没有 $W_O$）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term $t_j = alpha_j dot v_j$: its weight times its value (this example has no $W_O$). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 $t_j = α_j dot v_j$：它的权重乘它的值（这个例子没有 $W_O$）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term $t_j = α_j dot v_j$: its weight times its value (this example has no $W_O$). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "sum": (
         "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E\u00a0+\u00a0ΔE。",
