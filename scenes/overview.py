@@ -122,8 +122,12 @@ class Overview(ExplainerScene):
 
         rows, cols = self.q_tokens, self.k_tokens
         many = max(ex.n, ex.n_keys) > 8
-        if many:  # long labels shortened: a column more of numbers
-            rows, cols = ([ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols))
+        if many:  # long labels shortened (a column more of numbers), never the followed pair's
+            pair = (followed, self.followed_key(followed))
+            rows, cols = (
+                [t if k == whole else ellipsize(t, 1.0, SMALL) for k, t in enumerate(ts)]
+                for ts, whole in zip((rows, cols), pair)
+            )
 
         def fitted(values, role, digits, **more):
             if many:  # the followed query's row, its keys named flat
@@ -149,23 +153,28 @@ class Overview(ExplainerScene):
 
     def followed_row(self, values, role, rows, cols, panel: Box, digits, **kw):
         """Among many tokens (issue 38: at 1:1 a 2 × 2 corner with upright names): the followed
-        query's row alone (a ⋮ under it), as many of its keys as ``panel``'s width holds — the
+        query's row alone (a ⋮ beside it), as many of its keys as ``panel``'s width holds — the
         followed key and the keys it weighs most first — named flat in two tiers, at the first
-        of ``digits`` that shows the most columns."""
+        of ``digits`` that shows the most columns. Masked scores keep a −∞ (the caption names
+        them): the followed row's, else a row the mask blocks somewhere, shown too."""
         followed = self.followed_query().row
-        weights = self.head.weights[followed]
-        top = [int(j) for j in np.argsort(-weights, kind="stable")]
-        keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *top]))
-        kw.pop("name_columns", None)
-        kw.pop("any_squares", None)
-        kw.pop("key_row", None)
+        top = [int(j) for j in np.argsort(-self.head.weights[followed], kind="stable")]
+        blocked = ~np.isfinite(np.asarray(values, dtype=float))
+        extra = [] if blocked[followed].any() else [int(i) for i in np.flatnonzero(blocked.any(1))]
+        row = extra[0] if extra else followed
+        cut = [int(j) for j in np.flatnonzero(blocked[row])][:1]
+        keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *cut, *top]))
+        for unused in ("name_columns", "any_squares", "key_row"):
+            kw.pop(unused, None)
+        kw["keep_rows"] = [followed, *extra[:1]]
         best = None
         for d in digits:
             probe = self.kit.matrix_at(
                 values[[followed]], role, rows[:1], cols, size=SMALL, digits=d
             )
-            rows_room = 2.5 * probe.backgrounds[0].height  # the row and a ⋮
-            header = 0.45 + (0.6 if kw.get("heat") else 0.0)  # names, and the colour key
+            # the row (and the blocked one) and a ⋮; names, and the colour key
+            rows_room = (2.5 + len(extra[:1])) * probe.backgrounds[0].height
+            header = 0.45 + (0.6 if kw.get("heat") else 0.0)
             m = self.kit.matrix_at(
                 values,
                 role,
