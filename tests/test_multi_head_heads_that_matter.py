@@ -103,14 +103,21 @@ def heads_step(path, aspect):
         size = {"sides": sides, "edges": (edges.rows, edges.cols) if len(edges) else ((), ())}
         return list(s.shown), labels, texts, (s.q_tokens, s.k_tokens), problems, size
 
+    def spread(s):  # the project step: how much of the content's height Q, K and V span
+        frames = [f for name in "QKV" for f in s.head_blocks.get(name, {}).values()]
+        top, foot = max(f.get_top()[1] for f in frames), min(f.get_bottom()[1] for f in frames)
+        return (top - foot) / s.regions.content.height
+
     stills = run_steps(
         BY_NAME["MultiHeadSplit"].load(),
         example,
         frames=False,
         look=Look.for_example(example, lang="en", aspect=aspect),
-        snapshot=snap,
+        snapshot=lambda s: spread(s) if s.steps[-1]["key"] == "project" else snap(s),
     )
-    return next(st.snapshot for st in stills if st.key == "heads")
+    got = next(st.snapshot for st in stills if st.key == "heads")
+    got[5]["project"] = next(st.snapshot for st in stills if st.key == "project")
+    return got
 
 
 def plane_names(panel) -> list[str]:
@@ -178,6 +185,9 @@ def test_many_heads_draw_those_that_matter_and_name_the_rest(path, aspect):
         assert {q, f"q({q})"} & set(labels[h]), (h, labels[h])
         assert {k, f"k({k})"} & set(labels[h]), (h, labels[h])
         assert len(set(labels[h])) == len(labels[h]), (h, labels[h])
+    # issue 38: the project step's middle third was empty (Q, K and V at the top, 30 % of the
+    # content): its bars spread over the content where the split takes all of it
+    assert size["project"] >= 0.45, size["project"]
     if aspect == "16:9":  # the explained head drawn larger, its followed row and column labelled
         e, sides = ex.head_index, size["sides"]
         assert all(sides[e] > 1.15 * sides[h] for h in shown if h != e), sides

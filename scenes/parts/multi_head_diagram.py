@@ -117,7 +117,13 @@ class DiagramSteps:
         pair = VGroup(fulls["K"], fulls["V"]).arrange(RIGHT, buff=0.4, aligned_edge=UP)
         rows = [fulls["Q"], pair] if pair.width <= content.width else [*fulls.values()]
         stack = VGroup(*rows).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-        place(stack, content, "top-left")
+        if content.height - stack.height - 0.3 < SPLIT_ROOM:  # the split takes the whole
+            # content after all: the bars spread over it (the middle third was empty)
+            gap = min(1.2, (content.height - stack.height + 0.25 * (len(rows) - 1)) / len(rows))
+            stack.arrange(DOWN, buff=gap, aligned_edge=LEFT)
+            place(stack, content, "left")
+        else:
+            place(stack, content, "top-left")
         self.play(*(FadeIn(g) for g in fulls.values()), run_time=1.0)
         return fulls, Box(content.x0, content.y0, content.x1, stack.get_bottom()[1] - 0.3)
 
