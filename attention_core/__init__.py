@@ -80,7 +80,14 @@ from .readings.head_search import (
     search_heads,
     text_words,
 )
-from .readings.heads import HeadReading, QKPlane, qk_plane, rank_heads, read_head
+from .readings.heads import (
+    HeadReading,
+    QKPlane,
+    example_head_scores,
+    qk_plane,
+    rank_heads,
+    read_head,
+)
 from .readings.illustrative import (
     ILLUSTRATIVE_SEED,
     illustrative_projections,
@@ -203,6 +210,7 @@ __all__ = [
     "qk_plane",
     "QKPlane",
     "read_head",
+    "example_head_scores",
     "rank_heads",
     "HeadReading",
     # which head links two words: words as pieces, heads ranked, habits (head_search.py)

@@ -10,6 +10,7 @@ without the [model] extra or the model file (make test installs both) the tests 
 fail.
 """
 
+import dataclasses
 import json
 import re
 
@@ -348,6 +349,13 @@ def test_from_model_smollm2_numbers_equal_transformers(cli, tmp_path, smol, refe
     ex = ac.load_example(tmp_path / "h.toml")
     assert ex.rotary_base == 100000.0 and ex.positions == tuple(range(12))
     assert ex.mask == "causal" and ex.d_model == 576 and ex.weights.W_q.shape == (576, 64)
+    # the head's model-level scores travel with it: an induction head by the model's measure,
+    # on any sentence (issue 40: never by one sentence's rows)
+    scores = ac.model_scores("smollm2").of(layer - 1, head - 1)
+    assert ex.head_scores == (dataclasses.asdict(scores),) and scores.induction >= 0.5
+    assert data["reading"]["pattern"] == "induction", data["reading"]
+    assert data["reading"]["scores"] == dataclasses.asdict(scores)
+    assert data["reading"]["text"].startswith(f"induction head (score {scores.induction:.2f})")
 
 
 @pytest.mark.slow
@@ -396,8 +404,14 @@ def test_a_decoder_example_round_trips_and_refuses_bad_fields():
          "W_v": rng.normal(size=(4, 2)), "W_o": rng.normal(size=(4, 4))}  # fmt: skip
     base = dict(tokens=["a", "b", "c"], embeddings=rng.normal(size=(3, 4)).tolist(), heads=2,
                 kv_heads=1, weights=w, mask="causal", rotary_base=100.0)  # fmt: skip
-    ex = ac.Example.from_dict(base)
+    scores = [dict(previous=0.25, duplicate=0.0, induction=0.875, copying=-0.5), dict(
+        previous=1.0, duplicate=0.5, induction=0.0, copying=1.0)]  # fmt: skip
+    ex = ac.Example.from_dict({**base, "head_scores": scores})
     assert ac.Example.from_dict(ex.to_dict()).to_dict() == ex.to_dict()
+    assert ex.to_dict()["head_scores"] == scores  # the model-level scores, a table a head
+    assert ac.example_head_scores(ex, 0).induction == 0.875
+    W = np.tril(np.ones((3, 3))) / np.arange(1, 4)[:, None]  # no repeat: rows cannot show it
+    assert ac.read_head(W, ex.tokens, ac.example_head_scores(ex, 0)).pattern == "induction"
     tr = ac.trace_example(ex)
     assert tr.heads[0].K is tr.heads[1].K  # both query heads read the one key/value head
     np.testing.assert_allclose(

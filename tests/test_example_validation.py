@@ -119,6 +119,20 @@ CASES = [
     ("too-wide", with_(embeddings=[[1.0] * 17] * 3), "embeddings", "at most 16"),
     ("not-a-table", "[1, 2, 3]", "example", "one object"),
     ("title-type", with_(title=5), "title", "text"),
+    # each head's model-level scores (from-model writes them; issue 40)
+    ("head-scores-count", with_(head_scores=[]), "head_scores", "list of 1 table"),
+    (
+        "head-scores-keys",
+        with_(head_scores=[{"previous": 0.1, "induction": 0.9}]),
+        "head_scores[1]",
+        "previous, duplicate, induction, copying",
+    ),
+    (
+        "head-scores-range",
+        with_(head_scores=[dict(previous=0.1, duplicate=0.0, induction=1.5, copying=0.2)]),
+        "head_scores[1].induction",
+        "outside [0, 1]",
+    ),
 ]
 
 

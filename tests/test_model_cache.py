@@ -41,12 +41,20 @@ def _run(args, cache: Path, cwd: Path, fsize: int | None = None):
     )
 
 
+def _left_beside(folder: Path) -> list[str]:
+    """The folders beside a model's own, its heads' scores aside (from-model wrote them)."""
+    return sorted(p.name for p in folder.parent.iterdir() if "-head-scores-" not in p.name)
+
+
 def _made(tmp_path_factory, args):
     """A cache made by one run, and that run's example (the reference numbers)."""
     base = tmp_path_factory.mktemp("cache")
     r = _run(args, base / "xdg", base)
     assert r.returncode == 0 and r.stderr.startswith("wrote a.toml"), r.stderr
-    (folder,) = (base / "xdg" / "attention-explainer" / "models").iterdir()
+    # the model's folder, and beside it its heads' scores (from-model writes each head's)
+    folders = sorted((base / "xdg" / "attention-explainer" / "models").iterdir())
+    (folder,) = [f for f in folders if "-head-scores-" not in f.name]
+    assert len(folders) == 2, folders
     return SimpleNamespace(xdg=base / "xdg", folder=folder, npz=np.load(base / "a.npz"))
 
 
@@ -93,7 +101,7 @@ def _rebuilt_with_the_same_numbers(made, args, name, how, tmp_path):
     for key in made.npz.files:
         np.testing.assert_array_equal(got[key], made.npz[key], err_msg=key)
     assert (folder / name).read_bytes() == (made.folder / name).read_bytes()
-    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # nothing temporary left
+    assert _left_beside(folder) == [folder.name]  # nothing temporary left
     again = _run([*args, "--force"], xdg, work)  # repaired: no second rebuild
     assert again.returncode == 0 and again.stderr.startswith("wrote a.toml"), again.stderr
 
@@ -134,7 +142,7 @@ def _refused(made, args, name, fsize, tmp_path):
     assert "cannot be rebuilt (File too large); free some space" in r.stderr
     assert "XDG_CACHE_HOME" in r.stderr and r.stdout == ""
     assert list(work.iterdir()) == []  # nothing written, not even half a pair
-    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # nothing temporary left
+    assert _left_beside(folder) == [folder.name]  # nothing temporary left
 
 
 def test_a_minilm_cache_that_cannot_be_rebuilt_is_one_line(minilm, tmp_path):

@@ -43,6 +43,7 @@ FILE_KEYS = (
     "head",
     "block",
     "model_text",
+    "head_scores",
 )
 
 _FILE_KEY_SET = frozenset(FILE_KEYS)
@@ -101,6 +102,8 @@ def example_to_dict(example) -> dict:
             out[key] = list(value) if key in ("positions", "key_pieces") else value
     if example.block is not None:  # a trained encoder layer's own feed-forward and LayerNorms
         out["block"] = example.block.given()
+    if example.head_scores is not None:  # each head's model-level scores (from-model)
+        out["head_scores"] = [dict(row) for row in example.head_scores]
     return out
 
 

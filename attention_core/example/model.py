@@ -34,6 +34,7 @@ from .limits import (
 )
 from .random_weights import random_weights
 from .references import check_explained_head, check_followed
+from .score_fields import check_head_scores
 from .validation import (
     check_bool,
     check_int,
@@ -97,6 +98,7 @@ class Example:
     head: Any = None  # the head single-head scenes explain (from 1), None: the first
     block: Any = None  # a trained encoder layer's own feed-forward and LayerNorms (block_fields)
     model_text: str = ""  # the text the model read (from-model), so a reading can run it again
+    head_scores: Any = None  # each head's model-level scores (from-model): score_fields
     _mask_matrix: np.ndarray | None = field(default=None, init=False, repr=False)
     _followed: tuple = field(default=(None, None, None), init=False, repr=False)
 
@@ -128,6 +130,7 @@ class Example:
         if self.key_pieces is not None:
             self._set("key_pieces", tuple(self.key_pieces))
         self._set("head", check_explained_head(self.head, self.heads))
+        self._set("head_scores", check_head_scores(self.head_scores, self.heads))
 
     # ``self._set(name, value)``: a field set while constructing (the class is frozen); the slot
     # itself, not a method calling it (an example sets about 17 fields)

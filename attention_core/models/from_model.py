@@ -141,6 +141,10 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
             value = fields[key]
             text = q(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
             extra += f"{key} = {text}\n"
+    if "head_scores" in fields:  # an array of inline tables: {previous = 0.1, …}
+        rows = (", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items())
+                for row in fields["head_scores"])  # fmt: skip
+        extra += "head_scores = [\n" + "".join(f"  {{{r}}},\n" for r in rows) + "]\n"
     block = ""
     if "block" in fields:  # a trained encoder layer: its LayerNorms' ε (the arrays are in the .npz)
         block = f"\n[block]\neps = {json.dumps(fields['block']['eps'])}\n"

@@ -188,6 +188,24 @@ def read_head(weights, tokens=None, scores=None, at_least: float = HABIT_AT_LEAS
                        here=here)  # fmt: skip
 
 
+def example_head_scores(example, head: int):
+    """Head ``head``'s (from 0) model-level :class:`~.head_scores.HeadScores` as the example
+    carries them (``head_scores``, written by ``from-model``), None where it carries none: what
+    :func:`read_head` takes as ``scores``, so a scene names an induction head by the model's
+    measure on any sentence.
+
+    Examples
+    --------
+    >>> import attention_core as ac
+    >>> example_head_scores(ac.PRESETS["zao-shang-hao"], 0) is None
+    True
+    """
+    from .head_scores import HeadScores
+
+    rows = getattr(example, "head_scores", None)
+    return None if rows is None else HeadScores(**rows[head])
+
+
 def _strength(r: HeadReading) -> tuple:
     """A reading's strength: a habit before sharp or diffuse, then its mass."""
     return (r.habitual, r.mass)

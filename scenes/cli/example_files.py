@@ -134,6 +134,7 @@ def from_model(model, text, layer, head, all_heads, file, force, find):
     try:
         made = fm.model_example(text, layer, head, all_heads=all_heads, model=model)
         made.fields.update(followed)
+        made.fields["head_scores"] = head_scores_field(model, layer, head, all_heads)
         made.example(path.stem)  # refuse here what the loader would refuse later
     except ValueError as exc:
         raise BadInput(_blame_text(str(exc))) from None
@@ -151,6 +152,19 @@ def from_model(model, text, layer, head, all_heads, file, force, find):
     if found:
         click.echo(found, err=True)
     _wrote(path, f"{path} and {npz.name}:")
+
+
+def head_scores_field(model: str, layer: int, head, all_heads: bool) -> list[dict]:
+    """The example's ``head_scores``: each of its heads' model-level scores (previous,
+    duplicate, induction, copying), so that its scenes name an induction head by the model's
+    measure on any sentence; computed once per model, then read from the model cache."""
+    import dataclasses
+
+    import attention_core as ac
+
+    scores = ac.model_scores(model)
+    heads = range(scores.shape[1]) if all_heads else [head - 1]
+    return [dataclasses.asdict(scores.of(layer - 1, h)) for h in heads]
 
 
 def found_head(text: str, model: str, find: str, layer, head, all_heads: bool):

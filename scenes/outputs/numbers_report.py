@@ -5,12 +5,14 @@ Pure formatting of an :class:`attention_core.ExampleTrace`: no computation happe
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import unicodedata
 
 import numpy as np
 
+import attention_core as ac
 from attention_core import ExampleTrace
 from scenes.mobjects.numfmt import DIGITS, fmt
 
@@ -287,22 +289,25 @@ def _masked(a) -> list:
     return [[None if math.isinf(v) else float(v) for v in row] for row in np.asarray(a)]
 
 
-def _reading(head, tokens) -> dict | None:
-    """A self-attention head's reading (attention_core.read_head: the one classifier)."""
+def _reading(head, tokens, scores=None) -> dict | None:
+    """A self-attention head's reading (attention_core.read_head: the one classifier), by its
+    model-level ``scores`` where the example carries them."""
     from attention_core import read_head
 
     if head.weights.shape[0] != head.weights.shape[1] or len(tokens) != head.weights.shape[0]:
         return None
-    r = read_head(head.weights, tokens)
+    r = read_head(head.weights, tokens, scores)
     out = {"pattern": r.pattern, "mass": r.mass, "text": r.text}
+    if scores is not None:
+        out["scores"] = dataclasses.asdict(scores)
     if r.key is not None:
         out["key"], out["token"] = r.key, r.token
     return out
 
 
-def _head_dict(head, tokens=()) -> dict:
+def _head_dict(head, tokens=(), scores=None) -> dict:
     return {
-        "reading": _reading(head, tokens),
+        "reading": _reading(head, tokens, scores),
         "Q": _floats(head.Q),
         "K": _floats(head.K),
         "V": _floats(head.V),
@@ -345,7 +350,8 @@ def as_dict(trace: ExampleTrace) -> dict:
     out["mask"] = None if trace.mask is None else trace.mask.tolist()
     heads = trace.heads
     if len(heads) == 1 and trace.multihead is None:
-        out.update(_head_dict(heads[0], () if ex.is_cross else ex.tokens))
+        scores = ac.example_head_scores(ex, 0)
+        out.update(_head_dict(heads[0], () if ex.is_cross else ex.tokens, scores))
     else:
         out["Q"] = _floats(np.concatenate([h.Q for h in heads], axis=1))
         out["K"] = _floats(np.concatenate([h.K for h in heads], axis=1))
@@ -355,7 +361,9 @@ def as_dict(trace: ExampleTrace) -> dict:
         out["masked"] = _masked(np.mean([h.masked for h in heads], axis=0))
         out["output"] = _floats(trace.output)
         out["d_k"] = heads[0].d_k
-        out["heads"] = [_head_dict(h, () if ex.is_cross else ex.tokens) for h in heads]
+        tokens = () if ex.is_cross else ex.tokens
+        out["heads"] = [_head_dict(h, tokens, ac.example_head_scores(ex, i))
+                        for i, h in enumerate(heads)]  # fmt: skip
         out["concat"] = _floats(trace.multihead.concat)
     out["followed"] = _followed(trace)
     out["moved"] = _moved(trace)
