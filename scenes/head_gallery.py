@@ -31,10 +31,10 @@ from attention_core.readings.head_groups import group_heads
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL
-from scenes.parts.head_gallery_heads import GalleryHeads
+from scenes.parts.head_gallery_heads import GalleryHeads, clauses
 
 # a reading's words (zh, en), each reading's entry in attention_core.readings.head_kinds: in a
 # title ("fixed" names its token), shorter for a narrow panel, in a sentence, and named a second
@@ -75,15 +75,6 @@ def _units(text: str) -> list[str]:
         pieces = text.replace("（", "\n（").split("\n")
         return [q for p in pieces for q in ([p] if len(p) <= 4 else list(p))]
     return text.split()
-
-
-def _clauses(text: str) -> list[str]:
-    """``text`` cut after each comma (a heading line too wide for the key's box)."""
-    for mark in ("，", ", "):
-        if mark in text:
-            head, _, rest = text.partition(mark)
-            return [head + mark.strip(), *_clauses(rest)]
-    return [text]
 
 
 def axis_labels(grid: HeatGrid, rows, cols, row_colors, col_colors, rotate: bool) -> VGroup:
@@ -192,27 +183,42 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         return text, common
 
     # -- layout ---------------------------------------------------------------------------------
+    def reading_block(self, h: int, reading: ac.HeadReading, lines: list[str], width: float):
+        """The reading's ``lines`` under the head's name, its average (the weight the queries
+        put on the habit's key) after its last line, or on a line of its own where that line
+        has no room: the number follows the reading it measures, never the head's index ("3
+        0.53" read as one label); a head without a habit has no key to average over, no
+        number."""
+        theme = self.theme
+        parts = [label(t, SMALL, theme.muted) for t in lines]
+        if reading.habitual:
+            mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
+            if self.mass_apart(lines, width):
+                parts.append(mass)
+            else:
+                parts[-1] = VGroup(parts[-1], mass).arrange(buff=0.1, aligned_edge=DOWN)
+        return parts
+
+    @staticmethod
+    def mass_apart(lines: list[str], width: float) -> bool:
+        """Whether an average "0.00" goes on a line of its own after ``lines`` at ``width``."""
+        return text_width(lines[-1], SMALL) + 0.1 + text_width("0.00", SMALL) > width
+
     def title_line(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
-        """``head 3 → previous 0.98``; narrower: ``3 → previous 0.98``; else the number and its
-        average over the reading on up to two lines of its own (the number over its average
-        where even ``3 0.98`` is too wide). The reading is never cut: it breaks between words,
-        and only one of more than 8 characters is shortened (its short form, then "…") when a
-        single word of it is wider than the panel."""
+        """``head 3 → previous 0.98`` on one line where it fits, else ``head 3`` over the
+        reading (its average after it) on up to two lines. The reading is never cut: it breaks
+        between words, and only one of more than 8 characters is shortened (its short form,
+        then "…") when a single word of it is wider than the panel."""
         theme = self.theme
         word = self.reading_word(reading)
-        mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
-        name, number = self.say("head_n", h=h + 1), f"{h + 1}"
-        for head in (name, number):
-            if text_width(f"{head} → {word}", SMALL) + mass.width + 0.3 <= width:
-                parts = [label(head, SMALL, theme.text), label("→ " + word, SMALL, theme.muted)]
-                return VGroup(*parts, mass).arrange(buff=0.12)
-        # two lines may reach into the gap between panels (0.25)
-        width += REACH
-        top = VGroup(label(number, SMALL, theme.text), mass).arrange(buff=0.12)
-        if top.width > width:  # narrower still: the number over its average
-            top = VGroup(top[0], mass).arrange(DOWN, buff=0.06)
-        lines = VGroup(*(label(t, SMALL, theme.muted) for t in self.reading_lines(reading, width)))
-        return VGroup(top, lines.arrange(DOWN, buff=0.06)).arrange(DOWN, buff=0.06)
+        name = label(self.say("head_n", h=h + 1), SMALL, theme.text)
+        if name.width + 0.12 + text_width(f"→ {word} 0.00", SMALL) + 0.3 <= width:
+            parts = self.reading_block(h, reading, [f"→ {word}"], width)
+            return VGroup(name, *parts).arrange(buff=0.12)
+        # lines under the first may reach into the gap between panels (0.25)
+        lines = self.fewest(reading, self.reading_lines(reading, width + REACH), width + REACH)
+        parts = self.reading_block(h, reading, lines, width + REACH)
+        return VGroup(name, *parts).arrange(DOWN, buff=0.06)
 
     def reading_word(self, reading: ac.HeadReading, words=PATTERN_WORDS) -> str:
         lang = 0 if self.lang == "zh" else 1
@@ -232,23 +238,38 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     def title_lines(self, width: float) -> int:
         """How many lines the tallest title takes in a panel ``width`` wide (as
         :meth:`title_line` lays them out; an average's width taken as "0.00")."""
-        mass = text_width("0.00", SMALL) + 0.12
-        if all(
-            text_width(f"{len(self.readings)} → {self.reading_word(r)}", SMALL) + mass + 0.3
-            <= width
-            for r in self.readings
-        ):
+        head = text_width(self.say("head_n", h=len(self.readings)), SMALL) + 0.12
+        if all(head + text_width(f"→ {self.reading_word(r)} 0.00", SMALL) + 0.3 <= width
+               for r in self.readings):  # fmt: skip
             return 1
-        top = 1 if text_width(f"{len(self.readings)}", SMALL) + mass <= width + REACH else 2
-        lines = (
-            len(wrap_lines(self.reading_word(r), width + REACH, SMALL, 2)) for r in self.readings
+        wide = width + REACH
+        return max(
+            1 + len(t) + (r.habitual and self.mass_apart(t, wide))
+            for r in self.readings
+            for t in [self.fewest(r, self.reading_lines(r, wide), wide)]
         )
-        return top + max(lines)
 
-    def reading_room(self, readings) -> float:
+    def reading_room(self, readings, words=PATTERN_WORDS) -> float:
         """The narrowest panel every reading keeps whole in: its widest unbreakable word."""
-        words = [w for r in readings for t in [self.reading_word(r)] for w in _units(t)]
-        return max(text_width(w, SMALL) for w in words)
+        units = [w for r in readings for t in [self.reading_word(r, words)] for w in _units(t)]
+        return max(text_width(w, SMALL) for w in units)
+
+    def beside_words(self, reading: ac.HeadReading, width: float) -> list[str]:
+        """A reading beside its heatmap, broken between words to ``width``: whole, or its short
+        form where that takes fewer lines with its average ("first (sink)" on two lines:
+        "sink")."""
+        lines = wrap_lines(self.reading_word(reading), width, SMALL, max_lines=9)
+        return self.fewest(reading, lines, width)
+
+    def fewest(self, reading: ac.HeadReading, lines: list[str], width: float) -> list[str]:
+        """``lines`` (a reading at ``width``), or its short form on one line where that takes
+        fewer lines with the average after it."""
+        short = self.reading_word(reading, SHORT_WORDS)
+        if text_width(short, SMALL) > width:
+            return lines
+        apart = reading.habitual and self.mass_apart(lines, width)
+        short_apart = reading.habitual and self.mass_apart([short], width)
+        return [short] if 1 + short_apart < len(lines) + apart else lines
 
     def label_room(self):
         """(widest token label, tallest one plus a little air) at the smallest text size: a
@@ -282,7 +303,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         above = self.panel_boxes(heads_box(grid_box), H, beside=False)
         panels = self.make_panels(readings, above, labelled=True)
         if panels is not None:  # the labels on every head's axes
-            self.large_key = False
+            self.large_key = self.in_strip = False
             bar = self.kit.colour_bar("weights", width=min(4.0, bar_box.width))
             place(bar, bar_box)
             return panels, VGroup(self.group_frames(panels, tags)), bar
@@ -294,6 +315,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             if large is None or strip[1][0][1].width >= 0.9 * large[1][0][1].width:
                 large = strip
         self.large_key = large is not strip  # the explained head drawn large, with its pair
+        self.in_strip = strip is not None and large is strip
         key, panels, bar, bar_box = large
         place(bar, bar_box)
         return panels, VGroup(key, self.group_frames(panels, tags)), bar
@@ -317,26 +339,21 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
     def strip_layout(self, readings, heads_box):
         """(the tokens in order along the bottom edge, the panels, the colour bar, its box)."""
-        strip, grid_box = self.token_strip(self.regions.content)
-        bar, grid_box, bar_box = self.bar_beside(grid_box)
-        boxes = self.panel_boxes(heads_box(grid_box), len(self.drawn))
+        strip, room = self.token_strip(self.regions.content)
+        best = None
+        for upright in (True, False):  # the colour bar where the heatmaps come out larger
+            bar, grid_box, bar_box = self.bar_beside(room, upright)
+            boxes = self.panel_boxes(heads_box(grid_box), len(self.drawn))
+            if best is None or self.panel_side > best[0] + 1e-9:
+                best = (self.panel_side, bar, boxes, bar_box)
+        _, bar, boxes, bar_box = best
         return strip, self.make_panels(readings, boxes, labelled=False), bar, bar_box
 
-    def token_strip(self, content: Box) -> tuple[VGroup, Box]:
-        """The tokens in order, each in its colour, along the gallery's bottom edge ("rows =
-        queries, columns = keys, in order: …"), where a head drawn large would leave the others
-        too small; and the box left for the gallery and the colour bar."""
-        head = label(self.say("heads_key_order"), SMALL, self.theme.muted)
-        toks = [label(t, SMALL, self.q_color(i)) for i, t in enumerate(self.q_tokens)]
-        strip = flow([head, *toks], content.width, hbuff=0.12, vbuff=0.06)
-        place(strip, Box(content.x0, content.y0, content.x1, content.y0 + strip.height), "left")
-        return strip, Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
-
-    def bar_beside(self, box: Box):
+    def bar_beside(self, box: Box, upright: bool | None = None):
         """The colour bar upright at the right of ``box`` where it is wide (its height goes to
-        the heads), else lying under it in a row as tall as it is; and the boxes left for the
-        gallery and the bar."""
-        if box.width >= 2.0 * box.height:
+        the heads; or as ``upright`` says), else lying under it in a row as tall as it is; and
+        the boxes left for the gallery and the bar."""
+        if upright if upright is not None else box.width >= 2.0 * box.height:
             bar = self.kit.colour_bar("weights", width=min(3.0, 0.8 * box.height), vertical=True)
             x = box.x1 - bar.width
             return bar, Box(box.x0, box.y0, x - 0.3, box.y1), Box(x, box.y0, box.x1, box.y1)
@@ -422,31 +439,28 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         return panels
 
     def title_block(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
-        """A title beside its heatmap: ``head 3 0.98`` (or ``3 0.98``) over the reading, broken
-        between words to ``width`` (never cut: ``width`` is at least its widest word)."""
-        theme = self.theme
-        mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
-        heads = (self.say("head_n", h=h + 1), f"{h + 1}")
-        head = next((t for t in heads if text_width(t, SMALL) + 0.12 + mass.width <= width), None)
-        top = VGroup(label(head or heads[1], SMALL, theme.text), mass)
-        top.arrange(buff=0.12) if head else top.arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        lines = wrap_lines(self.reading_word(reading), width, SMALL, max_lines=9)
-        words = (label(t, SMALL, theme.muted) for t in lines)
-        return VGroup(top, *words).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        """A title beside its heatmap: ``head 3`` over the reading, broken between words to
+        ``width`` (never cut: ``width`` is at least its widest word), its average after it."""
+        name = label(self.say("head_n", h=h + 1), SMALL, self.theme.text)
+        parts = self.reading_block(h, reading, self.beside_words(reading, width), width)
+        return VGroup(name, *parts).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
 
     def title_widths(self) -> list[float]:
-        """The widths a title beside its heatmap may take: the narrowest (its number and average
-        on one line, its reading's widest word) and the one that keeps every reading on one
-        line (a low row: fewer lines)."""
-        number = text_width(f"{len(self.readings)}", SMALL) + 0.12 + text_width("0.00", SMALL)
-        narrow = max(number, self.reading_room(self.readings))
-        whole = max(text_width(self.reading_word(r), SMALL) for r in self.readings)
+        """The widths a title beside its heatmap may take: the narrowest (its name, its
+        reading's widest word, an average) and the one that keeps every reading and its average
+        on one line (a low row: fewer lines)."""
+        head = text_width(self.say("head_n", h=len(self.readings)), SMALL)
+        num = text_width("0.00", SMALL)
+        narrow = max(head, num, self.reading_room(self.readings, SHORT_WORDS))
+        whole = max(text_width(self.reading_word(r), SMALL) + 0.1 + num for r in self.readings)
         return sorted({narrow, max(narrow, whole)})
 
     def beside_lines(self, width: float) -> int:
         """How many lines the tallest title beside a heatmap takes at ``width``."""
-        return 1 + max(
-            len(wrap_lines(self.reading_word(r), width, SMALL, max_lines=9)) for r in self.readings
+        return max(
+            1 + len(t) + (r.habitual and self.mass_apart(t, width))
+            for r in self.readings
+            for t in [self.beside_words(r, width)]
         )
 
     def panel_boxes(self, grid_box: Box, H: int, beside=True) -> tuple[list[Box], float]:
@@ -473,6 +487,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
         counts = [self.maps.group_size] if self.grouped else range(1, H + 1)
         cols, beside = max(((c, b) for c in counts for b in (0.0, *widths)), key=side)
+        self.panel_side = side((cols, beside))[1]  # a heatmap's side there
         rows = math.ceil(H / cols)
         col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
         cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
@@ -496,12 +511,12 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             [f"{large}{glue}{rows}" if large else rows, cols],
             [*lead, f"{rows}{sep}{cols}"],
             [*lead, rows, cols],
-            [*lead, rows, *_clauses(cols)],
+            [*lead, rows, *clauses(cols)],
         ]
         if large and width:  # the explained head's name and pair: the whole heading broken
             whole = wrap_lines(f"{large}{glue}{rows}{sep}{cols}", width, SMALL, max_lines=4)
             wrapped = wrap_lines(large, width, SMALL, max_lines=3)
-            tries += [whole, [*wrapped, rows, cols], [*wrapped, rows, *_clauses(cols)]]
+            tries += [whole, [*wrapped, rows, cols], [*wrapped, rows, *clauses(cols)]]
         fits = [t for t in tries if max(text_width(p, SMALL) for p in t) <= (width or 0.0)]
         parts = min(fits, key=len) if fits else tries[4]  # the fewest lines that fit
         lines = VGroup(*(label(p, SMALL, self.theme.muted) for p in parts))

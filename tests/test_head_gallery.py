@@ -139,8 +139,9 @@ def test_titles_and_caption_come_from_one_reading():
         for h, (reading, texts, nums) in enumerate(panels):
             want = ac.read_head(tr.heads[h].weights, ex.tokens)
             assert reading.pattern == want.pattern
-            assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), texts
-            assert nums == [f"{want.mass:.2f}"]
+            assert f"head {h + 1}" in texts, texts  # never a bare index (issue 38: "3 0.53")
+            # the average only where a habit has a key to average over
+            assert nums == ([f"{want.mass:.2f}"] if want.habitual else []), nums
         assert "next" not in " ".join(t for _, ts, _ in panels for t in ts)
         assert "1 is diffuse" in caps["reading"] and "1 attends to 好" in caps["reading"]
         assert caps["title"] == "Every head of a layer, each its own pattern", caps["title"]
@@ -157,11 +158,11 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
         assert len(panels) == 12 if aspect != "1:1" else len(panels) >= 8, (aspect, len(panels))
         assert panels.heads[0] == 0  # the explained head (the example names none: head 1)
         for h, (reading, texts, nums) in zip(panels.heads, panels):
-            assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), (aspect, h, texts)
+            assert f"head {h + 1}" in texts, (aspect, h, texts)  # never a bare "3 0.53"
             want = ac.read_head(tr.heads[h].weights, ex.tokens)
             assert reading.pattern == want.pattern
-            # its average too: at 1:1 heads 10–12 had lost theirs ("10 0.43" too wide)
-            assert nums == [f"{want.mass:.2f}"], (aspect, h, nums)
+            # its average too where it has a habit: at 1:1 heads 10–12 had lost theirs
+            assert nums == ([f"{want.mass:.2f}"] if want.habitual else []), (aspect, h, nums)
         counts = {}
         for reading, _, _ in panels:
             counts[reading.pattern] = counts.get(reading.pattern, 0) + 1
@@ -233,7 +234,7 @@ def _heatmaps(ex, aspect):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect, least", [("16:9", 0.40), ("4:3", 0.30), ("1:1", 0.25)])
+@pytest.mark.parametrize("aspect, least", [("16:9", 0.40), ("4:3", 0.30), ("1:1", 0.20)])
 def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
     """Issue 30 item 6: on the trained 12-head layer no empty key grid (the labels sit on one
     head drawn large; at 1:1, in order along the bottom edge), the heatmaps take more of the
@@ -243,8 +244,10 @@ def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
 
     ex = load("minilm-layer1")
     share, filled, grids, titles = _heatmaps(ex, aspect)
-    # + one drawn large; at 1:1 fewer heads, each at least 120 px at 1080p (issue 38)
-    assert len(filled) == len(grids) == (10 if aspect == "1:1" else 13)
+    # + one drawn large; at 1:1 fewer heads, each at least 120 px at 1080p (issue 38: 9 heads,
+    # 21 % of the area, since the average follows the reading, never the head's index — on a
+    # line of its own where "[CLS] 0.50" is too wide: 10 heads with titles above no longer fit)
+    assert len(filled) == len(grids) == (9 if aspect == "1:1" else 13)
     assert share >= least, share
     assert not [t for t in titles if "…" in t], titles
 
@@ -272,7 +275,7 @@ def _long_layer(folder, model: str, layer: int):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "model, heads, aspect, least_px",
-    [("smollm2", 9, "4:3", 100), ("smollm2", 9, "1:1", 80), ("minilm", 12, "16:9", 100)],
+    [("smollm2", 9, "4:3", 110), ("smollm2", 9, "1:1", 84), ("minilm", 12, "16:9", 120)],
     ids=["9-heads-grouped-4:3", "9-heads-1:1", "12-heads-16:9"],
 )
 def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, aspect, least_px):
@@ -282,7 +285,10 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     frame (now 124, the tokens in order along the bottom edge). At 1:1 (issue 38) the 9 heads
     all drawn, each at least 120 px at 1080p (80 at 720p): heads 1, 5 and 7 were left out
     though three rows of three fit (the rows of key/value groups took the room). Every heatmap
-    inside the frame, none under another, no reading cut, every head numbered."""
+    inside the frame, none under another, no reading cut, every head numbered. Issue 38 item 3
+    (the explained head's line leading the tokens in order, no line of its own; the colour bar
+    where the heatmaps come out larger): 171 px at 1080p at 4:3 (the floor: 110 at 720p), 127
+    at 1:1 (84), 186 for the 12 heads at 16:9 (120)."""
     from manim import config
 
     from scenes.mobjects.layout import box_of, frame_box
@@ -365,7 +371,11 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
             "framed": id(mark) in ids and box_of(mark).contains(box_of(lead), tol=0.1),
             "colour": mark.get_stroke_color().to_hex().lower()
             == scene.theme.accent.to_hex().lower(),
-            "line": " ".join(t.source_text for t in scene.explained_line).replace("\u00a0", " "),
+            "line": " ".join(
+                t.source_text
+                for t in scene.explained_line.get_family()
+                if hasattr(t, "source_text")
+            ).replace("\u00a0", " "),
             "readings": [p.reading.pattern for p in panels],
             "problems": layout_problems(scene),
         }

@@ -14,9 +14,18 @@ from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 import attention_core as ac
 from attention_core.readings.head_groups import layer_reading
 from scenes.mobjects.heat_grid import MIN_HEAD, spans
-from scenes.mobjects.layout import Box, place
+from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE
+
+
+def clauses(text: str) -> list[str]:
+    """``text`` cut after each comma (a heading line too wide for the key's box)."""
+    for mark in ("，", ", "):
+        if mark in text:
+            head, _, rest = text.partition(mark)
+            return [head + mark.strip(), *clauses(rest)]
+    return [text]
 
 
 class GalleryHeads:
@@ -70,7 +79,7 @@ class GalleryHeads:
             self.drawn = self.drawn_order(order[:count])
             self.grouped = grouped and self.maps.shared and count == H  # a row a key/value head
             note = self.explained_note(content.width) if noted else VGroup()
-            built = self.build_noted(readings, note)
+            built, note = self.build_noted(readings, note)
             large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
             return large, built, note
 
@@ -97,12 +106,27 @@ class GalleryHeads:
         pair = ac.followed_pair(self.trace, self.example, e)  # its followed cell framed too
         cell = self.framed_cell(lead[1][0], pair.query, pair.key)
         self.explained_mark, self.explained_cell = frame, cell
-        self.explained_line = note if len(note) else self.key_heading  # where its pair is said
+        # where its pair is said: under the gallery, leading the tokens in order, or heading
+        # the head drawn large
+        self.explained_line = note if len(note) else self.strip if self.noted else self.key_heading
         return panels, VGroup(built[1], frame, cell, note), built[2]
 
     def build_noted(self, readings, note: VGroup):
-        """:meth:`build` with room kept under the gallery for ``note`` (the explained head's
-        line, if any)."""
+        """:meth:`build` and ``note`` (the explained head's line, if any) where it goes: leading
+        the tokens in order along the gallery's bottom edge where the gallery has them (no line
+        of its own), else under the gallery, room kept for it (then the note itself)."""
+        self.noted = False
+        if len(note):
+            self.strip_note = self.note_text
+            built = self.build(readings)
+            self.strip_note = None
+            if self.in_strip:
+                self.noted = True
+                return built, VGroup()
+        return self.build_room(readings, note), note
+
+    def build_room(self, readings, note: VGroup):
+        """:meth:`build` with room kept under the gallery for ``note``."""
         content = self.regions.content
         room = note.height + 0.2 if len(note) else 0.0
         self.regions = replace(self.regions, content=Box(
@@ -124,6 +148,28 @@ class GalleryHeads:
         order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
         majority = order[0] if 2 * counts[order[0]] > len(groups) else None
         return next((g for g in order if habitual(g) and g != majority), None)
+
+    def token_strip(self, content: Box) -> tuple[VGroup, Box]:
+        """The tokens in order, each in its colour, along the gallery's bottom edge ("rows =
+        queries, columns = keys, in order: …"), where a head drawn large would leave the others
+        too small; and the box left for the gallery and the colour bar."""
+        muted = self.theme.muted
+        note = getattr(self, "strip_note", None)  # the explained head's line, leading it
+        lead = [label(t, SMALL, muted) for t in self.note_parts(note)] if note else []
+        head = [label(t, SMALL, muted) for t in clauses(self.say("heads_key_order"))]
+        toks = [label(t, SMALL, self.q_color(i)) for i, t in enumerate(self.q_tokens)]
+        strip = self.strip = flow([*lead, *head, *toks], content.width, hbuff=0.12, vbuff=0.06)
+        place(strip, Box(content.x0, content.y0, content.x1, content.y0 + strip.height), "left")
+        return strip, Box(content.x0, content.y0 + strip.height + 0.15, content.x1, content.y1)
+
+    def note_parts(self, note: str) -> list[str]:
+        """The explained head's line leading the tokens in order, in the pieces it may break
+        between (after a comma or semicolon), ended by the language's semicolon."""
+        sep = "；" if self.lang == "zh" else "; "
+        pieces = [clauses(clause) for clause in note.split(sep)]
+        return [
+            p + (sep.strip() if k == len(c) - 1 else "") for c in pieces for k, p in enumerate(c)
+        ]
 
     def framed_cell(self, grid, i: int, j: int) -> VGroup:
         """Cell (i, j) of a heatmap framed in the accent, a line of the background between."""
@@ -156,6 +202,7 @@ class GalleryHeads:
         if left:
             key = "gallery_not_shown" if len(left) > 1 else "gallery_not_shown_one"
             text += ("；" if self.lang == "zh" else "; ") + self.say(key, heads=spans(left))
+        self.note_text = text
         lines = wrap_lines(text, width, SMALL, max_lines=2)
         return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
             DOWN, aligned_edge=LEFT, buff=0.06

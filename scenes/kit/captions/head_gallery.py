@@ -8,17 +8,17 @@ TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）和这个平均值。",
-        "{H} heads on one 0 to 1 colour scale. Above each: its number, where its queries put at "
+        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。",
+        "{H} heads on one 0 to 1 colour scale. With each: its number, where its queries put at "
         "least {threshold} of their weight on average (else sharp or diffuse, by its rows' "
-        "entropy), and that average.",
+        "entropy) and, after it, that average.",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头上方：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）和这个平均值。",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
-        "colour scale. Above each: its number, where its queries put at least {threshold} of "
-        "their weight on average (else sharp or diffuse, by its rows' entropy), and that "
-        "average.",
+        "colour scale. With each: its number, where its queries put at least {threshold} of "
+        "their weight on average (else sharp or diffuse, by its rows' entropy) and, after it, "
+        "that average.",
     ),
     "reading": (
         "读数：{summary}；框出的是看{lit}的头。",
