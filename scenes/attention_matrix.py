@@ -26,6 +26,7 @@ from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.parts.attention_matrix_layout import AttentionMatrixLayout
+from scenes.parts.attention_matrix_story import AttentionMatrixStory
 
 STAGGERED_SUMS = 2.0  # the room of two columns of row sums beside a grid of 24 rows
 LONG_SEQUENCE = 512  # the comparison in the cost step (a typical context length of the texts)
@@ -52,7 +53,7 @@ def named_cells(other, pair) -> list[tuple[int, int]]:
     return cells
 
 
-class AttentionMatrix(AttentionMatrixLayout, ExplainerScene):
+class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScene):
     """The full weight matrix, read honestly, and what it costs."""
 
     def construct(self):
@@ -571,22 +572,6 @@ class AttentionMatrix(AttentionMatrixLayout, ExplainerScene):
             sym=sym,
             habit=self.head_habit(s),
         )
-
-    def head_habit(self, s) -> str:
-        """The head's habit said before an asked pair that is not it ("On average, half or more
-        of this head's weight goes to the first token (attention sink)."), "" without one: the
-        core's reading (``read_head``), its words the reading's own (head_kinds' phrase)."""
-        from attention_core.readings.head_kinds import words
-
-        W, tokens = self.head.weights, self.example.tokens
-        if s.kind != "asked" or s.habit is not None or W.shape[0] != W.shape[1]:
-            return ""
-        r = ac.read_head(W, tokens)
-        if not r.habitual:
-            return ""
-        phrase = words("phrase", "zh" if self.lang == "zh" else "en")[r.pattern]
-        token = self.q_tokens[r.key] if r.key is not None else ""
-        return self.say("story_head_habit", what=phrase.format(token=token))
 
     def word_weight(self, i: int):
         """The weight row ``i`` puts on the story's key, as a Num: its cell, or for a key word

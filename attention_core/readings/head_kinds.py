@@ -153,9 +153,10 @@ FRAMES_ZH = "框出的是同样这么做的每一行。{sym}"
 
 def _story(zh: str, en: str) -> tuple[str, str]:
     """AttentionMatrix's reading of a habit: "What this head does: q → k w: …", then the
-    frames."""
-    return (f"这个头做什么：{{q}} → {{k}} {{w}}：{zh}{FRAMES_ZH}",
-            f"What this head does: {{q}} → {{k}} {{w}}: {en} {FRAMES_EN}")  # fmt: skip
+    frames; ``{habit}``: what the model-level scores name the head, where the example carries
+    them (said first)."""
+    return (f"{{habit}}这个头做什么：{{q}} → {{k}} {{w}}：{zh}{FRAMES_ZH}",
+            f"{{habit}}What this head does: {{q}} → {{k}} {{w}}: {en} {FRAMES_EN}")  # fmt: skip
 
 
 READINGS: tuple[Reading, ...] = (
@@ -279,3 +280,17 @@ def told_as(key: str) -> str:
     """The reading whose captions tell ``key`` (itself, or e.g. ``"sink"`` for ``"first"``)."""
     r = BY_KEY.get(key)
     return key if r is None or r.told_as is None else r.told_as
+
+
+def one_head(key: str, lang: str = "en") -> str:
+    """One head of reading ``key``, as a sentence names it: "an induction head", "a
+    previous-token head" (zh: 归纳头 …), from the listing's heading.
+
+    >>> one_head("induction"), one_head("previous", "zh")
+    ('an induction head', '前一词元头')
+    """
+    heads = reading(key).words.heads[0 if lang == "zh" else 1]
+    if lang == "zh":
+        return heads
+    one = heads.removesuffix("s")
+    return ("an " if one[0] in "aeiou" else "a ") + one

@@ -58,8 +58,8 @@ STEPS = {
         "{habit}The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",
     ),
     "story_asked_habit": (
-        "所问的一对 {q} → {kw} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
-        "The pair asked for, {q} → {kw}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
+        "{habit}所问的一对 {q} → {kw} 是这个头的习惯：{does}。框出的是同样这么做的每一行。{sym}",
+        "{habit}The pair asked for, {q} → {kw}, is this head's habit: {does}. The frames mark every row that does the same. {sym}",
     ),
     "cost": (
         "代价：n² = {cells} 个格子，约 {work} 次乘加；512 个词元时已有 {cells512} 个格子。",
@@ -71,6 +71,12 @@ WORDS: dict[str, tuple[str, str]] = {
     # the head's habit, where it has one the asked pair is not (read_head: half the weight or
     # more on average), said before the pair (issue 40, part 5: a sink's pair was told as "this
     # head's strongest links" and the bright first column never named)
+    # what the head is by the model-level scores the example carries (issue 40: an induction
+    # head named by the model's measure, on any sentence), said before this sentence's reading
+    "story_head_model": (
+        "在整个模型上量（重复的随机词元），这是一个{name}。",
+        "Measured across the model (on repeated random tokens), this is {name}. ",
+    ),
     "story_head_habit": (
         "平均来看，这个头一半以上的权重给了{what}。",
         "On average, half or more of this head's weight goes to {what}. ",
