@@ -14,6 +14,21 @@ import pytest
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+
+# The suite's texts (typeset labels, cached by scenes.mobjects.text_cache) in a folder of its own,
+# capped high enough to hold every text the suite makes. In the user's folder, capped at 200 MB,
+# the suite's scene runs evicted their own texts before they came round again (a third of the
+# tests of five files filled it to the cap within the hour) and made them again; and a run of
+# the suite never evicts the lecturer's texts. Inherited by every `attn-explain` the tests run.
+def _suite_text_cache() -> str:
+    import platformdirs
+
+    return str(Path(platformdirs.user_cache_path("attention-explainer")) / "test-suite")
+
+
+os.environ.setdefault("ATTN_TEXT_CACHE", _suite_text_cache())
+os.environ.setdefault("ATTN_TEXT_CACHE_MB", "3000")
+
 ROOT = Path(__file__).resolve().parent.parent
 CLI = shutil.which("attn-explain", path=str(Path(sys.executable).parent)) or "attn-explain"
 
