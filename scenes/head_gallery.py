@@ -356,7 +356,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         if upright if upright is not None else box.width >= 2.0 * box.height:
             bar = self.kit.colour_bar("weights", width=min(3.0, 0.8 * box.height), vertical=True)
             x = box.x1 - bar.width
-            return bar, Box(box.x0, box.y0, x - 0.3, box.y1), Box(x, box.y0, box.x1, box.y1)
+            return bar, Box(box.x0, box.y0, x - 0.2, box.y1), Box(x, box.y0, box.x1, box.y1)
         bar = self.kit.colour_bar("weights", width=min(4.0, box.width - 0.2))
         y = box.y0 + bar.height
         return bar, Box(box.x0, y + 0.15, box.x1, box.y1), Box(box.x0, box.y0, box.x1, y)
@@ -473,10 +473,13 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         widths = self.title_widths() if beside else []
         tall = {w: self.beside_lines(w) * line - 0.06 for w in widths}
 
+        def gap(beside):  # a title beside its heatmap ends in the gap: 0.2 keeps it clear;
+            return 0.2 if beside else 0.25  # titles above reach into it (REACH)
+
         def side(layout):
             cols, beside = layout
             rows = math.ceil(H / cols)
-            col_w = (grid_box.width - 0.25 * (cols - 1)) / cols
+            col_w = (grid_box.width - gap(beside) * (cols - 1)) / cols
             row_h = (grid_box.height - 0.2 * (rows - 1)) / rows
             if beside:  # readings whole by construction; the title within its row and half
                 # the gap under it (0.2: at 1:1, three rows of 9 heads kept 120 px)
@@ -489,7 +492,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         cols, beside = max(((c, b) for c in counts for b in (0.0, *widths)), key=side)
         self.panel_side = side((cols, beside))[1]  # a heatmap's side there
         rows = math.ceil(H / cols)
-        col_boxes = grid_box.columns(*([1] * cols), gap=0.25)
+        col_boxes = grid_box.columns(*([1] * cols), gap=gap(beside))
         cell_h = (grid_box.height - 0.2 * (rows - 1)) / rows
         out = []
         for h in range(H):
