@@ -24,7 +24,7 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.math import math
 from scenes.mobjects.matrix import LabelledMatrix, cells_alone_too_big
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, text_width
+from scenes.mobjects.text import SHORT_LABEL, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 COMPACT = 0.08
@@ -235,11 +235,12 @@ class EncoderBlock(ExplainerScene):
 
     def row_texts(self, room: float) -> list[str]:
         """The row labels in ``room``: the tokens (a long one shortened), or, where a label of
-        8 characters or fewer has no room (a narrow frame), each token's index (#1, #2 … in its
-        colour), never a short label shortened."""
-        tokens = self.q_tokens
-        if all(len(t) > SHORT_LABEL or text_width(t, 22) <= room for t in tokens):
-            return [ellipsize(t, room, 22) for t in tokens]
+        8 characters or fewer, or the followed pair's, has no room (a narrow frame), each
+        token's index (#1, #2 … in its colour), never a short or followed label shortened."""
+        tokens, whole = self.q_tokens, self.kit.followed_labels()
+        fits = [text_width(t, 22) <= room for t in tokens]
+        if all(ok or (len(t) > SHORT_LABEL and t not in whole) for t, ok in zip(tokens, fits)):
+            return [self.kit.fit_label(t, room, 22) for t in tokens]
         return [f"#{i + 1}" for i in range(len(tokens))]
 
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):

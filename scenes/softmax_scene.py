@@ -119,7 +119,7 @@ class Softmax(ExplainerScene):
         bars, score_labels, exp_labels, key_labels = self.exp_columns(
             row, values, bars_box, ("exp_plain" if plain else "exp") + self.sfx
         )
-        q = ellipsize(self.q_tokens[i], 2.5, BODY)
+        q = self.kit.fit_label(self.q_tokens[i], 2.5, BODY)
         head_txt = VGroup(
             label(f"q({q}):", BODY, self.q_color(i)),
             math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
@@ -218,7 +218,7 @@ class Softmax(ExplainerScene):
         for j, c in enumerate(self.colors):
             text = self.k_tokens[j]
             if tiers > 1:
-                text = ellipsize(text, tiers * slot - 0.1, SMALL)
+                text = self.kit.fit_label(text, tiers * slot - 0.1, SMALL)
             k_lab = label(text, SMALL, c).move_to([xs[j], y + 0.35 * (j % tiers), 0])
             # the first and last labels stay inside the plot (a long one at the edge was cut)
             k_lab.shift(RIGHT * max(0.0, plot.x0 - k_lab.get_left()[0]))
@@ -243,7 +243,8 @@ class Softmax(ExplainerScene):
         that no two labels of one row meet."""
         for tiers in (2, 3, 4):
             fits = all(
-                label(ellipsize(t, tiers * slot - 0.1, SMALL), SMALL).width <= tiers * slot - 0.05
+                label(self.kit.fit_label(t, tiers * slot - 0.1, SMALL), SMALL).width
+                <= tiers * slot - 0.05
                 for t in self.k_tokens
             )
             if fits:
@@ -375,7 +376,7 @@ class Softmax(ExplainerScene):
         """ "when 0.001": each key, in its colour, with its weight."""
         return [
             VGroup(
-                label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
+                label(self.kit.fit_label(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
                 self.num(
                     w[j], (f"sharpened{self.sfx}", self.h, self.i, 1.0, j), 3, color=self.theme.text
                 ),
@@ -392,7 +393,7 @@ class Softmax(ExplainerScene):
         rows_box = self.rows_and_side()[0]
         n, n_keys = ex.n, ex.n_keys
         cols, row_h = row_columns(n, rows_box.height)
-        short = [ellipsize(t, 2.2, SMALL) for t in self.q_tokens]
+        short = [self.kit.fit_label(t, 2.2, SMALL) for t in self.q_tokens]
         tok_w = max(label(t, SMALL).width for t in short) + 0.25
         bar_width = (rows_box.width - (cols - 1) * COLUMN_GAP) / cols - tok_w - 0.2
         rows = VGroup()
@@ -455,7 +456,8 @@ class Softmax(ExplainerScene):
         )
         g_head = label("Σ s(1−s)", SMALL, theme.accent)
         room = min(2.5, max(0.9, side_box.width - g_head.width - 1.5))  # clear of Σ s(1−s)
-        heading = label(f"q({ellipsize(self.q_tokens[i], room, SMALL)})", SMALL, self.q_color(i))
+        q = self.kit.fit_label(self.q_tokens[i], room, SMALL)
+        heading = label(f"q({q})", SMALL, self.q_color(i))
         if head.d_k > 1:  # the d_k the caption names, after the row's name
             dk_value = self.num(head.d_k, ("d_k", self.h), 0, color=theme.muted)
             dk = VGroup(math("d_k =", SMALL, theme.muted), dk_value).arrange(buff=0.1)

@@ -25,7 +25,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, free_spot, place, place_labels
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import CROWDED, grow, shaft_marks
-from scenes.mobjects.text import balanced_lines, ellipsize, label, vector_row
+from scenes.mobjects.text import balanced_lines, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.parts.weighted_sum_chain import CrowdedChain
 
@@ -88,7 +88,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), inner
         )
         self.colors = [self.k_color(j) for j in range(ex.n_keys)]
-        self.q_name = ellipsize(self.q_tokens[i], 2.2, BODY)
+        self.q_name = self.kit.fit_label(self.q_tokens[i], 2.2, BODY)  # the followed: whole
 
     def show_values(self):
         """The values as arrows in their convex hull, and the query's weight for each."""
@@ -121,7 +121,9 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         self.obstacles = list(plane.tick_labels) + list(self.note)
         self.value_marks = (list(plane.tips), list(plane.shafts))  # the values' arrows alone
         self.hull = hull = self.value_hull()
-        w_head = label(f"q({ellipsize(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i))
+        w_head = label(
+            f"q({self.kit.fit_label(self.q_tokens[i], 3.0, BODY)})", BODY, self.q_color(i)
+        )
         # below the weights come o = … (two lines at most) and, adding back, E + ΔE and its facts
         below = 1.25 if self.own2 is None else 0.38 * self.side_box.height
         weights_col = self.weights_column(self.side_box.height - w_head.height - 0.25 - below)
@@ -182,7 +184,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
     def weights_column(self, room: float):
         """'w × v(token)' for every key, at the largest size that fits ``room`` (the side box
         less its heading): one column, else two; nothing where neither fits."""
-        head, colors, i = self.head, self.colors, self.i
+        head, colors, i, fit = self.head, self.colors, self.i, self.kit.fit_label
         right = self.side_box
         for size, columns in ((BODY, 1), (SMALL, 1), (SMALL, 2), (SMALL, 0), (SMALL, -1)):
             entries = [
@@ -190,11 +192,13 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                     self.num(
                         head.weights[i, j], ("weights", self.h, i, j), 3, size=size, color=colors[j]
                     ),
-                    label(f"× v({ellipsize(self.k_tokens[j], 2.2, size)})", size, colors[j]),
+                    label(
+                        f"× v({self.kit.fit_label(self.k_tokens[j], 2.2, size)})", size, colors[j]
+                    ),
                 ).arrange(buff=0.12)
                 if columns >= 0
                 else VGroup(  # the shortest form: "when 0.001", as Softmax lists them
-                    label(ellipsize(self.k_tokens[j], 1.0, size), size, colors[j]),
+                    label(fit(self.k_tokens[j], 1.0, size), size, colors[j]),
                     self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=size),
                 ).arrange(buff=0.1)
                 for j in self.seen

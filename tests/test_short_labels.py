@@ -122,3 +122,19 @@ def test_flat_column_labels_keep_a_space_between_neighbours():
     numbers = [str(j + 1) for j in range(24)]
     two = max(label(t, SMALL).width for t in numbers)
     assert not too_wide(numbers, (two + 0.06) / 2, SMALL, tiers=2)
+
+
+def test_the_followed_pair_is_named_whole_in_a_matrix():
+    # issue 38: a matrix shortened the followed query "explanations" to "12 expla…ions"
+    from scenes.mobjects.grid_labels import fit_label
+    from scenes.mobjects.token_text import Followed
+
+    assert fit_label(Followed("explanations"), 0.5, SMALL, "12 ") == "12 explanations"
+    again = fit_label(fit_label(Followed("explanations"), 0.5, SMALL, "12 "), 0.5, SMALL)
+    assert again == "12 explanations"  # a grid of squares sets its texts a second time
+    assert "…" in fit_label("explanations", 0.5, SMALL, "12 ")
+
+
+def test_the_check_knows_the_followed_pair():
+    assert "ex…ns" in _shortened_forms("explanations")
+    assert "o(e…ns)" in _shortened_forms("explanations")

@@ -45,7 +45,21 @@ class Kit:
         from scenes.mobjects.plane import VectorPlane
 
         coords = getattr(points, "coords", points)
-        return VectorPlane(coords, box, self.theme, **options)
+        plane = VectorPlane(coords, box, self.theme, **options)
+        plane.whole = self.followed_labels()  # never shortened on it (issue 38)
+        return plane
+
+    def followed_labels(self) -> tuple[str, ...]:
+        """The followed query's and key's labels as the scene shows them (each piece of a key
+        word cut into pieces too): shown whole wherever they are drawn, never with "…"."""
+        import attention_core as ac
+
+        scene = self.scene
+        if not hasattr(self, "_followed"):
+            self._followed = ac.followed_pair(scene.trace)
+        pair = self._followed
+        keys = [scene.k_tokens[j] for j in (pair.key, *pair.pieces)]
+        return tuple(dict.fromkeys([scene.q_tokens[pair.query], *keys]))
 
     def view_note(self, view, which: str, short: bool = False, key: str | None = None):
         """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact);
@@ -283,8 +297,25 @@ class Kit:
         (:meth:`keep_followed`)."""
         from scenes.mobjects.matrix import LabelledMatrix
 
-        args = (values, role, self.theme, row_labels, col_labels, box)
+        rows, cols = self.marked(row_labels), self.marked(col_labels)
+        args = (values, role, self.theme, rows, cols, box)
         return LabelledMatrix.fitted(*args, **self.keep_followed(values, role, options))
+
+    def fit_label(self, text, room: float, size: float) -> str:
+        """``text`` shortened to ``room`` at ``size`` (:func:`scenes.mobjects.text.ellipsize`),
+        the followed pair's labels whole: they are never shortened (issue 38)."""
+        from scenes.mobjects.text import ellipsize
+        from scenes.mobjects.token_text import shown
+
+        return shown(text) if str(text) in self.followed_labels() else ellipsize(text, room, size)
+
+    def marked(self, labels) -> list:
+        """``labels`` with the followed pair's (:meth:`followed_labels`) marked
+        :class:`~scenes.mobjects.token_text.Followed`: a matrix names them whole (issue 38)."""
+        from scenes.mobjects.token_text import Followed, shown
+
+        whole = set(map(str, self.followed_labels()))
+        return [Followed(shown(t)) if isinstance(t, str) and str(t) in whole else t for t in labels]
 
     def keep_followed(self, values, role, options: dict) -> dict:
         """``options`` with the followed pair's query first among ``keep_rows`` and its key
@@ -318,14 +349,15 @@ class Kit:
         for measuring how large a matrix would be before choosing a layout."""
         from scenes.mobjects.matrix import LabelledMatrix
 
-        return LabelledMatrix(values, role, self.theme, row_labels, col_labels, **options)
+        rows, cols = self.marked(row_labels), self.marked(col_labels)
+        return LabelledMatrix(values, role, self.theme, rows, cols, **options)
 
     def matrix_most(self, values, role, row_labels, col_labels, box: Box, **options):
         """:meth:`matrix` with the number of decimals (``digits``) that shows the most columns
         (:meth:`LabelledMatrix.fitted_most`)."""
         from scenes.mobjects.matrix import LabelledMatrix
 
-        args = (values, role, self.theme, row_labels, col_labels, box)
+        args = (values, role, self.theme, self.marked(row_labels), self.marked(col_labels), box)
         return LabelledMatrix.fitted_most(*args, **self.keep_followed(values, role, options))
 
     def colour_bar(self, scale: str = "weights", **options):
@@ -355,7 +387,8 @@ class Kit:
         ``compact_room`` and :class:`LabelledMatrix`'s own)."""
         from scenes.mobjects.compact_grid import fitted_grid
 
-        return fitted_grid(values, role, self.theme, row_labels, col_labels, box, **options)
+        rows, cols = self.marked(row_labels), self.marked(col_labels)
+        return fitted_grid(values, role, self.theme, rows, cols, box, **options)
 
     # -- notes -------------------------------------------------------------------------------------
     def pieces_note(self, width: float) -> VGroup:

@@ -21,9 +21,10 @@ from manim import (
 )
 
 from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.grid_labels import fit_label
 from scenes.mobjects.layout import Box, box_of
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.text import ellipsize, label, text_width
+from scenes.mobjects.text import label, text_width
 from scenes.mobjects.theme import SMALL, diverging, heat, score_limit
 
 ROW_LABEL_CELL = 0.36  # the smallest cell (scene units) beside which a row label fits
@@ -94,7 +95,7 @@ class CompactGrid(VGroup):
             if not text:
                 continue
             color = row_colors[i] if row_colors else theme.text
-            lab = label(ellipsize(text, label_width, size), size, color)
+            lab = label(fit_label(text, label_width, size), size, color)  # the followed: whole
             lab.next_to(self.cell_rect(i, 0), LEFT, buff=0.08)
             self.row_labels.add(lab)
             self.row_label_of[i] = lab

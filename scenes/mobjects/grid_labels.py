@@ -16,6 +16,7 @@ from manim import PI
 from scenes.mobjects.colour_bar import upright_bar_room
 from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, shown, text_width
 from scenes.mobjects.theme import score_limit
+from scenes.mobjects.token_text import Followed
 
 LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 # rows split between the grid's sides only past this many (24 tokens); a grid of 12 rows that
@@ -25,6 +26,15 @@ MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays co
 TIER_GAP = 0.03  # between two tiers of column labels
 LABEL_GAP = 0.12  # between a row label and the grid
 STAGGER_GAP = 0.15  # between the two columns of a staggered grid's row labels
+
+
+def fit_label(t, room: float, size: float, prefix: str = "") -> str:
+    """``t`` as drawn in ``room`` (:func:`ellipsize`, after ``prefix``, a row's number "12 "),
+    a :class:`Followed` label whole (and still marked): the followed pair's name is never
+    shortened."""
+    if isinstance(t, Followed):
+        return Followed(prefix + t)
+    return ellipsize(shown(t), room, size, prefix)
 
 
 class LabelChoice(NamedTuple):
@@ -59,15 +69,13 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float, one_
     yield LabelChoice(rows, cols, False)
     yield LabelChoice(rows, cols, True)
     if 0.9 <= upright_room < LABEL_WIDTH:
-        yield LabelChoice(rows, [ellipsize(shown(t), upright_room, size) for t in col_labels], True)
+        yield LabelChoice(rows, [fit_label(t, upright_room, size) for t in col_labels], True)
     numbers = [str(j + 1) for j in range(len(col_labels))]
     for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
-        rows = [ellipsize(shown(t), room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        rows = [fit_label(t, room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         yield LabelChoice(rows, numbers, upright)
     if len(row_labels) > SPLIT_FROM:
-        rows = [
-            ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)
-        ]
+        rows = [fit_label(t, LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         for tiers in (2, 3) if one_side else ():
             yield LabelChoice(rows, numbers, False, False, tiers, stagger=True)
         for upright, tiers in ((False, 2), (False, 3), (True, 2)):
@@ -90,8 +98,8 @@ def _numbered_rooms(row_labels, size: float) -> list[float]:
 def square_label_texts(row_labels, col_labels, size: float):
     """A grid of squares keeps every token label (shortened past LABEL_WIDTH): the columns'
     stand upright when they are wider than a cell."""
-    rows = [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels]
-    return rows, [ellipsize(shown(t), LABEL_WIDTH, size) for t in col_labels]
+    rows = [fit_label(t, LABEL_WIDTH, size) for t in row_labels]
+    return rows, [fit_label(t, LABEL_WIDTH, size) for t in col_labels]
 
 
 def label_sides(rows, size: float, split: bool, stagger: bool = False) -> tuple[float, float]:

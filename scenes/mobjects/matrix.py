@@ -33,6 +33,7 @@ from scenes.mobjects.grid_labels import (
     LABEL_WIDTH,
     STAGGER_GAP,
     TIER_GAP,
+    fit_label,
     grid_of_squares,
     square_label_texts,
     stand_up,
@@ -42,6 +43,7 @@ from scenes.mobjects.grid_labels import (
 from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
 from scenes.mobjects.text import Num, ellipsize, label, shown
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
+from scenes.mobjects.token_text import Followed
 
 MAX_WHOLE = 40  # rows or columns beyond which no text size fits a frame (1/36 rule)
 
@@ -193,7 +195,8 @@ class LabelledMatrix(VGroup):
             cw, ch = self._cell_size(values, style)
             row_texts, col_texts = self._label_texts(row_labels, col_labels, cw, style.size)
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
-            col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
+            if not isinstance(col_labels[0], Followed):  # the followed pair's: never shortened
+                col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
             cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
         wide = too_wide(col_texts, cw, style.size, style.tiers)
         self.upright = bool(style.squares or style.upright) and wide
@@ -243,21 +246,18 @@ class LabelledMatrix(VGroup):
         n = len(col_texts)
         if self.style.upright:  # too wide for a cell: upright, shortened like a row label
             self.indexed = False
-            return self._label_texts_upright(row_labels, col_texts, size)
+            return self._label_texts_upright(row_labels, col_labels, size)
         self.indexed = too_wide(col_texts, cw, size, self.style.tiers)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
-            rows = [
-                ellipsize(shown(t), LABEL_WIDTH, size, f"{i + 1} ")
-                for i, t in enumerate(row_labels)
-            ]
+            rows = [fit_label(t, LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
             return rows, col_texts
-        return [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels], col_texts
+        return [fit_label(t, LABEL_WIDTH, size) for t in row_labels], col_texts
 
     @staticmethod
-    def _label_texts_upright(row_labels, col_texts, size: float):
-        rows = [ellipsize(shown(t), LABEL_WIDTH, size) for t in row_labels]
-        return rows, [ellipsize(t, LABEL_WIDTH, size) for t in col_texts]
+    def _label_texts_upright(row_labels, col_labels, size: float):
+        rows = [fit_label(t, LABEL_WIDTH, size) for t in row_labels]
+        return rows, [fit_label(t, LABEL_WIDTH, size) for t in col_labels]
 
     def _shown(
         self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=(), keep_cols=()

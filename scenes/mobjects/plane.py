@@ -8,11 +8,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, Arrow, Dot, Line, NumberPlane, Text, VGroup
+from manim import DOWN, LEFT, Arrow, Dot, Line, NumberPlane, VGroup
 
-from scenes.mobjects.layout import Box, box_of, free_spot, place_labels
-from scenes.mobjects.text import SHORT_LABEL, Num, ellipsize, fitted, label, text_width
-from scenes.mobjects.theme import BODY, MIN_FONT_SIZE, SMALL, Theme
+from scenes.mobjects.layout import Box, box_of, place_labels
+from scenes.mobjects.text import Num, fitted, label, text_width
+from scenes.mobjects.theme import BODY, SMALL, Theme
+from scenes.mobjects.tip_room import names_whole, place_all
 
 
 def nice_step(span: float) -> float:
@@ -143,6 +144,7 @@ class VectorPlane(VGroup):
             box.center + np.array([tick_room / 2 + offset[0], tick_room / 2 + offset[1], 0])
         )
         self.add(self.plane)
+        self.whole = ()  # labels never shortened: the followed pair's (Kit.plane sets them)
         self.tick_labels = VGroup()
         if ticks:
             self._add_ticks(lo, hi, step, theme)
@@ -337,27 +339,11 @@ class VectorPlane(VGroup):
 
     def _with_leaders(self, labels, anchors, placed, bounds, obstacles) -> list:
         """Each label that found no spot near its tip set at the free spot of the plane's box
-        nearest to it (at the minimum type size where its own has no room), clear of the
-        obstacles and of the labels already placed; each label then away from its tip joined
-        to it by a leader line."""
-        taken = [box_of(m) for m, ok in zip(labels, placed) if ok]
-        out = []
-        todo = list(zip(labels, anchors, placed))
-        while todo:
-            mob, anchor, ok = todo.pop(0)
-            if not ok:
-                free = _set_free(mob, anchor, bounds, obstacles + taken, self._tip_label)
-                if free is None and getattr(mob, "tip_parts", None):  # a merged label: apart
-                    for part in mob.tip_parts:
-                        part.tip_group = part
-                    todo += [(part, a, False) for part, a in zip(mob.tip_parts, mob.tip_anchors)]
-                    continue
-                mob = free
-                if mob is not None:
-                    taken.append(box_of(mob))
-            if mob is not None:
-                out.append(self._leadered(mob, anchor, self.near))
-        return out
+        nearest to it (:func:`scenes.mobjects.tip_room.place_all`: never the followed pair's
+        shortened, ``self.whole``), clear of the obstacles and of the labels already placed;
+        each label then away from its tip joined to it by a leader line."""
+        spots = place_all(labels, anchors, placed, bounds, obstacles, self._tip_label, self.whole)
+        return [self._leadered(mob, anchor, self.near) for mob, anchor in spots]
 
     def leadered(self, mob, anchor):
         """A label a scene placed near ``anchor`` (scene coordinates) itself, joined to it by a
@@ -383,7 +369,8 @@ class VectorPlane(VGroup):
 
     def _tip_label(self, text: str, color, size: float = BODY):
         """A token label with a halo of the background behind it: readable over the grid."""
-        mob = label(*fitted(text, 2.6, size), color)  # smaller type before an ellipsis
+        short, size = fitted(text, 2.6, size)  # smaller type before an ellipsis
+        mob = label(text if names_whole(text, self.whole) else short, size, color)
         mob.set_stroke(self.theme.background, width=5, background=True)
         mob.is_tip_label = True  # drawn above the arrows (ExplainerScene keeps them on top)
         return mob
@@ -478,35 +465,6 @@ def _leader(b: Box, anchor, part, near: float | None = None):
     line.set_stroke(part.family_members_with_points()[0].get_color(), opacity=0.7)
     line.is_leader = True
     return line
-
-
-def _set_free(mob, anchor, bounds: Box, obstacles, make):
-    """``mob`` moved to the free spot nearest ``anchor`` (:func:`free_spot`): first at its own
-    size, then at the minimum type size, then closer to its neighbours, then (a label of more
-    than :data:`SHORT_LABEL` characters) shortened, made anew by ``make(text, color, size)``;
-    the label placed, or None where the plane's box has no room at all."""
-    sizes = [m.font_size for m in mob.get_family() if getattr(m, "font_size", None)]
-    if sizes and min(sizes) > MIN_FONT_SIZE:
-        tries = [
-            (1.0, 0.08, bounds),
-            (MIN_FONT_SIZE / min(sizes), 0.08, bounds),
-            (1.0, 0.03, bounds),
-        ]
-    else:
-        tries = [(1.0, 0.08, bounds), (1.0, 0.03, bounds)]
-    for scale, gap, room in tries:
-        mob.scale(scale)
-        spot = free_spot(mob, anchor, room, obstacles, gap=gap, step=0.05)
-        if spot is not None:
-            return mob.move_to(spot)
-    text = getattr(mob, "source_text", "")
-    if isinstance(mob, Text) and len(text) > SHORT_LABEL:  # a long label: shortened, not left out
-        size = MIN_FONT_SIZE
-        short = make(ellipsize(text, 0.6 * text_width(text, size), size), mob.get_color(), size)
-        spot = free_spot(short, anchor, bounds, obstacles, gap=0.03, step=0.05)
-        if spot is not None:
-            return short.move_to(spot)
-    return None
 
 
 SHAFT_SAMPLES = (0.1, 0.22, 0.34, 0.46, 0.58, 0.7, 0.8)  # along a shaft, short of its head

@@ -31,6 +31,14 @@ class Token(str):
         return format(quoted(self), spec)
 
 
+class Followed(str):
+    """The followed query's or key's label as drawn (:func:`shown`; issue 38: "ex…ns" for the
+    followed query "explanations"): whole wherever it is, never shortened with "…" — a
+    matrix's row or column name (``scenes.mobjects.grid_labels.fit_label``) gives it room."""
+
+    __slots__ = ()
+
+
 def is_punctuation(label: str) -> bool:
     """A label of punctuation or symbols alone (``。``, ``,``, ``"``, ``,₂``): named bare in a
     sentence it reads as the sentence's own punctuation."""
