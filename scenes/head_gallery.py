@@ -51,9 +51,11 @@ BESIDE = 0.1  # between a heatmap and its title beside it
 
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
     """One reading per head, from its weights (and the tokens, for [CLS], [SEP] and the fixed
-    token): :func:`attention_core.read_head` with its one threshold."""
-    tokens = trace.example.tokens
-    return [ac.read_head(h.weights, tokens) for h in trace.heads]
+    token): :func:`attention_core.read_head` with its one threshold, by the model-level scores
+    the example carries where it does (an induction head named by the model's measure)."""
+    ex = trace.example
+    return [ac.read_head(h.weights, ex.tokens, ac.example_head_scores(ex, i))
+            for i, h in enumerate(trace.heads)]  # fmt: skip
 
 
 def reading_group(reading: ac.HeadReading) -> tuple:
@@ -166,19 +168,28 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         token = self.q_tokens[key] if key is not None else ""
         return _named(phrases[pattern][lang], token)
 
+    def scored_heads(self, pattern: str, n: int) -> str:
+        """ "3 are induction heads by the model's score" (their rows here may show another)."""
+        lang = "zh" if self.lang == "zh" else "en"
+        heads = head_kinds.words("heads", lang)[pattern]
+        what = head_kinds.one_head(pattern, lang) if n == 1 else heads
+        return self.say("heads_scored" + ("_1" if n == 1 else ""), n=n, what=what)
+
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the
         most common habit (not sharp or diffuse)."""
-        order = [((g.pattern, g.key), len(g.heads)) for g in group_heads(readings)]
+        groups = group_heads(readings)
+        order = [((g.pattern, g.key), len(g.heads)) for g in groups]
+        scored = {(g.pattern, g.key) for g in groups if readings[g.heads[0]].score is not None}
         text = self.say("tokens_list_sep").join(
-            self.say(
+            self.scored_heads(g[0], n) if g in scored else self.say(
                 ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
                 + ("_1" if n == 1 else ""),
                 n=n,
                 what=self.phrase(g),
             )
             for g, n in order
-        )
+        )  # fmt: skip
         common = next((g for g, _ in order if head_kinds.reading(g[0]).habitual), order[0][0])
         return text, common
 
@@ -191,8 +202,10 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         number."""
         theme = self.theme
         parts = [label(t, SMALL, theme.muted) for t in lines]
-        if reading.habitual:
-            mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
+        if reading.habitual:  # named by a model-level score: that score (issue 40)
+            scored = reading.score is not None
+            value, role = (reading.score, "head_score") if scored else (reading.mass, "head_mass")
+            mass = self.num(value, (role, h), 2, color=theme.accent)
             if self.mass_apart(lines, width):
                 parts.append(mass)
             else:

@@ -151,6 +151,7 @@ def test_titles_and_caption_come_from_one_reading():
 def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
     ex = ac.load_example(layers[1])
     tr = ac.trace_example(ex)
+    scored = set()
     for aspect in ("16:9", "4:3", "1:1"):
         panels, caps = _gallery(ex, aspect=aspect)
         _title_is_true(caps["title"], ex)
@@ -159,10 +160,15 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
         assert panels.heads[0] == 0  # the explained head (the example names none: head 1)
         for h, (reading, texts, nums) in zip(panels.heads, panels):
             assert f"head {h + 1}" in texts, (aspect, h, texts)  # never a bare "3 0.53"
-            want = ac.read_head(tr.heads[h].weights, ex.tokens)
+            # read by the model-level scores from-model wrote (issue 40): a head they name shows
+            # its score, any other its average where it has a habit (at 1:1 heads 10–12 had lost
+            # theirs)
+            want = ac.read_head(tr.heads[h].weights, ex.tokens, ac.example_head_scores(ex, h))
             assert reading.pattern == want.pattern
-            # its average too where it has a habit: at 1:1 heads 10–12 had lost theirs
-            assert nums == ([f"{want.mass:.2f}"] if want.habitual else []), (aspect, h, nums)
+            shown = want.mass if want.score is None else want.score
+            assert nums == ([f"{shown:.2f}"] if want.habitual else []), (aspect, h, nums)
+            if want.score is not None:
+                scored.add(want.pattern)
         counts = {}
         for reading, _, _ in panels:
             counts[reading.pattern] = counts.get(reading.pattern, 0) + 1
@@ -173,6 +179,9 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
         if "cls" in counts:
             n = counts["cls"]
             assert f"{n} attend{'s' if n == 1 else ''} to [CLS]" in caps["reading"], caps
+        for pattern in scored:  # named by the model's measure, and the caption says so
+            assert "by the model's score" in caps["reading"], (pattern, caps)
+    assert scored, "layer 1 of MiniLM has heads its model-level scores name"
 
 
 def _limits_example():

@@ -406,6 +406,13 @@ def head_mass(tr, h):
     return max(ac.read_head(tr.heads[h].weights, tr.example.tokens).masses.values())
 
 
+@role()
+def head_score(tr, h):
+    """The model-level score that names head ``h`` (read_head with the example's scores)."""
+    ex = tr.example
+    return ac.read_head(tr.heads[h].weights, ex.tokens, ac.example_head_scores(ex, h)).score
+
+
 # -- what a head moved into one token (HeadMoved; numbers --json's "moved") ------------------------
 @role()
 def moved_norm(tr, h, i, j):

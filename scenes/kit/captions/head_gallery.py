@@ -62,6 +62,9 @@ WORDS = {
     # a head without a habit: sharp or diffuse (its reading's phrase, head_kinds)
     "heads_are": ("{n} 个头{what}", "{n} are {what}"),
     "heads_are_1": ("{n} 个头{what}", "{n} is {what}"),
+    # heads a model-level score names (issue 40): the kind of head, by the model's measure
+    "heads_scored": ("{n} 个头按模型的得分是{what}", "{n} are {what} by the model's score"),
+    "heads_scored_1": ("{n} 个头按模型的得分是{what}", "{n} is {what} by the model's score"),
     "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
     "heads_key_large_pair": ("头 {h}（{q} → {k}）：", "head {h} ({q} → {k}):"),
     "heads_key_order": (
