@@ -23,7 +23,7 @@ from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
 from scenes.mobjects.matrix import matrix_title
-from scenes.mobjects.text import ellipsize, label
+from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.parts.attention_matrix_layout import AttentionMatrixLayout
 from scenes.parts.attention_matrix_story import AttentionMatrixStory
@@ -240,7 +240,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         theme, parts, words = self.theme, [], self.word_cells()
         for i, j in dict.fromkeys(named):
             key = ac.pieces_text([self.k_tokens[j]]) if (i, j) not in words else self.word()
-            q, k = (ellipsize(t, 1.6, SMALL) for t in (self.q_tokens[i], key))
+            q, k = (self.kit.fit_label(t, 1.6, SMALL) for t in (self.q_tokens[i], key))
             name = label(f"{q} → {k}", SMALL, theme.muted)
             value = (
                 self.word_weight(i)

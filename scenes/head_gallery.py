@@ -576,13 +576,15 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         avail = box.height - head.height - 0.12  # below the head
         col_len = min(row_w, avail - n * cell - LABEL_GAP - 0.02)
         row_len = max(min(row_w, box.width - LABEL_GAP - n * cell), shortest)
-        rows = [ellipsize(t, row_len, SMALL) for t in self.q_tokens]
+        whole = max(text_width(t, SMALL) for t in (q, k))  # the pair's names are never cut
+        row_len, col_len = max(row_len, whole), max(col_len, whole)
+        rows = [self.kit.fit_label(t, row_len, SMALL) for t in self.q_tokens]
         colors = [self.q_color(i) for i in range(n)]
         if col_len >= shortest:
             side = min(box.width - row_len - LABEL_GAP, avail - col_len - LABEL_GAP - 0.02)
             side = min(side, 1.25 * n * cell)  # cells a little taller than a label, no more
             grid = HeatGrid(weights, max(side, n * cell), theme)
-            cols = [ellipsize(t, col_len, SMALL) for t in self.q_tokens]
+            cols = [self.kit.fit_label(t, col_len, SMALL) for t in self.q_tokens]
             labels = axis_labels(grid, rows, cols, colors, colors, rotate=True)
         else:
             head = self.key_head(box.width, "heads_key_same", large=large)

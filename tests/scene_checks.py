@@ -477,7 +477,7 @@ def _shortened_forms(label: str) -> set[str]:
 
 # scenes whose own modules still shorten the followed pair's label (being rewritten as this
 # check came: each owes its labels Kit.fit_label); every other scene is held to the rule
-FOLLOWED_SHORTENED_YET = frozenset({"AttentionMatrix", "HeadGallery", "HeadMoved"})
+FOLLOWED_SHORTENED_YET = frozenset({"HeadMoved"})
 
 
 def followed_labels(scene) -> set[str]:
