@@ -10,19 +10,118 @@ core says the readout says little, one line saying so and no claim. Every number
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Dot, VGroup
+from manim import DOWN, LEFT, UP, Dot, VGroup
 
 import attention_core as ac
+from attention_core.example.visible_text import refusal
+from attention_core.readings import head_kinds
 from scenes.kit.base import ExplainerScene
 from scenes.kit.registry import BY_NAME
 from scenes.kit.roles import moved_layer
 from scenes.kit.views import moved_of, moved_parts, plane_view_of
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import flow, place
+from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import quoted
+
+PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
+
+
+def visible(text: str) -> str:
+    """A token label as HeadMoved draws it (issue 41: a no-break space showed blank): where no
+    character of it leaves a mark (white space, or characters drawn as nothing: zero-width and
+    other format characters), each white space as its picture (␣, ↵, ⇥), the rest as U+XXXX;
+    any other label as it is."""
+    if refusal(text, fonts=False) is None and text.strip():
+        return text
+    return (
+        "".join(
+            PICTURES.get(c, "␣") if c.isspace() else c if c.isprintable() else f"U+{ord(c):04X}"
+            for c in text
+        )
+        or "∅"
+    )
+
+
+def lines_of(plane) -> list[Box]:
+    """Small boxes every 0.05 along each arrow of ``plane`` (tail to head): a label kept clear
+    of them crosses no arrow (issue 41: "E + ΔE" and "E(she)" sat across arrows, between the
+    plane's own sparser marks)."""
+    out = []
+    for a, b in plane.shafts:
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        steps = max(2, int(np.linalg.norm(b - a) / 0.05) + 1)
+        for t in np.linspace(0.0, 1.0, steps):
+            p = a + t * (b - a)
+            out.append(Box(p[0] - 0.03, p[1] - 0.03, p[0] + 0.03, p[1] + 0.03))
+    return out
+
+
+def _table(rows, gap: float = 0.2):
+    """``rows`` of cells (None: an empty cell) in columns, each left-aligned, row under row."""
+    widths = [max(r[c].width for r in rows if c < len(r) and r[c] is not None) for c in range(3)]
+    y, out = 0.0, VGroup()
+    for r in rows:
+        height = max(m.height for m in r if m is not None)
+        x = 0.0
+        for c, m in enumerate(r):
+            if m is not None:
+                m.move_to([x + m.width / 2, y - height / 2, 0])
+                out.add(m)
+            x += widths[c] + gap
+        y -= height + 0.04
+    return out
+
+
+def clear_labels(plane, coords, texts, colors, obstacles, room=None) -> VGroup:
+    """``plane``'s tip labels clear of every arrow (:func:`lines_of`), their leader lines too:
+    tried apart, then with tips close together sharing one label, then in ``room`` (a box
+    round the plane's, clear of ``obstacles``), the first whose leader lines cross no arrow
+    (else the one with fewest crossings)."""
+    shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
+    best, boxes = None, [plane.box] + ([room] if room is not None else [])
+    for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
+        labels = plane.tip_labels(
+            coords, texts, colors, bounds, [*obstacles, *lines_of(plane)], merge=merge
+        )
+        leaders = [m for m in labels.get_family() if getattr(m, "is_leader", False)]
+        crossed = sum(
+            _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
+        )
+        if best is None or crossed < best[0]:
+            best = (crossed, labels)
+        if not crossed:
+            break
+    return best[1]
+
+
+def _crosses(p, q, a, b) -> bool:
+    """Whether segments p–q and a–b cross (not merely touch at an end)."""
+
+    def side(o, u, v):
+        return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
+
+    return side(a, b, p) * side(a, b, q) < 0 and side(p, q, a) * side(p, q, b) < 0
+
+
+def _around(box: Box, within: Box, pad: float) -> Box:
+    """``box`` grown by ``pad`` on every side, kept ``within``."""
+    return Box(
+        max(box.x0 - pad, within.x0),
+        max(box.y0 - pad, within.y0),
+        min(box.x1 + pad, within.x1),
+        min(box.y1 + pad, within.y1),
+    )
+
+
+def _aspect(points) -> float:
+    """Width over height of a plane of ``points`` (the origin in, padded as the plane pads)."""
+    pts = np.vstack([np.atleast_2d(points)[:, :2], np.zeros(2)])
+    span = np.maximum(pts.max(axis=0) - pts.min(axis=0), 1e-9)
+    span = np.maximum(span, 0.25 * span.max())
+    return float(span[0] / span[1])
 
 
 class HeadMoved(ExplainerScene):
@@ -56,15 +155,10 @@ class HeadMoved(ExplainerScene):
     def lay_out(self):
         """The moved vector, its two planes (all of E + ΔE, and E's tip enlarged, where the terms
         run: ΔE is often a tenth of E) in the plane of E and ΔE, and the box for words: beside the
-        planes, or under them in a square frame."""
+        planes (16:9), else as :meth:`square_boxes` fits the planes' own shapes."""
         tr = self.trace
         self.mv = mv = moved_of(tr)
         self.i, self.hh = mv.query, mv.head
-        content = self.regions.content
-        if content.width < 2 * content.height:  # 4:3 and 1:1: the words under the planes
-            planes, self.side_box = content.rows(2.2, 3, gap=0.3)
-        else:
-            planes, self.side_box = content.columns(3, 2)
         view = plane_view_of(tr, "head_moved")
         self.shown, self.rest = moved_parts(tr, mv)  # the largest terms drawn; the rest summed
         self.parts2 = view.coords  # the drawn terms, then the rest's sum
@@ -73,20 +167,68 @@ class HeadMoved(ExplainerScene):
         self.after2 = self.E2 + self.d2
         self.starts2 = np.vstack([np.zeros(2), np.cumsum(self.parts2, axis=0)[:-1]])
         self.note = self.kit.view_note(view, "head_moved", key="moved_view_kept")
-        rows = (10, 1) if len(self.note) else (1,)
-        planes, *note_box = planes.rows(*rows, gap=0.1)
-        if note_box:
-            place(self.note, note_box[0], "left")
-        whole, close = planes.columns(1, 1)
-        self.whole = self.headed_plane(whole, "moved_whole", np.vstack([self.E2, self.after2]))
+        whole_pts = np.vstack([self.E2, self.after2])
         chain = np.vstack([self.starts2, self.starts2 + self.parts2])
+        content = self.regions.content
+        if content.width < 2 * content.height:  # 4:3 and 1:1
+            boxes = self.square_boxes(content, whole_pts, chain)
+            whole, close, note_box, self.side_box, self.words_box = boxes
+        else:
+            planes, self.side_box = content.columns(3, 2)
+            self.words_box = None
+            rows = (10, 1) if len(self.note) else (1,)
+            planes, *note_box = planes.rows(*rows, gap=0.1)
+            note_box = note_box[0] if note_box else None
+            whole, close = planes.columns(1, 1)
+        if getattr(self, "norms", None) is None:
+            self.norms = self.term_list(self.side_box.width)
+        if note_box is not None and len(self.note):
+            place(self.note, note_box, "left")
+        self.whole = self.headed_plane(whole, "moved_whole", whole_pts)
         self.close = self.headed_plane(close, "moved_close", chain)
-        self.q_name = ellipsize(self.q_tokens[self.i], 2.2, BODY)
+        self.q_name = visible(ellipsize(self.q_tokens[self.i], 2.2, BODY))
         self.colors = [self.k_color(j) for j in self.shown] + [self.theme.muted] * bool(self.rest)
+
+    def square_boxes(self, content, whole_pts, chain):
+        """4:3 and 1:1 (issue 41: the close-up was small there): the close-up, where the terms
+        run, as a column the frame's height at the left when its points stand taller than wide,
+        the whole plane, the note, the terms and the words at its right (1:1: the readout's
+        words under all, the frame's width);
+        else the two planes side by side over the words, each as wide as its points ask.
+        Returns (whole, close, the note's box, the terms' box, the words' box: None where under
+        the terms)."""
+        aspect = [_aspect(p) for p in (whole_pts, chain)]
+        note_h = self.note.height + 0.1 if len(self.note) else 0.0
+        words, wide = None, content.width > 9  # 4:3; 1:1: the words under all, full width
+        if not wide and self.mv.readout is not None:
+            content, words = content.rows(content.height - 1.45, 1.45, gap=0.15)
+        if aspect[1] <= 1.0:
+            width = ((content.height - 0.5) * aspect[1] + 0.3) / content.width
+            width = float(np.clip(width, 0.28 if wide else 0.22, 0.45))
+            close, right = content.columns(width, 1 - width, gap=0.35)
+            tall = right.width / aspect[0] + 0.45
+            if words is not None:  # the whole plane takes what the terms leave
+                self.norms = self.term_list(right.width)
+                tall = right.height - note_h - self.norms.height - 0.4
+            tall = float(np.clip(tall, 0.9, (0.28 if wide else 0.4) * right.height))
+            rest = right.height - tall - note_h
+            whole, note_box, side = right.rows(tall, note_h or 1e-3, rest, gap=0.15)
+            return whole, close, note_box, side, words
+        self.norms = self.term_list(content.width)  # the terms, then the words, under both
+        side = self.norms.height + 0.2 + (0.0 if words else 1.45 if self.mv.readout else 0.75)
+        side = min(side, 0.5 * content.height)
+        planes, side = content.rows(content.height - side - 0.3, side, gap=0.3)
+        planes, note_box = planes.rows(planes.height - note_h, note_h or 1e-3, gap=0.05)
+        share = aspect[0] / (aspect[0] + aspect[1])
+        share = float(np.clip(share, 0.35, 0.5))  # the close-up at least half
+        whole, close = planes.columns(share, 1 - share)
+        return whole, close, note_box, side, words
 
     def headed_plane(self, box, heading: str, points):
         """A plane of ``points`` under its heading (``heading`` a word key)."""
-        head = label(self.say(heading), SMALL, self.theme.muted)
+        lines = balanced_lines(self.say(heading), box.width, SMALL, 2)
+        head = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+        head.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
         title_box, plane_box = box.rows(head.height + 0.05, box.height - head.height - 0.15)
         place(head, title_box, "left")
         plane = self.kit.plane(points, plane_box, ticks=False)
@@ -96,47 +238,55 @@ class HeadMoved(ExplainerScene):
     def show_token(self):
         """E: the token's own arrow (the residual stream entering the layer, or its input row)."""
         plane, mv = self.whole, self.mv
-        self.step("token", caption_key=f"token_{mv.source}", q=self.q_tokens[self.i])
+        self.step(
+            "token", caption_key=f"token_{mv.source}", q=self.q_tokens[self.i], does=self.does()
+        )
         colour = self.q_color(self.i)
         self.e_arrow = plane.arrow(self.E2, colour, stroke_width=6)
         # the arrows of the sum's step, made now: no label here may sit where they will be
         self.d_whole = plane.arrow(self.d2, self.theme.output, start=self.E2, stroke_width=6)
         self.total = plane.arrow(self.after2, self.theme.accent, stroke_width=6)
         self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=9, opacity=0.5)
-        self.e_tip = plane.tip_labels(
-            [self.E2], [f"E({self.q_name})"], [colour], plane.box, self.note
-        )
-        self.norms = self.term_list()
+        self.e_tip = clear_labels(plane, [self.E2], [f"E({self.q_name})"], [colour], self.note)
         place(self.norms, self.side_box, "top-left")
-        self.play(FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(self.note), run_time=0.8)
+        if self.words_box is None:  # the words under the terms' table
+            b, top = self.side_box, self.norms.get_bottom()[1] - 0.2
+            self.words_box = Box(b.x0, b.y0, b.x1, top)
+        self.play(FadeIn(plane.plane), FadeIn(plane.heading), run_time=0.8)
         self.play(grow(self.e_arrow), FadeIn(self.e_tip), run_time=1)
         self.hold()
 
-    def term_list(self):
-        """'‖tⱼ‖' for each drawn term in its key's colour, then the rest's count: the column's
-        top (its lines fade in as the chain does)."""
-        mv, h, i = self.mv, self.hh, self.i
-        heading = label(self.say("moved_terms_heading"), SMALL, self.theme.muted)
-        entries = [
-            VGroup(
-                label(ellipsize(self.k_tokens[j], 2.0, SMALL), SMALL, self.k_color(j)),
-                self.num(mv.norms[j], ("moved_norm", h, i, j), 2, size=SMALL),
-            ).arrange(buff=0.1)
-            for j in self.shown
-        ]
-        if self.rest:
-            entries.append(
-                VGroup(
-                    label(self.say("moved_others", n=len(self.rest)), SMALL, self.theme.muted),
-                    self.num(
-                        ac.norm(mv.terms[self.rest].sum(axis=0)),
-                        ("moved_rest_norm", h, i),
-                        2,
-                        size=SMALL,
-                    ),
-                ).arrange(buff=0.1)
+    def term_list(self, width: float):
+        """The drawn terms as a table, each in its key's colour: its weight αⱼ and its length
+        ‖tⱼ‖ (issue 41: α was not shown), then the rest's count and length: the column's top
+        (it fades in as the chain does)."""
+        mv, h, i, muted = self.mv, self.hh, self.i, self.theme.muted
+        self.alpha = np.asarray(self.trace.heads[h].weights)[i]
+        rows = [[label(self.say("moved_terms_heading"), SMALL, muted)]]
+        rows[0] += [label(t, SMALL, muted) for t in ("αⱼ", "‖tⱼ‖")]
+        for j in self.shown:
+            name = visible(ellipsize(self.k_tokens[j], 2.0, SMALL))
+            rows.append(
+                [
+                    label(name, SMALL, self.k_color(j)),
+                    self.num(self.alpha[j], ("weights", h, i, j), 2, size=SMALL),
+                    self.num(mv.norms[j], ("moved_norm", h, i, j), 2, size=SMALL),
+                ]
             )
-        return flow([heading, *entries], self.side_box.width, hbuff=0.3, vbuff=0.1)
+        if self.rest:
+            rest = ac.norm(mv.terms[self.rest].sum(axis=0))
+            others = label(self.say("moved_others", n=len(self.rest)), SMALL, muted)
+            rows.append([others, None, self.num(rest, ("moved_rest_norm", h, i), 2, size=SMALL)])
+        half = (len(rows) + 2) // 2  # the rows in two tables side by side, where they fit
+        copy = [label(self.say("moved_terms_heading"), SMALL, muted)]
+        copy += [label(t, SMALL, muted) for t in ("αⱼ", "‖tⱼ‖")]
+        two = VGroup(_table(rows[:half]), _table([copy, *rows[half:]]))
+        if len(rows) > 3 and two.arrange(buff=0.45, aligned_edge=UP).width <= width:
+            table = two
+        else:
+            table = _table(rows)
+        pieces = self.pieces_line(width)
+        return VGroup(table, *pieces).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
     def chain_terms(self):
         """At E's tip, enlarged: the largest terms tip to tail, each labelled in its key's colour;
@@ -150,12 +300,17 @@ class HeadMoved(ExplainerScene):
                 for p, s, c in zip(self.parts2, self.starts2, self.colors)
             )
         )
-        names = [ellipsize(self.k_tokens[j], 2.0, SMALL) for j in self.shown]
+        names = [visible(ellipsize(self.k_tokens[j], 2.0, SMALL)) for j in self.shown]
         if self.rest:
             names.append(self.say("moved_others_short", n=len(self.rest)))
         ends = self.starts2 + self.parts2
-        self.chain_tips = plane.tip_labels(ends, names, self.colors, plane.box, self.note)
-        self.play(FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(tip), run_time=0.8)
+        room = _around(plane.box, self.regions.content, 0.4)
+        near = [*self.note, *self.norms, *self.whole.heading, *plane.heading, *self.e_tip]
+        near += lines_of(self.whole)
+        self.chain_tips = clear_labels(plane, ends, names, self.colors, near, room)
+        # the 2-D note with the plane it describes (issue 41: it came a step early)
+        shown = [FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(tip), FadeIn(self.note)]
+        self.play(*shown, run_time=0.8)
         self.play(
             *(grow(a) for a in self.chain),
             FadeIn(self.chain_tips),
@@ -163,6 +318,30 @@ class HeadMoved(ExplainerScene):
             run_time=1.6,
         )
         self.hold()
+
+    def does(self) -> str:
+        """What the head does, said once in the first step's caption (issue 41): the core's
+        reading (``attention_core.read_head``, by the example's model-level scores where it
+        carries them), in the reading's own words (``readings.head_kinds``)."""
+        ex, h = self.example, self.hh
+        W = np.asarray(self.trace.heads[h].weights)
+        if ex.is_cross or W.shape != (len(ex.tokens), len(ex.tokens)):
+            return ""
+        r = ac.read_head(W, ex.tokens, ac.example_head_scores(ex, h))
+        if r.score is not None:  # the model's measure names it
+            return self.say("moved_does_score", head=head_kinds.one_head(r.pattern, self.lang))
+        phrase = head_kinds.words("phrase", self.lang)[r.pattern]
+        phrase = phrase.format(token=visible(r.token or ""))
+        return self.say("moved_does_habit" if r.habitual else "moved_does_shape", phrase=phrase)
+
+    def pieces_line(self, width: float) -> list:
+        """Where the followed key is one piece of a word (``key_pieces``): the word and its
+        pieces, "waiter = wait + er", and that each piece adds a term of its own (issue 41)."""
+        pair = ac.followed_pair(self.trace, head=self.hh)
+        if len(pair.pieces) < 2:
+            return []
+        text = self.say("moved_pieces", word=self.story_key(pair))
+        return [label(t, SMALL, self.theme.muted) for t in balanced_lines(text, width, SMALL, 2)]
 
     @property
     def has_w_o(self) -> bool:
@@ -175,16 +354,10 @@ class HeadMoved(ExplainerScene):
         whole, close, theme = self.whole, self.close, self.theme
         self.step("sum", q=self.q_tokens[self.i])
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
-        d_tag = close.tip_labels(
-            [self.d2], ["ΔE"], [theme.output], close.box, [*self.note, *self.chain_tips]
-        )
-        tags = whole.tip_labels(
-            [self.after2],
-            [self.say("moved_after")],
-            [theme.accent],
-            whole.box,
-            [*self.note, *self.e_tip],
-        )
+        near = [*self.note, *self.chain_tips]
+        d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near)
+        near = [*self.note, *self.e_tip]
+        tags = clear_labels(whole, [self.after2], [self.say("moved_after")], [theme.accent], near)
         d_close.set_z_index(
             -1
         )  # under the chain: a term as long as ΔE (an induction head's) stays seen
@@ -198,7 +371,7 @@ class HeadMoved(ExplainerScene):
         if r is None:
             self.step("words", caption_key="words_none")
             lines = self.muted_lines(self.say("moved_no_readout"))
-            lines.next_to(self.norms, DOWN, buff=0.4).align_to(self.norms, LEFT)
+            place(lines, self.words_box, "top-left")
             self.play(FadeIn(lines), run_time=0.8)
             self.hold()
             return
@@ -227,7 +400,7 @@ class HeadMoved(ExplainerScene):
         """Before → after, pushed up, the key's ranks and (where set) says-little, under the
         terms' list; the lists shortened (5, 3, 2, 1 tokens, then pushed up alone) until the
         column fits."""
-        h, i, box = self.hh, self.i, self.side_box
+        h, i, box = self.hh, self.i, self.words_box
         self.layer_num = self.num(moved_layer(self.trace), ("moved_layer",), 0, size=SMALL)
         self.rank_nums = [
             self.num(v, ("moved_key_rank", h, i, w), 0, size=SMALL, color=self.k_color(self.mv.key))
@@ -237,7 +410,7 @@ class HeadMoved(ExplainerScene):
         self.change_num = self.num(
             r.key_change, ("moved_key_change", h, i), 2, size=SMALL, color=colour
         )
-        room = self.norms.get_bottom()[1] - 0.2 - box.y0
+        room = box.height
         # (tokens of E and of E + ΔE, on two lines or, 0, their first on one; tokens pushed up)
         tries = [(5, 5), (3, 3), (2, 2), (1, 2), (0, 2), (0, 1)]
         for top, pushed in tries:
@@ -254,12 +427,11 @@ class HeadMoved(ExplainerScene):
             col = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             if col.height <= room and col.width <= box.width:
                 break
-        col.next_to(self.norms, DOWN, buff=0.2).align_to(self.norms, LEFT)
-        return col
+        return place(col, box, "top-left")
 
     def top_line(self, heading: str, pairs, kind: str, top: int):
         """'E reads:' and its top tokens with their numbers, as many to a line as fit."""
-        h, i, width = self.hh, self.i, self.side_box.width
+        h, i, width = self.hh, self.i, self.words_box.width
         digits = 2 if kind == "moved_pushed" else 3
         entries = [
             VGroup(
@@ -285,25 +457,26 @@ class HeadMoved(ExplainerScene):
                     self.num(pairs[0][1], (kind, h, i, 0), 3, size=SMALL),
                 ).arrange(buff=0.08)
             )
-        return flow(parts, self.side_box.width, hbuff=0.15, vbuff=0.08)
+        return flow(parts, self.words_box.width, hbuff=0.15, vbuff=0.08)
 
     @staticmethod
     def token_shown(t: str) -> str:
-        """A vocabulary token as the readout lists it: quoted where it is punctuation alone."""
-        return quoted(ellipsize(t, 1.6, SMALL))
+        """A vocabulary token as the readout lists it: quoted where it is punctuation alone,
+        white space as its picture (:func:`visible`)."""
+        return quoted(visible(ellipsize(t, 1.6, SMALL)))
 
     def rank_line(self):
         """'baker: logit change −0.21, rank 41,282 → 40,547' in the key's colour: the change
         beside the rank (a rank can rise while the logit falls, the others falling more)."""
         j = self.mv.key
         colour = self.k_color(j)
-        name = self.say("moved_key_rank", k=ellipsize(self.k_tokens[j], 1.6, SMALL))
+        name = self.say("moved_key_rank", k=visible(ellipsize(self.k_tokens[j], 1.6, SMALL)))
         comma, then = self.say("moved_key_rank_then").split("|")
         change = VGroup(self.change_num, label(comma, SMALL, colour)).arrange(buff=0.02)
         change[1].align_to(self.change_num, DOWN)
         parts = [label(name, SMALL, colour), change, label(then, SMALL, colour), self.rank_nums[0]]
         parts += [label("→", SMALL, colour), self.rank_nums[1]]
-        return flow(parts, self.side_box.width, hbuff=0.1)
+        return flow(parts, self.words_box.width, hbuff=0.1)
 
     def little_line(self):
         """'at layer 19 this readout says little' (the layer a number from the example), its
@@ -312,7 +485,7 @@ class HeadMoved(ExplainerScene):
         if self.mv.readout.says_little == "unchanged":
             return self.muted_lines(self.say("moved_unchanged"))
         before, after = self.say("moved_says_little", layer="{layer}").split("{layer}")
-        muted, width = self.theme.muted, self.side_box.width
+        muted, width = self.theme.muted, self.words_box.width
         first = VGroup(label(before.strip(), SMALL, muted), self.layer_num).arrange(buff=0.1)
         line = VGroup(first, label(after.strip(), SMALL, muted)).arrange(buff=0.1)
         if line.width <= width:
@@ -322,7 +495,7 @@ class HeadMoved(ExplainerScene):
 
     def muted_lines(self, text: str):
         """``text`` in the muted small type, on as many lines as the words' box needs."""
-        width = self.side_box.width
+        width = self.words_box.width
         lines = balanced_lines(text, width, SMALL, 6)
         group = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
         group.arrange(DOWN, aligned_edge=LEFT, buff=0.06)

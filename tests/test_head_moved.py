@@ -12,20 +12,75 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import attention_core as ac
 from attention_core.models.model_residual import decoder_request
-from scene_checks import geometry_problems
+from scene_checks import (
+    TOUCH,
+    _leaders,
+    arrows_on_screen,
+    describe,
+    geometry_problems,
+    texts,
+    tip_labels_on_screen,
+)
 from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.kit.views import moved_of, moved_parts
+from scenes.mobjects.layout import box_of
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.text import Num
 from scenes.outputs.numbers_report import as_dict
 from scenes.pipeline.stills import run_steps
 
 BAKER = Path(__file__).resolve().parents[1] / "examples" / "smollm2-baker.toml"
+_LAST_TEXTS: dict = {}  # the text on screen at each step's end of the last run
+
+
+def _crosses(p, q, a, b) -> bool:
+    """Whether segments p–q and a–b cross (not merely touch at an end)."""
+
+    def side(o, u, v):
+        return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
+
+    d1, d2 = side(a, b, p), side(a, b, q)
+    d3, d4 = side(p, q, a), side(p, q, b)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def labels_across_arrows(scene) -> list[str]:
+    """Each tip label that an arrow's line crosses anywhere (scene_checks.labels_on_arrows
+    samples a shaft at a few points), and each label's leader line that crosses an arrow
+    (issue 41: "E + ΔE" and "E(she)" sat across arrows)."""
+    out = []
+    arrows = [(np.asarray(a)[:2], np.asarray(t)[:2]) for a, t in arrows_on_screen(scene)]
+    for mob in tip_labels_on_screen(scene):
+        b = box_of(mob)
+        for a, tip in arrows:
+            pts = a + np.linspace(0, 1, 200)[:, None] * (tip - a)
+            inside = (pts[:, 0] > b.x0 + TOUCH) & (pts[:, 0] < b.x1 - TOUCH)
+            inside &= (pts[:, 1] > b.y0 + TOUCH) & (pts[:, 1] < b.y1 - TOUCH)
+            if inside.any():
+                out.append(f"{describe(mob)!r} crosses an arrow")
+                break
+    for p, q, _ in _leaders(scene):
+        p, q = np.asarray(p)[:2], np.asarray(q)[:2]
+        if any(_crosses(p, q, a, tip) for a, tip in arrows):
+            out.append(f"a leader line {p.round(2)} → {q.round(2)} crosses an arrow")
+    return out
+
+
+def _seen(scene) -> dict:
+    """What the checks of issue 41's follow-ups read at a step's end: the text on screen, the
+    close-up plane's share of the content, blank labels."""
+    shown = [describe(m) for m in texts(scene)]
+    close = None
+    if hasattr(scene, "close"):  # its larger share: of the content's height, or of its width
+        plane, content = scene.close.plane, scene.regions.content
+        close = max(plane.height / content.height, plane.width / content.width)
+    return {"texts": shown, "close": close, "blank": [t for t in shown if not str(t).strip()]}
 
 
 def _run(example, aspect="16:9"):
@@ -37,14 +92,22 @@ def _run(example, aspect="16:9"):
             m
             for top in scene.mobjects
             for m in top.get_family()
-            if isinstance(m, Num) and str(m.role[0]).startswith("moved_")
+            if isinstance(m, Num) and str(m.role[0]).startswith(("moved_", "weights"))
         ]
-        return nums, geometry_problems(scene)
+        return nums, geometry_problems(scene) + labels_across_arrows(scene), _seen(scene)
 
     look = Look.for_example(example, lang="en", aspect=aspect)
     stills = run_steps(find("HeadMoved").load(), example, look=look, frames=False, snapshot=numbers)
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[1]]
+    problems += [f"{s.key}: blank label" for s in stills if s.snapshot[2]["blank"]]
     assert not problems, "\n".join(problems[:20])
+    seen = {s.key: s.snapshot[2] for s in stills}
+    _LAST_TEXTS.clear()
+    _LAST_TEXTS.update({k: v["texts"] for k, v in seen.items()})
+    if "terms" in seen:  # the 2-D share comes with the plane it describes (issue 41)
+        assert not any("terms keep" in t for t in seen["token"]["texts"]), seen["token"]["texts"]
+        # the close-up uses the frame (4:3 and 1:1: it was a quarter of the content's height)
+        assert seen["terms"]["close"] >= 0.4, (aspect, seen["terms"]["close"])
     return [(s.key, s.caption, s.snapshot[0]) for s in stills]
 
 
@@ -52,6 +115,8 @@ def _expected(trace, moved: dict, role: tuple) -> float:
     """The value ``numbers --json``'s "moved" gives for a role (the rest's arrow and the layer,
     which it does not list, from the core)."""
     kind, *idx = role
+    if kind == "weights":  # αⱼ beside each drawn term (issue 41)
+        return float(trace.heads[idx[0]].weights[idx[1], idx[2]])
     r = moved["readout"]
     if kind == "moved_norm":
         return moved["terms"][idx[2]]["norm"]
@@ -80,6 +145,9 @@ def _check_numbers(example, steps) -> dict:
             assert num.shown == fmt(want, num.digits), num.role
             seen += 1
     assert seen, "no number of what the head moved on screen"
+    mv = moved_of(trace)
+    alphas = {n.role[3] for n in steps[-1][2] if n.role[0] == "weights"}
+    assert alphas == set(moved_parts(trace, mv)[0]), alphas  # each drawn term's α, beside it
     return moved
 
 
@@ -88,6 +156,15 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     steps = _run(example)
     assert [k for k, _, _ in steps] == ["token", "terms", "sum", "words"]
     moved = _check_numbers(example, steps)
+    # what the head does, said once: the core's reading (diffuse, no model-level scores here)
+    trace = ac.trace_example(example)
+    h = example.head_index
+    reading = ac.read_head(
+        trace.heads[h].weights, example.tokens, ac.example_head_scores(example, h)
+    )
+    assert reading.pattern == "diffuse" and reading.score is None
+    said = [c for _, c, _ in steps if "This head" in c]
+    assert said == [steps[0][1]] and "This head's weights are diffuse." in said[0], said
     r = moved["readout"]
     assert r["says_little"] and not r["key"]["pushed"]  # the committed sentence: it says little
     words = steps[-1][1]
@@ -104,16 +181,35 @@ def test_a_users_example_draws_the_terms_and_reads_no_words():
     moved = _check_numbers(example, steps)
     assert moved["readout"] is None and moved["after"] is not None
     assert "needs a model with an unembedding" in steps[-1][1]
-    assert {n.role[0] for n in steps[-1][2]} == {"moved_norm"}
+    assert {n.role[0] for n in steps[-1][2]} == {"moved_norm", "weights"}
 
 
 @pytest.mark.parametrize(
     "name,aspect",
-    [("smollm2-baker", "4:3"), ("zao-shang-hao", "4:3"), ("zao-shang-hao", "1:1")],
+    [("smollm2-baker", "4:3"), ("zao-shang-hao", "4:3"), ("causal-pieces", "1:1")],
 )
 def test_the_other_aspects_lay_out_cleanly(name, aspect):
-    example = ac.load_example(str(BAKER) if name == "smollm2-baker" else name)
-    assert [k for k, _, _ in _run(example, aspect)] == ["token", "terms", "sum", "words"]
+    """Each layout clean, the close-up a good part of the frame (``_run``); a made-up sentence
+    at 1:1 with its key word in pieces (喜欢 = 喜 + 欢): the scene says so (issue 41)."""
+    if name == "causal-pieces":
+        from dataclasses import replace
+
+        example = replace(ac.PRESETS["causal"], query="你", key="喜", key_pieces=("喜", "欢"))
+    else:
+        example = ac.load_example(str(BAKER) if name == "smollm2-baker" else name)
+    steps = _run(example, aspect)
+    assert [k for k, _, _ in steps] == ["token", "terms", "sum", "words"]
+    if name == "causal-pieces":
+        assert any("喜欢 = 喜 + 欢" in t for t in _LAST_TEXTS["terms"]), _LAST_TEXTS
+
+
+def test_a_label_of_white_space_is_shown():
+    """A token whose label is a no-break space (or other white space) shows as ␣, not blank."""
+    from scenes.head_moved import HeadMoved, visible
+
+    assert HeadMoved.token_shown("\u00a0") == "“␣”"  # quoted, as punctuation is
+    assert visible("\u3000") == "␣" and visible("\n") == "↵" and visible("she") == "she"
+    assert visible("\u200b") == "U+200B"
 
 
 def test_copying_is_said_only_where_the_key_is_pushed_up(monkeypatch):

@@ -15,12 +15,12 @@ STEPS = {
         "ΔE has {dv} dimensions and E {d}: without a $W_O$ back to d_model the output cannot be added to the token's vector.",
     ),
     "token_residual": (
-        "E：{q} 带进这一层的向量（进入该层之前的残差流），画成它的箭头。",
-        "E: the vector {q} carries into this layer (the residual stream before the block), drawn as its arrow.",
+        "E：{q} 带进这一层的向量（进入该层之前的残差流），画成它的箭头。{does}",
+        "E: the vector {q} carries into this layer (the residual stream before the block), drawn as its arrow. {does}",
     ),
     "token_input": (
-        "E：{q} 的输入行（它的词向量），画成它的箭头。",
-        "E: the input row of {q} (its embedding), drawn as its arrow.",
+        "E：{q} 的输入行（它的词向量），画成它的箭头。{does}",
+        "E: the input row of {q} (its embedding), drawn as its arrow. {does}",
     ),
     "terms_w_o": (
         "每个键 j 加上一项 $t_j = α_j dot v_j dot W_O^h$：它的权重乘它的值，再经过这个头在 $W_O$ 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
@@ -68,7 +68,19 @@ WORDS = {
     "moved_view_kept": ("二维：E、ΔE 精确，各项保留 {kept}", "2-D: E, ΔE exact; terms keep {kept}"),
     "moved_whole": ("E + ΔE 全貌", "E + ΔE, whole"),
     "moved_close": ("E 的箭头尖，放大", "at E's tip, enlarged"),
-    "moved_terms_heading": ("每项的长度 ‖tⱼ‖：", "each term's ‖tⱼ‖:"),
+    "moved_terms_heading": ("项 tⱼ", "term tⱼ"),  # a table's: its weight αⱼ, its length ‖tⱼ‖
+    # what the head does (attention_core.read_head; a reading's phrase from head_kinds), once
+    "moved_does_habit": ("这个头主要看{phrase}。", "This head attends mostly to {phrase}."),
+    "moved_does_shape": ("这个头的权重{phrase}。", "This head's weights are {phrase}."),
+    "moved_does_score": (
+        "按模型层面的分数，这是{head}。",
+        "By the model's own scores it is {head}.",
+    ),
+    # the followed key one piece of a word (key_pieces): the word = its pieces
+    "moved_pieces": (
+        "{word}：所跟随的键切成几个词元，每个词元各是一项",
+        "{word}: the key word cut into tokens, one term each",
+    ),
     "moved_others": ("+ {n} 个其他", "+ {n} others"),
     "moved_others_short": ("+ {n} 个", "+ {n}"),
     "moved_after": ("E + ΔE", "E + ΔE"),
