@@ -34,7 +34,7 @@ from scenes.mobjects.text import (
     text_width,
 )
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
-from scenes.mobjects.unimath import NO_BREAK
+from scenes.mobjects.unimath import NO_BREAK, line_pieces
 
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption comes
@@ -330,22 +330,54 @@ class ExplainerScene(Scene):
         fits the bar (:meth:`caption_group`), else whole sentences a page, shown in turn
         (:func:`caption_pages`)."""
         pages = caption_pages(text, self.regions.caption.width, SMALL, self.most_caption_lines)
-        return [(page, self.caption_group(page)) for page in pages]
+        out, at = [], 0
+        for page in pages:
+            group, at = self.caption_group(page, text, at)
+            out.append((page, group))
+        return out
 
-    def caption_group(self, text: str) -> VGroup:
-        """The caption in the bar: two lines at the caption size, else up to three smaller (in
-        a square frame three at the caption size, else three smaller)."""
+    def caption_group(self, page: str, text: str = "", at: int = 0) -> tuple[VGroup, int]:
+        """A page of the caption in the bar: two lines at the caption size, else up to three
+        smaller (in a square frame three at the caption size, else three smaller); its formulas
+        typeset where ``text`` (the whole caption, a :class:`Laid`) says where they are, read
+        from ``at``. Returns the group and where the page ended in ``text``."""
+        from scenes.mobjects.math import stack_lines
+
         box = self.regions.caption
-        size, buff = CAPTION, 0.1
-        lines = balanced_lines(text, box.width, CAPTION, max_lines=99)
+        size, buff, most = CAPTION, 0.1, self.caption_lines
+        lines = balanced_lines(page, box.width, CAPTION, max_lines=99)
         if len(lines) > self.caption_lines:
-            size, buff = SMALL, 0.04
-            lines = balanced_lines(text, box.width, SMALL, max_lines=self.most_caption_lines)
-        # a formula's no-break spaces (see captions.caption) are plain spaces on screen
-        shown = [line.replace(NO_BREAK, " ") for line in lines]
-        group = VGroup(*(label(line, size, self.theme.text) for line in shown))
+            size, buff, most = SMALL, 0.04, self.most_caption_lines
+            lines = balanced_lines(page, box.width, SMALL, max_lines=most)
+        group, end = self._typeset_lines(lines, text or page, at, size)
+        wide = max(line.width for line in group)
+        # typeset wider than its Unicode form: broken a little narrower (smaller if it must)
+        tries = [(size, buff, max(len(lines), most)), (SMALL, 0.04, self.most_caption_lines)]
+        for size_, buff_, most_ in tries if wide > box.width else []:
+            narrower = balanced_lines(page, box.width**2 / wide, size_, max_lines=99)
+            if len(narrower) <= most_:
+                again, end_ = self._typeset_lines(narrower, text or page, at, size_)
+                if max(line.width for line in again) <= box.width:
+                    group, end, size, buff = again, end_, size_, buff_
+                    break
+        for k, line in enumerate(group):  # still too wide: that line in its Unicode form
+            if line.width > box.width:
+                group.submobjects[k] = label(line.source_text, size, self.theme.text)
         group.arrange(direction=[0, -1, 0], buff=buff)
-        return place(group, box, "center")
+        if any(hasattr(line, "baseline") for line in group):  # formulas: baseline to baseline
+            stack_lines(group, label("赢g", size).height + buff, buff)  # as plain text's lines
+        return place(group, box, "center"), end
+
+    def _typeset_lines(self, lines, text, at: int, size: float) -> tuple[VGroup, int]:
+        """``lines`` of the caption ``text`` (from ``at``), their formulas typeset."""
+        from scenes.mobjects.math import typeset_line
+
+        pieces, end = line_pieces(lines, text, at)
+        group = VGroup()
+        for parts in pieces:  # a formula's no-break spaces are plain spaces on screen
+            parts = [(t.replace(NO_BREAK, " "), src) for t, src in parts]
+            group.add(typeset_line(parts, size, self.theme.text))
+        return group, end
 
     def step(self, key: str, caption_key: str | None = None, clear: bool = False, **values) -> None:
         """Start step ``key``: a new section, and its caption in the bar at the bottom.
@@ -363,7 +395,7 @@ class ExplainerScene(Scene):
             self.next_section(section, skip_animations=True)
         which = (self.scene_name, caption_key or key, self.lang)
         text = captions.caption(*which, **values).strip()
-        shown = captions.caption(*which, whole_formulas=True, **values).strip()
+        shown = captions.caption(*which, whole_formulas=True, **values)  # stripped: a Laid
         (first, new), *self._pages = self.caption_groups(shown)
         old = [self.caption_mob] if len(self.caption_mob) else []
         if clear:

@@ -20,10 +20,10 @@ Examples
 
 from __future__ import annotations
 
-from manim import VGroup
+from manim import RIGHT, UP, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
-from scenes.mobjects.text import clone, label
+from scenes.mobjects.text import clone, label, text_width
 from scenes.mobjects.theme import BODY
 from scenes.mobjects.token_text import Token, quoted
 from scenes.mobjects.unimath import MATH_MARK, plain
@@ -111,3 +111,84 @@ def rich(template: str, size: float = BODY, color=None, weight: str = "NORMAL", 
     group.arrange(buff=0.12)
     group.source_text = plain(template).format(**values)
     return group
+
+
+TOUCH = 0.04  # the gap between a formula and the text it touches ("÷√dₖ", "Wq:")
+_ON_BASELINE: dict[tuple, MathTypst] = {}
+
+
+def _set_on_baseline(expr: str, size: float):
+    """The formula ``expr`` knowing its baseline (``baseline``: how far above its centre):
+    typeset after an upright "x" (which sits on the baseline), the x then taken away."""
+    key = (expr, float(size))
+    proto = _ON_BASELINE.get(key)
+    if proto is None:
+        proto = MathTypst(f'"x" quad {expr}', font_size=size * MATH_SCALE)
+        marker = min(proto.submobjects, key=lambda m: m.get_left()[0])
+        proto.remove(marker)
+        proto.baseline = marker.get_bottom()[1] - proto.get_center()[1]
+        _ON_BASELINE[key] = proto
+    mob = clone(proto)
+    mob.source_text = f"${expr}$"
+    return mob
+
+
+def typeset_line(pieces, size: float = BODY, color=None):
+    """A caption's line from its pieces (:func:`scenes.mobjects.unimath.line_pieces`): each
+    (Unicode text, Typst source or None); a formula's source through Typst, the text (token
+    labels, numbers) through Pango, set on one baseline with a space where the line has one.
+    Its ``source_text`` is the line's Unicode text."""
+    line = "".join(text for text, _ in pieces)
+    if not any(src for _, src in pieces):
+        return label(line, size, color)
+    # a space between inks: its advance and the letters' side bearings ("a b": 0.14 at 26)
+    group, gaps, space = VGroup(), [], 1.6 * text_width(" ", size)
+    for k, (text, src) in enumerate(pieces):
+        if src is None and not text.strip():
+            continue
+        mob = _set_on_baseline(src, size) if src else label(text.strip(), size, color)
+        if src and color is not None:
+            mob.set_color(color)
+        before = text[:1].isspace() or (k and pieces[k - 1][0][-1:].isspace())
+        gaps.append(space if before else TOUCH)
+        group.add(mob)
+    base, prev = baseline(group[0]), group[0]
+    for mob, gap in zip(group[1:], gaps[1:]):
+        mob.next_to(prev, RIGHT, buff=gap)
+        mob.shift(UP * (base - baseline(mob)))
+        prev = mob
+    group.source_text = line
+    group.baseline = base - group.get_center()[1]
+    return group
+
+
+def baseline(mob) -> float:
+    """Where ``mob``'s letters sit: a formula knows it (:func:`_set_on_baseline`); for text, the
+    bottom most of its letters share (a descender's tail hangs below it)."""
+    if hasattr(mob, "baseline"):  # a formula, or a line of text and formulas
+        return mob.get_center()[1] + mob.baseline
+    glyphs = [m for m in mob.family_members_with_points() if m.height > 1e-6] or [mob]
+    tall = max(g.height for g in glyphs)
+    bottoms = [g.get_bottom()[1] for g in glyphs if g.height >= 0.3 * tall]
+    return max(bottoms, key=lambda b: sum(abs(b - o) < 0.08 * tall for o in bottoms))
+
+
+def stack_lines(lines, pitch: float, buff: float) -> None:
+    """Set ``lines`` (a caption's, from the top) ``pitch`` apart from baseline to baseline, as
+    lines of plain text are; further only where a formula's script or root would come nearer
+    than ``buff`` to a text or formula of the line above."""
+    for above, line in zip(lines, lines[1:]):
+        line.shift(UP * (baseline(above) - pitch - baseline(line)))
+        near = [
+            a.get_bottom()[1] - b.get_top()[1]
+            for a in _parts(above)
+            for b in _parts(line)
+            if abs(a.get_x() - b.get_x()) < (a.width + b.width) / 2
+        ]
+        if near and min(near) < buff:
+            line.shift(UP * (min(near) - buff))
+
+
+def _parts(line) -> list:
+    """A line's texts and formulas (a plain line is one text)."""
+    return list(line.submobjects) if hasattr(line, "baseline") and len(line) else [line]

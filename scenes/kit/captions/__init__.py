@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
-from scenes.mobjects.unimath import NO_BREAK, plain
+from scenes.mobjects.unimath import MATH_MARK, NO_BREAK, laid, plain
 
 from . import (
     attention_matrix,
@@ -107,6 +107,7 @@ class Phrase(str):
 
 
 _NUMBER = re.compile(r"[−-]?\d[\d.,]*%?")
+_PLAIN_NUMBER = re.compile(r"[−-]?\d+(\.\d+)?")  # all a caption's formula may take
 _NAMED_THEN = re.compile(r"\{(\w+)\} (?=\{(\w+)\})")
 
 
@@ -144,13 +145,31 @@ def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **va
     labels as :class:`Token`, named as :func:`_filled` says); its ``$…$`` formulas in Unicode
     forms (captions are plain text: they go to .srt and .vtt); ``whole_formulas``: the layout
     text, with no-break spaces inside formulas and labels kept whole, for breaking the caption
-    into lines."""
-    template = plain(pick(CAPTIONS[scene][step], lang), whole_formulas)
+    into lines: a :class:`~scenes.mobjects.unimath.Laid` that knows each formula's place and
+    Typst source, for the caption bar to typeset it."""
+    source = pick(CAPTIONS[scene][step], lang)
+    template = plain(source, whole_formulas, marked=whole_formulas)
     text = _filled(template, values, whole_formulas)
     if not whole_formulas:  # a value's layout marks (a label made whole) are not subtitles
         return text.replace(WORD_JOINER, "").replace(NO_BREAK, " ")
     # Σ s(1−s) whole too, and a pair "it₁ → trophy" (a review: zh lines broke at its arrow)
-    return text.replace("Σ ", "Σ" + NO_BREAK).replace(" → ", f"{NO_BREAK}→{NO_BREAK}")
+    text = text.replace("Σ ", "Σ" + NO_BREAK).replace(" → ", f"{NO_BREAK}→{NO_BREAK}")
+    return laid(text.strip(), (_typst(m.group(1), values) for m in MATH_MARK.finditer(source)))
+
+
+def _typst(formula: str, values: dict) -> str | None:
+    """A caption's formula as Typst source, its placeholders filled; None (drawn in its Unicode
+    form) where one would take anything but a number: only numbers ever reach Typst, never a
+    token label or a phrase."""
+    names = re.findall(r"\{(\w+)\}", formula)
+    filled = {}
+    for name in names:
+        v = values.get(name)
+        if isinstance(v, Token | Phrase) or not _PLAIN_NUMBER.fullmatch(str(v).strip()):
+            return None
+        filled[name] = str(v).strip().replace("−", "-")
+    formula = re.sub(r"(?<!\\)/", r"\/", formula)  # a fraction on the line, as its Unicode
+    return formula.format(**filled) if names else formula
 
 
 def word(key: str, lang: str, **values) -> str:
