@@ -206,10 +206,10 @@ class HeadMoved(ExplainerScene):
             width = ((content.height - 0.5) * aspect[1] + 0.3) / content.width
             width = float(np.clip(width, 0.28 if wide else 0.22, 0.45))
             close, right = content.columns(width, 1 - width, gap=0.35)
-            tall = right.width / aspect[0] + 0.45
-            if words is not None:  # the whole plane takes what the terms leave
-                self.norms = self.term_list(right.width)
-                tall = right.height - note_h - self.norms.height - 0.4
+            self.norms = self.term_list(right.width)
+            # the whole plane as tall as its shape asks, within what the terms and words leave
+            left = right.height - note_h - self.norms.height - 0.4 - (0 if words else 1.45)
+            tall = min(right.width / aspect[0] + 0.45, left)
             tall = float(np.clip(tall, 0.9, (0.28 if wide else 0.4) * right.height))
             rest = right.height - tall - note_h
             whole, note_box, side = right.rows(tall, note_h or 1e-3, rest, gap=0.15)
