@@ -113,6 +113,7 @@ def rich(template: str, size: float = BODY, color=None, weight: str = "NORMAL", 
     return group
 
 
+WIDE_CLOSE, WIDE_OPEN = frozenset("，、。：；！？）」』》"), frozenset("（「『《")
 TOUCH = 0.04  # the gap between a formula and the text it touches ("÷√dₖ", "Wq:")
 _ON_BASELINE: dict[tuple, MathTypst] = {}
 
@@ -146,11 +147,14 @@ def typeset_line(pieces, size: float = BODY, color=None):
     for k, (text, src) in enumerate(pieces):
         if src is None and not text.strip():
             continue
-        mob = _set_on_baseline(src, size) if src else label(text.strip(), size, color)
+        mob = _set_on_baseline(src, size) if src else _text_on_baseline(text.strip(), size, color)
         if src and color is not None:
             mob.set_color(color)
-        before = text[:1].isspace() or (k and pieces[k - 1][0][-1:].isspace())
-        gaps.append(space if before else TOUCH)
+        after = pieces[k - 1][0] if k else ""
+        gap = space if text[:1].isspace() or after[-1:].isspace() else TOUCH
+        # a full-width mark's blank half ("W_q，K"): Pango sets it, its ink does not show it
+        half = 0.5 * text_width("一", size) * (after[-1:] in WIDE_CLOSE or text[:1] in WIDE_OPEN)
+        gaps.append(gap + half)
         group.add(mob)
     base, prev = baseline(group[0]), group[0]
     for mob, gap in zip(group[1:], gaps[1:]):
@@ -160,6 +164,20 @@ def typeset_line(pieces, size: float = BODY, color=None):
     group.source_text = line
     group.baseline = base - group.get_center()[1]
     return group
+
+
+def _text_on_baseline(text: str, size: float, color):
+    """A text piece of a line; one with no letter half an em tall (a lone "，" or ":", whose
+    ink is no guide to where the line sits) knowing its baseline from an "x" set before it."""
+    mob = label(text, size, color)
+    em = text_width("一", size)
+    if any(g.height >= 0.5 * em for g in mob.family_members_with_points()):
+        return mob
+    marked = label("x" + text, size)
+    x, *rest = marked.submobjects
+    below = x.get_bottom()[1] - min(g.get_bottom()[1] for g in rest) if rest else 0.0
+    mob.baseline = mob.get_bottom()[1] + below - mob.get_center()[1]
+    return mob
 
 
 def baseline(mob) -> float:
