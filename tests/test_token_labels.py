@@ -20,6 +20,9 @@ def test_zao_shang_hao_reads_as_characters_with_piece_numbers():
 def test_spaces_glued_to_words_are_dropped_and_white_space_tokens_are_visible():
     tokens = ["the", "Ġcat", "Ġ", "Ġsat", "ĉ", "Ċ", "ĠcafÃ©", "<|im_start|>"]
     assert byte_level_labels(tokens) == ["the", "cat", "␣", "sat", "⇥", "↵", "café", "<|im_start|>"]
+    # a no-break space or an ideographic space alone was drawn blank (HeadMoved's readout)
+    nbsp, ideographic = _spell("\u00a0".encode()), _spell("\u3000".encode())
+    assert byte_level_labels([nbsp, "Ġ" + nbsp, ideographic]) == ["␣", "␣", "␣"]
 
 
 def test_a_token_holding_the_end_of_one_character_and_the_start_of_another():

@@ -59,9 +59,15 @@ def _visible(c: str) -> str:
     return c
 
 
+def _blank(c: str) -> bool:
+    """White space with no picture of its own: a space, a no-break space (U+00A0), an
+    ideographic space (U+3000) … (tab and newline have theirs: ⇥, ↵)."""
+    return c.isspace() and c not in _VISIBLE or c == " "
+
+
 def _tidy(parts: list[str]) -> str:
     text = "".join(parts)
-    if not text.strip(" "):
+    if all(_blank(c) for c in text):  # a token of spaces alone: ␣, never blank on screen
         return "␣"
     return "".join(_visible(c) for c in text.strip(" "))
 
