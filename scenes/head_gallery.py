@@ -143,7 +143,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         if lit is None:  # every head with a habit has the same one: no outline
             self.step("reading", caption_key="reading_alike", summary=summary)
             return
-        self.step("reading", summary=summary, lit=self.phrase(lit, LIT_PHRASES))
+        self.reading_step(summary, lit, [readings[h] for h in self.drawn])
         # the heads with a clear pattern that differ from the rest are the point: they are lit
         # (dashed: the explained head's frame is solid)
         marks = VGroup(
@@ -167,13 +167,6 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         lang = 0 if self.lang == "zh" else 1
         token = self.q_tokens[key] if key is not None else ""
         return _named(phrases[pattern][lang], token)
-
-    def scored_heads(self, pattern: str, n: int) -> str:
-        """ "3 are induction heads by the model's score" (their rows here may show another)."""
-        lang = "zh" if self.lang == "zh" else "en"
-        heads = head_kinds.words("heads", lang)[pattern]
-        what = head_kinds.one_head(pattern, lang) if n == 1 else heads
-        return self.say("heads_scored" + ("_1" if n == 1 else ""), n=n, what=what)
 
     def summary(self, readings) -> tuple[str, tuple]:
         """The heads counted by reading (the most common first) and the group to outline: the

@@ -12,6 +12,7 @@ from dataclasses import replace
 from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 
 import attention_core as ac
+from attention_core.readings import head_kinds
 from attention_core.readings.head_groups import layer_reading
 from scenes.mobjects.heat_grid import MIN_HEAD, spans
 from scenes.mobjects.layout import Box, flow, place
@@ -47,6 +48,23 @@ class GalleryHeads:
             return text, text
         m = layer.others
         return text + self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m), text
+
+    def scored_heads(self, pattern: str, n: int) -> str:
+        """ "3 are induction heads by the model's score" (their rows here may show another)."""
+        lang = "zh" if self.lang == "zh" else "en"
+        heads = head_kinds.words("heads", lang)[pattern]
+        what = head_kinds.one_head(pattern, lang) if n == 1 else heads
+        return self.say("heads_scored" + ("_1" if n == 1 else ""), n=n, what=what)
+
+    def reading_step(self, summary: str, lit: tuple, drawn) -> None:
+        """The reading's step: the heads counted, the outlined group named by its phrase ("the
+        heads on the previous token"), or by its kind where a model-level score names it ("the
+        induction heads"); ``drawn``: the readings of the heads on screen."""
+        if any(r.score is not None and (r.pattern, r.key) == lit for r in drawn):
+            heads = head_kinds.words("heads", "zh" if self.lang == "zh" else "en")[lit[0]]
+            self.step("reading", caption_key="reading_scored", summary=summary, lit=heads)
+        else:
+            self.step("reading", summary=summary, lit=self.phrase(lit, self.lit_phrases))
 
     def retitle(self, readings) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches

@@ -24,6 +24,11 @@ STEPS = {
         "读数：{summary}；框出的是看{lit}的头。",
         "The reading: {summary}; outlined: the heads on {lit}.",
     ),
+    # the outlined heads named by a model-level score: that kind of head (issue 40)
+    "reading_scored": (
+        "读数：{summary}；框出的是{lit}。",
+        "The reading: {summary}; outlined: the {lit}.",
+    ),
     "reading_none": (
         "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
         "The reading: {summary}; no head's queries put half their weight on one pattern.",
