@@ -11,7 +11,7 @@ from manim import DOWN, LEFT, Arc, Create, DashedLine, LaggedStart, TransformFro
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of
-from scenes.mobjects.fades import FadeIn
+from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import matrix_title, typeset_headers
@@ -28,11 +28,13 @@ class Embeddings(ExplainerScene):
         content, self.pieces = self.kit.pieces_strip(self.regions.content)
         if content.width >= 1.6 * content.height:  # the plane as large as the height allows
             # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
-            side = min(content.height, (0.42 if self.example.d_model > 4 else 0.6) * content.width)
+            # among many, flat data (a trained model's X, all one way) wants the width
+            share = 0.55 if self.example.n > CROWDED else 0.42 if self.example.d_model > 4 else 0.6
+            side = min(content.height, share * content.width)
             left = Box(content.x0, content.y0, content.x0 + side, content.y1)
             right = Box(left.x1 + 0.5, content.y0, content.x1, content.y1)
         elif self.example.n > CROWDED:  # a square frame, many tokens: the plane takes more
-            left, right = content.columns(1.7, 1)  # (3.3 wide, its labels knotted; the table
+            left, right = content.columns(1.9, 1)  # (3.3 wide, its labels knotted; the table
             # shows one column of numbers at either width)
         else:  # many dimensions: the table gets more than half (8 as squares fit it at 4:3)
             left, right = content.columns(*((1, 1.2) if self.example.d_model > 4 else (3, 2)))
@@ -77,11 +79,31 @@ class Embeddings(ExplainerScene):
         )
         place(VGroup(self.table_head, table), right, "center")
 
-        self.step("plane")
+        q = ac.followed_pair(tr).query  # the first arrow: the followed query's
+        self.step("plane", q=self.token_list([self.q_tokens[q]]))
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
+        self.first = self.first_arrow(q)
+        self.play(grow(self.first[0]), FadeIn(self.first[1]), run_time=0.8)
         if len(self.pieces):
             self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
+
+    def first_arrow(self, q: int) -> VGroup:
+        """The followed query's arrow and its label at its tip, alone on the plane (the caption
+        names it); the plane's tip room left as it was, for every token's arrows after."""
+        plane = self.vplane
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        arrow = plane.arrows(self.coords[[q]], [self.colors[q]])
+        tip = plane.tip_labels(
+            self.coords[[q]],
+            [self.q_tokens[q]],
+            [self.colors[q]],
+            self.plane_box,
+            obstacles=list(plane.tick_labels) + list(self.note),
+            clear_axes=True,
+        )
+        plane.tips[:], plane.shafts[:] = tips, shafts
+        return VGroup(arrow, tip)
 
     def show_tokens(self):
         """Each token an arrow from the origin, labelled, and its row of the table."""
@@ -118,7 +140,8 @@ class Embeddings(ExplainerScene):
                 obstacles=list(plane.tick_labels),
                 clear_axes=True,
             )
-        self.arrows = dict(zip(self.drawn, arrows))
+        self.arrows, self.labels = dict(zip(self.drawn, arrows)), labels
+        self.grey = grey if n > CROWDED else VGroup()
         if n > CROWDED:
             arrows = VGroup(*grey, *arrows)  # the grey first: the cast is drawn over them
         self.play(
@@ -139,6 +162,7 @@ class Embeddings(ExplainerScene):
             ),
             FadeIn(table.ellipses),
             FadeIn(self.left_out(shown)),
+            FadeOut(self.first),  # drawn again among the others
             run_time=min(4, 1 + 0.4 * len(self.drawn)),
         )
         self.read_coordinates(plane, coords, table, labels)
@@ -152,26 +176,74 @@ class Embeddings(ExplainerScene):
         return VGroup(*(m for m in self.note if m is not shown))
 
     def compare_directions(self):
-        """The two tokens whose directions are closest, drawn brighter, the angle between them."""
-        self.step("compare")
-        drawn = self.drawn
-        if len(drawn) > 1:
-            lengths = np.linalg.norm(self.coords[drawn], axis=1)  # in the view: to be seen
-            visible = lengths >= 0.25 * max(float(lengths.max()), 1e-12)
-            i, j = _closest_pair(self.trace.X[drawn], visible)  # true angles, in all d dimensions
-            i, j = drawn[i], drawn[j]
-            others = [k for k in drawn if k not in (i, j)]
-            anims = [self.arrows[k].animate.set_opacity(0.25) for k in others]
-            # the angle drawn only where the plane shows it truly (d = 2)
-            arc = (
-                self.angle_arc(self.vplane, self.coords[i], self.coords[j])
-                if self.view.exact
-                else VGroup()
+        """The followed query and key (``attention_core.followed_pair``) brighter, the others
+        faint, the two labelled at their tips, the angle between them where the plane is exact;
+        where there is no pair of two tokens of X to compare (a query that follows itself, a key
+        of another sequence), the two tokens whose directions are closest."""
+        pair, drawn = ac.followed_pair(self.trace), self.drawn
+        if self.example.is_cross or pair.query == pair.key or pair.key not in drawn:
+            self.step("compare")
+            i, j = self.closest_drawn()
+        else:
+            i, j = pair.query, pair.key
+            name = self.q_tokens
+            self.step(
+                "compare",
+                "compare_pair",
+                q=self.token_list([name[i]]),
+                k=self.token_list([name[j]]),
             )
-            anims += [Create(arc)] if len(arc) else []
-            if anims:
-                self.play(*anims, run_time=0.8)
+        self.compared = (i, j)
+        if i == j:
+            self.hold(1.5)
+            return
+        others = [k for k in drawn if k not in (i, j)]
+        anims = [self.arrows[k].animate.set_opacity(0.15) for k in others]
+        anims += [a.animate.set_opacity(0.15) for a in self.grey]
+        labels = self.pair_labels(i, j) if pair.key == j and pair.query == i else VGroup()
+        anims += [FadeIn(labels)] if len(labels) else []
+        # the angle drawn only where the plane shows it truly (d = 2)
+        arc = (
+            self.angle_arc(self.vplane, self.coords[i], self.coords[j])
+            if self.view.exact
+            else VGroup()
+        )
+        anims += [Create(arc)] if len(arc) else []
+        if anims:
+            self.play(*anims, run_time=0.8)
         self.hold(1.5)
+
+    def closest_drawn(self) -> tuple[int, int]:
+        """Of the arrows drawn, the two whose directions are closest (long enough to be seen)."""
+        drawn = self.drawn
+        if len(drawn) < 2:
+            return drawn[0], drawn[0]
+        lengths = np.linalg.norm(self.coords[drawn], axis=1)  # in the view: to be seen
+        visible = lengths >= 0.25 * max(float(lengths.max()), 1e-12)
+        i, j = _closest_pair(self.trace.X[drawn], visible)  # true angles, in all d dimensions
+        return drawn[i], drawn[j]
+
+    def pair_labels(self, i: int, j: int) -> VGroup:
+        """The followed pair's arrows brought to the front, whole, and (where their labels are
+        not already at their tips: among many, a key names the cast) each labelled at its own
+        tip, clear of the other's arrow only (every other arrow faint)."""
+        plane = self.vplane
+        self.bring_to_front(self.arrows[j], self.arrows[i])
+        if not getattr(self.arrows[i], "in_key", False):
+            return VGroup()
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        plane.tips[:], plane.shafts[:] = [], []
+        plane.arrows(self.coords[[i, j]], [self.colors[i], self.colors[j]])  # their room only
+        labels = plane.tip_labels(
+            self.coords[[i, j]],
+            [self.q_tokens[i], self.q_tokens[j]],
+            [self.colors[i], self.colors[j]],
+            self.plane_box,
+            obstacles=list(plane.tick_labels) + list(self.note) + list(self.labels),
+            clear_axes=True,
+        )
+        plane.tips[:], plane.shafts[:] = tips, shafts
+        return labels
 
     def read_coordinates(self, plane, coords, table, labels) -> None:
         """For d = 2: one token's coordinates fly from its row of the table to the axes, where

@@ -337,6 +337,32 @@ def cast_plane_labels(scene) -> list[str]:
     return out
 
 
+def embeddings_compare_problems(scene) -> list[str]:
+    """Embeddings' compare step compares the followed query and key (it compared the two
+    closest directions, the₂ and that₁, on a sentence following it → soup), each labelled at its
+    own tip, whole, its arrow drawn bright."""
+    from scene_checks import describe, tip_labels_on_screen
+
+    if scene.scene_name != "Embeddings" or not scene.steps or scene.steps[-1]["key"] != "compare":
+        return []
+    pair = ac.followed_pair(scene.trace)
+    want = (pair.query, pair.key)
+    if scene.compared != want:
+        return [f"compare shows tokens {scene.compared}, not the followed pair {want}"]
+    labels = {describe(m) for m in tip_labels_on_screen(scene)}
+    out = [
+        f"{scene.q_tokens[t]!r} is not labelled at its tip"
+        for t in want
+        if scene.q_tokens[t] not in labels
+    ]
+    out += [
+        f"the arrow of {scene.q_tokens[t]!r} is faint"
+        for t in want
+        if scene.arrows[t].get_stroke_opacity() < 0.9
+    ]
+    return out
+
+
 HEAD_GAP = 0.2  # WeightedSum: two labelled values' arrowheads at least this far apart
 MIN_LINK = 0.3  # WeightedSum's chain: every link drawn in colour at least this long on screen
 
@@ -453,6 +479,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + real_size_problems(s)
             + rotary_problems(s)
             + cast_plane_labels(s)
+            + embeddings_compare_problems(s)
             + weighted_sum_problems(s)
             + attention_matrix_problems(s)
             + overview_table_problems(s)
