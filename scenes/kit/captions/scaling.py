@@ -45,8 +45,8 @@ STEPS = {
         "Divided by $sqrt(d)$, all three fall in the same narrow range, the variance back near 1 ({s16}, {s32}, {s64}).",
     ),
     "softmax64": (
-        "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s)（权重还能变动多少）= {graw}，这就是饱和。除以 $sqrt({d})$ 后两者为 {maxscaled} 和 {gscaled}。",
-        "A random row of {n} scores at d = {d}. Unscaled, softmax gives {maxraw} to one key; Σ s(1−s), how much the weights can still move, is {graw}. That is saturation. Divided by $sqrt({d})$: {maxscaled} and {gscaled}.",
+        "d = {d} 时随机一行 {n} 个分数。不缩放时 softmax 把 {maxraw} 给了一个键，Σ s(1−s)（权重还能变动多少）= {graw}，这就是饱和。除以 $sqrt({d})$ 后：最大权重 {maxscaled}，Σ s(1−s) = {gscaled}。",
+        "A random row of {n} scores at d = {d}. Unscaled, softmax gives {maxraw} to one key; Σ s(1−s), how much the weights can still move, is {graw}. That is saturation. Divided by $sqrt({d})$: the largest weight is {maxscaled}, Σ s(1−s) = {gscaled}.",
     ),
 }
 

@@ -81,12 +81,12 @@ STEPS = {
     # the followed row itself saturates unscaled (attention_core.saturation_claim): it, not a
     # random row
     "saturation_followed": (
-        "不缩放（分数 ×$sqrt({dk})$）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 $sqrt({dk})$ 后为 {maxscaled} 和 {gscaled}。",
-        "Unscaled (scores × $sqrt({dk})$), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by $sqrt({dk})$: {maxscaled} and {gscaled}.",
+        "不缩放（分数 ×$sqrt({dk})$）时，{q} 这一行饱和了：最大权重 {maxraw}，Σ s(1−s) = {graw}，梯度几乎为零。除以 $sqrt({dk})$ 后：最大权重 {maxscaled}，Σ s(1−s) = {gscaled}。",
+        "Unscaled (scores × $sqrt({dk})$), the row of {q} saturates: its largest weight is {maxraw}, Σ s(1−s) = {graw}, the gradient all but gone. Divided by $sqrt({dk})$: its largest weight is {maxscaled}, Σ s(1−s) = {gscaled}.",
     ),
     "saturation": (
-        "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 $sqrt({d})$ 后两者为 {maxscaled} 和 {gscaled}。",
-        "A random row of {n} scores at d = {d}: unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by $sqrt({d})$: {maxscaled} and {gscaled}.",
+        "d = {d} 时随机一行 {n} 个分数。不缩放时最大权重 {maxraw}，Σ s(1−s) = {graw}，这就是饱和。除以 $sqrt({d})$ 后：最大权重 {maxscaled}，Σ s(1−s) = {gscaled}。",
+        "A random row of {n} scores at d = {d}. Unscaled, the largest weight is {maxraw}, Σ s(1−s) = {graw}: saturated. Divided by $sqrt({d})$: the largest weight is {maxscaled}, Σ s(1−s) = {gscaled}.",
     ),
 }
 
