@@ -298,7 +298,7 @@ def scaling_table_problems(scene) -> list[str]:
 
 
 # the scenes whose planes of 20-odd tokens label the cast at its tips, the others grey
-CAST_PLANES = ("Embeddings", "Overview", "WeightedSum")
+CAST_PLANES = ("Embeddings", "Projections", "Overview", "WeightedSum")
 
 
 def cast_plane_labels(scene) -> list[str]:

@@ -100,16 +100,20 @@ class ViewedMaps:
         order = self.cast_first(
             ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
         )
-        # past 12 tokens, the story's eight, the plane fitted to them (a review: three planes
-        # of 24 arrows each, labels on arrows, unreadable)
+        # past 12 tokens, at most the story's eight in colour, every other token grey (a
+        # review: three planes of 24 arrows each, labels on arrows, unreadable)
         most = CROWDED_TOKENS if len(tokens) > CROWDED else None
-        fitted = view.coords if most is None else view.coords[order[:most]]
-        plane = self.kit.plane(fitted, plane_box, ticks=False, pad=0.1)
+        plane = self.kit.plane(view.coords, plane_box, ticks=False, pad=0.1)
         heading = place(heading, title_box)
         short = self.note_is_long(view, name, note_box.width)
         note = self.map_note(view, name, exact_d, note_box, short)
-        # a label with no room in the plane's box may reach past it, clear of these; where not
-        # every arrow finds a label, the story's are drawn and a line says how many not; each
+        if most is not None:  # among many, the kit's rule (issue 38): Kit.cast_arrows
+            cast = (list(dict.fromkeys([*pair, *order[:most]])), list(dict.fromkeys(pair)))
+            where = (plane_box, note_box, [heading])
+            found = self.cast_map(plane, view.coords, tokens, colors, cast, note, where, name)
+            drawn, arrows, grey, labels, note = found
+            return VGroup(heading, plane.plane, VGroup(*grey, *arrows), labels, note)
+        # a label with no room in the plane's box may reach past it, clear of these; each
         # drawn arrow its own label (not "in,because,…"), else the story's arrows
         drawn, arrows, labels, note = self.kit.story_arrows(
             plane,
@@ -123,10 +127,28 @@ class ViewedMaps:
             obstacles=[heading],
             clear_axes=True,
             outline=name == "K",
-            most=most,
             short=short,
         )
         return VGroup(heading, plane.plane, arrows, labels, note)
+
+    def cast_map(self, plane, coords, tokens, colors, cast, note, where, name):
+        """A crowded map's arrows by the kit's rule (:meth:`Kit.cast_arrows`): the story's
+        tokens (``cast[0]``, the followed pair first) each labelled at its own tip, clear of
+        every other arrow, as many as find a spot there (cut from the end, the pair kept),
+        every other token a thin grey arrow, counted; where even the pair's labels need leader
+        lines, the pair alone in colour, named by a key under the plane where not at its tips
+        (a review: "brought" and "the₂" set on the K arrows)."""
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        plane_box, note_box, obstacles = where  # (the heading: no label on it)
+        kw = dict(bounds=plane_box, obstacles=obstacles, clear_axes=True, outline=name == "K")
+        story, pair = cast
+        found = self.kit.cast_arrows(
+            plane, coords, tokens, colors, story, note, note_box, key=False, least=2, **kw
+        )
+        if not any(getattr(m, "is_leader", False) for m in found[3].get_family()):
+            return found
+        plane.tips[:], plane.shafts[:] = tips, shafts
+        return self.kit.cast_arrows(plane, coords, tokens, colors, pair, note, note_box, **kw)
 
     def note_is_long(self, view, name: str, width: float) -> bool:
         """Whether the notes under a plane take their short forms: where the view's note, or a
