@@ -109,6 +109,10 @@ def test_causal_mask_blocked_cells_look_blocked_and_are_explained_once():
         rect = weights.cell_rect(i, j)
         assert rect.get_fill_color().to_hex().upper() == bg
         assert rect.get_stroke_width() == 0
+        # and the weight's square over it (it fills the cell) in that tone, as the key's
+        # swatch: a 0's purple on every blocked cell beside a grey swatch (a review)
+        square = weights.squares.get((i, j))
+        assert square is None or square.get_fill_color().to_hex().upper() == bg, (i, j)
     for i, j in weights.shown_cells:  # an allowed cell, even near 0, keeps the panel's fill
         if mask[i, j]:
             assert weights.cell_rect(i, j).get_fill_color().to_hex().upper() != bg

@@ -25,6 +25,9 @@ def blocked_look(matrix, mask, theme, mute: bool = True) -> VGroup:
         rect = matrix.cell_rect(i, j)
         if matrix.style.squares and matrix.cell(i, j) is None:  # a flat faint tone
             rect.set_fill(blocked_tone(theme), opacity=1).set_stroke(width=0)
+            square = matrix.squares.get((i, j))  # a weight's square fills its cell: its 0 in
+            if square is not None:  # the scale's colour hid the tone (the key's grey swatch)
+                square.set_fill(blocked_tone(theme), opacity=1)
             continue
         rect.set_fill(theme.background, opacity=1).set_stroke(theme.muted, width=1.5)
         number = matrix.cell(i, j)
