@@ -204,11 +204,12 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         return matrix
 
     def weights_matrix(
-        self, box: Box, named=(), title_room: float = 0.45, reading=True, one_side=False
+        self, box: Box, named=(), title_room=0.45, reading=True, one_side=False, numbers=True
     ):
         """The weight matrix fitted to ``box`` (less ``title_room`` above it): numbers where they
-        fit, else a grid of squares keeping the ``named`` cells' numbers, their badges clear of
-        the reading's frames (``reading``; after it, only the named cells are framed)."""
+        fit, else a grid of squares keeping the ``named`` cells' numbers (not ``numbers``: their
+        rows and columns only, the numbers said on a line), their badges clear of the reading's
+        frames (``reading``; after it, only the named cells are framed)."""
         ex = self.example
         matrix = self.kit.matrix(
             self.head.weights,
@@ -222,7 +223,8 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             keep_rows=[i for i, _ in named],  # the rows the reading names, never elided
-            named=named,
+            keep_cols=[j for _, j in named],
+            named=named if numbers else (),
             framed=self.frame_candidates() if reading else named,
             title_room=title_room,
             **({"one_side": True} if one_side else {}),
@@ -233,22 +235,24 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         matrix.add(matrix.blocked_marks)  # moved with the matrix
         return matrix
 
-    def readout_line(self, W, named, width: float) -> VGroup:
+    def readout_line(self, W, named, width: float, grouped=False) -> VGroup:
         """ "students → when 1.000 · students → students 0.000": each named cell's weight, on
-        lines of ``width`` at most; a cell of a key word cut into pieces (:meth:`word_cells`)
+        lines of ``width`` at most (``grouped``: a query named once for its keys in a row, "it
+        → soup 0.719  that 0.084"); a cell of a key word cut into pieces (:meth:`word_cells`)
         as the word and its pieces' sum, "word → supercalifragilistic 0.877"."""
-        theme, parts, words = self.theme, [], self.word_cells()
+        theme, parts, words, last = self.theme, [], self.word_cells(), None
         for i, j in dict.fromkeys(named):
             key = ac.pieces_text([self.k_tokens[j]]) if (i, j) not in words else self.word()
             q, k = (self.kit.fit_label(t, 1.6, SMALL) for t in (self.q_tokens[i], key))
-            name = label(f"{q} → {k}", SMALL, theme.muted)
+            name = label(k if grouped and i == last else f"{q} → {k}", SMALL, theme.muted)
+            last = i
             value = (
                 self.word_weight(i)
                 if (i, j) in words
                 else self.num(W[i, j], ("weights", self.h, i, j), 3)
             )
             parts.append(VGroup(name, value).arrange(buff=0.12))
-        return flow(parts, width, hbuff=0.45)
+        return flow(parts, width, hbuff=0.35 if grouped else 0.45)
 
     def word_cells(self) -> list[tuple[int, int]]:
         """The cells whose number is a key word's (the story's key cut into pieces): the query's
@@ -315,6 +319,8 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         else:
             self.step("reading", caption_key="reading_even", sym=sym)
         heading = [FadeOut(self.title)] if self.readout_at == "heading" else []
+        if self.readout_at == "corner":  # the corner's title and sum give it their place
+            heading = [FadeOut(m) for m in (self.title, self.sums, self.sum_head) if len(m)]
         self.play_all([*(Create(r) for r in marks), *heading, FadeIn(self.readout)], run_time=1)
         self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
@@ -467,16 +473,17 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         and the reading's marks have been read); returns the cost's lines, placed."""
         best = None
         for rows, room, spot, titled in self.cost_layouts():
+            # the followed pair named in words (a title or the lines' lead) unless only a
+            # layout without that line shows every cell; then the most cells
+            named = titled or getattr(rows, "leads", False)
             matrix = self.weights_matrix(
                 room,
                 [self.followed_cell()],
                 title_room=0.45 if titled else 0.0,
                 reading=False,
                 one_side=self.one_side,
+                numbers=not named,  # its number in words: no badge over the grid
             )
-            # the followed pair named in words (a title or the lines' lead) unless only a
-            # layout without that line shows every cell; then the most cells
-            named = titled or getattr(rows, "leads", False)
             score = (matrix.whole, named, len(matrix.shown_cells))
             if best is None or score > best[0]:
                 best = (score, rows, room, spot, matrix, titled)
@@ -488,9 +495,10 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         place(VGroup(title, matrix), room)
         place(rows, spot, "left")
         frame = self.pair_frame(matrix)
-        gone = [m for m in (self.sums, self.sum_head, self.readout, *self.marks) if len(m)]
-        if self.readout_at != "heading" and len(self.title):  # (the title gave its place to
-            gone.append(self.title)  # the readout at the reading)
+        sums = (self.sums, self.sum_head) if self.readout_at != "corner" else ()  # gone before
+        gone = [m for m in (*sums, self.readout, *self.marks) if len(m)]
+        if self.readout_at not in ("heading", "corner") and len(self.title):
+            gone.append(self.title)  # (else it gave its place to the readout at the reading)
         shown = (matrix.frame_parts(), matrix.blocked_marks, matrix.numbers, title, frame)
         self.play(FadeOut(self.matrix, *gone), FadeIn(*shown), run_time=0.8)
         self.bring_to_front(matrix.numbers)

@@ -111,8 +111,9 @@ class CausalMask(ExplainerScene):
             foot += max(extra, 0.0)
         right = Box(right.x0, right.y0 + foot, right.x1 - panel, right.y1)
         self.foot = Box(right.x0, right.y0 - foot, right.x1, right.y0)
-        if self.pair is not None:  # the followed pair keeps its number (on a grid of squares)
-            kw["named"] = [(self.pair.query, self.pair.key)]
+        if self.pair is not None:  # the followed pair's row and column kept; its number on a
+            # grid of squares said on the note (a badge over the grid hid rows of squares)
+            kw["keep_rows"], kw["keep_cols"] = [self.pair.query], [self.pair.key]
         self.weights, w_box, title = self.fit_weights(right, kw)
         weights = self.weights
         self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)
@@ -392,16 +393,22 @@ class CausalMask(ExplainerScene):
             lead=self.deed_lead(),
         )
         frame = self.weights.highlight(p.query, p.key)
-        note = self.sight_note(self.panel_room().width if self.side_panel else self.foot.width)
+        width = self.panel_room().width if self.side_panel else self.foot.width
+        # on a grid of squares the pair's number: in the row's chart beside, else on the note
+        note = self.sight_note(width, self.weights.style.squares and not self.side_panel)
         self.place_beside(note, top=False)
+        # not on the note's line: in a corner
+        self.gives_way = []
+        weight = self.pair_weight(note) if hasattr(note, "pair") else VGroup()
+        gone = [FadeOut(m) for m in self.gives_way if len(m)]
         chart = VGroup()
         if self.side_panel:  # the room under the note: the followed row, drawn large
             room = self.panel_room()
             room = Box(room.x0, room.y0, room.x1, box_of(note).y0 - 0.35)
             chart = self.row_chart(room)
         # in the strip under the weights the note takes the key's place (said in the step before)
-        gone = [] if self.side_panel or not len(self.shown_key) else [FadeOut(self.shown_key)]
-        self.play(*gone, Create(frame), FadeIn(note), FadeIn(chart), run_time=0.8)
+        gone += [] if self.side_panel or not len(self.shown_key) else [FadeOut(self.shown_key)]
+        self.play(*gone, Create(frame), FadeIn(note, weight), FadeIn(chart), run_time=0.8)
         self.bring_to_front(*self.weights.badges, *self.weights.cells.values())  # over the frame
         self.hold()
 
@@ -444,9 +451,10 @@ class CausalMask(ExplainerScene):
             left.next_to(lines, DOWN, buff=0.15, aligned_edge=np.array([-1, 0, 0]))
         return VGroup(lines, left)
 
-    def sight_note(self, width: float) -> VGroup:
+    def sight_note(self, width: float, weight=False) -> VGroup:
         """The followed query's sight, its numbers from the core: "it₁ may see the 11 tokens
-        before it, and itself"; flowed to ``width`` (on two lines where the room is narrow)."""
+        before it, and itself" (with ``weight``, then "it₁ → baker 0.381"); flowed to ``width``
+        (on two lines where the room is narrow)."""
         p, ink = self.pair, self.theme.accent
         q, k = self.q_tokens[p.query], self.k_tokens[p.key]
         template = self.say(f"sight_{p.sight}", q=q, k=k, n="{n}")
@@ -458,4 +466,33 @@ class CausalMask(ExplainerScene):
                 parts.append(Num(getattr(p, field), role, 0, SMALL, ink))
             if piece.strip():
                 parts.append(label(piece.strip(), SMALL, ink))
-        return flow(parts, width, hbuff=0.1, vbuff=0.06)
+        note = flow(parts, width, hbuff=0.1, vbuff=0.06)
+        if not weight:
+            return note
+        q, k = (self.kit.fit_label(t, 1.6, SMALL) for t in (q, k))
+        num = self.num(p.weight, ("weights", self.h, p.query, p.key), 3)
+        pair = VGroup(label(f"{q} → {k}", SMALL, self.theme.text), num).arrange(buff=0.12)
+        after = VGroup(label("·", SMALL, self.theme.muted), pair.copy()).arrange(buff=0.15)
+        if note.width + 0.15 + after.width <= width and len(note) == 1:  # on the note's line
+            return VGroup(note, after).arrange(buff=0.15)
+        note.pair = pair  # for :meth:`pair_weight`
+        return note
+
+    def pair_weight(self, note) -> VGroup:
+        """The followed pair's weight (``note.pair``, "it → soup 0.719") off the grid of squares
+        (a badge on it hid rows of squares): in the corner left of the column numbers or right
+        of them (on two lines where one is too wide), else under the placed sight ``note``."""
+        pair, left = note.pair, np.array([-1, 0, 0])
+        lines = VGroup(*(m.copy() for m in pair)).arrange(DOWN, aligned_edge=left, buff=0.04)
+        title = [self.g_weights[0]]
+        # under what is there (the title, the sums), else in the sums' place (said before)
+        for there in (title + list(self.sum_parts), title):
+            taken = [box_of(m) for m in there if len(m)]
+            for c in self.corner_boxes(self.weights):
+                top = min([c.y1, *(t.y0 - 0.08 for t in taken if t.overlaps(c))])
+                corner = Box(c.x0, c.y0, c.x1, top)
+                for mob in (pair, lines):
+                    if mob.width <= corner.width and mob.height <= corner.height:
+                        self.gives_way = [m for m in self.sum_parts if m not in there]
+                        return place(mob, corner, "bottom-left")
+        return pair.next_to(note, DOWN, buff=0.06, aligned_edge=left)

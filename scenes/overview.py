@@ -162,7 +162,9 @@ class Overview(ExplainerScene):
         blocked = ~np.isfinite(np.asarray(values, dtype=float))
         extra = [] if blocked[followed].any() else [int(i) for i in np.flatnonzero(blocked.any(1))]
         row = extra[0] if extra else followed
-        cut = [int(j) for j in np.flatnonzero(blocked[row])][:1]
+        # its last blocked key: a causal row's is the last column, one slot fewer (the first had
+        # no room beside the followed key at 1:1, a reviewer saw no −∞ under "blocked cells are −∞")
+        cut = [int(j) for j in np.flatnonzero(blocked[row])][-1:]
         keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *cut, *top]))
         for unused in ("name_columns", "any_squares", "key_row"):
             kw.pop(unused, None)
@@ -263,7 +265,7 @@ class Overview(ExplainerScene):
                     for j in sorted(values)
                 )
             )
-        o_note = self.values_note(out_view, o_note_box)
+        o_note = self.values_note(out_view, o_note_box, len(values))
         o_arrows, o_labels, o_note = self.output_arrows(
             o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
         )
@@ -302,15 +304,21 @@ class Overview(ExplainerScene):
             o_note_box,
             key=False,
             grey=False,
+            count_key="outputs_not_drawn",  # of the outputs (the values are counted above)
             marks=v_arrows,
             **kw,
         )
         return arrows, labels, note
 
-    def values_note(self, out_view, box: Box) -> VGroup:
+    def values_note(self, out_view, box: Box, drawn: int) -> VGroup:
         """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows
-        with no label), above the view note."""
-        key = label(self.say("values_faint"), SMALL, self.theme.muted)
+        with no label), how many of the values are ``drawn`` where not all, above the view
+        note."""
+        n = self.example.n_keys
+        words = (
+            self.say("values_faint_some", k=drawn, n=n) if drawn < n else self.say("values_faint")
+        )
+        key = label(words, SMALL, self.theme.muted)
         view = self.kit.view_note(out_view, "values_outputs")
         note = VGroup(key, view).arrange(DOWN, aligned_edge=LEFT, buff=0.04) if len(view) else key
         return place(note, box, "left" if note.height <= box.height else "bottom-left")

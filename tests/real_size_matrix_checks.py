@@ -6,9 +6,13 @@ own).
   reviewer read rows named on both sides as two lists) and, where 22 rows fit that way (4:3 and
   16:9), the grid's side at least :data:`LEAST_SIDE` of the frame's height (it was a third of a
   4:3 frame).
+- AttentionMatrix, CausalMask and Overview: no number's badge on a grid of squares covers a
+  named or framed cell (a reviewer: the 0.719 and 0.084 boxes sat on rows 14–17, at 4:3 on
+  their own row's sink, the cell the caption told of): the numbers go on a line beside it.
 - Overview among many tokens: every table on screen keeps the followed query's row and the
   followed key's column, its column names flat and whole (at 1:1 they stood upright over a
-  2 × 2 corner of the matrix).
+  2 × 2 corner of the matrix), and at the masked note a −∞ cell (at 1:1 the first blocked
+  key had no room beside the followed one).
 """
 
 from __future__ import annotations
@@ -58,6 +62,10 @@ def overview_table_problems(scene) -> list[str]:
         return []
     pair = ac.followed_pair(scene.trace)
     out = []
+    if _step(scene) == "masked_note":  # "blocked cells are −∞": one on screen (at 1:1 none was)
+        shown = [m.values[k] for m in on_screen(scene, LabelledMatrix) for k in m.cells]
+        if not any(v == float("-inf") for v in shown):
+            out.append("the masked note names −∞ and no −∞ cell is on screen")
     for m in on_screen(scene, LabelledMatrix):
         if m.get_fill_opacity() == 0 and not len(m.backgrounds):
             continue
@@ -68,4 +76,42 @@ def overview_table_problems(scene) -> list[str]:
         if m.upright or m.indexed:
             how = "upright" if m.upright else "numbered"
             out.append(f"a table's column names {how}: {len(m.shown_columns)} columns")
+    return out
+
+
+BADGE_FREE = ("AttentionMatrix", "CausalMask", "Overview")
+
+
+def badges_over_cells(scene) -> list[str]:
+    """In :data:`BADGE_FREE`'s scenes, a kept number's badge over a named cell, a framed one
+    (the matrix's ``framed``; AttentionMatrix's reading frames)."""
+    from manim import BackgroundRectangle
+
+    from scenes.mobjects.layout import box_of
+
+    if scene.scene_name not in BADGE_FREE:
+        return []
+    family = [mob for top in scene.mobjects for mob in top.get_family()]
+    on = {id(mob) for mob in family}
+    # a matrix's parts go on screen, not the matrix: its cells say which one they are
+    matrices = {id(m): m for mob in family if (m := getattr(mob, "of_matrix", lambda: None)())}
+    out = []
+    for m in matrices.values():
+        keep = {*m.named, *m.framed}
+        if scene.scene_name == "AttentionMatrix" and m is scene.matrix:
+            keep |= set(scene.frame_candidates())
+        for k, parts in m.badge_of.items():
+            badge = next((p for p in parts if isinstance(p, BackgroundRectangle)), None)
+            if badge is None or id(badge) not in on:
+                continue
+            b = box_of(badge)
+            hit = [
+                c.cell_index
+                for c in m.backgrounds
+                if c.cell_index != k
+                and c.cell_index in keep
+                and b.overlaps(box_of(c).inset(0.01), 0.0)
+            ]
+            if hit:
+                out.append(f"the badge of {k} covers {len(hit)} cells, {hit[:3]} …")
     return out

@@ -22,7 +22,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from manim import ManimColor
-from real_size_matrix_checks import attention_matrix_problems, overview_table_problems
+from real_size_matrix_checks import (
+    attention_matrix_problems,
+    badges_over_cells,
+    overview_table_problems,
+)
 
 import attention_core as ac
 from scene_checks import geometry_problems, on_screen, real_size_problems
@@ -483,6 +487,7 @@ def test_every_scene_of_a_real_sentence(name, scene, aspect):
             + weighted_sum_problems(s)
             + attention_matrix_problems(s)
             + overview_table_problems(s)
+            + badges_over_cells(s)
         )
 
     def snapshot_and_story(s):

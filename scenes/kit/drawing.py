@@ -147,7 +147,7 @@ class Kit:
         bounds, obstacles = kw.pop("bounds"), list(kw.pop("obstacles", ()))
         style = {k: kw.pop(k) for k in ("outline", "stroke_width") if k in kw}
         with_key, faint = kw.pop("key", True), list(kw.pop("marks", ()))
-        drawn_grey = kw.pop("grey", True)
+        drawn_grey, count_key = kw.pop("grey", True), kw.pop("count_key", None)
         cast = [int(i) for i in dict.fromkeys(cast) if 0 <= i < len(coords)]
         tips, shafts, plain = list(plane.tips), list(plane.shafts), note
         least = min(kw.pop("least", 1), len(cast))  # without a key, at least this many
@@ -156,7 +156,7 @@ class Kit:
             keep = sorted(cast[:count])
             others = [i for i in range(len(coords)) if i not in keep]
             grey = VGroup(*(self.thin_arrow(plane, coords[i]) for i in others if drawn_grey))
-            note = self._grey_count(plain, len(others), note_box, align, drawn_grey)
+            note = self._grey_count(plain, len(others), note_box, align, drawn_grey, count_key)
             arrows = plane.arrows(coords[keep], [colors[i] for i in keep], **style)
             marks = self.thin_marks([*grey, *faint])
             where = (bounds, [*obstacles, *marks, *note])
@@ -173,12 +173,13 @@ class Kit:
             place(both, note_box, align if both.height <= note_box.height else f"bottom-{align}")
         return keep, arrows, grey, labels, note
 
-    def _grey_count(self, note, others: int, box: Box, align: str, grey: bool) -> VGroup:
+    def _grey_count(self, note, others: int, box: Box, align: str, grey: bool, key=None):
         """``note`` with a line under it, "15 others, grey" (not ``grey``: "15 others not
-        drawn"), placed in ``box``."""
+        drawn"; ``key``: its words, as "15 other outputs not drawn"), placed in ``box``."""
         if not others:
             return note
-        key = ("others_grey" if grey else "not_drawn") + ("" if others > 1 else "_one")
+        key = key or ("others_grey" if grey else "not_drawn")
+        key += "" if others > 1 else "_one"
         line = label(self.scene.say(key, n=others), SMALL, self.theme.muted)
         out = VGroup(*([note] if len(note) else []), line)
         out.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
