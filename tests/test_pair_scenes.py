@@ -220,6 +220,7 @@ def test_an_asked_pair_in_a_sink_head_is_told_after_the_heads_habit():
     def told(W, story, lang="en"):
         scene = SimpleNamespace(
             head=SimpleNamespace(weights=W),
+            h=0,  # the head (its model-level scores: none in this example)
             example=SimpleNamespace(tokens=tokens),
             lang=lang,
             q_tokens=tokens,
