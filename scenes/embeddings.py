@@ -71,7 +71,7 @@ class Embeddings(ExplainerScene):
             sizes=(44, 40, 36, 32, 28, 25, 22),
             any_squares=True,  # too many numbers for the room: every one as a square
             # elided, the table keeps the story's tokens' rows (the followed query first)
-            keep_rows=list(self.order[:CROWDED_TOKENS]) if crowded else [],
+            keep_rows=list(self.order[:CROWDED_TOKENS]) if crowded else self.pair_rows(),
         )
         typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
         self.table_head = matrix_title(
@@ -104,6 +104,12 @@ class Embeddings(ExplainerScene):
         )
         plane.tips[:], plane.shafts[:] = tips, shafts
         return VGroup(arrow, tip)
+
+    def pair_rows(self) -> list[int]:
+        """The followed query's and key's rows (the key's where it is a token of X): an elided
+        table keeps them, the compare step names them."""
+        pair = ac.followed_pair(self.trace)
+        return list(dict.fromkeys([pair.query, *([] if self.example.is_cross else [pair.key])]))
 
     def show_tokens(self):
         """Each token an arrow from the origin, labelled, and its row of the table."""
