@@ -115,10 +115,8 @@ class Embeddings(ExplainerScene):
         """Each token an arrow from the origin, labelled, and its row of the table."""
         plane, table, coords, colors = self.vplane, self.table, self.coords, self.colors
         n = self.example.n  # many tokens: counted, not listed (a list ran the caption to pages)
-        if n <= CROWDED:
-            self.step("tokens", tokens=self.token_list(self.q_tokens))
-        else:
-            self.step("tokens", caption_key="tokens_many")
+        listed = {} if n > CROWDED else {"tokens": self.token_list(self.q_tokens)}
+        self.step("tokens", "tokens_many" if n > CROWDED else None, **listed)
         # every token where each finds a label near its arrow; among many, the story's few
         # (the followed query, the rows that do what the head does, its strongest keys)
         shown = self.note
