@@ -314,11 +314,10 @@ class Overview(ExplainerScene):
         """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows
         with no label), how many of the values are ``drawn`` where not all, above the view
         note."""
-        n = self.example.n_keys
-        words = (
-            self.say("values_faint_some", k=drawn, n=n) if drawn < n else self.say("values_faint")
-        )
-        key = label(words, SMALL, self.theme.muted)
+        n, ink = self.example.n_keys, self.theme.muted
+        key = label(self.say("values_faint_some", k=drawn, n=n), SMALL, ink)
+        if drawn >= n or key.width > box.width:  # all drawn, or no room to count them
+            key = label(self.say("values_faint"), SMALL, ink)
         view = self.kit.view_note(out_view, "values_outputs")
         note = VGroup(key, view).arrange(DOWN, aligned_edge=LEFT, buff=0.04) if len(view) else key
         return place(note, box, "left" if note.height <= box.height else "bottom-left")
