@@ -519,7 +519,9 @@ def shortened_labels(scene) -> list[str]:
         if "…" not in text:
             continue
         for form, whole in forms.items():
-            if form in text:
+            # the form alone, not inside a longer label's own shortened form ("字汉字汉…汉字9"
+            # holds "汉…汉字9" of another label)
+            if form in text and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text):
                 why = "followed" if len(whole) > SHORT_LABEL else f"{len(whole)} characters"
                 problems.append(f"label {whole!r} ({why}) shortened: {text!r}")
                 break
