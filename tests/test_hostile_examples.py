@@ -533,7 +533,7 @@ NAMED = [
         f"{LONG[:40]!r}… (300,000 characters): unknown key; known keys: title, tokens, "
         "embeddings, heads, weights, seed, d_k, d_v, head_form, mask, padding, "
         "positional_encoding, source_tokens, source_embeddings, scale, source, kv_heads, "
-        "rotary_base, positions, query, key, key_pieces, head, block, model_text",
+        "rotary_base, positions, query, key, key_pieces, head, block, model_text, head_scores",
     ),
     (
         "300k-mask-word",

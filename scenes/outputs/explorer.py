@@ -99,6 +99,7 @@ FIELDS = {
     "head": ("nothing to compute: which head the single-head scenes explain", None),
     "block": ("not part of attention: the encoder block's own feed-forward", None),
     "model_text": ("a note: the text a model read (from-model)", None),
+    "head_scores": ("nothing to compute: each head's model-level scores (from-model)", None),
 }
 
 WHY = {
