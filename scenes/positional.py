@@ -9,6 +9,7 @@ from manim import (
     DL,
     DOWN,
     LEFT,
+    RIGHT,
     UL,
     UP,
     Create,
@@ -26,7 +27,7 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import balanced_lines, ellipsize, label, text_width
+from scenes.mobjects.text import balanced_lines, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 WAVES = 4  # dimensions drawn as waves
@@ -129,20 +130,43 @@ class PositionalEncoding(ExplainerScene):
         tokens no position had a label)."""
         cast = ac.story_cast(self.trace)
         if len(cast) == self.example.n:  # every token its own colour: each where it fits
-            ticks = [
-                label(ellipsize(t, min(gap - 0.1, 1.3), SMALL), SMALL, self.q_color(k)).next_to(
-                    to_screen(k, -1.0), DOWN, buff=0.12
-                )
-                for k, t in enumerate(self.q_tokens)
-            ]
-            return VGroup(*(t for t in ticks if t.width < gap - 0.05))
+            whole = self.kit.followed_labels()
+            kept = self.followed_row(gap, to_screen)  # the followed pair's first, whole
+            for k, t in enumerate(self.q_tokens):
+                text = self.position_label(k, min(gap - 0.1, 1.3), to_screen)
+                clear = not any(box_of(text).overlaps(box_of(m), 0.12) for m in kept)
+                if t not in whole and text.width < gap - 0.05 and clear:
+                    kept.append(text)
+            return VGroup(*kept)
         kept = []
         for k in cast:
-            text = label(ellipsize(self.q_tokens[k], 1.3, SMALL), SMALL, self.q_color(k))
-            text.next_to(to_screen(k, -1.0), DOWN, buff=0.12)
+            text = self.position_label(k, 1.3, to_screen)
             if not any(box_of(text).overlaps(box_of(t), 0.12) for t in kept):
                 kept.append(text)
         return VGroup(*kept)
+
+    def position_label(self, k: int, room: float, to_screen):
+        """Token ``k``'s label under the axis at its position, shortened to ``room`` (the
+        followed pair's whole, issue 38)."""
+        mob = label(self.kit.fit_label(self.q_tokens[k], room, SMALL), SMALL, self.q_color(k))
+        return mob.next_to(to_screen(k, -1.0), DOWN, buff=0.12)
+
+    def followed_row(self, gap: float, to_screen) -> list:
+        """The followed pair's labels under the axis, whole, on one line: each at its position,
+        pushed right of the one before where they would meet, the row kept within the plot."""
+        whole = self.kit.followed_labels()
+        row = [
+            self.position_label(k, gap - 0.1, to_screen)
+            for k, t in enumerate(self.q_tokens)
+            if t in whole
+        ]
+        for before, mob in zip(row, row[1:]):
+            mob.shift(max(0.0, before.get_right()[0] + 0.15 - mob.get_left()[0]) * RIGHT)
+        if row:
+            x0, x1 = self.regions.content.x0, self.regions.content.x1
+            over = max(0.0, row[-1].get_right()[0] - x1)
+            VGroup(*row).shift((max(x0 - row[0].get_left()[0] + over, 0.0) - over) * RIGHT)
+        return row
 
     def add_as_vectors(self):
         """PE added to each token's vector, tip to tail: every token where the story has them
@@ -173,6 +197,7 @@ class PositionalEncoding(ExplainerScene):
         # words one a line)
         x0 = min(right.x0, plane.plane.get_right()[0] + 0.3)
         note = self.add_note(view, len(others), Box(x0, right.y0, right.x1, right.y1))
+        plane.whole = (*plane.whole, *(f"{t}+PE" for t in plane.whole))  # "token+PE" whole
         labels = plane.tip_labels(
             view.coords[[n + i for i in cast]],
             [f"{self.q_tokens[i]}+PE" for i in cast],

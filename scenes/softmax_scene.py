@@ -470,6 +470,8 @@ class Softmax(ExplainerScene):
         g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
         if g_head.get_right()[0] > self.frame.x1 - MARGIN:  # a narrow frame: flush right
             g_head.align_to(gauges[0], RIGHT)
+        if heading.get_right()[0] > g_head.get_left()[0] - 0.15:  # a whole followed label:
+            heading.next_to(g_head, UP, buff=0.12).align_to(panel, LEFT)  # a line of its own
         if len(dk):  # under the bars, right-aligned with their tags
             side.add(dk.next_to(panel, DOWN, buff=0.25).align_to(panel, LEFT))
         self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
