@@ -77,6 +77,10 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
         self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
+        if not self.alone and matrix.width + self.sums_room > left.width + 1e-6:
+            # wider than its share (one column as wide as a long followed name): the whole room
+            self.alone, left = True, self.content
+            self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
         if self.one_side:  # many rows, every one named on the left: the grid takes the height
             self.title, self.sums, self.sum_head = self.place_one_side(matrix, left)
             self.block = VGroup(self.title, matrix, self.sums, self.sum_head)

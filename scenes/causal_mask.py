@@ -67,6 +67,11 @@ class CausalMask(ExplainerScene):
         self.side_panel = narrow and content.width >= 2.2 * content.height
         left, mid, right = (content,) * 3 if narrow else content.columns(5, 1, 5, gap=0.15)
         self.build_matrices(left, right)
+        if not narrow and self.wider_than(left, right):  # one column as wide as a long name:
+            self.narrow = True  # one matrix at a time, as in a narrow frame
+            self.side_panel = content.width >= 2.2 * content.height
+            left, mid, right = (content,) * 3
+            self.build_matrices(left, right)
         kind = self.say(f"mask_{self.mask_kind}")
 
         # 1. the scores, as every earlier scene left them
@@ -83,6 +88,13 @@ class CausalMask(ExplainerScene):
         self.softmax_rows(mid)
         if self.pair is not None:
             self.follow_pair()
+
+    def wider_than(self, left: Box, right: Box) -> bool:
+        """Whether the built scores or weights overrun their column (left, right)."""
+        pairs = ((self.g_scaled, left), (self.g_weights, right))
+        return any(
+            box_of(m).x0 < room.x0 - 1e-3 or box_of(m).x1 > room.x1 + 1e-3 for m, room in pairs
+        )
 
     def build_matrices(self, left, right):
         """The scaled scores, the masked scores (where the first will turn into) and the
@@ -111,6 +123,7 @@ class CausalMask(ExplainerScene):
             foot += max(extra, 0.0)
         right = Box(right.x0, right.y0 + foot, right.x1 - panel, right.y1)
         self.foot = Box(right.x0, right.y0 - foot, right.x1, right.y0)
+        self.w_x0 = right.x0  # the weights' column starts here (the scores left of it, wide)
         if self.pair is not None:  # the followed pair's row and column kept; its number on a
             # grid of squares said on the note (a badge over the grid hid rows of squares)
             kw["keep_rows"], kw["keep_cols"] = [self.pair.query], [self.pair.key]
@@ -189,7 +202,8 @@ class CausalMask(ExplainerScene):
         header = box_of(weights.col_labels)
         below_left = [box_of(weights.row_labels).y1]
         below_right = [box_of(m).y1 for m in (weights.right_labels, weights.colorbar) if len(m)]
-        left = Box(content.x0, max(below_left) + 0.1, header.x0 - 0.15, content.y1)
+        x0 = max(content.x0, getattr(self, "w_x0", content.x0))  # not over the scores beside
+        left = Box(x0, max(below_left) + 0.1, header.x0 - 0.15, content.y1)
         right = Box(
             header.x1 + 0.15, max(below_right, default=header.y0) + 0.1, content.x1, content.y1
         )
