@@ -34,11 +34,12 @@ class Overview(ExplainerScene):
         self.formula = MathTypst(FORMULA, font_size=48, color=self.theme.muted)
         place(self.formula, top)
         # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place;
-        # so does a wide one with many tokens, for the matrices' columns
+        # so does a wide one with many tokens, for the matrices' columns, or with long names
         many = max(self.example.n, self.example.n_keys) > 8
-        self.narrow = body.width < 2.4 * body.height or many
+        wide = many or self.long_names(body)
+        self.narrow = body.width < 2.4 * body.height or wide
         if self.narrow:
-            left, mid = body.columns(1, 2.2 if many else 1.6, gap=0.3)
+            left, mid = body.columns(1, 2.2 if wide else 1.6, gap=0.3)
             panels = [left, mid, left]
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
@@ -46,6 +47,16 @@ class Overview(ExplainerScene):
         groups = self.matrices(self.clear_of_note(panels[1]))
         self.score(groups)
         self.mix_values(panels[2])
+
+    def long_names(self, body: Box) -> bool:
+        """Whether the followed pair's names, never shortened, leave the matrices' middle
+        column of three too narrow: one named flat beside its row, one over its column (a
+        12-character label of the only token squeezed its squares' colour key to 0.3 units, its
+        ticks on each other)."""
+        widest = max(
+            label(str(t), SMALL, self.theme.text).width for t in self.kit.followed_labels()
+        )
+        return 2 * widest + 1.0 > (body.width - 0.6) * 1.25 / 3.25
 
     def show_tokens(self, panel):
         """The formula, and the tokens in their plane (a 2-D view when d > 2)."""
@@ -122,11 +133,12 @@ class Overview(ExplainerScene):
 
         rows, cols = self.q_tokens, self.k_tokens
         many = max(ex.n, ex.n_keys) > 8
-        if many:  # long labels shortened (a column more of numbers), never the followed pair's
-            pair = (followed, self.followed_key(followed))
+        if many:  # long labels shortened (a column more of numbers), never the followed pair's:
+            # not as a row nor as a column (the masked step's blocked column is the followed
+            # query's own at-the-limits, once 'e…ns')
+            whole = {rows[followed], cols[self.followed_key(followed)]}
             rows, cols = (
-                [t if k == whole else ellipsize(t, 1.0, SMALL) for k, t in enumerate(ts)]
-                for ts, whole in zip((rows, cols), pair)
+                [t if t in whole else ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols)
             )
 
         def fitted(values, role, digits, **more):

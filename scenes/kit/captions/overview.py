@@ -38,8 +38,9 @@ STEPS = {
 
 WORDS: dict[str, tuple[str, str]] = {
     # among many tokens, under the values' plane: what its arrows are, counted (a reviewer read
-    # "21 others not drawn" of the outputs as of the 7 values drawn)
+    # "21 others not drawn" of the outputs as of the 7 values drawn; the count next to "not
+    # drawn", as every plane's line says it)
     "values_faint_some": ("淡色：{k}/{n} 个值向量 v", "faint: {k} of the {n} values v"),
-    "outputs_not_drawn": ("另有 {n} 个输出未画出", "{n} other outputs not drawn"),
-    "outputs_not_drawn_one": ("另有一个输出未画出", "one other output not drawn"),
+    "outputs_not_drawn": ("另有 {n} 个输出未画出", "outputs: {n} not drawn"),
+    "outputs_not_drawn_one": ("另有一个输出未画出", "outputs: one not drawn"),
 }
