@@ -71,9 +71,11 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float, one_
     if 0.9 <= upright_room < LABEL_WIDTH:
         yield LabelChoice(rows, [fit_label(t, upright_room, size) for t in col_labels], True)
     numbers = [str(j + 1) for j in range(len(col_labels))]
-    for room, upright in itertools.product(_numbered_rooms(row_labels, size), (False, True)):
+    for room, (upright, tiers) in itertools.product(
+        _numbered_rooms(row_labels, size), ((False, 1), (False, 2), (True, 1))
+    ):  # flat numbers in two tiers before upright ones (a turned digit read as 'ro', 'N')
         rows = [fit_label(t, room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
-        yield LabelChoice(rows, numbers, upright)
+        yield LabelChoice(rows, numbers, upright, False, tiers)
     if len(row_labels) > SPLIT_FROM:
         rows = [fit_label(t, LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
         for tiers in (2, 3) if one_side else ():
@@ -171,10 +173,11 @@ def _least_side(rows, cols, size: float, choice: LabelChoice) -> tuple[float, fl
     widest = max(text_width(c, size) for c in cols)
     if not (
         choice.split or choice.stagger
-    ):  # flat: as :func:`too_wide` has it, a space between neighbours
-        widths = [text_width(c, size) for c in cols]
-        pair = max([(a + b) / 2 + 0.12 for a, b in zip(widths, widths[1:])], default=0.0)
-        return row_pitch(rows, size), (0.0 if choice.upright else max(widest + 0.04, pair))
+    ):  # flat: as :func:`too_wide` has it, a space between neighbours (in one tier)
+        widths, t = [text_width(c, size) for c in cols], choice.tiers
+        gap = 0.12 if t == 1 else 0.04
+        pair = max([(a + b) / 2 + gap for a, b in zip(widths, widths[t:])], default=0.0)
+        return row_pitch(rows, size), (0.0 if choice.upright else max(widest + 0.04, pair) / t)
     rows_need = max(row_pitch(rows[0::2], size), row_pitch(rows[1::2], size)) / 2
     across = max(label(c, size).height for c in cols) + 0.02 if choice.upright else widest + 0.06
     return rows_need, across / choice.tiers

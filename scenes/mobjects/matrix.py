@@ -452,7 +452,7 @@ class LabelledMatrix(VGroup):
         if squares is None or not (any_squares or style.scale):
             return None
         (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)
-        if choice.split or choice.stagger:
+        if choice.split or choice.stagger or choice.tiers > 1:
             kw.update(split=choice.split, tiers=choice.tiers, stagger=choice.stagger)
         return cls(*made, size=size, squares=side, **kw)
 
