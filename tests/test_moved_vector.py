@@ -16,8 +16,11 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import attention_core as ac
+from attention_core.models.gguf_weights import CHAR_TO_BYTE
 from attention_core.readings import moved_vector as mvec
 
 # -- the core, without a model ---------------------------------------------------------------------
@@ -66,6 +69,43 @@ def test_the_readout_says_what_delta_pushes_and_when_it_says_little():
     assert mvec.is_fragment("ing", "ing") and mvec.is_fragment("æĹ", "早¹")
     assert not mvec.is_fragment("Ġthunder", "thunder") and mvec.is_fragment(",", ",")
     assert mvec.is_fragment("Ċ", "↵") and not mvec.is_fragment("Ġ1999", "1999")
+
+
+def test_a_readout_names_a_piece_of_a_word_as_a_piece():
+    """Issue 38: a readout listed "ates" as if it were a word. The toy's "ing" (spelled without
+    its space) is listed "‑ing"; "cat", "dog" (with their space) and "." as they are."""
+    r = _toy([0.0, 0.0, 3.0, 1.0], [0.0, 0.0, 4.0, 0.0], key=2)
+    listed = {t for part in (r.before, r.after, r.pushed) for t, _ in part}
+    assert mvec.PIECE + "ing" in listed and "ing" not in listed, listed
+    assert {"cat", "dog", "."} <= listed, listed
+
+
+_BYTE_CHARS = sorted(CHAR_TO_BYTE)  # the byte-level alphabet: Ġ a space, Ċ a newline …
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(_BYTE_CHARS), min_size=1, max_size=6))
+def test_a_piece_label_is_marked_exactly_where_the_token_is_a_glued_piece(spelled):
+    """Any byte-level token: its readout label is its readable label, marked "‑" at the front
+    exactly where it is letters glued to the text before (no leading space, newline or tab;
+    not a cut character's byte, a number or punctuation alone); a marked token is always one
+    :func:`is_fragment` counts, so the mark and "says little" never disagree."""
+    from attention_core.models.token_labels import byte_level_labels
+
+    label = byte_level_labels([spelled])[0]
+    got = mvec.piece_label(spelled, label)
+    glued = not spelled.startswith(("Ġ", "Ċ", "ĉ"))
+    letters = any(c.isalpha() for c in label)
+    cut = "\ufffd" in label or any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in label)
+    special = label.startswith("<") and label.endswith(">")
+    assert got in (label, mvec.PIECE + label)
+    assert (got != label) == (glued and letters and not cut and not special), (spelled, got)
+    if got != label:
+        assert mvec.is_fragment(spelled, label), (spelled, label)
+    assert (
+        mvec.piece_label("Ġ" + spelled, byte_level_labels(["Ġ" + spelled])[0])
+        == (byte_level_labels(["Ġ" + spelled])[0])
+    )
 
 
 # -- against transformers ------------------------------------------------------------------------

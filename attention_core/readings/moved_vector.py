@@ -21,6 +21,10 @@ followed key's token: its rank before and after and its logit change.
 :data:`FRAGMENTS_SAY_LITTLE` of the top 5 after: pieces of words, punctuation, white space,
 bytes of a cut character: :func:`is_fragment`), or when ΔE changes no rank of the top 5 (the
 same tokens in the same order).
+
+**Pieces named as pieces**: a listed token that is letters glued to the text before it (spelled
+without a leading space: ``ates`` of "rotates") reads with a leading non-breaking hyphen, "‑ates"
+(:func:`piece_label`), so a readout never shows a piece of a word as if it were a word.
 """
 
 from __future__ import annotations
@@ -32,13 +36,16 @@ import numpy as np
 from .moved import moved_vectors
 
 TOP = 5
+PIECE = "\u2011"  # ‑ (a non-breaking hyphen): "‑ates", a piece glued to the text before it
+_SPACES = ("Ġ", "Ċ", "ĉ", " ")  # a byte-level spelling's leading space, newline, tab
 FRAGMENTS_SAY_LITTLE = 3  # of the top 5 after: this many fragments and the readout says little
 
 
 @dataclass(frozen=True, eq=False)
 class Readout:
     """The logit lens of E and E + ΔE: ``before``, ``after`` (label, probability) and ``pushed``
-    (label, direct logit change) for the top tokens (``*_ids`` their vocabulary ids); the key
+    (label, direct logit change) for the top tokens (``*_ids`` their vocabulary ids; a label
+    of a piece of a word marked "‑ates": :func:`piece_label`); the key
     token's id and label, its ranks (from 1) before and after, its direct logit change;
     ``says_little`` None, ``"fragments"`` or ``"unchanged"`` (then no sentence about meaning)."""
 
@@ -145,6 +152,21 @@ def is_fragment(spelled: str, label: str) -> bool:
     return not spelled.startswith("Ġ")
 
 
+def piece_label(spelled: str, label: str) -> str:
+    """``label`` as a readout lists it: marked "‑ates" where the token is a piece of a word,
+    letters glued to the text before it (spelled without a leading space, ``ates``); as it is
+    where it is a word with its space (``Ġsoup``), punctuation, white space, a number, a special
+    token (``<|im_end|>``) or a cut character's byte (``早¹``: its superscript says so)."""
+    text = label.strip()
+    if not any(c.isalpha() for c in text) or spelled.startswith(_SPACES):
+        return label
+    if text.startswith("<") and text.endswith(">"):
+        return label
+    if "\ufffd" in text or any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text):
+        return label
+    return PIECE + label
+
+
 def says_little(before_ids, after_ids, lens) -> str | None:
     """Why the readout says little ("fragments", "unchanged"), or None (see the module's note)."""
     frags = sum(is_fragment(lens.spelled[t], lens.label(t)) for t in after_ids)
@@ -164,10 +186,14 @@ def readout(mv: MovedVector, lens, key_token: int) -> Readout:
     pushed = direct_effect(mv.delta, mv.after, lens.gain, lens.eps, lens.W_U)
     p0, p1 = softmax(before), softmax(after)
     b, a, u = _top(before), _top(after), _top(pushed)
+
+    def name(t: int) -> str:
+        return piece_label(lens.spelled[t], lens.label(t))
+
     return Readout(
-        before=tuple((lens.label(t), float(p0[t])) for t in b),
-        after=tuple((lens.label(t), float(p1[t])) for t in a),
-        pushed=tuple((lens.label(t), float(pushed[t])) for t in u),
+        before=tuple((name(t), float(p0[t])) for t in b),
+        after=tuple((name(t), float(p1[t])) for t in a),
+        pushed=tuple((name(t), float(pushed[t])) for t in u),
         before_ids=tuple(b),
         after_ids=tuple(a),
         pushed_ids=tuple(u),
