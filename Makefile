@@ -31,8 +31,8 @@ system:
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python && $(BIN)/python -c 'import pip' 2>/dev/null || { \
 	    echo "setup: creating $(VENV) with $(PYTHON)"; rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
-	@echo "setup: installing attention-explainer (editable), its test and model extras into $(VENV)"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,model]'
+	@echo "setup: installing attention-explainer (editable), its test, model and voice extras into $(VENV)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,model,voice]'
 	@touch $(STAMP)
 
 demo: setup
