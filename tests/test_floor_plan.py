@@ -100,7 +100,7 @@ def _part(module: str) -> str:
         return "core" if len(parts) > 1 else "core/api"
     if len(parts) == 1:
         return "scenes/api"
-    if parts[1] in ("kit", "mobjects", "pipeline", "outputs", "cli", "parts"):
+    if parts[1] in ("kit", "mobjects", "pipeline", "outputs", "cli", "parts", "speech"):
         return f"scenes/{parts[1]}"
     return "scenes/scene"
 
@@ -113,6 +113,15 @@ NEVER = {
     "core/readings": ("core/models", "scenes"),
     "scenes/mobjects": ("scenes/kit", "scenes/scene", "scenes/parts", "scenes/pipeline"),
     "scenes/kit": (
+        "scenes/scene",
+        "scenes/parts",
+        "scenes/pipeline",
+        "scenes/outputs",
+        "scenes/cli",
+    ),
+    # the narration's voice and spoken forms: below the kit, which speaks its captions
+    "scenes/speech": (
+        "scenes/kit",
         "scenes/scene",
         "scenes/parts",
         "scenes/pipeline",

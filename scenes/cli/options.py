@@ -153,7 +153,56 @@ def requests(asked: Asked, *, force: bool = False, **kinds) -> list:
     :func:`claim` marks it as this file's once something is rendered."""
     made = [request(asked, lang, **kinds) for lang in dict.fromkeys(asked.langs or [None])]
     claim(asked, made[0], write=False, force=force)
+    check_voices(asked, made)
     return made
+
+
+def check_voices(asked: Asked, made: list) -> None:
+    """BadInput naming --voice for a voice asked that speaks none of the languages rendered
+    (each look takes the voice of its own language: :func:`scenes.kit.narration.settle_voice`)."""
+    names = asked.look.get("voice") or ()
+    if not names or not made[0].look.narrate:
+        return
+    from scenes.kit.narration import voice_of
+
+    used = {voice_of(r.look) for r in made}
+    langs = ", ".join(r.look.lang for r in made)
+    for name in names:
+        if name not in used:
+            raise BadInput(
+                f"--voice: {name} speaks none of the languages rendered ({langs}); give a voice "
+                "of each language (af_heart for en, zf_xiaoyi for zh), or add its --lang"
+            )
+
+
+def check_narration(asked: Asked, fmt: str | None, videos: bool = True, slides: bool = False):
+    """BadInput naming --narrate where nothing asked could speak: a still (png, stills alone),
+    a gif, or the slide deck (not narrated yet)."""
+    if not asked.look.get("narrate"):
+        return
+    from scenes.pipeline.soundtrack import SOUND_FORMATS
+
+    if slides:
+        raise BadInput(
+            "--narrate: the slide deck does not speak yet; render the videos with --narrate "
+            "and the deck (--slides) without it"
+        )
+    if not videos or (fmt or "mp4") not in SOUND_FORMATS:
+        raise BadInput(
+            f"--narrate: {'a ' + fmt if fmt else 'a still'} has no sound; ask for a video with "
+            f"--format {', '.join(SOUND_FORMATS)}"
+        )
+    from scenes.speech.assets import VoiceUnavailable, model_path, voices_path
+
+    try:  # there (their hashes are checked where the voice is loaded, in the workers)
+        missing = [p for p in (model_path(), voices_path()) if not p.is_file()]
+    except VoiceUnavailable as exc:
+        raise BadInput(f"--narrate: {str(exc).removeprefix('voice: ')}") from None
+    if missing:
+        raise BadInput(
+            f"--narrate: the voice's file {missing[0]} is missing; run `make setup` (it fetches "
+            "the model and the voices)"
+        )
 
 
 def claim(asked: Asked, made, *, write: bool = True, force: bool = False) -> None:

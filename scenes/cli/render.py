@@ -10,6 +10,7 @@ from scenes.cli.options import (
     Asked,
     Running,
     Seconds,
+    check_narration,
     claim,
     look_option,
     look_options,
@@ -101,6 +102,7 @@ def render(
     formats = _deck_formats(slides, slide_formats)
     if captions and fmt == "png":
         raise BadInput("--captions: png is a still; captions need a video --format (mp4, webm…)")
+    check_narration(asked, fmt, fmt is not None or captions or not stills, slides)
     made = requests(
         asked,
         fmt=fmt or "mp4",
@@ -179,6 +181,8 @@ def watch(asked: Asked, running: Running, stills, fmt, interval):
 
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in a script's background
         signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C (SIGINT) still ends it
+
+    check_narration(asked, fmt or "png", fmt is not None or not stills)
 
     def made():
         kinds = {"fmt": fmt or "png", "videos": fmt is not None or not stills, "stills": stills}

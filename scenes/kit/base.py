@@ -21,6 +21,7 @@ import attention_core as ac
 from scenes.kit import captions
 from scenes.kit.drawing import Kit
 from scenes.kit.look import Look, from_environment
+from scenes.kit.narration import Narrated
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, place, regions
@@ -41,7 +42,7 @@ PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption c
 MOST_CAPTION_LINES = 3  # lines of one caption page at most, at every aspect
 
 
-class ExplainerScene(Scene):
+class ExplainerScene(Narrated, Scene):
     """A scene that explains one part of attention for one example."""
 
     explains_one_head = True  # single-head scenes say which head of several they show
@@ -420,10 +421,11 @@ class ExplainerScene(Scene):
 
         # on whole frames: the caption comes at the same frame whether the video is rendered
         # whole or split at its steps across processes (the subtitles are timed to it)
-        now, fps = self.renderer.time, config.frame_rate
-        self.wait(math.ceil((now + PICTURE_FIRST) * fps - 1e-6) / fps - now)
+        self.wait_until(self.renderer.time + PICTURE_FIRST)
+        fps = config.frame_rate
         self.play(FadeIn(self.caption_mob), run_time=max(1, round(0.3 * fps)) / fps)
         self._caption_shown = self._open_step["shown"] = self.renderer.time
+        self.speak_page()  # narrated: the page is said as it comes (scenes/kit/narration.py)
 
     def play_all(self, animations, **kwargs) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
@@ -458,6 +460,7 @@ class ExplainerScene(Scene):
             self.play(FadeOut(self.caption_mob), run_time=0.3)
             self.play(FadeIn(page), run_time=0.3)
             self.caption_mob, self._caption_shown = page, self.renderer.time
+            self.speak_page()
             self._wait_to_read()
         self._tip_labels_on_top()
         record = dict(self._open_step, end=self.renderer.time)
@@ -467,17 +470,27 @@ class ExplainerScene(Scene):
             listener(self, record)
 
     def _wait_to_read(self) -> None:
-        """Hold until the caption page on screen can be read, counted from when it was fully
-        on screen, plus the next one's fade-out."""
-        short = captions.reading_time(self._page_text, self.lang) - (
-            self.renderer.time - self._caption_shown
-        )
+        """Hold until the caption page on screen can be read (narrated: said, and a breath),
+        counted from when it was fully on screen, plus the next one's fade-out."""
+        short = self.page_seconds() - (self.renderer.time - self._caption_shown)
         if short > 1e-3:
-            # end on a whole frame, so a video split at its steps joins to the same timing
-            from manim import config
+            self.wait_until(self.renderer.time + short)
 
-            now, fps = self.renderer.time, config.frame_rate
-            self.wait(math.ceil((now + short) * fps - 1e-6) / fps - now)
+    def wait_until(self, seconds: float) -> None:
+        """Hold the picture until ``seconds`` (at least), ending on a whole frame, so a video
+        split at its steps joins to the same timing. A wait on a still frame counts its frames
+        rounding down (Manim: ``int(duration / dt)``), so a wait that came a frame short is
+        made up by another."""
+        from manim import config
+
+        fps = config.frame_rate
+        end = math.ceil(seconds * fps - 1e-6)
+        frames = end - self.renderer.time * fps
+        if frames > 1e-6:
+            self.wait(frames / fps)
+        short = round(end - self.renderer.time * fps)
+        if short > 0:  # a frame short: one more
+            self.wait(short / fps)
 
     def _tip_labels_on_top(self) -> None:
         """Arrow labels are drawn last, over every arrow and grid line (with their halo)."""

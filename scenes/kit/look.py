@@ -48,6 +48,8 @@ class Look:
     aspect: str = "16:9"
     transparent: bool = False
     font: str = DEFAULT_FONT
+    narrate: bool = False
+    voice: str | None = None  # None: the language's default voice (scenes/kit/narration.py)
 
     @classmethod
     def for_example(cls, example: Example, **asked) -> Look:
@@ -65,6 +67,9 @@ class Look:
         values = {}
         for (name, option), fact in zip(OPTIONS.items(), example_facts, strict=True):
             values[name] = option.resolve(asked.get(name), fact)
+        from scenes.kit.narration import settle_voice  # the voice fits the language
+
+        values["voice"] = settle_voice(values["voice"], values["narrate"], values["lang"])
         return cls(**values)
 
     @property
@@ -172,6 +177,22 @@ def _quality_part(quality, fact) -> str:  # noqa: ARG001
     return f"{height}p{rate}"
 
 
+_ON = {True: True, False: False, "on": True, "off": False, "1": True, "0": False}
+
+
+def _check_narrate(value) -> None:
+    if value not in _ON:
+        raise ValueError(f"--narrate: {value!r} is not one of on, off")
+
+
+def _check_voices(names) -> None:
+    for name in (names,) if isinstance(names, str) else names:
+        if not (isinstance(name, str) and name.isascii() and name.replace("_", "").isalnum()):
+            raise ValueError(
+                f"--voice: {name!r} is not a voice name, such as af_heart or zf_xiaoyi"
+            )
+
+
 def _font_part(font, fact) -> str:  # noqa: ARG001
     if font == DEFAULT_FONT:
         return ""
@@ -258,6 +279,34 @@ OPTIONS: dict[str, LookOption] = {
             folder=_font_part,
             env="ATTN_FONT",
         ),
+        LookOption(
+            "narrate",
+            ("--narrate",),
+            help="Speak each caption (an offline voice) and hold each step until it is said; "
+            "subtitles (--captions) follow the voice.",
+            is_flag=True,
+            check=_check_narrate,
+            convert=lambda v: _ON[v],
+            default=lambda fact: False,  # noqa: ARG005
+            folder=lambda v, fact: "voiced" if v else "",  # noqa: ARG005
+            env="ATTN_NARRATE",
+            course_key="narration",
+            course_choices=("off", "on"),
+            course_default=("off",),
+        ),
+        LookOption(
+            "voice",
+            ("--voice",),
+            help="The narrating voice of its language (with --narrate; repeat for each "
+            "language: --voice am_adam --voice zm_yunxi); default af_heart (en), zf_xiaoyi (zh).",
+            metavar="NAME",
+            multiple=True,
+            check=_check_voices,
+            convert=lambda v: (v,) if isinstance(v, str) else tuple(v),
+            default=lambda fact: (),  # noqa: ARG005
+            folder=lambda v, fact: v or "",  # noqa: ARG005 - None: the language's default
+            env="ATTN_VOICE",
+        ),
     )
 }
 
@@ -280,7 +329,8 @@ ENVIRONMENT = {
 
 def from_environment(example: Example | None = None) -> tuple[Example, Look]:
     """The example and look that ``$ATTN_EXAMPLE`` and each look option's variable name
-    (``ATTN_LANG``, ``ATTN_THEME``, ``ATTN_ASPECT``, ``ATTN_FONT``; an unset or empty one:
+    (``ATTN_LANG``, ``ATTN_THEME``, ``ATTN_ASPECT``, ``ATTN_FONT``, ``ATTN_NARRATE`` (1 or
+    on), ``ATTN_VOICE``; an unset or empty one:
     the default), validated like the command line's options."""
     if example is None:
         example = load_example(os.environ.get(EXAMPLE_VARIABLE) or DEFAULT_PRESET)

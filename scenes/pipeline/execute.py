@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from scenes.pipeline import cache, step_notes, subtitles
+from scenes.pipeline import cache, soundtrack, step_notes, subtitles
 from scenes.pipeline.files import TMP_PREFIX, atomic_write, place
 from scenes.pipeline.jobs import Job
 
@@ -54,6 +54,7 @@ def _manim_config(job: Job, tmp: Path) -> dict:
 def _scene(job: Job, cls=None, **kw):
     cls = cls or job.scene.load()
     scene = cls(example=job.example, look=job.look, **kw)
+    scene.adds_own_sound = False  # narrated: the voice is mixed after the video (soundtrack)
     scene.step_listeners.append(step_notes.collect)  # each step's record keeps its numbers' roles
     return scene
 
@@ -86,10 +87,15 @@ def make_video(job: Job, tmp: Path) -> dict:
     if job.part:
         return _keep_part(job, sections_dir, steps)
     _expect(job, produced)
-    if job.fmt in FASTSTART:
+    if job.look.narrate and job.fmt in soundtrack.SOUND_FORMATS:  # the voice, index first
+        produced = soundtrack.add_voice(
+            produced, steps, tmp / f"voiced{produced.suffix}", job.look.frame_rate
+        )
+    elif job.fmt in FASTSTART:
         fast = tmp / f"faststart{produced.suffix}"
         remux(produced, fast)
         produced = fast
+    steps = soundtrack.without_clips(steps)
     files = [place(produced, job.out_dir / job.name)]
     if job.captions:
         files += subtitles.write(steps, job.out_dir / job.scene.name)
@@ -130,11 +136,17 @@ def _rendered_record(records: list[dict], number: int, fallback: dict) -> dict:
 
 def _retimed(step: dict, span: tuple[float, float], fps: float) -> dict:
     """``step`` at the joined video's ``span``: its start and end, and when its caption came
-    (``shown``, on a whole frame) at the same offset from its start."""
+    (``shown``) and each page was said (``speech``), on whole frames at the same offsets from
+    its start."""
     out = dict(step, start=round(span[0], 4), end=round(span[1], 4))
+
+    def moved(t) -> float:
+        return round(round((span[0] + float(t) - float(step["start"])) * fps) / fps, 4)
+
     if "shown" in step:
-        shown = span[0] + float(step["shown"]) - float(step["start"])
-        out["shown"] = round(round(shown * fps) / fps, 4)
+        out["shown"] = moved(step["shown"])
+    if "speech" in step:
+        out["speech"] = [dict(p, at=moved(p["at"])) for p in step["speech"]]
     return out
 
 
@@ -150,18 +162,26 @@ def join_parts(job: Job, records: list[dict]) -> dict:
         shutil.rmtree(src, ignore_errors=True)
         raise RuntimeError(f"{job.scene.name}: no video for step(s) {missing} of the parts")
     tmp = job.out_dir / f"{TMP_PREFIX}{job.name}-join-{os.getpid()}{Path(job.name).suffix}"
+    voiced = tmp.with_name(f"{tmp.stem}-voiced{tmp.suffix}")
     try:
         spans = dict(zip((int(p.stem) for p in pieces), concat_videos(pieces, tmp)))
-        files = [place(tmp, job.out_dir / job.name)]
+        # a part's skipped steps were timed by their nominal length, the video by whole
+        # frames: each step keeps the times of the part that rendered it, moved to where its
+        # video starts
+        fps = job.look.frame_rate
+        steps = [
+            _retimed(_rendered_record(records, i + 1, s), spans[i + 1], fps)
+            for i, s in enumerate(steps)
+        ]
+        made = tmp
+        if job.look.narrate and job.fmt in soundtrack.SOUND_FORMATS:
+            made = soundtrack.add_voice(tmp, steps, voiced, fps)
+        files = [place(made, job.out_dir / job.name)]
     finally:
         tmp.unlink(missing_ok=True)
+        voiced.unlink(missing_ok=True)
         shutil.rmtree(src, ignore_errors=True)
-    # a part's skipped steps were timed by their nominal length, the video by whole frames:
-    # each step keeps the times of the part that rendered it, moved to where its video starts
-    steps = [
-        _retimed(_rendered_record(records, i + 1, s), spans[i + 1], job.look.frame_rate)
-        for i, s in enumerate(steps)
-    ]
+    steps = soundtrack.without_clips(steps)
     if job.captions:
         files += subtitles.write(steps, job.out_dir / job.scene.name)
     record = {

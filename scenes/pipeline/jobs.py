@@ -179,6 +179,8 @@ def validate(fmt: str, look: Look, out: Path) -> None:
         raise ValueError(
             f"--transparent: {fmt} has no alpha channel; use --format {videos} (or png)"
         )
+    if look.narrate and fmt == "gif":
+        raise ValueError("--narrate: a gif has no sound; use --format mp4, webm or mov")
     check_writable(Path(out))
 
 

@@ -2,7 +2,9 @@
 
 The step records (``key``, ``caption``, ``start``, ``end`` in seconds, and ``shown``: when the
 caption came, after the step's picture) come from the scene
-itself (``ExplainerScene.steps``), so the cues follow the real timing of every render. ``.srt``
+itself (``ExplainerScene.steps``), so the cues follow the real timing of every render. A narrated
+step (``speech``: each caption page, when it was said) has one cue per page, from when its speech
+starts until the next page's (the last until the step ends). ``.srt``
 is written with the ``srt`` package that Manim uses for its subcaptions; ``.vtt`` (WebVTT) is
 what a browser's ``<track>`` needs. Both are plain text: a label such as ``<b>x</b>`` is escaped
 in WebVTT (where ``<`` starts a tag) and stays literal in SRT players that read plain text.
@@ -17,8 +19,16 @@ from pathlib import Path
 def cues(steps: list[dict]) -> list[tuple[float, float, str]]:
     """(start, end, text) per step that lasts at least a millisecond (as both formats write
     it: a shorter one would be a cue in one file and none in the other), from when the step's
-    caption came on screen (``shown``; a record without it: the step's start)."""
-    timed = [(float(s.get("shown", s["start"])), float(s["end"]), s["caption"]) for s in steps]
+    caption came on screen (``shown``; a record without it: the step's start); a narrated step's
+    per caption page, from when it was said."""
+    timed = []
+    for s in steps:
+        if s.get("speech"):  # narrated: each page from its voice on
+            said = s["speech"]
+            ends = [float(p["at"]) for p in said[1:]] + [float(s["end"])]
+            timed += [(float(p["at"]), end, p["caption"]) for p, end in zip(said, ends)]
+        else:
+            timed.append((float(s.get("shown", s["start"])), float(s["end"]), s["caption"]))
     return [(a, b, text) for a, b, text in timed if to_ms(b) > to_ms(a)]
 
 
