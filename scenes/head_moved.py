@@ -22,9 +22,9 @@ from scenes.kit.views import moved_of, moved_parts, plane_view_of
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import balanced_lines, ellipsize, label
+from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.mobjects.token_text import quoted
+from scenes.mobjects.token_text import Token, is_punctuation, quoted
 
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
@@ -43,6 +43,18 @@ def visible(text: str) -> str:
         )
         or "∅"
     )
+
+
+def said(text: str) -> Token:
+    """A token label as a caption names it (issue 38: "it leaves as …" read as a pronoun): in
+    quotation marks, “it”, “‑ates”; punctuation alone as the captions quote it, “,”."""
+    text = str(text)
+    return Token(text if is_punctuation(text) else f"“{text}”")
+
+
+def minus(text: str) -> str:
+    """A number's text with the true minus sign: "−0.52", never an ASCII hyphen (issue 38)."""
+    return text.replace("-", "−")
 
 
 def lines_of(plane) -> list[Box]:
@@ -186,7 +198,7 @@ class HeadMoved(ExplainerScene):
             place(self.note, note_box, "left")
         self.whole = self.headed_plane(whole, "moved_whole", whole_pts)
         self.close = self.headed_plane(close, "moved_close", chain)
-        self.q_name = visible(ellipsize(self.q_tokens[self.i], 2.2, BODY))
+        self.q_name = visible(self.kit.fit_label(self.q_tokens[self.i], 2.2, BODY))
         self.colors = [self.k_color(j) for j in self.shown] + [self.theme.muted] * bool(self.rest)
 
     def square_boxes(self, content, whole_pts, chain):
@@ -239,7 +251,10 @@ class HeadMoved(ExplainerScene):
         """E: the token's own arrow (the residual stream entering the layer, or its input row)."""
         plane, mv = self.whole, self.mv
         self.step(
-            "token", caption_key=f"token_{mv.source}", q=self.q_tokens[self.i], does=self.does()
+            "token",
+            caption_key=f"token_{mv.source}",
+            q=said(visible(str(self.q_tokens[self.i]))),
+            does=self.does(),
         )
         colour = self.q_color(self.i)
         self.e_arrow = plane.arrow(self.E2, colour, stroke_width=6)
@@ -265,7 +280,7 @@ class HeadMoved(ExplainerScene):
         rows = [[label(self.say("moved_terms_heading"), SMALL, muted)]]
         rows[0] += [label(t, SMALL, muted) for t in ("αⱼ", "‖tⱼ‖")]
         for j in self.shown:
-            name = visible(ellipsize(self.k_tokens[j], 2.0, SMALL))
+            name = visible(self.kit.fit_label(self.k_tokens[j], 2.0, SMALL))
             rows.append(
                 [
                     label(name, SMALL, self.k_color(j)),
@@ -300,7 +315,7 @@ class HeadMoved(ExplainerScene):
                 for p, s, c in zip(self.parts2, self.starts2, self.colors)
             )
         )
-        names = [visible(ellipsize(self.k_tokens[j], 2.0, SMALL)) for j in self.shown]
+        names = [visible(self.kit.fit_label(self.k_tokens[j], 2.0, SMALL)) for j in self.shown]
         if self.rest:
             names.append(self.say("moved_others_short", n=len(self.rest)))
         ends = self.starts2 + self.parts2
@@ -352,7 +367,7 @@ class HeadMoved(ExplainerScene):
     def show_sum(self):
         """ΔE, the chain's sum (at E's tip, enlarged and in the whole), and E + ΔE."""
         whole, close, theme = self.whole, self.close, self.theme
-        self.step("sum", q=self.q_tokens[self.i])
+        self.step("sum", q=said(visible(str(self.q_tokens[self.i]))))
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
         near = [*self.note, *self.chain_tips]
         d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near)
@@ -387,11 +402,11 @@ class HeadMoved(ExplainerScene):
             "words",
             caption_key=key,
             layer=self.layer_num.shown,
-            k=self.k_tokens[self.mv.key],
-            top=r.pushed[0][0],
+            k=said(visible(str(self.k_tokens[self.mv.key]))),
+            top=said(visible(r.pushed[0][0])),
             r0=self.rank_nums[0].shown,
             r1=self.rank_nums[1].shown,
-            c=self.change_num.shown,
+            c=minus(self.change_num.shown),
         )
         self.play(FadeIn(words), run_time=1)
         self.hold()
@@ -407,9 +422,7 @@ class HeadMoved(ExplainerScene):
             for w, v in enumerate((r.key_rank_before, r.key_rank_after))
         ]
         colour = self.k_color(self.mv.key)
-        self.change_num = self.num(
-            r.key_change, ("moved_key_change", h, i), 2, size=SMALL, color=colour
-        )
+        self.change_num = self.signed(r.key_change, ("moved_key_change", h, i), 2, colour)
         room = box.height
         # (tokens of E and of E + ΔE, on two lines or, 0, their first on one; tokens pushed up)
         tries = [(5, 5), (3, 3), (2, 2), (1, 2), (0, 2), (0, 1)]
@@ -436,7 +449,7 @@ class HeadMoved(ExplainerScene):
         entries = [
             VGroup(
                 label(self.token_shown(t), SMALL, self.theme.text),
-                self.num(v, (kind, h, i, r), digits, size=SMALL),
+                self.signed(v, (kind, h, i, r), digits),
             ).arrange(buff=0.08)
             for r, (t, v) in enumerate(pairs[:top])
         ]
@@ -454,7 +467,7 @@ class HeadMoved(ExplainerScene):
             parts.append(
                 VGroup(
                     label(self.token_shown(pairs[0][0]), SMALL, text),
-                    self.num(pairs[0][1], (kind, h, i, 0), 3, size=SMALL),
+                    self.signed(pairs[0][1], (kind, h, i, 0), 3),
                 ).arrange(buff=0.08)
             )
         return flow(parts, self.words_box.width, hbuff=0.15, vbuff=0.08)
@@ -470,7 +483,9 @@ class HeadMoved(ExplainerScene):
         beside the rank (a rank can rise while the logit falls, the others falling more)."""
         j = self.mv.key
         colour = self.k_color(j)
-        name = self.say("moved_key_rank", k=visible(ellipsize(self.k_tokens[j], 1.6, SMALL)))
+        name = self.say(
+            "moved_key_rank", k=visible(self.kit.fit_label(self.k_tokens[j], 1.6, SMALL))
+        )
         comma, then = self.say("moved_key_rank_then").split("|")
         change = VGroup(self.change_num, label(comma, SMALL, colour)).arrange(buff=0.02)
         change[1].align_to(self.change_num, DOWN)
@@ -492,6 +507,16 @@ class HeadMoved(ExplainerScene):
             return line
         rest = [label(t, SMALL, muted) for t in balanced_lines(after.strip(), width, SMALL, 3)]
         return VGroup(first, *rest).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+
+    def signed(self, value, role, digits: int, color=None) -> Num:
+        """A number of the readout in the small type, drawn with the true minus "−0.52"
+        (:func:`minus`); its ``shown`` stays the project's rounding, for its role's check."""
+        num = self.num(value, role, digits, size=SMALL, color=color)
+        if "-" in num.source_text:
+            text = label(minus(num.source_text), SMALL, color or self.theme.text)
+            num.submobjects = [text.move_to(num[0])]
+            num.source_text = text.source_text
+        return num
 
     def muted_lines(self, text: str):
         """``text`` in the muted small type, on as many lines as the words' box needs."""

@@ -475,19 +475,11 @@ def _shortened_forms(label: str) -> set[str]:
     return out
 
 
-# scenes whose own modules still shorten the followed pair's label (being rewritten as this
-# check came: each owes its labels Kit.fit_label); every other scene is held to the rule
-FOLLOWED_SHORTENED_YET = frozenset({"HeadMoved"})
-
-
 def followed_labels(scene) -> set[str]:
     """The followed query's and key's labels (each piece of a key word cut into pieces), as the
-    scene shows them and as written: shown whole everywhere, whatever their length (issue 38;
-    not yet in :data:`FOLLOWED_SHORTENED_YET`)."""
+    scene shows them and as written: shown whole everywhere, whatever their length (issue 38)."""
     import attention_core as ac
 
-    if getattr(scene, "scene_name", "") in FOLLOWED_SHORTENED_YET:
-        return set()
     try:
         pair = ac.followed_pair(scene.trace)
     except (AttributeError, IndexError, TypeError):  # a trace without one head's pair
@@ -610,3 +602,73 @@ def real_size_problems(scene) -> list[str]:
 def _inked(mob) -> bool:
     """Whether any part of ``mob`` is drawn (a Num is a group: its own opacity says nothing)."""
     return max((m.get_fill_opacity() for m in mob.family_members_with_points()), default=0) > 0.05
+
+
+# -- Softmax's key labels among many keys --------------------------------------------------------
+BESIDE = 0.3  # a label this near its bar reads as the label of the segment under it
+
+
+def key_label_problems(scene) -> list[str]:
+    """Softmax's labels of its keys' bars or segments (each with ``key_index``; the bars or the
+    share bar's segments in ``scene.marks``), issue 38 at 22 tokens: no two overlap; a label
+    beside the bar (within :data:`BESIDE`) lies over its own segment, over no other labelled
+    key's (it read as that key's: "that₁ 0.084" over soup's); no leader or stem from a label
+    crosses another label."""
+    marks = getattr(scene, "marks", None)
+    if getattr(scene, "scene_name", "") != "Softmax" or not marks:
+        return []
+    found = list({id(m): m for top in scene.mobjects for m in top.get_family()}.values())
+    labels = [m for m in found if hasattr(m, "key_index") and _inked(m)]
+    problems = []
+    for a, m in enumerate(labels):
+        problems += [
+            f"key labels overlap: {describe_all(m)!r} and {describe_all(other)!r}"
+            for other in labels[a + 1 :]
+            if box_of(m).inset(0.01).overlaps(box_of(other).inset(0.01))
+        ]
+        problems += _on_another_segment(scene, m, marks, {n.key_index for n in labels})
+    lines = [m for m in found if hasattr(m, "label") and m.has_points() and _inked(m)]
+    return problems + _lines_across(lines, labels)
+
+
+def _on_another_segment(scene, mob, marks, named) -> list[str]:
+    """Whether the label ``mob``, beside the bar, lies over another labelled key's segment."""
+    b, bar = box_of(mob), box_of(_group(marks.values()))
+    if max(b.y0 - bar.y1, bar.y0 - b.y1) >= BESIDE:
+        return []
+    for j in sorted(named - {mob.key_index}):
+        seg = box_of(marks[j])
+        if min(b.x1, seg.x1) - max(b.x0, seg.x0) > 0.03:
+            return [f"{describe_all(mob)!r} sits on the segment of {scene.k_tokens[j]!r}"]
+    return []
+
+
+def _lines_across(lines, labels) -> list[str]:
+    """Each leader or stem (its ``label``: the label it leads from) crossing another label."""
+    problems = []
+    for line in lines:
+        start, end = np.asarray(line.get_start()), np.asarray(line.get_end())
+        for m in (m for m in labels if m is not line.label):
+            inner = box_of(m).inset(0.02)
+            points = [start + t * (end - start) for t in np.linspace(0.05, 0.95, 19)]
+            if any(inner.x0 < p[0] < inner.x1 and inner.y0 < p[1] < inner.y1 for p in points):
+                problems.append(
+                    f"the line of {describe_all(line.label)!r} crosses {describe_all(m)!r}"
+                )
+    return problems
+
+
+def _group(mobs):
+    from manim import VGroup
+
+    return VGroup(*mobs)
+
+
+def describe_all(mob) -> str:
+    """The texts of ``mob`` (a label and its number), joined."""
+    parts = [
+        describe(t)
+        for t in mob.get_family()
+        if getattr(t, "source_text", None) or getattr(t, "text", None)
+    ]
+    return " ".join(dict.fromkeys(parts)) or describe(mob)

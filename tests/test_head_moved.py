@@ -10,6 +10,7 @@ its last frame by test_scene_frames.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -83,9 +84,55 @@ def _seen(scene) -> dict:
     return {"texts": shown, "close": close, "blank": [t for t in shown if not str(t).strip()]}
 
 
+def _unseen(text: str) -> str:
+    """A caption page's text as read: its layout marks (no-break spaces, word joiners) plain."""
+    return text.replace("\u00a0", " ").replace("\u2060", "")
+
+
+def page_problems(stills) -> list[str]:
+    """Each page of a caption readable alone (issue 38: the words' page 2 began "25,322 →
+    24,714), so …"): no page with a bracket it does not close, or closing one it did not open;
+    the step's last page is what the pages before it left of the caption."""
+    out, before = [], []
+    for s in stills:
+        if s.page is not None:
+            before.append(_unseen(s.caption))
+            continue
+        rest, pages = _unseen(s.caption), []
+        for page in before:
+            assert rest.startswith(page), (page, rest)
+            pages.append(page)
+            rest = rest[len(page) :].lstrip()
+        for page in [*pages, rest]:
+            for opening, closing in ("()", "（）"):
+                depth = 0
+                for c in page:
+                    depth += (c == opening) - (c == closing)
+                    if depth < 0:
+                        break
+                if depth:
+                    out.append(f"{s.key}: a page cut inside {opening}…{closing}: {page!r}")
+        before = []
+    return out
+
+
+HYPHEN_NUMBER = re.compile(r"(?<![\w])-\d")  # "-0.52": a number with an ASCII hyphen
+
+
+def sign_problems(scene) -> list[str]:
+    """Each text on screen with a negative number written with an ASCII hyphen, not the true
+    minus "−" (issue 38: "logit change -0.52")."""
+    return [
+        f"an ASCII minus: {t!r}" for t in map(describe, texts(scene)) if HYPHEN_NUMBER.search(t)
+    ]
+
+
 def _run(example, aspect="16:9"):
     """Each step's (key, caption, the HeadMoved numbers on screen at its end); fails on any
-    layout problem of any step (nothing overlapping, nothing outside the frame)."""
+    layout problem of any step (nothing overlapping, nothing outside the frame), any followed
+    label shortened, any negative number with an ASCII hyphen, any caption page cut inside
+    brackets, or a caption naming the followed query or key unquoted (issue 38: "it leaves as
+    E + ΔE" read as a pronoun)."""
 
     def numbers(scene):
         nums = [
@@ -94,12 +141,31 @@ def _run(example, aspect="16:9"):
             for m in top.get_family()
             if isinstance(m, Num) and str(m.role[0]).startswith(("moved_", "weights"))
         ]
-        return nums, geometry_problems(scene) + labels_across_arrows(scene), _seen(scene)
+        problems = geometry_problems(scene) + labels_across_arrows(scene)
+        problems += sign_problems(scene)  # (a followed label shortened: geometry_problems)
+        return nums, problems, _seen(scene)
 
     look = Look.for_example(example, lang="en", aspect=aspect)
-    stills = run_steps(find("HeadMoved").load(), example, look=look, frames=False, snapshot=numbers)
-    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot[1]]
+    scene = find("HeadMoved").load()
+    every = run_steps(scene, example, look=look, frames=False, snapshot=numbers, pages=True)
+    stills = [s for s in every if s.page is None]
+    problems = [f"{s.key}: {p}" for s in every for p in s.snapshot[1]]
     problems += [f"{s.key}: blank label" for s in stills if s.snapshot[2]["blank"]]
+    problems += page_problems(every)
+    problems += [f"{s.key}: an ASCII minus: {s.caption!r}" for s in stills
+                 if HYPHEN_NUMBER.search(s.caption)]  # fmt: skip
+    trace = ac.trace_example(example)
+    pair = ac.followed_pair(trace)
+    named = {"token": example.tokens[pair.query], "sum": example.tokens[pair.query]}
+    if not example.is_cross:
+        named["words"] = example.tokens[pair.key]
+    for s in stills:  # the followed pair named as tokens, in quotation marks
+        label = str(named.get(s.key, ""))
+        if s.key == "words" and "followed key" not in s.caption:
+            continue  # (a caption of the words that names no key)
+        bare = rf"(?<![\w“]){re.escape(label)}(?![\w”₀₁₂₃₄₅₆₇₈₉])"
+        if label.strip() and re.search(bare, s.caption):
+            problems.append(f"{s.key}: {label!r} named unquoted: {s.caption!r}")
     assert not problems, "\n".join(problems[:20])
     seen = {s.key: s.snapshot[2] for s in stills}
     _LAST_TEXTS.clear()
@@ -230,9 +296,9 @@ def test_copying_is_said_only_where_the_key_is_pushed_up(monkeypatch):
             return replace(mv, readout=replace(r, says_little=None, pushed_ids=ids))
 
         monkeypatch.setattr(scene_module, "moved_of", moved)
-        words = _run(example)[-1][1]
+        words = _run(example, "16:9" if pushed else "1:1")[-1][1]  # 1:1: in pages
         assert ("This is copying" in words) is pushed, words
-        assert ("does not show it copying" in words) is not pushed, words
+        assert ("does not show the head copying" in words) is not pushed, words
         assert "says little" not in words
 
 

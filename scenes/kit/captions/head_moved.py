@@ -2,7 +2,9 @@
 Chinese and English side by side."""
 
 SCENE = "HeadMoved"
-# "\u00a0": a no-break space, so that no caption line splits E + ΔE or a term's formula
+# "\u00a0": a no-break space, so that no caption line splits E + ΔE or a term's formula. A token
+# is named as a token (issue 38: "it moved soup into it"): "the token “it”", its label quoted by
+# the scene (head_moved.said); no sentence puts a bracket where a page of the caption may end
 TITLE = ("注意力头搬来了什么：E + ΔE", "What the head moved: E + ΔE")
 
 STEPS = {
@@ -15,24 +17,24 @@ STEPS = {
         "ΔE has {dv} dimensions and E {d}: without a $W_O$ back to d_model the output cannot be added to the token's vector.",
     ),
     "token_residual": (
-        "E：{q} 带进这一层的向量（进入该层之前的残差流），画成它的箭头。{does}",
-        "E: the vector {q} carries into this layer (the residual stream before the block), drawn as its arrow. {does}",
+        "E：词元 {q} 带进这一层的向量，画成它的箭头。E 是进入该层之前的残差流。{does}",
+        "E: the vector the token {q} carries into this layer, drawn as its arrow. This E is the residual stream before the block. {does}",
     ),
     "token_input": (
-        "E：{q} 的输入行（它的词向量），画成它的箭头。{does}",
-        "E: the input row of {q} (its embedding), drawn as its arrow. {does}",
+        "E：词元 {q} 的输入行，即它的词向量，画成它的箭头。{does}",
+        "E: the input row of the token {q}, its embedding, drawn as its arrow. {does}",
     ),
     "terms_w_o": (
         "每个键 j 加上一项 $t_j = α_j dot v_j dot W_O^h$：它的权重乘它的值，再经过这个头在 $W_O$ 中的行。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
         "Each key j adds a term $t_j = α_j dot v_j dot W_O^h$: its weight times its value, through this head's rows of $W_O$. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "terms_o": (
-        "每个键 j 加上一项 $t_j = α_j dot v_j$：它的权重乘它的值（这个例子没有 $W_O$）。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
-        "Each key j adds a term $t_j = α_j dot v_j$: its weight times its value (this example has no $W_O$). The largest run tip to tail from E's tip; the rest are summed into one arrow.",
+        "每个键 j 加上一项 $t_j = α_j dot v_j$：它的权重乘它的值。这个例子没有 $W_O$。最大的几项从 E 的箭头尖首尾相接，其余的合成一个箭头。",
+        "Each key j adds a term $t_j = α_j dot v_j$: its weight times its value. This example has no $W_O$. The largest run tip to tail from E's tip; the rest are summed into one arrow.",
     ),
     "sum": (
-        "这些项的和 ΔE 就是这个头写进 {q} 的东西：{q} 离开时是 E\u00a0+\u00a0ΔE。",
-        "Their sum ΔE is what the head writes into {q}: it leaves as E\u00a0+\u00a0ΔE.",
+        "这些项的和 ΔE 就是这个头写进词元 {q} 的东西：{q} 离开这一层时是 E\u00a0+\u00a0ΔE。",
+        "Their sum ΔE is what the head writes into the token {q}, which leaves the layer as E\u00a0+\u00a0ΔE.",
     ),
     "words_none": (
         "要把向量读成词元，需要一个带反嵌入的模型；这个例子没有，所以这里不读。",
@@ -47,12 +49,12 @@ STEPS = {
         "Read through the model's own vocabulary: ΔE leaves the readout's top 5 as they were, in the same order, so this readout shows no change of meaning.",
     ),
     "words_copies": (
-        "用模型自己的词元表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列，对数几率变化 {c}，排名 {r0} → {r1}：这就是复制。",
-        "Read through the model's own vocabulary: ΔE puts {k}, the followed key, among the tokens it raises most; its logit changes by {c}, its rank {r0} → {r1}. This is copying.",
+        "用模型自己的词元表读出：ΔE 把所跟随的键 {k} 推进它推高最多的词元之列。{k} 的对数几率变化 {c}，排名 {r0} → {r1}。这就是复制。",
+        "Read through the model's own vocabulary, ΔE puts the followed key {k} among the tokens ΔE raises most. The logit of {k} changes by {c}, its rank {r0} → {r1}. This is copying.",
     ),
     "words_reads": (
-        "用模型自己的词元表读出：ΔE 推高最多的是 {top}；所跟随的键 {k} 不在其中（对数几率变化 {c}，排名 {r0} → {r1}），所以这个读法没有显示它在复制 {k}。",
-        "Read through the model's own vocabulary: ΔE pushes up {top} most; {k}, the followed key, is not among them (logit change {c}, rank {r0} → {r1}), so this readout does not show it copying {k}.",
+        "用模型自己的词元表读出：ΔE 推高最多的是 {top}。所跟随的键 {k} 不在其中：它的对数几率变化 {c}，排名 {r0} → {r1}。所以这个读法没有显示这个头在复制 {k}。",
+        "Read through the model's own vocabulary, ΔE pushes up {top} most. The followed key {k} is not among the tokens ΔE raises most: its logit changes by {c}, its rank {r0} → {r1}. So this readout does not show the head copying {k}.",
     ),
 }
 
