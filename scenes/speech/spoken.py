@@ -159,15 +159,21 @@ def _ordinal_piece(base: str, sup: str, sub: str, k: int, article: bool = False)
     said = base
     if sup:
         base = f"the {base}" if article and not k else base
-        p = int(sup.translate(str.maketrans(_SUP_DIGITS, "0123456789")))
+        p = _count(sup, _SUP_DIGITS)
         said = f"{base}的第{zh_integer(p)}片" if k else f"the {en_ordinal(p)} piece of {base}"
         article = False
     if sub:
-        r = int(sub.translate(str.maketrans(_SUB_DIGITS, "0123456789")))
+        r = _count(sub, _SUB_DIGITS)
         if k:
             return f" {zh_ordinal(r)} {said}"
         return f" the {en_ordinal(r)} {said.removeprefix('the ')}"
     return f" the {said}" if article and not k else f" {said}"
+
+
+def _count(script: str, digits: str) -> int:
+    """A repeat's or a piece's number from its sub- or superscript digits (capped: no label
+    has a millionth repeat)."""
+    return min(int(script[:7].translate(str.maketrans(digits, "0123456789"))), 999999)
 
 
 def _quoted(m, k: int) -> str:
@@ -211,10 +217,16 @@ def _formulas(t: str, k: int) -> str:
     t = re.sub(r"(?<=[^\W\d_])/(?=[^\W\d_])", lambda m: _glue(t, m), t)
     t = re.sub(r"\s*–\s*", MARKS["to"][k], t)
     t = re.sub(r"\s*[—…]+\s*", "，" if k else ", ", t)
+    t = re.sub(r"(?<=\S)([ⁿⁱˢ])", lambda m: _power(m.group(1), k), t)  # eˢ, xⁿ
     for sub, plain in zip(_SUB + _SUP, _SUB_PLAIN + _SUP_PLAIN, strict=True):
         t = t.replace(sub, f" {plain} ")
     t = re.sub(r"\b([Wb])([qkvO])(h?)\b", lambda m: " ".join(filter(None, m.groups())), t)
     return re.sub(r"(?<=[A-Za-z])_(?=[A-Za-z])", " ", t)
+
+
+def _power(letter: str, k: int) -> str:
+    plain = letter.translate(str.maketrans(_SUP, _SUP_PLAIN))
+    return MARKS["power"][1].format(plain) if k else f"{MARKS['power'][0]} {plain}"
 
 
 def _around(mark: str, inner: str, k: int) -> str:

@@ -14,7 +14,9 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 # a number as captions write it: a sign (− or -), thousands commas, decimals, an exponent
-NUMBER = re.compile(r"(?<![\w.])([−-]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:e([+-]?\d+))?(?![\w])")
+NUMBER = re.compile(
+    r"(?<![\w.])([−-]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:e([+-]?\d{1,4}))?(?![\w])"
+)
 
 _ZH_DIGITS = "零一二三四五六七八九"
 _ZH_SMALL = ((1000, "千"), (100, "百"), (10, "十"))
@@ -38,11 +40,14 @@ def rounded(mantissa: str) -> str:
     if d == 0:
         return "0"
     shown = -d.as_tuple().exponent
-    whole = len(str(int(d))) if d >= 1 else 0
+    whole = d.adjusted() + 1 if d >= 1 else 0
     significant = 3 if d >= 1 else 2
     lead = -d.adjusted() - 1 if d < 1 else 0  # zeros after the point before the first digit
     places = min(shown, max(0, significant - whole) if d >= 1 else lead + significant)
-    return _trimmed(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    try:
+        return _trimmed(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    except InvalidOperation:  # more digits than a Decimal holds: said as shown
+        return mantissa
 
 
 def _trimmed(d: Decimal) -> str:
@@ -112,7 +117,7 @@ def zh_number(sign: str, digits: str) -> str:
     """A said number ("0.45", sign "−") in Chinese: 负零点四五; a whole part with a leading
     zero ("007") digit by digit."""
     whole, _, frac = digits.partition(".")
-    if len(whole) > 1 and whole.startswith("0"):
+    if len(whole) > 1 and whole.startswith("0") or len(whole) > 16:
         out = "".join(_ZH_DIGITS[int(c)] for c in whole)
     else:
         out = zh_integer(int(whole or "0"))
