@@ -326,6 +326,11 @@ SAID = [
         "空格，第二个逗号，句号，第二个 it，猫的第一片",
     ),
     (
+        "Wᵍ, eˢ; HeadMoved's “U+00A0” and “～”",
+        "en",
+        "W g, e to the power s; HeadMoved's the no break space and the Chinese tilde",
+    ),
+    (
         "F = ReLU(H W₁) W₂; H = LayerNorm(X + A)",
         "en",
         "F equals ReLU of H W 1 times W 2; H equals LayerNorm of X plus A",

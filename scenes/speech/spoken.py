@@ -79,6 +79,7 @@ def spoken(text: str, lang: str) -> str:
     for phrase, said in PHRASES.items():
         t = t.replace(phrase, f" {said[k]} ")
     t = _QUOTED.sub(lambda m: _quoted(m, k), t)
+    t = re.sub(r"\bU\+([0-9A-F]{4,6})\b", lambda m: _code_point(m.group(1), k), t)  # U+00A0
     t = re.sub(r"\[([A-Za-z]+)\]", r" \1 ", t)  # [SEP], [CLS]
     t = re.sub(r"</?\|?([A-Za-z_]+)\|?>", lambda m: " " + m.group(1).replace("_", " ") + " ", t)
     t = re.sub(r"(?<![^\s(“])##(?=\w)", "", t)  # a word piece, ##erman: said as its letters
@@ -129,7 +130,7 @@ def _name(c: str, k: int) -> str:
         return SYMBOL_NAMES[c][k]
     if c in GREEK:
         return GREEK[c][k]
-    if c.isspace():
+    if c == " " or c.isspace() and not unicodedata.name(c, ""):
         return SYMBOL_NAMES["␣"][k]
     if unicodedata.category(c) == "Cc":
         return MARKS["control"][k]
@@ -138,6 +139,31 @@ def _name(c: str, k: int) -> str:
         return MARKS["unnamed"][k]
     name = re.sub(r"[^A-Za-z0-9 ]", " ", name).lower()
     return MARKS["symbol"][k].format(name) if k else name
+
+
+def _code_point(hex_digits: str, k: int) -> str:
+    """A character a label shows as its code point (HeadMoved: U+00A0), named."""
+    code = int(hex_digits, 16)
+    article = "" if k else "the "
+    return (
+        f" {article}{_name(chr(code), k)} "
+        if code <= 0x10FFFF
+        else " " + " ".join(hex_digits) + " "
+    )
+
+
+_SCRIPT_LETTER = re.compile(
+    r"(?:MODIFIER LETTER|LATIN SUBSCRIPT|SUPERSCRIPT LATIN|LATIN LETTER) (SMALL|CAPITAL)?"
+    r"(?: ?(?:SMALL|CAPITAL)? ?LETTER)? ?([A-Z])"
+)
+
+
+def _script_letter(c: str) -> str | None:
+    """A letter written small above or below (ᵍ, ₓ, ᴬ): the letter itself."""
+    m = _SCRIPT_LETTER.fullmatch(unicodedata.name(c, ""))
+    if m is None:
+        return None
+    return m.group(2) if m.group(1) == "CAPITAL" else m.group(2).lower()
 
 
 def _named_label(label: str, k: int) -> str:
@@ -304,6 +330,8 @@ def _character(c: str, t: str, i: int, k: int) -> str:
         return " "
     if c == "、":
         return "，"
+    if _script_letter(c):
+        return f" {_script_letter(c)} "
     if unicodedata.category(c) in ("Mn", "Mc", "Cf"):
         return c if i and _letter(t[i - 1]) and unicodedata.category(c) != "Cf" else ""
     return f" {_name(c, k)} "
