@@ -203,6 +203,28 @@ def test_narration_has_its_own_folder_and_key(tmp_path, stand_in_voice):
         Look.for_example(ex, lang="en", narrate=True, voice=("xx_nobody",))
 
 
+def test_a_course_and_the_environment_ask_for_narration(tmp_path, monkeypatch, stand_in_voice):
+    from scenes.kit.look import from_environment
+    from scenes.pipeline.course import expand, load_course
+
+    course = tmp_path / "week.toml"
+    course.write_text(
+        'examples = ["zao-shang-hao"]\nscenes = ["Softmax"]\nlangs = ["en"]\n'
+        'narration = ["off", "on"]\n'
+    )
+    jobs, broken = expand(load_course(course), tmp_path / "out")
+    assert [(j.out_dir.name, j.look.narrate) for j in jobs] == [
+        ("480p15-en", False),
+        ("480p15-en-voiced", True),
+    ]
+    monkeypatch.setenv("ATTN_NARRATE", "1")
+    monkeypatch.setenv("ATTN_VOICE", "bm_george")
+    _, look = from_environment(ac.PRESETS["zao-shang-hao"])
+    assert (look.lang, look.narrate, look.voice) == ("zh", True, None)  # george speaks en
+    monkeypatch.setenv("ATTN_LANG", "en")
+    assert from_environment(ac.PRESETS["zao-shang-hao"])[1].voice == "bm_george"
+
+
 def test_subtitles_of_a_narrated_step_follow_its_pages():
     from scenes.pipeline.subtitles import cues
 

@@ -8,6 +8,7 @@ scenes = ["Embeddings", "Softmax"]    # default: every scene that applies to eac
 langs = ["zh", "en"]                  # default: each example's own language
 themes = ["dark"]
 qualities = ["l"]
+narration = ["on"]                    # optional: "off" (the default), "on" (spoken: --narrate)
 formats = ["mp4"]                     # mp4, webm, mov, gif or png
 ```
 
