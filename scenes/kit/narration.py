@@ -63,6 +63,12 @@ def voice_of(look) -> str:
     return look.voice or DEFAULT_VOICES[look.lang]
 
 
+def _seen(page: str) -> str:
+    """A caption page as text: its layout marks (a label's word joiners, a formula's bounds)
+    dropped."""
+    return "".join(c for c in page if c not in "\u2060\ue000\ue001")
+
+
 class Narrated:
     """The narration of an :class:`~scenes.kit.base.ExplainerScene` (see the module)."""
 
@@ -99,7 +105,7 @@ class Narrated:
             {
                 "at": round(self._caption_shown, 4),
                 "seconds": round(sound.seconds, 4),
-                "caption": self._page_text,
+                "caption": _seen(self._page_text),  # as the subtitles show it
                 "clip": str(sound.path),
             }
         )
