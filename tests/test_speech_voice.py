@@ -84,6 +84,31 @@ def test_the_second_call_reads_the_cache_and_a_new_speed_speaks_again(cache, mon
         voice.clip("Each weight is at most one.", "en")
 
 
+def test_a_clip_cut_short_by_a_full_disk_leaves_nothing_behind(cache, monkeypatch):
+    """A clip is written to a temporary file and renamed into place: a write that fails half
+    way (a full disk) is refused in one line and leaves neither half a clip nor the temporary
+    file, so no other worker ever reads half a clip."""
+    import errno
+
+    class Tone:
+        def speak(self, text, lang, voice_name, speed):
+            return 0.5 * np.sin(np.arange(48_000) / 10.0)
+
+    def half_then_full(self, data):
+        self.writeframesraw(bytes(data)[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(voice, "_engine", Tone)
+    with monkeypatch.context() as m:
+        m.setattr(wave.Wave_write, "writeframes", half_then_full)
+        with pytest.raises(assets.VoiceUnavailable, match="cannot write the clip cache") as info:
+            voice.clip("Said on a full disk.", "en")
+    assert "\n" not in str(info.value) and "No space left on device" in str(info.value)
+    assert list((cache / "clips").iterdir()) == []
+    whole = voice.clip("Said on a full disk.", "en")
+    assert whole.seconds == 2.0 and list((cache / "clips").iterdir()) == [whole.path]
+
+
 def test_the_key_changes_with_the_text_language_voice_and_speed():
     base = voice.clip_key("the weights", "en", "af_heart", 1.0)
     assert base == voice.clip_key("the weights", "en", "af_heart", 1)
