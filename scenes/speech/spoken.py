@@ -57,7 +57,7 @@ _DROPPED = "\u2060\u200b\u200c\u200d\ufeff\ue000\ue001"  # joiners, layout marks
 _WORD = rf"(?:(?![{_SCRIPTS}])[^\W_])"  # a letter or digit, never a sub- or superscript
 _LABEL = re.compile(rf"({_WORD}+)([{_SUP_DIGITS}]+)?([{_SUB_DIGITS}]+)?")
 _QUOTED = re.compile(rf"“(.[{_SUB_DIGITS}{_SUP_DIGITS}]*)”|“([^“”]*)”")
-_ATOM = rf"(?<![A-Za-z0-9])(?:W[qkvO]h?|b[qkv]|[A-Za-z])[{_SCRIPTS}]*(?![A-Za-z0-9])"
+_ATOM = rf"(?<![A-Za-z0-9])(?:W[qkvO]h?|b[qkv]|[A-Za-zα-ω])[{_SCRIPTS}]*(?![A-Za-z0-9])"
 _PRODUCT = re.compile(rf"({_ATOM})[ ]+(?={_ATOM}|\()|(\))[ ]*(?={_ATOM}|\()")
 _FUNCTION = re.compile(
     r"(?<![A-Za-z])(softmax|exp|ReLU|GELU|LayerNorm|MultiHead|[A-Za-z])\(([^()]*)\)"
@@ -244,10 +244,16 @@ def _formulas(t: str, k: int) -> str:
     t = re.sub(r"\s*–\s*", MARKS["to"][k], t)
     t = re.sub(r"\s*[—…]+\s*", "，" if k else ", ", t)
     t = re.sub(r"(?<=\S)([ⁿⁱˢ])", lambda m: _power(m.group(1), k), t)  # eˢ, xⁿ
+    t = re.sub(rf"Σ([{_SUB}]+)", lambda m: _sum_over(m.group(1), k), t)  # Σⱼ
     for sub, plain in zip(_SUB + _SUP, _SUB_PLAIN + _SUP_PLAIN, strict=True):
         t = t.replace(sub, f" {plain} ")
     t = re.sub(r"\b([Wb])([qkvO])(h?)\b", lambda m: " ".join(filter(None, m.groups())), t)
     return re.sub(r"(?<=[A-Za-z])_(?=[A-Za-z])", " ", t)
+
+
+def _sum_over(script: str, k: int) -> str:
+    index = " ".join(script.translate(str.maketrans(_SUB, _SUB_PLAIN)))
+    return f" 对 {index} 求和，" if k else f" the sum over {index} of "
 
 
 def _power(letter: str, k: int) -> str:
