@@ -309,13 +309,21 @@ class ExplainerScene(Narrated, Scene):
         self.add(self.title_mob)
 
     def fitted_title(self, text: str):
-        """The title at the largest size that fits the title bar; in a narrow frame, only the
-        part before its colon (and "head 1 of 4", where it has one); at worst shortened with
-        "…"."""
+        """The title at the largest size that fits the title bar; in a square frame on two
+        lines at the title size before any smaller (the title bar then taller, the content
+        shorter: :mod:`scenes.kit.titles`); in a narrow frame, only the part before its colon
+        (and "head 1 of 4", where it has one); at worst shortened with "…"."""
+        from scenes.kit.titles import room_for, two_line_title
         from scenes.mobjects.math import rich
         from scenes.mobjects.unimath import plain
 
         width = self.regions.title.width
+        square = self.frame.width <= self.frame.height * 1.01
+        if square and text_width(plain(text), TITLE) > 0.95 * width:  # as the loop tests it
+            two = two_line_title(text, width, TITLE, self.theme.text)
+            if two is not None:
+                self.regions = room_for(self.regions, two)
+                return two
         base, sep, head = text.partition("  ·  ")
         short = base.replace("：", ":").split(":")[0].strip() + sep + head
         for candidate in (text, short):

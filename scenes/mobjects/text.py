@@ -17,7 +17,16 @@ from manim import DOWN, LEFT, Mobject, Text, VGroup
 from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.theme import BODY
-from scenes.mobjects.token_text import SCRIPTS, WORD_JOINER, Token, named, quoted, shown, whole
+from scenes.mobjects.token_text import (
+    SCRIPTS,
+    WORD_JOINER,
+    Token,
+    is_punctuation,
+    named,
+    quoted,
+    shown,
+    whole,
+)
 
 __all__ = [
     "label",
@@ -58,6 +67,8 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     font = fonts.active()
     text = drawn(text)
     key = (text, float(size), weight, font)
+    if _latin_quotes(text, font) is not None:  # drawn so since issue 38 (not an older copy)
+        key += (LATIN,)
     proto = _PROTOTYPES.get(key)
     if proto is None:
         if len(_PROTOTYPES) > 4000:
@@ -87,9 +98,32 @@ def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
     try:
         if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
             return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
+        marked = _latin_quotes(text, font)
+        if marked is not None:
+            return MarkupText(marked, font=font, font_size=size, weight=weight)
         return Text(text, font=font, font_size=size, weight=weight)
     finally:
         config.pixel_width = saved
+
+
+LATIN = "Noto Sans"  # a punctuation label's quotation marks: proportional, at cap height
+# a label alone (a row's number before it, k( ) around it): “,” with nothing else on its line
+_QUOTED_LABEL = re.compile(r"^(\d+ )?[^\s“”]*“([^“”\s]+)”[^\s“”]*$")
+
+
+def _latin_quotes(text: str, font: str) -> str | None:
+    """A punctuation label drawn alone (“,” a table's row or column name, k(“.”) at a tip) as
+    Pango markup, every character escaped, its quotation marks in :data:`LATIN`; None for
+    any other text. The CJK font sets them full width, high above the mark they quote and an
+    em from it, and a review read “,” in a table as torn over two lines (“ ” above, "," below
+    in the next row); its Latin marks sit at the digits' height, beside the mark."""
+    m = _QUOTED_LABEL.match(text)
+    if m is None or not is_punctuation(m.group(2)) or font == LATIN:
+        return None
+    if LATIN not in fonts.installed():
+        return None
+    span = f'<span font_family="{LATIN}">{{}}</span>'
+    return "".join(span.format(c) if c in "“”" else html.escape(c) for c in text)
 
 
 def _lightened(text: Text) -> Text:

@@ -1,0 +1,72 @@
+"""A scene's title on two lines: in a square frame a long title keeps the title size on two
+lines before it is set smaller on one (issue 38: at 1:1 CausalMask's and MultiHeadSplit's titles
+shrank to the caption's size), and the title bar grows to hold them."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from manim import DOWN, LEFT, VGroup
+
+from scenes.mobjects.layout import Box, Regions
+from scenes.mobjects.text import text_width
+from scenes.mobjects.unimath import plain
+
+LINE_GAP = 0.06  # between a title's two lines
+_SPLIT = re.compile(r"\$[^$]*\$|\s+|(?<=[：:])")  # a formula is never split; a line may break
+HEAD_MARK = "·"  # "title  ·  head 1 of 4": a line neither starts nor ends with it
+
+
+def break_points(text: str) -> list[int]:
+    """Where ``text`` may break between lines: at a space, after a colon (：, :), never inside
+    a ``$…$`` formula."""
+    out = []
+    for m in _SPLIT.finditer(text):
+        if not m.group(0).startswith("$") and 0 < m.start() < len(text):
+            out.append(m.start())
+    return out
+
+
+def two_lines(text: str, width: float, size: float) -> tuple[str, str] | None:
+    """``text`` as two lines that each fit ``width`` at ``size`` (measured in their Unicode
+    forms, bold: a margin of 5 %): cut after its colon where that fits ("Multi-head
+    attention:" over "a subspace per head"), else the most even cut; None where none fits."""
+    fits = []
+    for at in break_points(text):
+        first = text[:at].strip().rstrip(HEAD_MARK).strip()
+        second = text[at:].strip().lstrip(HEAD_MARK).strip()
+        if not first or not second:
+            continue
+        widest = max(text_width(plain(first), size), text_width(plain(second), size))
+        if widest <= 0.95 * width:
+            fits.append((first[-1] not in "：:", widest, first, second))
+    return min(fits)[2:] if fits else None
+
+
+def two_line_title(text: str, width: float, size: float, color) -> VGroup | None:
+    """The title ``text`` bold on two lines at ``size``, left-aligned, within ``width``; None
+    where it cannot be cut so."""
+    from scenes.mobjects.math import rich
+
+    cut = two_lines(text, width, size)
+    if cut is None:
+        return None
+    lines = [rich(line, size, color, weight="BOLD") for line in cut]
+    if max(line.width for line in lines) > width:
+        return None
+    group = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
+    group.source_text = " ".join(plain(line) for line in cut)
+    return group
+
+
+def room_for(regions: Regions, title) -> Regions:
+    """``regions`` with the title bar tall enough for ``title`` (two lines), the content
+    shorter by as much; as they are where it fits."""
+    t, c = regions.title, regions.content
+    more = title.height - t.height
+    if more <= 0:
+        return regions
+    title_box = Box(t.x0, t.y0 - more, t.x1, t.y1)
+    content = Box(c.x0, c.y0, c.x1, c.y1 - more)
+    return dataclasses.replace(regions, title=title_box, content=content)
