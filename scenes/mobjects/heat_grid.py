@@ -11,6 +11,9 @@ from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL, heat
 
 MIN_HEAD = 8 / 1080 * 120  # a head drawn is at least 120 px tall and wide at 1080p (8 units)
+# a gallery's head in a square frame (issue 38: 136 px read as thumbnails at 1:1): at least
+# 160 px, fewer heads drawn where the layer's do not all keep it
+GALLERY_HEAD = 8 / 1080 * 160
 EDGE_GAP = 0.08  # between a grid and the labels of its rows and columns
 
 

@@ -1,9 +1,11 @@
 """HeadGallery's heads: which are drawn and in what order — the explained head (the one every
 other scene explains) first and framed, named with its pair under the gallery; where a heatmap
-would come out under :data:`MIN_HEAD` (a square frame, a long sentence), fewer heads, those
+would come out under :data:`GALLERY_HEAD` (a square frame, a long sentence), fewer heads, those
 that matter, the others named ("heads 4–6, 8 not shown"); and the title, what the heads do
 together (:func:`attention_core.readings.head_groups.layer_reading`: "8 of 9 heads rest on the
-first token; 1 does something else", "each its own pattern" only where no two read alike)."""
+first token; 1 does something else", "each its own pattern" only where no two read alike),
+where fewer are drawn the layer's count named and the heads drawn counted ("5 of the layer's 9
+heads rest on the first token; 6 drawn")."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 import attention_core as ac
 from attention_core.readings import head_kinds
 from attention_core.readings.head_groups import layer_reading
-from scenes.mobjects.heat_grid import MIN_HEAD, spans
+from scenes.mobjects.heat_grid import GALLERY_HEAD, spans
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE
@@ -32,22 +34,30 @@ def clauses(text: str) -> list[str]:
 class GalleryHeads:
     """The heads HeadGallery draws (mixin of :class:`scenes.head_gallery.HeadGallery`)."""
 
-    def headline(self, readings) -> tuple[str, str]:
-        """The title: what the layer's heads (``readings``, every head) do together, as
-        :func:`~attention_core.readings.head_groups.layer_reading` decides it; and its first
-        clause alone, for a narrow frame ("8 of 9 heads rest on the first token")."""
+    def headline(self, readings, drawn: int | None = None) -> list[str]:
+        """The title's wordings, longest first: what the layer's heads (``readings``, every
+        head) do together, as :func:`~attention_core.readings.head_groups.layer_reading`
+        decides it; then its first clause alone, for a narrow frame ("8 of 9 heads rest on the
+        first token"). ``drawn`` (fewer heads on screen than the layer has): the layer's count
+        said as the layer's, the heads drawn counted after it where that fits ("5 of the
+        layer's 9 heads rest on the first token; 6 drawn": "5 of 9" over six heatmaps read as
+        a count of the six; the line under the gallery names those not shown)."""
         layer = layer_reading(readings)
         g = layer.common
         what = self.phrase((g.pattern, g.key), self.lit_phrases)
         counts = dict(n=len(g.heads), H=layer.heads, G=len(layer.groups), what=what)
+        fewer = drawn is not None and drawn < layer.heads
+        tail = self.say("gallery_title_drawn", d=drawn) if fewer else ""
+        layer_s = "_layer" if fewer else ""
         if layer.kind in ("each_own", "mixed"):
-            text = self.say(f"gallery_title_{layer.kind}", **counts)
-            return text, text
-        text = self.say(f"gallery_title_{layer.kind}_{g.verb}", **counts)
+            text = self.say(f"gallery_title_{layer.kind}{layer_s}", **counts)
+            return [text + tail, text]
+        text = self.say(f"gallery_title_{layer.kind}_{g.verb}{layer_s}", **counts)
         if layer.kind == "alike":
-            return text, text
+            return [text + tail, text]
         m = layer.others
-        return text + self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m), text
+        others = self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m)
+        return list(dict.fromkeys([text + others + tail, text + tail, text]))
 
     def scored_heads(self, pattern: str, n: int) -> str:
         """ "3 are induction heads by the model's score" (their rows here may show another)."""
@@ -66,18 +76,18 @@ class GalleryHeads:
         else:
             self.step("reading", summary=summary, lit=self.phrase(lit, self.lit_phrases))
 
-    def retitle(self, readings) -> None:
+    def retitle(self, readings, drawn: int | None = None) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches
         markup), at the largest size that fits; in a narrow frame its first clause alone."""
         width = self.regions.title.width
         mob = None
-        for text in self.headline(readings):
+        for text in self.headline(readings, drawn):
             for size in (TITLE, CAPTION, SMALL):
                 if mob is None and text_width(text, size) <= 0.95 * width:  # bold is wider
                     mob = label(text, size, self.theme.text, weight="BOLD")
                     mob = mob if mob.width <= width else None
         if mob is None:
-            text = ellipsize(self.headline(readings)[1], width, SMALL)
+            text = ellipsize(self.headline(readings, drawn)[-1], width, SMALL)
             mob = label(text, SMALL, self.theme.text, weight="BOLD")
         self.remove(self.title_mob)
         self.title_mob = place(mob, self.regions.title, "left")
@@ -85,7 +95,7 @@ class GalleryHeads:
 
     def fewer_if_small(self, readings):
         """:meth:`build` with every head, the explained head first; where a heatmap comes out
-        under :data:`MIN_HEAD` in a square frame, fewer heads — the explained
+        under :data:`GALLERY_HEAD` in a square frame, fewer heads — the explained
         head, then those that matter (:func:`attention_core.rank_heads`) — the others named
         under the gallery ("heads 4–6, 8 not shown"). The explained head is framed and named
         with its pair under the gallery."""
@@ -98,7 +108,7 @@ class GalleryHeads:
             self.grouped = grouped and self.maps.shared and count == H  # a row a key/value head
             note = self.explained_note(content.width) if noted else VGroup()
             built, note = self.build_noted(readings, note)
-            large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
+            large = min(p[1][0].width for p in built[0]) >= GALLERY_HEAD - 1e-6
             return large, built, note
 
         square = self.frame.width <= self.frame.height * 1.01  # wider frames keep every head
@@ -108,13 +118,15 @@ class GalleryHeads:
             large, built, note = attempt(H)
         if not large and square and self.maps.shared:  # every head, without the room the
             large, built, note = attempt(H, grouped=False)  # groups' names and frames take
-        self.every_head = large  # (for the checks: every head fits at MIN_HEAD, or not)
-        if not large and square:  # the most heads that keep MIN_HEAD (at least two)
+        self.every_head = large  # (for the checks: every head keeps GALLERY_HEAD, or not)
+        if not large and square:  # the most heads that keep GALLERY_HEAD (at least two)
             for count in range(H - 1, 1, -1):  # (not by halving: 10 heads fit where 9 do not)
                 large, built, note = attempt(count)
                 if large:
                     break
         panels = built[0]
+        if len(self.drawn) < H:  # the title counts the layer's heads: it says so, and the drawn
+            self.retitle(readings, len(self.drawn))
         if len(note):
             place(note, Box(content.x0, content.y0, content.x1, content.y0 + note.height), "left")
         lead = next(p for p in panels if p.head == e)

@@ -61,6 +61,41 @@ WORDS = {
     "gallery_title_others": ("，其余 {m} 个不同", "; {m} do something else"),
     "gallery_title_others_1": ("，其余 {m} 个不同", "; {m} does something else"),
     "gallery_title_mixed": ("一层的 {H} 个头：{G} 种模式", "{H} heads of a layer, {G} patterns"),
+    # fewer heads drawn than the layer has (a square frame): the layer's count said as the
+    # layer's, then how many are drawn ("5 of 9 heads" over six heatmaps read as of the six)
+    "gallery_title_each_own_layer": (
+        "这一层的 {H} 个头各看各的",
+        "The layer's {H} heads, each its own pattern",
+    ),
+    "gallery_title_alike_rest_layer": (
+        "这一层的 {n} 个头都停在{what}上",
+        "All {n} of the layer's heads rest on {what}",
+    ),
+    "gallery_title_alike_attend_layer": (
+        "这一层的 {n} 个头都看{what}",
+        "All {n} of the layer's heads attend to {what}",
+    ),
+    "gallery_title_alike_are_layer": (
+        "这一层的 {n} 个头都{what}",
+        "All {n} of the layer's heads are {what}",
+    ),
+    "gallery_title_most_rest_layer": (
+        "这一层 {H} 个头里 {n} 个停在{what}上",
+        "{n} of the layer's {H} heads rest on {what}",
+    ),
+    "gallery_title_most_attend_layer": (
+        "这一层 {H} 个头里 {n} 个看{what}",
+        "{n} of the layer's {H} heads attend to {what}",
+    ),
+    "gallery_title_most_are_layer": (
+        "这一层 {H} 个头里 {n} 个{what}",
+        "{n} of the layer's {H} heads are {what}",
+    ),
+    "gallery_title_mixed_layer": (
+        "这一层的 {H} 个头：{G} 种模式",
+        "The layer's {H} heads, {G} patterns",
+    ),
+    "gallery_title_drawn": ("；画出 {d} 个", "; {d} drawn"),
     # HeadGallery
     "heads_on": ("{n} 个头看{what}", "{n} attend to {what}"),
     "heads_on_1": ("{n} 个头看{what}", "{n} attends to {what}"),
