@@ -14,12 +14,14 @@ from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTra
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.bars import anchored_row, leader_lines, masked_marker, score_row_panel
+from scenes.mobjects.bars import masked_marker
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import MARGIN, Box, box_of, flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.softmax_labels import KeyLabels
+from scenes.parts.softmax_sharper import SharperSteps
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
@@ -38,16 +40,7 @@ def row_columns(n: int, height: float) -> tuple[int, float]:
     return cols, row_h
 
 
-def sharpen_factors(d_k: int) -> list[tuple[str, float]]:
-    """The multipliers of the side panel: scaled (×1), unscaled (×√d_k), then ×10 and ×100."""
-    out = [("×1", 1.0)]
-    if d_k > 1:
-        out.append(("√d_k", float(np.sqrt(d_k))))
-    out += [("×10", 10.0), ("×100", 100.0)]
-    return out
-
-
-class Softmax(ExplainerScene):
+class Softmax(KeyLabels, SharperSteps, ExplainerScene):
     """Scores become shares of one whole; sharper scores saturate."""
 
     def construct(self):
@@ -67,7 +60,7 @@ class Softmax(ExplainerScene):
         # keys the caption names, the core's choice; a blocked key gets the masked marker
         pair = ac.followed_pair(self.trace)
         key = pair.key if self.choice.kind in ("followed", "asked") else None
-        self.labelled = ac.labelled_keys(ac.softmax(self.row), key)
+        self.labelled = self.story_labelled(ac.softmax(self.row), key)
         self.every_label = len(self.labelled.keys) == len(self.keys)
         self.exp_and_share()
         self.all_rows()
@@ -81,7 +74,12 @@ class Softmax(ExplainerScene):
         need = 1.0 + flow(self.weight_pairs(ac.softmax(row)), left.width, 0.3, 0.08).height
         for ratio in ((3, 2), (3, 2.4), (1, 1), (2, 3)):
             bars_box, shares_box = left.rows(*ratio, gap=0.3)
-            if len(self.keys) <= 8 or not self.every_label or shares_box.height >= need:
+            if not self.every_label:  # the few keys' labels on tiers over and under the bar,
+                # reaching into the rows' gap; the e^s bars keep at least half the height
+                need = self.share_labels_height(ac.softmax(row), shares_box.width - 1.0) - 0.3
+                if ratio == (1, 1):
+                    break
+            if len(self.keys) <= 8 or shares_box.height >= need:
                 break
         bars, exp_labels = self.exponentials(row, left, bars_box, shares_box)
         self.shares(row, bars, exp_labels, shares_box)
@@ -159,7 +157,11 @@ class Softmax(ExplainerScene):
         bar_w = min(0.9, slot * 0.6)
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
         tiers = (self.label_tiers(slot) if stagger else 1) if self.every_label else 1
-        lift = 0.35 * (tiers - 1) + (0.0 if self.every_label else 0.2)  # leaders' room
+        lift = 0.35 * (tiers - 1)
+        few = VGroup()
+        if not self.every_label:  # the few keys' labels under the bars, on stems: their room
+            few, low = self.few_key_labels(plot, slot)
+            lift = max(-low - 0.3, 0.0)
         score_labels = VGroup(
             *(
                 self.num(
@@ -195,25 +197,26 @@ class Softmax(ExplainerScene):
             if not crowded:
                 score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
                 exp_labels[j].next_to(bar, UP, buff=0.08)
-        key_labels = self.key_labels_under(plot, slot, tiers, base_y)
+        if self.every_label:
+            key_labels = self.key_labels_under(plot, slot, tiers, base_y)
+        else:
+            key_labels = few.shift(UP * base_y)
         self.marks = dict(enumerate(bars))  # what each key's label names (tests check it)
         return bars, score_labels, exp_labels, key_labels
 
+    def few_key_labels(self, plot: Box, slot: float):
+        """The labelled keys' labels under their bars (:meth:`KeyLabels.stemmed`), whole, each
+        under its own bar or on a stem to it, for bars standing at y = 0: (labels, lowest y)."""
+        keys = self.labelled.keys
+        labs = [label(self.k_tokens[j], SMALL, self.colors[j]) for j in keys]
+        spans = [(plot.x0 + j * slot, plot.x0 + (j + 1) * slot) for j in keys]
+        return self.stemmed(labs, keys, spans, (0.0, 0.0), plot.x0, plot.x1, ("down",))
+
     def key_labels_under(self, plot: Box, slot: float, tiers: int, base_y: float) -> VGroup:
-        """The key labels under the bars: every one (staggered on ``tiers`` rows, shortened to
-        their room), or the core's few in one row, each on its bar or led to it."""
+        """Every key's label under its bar (staggered on ``tiers`` rows, shortened to their
+        room)."""
         xs = [plot.x0 + (j + 0.5) * slot for j in self.keys]
         y = plot.y0 + 0.15
-        if not self.every_label:
-            keys = self.labelled.keys
-            labs = [label(self.k_tokens[j], SMALL, self.colors[j]) for j in keys]
-            for j, lab in zip(keys, labs):
-                lab.key_index = j
-            anchored_row(labs, [xs[j] for j in keys], y, plot.x0, plot.x1)
-            lines = leader_lines(
-                labs, [(xs[j], base_y) for j in keys], [self.colors[j] for j in keys]
-            )
-            return VGroup(*labs, lines)
         key_labels = VGroup()
         for j, c in enumerate(self.colors):
             text = self.k_tokens[j]
@@ -233,7 +236,7 @@ class Softmax(ExplainerScene):
         out = [label(masked, SMALL, self.theme.muted)] if masked else []
         left = self.labelled.unlabelled
         if left and not self.every_label:
-            key = "keys_unlabelled" if left > 1 else "keys_unlabelled_one"
+            key = "others_grey" if left > 1 else "others_grey_one"  # the cast is labelled
             out.append(label(self.say(key, n=left), SMALL, self.theme.muted))
         return flow(out, width, hbuff=0.4, vbuff=0.08) if out else VGroup()
 
@@ -282,8 +285,12 @@ class Softmax(ExplainerScene):
         over = 0.0 if self.every_label else 0.45
         room = Box(shares_box.x0, shares_box.y0, shares_box.x1, shares_box.y1 - over)
         place(VGroup(bar, total).arrange(RIGHT, buff=0.2), room, "top")
-        if not self.every_label:
+        if not self.every_label:  # the labels over and under the bar, all in the box
             bar.numbers = self.segment_labels(w, bar, shares_box)
+            whole, room = VGroup(bar, total, bar.numbers), shares_box
+            if whole.height > room.height:  # into the gap over it
+                room = Box(room.x0, room.y0, room.x1, room.y1 + 0.3)
+            place(whole, room, "top" if whole.height > room.height else "center")
         listed = self.weights_list(w, bar, shares_box) if self.every_label else VGroup()
         note = VGroup()
         if len(listed):  # the list is the numbers: the bar keeps none of its own
@@ -310,38 +317,26 @@ class Softmax(ExplainerScene):
     def shares_heading(self) -> VGroup:
         """q(she): e^s / Σ e^s, in the place of the e^s heading: what the bar now shows."""
         shares = math("e^s \\/ inline(sum e^s)", BODY * 1.4, self.q_color(self.i))
-        new = VGroup(self.exp_head[0].copy(), shares).arrange(buff=0.15)
-        return new.align_to(self.exp_head, LEFT).align_to(self.exp_head, UP)
+        # q(…) stays where it was (centred on the taller Σ it sank onto the labels under it)
+        shares.next_to(self.exp_head[0], RIGHT, buff=0.15)
+        return VGroup(self.exp_head[0].copy(), shares)
 
     def segment_labels(self, w, bar, shares_box: Box) -> VGroup:
-        """ "trophy 0.563" for each key the core labels, over its segment of the bar (or under
-        it, where one row over it is too narrow), led to its segment by a line where it has to
-        move; under them, how many keys are masked and how many left unlabelled."""
+        """ "soup 0.719", the key whole, for each labelled key (:meth:`KeyLabels.story_labelled`):
+        over its own segment, else on a stem over or under the bar (:meth:`KeyLabels.stemmed`;
+        issue 38: packed in one row, each label sat over another key's segment); under them,
+        how many keys are masked and how many others are grey."""
         keys = self.labelled.keys
-        pairs = self.weight_pairs(w)
-        labs = [pairs[j] for j in keys]
-        for j, lab in zip(keys, labs):
-            lab.key_index = j
+        labs = [self.weight_pair(w, j, whole=True) for j in keys]
         self.marks = dict(enumerate(bar.parts))
-        xs = [bar.parts[j].get_center()[0] for j in keys]
-        x0, x1 = shares_box.x0, shares_box.x1
-        top, bottom = bar.outline.get_top()[1], bar.outline.get_bottom()[1]
-        over = list(range(len(keys)))
-        if anchored_row(labs, xs, top + 0.3, x0, x1) is False:  # two rows: over and under
-            by_x = sorted(over, key=lambda k: xs[k])
-            over, under = by_x[::2], by_x[1::2]
-            anchored_row([labs[k] for k in over], [xs[k] for k in over], top + 0.3, x0, x1)
-            anchored_row([labs[k] for k in under], [xs[k] for k in under], bottom - 0.3, x0, x1)
-        anchors = [(x, top if k in over else bottom) for k, x in enumerate(xs)]
-        # a label over its own segment needs no line: one moved off it does
-        tol = [max(0.08, bar.parts[j].width / 2 - 0.05) for j in keys]
-        lines = leader_lines(labs, anchors, [self.colors[j] for j in keys], tol=tol)
+        spans = [(bar.parts[j].get_left()[0], bar.parts[j].get_right()[0]) for j in keys]
+        edges = (bar.outline.get_top()[1], bar.outline.get_bottom()[1])
+        out, _ = self.stemmed(labs, keys, spans, edges, shares_box.x0, shares_box.x1)
         blocked = self.labelled.blocked if self.cut else 0
         masked = self.say(f"share_masked_keys{one(blocked)}", n=blocked) if blocked else ""
         notes = self.key_notes(masked, shares_box.width)
-        out = VGroup(*labs, lines)
         if len(notes):
-            notes.next_to(VGroup(bar.outline, *labs), DOWN, buff=0.2).align_to(bar, LEFT)
+            notes.next_to(VGroup(bar.outline, out), DOWN, buff=0.2).align_to(bar, LEFT)
             out.add(notes)
         return out
 
@@ -374,15 +369,15 @@ class Softmax(ExplainerScene):
 
     def weight_pairs(self, w) -> list:
         """ "when 0.001": each key, in its colour, with its weight."""
-        return [
-            VGroup(
-                label(self.kit.fit_label(self.k_tokens[j], 2.0, SMALL), SMALL, self.colors[j]),
-                self.num(
-                    w[j], (f"sharpened{self.sfx}", self.h, self.i, 1.0, j), 3, color=self.theme.text
-                ),
-            ).arrange(RIGHT, buff=0.1)
-            for j in self.keys
-        ]
+        return [self.weight_pair(w, j) for j in self.keys]
+
+    def weight_pair(self, w, j: int, whole: bool = False) -> VGroup:
+        """ "when 0.001": key ``j`` in its colour (``whole``: never shortened), its weight."""
+        name = self.k_tokens[j] if whole else self.kit.fit_label(self.k_tokens[j], 2.0, SMALL)
+        role = (f"sharpened{self.sfx}", self.h, self.i, 1.0, j)
+        return VGroup(
+            label(name, SMALL, self.colors[j]), self.num(w[j], role, 3, color=self.theme.text)
+        ).arrange(RIGHT, buff=0.1)
 
     def all_rows(self):
         ex, head, theme, keys, colors = self.example, self.head, self.theme, self.keys, self.colors
@@ -435,163 +430,6 @@ class Softmax(ExplainerScene):
         self.play(FadeIn(rows, lag_ratio=0.15), run_time=1.2)
         self.play_all([FadeIn(note)] if len(note) else [], run_time=0.5)
         self.hold()
-
-    # -- sharper: the same scores multiplied, with Σ s(1 − s) --------------------------------
-    def sharper(self):
-        head, theme, i = self.head, self.theme, self.i
-        side_box = self.rows_and_side()[1]
-        factors = sharpen_factors(head.d_k)
-        panel, gauges, shown = self.sharper_bars(factors, self.sharper_tags(factors), side_box)
-        claim = ac.readings.claims.sharpening(self.row, head.d_k)
-        self.step(
-            "sharper",
-            caption_key=f"sharper_{claim.kind}",
-            clear=self.narrow_frame,  # the rows took the whole frame
-            dk=self.num(head.d_k, ("d_k", self.h), 0).shown,
-            sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", self.h), 2).shown,
-            g1=shown["×1"],
-            graw=shown.get("√d_k", ""),
-            g10=shown["×10"],
-            g100=shown["×100"],
-        )
-        g_head = label("Σ s(1−s)", SMALL, theme.accent)
-        room = min(2.5, max(0.9, side_box.width - g_head.width - 1.5))  # clear of Σ s(1−s)
-        q = self.kit.fit_label(self.q_tokens[i], room, SMALL)
-        heading = label(f"q({q})", SMALL, self.q_color(i))
-        if head.d_k > 1:  # the d_k the caption names, after the row's name
-            dk_value = self.num(head.d_k, ("d_k", self.h), 0, color=theme.muted)
-            dk = VGroup(math("d_k =", SMALL, theme.muted), dk_value).arrange(buff=0.1)
-        else:
-            dk = VGroup()
-        side = VGroup(heading, panel).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        place(side, Box(side_box.x0, side_box.y0, side_box.x1 - 0.9, side_box.y1), "left")
-        for g, p in zip(gauges, panel):
-            g.next_to(p, RIGHT, buff=0.2)
-        g_head.next_to(gauges[0], UP, buff=0.2).align_to(gauges[0], LEFT)
-        if g_head.get_right()[0] > self.frame.x1 - MARGIN:  # a narrow frame: flush right
-            g_head.align_to(gauges[0], RIGHT)
-        if heading.get_right()[0] > g_head.get_left()[0] - 0.15:  # a whole followed label:
-            heading.next_to(g_head, UP, buff=0.12).align_to(panel, LEFT)  # a line of its own
-        if len(dk):  # under the bars, right-aligned with their tags
-            side.add(dk.next_to(panel, DOWN, buff=0.25).align_to(panel, LEFT))
-        self.play(FadeIn(side, lag_ratio=0.2), run_time=1.5)
-        self.play(FadeIn(g_head), *(FadeIn(g, shift=0.1 * LEFT) for g in gauges), run_time=1.2)
-        self.hold()
-
-    def sharper_tags(self, factors) -> list:
-        """The name of each factor's row ("×1", "unscaled ×1.41", "×10", …)."""
-        theme, tags = self.theme, []
-        for name, f in factors:
-            tag = label(name, SMALL, theme.text)
-            if name == "√d_k":  # "unscaled ×1.41": the factor the caption names
-                tag = VGroup(
-                    label(self.say("raw"), SMALL, theme.text),
-                    VGroup(
-                        label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", self.h), 2)
-                    ).arrange(buff=0.04),
-                ).arrange(buff=0.12)
-            tags.append(tag)
-        return tags
-
-    def sharper_bars(self, factors, tags, side_box):
-        """The followed row's weights with its scores multiplied by each factor, one bar each
-        after its tag, and their Σ s(1 − s) gauges (placed later): (panel, gauges, the gauges'
-        shown numbers by factor name)."""
-        theme, i, keys, colors = self.theme, self.i, self.keys, self.colors
-        panel, gauges, shown = VGroup(), [], {}
-        gauge_w = self.num(0.0, (), 3).width
-        # the bars take what the tags and the gauges (0.000, on their right) leave
-        bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
-        if bar_w < 1.5 and len(tags[1]) == 2:  # a narrow frame: "unscaled" over "×1.41"
-            tags[1].arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
-            bar_w = side_box.width - max(t.width for t in tags) - gauge_w - 1.0
-        # the bars as tall as the room allows, 0.32–0.7 (thin, they left a 1:1 frame half blank)
-        per_row = (side_box.height - 1.3) / len(factors)
-        height = float(np.clip(per_row * 0.55, 0.32, 0.7))
-        buff = float(np.clip(per_row - height, 0.3, 0.6))
-        for tag, (name, f) in zip(tags, factors):
-            s = ac.sharpened(self.row, f)
-            b = self.kit.proportion_bar(
-                s,
-                colors,
-                bar_w,
-                height=height,
-                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in keys],
-                show_numbers=False,
-            )
-            role = (f"gradient_sum{self.sfx}", self.h, i, f)
-            g = self.num(ac.saturation(s), role, 3, color=theme.accent)
-            gauges.append(g)
-            shown[name] = g.shown
-            panel.add(VGroup(tag, b).arrange(RIGHT, buff=0.15))
-        panel.arrange(DOWN, aligned_edge=RIGHT, buff=buff)
-        return panel, gauges, shown
-
-    # -- saturation: one d = 64 row, unscaled and ÷√64 -------------------------------------------
-    def row64(self):
-        claim = ac.saturation_claim(self.row, self.head.d_k)
-        if claim.kind == "saturated":  # the followed row itself saturates: show it
-            self.followed_saturation()
-            return
-        values, heading, panel, cbar = score_row_panel(self, self.regions.content)
-        self.step("saturation", clear=True, **values)
-        self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
-        self.play(FadeIn(panel[1]), run_time=1.2)
-        self.hold(1.6)
-
-    def followed_saturation(self):
-        """The followed row's own shares, divided by √d_k and not (its scores × √d_k): each bar
-        with its largest key labelled on its segment, and max and Σ s(1 − s) beside it."""
-        head, theme, i = self.head, self.theme, self.i
-        box = self.regions.content
-        tags = {
-            "scaled": math(f"div sqrt({head.d_k})", BODY * 1.3, theme.accent),
-            "raw": label(self.say("raw"), BODY, theme.muted),
-        }
-        factors = {"scaled": 1.0, "raw": float(np.sqrt(head.d_k))}
-        facts, values = (
-            {},
-            {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", self.h), 0).shown},
-        )
-        for name, f in factors.items():
-            s = ac.sharpened(self.row, f)
-            top = int(np.argmax(s))
-            big = self.num(s[top], (f"sharpened{self.sfx}", self.h, i, f, top), 3, color=theme.text)
-            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", self.h, i, f), 3)
-            g.set_color(theme.accent)
-            facts[name] = VGroup(
-                VGroup(label("max =", SMALL, theme.text), big).arrange(buff=0.1),
-                VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(buff=0.1),
-            ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-            values[f"max{name}"], values[f"g{name}"] = big.shown, g.shown
-        self.step("saturation_followed", clear=True, **values)
-        tag_w = max(t.width for t in tags.values())
-        bar_w = box.width - tag_w - max(f.width for f in facts.values()) - 1.0
-        rows = VGroup()
-        for name, f in factors.items():
-            s = ac.sharpened(self.row, f)
-            bar = self.kit.proportion_bar(
-                s,
-                self.colors,
-                bar_w,
-                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
-                show_numbers=False,
-            )
-            top = int(np.argmax(s))
-            key = label(self.k_tokens[top], SMALL, self.colors[top])
-            key.next_to(bar.parts[top], UP, buff=0.12)
-            tags[name].next_to(bar, LEFT, buff=0.3 + tag_w - tags[name].width)
-            facts[name].next_to(bar, RIGHT, buff=0.3)
-            rows.add(VGroup(tags[name], bar, key, facts[name]))
-        rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
-        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", self.h), 0))
-        heading = VGroup(
-            label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
-        ).arrange(buff=0.5)
-        place(VGroup(heading, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.4), box)
-        self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
-        self.play(FadeIn(rows[1]), run_time=1.2)
-        self.hold(1.6)
 
 
 def one(n: int, kind: str = "blocked") -> str:

@@ -434,12 +434,13 @@ def contrast_problems(scene) -> list[str]:
 def geometry_problems(scene) -> list[str]:
     """What the mobjects alone tell (no pixels needed): text outside the frame, overlapping or
     too small, a number that is not the core's, a label on an arrow, a label of ≤ 8 characters
-    shortened."""
+    shortened, Softmax's key labels over another key's segment."""
     return (
         layout_problems(scene)
         + numbers_problems(scene)
         + labels_on_arrows(scene)
         + shortened_labels(scene)
+        + key_label_problems(scene)
     )
 
 

@@ -107,10 +107,12 @@ def test_the_exp_caption_says_what_the_masked_keys_get(softmax_steps):
 
 
 def test_every_softmax_label_sits_on_its_own_bar_or_is_led_to_it(softmax_steps):
-    """At 24 keys the exp step labels the followed key and the caption's five (not 24 labels
-    on four staggered rows), the share step the same keys on their segments, none away."""
+    """At 24 keys the exp step labels the followed key, the caption's five and the cast's keys
+    with a share (not 24 labels on four staggered rows; issue 38: a segment in colour is a
+    labelled one), the share step the same keys on their segments, none away."""
     exp = softmax_steps["exp"]
-    assert exp["labelled"] == len(exp["chosen"]) == 5 and 1 in exp["chosen"]  # trophy
+    assert exp["labelled"] == len(exp["chosen"]) and 1 in exp["chosen"]  # trophy
+    assert 5 <= len(exp["chosen"]) <= 9
     for key in ("exp", "share"):
         assert not softmax_steps[key]["labels"], (key, softmax_steps[key]["labels"])
 
