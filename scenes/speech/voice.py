@@ -79,7 +79,7 @@ def check_voice(name: str, lang: str) -> str:
     speaks = VOICE_LANG[clean[0]]
     if speaks != lang:
         raise ValueError(
-            f"voice: {clean} speaks {speaks}, not {lang}; pick a {lang} voice such as "
+            f"voice: {clean} speaks {speaks}, not {lang}; pick a voice of {lang} such as "
             f"{DEFAULT_VOICES[lang]} (one of: {', '.join(voices(lang))})"
         )
     return clean
