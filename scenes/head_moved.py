@@ -26,6 +26,7 @@ from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import Token, is_punctuation, quoted
 
+OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
 
@@ -288,17 +289,22 @@ class HeadMoved(ExplainerScene):
                     self.num(mv.norms[j], ("moved_norm", h, i, j), 2, size=SMALL),
                 ]
             )
+        others = [label(self.say(k, n=len(self.rest)), SMALL, muted) for k in OTHERS]
         if self.rest:
             rest = ac.norm(mv.terms[self.rest].sum(axis=0))
-            others = label(self.say("moved_others", n=len(self.rest)), SMALL, muted)
-            rows.append([others, None, self.num(rest, ("moved_rest_norm", h, i), 2, size=SMALL)])
+            rows.append([others[0], None, self.num(rest, ("moved_rest_norm", h, i), 2, size=SMALL)])
         half = (len(rows) + 2) // 2  # the rows in two tables side by side, where they fit
         copy = [label(self.say("moved_terms_heading"), SMALL, muted)]
         copy += [label(t, SMALL, muted) for t in ("αⱼ", "‖tⱼ‖")]
-        two = VGroup(_table(rows[:half]), _table([copy, *rows[half:]]))
-        if len(rows) > 3 and two.arrange(buff=0.45, aligned_edge=UP).width <= width:
-            table = two
-        else:
+        table = None  # two tables, the rest's count "+ 12" where "+ 12 others" is too wide (1:1)
+        for name in others[: 1 + bool(self.rest)] if len(rows) > 3 else []:
+            rows[-1][0] = name if self.rest else rows[-1][0]
+            two = VGroup(_table(rows[:half]), _table([copy, *rows[half:]]))
+            if two.arrange(buff=0.45, aligned_edge=UP).width <= width:
+                table = two
+                break
+        if table is None:  # one table, the rest named whole
+            rows[-1][0] = others[0] if self.rest else rows[-1][0]
             table = _table(rows)
         pieces = self.pieces_line(width)
         return VGroup(table, *pieces).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
