@@ -203,9 +203,16 @@ def score_row_panel(scene, box):
         (tags[w], stats[w][0], [(f"row64_weight_{w}", j) for j in range(n)], fact_mobs[w])
         for w in ("raw", "scaled")
     ]
-    panel = weight_rows(rows, bar_w, theme, height=0.5, gap=0.6)
+    # a square or 4:3 box: taller bars, farther apart (a third of a 1:1 frame stayed empty)
+    tall = box.width < 2.2 * box.height
+    panel = weight_rows(rows, bar_w, theme, height=0.8 if tall else 0.5, gap=0.6)
     cbar = ColorBar(theme, width=min(2.4, bar_w * 0.6))
     group = VGroup(heading, panel, cbar).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+    if tall:  # the rows and the colour bar spread over the height left
+        free = box.height - group.height
+        buff = float(np.clip(0.6 + free / 3, 0.6, 1.4))
+        panel.arrange(DOWN, buff=buff, aligned_edge=LEFT)
+        group.arrange(DOWN, aligned_edge=LEFT, buff=float(np.clip(0.45 + free / 4, 0.45, 1.0)))
     place(group, box)
     values = dict(
         n=n,

@@ -142,10 +142,55 @@ class SharperSteps:
             "raw": label(self.say("raw"), BODY, theme.muted),
         }
         factors = {"scaled": 1.0, "raw": float(np.sqrt(head.d_k))}
-        facts, values = (
-            {},
-            {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", self.h), 0).shown},
-        )
+        facts, values = self.saturation_facts(factors)
+        self.step("saturation_followed", clear=True, **values)
+        tag_w = max(t.width for t in tags.values())
+        # a square or 4:3 frame: the facts on one line under each bar, the bars wide and tall
+        # (beside them, a third of the frame stayed empty; issue 38)
+        narrow = box.width < 2.2 * box.height
+        if narrow:
+            for f in facts.values():
+                f.arrange(RIGHT, buff=0.5)
+        side = 0.5 if narrow else max(f.width for f in facts.values()) + 1.0
+        bar_w = box.width - tag_w - side
+        rows = VGroup()
+        for name, f in factors.items():
+            s = ac.sharpened(self.row, f)
+            bar = self.kit.proportion_bar(
+                s,
+                self.colors,
+                bar_w,
+                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
+                height=0.8 if narrow else 0.45,
+                show_numbers=False,
+            )
+            top = int(np.argmax(s))
+            key = label(self.k_tokens[top], SMALL, self.colors[top])
+            key.next_to(bar.parts[top], UP, buff=0.12)
+            tags[name].next_to(bar, LEFT, buff=0.3 + tag_w - tags[name].width)
+            if narrow:
+                facts[name].next_to(bar, DOWN, buff=0.2).align_to(bar, LEFT)
+            else:
+                facts[name].next_to(bar, RIGHT, buff=0.3)
+            rows.add(VGroup(tags[name], bar, key, facts[name]))
+        rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
+        if narrow:  # the rows spread over the height the heading leaves
+            free = box.height - rows.height - 0.9
+            rows.arrange(DOWN, buff=float(np.clip(0.8 + free / 2, 0.8, 1.6)), aligned_edge=LEFT)
+        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", self.h), 0))
+        heading = VGroup(
+            label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
+        ).arrange(buff=0.5)
+        place(VGroup(heading, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.4), box)
+        self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
+        self.play(FadeIn(rows[1]), run_time=1.2)
+        self.hold(1.6)
+
+    def saturation_facts(self, factors: dict):
+        """ "max = …" over "Σ s(1−s) = …" for each factor's bar, and the caption's values."""
+        head, theme, i = self.head, self.theme, self.i
+        facts = {}
+        values = {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", self.h), 0).shown}
         for name, f in factors.items():
             s = ac.sharpened(self.row, f)
             top = int(np.argmax(s))
@@ -157,31 +202,4 @@ class SharperSteps:
                 VGroup(label("Σ s(1−s) =", SMALL, theme.accent), g).arrange(buff=0.1),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
             values[f"max{name}"], values[f"g{name}"] = big.shown, g.shown
-        self.step("saturation_followed", clear=True, **values)
-        tag_w = max(t.width for t in tags.values())
-        bar_w = box.width - tag_w - max(f.width for f in facts.values()) - 1.0
-        rows = VGroup()
-        for name, f in factors.items():
-            s = ac.sharpened(self.row, f)
-            bar = self.kit.proportion_bar(
-                s,
-                self.colors,
-                bar_w,
-                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
-                show_numbers=False,
-            )
-            top = int(np.argmax(s))
-            key = label(self.k_tokens[top], SMALL, self.colors[top])
-            key.next_to(bar.parts[top], UP, buff=0.12)
-            tags[name].next_to(bar, LEFT, buff=0.3 + tag_w - tags[name].width)
-            facts[name].next_to(bar, RIGHT, buff=0.3)
-            rows.add(VGroup(tags[name], bar, key, facts[name]))
-        rows.arrange(DOWN, buff=0.8, aligned_edge=LEFT)
-        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", self.h), 0))
-        heading = VGroup(
-            label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
-        ).arrange(buff=0.5)
-        place(VGroup(heading, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.4), box)
-        self.play(FadeIn(heading), FadeIn(rows[0]), run_time=1.2)
-        self.play(FadeIn(rows[1]), run_time=1.2)
-        self.hold(1.6)
+        return facts, values
