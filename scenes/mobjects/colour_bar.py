@@ -3,15 +3,22 @@ titles (plain, typeset, and typeset column headers)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, VGroup
 
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL, Theme, diverging, heat
 
-if TYPE_CHECKING:
-    from scenes.mobjects.matrix import LabelledMatrix
+
+class HeadedTable(Protocol):
+    """What :func:`typeset_headers` reads of a table (a ``LabelledMatrix``; named by its shape,
+    not imported: the matrix module imports this one)."""
+
+    indexed: bool
+    col_labels: VGroup
+    shown_columns: Sequence[int]
 
 
 def scale_fill(scale: str, value: float, limit: float):
@@ -98,7 +105,7 @@ def matrix_title(text, matrix: VGroup, theme: Theme, size=SMALL):
     return t
 
 
-def typeset_headers(table: LabelledMatrix, exprs) -> None:
+def typeset_headers(table: HeadedTable, exprs) -> None:
     """Replace a matrix's plain column headers by typeset ones (``exprs[j]``, Typst math such
     as ``"x_1"``: the project's own strings, never labels), in place; indexed headers stay."""
     from scenes.mobjects.math import math
