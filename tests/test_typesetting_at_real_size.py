@@ -123,3 +123,21 @@ def test_a_title_at_1_1_keeps_the_title_size(name, lang):
     assert mob.height <= scene.regions.title.height + 1e-6
     assert scene.regions.content.y1 <= scene.regions.title.y0 - 0.2 + 1e-6
     assert box_of(mob).height <= 1.1  # two lines at most
+
+
+# -- a word's formula inside a caption --------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", captions.LANGS)
+def test_a_word_s_formula_taken_into_a_caption_is_typeset(lang):
+    """A word with a formula ("scores $Q K^top$") filled into a caption: the caption bar
+    typesets the formula where it stands, as the caption's own (it was drawn in Unicode);
+    the subtitles keep its Unicode form, and no mark of the layout reaches either."""
+    kind = captions.word("scores", lang)
+    laid = captions.caption("CausalMask", "mask", lang, whole_formulas=True, kind=kind)
+    spans = [(str(laid)[a:b], src) for a, b, src in laid.formulas]
+    assert spans == [("Q\u00a0Kᵀ", "Q K^top")], spans
+    shown = captions.caption("CausalMask", "mask", lang, kind=kind)
+    assert "Q Kᵀ" in shown
+    for text in (str(laid), shown):
+        assert not re.search("[\ue000-\uf8ff]", text)

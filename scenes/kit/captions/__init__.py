@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
-from scenes.mobjects.unimath import MATH_MARK, NO_BREAK, laid, plain
+from scenes.mobjects.unimath import NO_BREAK, laid, plain
 
 from . import (
     attention_matrix,
@@ -101,9 +101,13 @@ def pick(pair: tuple[str, str], lang: str) -> str:
 
 class Phrase(str):
     """A word filled in (:func:`word`) that a caption may take as a value: ``layout`` is the
-    same words with its token labels kept whole (:func:`_filled`), for breaking into lines."""
+    same words with its token labels kept whole (:func:`_filled`), for breaking into lines,
+    each of its formulas marked (:func:`~scenes.mobjects.unimath.plain`); ``sources``: their
+    Typst sources, in order, so that a caption typesets a word's formula as its own (issue 38:
+    "scores QKᵀ" taken into a caption was drawn in Unicode)."""
 
     layout: str
+    sources: tuple = ()
 
 
 _NUMBER = re.compile(r"[−-]?\d[\d.,]*%?")
@@ -154,7 +158,23 @@ def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **va
         return text.replace(WORD_JOINER, "").replace(NO_BREAK, " ")
     # Σ s(1−s) whole too, and a pair "it₁ → trophy" (a review: zh lines broke at its arrow)
     text = text.replace("Σ ", "Σ" + NO_BREAK).replace(" → ", f"{NO_BREAK}→{NO_BREAK}")
-    return laid(text.strip(), (_typst(m.group(1), values) for m in MATH_MARK.finditer(source)))
+    return laid(text.strip(), _sources(source, values))
+
+
+_FORMULA_OR_VALUE = re.compile(r"\$([^$]+)\$|\{(\w+)[^{}]*\}")
+
+
+def _sources(template: str, values: dict) -> list:
+    """The Typst source of each formula of ``template`` filled with ``values``, in the order
+    they stand: its own (:func:`_typst`) and, where a value is a :class:`Phrase`, the
+    phrase's (``sources``)."""
+    out: list = []
+    for m in _FORMULA_OR_VALUE.finditer(template):
+        if m.group(1) is not None:
+            out.append(_typst(m.group(1), values))
+        elif isinstance(values.get(m.group(2)), Phrase):
+            out.extend(values[m.group(2)].sources)
+    return out
 
 
 def _typst(formula: str, values: dict) -> str | None:
@@ -176,9 +196,10 @@ def word(key: str, lang: str, **values) -> str:
     """A word or label, filled in, its ``$…$`` math in Unicode forms; token labels named as in
     a caption (:func:`_filled`). A :class:`Phrase`: a caption that takes it keeps its labels
     whole."""
-    template = plain(pick(WORDS[key], lang))
-    out = Phrase(_filled(template, values, False))
-    out.layout = _filled(template, values, True)
+    source = pick(WORDS[key], lang)
+    out = Phrase(_filled(plain(source), values, False))
+    out.layout = _filled(plain(source, True, marked=True), values, True)
+    out.sources = tuple(_sources(source, values))
     return out
 
 
@@ -190,6 +211,7 @@ def listed(items, lang: str) -> Phrase:
     sep = word("tokens_list_sep", lang)
     out = Phrase(sep.join(str(t) if isinstance(t, Phrase) else quoted(t) for t in items))
     out.layout = sep.join(t.layout if isinstance(t, Phrase) else named(t) for t in items)
+    out.sources = tuple(s for t in items if isinstance(t, Phrase) for s in t.sources)
     return out
 
 
