@@ -77,11 +77,16 @@ def _seen(scene) -> dict:
     """What the checks of issue 41's follow-ups read at a step's end: the text on screen, the
     close-up plane's share of the content, blank labels."""
     shown = [describe(m) for m in texts(scene)]
-    close = None
+    close = whole = None
+    content = scene.regions.content
     if hasattr(scene, "close"):  # its larger share: of the content's height, or of its width
-        plane, content = scene.close.plane, scene.regions.content
+        plane = scene.close.plane
         close = max(plane.height / content.height, plane.width / content.width)
-    return {"texts": shown, "close": close, "blank": [t for t in shown if not str(t).strip()]}
+    if hasattr(scene, "whole"):
+        plane = scene.whole.plane
+        whole = max(plane.height / content.height, plane.width / content.width)
+    blank = [t for t in shown if not str(t).strip()]
+    return {"texts": shown, "close": close, "whole": whole, "blank": blank}
 
 
 def _unseen(text: str) -> str:
@@ -174,6 +179,8 @@ def _run(example, aspect="16:9"):
         assert not any("terms keep" in t for t in seen["token"]["texts"]), seen["token"]["texts"]
         # the close-up uses the frame (4:3 and 1:1: it was a quarter of the content's height)
         assert seen["terms"]["close"] >= 0.4, (aspect, seen["terms"]["close"])
+        # at 1:1 the whole plane too (issue 38: a 1.28 × 0.32 strip beside a one-column table)
+        assert aspect != "1:1" or seen["terms"]["whole"] >= 0.3, seen["terms"]["whole"]
     return [(s.key, s.caption, s.snapshot[0]) for s in stills]
 
 
