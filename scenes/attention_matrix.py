@@ -232,6 +232,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             framed=self.frame_candidates() if reading else named,
             title_room=title_room,
             **({"one_side": True} if one_side else {}),
+            **({"colorbar": False} if getattr(self, "key_under", False) else {}),  # (placed after)
         )
         # a blocked cell never reads as a weight of 0.00: the look CausalMask gave it (its
         # number, where shown, as bright as the others: the reading may name it)

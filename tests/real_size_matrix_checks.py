@@ -5,7 +5,11 @@ own).
 - AttentionMatrix, a grid of 20-odd rows: every row named on one side (the left of the grid; a
   reviewer read rows named on both sides as two lists) and, where 22 rows fit that way (4:3 and
   16:9), the grid's side at least :data:`LEAST_SIDE` of the frame's height (it was a third of a
-  4:3 frame).
+  4:3 frame) unless the named cells' numbers take lines under it; the grid and its row names
+  take the content's width, or the grid its height (at 1:1 the colour key upright beside the
+  grid took 0.56 of its 7.5 units: the 22-token grid was 45 % of the frame's width, now 50 %);
+  no number on a badge over the grid (at 4:3 and 16:9 MiniLM's four named numbers sat on
+  badges over cells: now on a column beside the grid, or on lines under it).
 - AttentionMatrix, CausalMask and Overview: no number's badge on a grid of squares covers a
   named or framed cell (a reviewer: the 0.719 and 0.084 boxes sat on rows 14–17, at 4:3 on
   their own row's sink, the cell the caption told of): the numbers go on a line beside it.
@@ -17,7 +21,7 @@ own).
 
 from __future__ import annotations
 
-from manim import config
+from manim import VGroup, config
 
 import attention_core as ac
 from scene_checks import on_screen
@@ -25,6 +29,7 @@ from scenes.mobjects.matrix import LabelledMatrix
 
 LEAST_SIDE = 0.6  # the heatmap's side, of the frame's shorter side (4:3, 16:9; 22 rows or fewer)
 ONE_SIDE_ROWS = 22  # the most rows named on one side of a grid (23 or 24 split again)
+ROOM_LEFT = 0.25  # the most of the content's width (or height) a grid of many rows leaves
 HEATMAP_STEPS = ("heatmap", "rows", "reading")
 TABLE_STEPS = ("qk", "scale", "masked_note", "softmax")
 
@@ -48,9 +53,38 @@ def attention_matrix_problems(scene) -> list[str]:
         out.append(f"rows named right of the grid: {[scene.q_tokens[i] for i in right]}")
     side = max(m.backgrounds.height, m.backgrounds.width)
     short = min(config.frame_width, config.frame_height)
-    if config.frame_width > config.frame_height * 1.01 and side < LEAST_SIDE * short:
+    wide = config.frame_width > config.frame_height * 1.01
+    if wide and side < LEAST_SIDE * short and scene.readout_at != "foot":
         out.append(f"the heatmap is {side / short:.0%} of the frame's side (< {LEAST_SIDE:.0%})")
-    return out
+    return out + _room_left(scene, m) + _badges_on_grid(scene, m)
+
+
+def _room_left(scene, m) -> list[str]:
+    """The grid of squares and its row names take the content's width, or the grid its height
+    (with its column names, its key and the numbers' lines under it): at 1:1 the colour key
+    upright beside 22 rows took 0.56 of the 7.5 units a grid named on the left has."""
+    from scenes.mobjects.layout import box_of
+
+    content, grid = scene.regions.content, box_of(m.backgrounds)
+    across = grid.x1 - min(lab.get_left()[0] for lab in m.row_label_of.values())
+    parts = [m.backgrounds, m.col_labels, m.colorbar]
+    if scene.readout_at == "foot":
+        parts.append(scene.readout)
+    tall = box_of(VGroup(*(p for p in parts if len(p)))).height
+    if across < content.width - ROOM_LEFT and tall < content.height - ROOM_LEFT:
+        return [
+            f"the grid and its row names take {across:.2f} of the content's width "
+            f"{content.width:.2f} and {tall:.2f} of its height {content.height:.2f}"
+        ]
+    return []
+
+
+def _badges_on_grid(scene, m) -> list[str]:
+    """A number on a badge over the grid of many rows (a review: at 4:3 and 16:9 four badges
+    over cells, the named numbers' line had no room): the numbers go on lines beside it."""
+    if m.style.squares and len(m.badges):
+        return [f"{len(m.badges)} parts of badges over the grid of squares"]
+    return []
 
 
 def overview_table_problems(scene) -> list[str]:

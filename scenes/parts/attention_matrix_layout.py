@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from manim import DOWN, LEFT, UP, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 from scenes.mobjects.grid_labels import SPLIT_FROM
 from scenes.mobjects.layout import Box, Regions, box_of, place, regions
@@ -17,6 +17,9 @@ from scenes.mobjects.theme import SMALL
 
 SLIM_CAPTION = 0.86  # the caption bar of a many-row heatmap: three lines at the smallest size
 SIDE_GAP = 0.3  # between the grid's block and a title beside it
+KEY_GAP = 0.2  # between the grid and its colour key lying under it
+READOUT_GAP = 0.3  # between the grid and the named cells' numbers beside or under it
+SMALL_LINE = 0.42  # a line of the smallest text with its gap, as flow sets them
 
 
 def slim_regions(frame: Box) -> Regions:
@@ -52,14 +55,29 @@ class AttentionMatrixLayout:
         that line has no room; None where the rows do not fit one side (24 tokens)."""
         if not self.many_rows():
             return None
-        self.sums_room = 0.0
+        self.sums_room, self.grid_box = 0.0, left
         matrix = self.weights_matrix(left, named, title_room=0.0, one_side=True, numbers=False)
         if matrix.whole and matrix.style.squares and not matrix.style.split:
+            wide = self.key_under_grid(left, named, matrix) or matrix
             self.one_side, self.sums_once = True, True
             self.readout, self.readout_at = VGroup(), None
-            if named and not self.corner_readout(matrix, left, W, named):
-                matrix = self.weights_matrix(left, named, title_room=0.0, one_side=True)
-            return matrix
+            if not named or self.corner_readout(wide, left, W, named):
+                return wide
+            # no corner holds the line: a column of its own beside the grid where the frame is
+            # wide, else lines under a grid fitted above them, else a corner of the grid with
+            # its key upright; badges only where none keeps every row (a review: four badges
+            # over cells at 4:3 and 16:9)
+            apart = self.readout_beside(wide, left, W, named)
+            under = None if apart else self.readout_under(left, W, named)
+            width = under.backgrounds.width if under else 0.0
+            if not apart and wide is not matrix and width < matrix.backgrounds.width:
+                state = self.readout, self.readout_at, self.grid_box
+                self.grid_box = left
+                if self.corner_readout(matrix, left, W, named):
+                    return matrix
+                self.readout, self.readout_at, self.grid_box = state
+            apart = apart or under
+            return apart or self.weights_matrix(left, named, title_room=0.0, one_side=True)
         self.sums_room = 1.1
         return None
 
@@ -84,6 +102,65 @@ class AttentionMatrixLayout:
                 return True
         return False
 
+    def key_under_grid(self, left: Box, named, matrix):
+        """The grid wider than ``matrix`` with its colour key lying under it rather than upright
+        beside it, where the width is what limits it (a square frame: 22 rows named in two
+        columns on the left leave the grid the width they do not take); None where it is not
+        wider or not whole."""
+        bar = self.kit.colour_bar("weights", width=2.4)
+        box = Box(left.x0, left.y0 + bar.height + KEY_GAP, left.x1, left.y1)
+        self.key_under = True  # (weights_matrix leaves the key out)
+        try:
+            wide = self.weights_matrix(box, named, title_room=0.0, one_side=True, numbers=False)
+        finally:
+            self.key_under = False
+        grid = wide.backgrounds
+        if not (wide.whole and wide.style.squares and not wide.style.split):
+            return None
+        if grid.width < matrix.backgrounds.width + 0.1:
+            return None
+        bar = self.kit.colour_bar("weights", width=min(2.4, grid.width))
+        bar.next_to(grid, DOWN, buff=KEY_GAP).align_to(grid, LEFT)
+        wide.colorbar = bar
+        wide.add(bar)
+        return wide
+
+    def readout_beside(self, matrix, left: Box, W, named):
+        """``matrix`` and the named cells' numbers in a column right of it (one cell a line
+        where the line is too long), the two centred in ``left`` together (``grid_box``: where
+        the grid goes); None where the column has no room."""
+        room = left.width - matrix.width - READOUT_GAP
+        for grouped in (False, True):
+            line = self.readout_line(W, named, room, grouped)
+            if line.width <= room + 1e-6 and line.height <= matrix.backgrounds.height:
+                x0 = left.x0 + (room - line.width) / 2
+                self.grid_box = Box(x0, left.y0, x0 + matrix.width, left.y1)
+                place(matrix, self.grid_box)
+                line.next_to(matrix, RIGHT, buff=READOUT_GAP).align_to(matrix.backgrounds, UP)
+                self.readout, self.readout_at = line, "beside"
+                return matrix
+        return None
+
+    def readout_under(self, left: Box, W, named):
+        """The grid fitted above the named cells' numbers, on lines as wide as ``left`` under
+        it (at most three), every row still named on its left (its key under it where that
+        makes it wider); None where it is not."""
+        for grouped in (False, True):
+            line = self.readout_line(W, named, left.width, grouped)
+            if line.height > 3 * SMALL_LINE:
+                continue
+            room = line.height + READOUT_GAP
+            box = Box(left.x0, left.y0 + room, left.x1, left.y1)
+            matrix = self.weights_matrix(box, named, title_room=0.0, one_side=True, numbers=False)
+            if matrix.whole and matrix.style.squares and not matrix.style.split:
+                matrix = self.key_under_grid(box, named, matrix) or matrix
+                self.grid_box = box
+                place(matrix, box)
+                place(line, Box(left.x0, left.y0, left.x1, left.y0 + line.height), "left")
+                self.readout, self.readout_at = line, "foot"
+                return matrix
+        return None
+
     @staticmethod
     def corner_of(matrix, left: Box) -> Box:
         """The corner of ``left`` over a placed grid's row names, left of its column names."""
@@ -96,7 +173,7 @@ class AttentionMatrixLayout:
         too long; the title left out where both do not fit). Returns (title, sums, sum head)."""
         W, theme = self.head.weights, self.theme
         sums = VGroup(self.num(np.sum(W[0]), ("rowsum", self.h, 0), 3, color=theme.accent))
-        place(matrix, left)
+        place(matrix, self.grid_box)  # (beside or over the named cells' numbers, if apart)
         corner = self.corner_of(matrix, left)
         title = label(self.say("weights"), SMALL, theme.muted)
         for key in ("row_sum_each", "row_sum"):
