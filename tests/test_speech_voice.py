@@ -214,3 +214,33 @@ def test_the_narration_never_imports_manim():
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
                 assert not any(n.split(".")[0] == "manim" for n in names), path
+
+
+def test_a_chinese_label_inside_english_is_said_in_chinese(cache, monkeypatch):
+    """An English caption naming a token 猫 or 早上好: espeak alone says "Chinese letter" for
+    each; the voice says the Han run with misaki's Chinese phonemes, the rest in English."""
+    engine = voice._engine()
+    sent = {}
+
+    def create(phonemes, style, speed=1.0, **kw):  # what the model would be asked to say
+        sent.clear()
+        sent.update(kw, phonemes=phonemes)
+        return np.zeros(2400, dtype=np.float32), 24_000
+
+    monkeypatch.setattr(engine.kokoro, "create", create)
+    engine.speak("the first piece of 猫, then 早上好 again", "en", "af_heart", 1.0)
+    english = engine.kokoro.tokenizer.phonemize
+    assert sent.get("is_phonemes") is True, sent
+    said = sent["phonemes"]
+    assert engine._zh_g2p()("猫")[0] in said and engine._zh_g2p()("早上好")[0] in said, said
+    assert english("Chinese letter", "en-us").split()[0] not in said, said
+    assert said.startswith(english("the first piece of", "en-us")), said
+    assert said.endswith(
+        english(", then", "en-us")
+        + " "
+        + engine._zh_g2p()("早上好")[0]
+        + " "
+        + english("again", "en-us")
+    ), said
+    engine.speak("Queries meet keys.", "en", "bf_emma", 1.0)  # no Han: espeak says it all
+    assert sent == {"lang": "en-gb", "phonemes": "Queries meet keys."}, sent

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 import threading
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+
+from attention_core._files import atomic_file
 
 from .assets import (
     MODEL_SHA256,
@@ -42,8 +42,10 @@ DEFAULT_VOICES = {"en": "af_heart", "zh": "zf_xiaoyi"}
 VOICE_LANG = {"a": "en", "b": "en", "z": "zh"}
 SAMPLE_RATE = 24_000
 MIN_SPEED, MAX_SPEED = 0.5, 2.0
-CLIP_FORMAT = 1  # bumped when a clip's content changes for the same key
+CLIP_FORMAT = 2  # bumped when a clip's content changes for the same key (2: Han inside English)
 _LATIN = re.compile(r"[A-Za-z][A-Za-z'\- ]*[A-Za-z]|[A-Za-z]")
+# a run of Han characters (a token label such as 猫 inside an English caption)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
 
 
 @dataclass(frozen=True)
@@ -143,20 +145,13 @@ def _write_wav(path: Path, samples) -> None:
     import numpy as np
 
     pcm = (np.clip(samples, -1.0, 1.0) * 32767.0).round().astype("<i2")
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".clip.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f, wave.open(f, "wb") as w:
+        with atomic_file(path) as f, wave.open(f, "wb") as w:
             w.setnchannels(1)
             w.setsampwidth(2)
             w.setframerate(SAMPLE_RATE)
             w.writeframes(pcm.tobytes())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         raise VoiceUnavailable(
             f"voice: cannot write the clip cache {path.parent} ({exc.strerror or exc}); "
             "point XDG_CACHE_HOME at a writable folder"
@@ -203,20 +198,25 @@ class _Engine:
 
     def phonemes_zh(self, text: str) -> str:
         """Chinese through misaki; a run of Latin letters (q, softmax) through espeak's English."""
-        g2p, out, at = self._zh_g2p(), [], 0
-        for m in _LATIN.finditer(text):
-            if text[at : m.start()].strip():
-                out.append(g2p(text[at : m.start()])[0])
-            out.append(self.kokoro.tokenizer.phonemize(m.group(), "en-us"))
-            at = m.end()
-        if text[at:].strip():
-            out.append(g2p(text[at:])[0])
-        return " ".join(p.strip() for p in out if p.strip())
+        english = self.kokoro.tokenizer.phonemize
+        return _mixed(text, _LATIN, lambda run: english(run, "en-us"), self._zh_said)
+
+    def phonemes_en(self, text: str, code: str = "en-us") -> str:
+        """English through espeak (``code``: en-us or en-gb); a run of Han characters (a token
+        label such as 猫, which espeak says as "Chinese letter") through misaki's Chinese."""
+        english = self.kokoro.tokenizer.phonemize
+        return _mixed(text, _HAN, self._zh_said, lambda rest: english(rest, code))
+
+    def _zh_said(self, text: str) -> str:
+        return self._zh_g2p()(text)[0] or ""
 
     def speak(self, text: str, lang: str, voice: str, speed: float):
         style = self.voices[voice]
         if lang == "zh":
             phonemes = self.phonemes_zh(text)
+            create = {"is_phonemes": True}
+        elif _HAN.search(text):
+            phonemes = self.phonemes_en(text, "en-us" if voice[0] == "a" else "en-gb")
             create = {"is_phonemes": True}
         else:
             phonemes = text
@@ -228,6 +228,20 @@ class _Engine:
                 f"text: {text[:40]!r} gives nothing to say ({exc}); reword it"
             ) from None
         return audio
+
+
+def _mixed(text: str, runs: re.Pattern, say_run, say_rest) -> str:
+    """The phonemes of ``text``: each match of ``runs`` through ``say_run``, the text between
+    through ``say_rest``, joined by spaces."""
+    out, at = [], 0
+    for m in runs.finditer(text):
+        if text[at : m.start()].strip():
+            out.append(say_rest(text[at : m.start()]))
+        out.append(say_run(m.group()))
+        at = m.end()
+    if text[at:].strip():
+        out.append(say_rest(text[at:]))
+    return " ".join(p.strip() for p in out if p.strip())
 
 
 _loaded: _Engine | None = None
