@@ -83,7 +83,10 @@ class Embeddings(ExplainerScene):
         self.step("plane", q=self.token_list([self.q_tokens[q]]))
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
         self.first = self.first_arrow(q)
-        self.play(grow(self.first[0]), FadeIn(self.first[1]), run_time=0.8)
+        # its row of the table with it (issue 38: a third of the frame was empty until the
+        # table came): the table's frame and the one token's numbers
+        self.first_row = self.table_row(q)
+        self.play(grow(self.first[0]), FadeIn(self.first[1]), FadeIn(self.first_row), run_time=0.8)
         if len(self.pieces):
             self.play(FadeIn(self.pieces), run_time=0.4)
         self.hold()
@@ -104,6 +107,22 @@ class Embeddings(ExplainerScene):
         )
         plane.tips[:], plane.shafts[:] = tips, shafts
         return VGroup(arrow, tip)
+
+    def table_row(self, i: int) -> VGroup:
+        """The table's title, column names and colour key, and row ``i`` (its name, its cells'
+        backgrounds and numbers): empty where the table elides that row."""
+        table = self.table
+        if i not in table.shown_rows:
+            return VGroup()
+        backs = [b for b in table.backgrounds if getattr(b, "cell_index", (None,))[0] == i]
+        return VGroup(
+            self.table_head,
+            table.col_labels,
+            table.colorbar,
+            table.row_label_of[i],
+            *backs,
+            table.row_group(i),
+        )
 
     def pair_rows(self) -> list[int]:
         """The followed query's and key's rows (the key's where it is a token of X): an elided
@@ -148,22 +167,14 @@ class Embeddings(ExplainerScene):
         self.grey = grey if n > CROWDED else VGroup()
         if n > CROWDED:
             arrows = VGroup(*grey, *arrows)  # the grey first: the cast is drawn over them
-        self.play(
-            FadeIn(self.table_head),
-            FadeIn(table.backgrounds),
-            FadeIn(table.col_labels),
-            FadeIn(table.colorbar),  # a grid of squares: the key to its colours
-        )
+        shown = {id(m) for m in self.first_row.get_family()}  # with the first arrow
+        frame = [table.backgrounds, table.col_labels, table.colorbar]  # squares: the key too
+        self.play(*(FadeIn(self.unshown(m, shown)) for m in [self.table_head, *frame]))
+        rows = [VGroup(table.row_label_of[i], table.row_group(i)) for i in table.shown_rows]
         self.play(
             LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
             LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
-            LaggedStart(
-                *(
-                    FadeIn(VGroup(table.row_label_of[i], table.row_group(i)))
-                    for i in table.shown_rows
-                ),
-                lag_ratio=0.3,
-            ),
+            LaggedStart(*(FadeIn(self.unshown(r, shown)) for r in rows), lag_ratio=0.3),
             FadeIn(table.ellipses),
             FadeIn(self.left_out(shown)),
             FadeOut(self.first),  # drawn again among the others
@@ -171,6 +182,16 @@ class Embeddings(ExplainerScene):
         )
         self.read_coordinates(plane, coords, table, labels)
         self.hold()
+
+    @classmethod
+    def unshown(cls, mob, shown: set) -> VGroup:
+        """The parts of ``mob`` none of whose family is among ``shown`` (ids), each as large
+        as it can be (a text whole): what a fade brings in."""
+        if id(mob) in shown:
+            return VGroup()
+        if not any(id(m) in shown for m in mob.get_family()):
+            return VGroup(mob)
+        return VGroup(*(p for sub in mob.submobjects for p in cls.unshown(sub, shown)))
 
     def left_out(self, shown) -> VGroup:
         """What the plane's note gained in :meth:`show_tokens` ("16 others not drawn"), beside

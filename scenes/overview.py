@@ -30,12 +30,16 @@ class Overview(ExplainerScene):
     """One video through every step, the formula's parts lit in turn."""
 
     def construct(self):
-        top, body = self.regions.content.rows(1, 4, gap=0.25)
+        many = max(self.example.n, self.example.n_keys) > 8
+        # a square frame among many tokens: the matrices take the whole body while the tokens'
+        # plane is away (issue 38: at 1:1 beside it they showed 1 row × 2 columns), nearer the
+        # formula; the values' step brings back the followed row beside the outputs' plane
+        self.whole = many and self.frame.width <= self.frame.height * 1.01
+        top, body = self.regions.content.rows(1, 4, gap=0.1 if self.whole else 0.25)
         self.formula = MathTypst(FORMULA, font_size=48, color=self.theme.muted)
         place(self.formula, top)
         # a narrow frame has room for two panels: the outputs' plane then takes the tokens' place;
         # so does a wide one with many tokens, for the matrices' columns, or with long names
-        many = max(self.example.n, self.example.n_keys) > 8
         wide = many or self.long_names(body)
         self.narrow = body.width < 2.4 * body.height or wide
         if self.narrow:
@@ -44,7 +48,9 @@ class Overview(ExplainerScene):
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
         self.show_tokens(panels[0])
-        groups = self.matrices(self.clear_of_note(panels[1]))
+        groups = self.matrices(body if self.whole else self.clear_of_note(panels[1]), self.whole)
+        if self.whole:  # the values' step: the followed row's weights beside the outputs
+            self.row_weights = self.matrices(self.clear_of_note(panels[1]), kinds=("weights",))
         self.score(groups)
         self.mix_values(panels[2])
 
@@ -108,8 +114,10 @@ class Overview(ExplainerScene):
         edge = note.get_right()[0] + 0.2 if len(note) else panel.x0
         return panel if edge <= panel.x0 else Box(edge, panel.y0, panel.x1, panel.y1)
 
-    def matrices(self, panel) -> dict:
-        """The scores, scaled, masked and weight matrices, each titled, all in ``panel``."""
+    def matrices(self, panel, cast=False, kinds=("scores", "scaled", "masked", "weights")) -> dict:
+        """The scores, scaled, masked and weight matrices (``kinds`` of them), each titled, all
+        in ``panel``; among many tokens the followed row and its keys (:meth:`followed_row`),
+        with the ``cast``'s rows as many as ``panel`` holds (the whole body, :attr:`whole`)."""
         head, theme, ex = self.head, self.theme, self.example
         followed = self.followed_query().row  # the query the scenes follow, and where its
         kw = dict(  # weight goes: never elided (its 0.985 had been, its row reading 0.00 …)
@@ -141,19 +149,24 @@ class Overview(ExplainerScene):
                 [t if t in whole else ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols)
             )
 
-        def fitted(values, role, digits, **more):
-            if many:  # the followed query's row, its keys named flat
-                return self.followed_row(values, role, rows, cols, panel, digits, **more, **kw)
+        more = [i for i in self.cast if i != followed] if cast else []
+
+        def fitted(values, role, digits, **extra):
+            if many:  # the followed query's row (and the cast's), its keys named flat
+                return self.followed_row(
+                    values, role, rows, cols, panel, digits, more_rows=more, **extra, **kw
+                )
             return self.kit.matrix_most(
-                values, role, rows, cols, panel, digits=digits, **more, **kw
+                values, role, rows, cols, panel, digits=digits, **extra, **kw
             )
 
-        mats = {
-            "scores": fitted(head.scores, ("scores", self.h), (2, 1)),
-            "scaled": fitted(head.scaled, ("scaled", self.h), (2, 1)),
-            "masked": fitted(head.masked, ("masked", self.h), (2, 1)),
-            "weights": fitted(head.weights, ("weights", self.h), (3, 2), heat=True),
+        made = {
+            "scores": lambda: fitted(head.scores, ("scores", self.h), (2, 1)),
+            "scaled": lambda: fitted(head.scaled, ("scaled", self.h), (2, 1)),
+            "masked": lambda: fitted(head.masked, ("masked", self.h), (2, 1)),
+            "weights": lambda: fitted(head.weights, ("weights", self.h), (3, 2), heat=True),
         }
+        mats = {k: made[k]() for k in kinds}
         titles = {k: k for k in mats}
         return {
             k: place(
@@ -163,12 +176,13 @@ class Overview(ExplainerScene):
             for k, m in mats.items()
         }
 
-    def followed_row(self, values, role, rows, cols, panel: Box, digits, **kw):
+    def followed_row(self, values, role, rows, cols, panel: Box, digits, more_rows=(), **kw):
         """Among many tokens (issue 38: at 1:1 a 2 × 2 corner with upright names): the followed
         query's row alone (a ⋮ beside it), as many of its keys as ``panel``'s width holds — the
         followed key and the keys it weighs most first — named flat in two tiers, at the first
         of ``digits`` that shows the most columns. Masked scores keep a −∞ (the caption names
-        them): the followed row's, else a row the mask blocks somewhere, shown too."""
+        them): the followed row's, else a row the mask blocks somewhere, shown too; then
+        ``more_rows`` (the cast's), as many as ``panel``'s height holds."""
         followed = self.followed_query().row
         top = [int(j) for j in np.argsort(-self.head.weights[followed], kind="stable")]
         blocked = ~np.isfinite(np.asarray(values, dtype=float))
@@ -180,29 +194,34 @@ class Overview(ExplainerScene):
         keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *cut, *top]))
         for unused in ("name_columns", "any_squares", "key_row"):
             kw.pop(unused, None)
-        kw["keep_rows"] = [followed, *extra[:1]]
         best = None
+        header = 0.45 + (0.6 if kw.get("heat") else 0.0)  # names, and the colour key
         for d in digits:
             probe = self.kit.matrix_at(
                 values[[followed]], role, rows[:1], cols, size=SMALL, digits=d
             )
-            # the row (and the blocked one) and a ⋮; names, and the colour key
+            # the row (and the blocked one) and a ⋮; with more rows, as many as the panel holds
             rows_room = (2.5 + len(extra[:1])) * probe.backgrounds[0].height
-            header = 0.45 + (0.6 if kw.get("heat") else 0.0)
-            m = self.kit.matrix_at(
-                values,
-                role,
-                rows,
-                cols,
-                size=SMALL,
-                digits=d,
-                tiers=2,
-                keep_cols=keep,
-                max_width=panel.width,
-                max_height=rows_room + header,
-                last_column=False,
-                **kw,
-            )
+            for k in range(len(more_rows), -1, -1):
+                kw["keep_rows"] = list(dict.fromkeys([followed, *extra[:1], *more_rows[:k]]))
+                room = panel.height - 0.45 if k else rows_room + header
+                m = self.kit.matrix_at(
+                    values,
+                    role,
+                    rows,
+                    cols,
+                    size=SMALL,
+                    digits=d,
+                    tiers=2,
+                    keep_cols=keep,
+                    max_width=panel.width,
+                    max_height=room,
+                    last_column=False,
+                    **kw,
+                )
+                kept = set(kw["keep_rows"]) <= set(m.shown_rows)
+                if not k or kept and m.height + 0.45 <= panel.height:  # its title above it
+                    break
             if best is None or len(m.shown_columns) > len(best.shown_columns):
                 best = m
         return best
@@ -212,7 +231,8 @@ class Overview(ExplainerScene):
         formula = self.formula
         self.step("qk")
         self.light(formula, "q", "kt")
-        self.play(FadeIn(groups["scores"]), run_time=1)
+        away = [FadeOut(self.tokens_panel)] if self.whole else []  # the matrices' whole body
+        self.play(*away, FadeIn(groups["scores"]), run_time=1)
         self.hold()
 
         self.step("scale")
@@ -229,6 +249,7 @@ class Overview(ExplainerScene):
         self.step("softmax", "softmax_story" if does else None, does=does)
         self.light(formula, "sm")
         self.play(*self.morph(before_softmax, groups["weights"]), run_time=1)
+        self.weights_shown = groups["weights"]
         self.hold()
 
     @staticmethod
@@ -246,7 +267,9 @@ class Overview(ExplainerScene):
         self.step("values")
         self.light(self.formula, "v")
         crowded = ex.n > CROWDED
-        if self.narrow:
+        if self.whole:  # the followed row's weights make room for the outputs' plane
+            self.play(FadeOut(self.weights_shown), FadeIn(self.row_weights["weights"]))
+        elif self.narrow:
             self.play(FadeOut(self.tokens_panel))
         out_view = plane_view_of(self.trace, "values_outputs")
         B = out_view.basis

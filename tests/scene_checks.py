@@ -597,7 +597,9 @@ def real_size_problems(scene) -> list[str]:
     if square and step in ("softmax", "pair") and not scene.weights.whole:
         w = scene.weights
         out.append(f"the weights elided: {len(w.shown_rows)} rows, {len(w.shown_columns)} columns")
-    return out
+    from room_checks import room_problems  # Embeddings' first still, Overview's matrices at 1:1
+
+    return out + room_problems(scene)
 
 
 def _inked(mob) -> bool:
