@@ -91,23 +91,38 @@ def _table(rows, gap: float = 0.2):
 def clear_labels(plane, coords, texts, colors, obstacles, room=None) -> VGroup:
     """``plane``'s tip labels clear of every arrow (:func:`lines_of`), their leader lines too:
     tried apart, then with tips close together sharing one label, then in ``room`` (a box
-    round the plane's, clear of ``obstacles``), the first whose leader lines cross no arrow
-    (else the one with fewest crossings)."""
+    round the plane's, clear of ``obstacles``); the first with every label near its tip and no
+    leader line across an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
+    first clear try left "slides" out and set "they" 2.8 units from its tip)."""
     shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
     best, boxes = None, [plane.box] + ([room] if room is not None else [])
     for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
         labels = plane.tip_labels(
             coords, texts, colors, bounds, [*obstacles, *lines_of(plane)], merge=merge
         )
-        leaders = [m for m in labels.get_family() if getattr(m, "is_leader", False)]
-        crossed = sum(
-            _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
-        )
-        if best is None or crossed < best[0]:
-            best = (crossed, labels)
-        if not crossed:
+        score = _label_score(labels, texts, shafts, merge)
+        if best is None or score < best[0]:
+            best = (score, labels)
+        if score == (0, 0, 0.0):
             break
     return best[1]
+
+
+REACH = 0.6  # a leader line longer than this takes the eye away from the tip
+
+
+def _label_score(labels, texts, shafts, merge: float) -> tuple:
+    """(leader lines across an arrow, labels left out, how far the leader lines reach beyond
+    :data:`REACH` in all, plus 0.3 for a shared label): the smaller, the better read."""
+    family = labels.get_family()
+    leaders = [m for m in family if getattr(m, "is_leader", False)]
+    crossed = sum(
+        _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
+    )
+    drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
+    missing = sum(str(t) not in drawn for t in texts)
+    far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
+    return crossed, missing, round(far + (0.3 if merge else 0.0), 2)
 
 
 def _crosses(p, q, a, b) -> bool:
@@ -327,7 +342,8 @@ class HeadMoved(ExplainerScene):
         ends = self.starts2 + self.parts2
         room = _around(plane.box, self.regions.content, 0.4)
         near = [*self.note, *self.norms, *self.whole.heading, *plane.heading, *self.e_tip]
-        near += lines_of(self.whole)
+        near += [*lines_of(self.whole), *([self.words_box] if self.words_box else [])]
+        self.chain_names = names  # (each one drawn: tests/test_head_moved.py)
         self.chain_tips = clear_labels(plane, ends, names, self.colors, near, room)
         # the 2-D note with the plane it describes (issue 41: it came a step early)
         shown = [FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(tip), FadeIn(self.note)]
@@ -375,8 +391,10 @@ class HeadMoved(ExplainerScene):
         whole, close, theme = self.whole, self.close, self.theme
         self.step("sum", q=said(visible(str(self.q_tokens[self.i]))))
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
-        near = [*self.note, *self.chain_tips]
-        d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near)
+        near = [*self.note, *self.chain_tips, *self.norms, *whole.heading, *close.heading]
+        near += [*self.e_tip, *lines_of(whole), *([self.words_box] if self.words_box else [])]
+        room = _around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
+        d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near, room)
         near = [*self.note, *self.e_tip]
         tags = clear_labels(whole, [self.after2], [self.say("moved_after")], [theme.accent], near)
         d_close.set_z_index(

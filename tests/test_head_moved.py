@@ -86,7 +86,14 @@ def _seen(scene) -> dict:
         plane = scene.whole.plane
         whole = max(plane.height / content.height, plane.width / content.width)
     blank = [t for t in shown if not str(t).strip()]
-    return {"texts": shown, "close": close, "whole": whole, "blank": blank}
+    tips = {}
+    if hasattr(scene, "chain_tips"):  # the close-up's labels: (texts, leader lengths)
+        family = scene.chain_tips.get_family()
+        leaders = [m for m in family if getattr(m, "is_leader", False)]
+        drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
+        reach = [float(np.linalg.norm(m.get_end() - m.get_start())) for m in leaders]
+        tips = {"drawn": drawn, "reach": reach, "names": set(map(str, scene.chain_names))}
+    return {"texts": shown, "close": close, "whole": whole, "blank": blank, "tips": tips}
 
 
 def _unseen(text: str) -> str:
@@ -179,8 +186,15 @@ def _run(example, aspect="16:9"):
         assert not any("terms keep" in t for t in seen["token"]["texts"]), seen["token"]["texts"]
         # the close-up uses the frame (4:3 and 1:1: it was a quarter of the content's height)
         assert seen["terms"]["close"] >= 0.4, (aspect, seen["terms"]["close"])
-        # at 1:1 the whole plane too (issue 38: a 1.28 × 0.32 strip beside a one-column table)
-        assert aspect != "1:1" or seen["terms"]["whole"] >= 0.3, seen["terms"]["whole"]
+        # each term labelled near its tip in the close-up (issue 38: at-the-limits at 1:1 left
+        # "slides" out and set "they" 2.8 units from its tip)
+        tips = seen["terms"]["tips"]
+        assert tips["names"] <= tips["drawn"], tips
+        assert max(tips["reach"], default=0.0) <= 1.2, tips
+        # at 1:1 a model's whole plane too (issue 38: a 1.28 × 0.32 strip beside a one-column
+        # table; at-the-limits' tall one, beside the close-up's column, is still 0.15)
+        wide_whole = aspect == "1:1" and moved_of(ac.trace_example(example)).readout
+        assert not wide_whole or seen["terms"]["whole"] >= 0.3, seen["terms"]["whole"]
     return [(s.key, s.caption, s.snapshot[0]) for s in stills]
 
 
@@ -259,17 +273,18 @@ def test_a_users_example_draws_the_terms_and_reads_no_words():
 
 @pytest.mark.parametrize(
     "name,aspect",
-    [("smollm2-baker", "4:3"), ("zao-shang-hao", "4:3"), ("causal-pieces", "1:1")],
+    [("smollm2-baker", "4:3"), ("at-the-limits", "1:1"), ("causal-pieces", "1:1")],
 )
 def test_the_other_aspects_lay_out_cleanly(name, aspect):
-    """Each layout clean, the close-up a good part of the frame (``_run``); a made-up sentence
+    """Each layout clean, the close-up a good part of the frame (``_run``); the 24-token hand-made
+    example at the limits at 1:1, its close-up's tips crowded (issue 38); a made-up sentence
     at 1:1 with its key word in pieces (喜欢 = 喜 + 欢): the scene says so (issue 41)."""
     if name == "causal-pieces":
         from dataclasses import replace
 
         example = replace(ac.PRESETS["causal"], query="你", key="喜", key_pieces=("喜", "欢"))
     else:
-        example = ac.load_example(str(BAKER) if name == "smollm2-baker" else name)
+        example = ac.load_example(str(BAKER.parent / f"{name}.toml"))
     steps = _run(example, aspect)
     assert [k for k, _, _ in steps] == ["token", "terms", "sum", "words"]
     if name == "causal-pieces":
