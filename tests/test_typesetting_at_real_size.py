@@ -141,3 +141,13 @@ def test_a_word_s_formula_taken_into_a_caption_is_typeset(lang):
     assert "Q Kᵀ" in shown
     for text in (str(laid), shown):
         assert not re.search("[\ue000-\uf8ff]", text)
+
+
+def test_a_title_and_its_head_at_1_1_break_before_the_head():
+    """Overview's title of a head of four (at-the-limits) at 1:1: "The whole story in one
+    line" over "head 1 of 4", not a cut inside the title ("… in" over "one line · head 1 of
+    4")."""
+    scene = _square_scene()
+    text = captions.title("Overview", "en", typeset=True) + "  ·  head 1 of 4"
+    mob = ExplainerScene.fitted_title(scene, text)
+    assert [line.source_text for line in mob] == ["The whole story in one line", "head 1 of 4"]

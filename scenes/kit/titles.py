@@ -30,8 +30,9 @@ def break_points(text: str) -> list[int]:
 
 def two_lines(text: str, width: float, size: float) -> tuple[str, str] | None:
     """``text`` as two lines that each fit ``width`` at ``size`` (measured in their Unicode
-    forms, bold: a margin of 5 %): cut after its colon where that fits ("Multi-head
-    attention:" over "a subspace per head"), else the most even cut; None where none fits."""
+    forms, bold: a margin of 5 %): cut before its "head 1 of 4", else after its colon where
+    that fits ("Multi-head attention:" over "a subspace per head"), else the most even cut;
+    None where none fits."""
     fits = []
     for at in break_points(text):
         first = text[:at].strip().rstrip(HEAD_MARK).strip()
@@ -40,8 +41,15 @@ def two_lines(text: str, width: float, size: float) -> tuple[str, str] | None:
             continue
         widest = max(text_width(plain(first), size), text_width(plain(second), size))
         if widest <= 0.95 * width:
-            fits.append((first[-1] not in "：:", widest, first, second))
+            fits.append((_rank(text, at, first), widest, first, second))
     return min(fits)[2:] if fits else None
+
+
+def _rank(text: str, at: int, first: str) -> int:
+    """How good a cut is, best least: before "head 1 of 4", after a colon, elsewhere."""
+    if text[at:].strip().startswith(HEAD_MARK):
+        return 0
+    return 1 if first[-1] in "：:" else 2
 
 
 def two_line_title(text: str, width: float, size: float, color) -> VGroup | None:
