@@ -12,6 +12,7 @@ import math
 import re
 import sys
 import tomllib
+from collections.abc import Mapping
 from typing import Any
 
 from .validation import OverflowNumber, WholeNumber, reject_unknown
@@ -230,3 +231,53 @@ def _reject_constant(name: str):
     raise ValueError(
         f"example: {name} is not a number this tool accepts; every number must be finite"
     )
+
+
+# -- a value as TOML text: the one writer (`init`'s template, from-model, the lecture page) -----
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string that reads back as ``text``: quotes and backslashes escaped, every
+    control character (and DEL) as ``\\uXXXX``; all else (accents, CJK, emoji beyond the BMP)
+    written as itself. A lone surrogate has no TOML form: ``ValueError``."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\u{ord(ch):04X}")
+        elif "\ud800" <= ch <= "\udfff":
+            raise ValueError(f"{text!r}: a lone surrogate (U+{ord(ch):04X}) has no TOML form")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def toml_key(key: str) -> str:
+    """A TOML key: bare where TOML allows (letters, digits, ``_``, ``-``), else quoted."""
+    return key if _BARE_KEY.fullmatch(key) else toml_string(key)
+
+
+def toml_value(value: Any) -> str:
+    """A TOML value (inline) for a string, bool, int, float, a mapping (an inline table) or a
+    sequence (an array) of them: ``tomllib`` reads back the same value. A float is written as
+    its shortest repr (the same double when read back), nan and ±inf as TOML's ``nan``/``inf``;
+    None has no TOML form: ``TypeError``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return float.__repr__(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        raise TypeError("TOML has no null: leave the key out")
+    return "[" + ", ".join(toml_value(v) for v in value) + "]"

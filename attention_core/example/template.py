@@ -6,15 +6,9 @@ drift apart); the comments document every key a file may use and the limits.
 
 from __future__ import annotations
 
-import json
-
+from .file_format import toml_value as _toml
 from .limits import MAX_ABS, MAX_DIM, MAX_HEADS, MAX_LABEL, MAX_TOKENS
 from .presets import DEFAULT_PRESET, PRESETS
-
-
-def _toml(value) -> str:
-    """A TOML value for strings, numbers, booleans and nested lists (JSON spells these alike)."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def example_toml(name: str = DEFAULT_PRESET) -> str:

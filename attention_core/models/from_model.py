@@ -15,13 +15,13 @@ atomically (temporary names, then renamed; the TOML last, so a reader never sees
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_file
+from ..example.file_format import toml_value
 from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
 from ..example.validation import listed
 from .model_example import ModelExample, check_model_text
@@ -127,33 +127,25 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
     """The TOML text of a model example whose arrays (``array_names``, default MiniLM's: the
     embeddings, W_q, W_k, W_v and their biases, and W_o, b_o with several heads) live in
     ``arrays_name``."""
-    import json
-
-    def q(s: str) -> str:  # a TOML basic string: JSON's escaping is valid TOML
-        return json.dumps(s, ensure_ascii=False)
-
-    tokens = ", ".join(q(t) for t in fields["tokens"])
+    q = toml_value  # the one TOML writer: strings, numbers, lists and inline tables
     extra = ""
     named = ("model_text", "kv_heads", "mask", "rotary_base", "positions", "query", "key")
     named += ("key_pieces", "head")
     for key in named:
         if key in fields:
-            value = fields[key]
-            text = q(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            extra += f"{key} = {text}\n"
+            extra += f"{key} = {q(fields[key])}\n"
     if "head_scores" in fields:  # an array of inline tables: {previous = 0.1, …}
-        rows = (", ".join(f"{k} = {json.dumps(v)}" for k, v in row.items())
-                for row in fields["head_scores"])  # fmt: skip
-        extra += "head_scores = [\n" + "".join(f"  {{{r}}},\n" for r in rows) + "]\n"
+        rows = "".join(f"  {q(row)},\n" for row in fields["head_scores"])
+        extra += "head_scores = [\n" + rows + "]\n"
     block = ""
     if "block" in fields:  # a trained encoder layer: its LayerNorms' ε (the arrays are in the .npz)
-        block = f"\n[block]\neps = {json.dumps(fields['block']['eps'])}\n"
+        block = f"\n[block]\neps = {q(fields['block']['eps'])}\n"
     return (
         f"# Made by `attn-explain from-model`: {fields['source']}.\n"
         + _arrays_comment(fields, arrays_name, array_names)
         + f"title = {q(fields['title'])}\n"
         f"source = {q(fields['source'])}\n"
-        f"tokens = [{tokens}]\n"
+        f"tokens = {q(fields['tokens'])}\n"
         f"heads = {fields['heads']}\n" + extra + f"arrays = {q(arrays_name)}\n" + block
     )
 
@@ -176,25 +168,11 @@ def write_example(path, model_ex: ModelExample) -> tuple[Path, Path]:
     path = Path(path)
     npz = path.with_suffix(".npz")
     text = example_toml(model_ex.fields, npz.name, list(model_ex.arrays))
-    folder = path.parent
-    tmp_npz = tmp_toml = None
-    try:
-        fd, tmp_npz = tempfile.mkstemp(prefix=f".tmp-{npz.stem}-", suffix=".npz", dir=folder)
-        with os.fdopen(fd, "wb") as f:
+    # mode None: as open() makes a file (0666 less the umask); the TOML written (and flushed)
+    # before the .npz is renamed into place, and renamed itself last
+    with atomic_file(path, mode=None) as toml_file:
+        toml_file.write(text.encode("utf-8"))
+        toml_file.flush()
+        with atomic_file(npz, mode=None) as f:
             np.savez_compressed(f, **model_ex.arrays)
-        fd, tmp_toml = tempfile.mkstemp(prefix=f".tmp-{path.stem}-", suffix=".toml", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        for tmp in (tmp_npz, tmp_toml):  # mkstemp makes 0600; a written file is 0666 − umask
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp_npz, npz)
-        tmp_npz = None
-        os.replace(tmp_toml, path)
-        tmp_toml = None
-    finally:
-        for tmp in (tmp_npz, tmp_toml):
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
     return path, npz

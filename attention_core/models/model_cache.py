@@ -18,7 +18,6 @@ fails, the ``ValueError`` names the folder and the fix.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
@@ -27,6 +26,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .._files import file_sha256
 
 MARKER = "COMPLETE"
 HASH_ALWAYS_BELOW = 16 << 20  # bytes: hashed on every read below this size
@@ -52,17 +53,12 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
 def write_manifest(folder: Path, spec: CacheSpec) -> None:
     """Record the size and SHA-256 of each of ``spec.names`` in ``folder/COMPLETE``."""
     files = {}
     for name in spec.names:
         path = folder / name
-        files[name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
+        files[name] = {"size": path.stat().st_size, "sha256": file_sha256(path)}
     text = json.dumps({"made_from": spec.made_from, "files": files}, indent=1)
     (folder / MARKER).write_text(text + "\n", encoding="utf-8")
 
@@ -91,7 +87,7 @@ def problem(folder: Path, names, full: bool = False) -> str | None:
             actual = path.stat().st_size
             if actual != size:
                 return f"{name}: {actual:,} bytes, {size:,} expected"
-            if (full or size < HASH_ALWAYS_BELOW) and _sha256(path) != digest:
+            if (full or size < HASH_ALWAYS_BELOW) and file_sha256(path) != digest:
                 return f"{name}: its SHA-256 differs from the one recorded"
         except FileNotFoundError:
             return f"{name} is missing"

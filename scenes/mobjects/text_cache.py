@@ -22,9 +22,10 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from pathlib import Path
+
+from attention_core._files import atomic_write
 
 FORMAT = 3  # 2: right-to-left labels drawn through escaped MarkupText; 3: never wrapped
 DEFAULT_CAP_MB = 200.0
@@ -91,13 +92,10 @@ def prune(limit: int | None = None) -> int:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
+    """Write a cache file whole (the one atomic write); a cache that cannot be written is no
+    error: the entry is made again next time."""
+    with contextlib.suppress(OSError):
+        atomic_write(path, data)
 
 
 def _path(key: tuple) -> Path | None:

