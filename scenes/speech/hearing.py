@@ -16,11 +16,12 @@ renamed into place; when all is there it only checks the files. Nothing is fetch
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from attention_core._files import atomic_file, file_sha256
 
 from .assets import _run, voice_dir
 
@@ -66,30 +67,17 @@ def _pinned() -> dict:
     return {**{n: sha for n, (_, _, sha) in FILES.items()}, MODEL_FILE: MODEL_SHA256}
 
 
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
 def _write_checked(path: Path, chunks, sha: str) -> None:
     """Write ``chunks`` to a temporary file beside ``path``, check its SHA-256, rename it into
     place (removed, and RecogniserUnavailable raised, when it is not the pinned file)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
-        _check_file(Path(tmp), sha)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path, check=lambda tmp: _check_file(tmp, sha)) as f:
+        for chunk in chunks:
+            f.write(chunk)
 
 
 def _check_file(path: Path, sha: str) -> Path:
     try:
-        if path.stat().st_size > 0 and _sha256(path) == sha:
+        if path.stat().st_size > 0 and file_sha256(path) == sha:
             return path
         what = "is damaged (its sha256 is not the pinned one)"
     except FileNotFoundError:
