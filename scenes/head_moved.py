@@ -513,8 +513,9 @@ class HeadMoved(ExplainerScene):
         comma, then = self.say("moved_key_rank_then").split("|")
         change = VGroup(self.change_num, label(comma, SMALL, colour)).arrange(buff=0.02)
         change[1].align_to(self.change_num, DOWN)
-        parts = [label(name, SMALL, colour), change, label(then, SMALL, colour), self.rank_nums[0]]
-        parts += [label("→", SMALL, colour), self.rank_nums[1]]
+        ranks = VGroup(self.rank_nums[0], label("→", SMALL, colour), self.rank_nums[1])
+        ranks.arrange(buff=0.1)  # "25,322 → 24,714" never broken at its arrow
+        parts = [label(name, SMALL, colour), change, label(then, SMALL, colour), ranks]
         return flow(parts, self.words_box.width, hbuff=0.1)
 
     def little_line(self):
