@@ -53,6 +53,13 @@ def said(text: str) -> Token:
     return Token(text if is_punctuation(text) else f"“{text}”")
 
 
+def with_token(phrase: str, token: str) -> str:
+    """A reading's phrase with its token: named as a token where the phrase is the token
+    alone (the en "{token}": "attends mostly to “it”"), as it is inside the phrase's own
+    marks (「it」)."""
+    return phrase.format(token=said(token) if phrase.strip() == "{token}" else token)
+
+
 def minus(text: str) -> str:
     """A number's text with the true minus sign: "−0.52", never an ASCII hyphen (issue 38)."""
     return text.replace("-", "−")
@@ -368,7 +375,7 @@ class HeadMoved(ExplainerScene):
         if r.score is not None:  # the model's measure names it
             return self.say("moved_does_score", head=head_kinds.one_head(r.pattern, self.lang))
         phrase = head_kinds.words("phrase", self.lang)[r.pattern]
-        phrase = phrase.format(token=visible(r.token or ""))
+        phrase = with_token(phrase, visible(r.token or ""))
         return self.say("moved_does_habit" if r.habitual else "moved_does_shape", phrase=phrase)
 
     def pieces_line(self, width: float) -> list:

@@ -300,6 +300,17 @@ def test_a_label_of_white_space_is_shown():
     assert visible("\u200b") == "U+200B"
 
 
+def test_a_token_is_named_as_a_token_in_the_heads_reading():
+    """'This head attends mostly to it.' read as a pronoun (issue 38): a reading whose phrase is
+    the token alone names it quoted, “it”, punctuation once (“,”); the Chinese 「it」 as it is."""
+    from attention_core.readings import head_kinds
+    from scenes.head_moved import with_token
+
+    zh, en = (head_kinds.words("phrase", lang)["fixed"] for lang in ("zh", "en"))
+    assert with_token(en, "it") == "“it”" and with_token(en, ",") == "“,”"
+    assert with_token(zh, "it") == "「it」"
+
+
 def test_copying_is_said_only_where_the_key_is_pushed_up(monkeypatch):
     """The two captions no committed sentence reaches (both say little), on the baker sentence's
     numbers with ``says_little`` cleared: 'copying' where ΔE puts the key's token among those it
