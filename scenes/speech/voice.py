@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
 import wave
@@ -171,6 +172,9 @@ class _Engine:
             ) from None
         model = check_model()
         self.voices = load_voices()
+        # espeak splits a text into words otherwise than phonemizer counts them and phonemizer
+        # warns of it ("words count mismatch on 300.0% of the lines") on every render's console
+        logging.getLogger("phonemizer").setLevel(logging.ERROR)
         options = rt.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -183,8 +187,6 @@ class _Engine:
 
     def _zh_g2p(self):
         if self._zh is None:
-            import logging
-
             try:
                 import jieba
                 from misaki import zh
