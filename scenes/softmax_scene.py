@@ -290,7 +290,8 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             whole, room = VGroup(bar, total, bar.numbers), shares_box
             if whole.height > room.height:  # into the gap over it
                 room = Box(room.x0, room.y0, room.x1, room.y1 + 0.3)
-            place(whole, room, "top" if whole.height > room.height else "center")
+            # taller still: up from the box's foot, over the faint e^s bars (never the caption)
+            place(whole, room, "bottom" if whole.height > room.height else "center")
         listed = self.weights_list(w, bar, shares_box) if self.every_label else VGroup()
         note = VGroup()
         if len(listed):  # the list is the numbers: the bar keeps none of its own

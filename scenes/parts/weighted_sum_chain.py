@@ -27,6 +27,44 @@ from scenes.mobjects.plane import grow
 HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on screen
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
 ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
+OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
+
+
+def _gap(p, box) -> float:
+    dx = max(box.x0 - p[0], 0.0, p[0] - box.x1)
+    dy = max(box.y0 - p[1], 0.0, p[1] - box.y1)
+    return float(np.hypot(dx, dy))
+
+
+def _margin(box, tip, others) -> float:
+    """How much nearer ``box`` is to ``tip`` than to any of the arrows ``others`` ((tail, tip)
+    pairs: their heads and the outer 70 % of their shafts)."""
+    ts = np.linspace(0.3, 1.0, 36)
+    near = [min(_gap(a + t * (b - a), box) for t in ts) for a, b in others]
+    return min(near, default=9.0) - _gap(tip, box)
+
+
+def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
+    """The centre for ``mob`` within ``reach`` of ``tip`` that is nearest its tip among those
+    at least :data:`OWN_FIRST` nearer it than any of ``others``, clear of ``obstacles`` and
+    inside ``bounds``; None where there is none."""
+    from scenes.mobjects.layout import Box
+
+    w, h = mob.width, mob.height
+    best = None
+    for dx in np.linspace(-(w / 2 + reach), w / 2 + reach, 25):
+        for dy in np.linspace(-(h / 2 + reach), h / 2 + reach, 17):
+            c = tip + np.array([dx, dy])
+            box = Box(c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2)
+            own = _gap(tip, box)
+            if not 0.03 <= own <= reach or not bounds.contains(box, tol=1e-6):
+                continue
+            if any(box.overlaps(o.inset(-0.03)) for o in obstacles):
+                continue
+            margin = _margin(box, tip, others)
+            if margin >= OWN_FIRST and (best is None or (own, -margin) < best[0]):
+                best = ((own, -margin), c)
+    return None if best is None else best[1]
 
 
 def clip_to_rect(points, lo, hi) -> np.ndarray:
@@ -111,10 +149,48 @@ class CrowdedChain:
             obstacles=list(plane.tick_labels),
             key=not keep,  # kept all the same: no key (the list of weights names them)
         )
+        # each label nearer its own tip than another arrow; the followed key's kept regardless
+        failed = self.unmistaken(out[3], out[2]) - {f"v({self.k_tokens[cast[0]]})"}
         if keep:
             return out
         plane.tips[:], plane.shafts[:] = tips, shafts
-        return None if any(getattr(a, "in_key", False) for a in out[1]) else out
+        keyed = any(getattr(a, "in_key", False) for a in out[1])
+        return None if keyed or failed else out
+
+    def unmistaken(self, labels, grey) -> set:
+        """Each value's label at its tip (no leader line) nearer another coloured arrow (its
+        head or the outer 70 % of its shaft; a grey one, unlabelled, it only keeps off) than
+        its own tip, less
+        :data:`OWN_FIRST`, moved to the spot within :data:`CAST_REACH` of its tip that is
+        farthest from the others for its distance from its own, clear of the plane's marks, the
+        note and the other labels (issue 38 at 1:1: v(that₁) 0.23 from its tip sat 0.16 from
+        soup's arrow, read as soup's). Returns the texts of those that find no such spot."""
+        from scenes.kit.drawing import CAST_REACH
+        from scenes.mobjects.layout import Box, box_of
+        from scenes.mobjects.plane import shaft_marks
+
+        plane = self.vplane
+        ends = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]  # coloured
+        mobs = [m for m in labels.get_family() if getattr(m, "tip_home", None) is not None]
+        if any(getattr(m, "is_leader", False) for m in labels.get_family()):
+            return set()  # led by lines: each line names its arrow
+        heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in plane.tips]
+        marks = [*heads, *shaft_marks(plane.shafts), *self.kit.thin_marks(list(grey))]
+        fixed = [*plane.tick_labels, *self.note]
+        failed = set()
+        for mob in mobs:
+            tip = (mob.get_center() + mob.tip_home)[:2]
+            others = [(a, b) for a, b in ends if np.linalg.norm(b - tip) > 1e-3]
+            taken = [box_of(m) for m in mobs if m is not mob] + [box_of(m) for m in fixed]
+            if _margin(box_of(mob), tip, others) >= OWN_FIRST:
+                continue
+            spot = _best_spot(mob, tip, others, [*marks, *taken], self.plane_box, CAST_REACH)
+            if spot is None:
+                failed.add(getattr(mob, "source_text", ""))
+                continue
+            mob.shift(np.array([*spot, 0.0]) - mob.get_center())
+            mob.tip_home = np.array([*tip, 0.0]) - mob.get_center()
+        return failed
 
     def chain_marks_ahead(self) -> list:
         """Where the chain (as it was: every term a link) and the output will run, before they
