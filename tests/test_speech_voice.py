@@ -60,7 +60,7 @@ def test_a_short_sentence_is_spoken_in_each_language(cache, text, lang):
     assert 0.5 < c.seconds < 10, c.seconds
     rms = float(np.sqrt(np.mean(audio**2)))
     assert rms > 0.02, f"{lang}: the clip is (nearly) silent, RMS {rms:.4f}"
-    assert not list(c.path.parent.glob(".clip.*")), "a temporary file was left behind"
+    assert not list(c.path.parent.glob(".tmp-*")), "a temporary file was left behind"
 
 
 def test_the_second_call_reads_the_cache_and_a_new_speed_speaks_again(cache, monkeypatch):
