@@ -12,6 +12,7 @@ contrast and OCR tests:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -54,3 +55,90 @@ def cases(names=NAMES) -> list:
         for name in names
         for scene in applicable(name)
     ]
+
+
+# -- one run of a scene for every check made on it ---------------------------------------------
+# A scene's run on a lecturer example (the costly part: seconds to a minute) is the same run
+# whichever test makes it: (example, scene, language, aspect). Each test module registers at
+# import what it checks on a run (:func:`on_run`, :func:`shared_case`); a test takes its run's
+# stills from :func:`stills_of`, which makes the run once in a process, calling every check
+# registered on it at the end of every step; the run's ``xdist_group`` sends all the tests of
+# a run to one worker. What the mobjects tell does not depend on the resolution: a run draws its
+# frames only where a check reads pixels (contrast, OCR), at the highest resolution one asks for.
+
+Run = tuple[str, str, str, str]  # (example name, scene name, language, aspect)
+
+_CHECKS: dict[Run, dict[str, tuple[Callable, int | None]]] = {}
+_MADE: dict[Run, dict[str, list] | BaseException] = {}
+
+
+def on_run(run: Run, check: str, snapshot: Callable | None, pixels: int | None = None):
+    """Register ``snapshot(scene)`` on ``run`` as ``check``, to be called at the end of every
+    step (None: the check reads the steps' captions only), the frame drawn first at ``pixels``
+    high where it reads pixels (None: the mobjects only); return the mark that sends the test
+    to the run's worker."""
+    import pytest
+
+    _CHECKS.setdefault(run, {})[check] = (snapshot, pixels)
+    return pytest.mark.xdist_group("-".join(run))
+
+
+def shared_case(run: Run, check: str, snapshot: Callable, *values, id: str, pixels=None, marks=()):
+    """A pytest param (``values``) whose test takes its stills from ``stills_of(run, check)``
+    (:func:`on_run`)."""
+    import pytest
+
+    return pytest.param(*values, id=id, marks=[*marks, on_run(run, check, snapshot, pixels)])
+
+
+def stills_of(run: Run, check: str) -> list:
+    """The run's stills (StepStill, no frame), each ``snapshot`` what ``check`` returned at it;
+    an exception ``check`` raised, or the run, is raised here."""
+    if run not in _MADE:
+        try:
+            _MADE[run] = _make(run)
+        except Exception as exc:  # every test of the run fails with it (the run is not retried)
+            _MADE[run] = exc
+    made = _MADE[run]
+    if isinstance(made, BaseException):
+        raise made
+    stills = made[check]
+    raised = [s.snapshot for s in stills if isinstance(s.snapshot, _Raised)]
+    if raised:
+        raise raised[0].error
+    return stills
+
+
+class _Raised:
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def _make(run: Run) -> dict[str, list]:
+    from dataclasses import replace
+
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    name, scene, lang, aspect = run
+    checks = dict(_CHECKS[run])
+    pixels = max((p for _, p in checks.values() if p), default=None)
+
+    def snapshot(s):
+        out = {}
+        for check, (call, _) in checks.items():
+            try:
+                out[check] = call(s) if call else None
+            except Exception as exc:  # this check's test fails with it; the others go on
+                out[check] = _Raised(exc)
+        return out
+
+    ex = load(name)
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    kw = dict(frames=True, pixel_height=pixels) if pixels else dict(frames=False)
+    stills = run_steps(find(scene).load(), ex, look=look, snapshot=snapshot, **kw)
+    return {
+        check: [replace(s, frame=None, snapshot=s.snapshot[check]) for s in stills]
+        for check in checks
+    }

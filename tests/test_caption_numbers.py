@@ -1,7 +1,8 @@
 """Issue 20: every number a caption names is on its still, at every aspect, and the scenes that
 named numbers they did not show now show them (or name the ones they show). Each test below
 failed on the code before the fix; none needs OCR (test_scene_ocr.py reads the numbers back at
-1080p), so they run at 360p."""
+1080p) or any pixel, so no frame is drawn. A run of a lecturer example at a look another test
+also checks is shared with it (lecturer_examples.stills_of)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from test_grouped_query_scenes import grouped_example
 
 import lecturer_examples
+from lecturer_examples import on_run, shared_case, stills_of
 from scene_checks import (
     describe,
     dropped_or_distant_labels,
@@ -26,7 +28,13 @@ ASPECTS = ("16:9", "4:3", "1:1")
 
 def _stills(example, scene: str, lang="en", aspect="16:9", snapshot=unshown_caption_numbers):
     look = Look.for_example(example, lang=lang, aspect=aspect)
-    return run_steps(find(scene).load(), example, look=look, pixel_height=360, snapshot=snapshot)
+    return run_steps(find(scene).load(), example, look=look, frames=False, snapshot=snapshot)
+
+
+def _english(name: str, scene: str, aspect: str = "16:9") -> tuple:
+    """The run of ``scene`` on the lecturer's example ``name`` in English at ``aspect``: a test
+    takes its stills from it (``stills_of``), shared with every other test that checks it."""
+    return (name, scene, "en", aspect)
 
 
 def _unshown(example, scene: str, aspect: str, lang: str = "en") -> list[str]:
@@ -39,26 +47,44 @@ AT_THE_LIMITS = ("Projections", "DotProducts", "Scaling", "Softmax", "WeightedSu
 NARROW = ("4:3", "1:1")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("aspect", NARROW)
-@pytest.mark.parametrize("scene", AT_THE_LIMITS)
-def test_at_the_limits_every_caption_number_is_on_screen(scene, aspect):
-    """Before: Scaling named four scores of a row whose columns 2–4 were elided, Softmax named
-    √d_k and the largest weight, WeightedSum listed no weight at 12 keys, DotProducts named a
-    weight, Projections a "2-D view" with no view, EncoderBlock a seed with no room. Projections
-    labelled 6 of 11 arrows (issue 32). On the same run, the last still holds its picture."""
-    ex = lecturer_examples.load("at-the-limits")
-    lang = "zh" if aspect == "4:3" else "en"
-    # issue 32 item 3, on the same run: no arrow without its label, no label far from its arrow
-    # without a leader line (Projections at 1:1, three 2-unit planes of 12 arrows each, still
-    # has no room for 4 of its 36 labels: the one case left out)
+def caption_numbers_and_labels(scene: str, aspect: str):
+    """Every caption number on screen; issue 32 item 3: no arrow without its label, no label far
+    from its arrow without a leader line (Projections at 1:1, three 2-unit planes of 12 arrows
+    each, still has no room for 4 of its 36 labels: the one case left out); and the last still
+    holds its picture."""
     labels = (scene, aspect) != ("Projections", "1:1")
 
     def snapshot(s):
         found = unshown_caption_numbers(s) + (dropped_or_distant_labels(s) if labels else [])
         return found, final_frame_problems(s)
 
-    stills = _stills(ex, scene, lang, aspect, snapshot=snapshot)
+    return snapshot
+
+
+def _limits_caption_cases() -> list:
+    return [
+        shared_case(
+            ("at-the-limits", scene, "zh" if aspect == "4:3" else "en", aspect),
+            "caption numbers",
+            caption_numbers_and_labels(scene, aspect),
+            scene,
+            aspect,
+            id=f"{scene}-{aspect}",
+        )
+        for scene in AT_THE_LIMITS
+        for aspect in NARROW
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene,aspect", _limits_caption_cases())
+def test_at_the_limits_every_caption_number_is_on_screen(scene, aspect):
+    """Before: Scaling named four scores of a row whose columns 2–4 were elided, Softmax named
+    √d_k and the largest weight, WeightedSum listed no weight at 12 keys, DotProducts named a
+    weight, Projections a "2-D view" with no view, EncoderBlock a seed with no room. Projections
+    labelled 6 of 11 arrows (issue 32). On the same run, the last still holds its picture."""
+    lang = "zh" if aspect == "4:3" else "en"
+    stills = stills_of(("at-the-limits", scene, lang, aspect), "caption numbers")
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
     assert not stills[-1].snapshot[1], f"last still: {stills[-1].snapshot[1]}"
 
@@ -87,28 +113,42 @@ def test_grouped_query_split_names_its_widths():
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot]
 
 
+def score_matrix_shown(s):
+    """(rows, columns) of the score matrix shown at the matrix step."""
+    m = s.matrix
+    return (len(m.shown_rows), len(m.shown_columns)) if s.steps[-1]["key"] == "matrix" else None
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ASPECTS)
-@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+@pytest.mark.parametrize(
+    "name,aspect",
+    [
+        shared_case(
+            _english(name, "DotProducts", aspect),
+            "whole score matrix",
+            score_matrix_shown,
+            *(name, aspect),
+            id=f"{name}-{aspect}",
+        )
+        for name in ("at-the-limits", "minilm-layer1")
+        for aspect in ASPECTS
+    ],
+)
 def test_dot_products_ends_on_the_whole_score_matrix(name, aspect):
     """The matrix step's caption says "the score matrix Q Kᵀ (12×12)": it ends on all of it
     (numbers, or a grid of squares). Before: 3 × 4 of the 12 × 12 at 16:9, one column at 1:1."""
     ex = lecturer_examples.load(name)
-
-    def shown(s):
-        m = s.matrix
-        return (len(m.shown_rows), len(m.shown_columns)) if s.steps[-1]["key"] == "matrix" else None
-
-    stills = _stills(ex, "DotProducts", aspect=aspect, snapshot=shown)
+    stills = stills_of(_english(name, "DotProducts", aspect), "whole score matrix")
     last = [s.snapshot for s in stills if s.key == "matrix"][-1]  # (1:1: then the plane again)
     assert last == (ex.n, ex.n_keys)
 
 
+@on_run(_english("at-the-limits", "Projections"), "planes exact", None)
 def test_projections_says_when_its_planes_are_exact():
     """d_k = d_v = 2 (the limits): the planes are the heads' whole q, k and v, and the caption
     and the notes say so; before, the caption called them "a 2-D view" with no view on screen.
     With d_k = 3 each plane is a view, with its share kept."""
-    exact = _stills(lecturer_examples.load("at-the-limits"), "Projections", snapshot=None)
+    exact = stills_of(_english("at-the-limits", "Projections"), "planes exact")
     caption = [s.caption for s in exact if s.key == "maps_nd"][0]
     assert "2 dimensions, drawn exactly" in caption
 
@@ -124,21 +164,21 @@ def test_projections_says_when_its_planes_are_exact():
     assert step.snapshot and all("keeps" in n for n in step.snapshot)
 
 
+def narrowest_sharper_bar(s):
+    """The narrowest bar's width at the sharper step."""
+    from scenes.mobjects.bars import ProportionBar
+
+    if s.steps[-1]["key"] != "sharper":
+        return None
+    return min(b.outline.width for b in on_screen(s, ProportionBar))
+
+
 @pytest.mark.slow
+@on_run(_english("at-the-limits", "Softmax", "1:1"), "sharper bars", narrowest_sharper_bar)
 def test_softmax_sharper_bars_are_not_stubs_in_a_square_frame():
     """At 1:1 the sharper panel had bars a few pixels wide beside the twelve rows; the rows
     now take the frame one step, the panel the next."""
-    ex = lecturer_examples.load("at-the-limits")
-
-    def widest_bar(s):
-        from scene_checks import on_screen
-        from scenes.mobjects.bars import ProportionBar
-
-        if s.steps[-1]["key"] != "sharper":
-            return None
-        return min(b.outline.width for b in on_screen(s, ProportionBar))
-
-    stills = _stills(ex, "Softmax", aspect="1:1", snapshot=widest_bar)
+    stills = stills_of(_english("at-the-limits", "Softmax", "1:1"), "sharper bars")
     assert [s.snapshot for s in stills if s.key == "sharper"][0] >= 1.5
 
 
@@ -239,17 +279,18 @@ def test_a_trained_layers_encoder_block_does_not_call_its_y_the_models():
     assert last.key == "norm2" and "not the model's block output" in last.caption
 
 
+def words_on_screen(scene) -> list[str]:
+    return [describe(m) for m in texts(scene)]
+
+
 @pytest.mark.slow
+@on_run(_english("minilm-layer1", "EncoderBlock"), "own feed-forward", words_on_screen)
 def test_a_trained_layer_with_its_own_feed_forward_says_so():
     """Issue 30 item 8: with the layer's own W₁, W₂, biases and LayerNorms (from-model
     --all-heads), the feed-forward is the model's GELU, not "illustrative, seed 7", and Y is the
     output of the model's layer (it said Y was not the model's)."""
-    ex = lecturer_examples.load("minilm-layer1")
-
-    def words(scene):
-        return [describe(m) for m in texts(scene)]
-
-    stills = {s.key: s for s in _stills(ex, "EncoderBlock", snapshot=words)}
+    run = _english("minilm-layer1", "EncoderBlock")
+    stills = {s.key: s for s in stills_of(run, "own feed-forward")}
     ffn = stills["ffn"]
     assert "the model's own feed-forward (GELU, its W₁, W₂)" in ffn.caption
     assert "GELU(H W_1 + b_1) W_2 + b_2" in ffn.caption.replace("₁", "_1").replace("₂", "_2")
@@ -277,19 +318,24 @@ def test_encoder_block_keeps_every_row_of_a_trained_layer_in_a_narrow_frame(aspe
         assert still.snapshot and min(still.snapshot) == ex.n, (still.key, still.snapshot)
 
 
+def blocked_shown(s):
+    """How many −∞ cells the masked note's still shows."""
+    if s.steps[-1]["key"] != "masked_note":
+        return None
+    return sum(1 for t in texts(s) if describe(t) == "−∞")  # cells, not the title's "−∞ ="
+
+
+def _limits_overview(check: str, snapshot) -> list:
+    run = ("at-the-limits", "Overview")
+    return [shared_case(_english(*run, a), check, snapshot, a, id=a) for a in ASPECTS]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("aspect", _limits_overview("blocked cells", blocked_shown))
 def test_overview_shows_the_blocked_cells_its_caption_names(aspect):
     """ "This example is masked: blocked cells are −∞": at least one −∞ on the still (before, at
     16:9 the limits' masked matrix showed its first column only, which the mask never blocks)."""
-    ex = lecturer_examples.load("at-the-limits")
-
-    def blocked_shown(s):
-        if s.steps[-1]["key"] != "masked_note":
-            return None
-        return sum(1 for t in texts(s) if describe(t) == "−∞")  # cells, not the title's "−∞ ="
-
-    stills = _stills(ex, "Overview", aspect=aspect, snapshot=blocked_shown)
+    stills = stills_of(_english("at-the-limits", "Overview", aspect), "blocked cells")
     assert [s.snapshot for s in stills if s.key == "masked_note"][0] > 0
 
 
@@ -338,8 +384,15 @@ def test_scaling_reads_the_followed_query(name):
         assert got.value.args == (want, True)
 
 
+def number_roles(scene) -> set:
+    """The roles of the numbers on screen."""
+    from scenes.mobjects.text import Num
+
+    return {tuple(m.role) for m in on_screen(scene, Num)}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("aspect", _limits_overview("number roles", number_roles))
 def test_overview_keeps_the_followed_querys_largest_weight(aspect):
     """The limits' Overview elides columns: it showed explanations' row as 0.00 … 0.00, its
     0.985 (on notes, column 11) left out. The followed query's row and its largest weight's
@@ -352,22 +405,16 @@ def test_overview_keeps_the_followed_querys_largest_weight(aspect):
     head = ac.trace_example(ex).heads[0]
     i = ac.head_demo_row(ac.trace_example(ex)).row
     want = ("weights", 0, i, int(np.argmax(head.weights[i])))
-
-    def roles(scene):
-        from scene_checks import on_screen
-        from scenes.mobjects.text import Num
-
-        return {tuple(m.role) for m in on_screen(scene, Num)}
-
-    stills = _stills(ex, "Overview", aspect=aspect, snapshot=roles)
+    stills = stills_of(_english("at-the-limits", "Overview", aspect), "number roles")
     assert want in [s for st in stills if st.key == "softmax" for s in st.snapshot]
 
 
+@on_run(_english("at-the-limits", "Softmax"), "mask deferred", None)
 def test_softmax_does_not_defer_a_mask_its_row_never_meets():
     """The limits follow explanations, the row the causal mask leaves whole: "the mask leaves
     its weights as they are" was followed by "No mask yet: masks come later"."""
-    ex = lecturer_examples.load("at-the-limits")
-    captions = {s.key: s.caption for s in _stills(ex, "Softmax", snapshot=None)}
+    run = _english("at-the-limits", "Softmax")
+    captions = {s.key: s.caption for s in stills_of(run, "mask deferred")}
     assert "mask leaves its weights" in captions["exp"]
     assert "No mask yet" not in captions["share"]
 

@@ -7,10 +7,11 @@ weight hidden where a matrix is the point.
 
 A run at the limits is the costly part (tens of seconds for the larger scenes), so each case
 runs at one look, taken in turn from six (both languages at 16:9, 4:3 and 1:1), the trained
-layer one look further on; a case taken at English 16:9 is checked on test_scene_ocr.py's run of
-it (1080p, that look), not run twice. Every number
-a step's caption names must be on its still (test_scene_ocr.py reads them back at 1080p).
-The matrix scenes are also checked at every aspect in test_scene_layout.py."""
+layer one look further on. A run is shared with every other test that checks the same scene at
+the same look (lecturer_examples.stills_of): a case taken at English 16:9 is checked on
+test_scene_ocr.py's run of it (1080p), not run twice. Every number a step's caption names must
+be on its still (test_scene_ocr.py reads them back at 1080p). The matrix scenes are also checked
+at every aspect in test_scene_layout.py."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from test_scene_layout import hidden_cells
 
 import lecturer_examples
+from lecturer_examples import shared_case, stills_of
 from scene_checks import (
     dropped_or_distant_labels,
     final_frame_problems,
@@ -25,8 +27,6 @@ from scene_checks import (
     picture_problems,
     unshown_caption_numbers,
 )
-from scenes.kit.look import Look
-from scenes.pipeline.stills import run_steps
 
 # the six looks, taken in turn (one a case: the suite's time; tests/test_caption_numbers.py
 # takes the limits' scenes at every aspect)
@@ -41,9 +41,9 @@ def look_of(name: str, scene: str) -> tuple[str, str]:
     return LOOKS[(index + shift) % len(LOOKS)]
 
 
-# the look test_scene_ocr.py reads every case at (1080p): a case taken at it is checked there,
-# on that run (one run of a scene for everything a still can show wrong)
+# the look test_scene_ocr.py reads every case at (1080p): a case taken at it is checked on that run
 OCR_LOOK = ("en", "16:9")
+CLEAN_PIXELS = 540  # contrast measured on frames this high (higher on a run shared with OCR)
 
 
 def _all_cases() -> list:
@@ -53,24 +53,6 @@ def _all_cases() -> list:
         lang, aspect = look_of(name, scene.name)
         out.append(pytest.param(name, scene, lang, aspect, id=f"{case.id}-{lang}-{aspect}"))
     return out
-
-
-def _cases() -> list:
-    return [c for c in _all_cases() if tuple(c.values[2:]) != OCR_LOOK]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name,scene,lang,aspect", _cases())
-def test_lecturer_example_is_clean(name, scene, lang, aspect):
-    ex = lecturer_examples.load(name)
-    snapshot = clean_snapshot(name, scene.name)
-
-    look = Look.for_example(ex, lang=lang, aspect=aspect)
-    stills = run_steps(scene.load(), ex, look=look, pixel_height=540, snapshot=snapshot)
-    assert stills, "the scene has no steps"
-    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
-    problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
-    assert not problems, "\n".join(problems[:20])
 
 
 def clean_snapshot(name: str, scene: str):
@@ -83,6 +65,26 @@ def clean_snapshot(name: str, scene: str):
         return picture_problems(s) + hidden + unshown_caption_numbers(s), last
 
     return snapshot
+
+
+def _clean_cases() -> list:
+    out = []
+    for case in _all_cases():
+        name, scene, lang, aspect = case.values
+        check = clean_snapshot(name, scene.name)
+        run = (name, scene.name, lang, aspect)
+        out.append(shared_case(run, "clean", check, *case.values, id=case.id, pixels=CLEAN_PIXELS))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,scene,lang,aspect", _clean_cases())
+def test_lecturer_example_is_clean(name, scene, lang, aspect):
+    stills = stills_of((name, scene.name, lang, aspect), "clean")
+    assert stills, "the scene has no steps"
+    problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
+    problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
+    assert not problems, "\n".join(problems[:20])
 
 
 # the scenes whose last still is checked at every aspect by a run of the limits already made:
@@ -110,11 +112,33 @@ def _last_still_cases() -> list:
         name, scene, lang, taken = case.values
         if name == "trophy-24" or (name == "at-the-limits" and scene.name not in ELSEWHERE):
             out += [
-                pytest.param(name, scene, lang, aspect, id=f"{name}-{scene.name}-{lang}-{aspect}")
+                shared_case(
+                    (name, scene.name, lang, aspect),
+                    "last still",
+                    last_still_snapshot(name, scene.name),
+                    *(name, scene, lang, aspect),
+                    id=f"{name}-{scene.name}-{lang}-{aspect}",
+                )
                 for aspect in lecturer_examples.ASPECTS
                 if aspect != taken
             ]
     return out
+
+
+def last_still_snapshot(name: str, scene: str):
+    """What test_the_last_still_holds_the_picture checks at each step (the 24-token sentence)
+    and on the last still."""
+    every = name == "trophy-24"
+
+    def snapshot(s):
+        found = []
+        if every:
+            found = geometry_problems(s) + dropped_or_distant_labels(s) + unshown_caption_numbers(s)
+        if every and scene in MATRIX_SCENES:
+            found += hidden_cells(s)
+        return found, final_frame_problems(s)
+
+    return snapshot
 
 
 @pytest.mark.slow
@@ -127,19 +151,40 @@ def test_the_last_still_holds_the_picture(name, scene, lang, aspect):
     at these aspects: at every step too, nothing outside the frame or overlapping, every number
     the core's, no label shortened, dropped or far from its arrow, every number the caption
     names on screen, no matrix elided."""
-    ex = lecturer_examples.load(name)
-    every = name == "trophy-24"
-
-    def snapshot(s):
-        found = []
-        if every:
-            found = geometry_problems(s) + dropped_or_distant_labels(s) + unshown_caption_numbers(s)
-        if every and scene.name in MATRIX_SCENES:
-            found += hidden_cells(s)
-        return found, final_frame_problems(s)
-
-    look = Look.for_example(ex, lang=lang, aspect=aspect)
-    stills = run_steps(scene.load(), ex, look=look, frames=False, snapshot=snapshot)
+    stills = stills_of((name, scene.name, lang, aspect), "last still")
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
     problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:20])
+
+
+def test_a_shared_run_is_made_once_for_every_check_on_it(monkeypatch):
+    """lecturer_examples.stills_of: the tests of one run (example, scene, language, aspect) take
+    their stills from one run, made with every check registered on it; each test gets what its
+    own check returned, and only the test whose check raised fails with it. (A stand-in for
+    run_steps: no scene is drawn.)"""
+    import scenes.pipeline.stills as stills_module
+
+    made = []
+
+    def run_steps(scene_cls, example, *, look, snapshot, **kw):
+        made.append((example, scene_cls, look.lang, look.aspect, kw))
+        return [stills_module.StepStill(k, k, None, snapshot(k)) for k in ("a", "b")]
+
+    def broken(s):
+        raise ValueError(f"broken at {s}")
+
+    monkeypatch.setattr(stills_module, "run_steps", run_steps)
+    monkeypatch.setattr(lecturer_examples, "_CHECKS", {})
+    monkeypatch.setattr(lecturer_examples, "_MADE", {})
+    run = ("at-the-limits", "Softmax", "zh", "1:1")
+    lecturer_examples.on_run(run, "upper", str.upper)
+    lecturer_examples.on_run(run, "twice", lambda s: s * 2, pixels=540)
+    lecturer_examples.on_run(run, "broken", broken)
+    assert [s.snapshot for s in stills_of(run, "upper")] == ["A", "B"]
+    assert [s.snapshot for s in stills_of(run, "twice")] == ["aa", "bb"]
+    with pytest.raises(ValueError, match="broken at a"):
+        stills_of(run, "broken")
+    from scenes.kit.registry import find
+
+    ex, scene = lecturer_examples.load("at-the-limits"), find("Softmax").load()
+    assert made == [(ex, scene, "zh", "1:1", dict(frames=True, pixel_height=540))]

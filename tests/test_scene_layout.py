@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
+from lecturer_examples import shared_case, stills_of
 from scene_checks import dropped_or_distant_labels, final_frame_problems, geometry_problems
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
@@ -18,15 +19,17 @@ def check(scene_info, example, also=None, last=None, **kw):
     """Layout, numbers and arrow-label problems on every step (plus what ``also(scene)`` lists),
     and what ``last(scene)`` lists on the last step."""
     stills = run_steps(
-        scene_info.load(),
-        example,
-        frames=False,
-        snapshot=lambda s: (
-            geometry_problems(s) + (also(s) if also else []),
-            last(s) if last else [],
-        ),
-        **kw,
+        scene_info.load(), example, frames=False, snapshot=layout_check(also, last), **kw
     )
+    return assert_laid_out(stills)
+
+
+def layout_check(also=None, last=None):
+    """The snapshot :func:`check` takes at every step."""
+    return lambda s: (geometry_problems(s) + (also(s) if also else []), last(s) if last else [])
+
+
+def assert_laid_out(stills):
     assert stills, "the scene has no steps"
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
     problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
@@ -229,46 +232,72 @@ def _has_text(mob) -> bool:
 ASPECTS = ("16:9", "4:3", "1:1")
 
 
+def _english(name: str, scene: str, aspect: str) -> tuple:
+    """The run of ``scene`` on the lecturer's example ``name`` in English at ``aspect``: a test
+    takes its stills from it (``stills_of``), shared with every other test that checks it."""
+    return (name, scene, "en", aspect)
+
+
+def _limits_cases(scenes, aspects, check: str, snapshot) -> list:
+    """(scene, aspect) params whose test checks ``snapshot`` on the limits' run of each."""
+    return [
+        shared_case(
+            _english("at-the-limits", scene, aspect),
+            check,
+            snapshot,
+            *(scene, aspect),
+            id=f"{scene}-{aspect}",
+        )
+        for scene in scenes
+        for aspect in aspects
+    ]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ASPECTS)
-@pytest.mark.parametrize("name", ["AttentionMatrix", "CausalMask"])
+@pytest.mark.parametrize(
+    "name,aspect",
+    _limits_cases(
+        ("AttentionMatrix", "CausalMask"),
+        ASPECTS,
+        "every weight",
+        layout_check(also=hidden_cells, last=final_frame_problems),
+    ),
+)
 def test_at_the_limits_every_weight_is_on_screen(name, aspect):
     """examples/at-the-limits.toml (12 tokens, a 12-character label, a repeated label, 4 heads,
     causal): every row and column of the weights (and CausalMask's scores) on screen, as
     numbers or as squares, laid out cleanly, at every aspect."""
-    from conftest import ROOT
+    assert_laid_out(stills_of(_english("at-the-limits", name, aspect), "every weight"))
 
-    from scenes.kit.look import Look
 
-    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
-    look = Look.for_example(ex, lang="en", aspect=aspect)
-    check(find(name), ex, look=look, also=hidden_cells, last=final_frame_problems)
+def embedding_table_keyed(scene) -> list[str]:
+    """Embeddings' table of squares without its colour key."""
+    table, on = scene.table, {id(m) for m in scene.mobjects}
+    if not table.style.squares or id(table.backgrounds) not in on:
+        return []
+    return [] if id(table.colorbar) in on else ["squares without their key"]
+
+
+# and (issue 32) every arrow labelled, a label away from its tip with a leader
+EMBEDDINGS_CHECK = layout_check(
+    also=lambda s: hidden_cells(s) + embedding_table_keyed(s) + dropped_or_distant_labels(s)
+)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ("16:9", "4:3"))
+@pytest.mark.parametrize(
+    "aspect",
+    [
+        shared_case(
+            _english("at-the-limits", "Embeddings", a), "every embedding", EMBEDDINGS_CHECK, a, id=a
+        )
+        for a in ("16:9", "4:3")
+    ],
+)
 def test_at_the_limits_every_embedding_is_on_screen(aspect):
     """12 tokens × 8 dimensions: the table shows all of X, as squares on a keyed scale where
     the numbers do not fit (at 4:3 it showed x₁ and "…"; the squares had no key)."""
-    from conftest import ROOT
-
-    from scenes.kit.look import Look
-
-    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
-    look = Look.for_example(ex, lang="en", aspect=aspect)
-
-    def keyed(scene):
-        table, on = scene.table, {id(m) for m in scene.mobjects}
-        if not table.style.squares or id(table.backgrounds) not in on:
-            return []
-        return [] if id(table.colorbar) in on else ["squares without their key"]
-
-    check(  # and (issue 32) every arrow labelled, a label away from its tip with a leader
-        find("Embeddings"),
-        ex,
-        look=look,
-        also=lambda s: hidden_cells(s) + keyed(s) + dropped_or_distant_labels(s),
-    )
+    assert_laid_out(stills_of(_english("at-the-limits", "Embeddings", aspect), "every embedding"))
 
 
 def badge_problems(scene) -> list[str]:
@@ -314,26 +343,26 @@ def badge_problems(scene) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ASPECTS)
-@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
+@pytest.mark.parametrize(
+    "name,aspect",
+    [
+        shared_case(
+            _english(name, "AttentionMatrix", aspect),
+            "badges",
+            badge_problems,
+            *(name, aspect),
+            id=f"{name}-{aspect}",
+        )
+        for name in ("at-the-limits", "minilm-layer1")
+        for aspect in ASPECTS
+    ],
+)
 def test_numbers_on_a_grid_of_squares_say_which_cell_is_theirs(name, aspect):
     """A kept number's badge sat over a neighbouring row's cells (read as that row's number, by
     a reviewer, twice): the numbers the reading names go on a line of their own ("students →
     when 1.000"), or where there is no room for one, on badges where they hide least, in their
     own row first, joined to their cells by straight leaders where they cannot touch them."""
-    import lecturer_examples
-    from scenes.kit.look import Look
-
-    ex = lecturer_examples.load(name)
-    look = Look.for_example(ex, lang="en", aspect=aspect)
-    stills = run_steps(
-        find("AttentionMatrix").load(),
-        ex,
-        look=look,
-        pixel_height=360,
-        frames=False,
-        snapshot=badge_problems,
-    )
+    stills = stills_of(_english(name, "AttentionMatrix", aspect), "badges")
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot]
 
 

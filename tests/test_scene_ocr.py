@@ -6,10 +6,11 @@ caption names is on screen and legible."""
 import re
 
 import pytest
-from test_lecturer_examples import OCR_LOOK, clean_snapshot, look_of
+from test_lecturer_examples import OCR_LOOK
 
 import attention_core as ac
 import lecturer_examples
+from lecturer_examples import shared_case, stills_of
 from ocr import TESSERACT, misread_matrix, pixel_box, read_text
 from scene_checks import (
     caption_number_places,
@@ -19,7 +20,6 @@ from scene_checks import (
     on_screen,
     texts,
 )
-from scenes.kit.look import Look
 from scenes.kit.registry import find
 from scenes.pipeline.stills import run_steps
 
@@ -164,6 +164,9 @@ NOT_YET: dict = {}
 NOT_RUN: set = set()  # every case runs: EncoderBlock's stills now take seconds, not minutes
 
 
+OCR_PIXELS = 1080
+
+
 def _ocr_cases() -> list:
     out = []
     for case in lecturer_examples.cases():
@@ -172,8 +175,31 @@ def _ocr_cases() -> list:
             continue
         why = NOT_YET.get((name, scene.name))
         marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
-        out.append(pytest.param(name, scene, id=case.id, marks=marks))
+        run = (name, scene.name, *OCR_LOOK)
+        check = ocr_readings(name, scene.name)
+        out.append(
+            shared_case(run, "ocr", check, name, scene, id=case.id, pixels=OCR_PIXELS, marks=marks)
+        )
     return out
+
+
+def ocr_readings(name: str, scene: str):
+    """What each step's final still is read back for (and, on the limits, checked for)."""
+    limits = name == "at-the-limits"
+
+    def readings(s):
+        frame = s.renderer.get_frame()
+        caption = s.steps[-1]["caption"]
+        found = _caption_numbers(s, frame, caption)
+        if scene in LABELLED:
+            found += _matrix_labels(s, frame)
+        if scene == "HeadGallery":
+            found += _head_numbers(s, frame)
+        if limits:
+            found += dropped_or_distant_labels(s)
+        return found, final_frame_problems(s) if limits else []
+
+    return readings
 
 
 @pytest.mark.slow
@@ -185,28 +211,7 @@ def test_lecturer_examples_read_back_by_ocr(name, scene):
     checks at the other aspects: no arrow without its label or label far from its arrow, and
     the last still holds its picture."""
     assert TESSERACT, "tesseract-ocr is not installed (make test installs it)"
-    ex = lecturer_examples.load(name)
-    limits = name == "at-the-limits"
-    # a case test_lecturer_examples.py takes at this look is checked here, on this run
-    clean = clean_snapshot(name, scene.name) if look_of(name, scene.name) == OCR_LOOK else None
-
-    def readings(s):
-        frame = s.renderer.get_frame()
-        caption = s.steps[-1]["caption"]
-        found = _caption_numbers(s, frame, caption)
-        if scene.name in LABELLED:
-            found += _matrix_labels(s, frame)
-        if scene.name == "HeadGallery":
-            found += _head_numbers(s, frame)
-        if limits:
-            found += dropped_or_distant_labels(s)
-        if clean is not None:
-            found += clean(s)[0]
-        return found, final_frame_problems(s) if limits else []
-
-    stills = run_steps(
-        scene.load(), ex, look=Look.for_example(ex, lang="en"), pixel_height=1080, snapshot=readings
-    )
+    stills = stills_of((name, scene.name, *OCR_LOOK), "ocr")
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
     problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
     assert not problems, "\n".join(problems[:30])
