@@ -20,8 +20,8 @@ from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math
 from scenes.mobjects.text import Num, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.parts.softmax_labels import KeyLabels
-from scenes.parts.softmax_sharper import SharperSteps
+from scenes.parts.softmax_scene_labels import KeyLabels
+from scenes.parts.softmax_scene_sharper import SharperSteps
 
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
