@@ -118,8 +118,6 @@ WORDS = {
     "exp_masked_blocked_one": ("被挡住的 {n} 个键：exp(−∞) = 0", "{n} blocked key: exp(−∞) = 0"),
     "share_masked_keys": ("{n} 个被挡住的键：份额 0", "{n} masked keys: share 0"),
     "share_masked_keys_one": ("{n} 个被挡住的键：份额 0", "{n} masked key: share 0"),
-    "keys_unlabelled": ("另有 {n} 个键未标注", "{n} other keys unlabelled"),
-    "keys_unlabelled_one": ("另有 1 个键未标注", "1 other key unlabelled"),
     "exp_shifted": (
         "先减去这一行最大的分数（softmax 实际就这样算）：份额不变，数字不会溢出。",
         "The row's largest score (max) is subtracted first, as softmax is computed: the same shares, and no overflow.",
