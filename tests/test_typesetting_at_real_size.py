@@ -121,7 +121,8 @@ def test_a_title_at_1_1_keeps_the_title_size(name, lang):
     assert min(_sizes(mob)) >= TITLE - 0.5, f"{name} ({lang}) at {min(_sizes(mob)):.1f}"
     assert mob.width <= width + 1e-6
     assert mob.height <= scene.regions.title.height + 1e-6
-    assert scene.regions.content.y1 <= scene.regions.title.y0 - 0.2 + 1e-6
+    assert scene.regions.content.y1 <= scene.regions.title.y0 - 0.1 + 1e-6
+    assert scene.regions.title.y1 <= scene.frame.y1 - 0.15 + 1e-6  # in the frame's margin
     assert box_of(mob).height <= 1.1  # two lines at most
 
 

@@ -68,13 +68,19 @@ def two_line_title(text: str, width: float, size: float, color) -> VGroup | None
     return group
 
 
+RISE = 0.1  # how far a two-line title bar reaches up into the frame's margin
+NEAR = 0.1  # between a two-line title and the content (one line: 0.2)
+
+
 def room_for(regions: Regions, title) -> Regions:
-    """``regions`` with the title bar tall enough for ``title`` (two lines), the content
-    shorter by as much; as they are where it fits."""
+    """``regions`` with the title bar tall enough for ``title`` (two lines): up into the
+    frame's margin by at most :data:`RISE`, the content nearer it (:data:`NEAR`) and shorter
+    by the rest (0.15 of a 1:1 frame's 8); as they are where it fits."""
     t, c = regions.title, regions.content
     more = title.height - t.height
     if more <= 0:
         return regions
-    title_box = Box(t.x0, t.y0 - more, t.x1, t.y1)
-    content = Box(c.x0, c.y0, c.x1, c.y1 - more)
+    rise = min(more, RISE)
+    title_box = Box(t.x0, t.y0 - (more - rise), t.x1, t.y1 + rise)
+    content = Box(c.x0, c.y0, c.x1, min(c.y1, title_box.y0 - NEAR))
     return dataclasses.replace(regions, title=title_box, content=content)
