@@ -63,6 +63,7 @@ _FUNCTION = re.compile(
     r"(?<![A-Za-z])(softmax|exp|ReLU|GELU|LayerNorm|MultiHead|[A-Za-z])\(([^()]*)\)"
 )
 _ROOT = re.compile(rf"√\s*([−-]?\d+(?:\.\d+)?|[A-Za-z][{_SUB}]*)")
+_NOUN_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ee]ach|[Ee]very) [A-Za-z]+\s*$")
 _SAID_NUMBER = re.compile(NUMBER.pattern + r"(\s?%|°)?")
 
 
@@ -78,12 +79,12 @@ def spoken(text: str, lang: str) -> str:
     t = re.sub(r"(length|长度) \|([^|]+)\|", r"\1 \2", t)  # the length |x| of each arrow
     for phrase, said in PHRASES.items():
         t = t.replace(phrase, f" {said[k]} ")
-    t = _QUOTED.sub(lambda m: _quoted(m, k), t)
+    t = _QUOTED.sub(lambda m: _one_article(_quoted(m, k), m), t)
     t = re.sub(r"\bU\+([0-9A-F]{4,6})\b", lambda m: _code_point(m.group(1), k), t)  # U+00A0
     t = re.sub(r"\[([A-Za-z]+)\]", r" \1 ", t)  # [SEP], [CLS]
     t = re.sub(r"</?\|?([A-Za-z_]+)\|?>", lambda m: " " + m.group(1).replace("_", " ") + " ", t)
     t = re.sub(r"(?<![^\s(“])##(?=\w)", "", t)  # a word piece, ##erman: said as its letters
-    t = _LABEL.sub(lambda m: _label(m, k), t)
+    t = _LABEL.sub(lambda m: _one_article(_label(m, k), m), t)
     t = _formulas(t, k)
     t = _numbers(t, k)
     t = _operators(t, k)
@@ -194,6 +195,14 @@ def _ordinal_piece(base: str, sup: str, sub: str, k: int, article: bool = False)
             return f" {zh_ordinal(r)} {said}"
         return f" the {en_ordinal(r)} {said.removeprefix('the ')}"
     return f" the {said}" if article and not k else f" {said}"
+
+
+def _one_article(said: str, m) -> str:
+    """A label said with its article ("the second it", "the comma") after a noun that already
+    has one ("the token “it₂”", "the earlier “，₂”") said without it: "the token second it"."""
+    if said.startswith(" the ") and _NOUN_BEFORE.search(m.string, 0, m.start()):
+        return " " + said.removeprefix(" the ")
+    return said
 
 
 def _count(script: str, digits: str) -> int:
