@@ -385,6 +385,7 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
     from scenes.kit.look import Look
     from scenes.mobjects.heat_grid import HeatGrid, spans
     from scenes.mobjects.layout import box_of
+    from scenes.mobjects.theme import TITLE
 
     ex = dataclasses.replace(load("minilm-layer1"), head=9)
     tr = ac.trace_example(ex)
@@ -414,6 +415,9 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
             "readings": [p.reading.pattern for p in panels],
             "problems": layout_problems(scene),
             "title": scene.title_mob.source_text,
+            "title_size": min(
+                t.font_size for t in scene.title_mob.get_family() if hasattr(t, "font_size")
+            ),
         }
 
     look = Look.for_example(ex, lang="en", aspect=aspect)
@@ -437,6 +441,8 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
         if left:
             assert f"{spans(left)} not shown" in s["line"], s["line"]
             _title_is_true(s["title"], ex, drawn=len(s["drawn"]))
+            # at the title size, on two lines where one is too narrow (it fell to 22)
+            assert s["title_size"] >= TITLE - 0.5, (s["title"], s["title_size"])
     counted = sum(int(n) for n in re.findall(r"(\d+) (?:is|are|attends?)", stills[-1].caption))
     assert counted == len(stills[-1].snapshot["drawn"]), stills[-1].caption
 

@@ -16,6 +16,7 @@ from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 import attention_core as ac
 from attention_core.readings import head_kinds
 from attention_core.readings.head_groups import layer_reading
+from scenes.kit.titles import room_for
 from scenes.mobjects.heat_grid import GALLERY_HEAD, spans
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
@@ -76,22 +77,49 @@ class GalleryHeads:
         else:
             self.step("reading", summary=summary, lit=self.phrase(lit, self.lit_phrases))
 
-    def retitle(self, readings, drawn: int | None = None) -> None:
+    def retitle(self, readings, drawn: int | None = None, grow: bool = False) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches
-        markup), at the largest size that fits; in a narrow frame its first clause alone."""
+        markup), at the largest size that fits; in a narrow frame its first clause alone. With
+        ``drawn`` (fewer heads drawn than the layer has) in a square frame, on two
+        lines at the title size before a smaller one: ``grow`` makes the title bar as tall
+        as they need (the content shorter), else they keep to it."""
         width = self.regions.title.width
-        mob = None
-        for text in self.headline(readings, drawn):
-            for size in (TITLE, CAPTION, SMALL):
-                if mob is None and text_width(text, size) <= 0.95 * width:  # bold is wider
-                    mob = label(text, size, self.theme.text, weight="BOLD")
-                    mob = mob if mob.width <= width else None
+        two = drawn is not None and self.frame.width <= self.frame.height * 1.01
+        texts, mob = self.headline(readings, drawn), None
+        # by wording, each at the largest size; on two lines: by size, two lines at the title
+        # size before one smaller (a square frame, fewer heads drawn)
+        tries = [(t, size, 1) for t in texts for size in (TITLE, CAPTION, SMALL)]
+        if two:
+            tries = [(t, TITLE, n) for n in (1, 2) for t in texts]
+            tries += [(t, size, 1) for size in (CAPTION, SMALL) for t in texts]
+        for text, size, lines in tries:
+            if mob is None and lines == 2:
+                mob = self.two_line_title(text, grow)
+            elif mob is None and text_width(text, size) <= 0.95 * width:  # bold is wider
+                mob = label(text, size, self.theme.text, weight="BOLD")
+                mob = mob if mob.width <= width else None
         if mob is None:
             text = ellipsize(self.headline(readings, drawn)[-1], width, SMALL)
             mob = label(text, SMALL, self.theme.text, weight="BOLD")
         self.remove(self.title_mob)
+        if grow:
+            self.regions = room_for(self.regions, mob)
         self.title_mob = place(mob, self.regions.title, "left")
         self.add(self.title_mob)
+
+    def two_line_title(self, text: str, grow: bool):
+        """``text`` bold on two lines at the title size within the title bar's width (and,
+        unless ``grow``, its height), or None."""
+        box = self.regions.title
+        lines = wrap_lines(text, 0.95 * box.width, TITLE, max_lines=2)
+        if len(lines) > 2 or "".join(lines).replace(" ", "") != text.replace(" ", ""):
+            return None
+        mob = VGroup(*(label(t, TITLE, self.theme.text, weight="BOLD") for t in lines))
+        mob.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        mob.source_text = " ".join(lines)
+        if mob.width > box.width or (not grow and mob.height > box.height + 1e-6):
+            return None
+        return mob
 
     def fewer_if_small(self, readings):
         """:meth:`build` with every head, the explained head first; where a heatmap comes out
@@ -120,6 +148,10 @@ class GalleryHeads:
             large, built, note = attempt(H, grouped=False)  # groups' names and frames take
         self.every_head = large  # (for the checks: every head keeps GALLERY_HEAD, or not)
         if not large and square:  # the most heads that keep GALLERY_HEAD (at least two)
+            # the layer's count said so (its heads not all drawn), the bar as tall as the title
+            # with a count of heads drawn needs (their number said once it is known)
+            self.retitle(readings, H - 1, grow=True)
+            content = self.regions.content
             for count in range(H - 1, 1, -1):  # (not by halving: 10 heads fit where 9 do not)
                 large, built, note = attempt(count)
                 if large:
