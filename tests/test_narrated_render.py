@@ -246,11 +246,15 @@ def test_subtitles_of_a_narrated_step_follow_its_pages():
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("voice")
-def test_the_real_voice_speaks_a_narrated_video(tmp_path, tiny):
+def test_the_real_voice_speaks_a_narrated_video(tmp_path, tiny, monkeypatch, capfd, caplog):
     """The installed voice (Kokoro, offline): its clips said inside their steps, mixed into
-    the video with sound and picture of one length, the subtitles starting with the speech."""
+    the video with sound and picture of one length, the subtitles starting with the speech;
+    said afresh (a clip cache of its own) with nothing on the console from the phonemizer
+    (espeak's "words count mismatch", once a clip)."""
+    from scenes.speech import voice
     from scenes.speech.voice import VoiceUnavailable
 
+    monkeypatch.setattr(voice, "clips_dir", lambda: tmp_path / "clips")
     job = _job(tmp_path)
     try:
         record = execute_module.execute(job)
@@ -261,6 +265,9 @@ def test_the_real_voice_speaks_a_narrated_video(tmp_path, tiny):
     starts = [p["at"] for s in steps for p in s["speech"]]
     assert srt_starts(job.out_dir / "StarterScene.srt") == pytest.approx(starts, abs=1e-3)
     assert all(p["seconds"] > 1.0 for s in steps for p in s["speech"])  # words, not a click
+    assert len(list((tmp_path / "clips").glob("*.wav"))) == len(starts)  # said, not cached
+    heard = capfd.readouterr().err + caplog.text
+    assert "words count mismatch" not in heard, heard
 
 
 def test_narrate_refuses_what_cannot_speak_in_one_line(cli, tmp_path):
