@@ -9,6 +9,7 @@ real voice, on the worker of the other voice tests."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 import types
 import wave
@@ -183,6 +184,46 @@ def test_a_narrated_video_split_at_its_steps_joins_with_its_voice(tmp_path, stan
     assert srt_starts(job.out_dir / "StarterScene.srt") == pytest.approx(starts, abs=1e-3)
 
 
+@pytest.mark.slow
+def test_a_narrated_slide_deck_speaks_each_slide(tmp_path, stand_in_voice, tiny):
+    """The HTML deck of a narrated render (issue 42, point 5): each slide's video carries its
+    step's speech (sound beside the picture, loud from where the page is said, from the
+    slide's own start), none of the deck's videos is muted, and the speaker notes are there."""
+    import base64
+    import re
+
+    from scenes.outputs import slides
+    from scenes.outputs.slides import missing_assets
+
+    if missing_assets():  # `make setup` fetches reveal.js
+        pytest.skip("reveal.js assets missing: run make setup")
+    job = replace(_job(tmp_path), kind="slides")
+    steps = execute_module.execute(job)["steps"]
+    deck = json.loads((job.out_dir / "slides-src" / "StarterScene.json").read_text())
+    since = 0.0
+    for slide, step in zip(deck["slides"], steps, strict=True):
+        video = Path(slide["file"])
+        found = streams(video)
+        assert found["audio"][0] == "aac", found
+        for page in step["speech"]:
+            assert loudness(video, page["at"] - since + 0.1, page["seconds"] - 0.2) > 0.01
+        assert loudness(video, 0.0, step["speech"][0]["at"] - since - 0.02) < 1e-3
+        since += found["video"][2]
+    dest = tmp_path / "deck.html"
+    src = job.out_dir / "slides-src"
+    lecture = (job.example, "en", True)
+    slides.convert_deck((("StarterScene",), str(src), str(dest), "html", lecture))
+    html = dest.read_text(encoding="utf-8")
+    videos = re.findall(r"data-background-video=\"data:video/mp4;base64,([^\"]+)\"", html)
+    sections = re.findall(r"<section[^>]*>", html)
+    assert len(videos) == len(steps) and not [s for s in sections if "-video-muted" in s]
+    for k, data in enumerate(videos):  # the deck's own copy of each slide's video speaks
+        (tmp_path / f"{k}.mp4").write_bytes(base64.b64decode(data))
+        assert streams(tmp_path / f"{k}.mp4")["audio"][0] == "aac"
+    notes = re.findall(r'<aside class="notes" data-markdown[^>]*>([^<]+)</aside>', html)
+    assert len(notes) == len(steps) and all(n.strip() for n in notes)  # the notes kept
+
+
 def test_narration_has_its_own_folder_and_key(tmp_path, stand_in_voice):
     """A narrated and an unnarrated render never share a file; another voice is another."""
     ex = ac.PRESETS["zao-shang-hao"]
@@ -272,13 +313,13 @@ def test_the_real_voice_speaks_a_narrated_video(tmp_path, tiny, monkeypatch, cap
 
 def test_narrate_refuses_what_cannot_speak_in_one_line(cli, tmp_path):
     """Through the real entry point: an unknown voice, a voice of no language rendered, a
-    gif and the deck, each one line naming the option, exit code 2, nothing written."""
+    gif and a pdf deck, each one line naming the option, exit code 2, nothing written."""
     out = tmp_path / "r"
     cases = {
         ("--narrate", "--voice", "xx_nobody"): "--voice: there is no voice 'xx_nobody'",
         ("--narrate", "--voice", "zf_xiaoyi"): "--voice: zf_xiaoyi speaks none of the languages",
         ("--narrate", "--format", "gif"): "--narrate: a gif has no sound",
-        ("--narrate", "--slides"): "--narrate: the slide deck does not speak yet",
+        ("--narrate", "--slides-format", "pdf"): "--narrate: a pdf deck has no sound",
         ("--voice", "af_heart"): "--voice: a voice speaks only in a narrated render",
     }
     for args, line in cases.items():

@@ -175,19 +175,17 @@ def check_voices(asked: Asked, made: list) -> None:
             )
 
 
-def check_narration(asked: Asked, fmt: str | None, videos: bool = True, slides: bool = False):
+def check_narration(asked: Asked, fmt: str | None, videos: bool = True, deck: tuple = ()):
     """BadInput naming --narrate where nothing asked could speak: a still (png, stills alone),
-    a gif, or the slide deck (not narrated yet)."""
+    a gif, a pdf deck alone. ``videos``: whether videos are rendered; ``deck``: the slide deck's
+    formats (an html or pptx deck speaks: each slide's video carries its step's voice)."""
     if not asked.look.get("narrate"):
         return
     from scenes.pipeline.soundtrack import SOUND_FORMATS
 
-    if slides:
-        raise BadInput(
-            "--narrate: the slide deck does not speak yet; render the videos with --narrate "
-            "and the deck (--slides) without it"
-        )
-    if not videos or (fmt or "mp4") not in SOUND_FORMATS:
+    if deck and not set(deck) - {"pdf"} and not videos:
+        raise BadInput("--narrate: a pdf deck has no sound; ask for --slides-format html or pptx")
+    if (videos or not deck) and (not videos or (fmt or "mp4") not in SOUND_FORMATS):
         raise BadInput(
             f"--narrate: {'a ' + fmt if fmt else 'a still'} has no sound; ask for a video with "
             f"--format {', '.join(SOUND_FORMATS)}"

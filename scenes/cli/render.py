@@ -102,11 +102,12 @@ def render(
     formats = _deck_formats(slides, slide_formats)
     if captions and fmt == "png":
         raise BadInput("--captions: png is a still; captions need a video --format (mp4, webm…)")
-    check_narration(asked, fmt, fmt is not None or captions or not stills, slides)
+    videos = fmt is not None or captions or not (stills or slides)
+    check_narration(asked, fmt, videos, formats)
     made = requests(
         asked,
         fmt=fmt or "mp4",
-        videos=fmt is not None or captions or not (stills or slides),
+        videos=videos,
         captions=captions,
         stills=stills,
         slides=slides,

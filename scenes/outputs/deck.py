@@ -25,7 +25,7 @@ class DeckJob:
     dest: Path
     fmt: str
     key: str
-    example: tuple = ()  # (Example, lecture language): the speaker notes' trace and words
+    example: tuple = ()  # (Example, lecture language, narrated): the notes' trace and words
 
     @property
     def label(self) -> str:
@@ -49,7 +49,8 @@ def deck_jobs(request: Request, formats) -> list[DeckJob]:
     for fmt in formats:
         dest = slides.deck_path(request.out_dir.parent, request.example.name, folder, fmt)
         key = cache.content_key(deck=fmt, scenes=scene_keys)
-        out.append(DeckJob(names, src, dest, fmt, key, (request.example, request.look.lang)))
+        lecture = (request.example, request.look.lang, bool(request.look.narrate))
+        out.append(DeckJob(names, src, dest, fmt, key, lecture))
     return out
 
 

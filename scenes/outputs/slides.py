@@ -16,12 +16,19 @@ from copies of the scenes' slide JSON with the notes filled in (:func:`sources_w
 plain text for PowerPoint's notes pane; for the HTML deck, where manim-slides puts them into
 the page unescaped and reveal.js reads them as markdown, escaped for both, so a label such as
 ``<img onerror=…>`` is shown, never run.
+
+A narrated deck speaks: each slide's video carries its step's speech
+(:func:`scenes.pipeline.soundtrack.voice_slides`), and the HTML deck plays every slide's video
+with its sound (:func:`with_sound`: manim-slides mutes the first slide's; reveal.js plays a
+video the browser will not yet play aloud muted, with a button to turn the sound on). The
+speaker notes keep their text.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -119,9 +126,15 @@ def sources_with_notes(scene_names, slides_src: Path, folder: Path, example, fmt
     return folder
 
 
+def with_sound(html: Path) -> None:
+    """The HTML deck ``html`` with no slide's video muted (manim-slides mutes the first)."""
+    text = Path(html).read_text(encoding="utf-8")
+    atomic_write(Path(html), re.sub(r"\s+data-background-video-muted\b", "", text))
+
+
 def convert_deck(arg: tuple) -> dict:
     """Convert the scenes' slides into one deck (runs in a worker: it may take a while)."""
-    scene_names, slides_src, dest, fmt, example = arg  # example: (Example, lecture language)
+    scene_names, slides_src, dest, fmt, example = arg  # (Example, lecture language, narrated)
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staged = dest.parent / f".tmp-{dest.stem}-{os.getpid()}{dest.suffix}"
@@ -152,6 +165,8 @@ def convert_deck(arg: tuple) -> dict:
             raise RuntimeError(
                 f"manim-slides convert to {fmt} failed: {tail[-1] if tail else 'no output'}"
             )
+        if fmt == "html" and example[2:3] == (True,):
+            with_sound(staged)
         place(staged, dest)
     finally:
         staged.unlink(missing_ok=True)

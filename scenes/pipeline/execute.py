@@ -352,7 +352,10 @@ def make_slides(job: Job, tmp: Path) -> dict:
     )
     if len(deck["slides"]) != len(steps):
         raise RuntimeError(f"{name}: {len(deck['slides'])} slides for {len(steps)} steps")
-    return {"files": files, "steps": steps}
+    if job.look.narrate:  # each slide's video says its step (the deck plays it with its sound)
+        videos = [Path(slide["file"]) for slide in deck["slides"]]
+        soundtrack.voice_slides(videos, steps, job.look.frame_rate)
+    return {"files": files, "steps": soundtrack.without_clips(steps)}
 
 
 def _expect(job: Job, produced: Path) -> None:

@@ -5,7 +5,8 @@ file; :mod:`scenes.kit.narration`). :func:`add_voice` mixes the clips at those t
 mono track exactly as long as the video (silence where nothing is said), encodes it (AAC in mp4
 and mov, Opus in webm) and writes the video's packets beside it unchanged (no re-encoding of
 the picture), the index first in mp4 and mov. A video rendered whole and one joined from parts
-get their voice the same way, after the picture is final. No Manim: PyAV and NumPy.
+get their voice the same way, after the picture is final; so does each slide of a narrated deck
+(:func:`voice_slides`: its step's speech in its own video). No Manim: PyAV and NumPy.
 """
 
 from __future__ import annotations
@@ -69,11 +70,12 @@ def video_seconds(path: Path, fps: float) -> float:
     return frames / fps
 
 
-def add_voice(video: Path, steps: list[dict], out: Path, fps: float) -> Path:
-    """Write ``out``: ``video``'s picture with the voice of ``steps`` as its sound track."""
+def add_voice(video: Path, steps: list[dict], out: Path, fps: float, since: float = 0.0) -> Path:
+    """Write ``out``: ``video``'s picture with the voice of ``steps`` as its sound track (the
+    video starting ``since`` seconds into the scene: a slide's)."""
     import av
 
-    track = mix(speech(steps), video_seconds(video, fps))
+    track = mix([(at - since, clip) for at, clip in speech(steps)], video_seconds(video, fps))
     suffix = Path(out).suffix
     options = {"movflags": "+faststart"} if suffix in (".mp4", ".mov") else {}  # index first
     with (
@@ -87,6 +89,24 @@ def add_voice(video: Path, steps: list[dict], out: Path, fps: float) -> Path:
         for packet in heapq.merge(_onto(frames, picture), sound, key=_when):  # by time
             dst.mux(packet)
     return out
+
+
+def voice_slides(videos: list[Path], steps: list[dict], fps: float) -> None:
+    """Each slide's video (one a step, in order, as manim-slides wrote them) with its step's
+    speech as its sound, in place: a page said ``at`` seconds into the scene is said that long
+    after the slide's start, the slides before it played through (their frames / ``fps``)."""
+    import os
+
+    since = 0.0
+    for video, step in zip(videos, steps, strict=True):
+        video = Path(video)
+        seconds = video_seconds(video, fps)
+        voiced = video.with_name(f".tmp-voiced-{video.name}")
+        try:
+            os.replace(add_voice(video, [step], voiced, fps, since), video)
+        finally:
+            voiced.unlink(missing_ok=True)
+        since += seconds
 
 
 def _onto(packets, stream):
