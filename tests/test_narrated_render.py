@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 import types
 import wave
@@ -160,7 +161,12 @@ def srt_starts(path: Path) -> list[float]:
 
 @pytest.mark.slow
 def test_a_narrated_video_speaks_each_page_inside_its_step(tmp_path, stand_in_voice, tiny):
+    from scenes.outputs import lecture_page
+    from scenes.pipeline.jobs import Request
+
     job = _job(tmp_path)
+    request = Request(job.example, [STARTER], job.look, tmp_path / "page", captions=True)
+    job = replace(job, out_dir=request.out_dir)
     record = execute_module.execute(job)
     steps = record["steps"]
     check_narrated(job.output, steps, "mp4")
@@ -169,6 +175,11 @@ def test_a_narrated_video_speaks_each_page_inside_its_step(tmp_path, stand_in_vo
     assert srt_starts(job.out_dir / "StarterScene.srt") == pytest.approx(starts, abs=1e-3)
     assert "StarterScene.srt" in record["files"]
     assert len(stand_in_voice) == len(starts)
+    # the lecture page of a narrated look plays this video, sound on (issue 42, point 5)
+    page = lecture_page.build(request).read_text(encoding="utf-8")
+    (tag,) = re.findall(r"<video [^>]*>", page)
+    assert f'src="480p15-en-voiced/{job.output.name}"' in tag and "muted" not in tag, tag
+    assert (request.out_dir.parent / "480p15-en-voiced" / job.output.name) == job.output
 
 
 @pytest.mark.slow
@@ -190,7 +201,6 @@ def test_a_narrated_slide_deck_speaks_each_slide(tmp_path, stand_in_voice, tiny)
     step's speech (sound beside the picture, loud from where the page is said, from the
     slide's own start), none of the deck's videos is muted, and the speaker notes are there."""
     import base64
-    import re
 
     from scenes.outputs import slides
     from scenes.outputs.slides import missing_assets
