@@ -30,6 +30,7 @@ from scenes.mobjects.text import (
     caption_pages,
     distinct,
     quoted,
+    text_width,
     wrap_lines,
 )
 from scenes.mobjects.theme import CAPTION, SMALL
@@ -295,6 +296,37 @@ def test_a_page_never_starts_inside_a_label_or_a_formula(lang):
         firsts = [page[0].lstrip()[:1] for page in pages]
         assert not set(firsts) & set(NO_LINE_START + SCRIPTS), pages
         assert not _problems(glue.join([text] * 3), pages, names, [], lines + 1), pages
+
+
+def test_no_zh_caption_may_break_inside_a_term_of_the_glossary():
+    """Issue 38: "所有权重合起来" broke as "所有权 / 重合起来" ("ownership / coincide"). Every zh
+    caption template, filled with labels, may break only between words: never inside a term of
+    the subject (权重, 注意力, 查询, 向量, 词元 …) where the caption writes it."""
+    from scenes.mobjects.text import GLOSSARY
+
+    terms = [t for t in GLOSSARY if len(t) > 1]
+    problems = []
+    for scene, step in _templates():
+        template = captions.pick(captions.CAPTIONS[scene][step], "zh")
+        for labels in (["it", "soup", "早"], HOSTILE[0]):
+            values = _values(template, "zh", labels)
+            layout = captions.caption(scene, step, "zh", whole_formulas=True, **values)
+            found = [t for t in terms if t in layout]
+            problems += [f"{scene}/{step}: {p}" for p in _torn_units(layout, found)]
+    assert not problems, "\n".join(problems[:12])
+
+
+def test_all_the_weights_together_is_never_read_as_ownership():
+    """The review's line, at every width from 3 to 14 characters: 权重 whole on one line (jieba
+    alone cuts 所有权/重合/起来); a word wider than the line alone is cut between characters."""
+    text = "所有权重合起来正好是 1。"
+    char = text_width("字", SMALL)
+    for chars in range(3, 15):
+        lines = wrap_lines(text, chars * char, SMALL, max_lines=99)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", ""), lines
+        assert sum(line.count("权重") for line in lines) == 1, (chars, lines)
+    lines = wrap_lines("注意力很强", 1.5 * char, SMALL, max_lines=99)
+    assert all(text_width(line, SMALL) <= 1.5 * char for line in lines), lines
 
 
 def test_the_rules_can_fail():

@@ -264,13 +264,14 @@ def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_number
     ],
 )
 def test_chinese_lines_break_between_words_at_every_width(text, words):
-    """The issue's examples (先取指/数, 它自/己, 0 到/1) at every width from 2 to 12 characters:
+    """The issue's examples (先取指/数, 它自/己, 0 到/1) at every width from 4 to 12 characters
+    (each word fits; one wider than the line is cut between characters):
     no break falls inside a word, a formula or "0 到 1", and the lines give back the text."""
     from scenes.mobjects.text import text_width, wrap_lines
     from scenes.mobjects.theme import SMALL
 
     char = text_width("字", SMALL)
-    for chars in range(2, 13):
+    for chars in range(4, 13):
         lines = wrap_lines(text, chars * char, SMALL, max_lines=99)
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
         for a, b in zip(lines, lines[1:]):

@@ -47,9 +47,29 @@ def test_a_quoted_punctuation_label_stands_on_one_line(mark):
     assert gap <= 1.5 * space + 0.02, f"“{mark}” {gap:.3f} from its number (a space: {space:.3f})"
 
 
-def test_a_quoted_label_in_a_sentence_keeps_the_font_s_marks():
-    """Only a label alone is drawn so: a caption's sentence keeps its font's marks."""
-    assert type(label("he said “,” and", SMALL)) is Text
+@pytest.mark.parametrize("line", ["the head moved “it” toward", "k( “,” ) and", "q(“早”) is"])
+def test_a_latin_line_sets_its_quotation_marks_beside_what_they_quote(line):
+    """Issue 38: an English caption's “it”, “soup”, k( “,” ) stood an em apart, the CJK font's
+    full-width marks. In a Latin line (Chinese only inside the marks) each mark stands no
+    further from what it quotes than a space, from the word before no further than a space
+    and a half."""
+    mob = label(line, SMALL)
+    glyphs = sorted(mob.submobjects, key=lambda g: g.get_left()[0])
+    visible = [c for c in line if not c.isspace()]
+    assert len(glyphs) == len(visible), (len(glyphs), visible)
+    space = label("1 1", SMALL).width - label("11", SMALL).width
+    at = visible.index("“")
+    inner = glyphs[at + 1].get_left()[0] - glyphs[at].get_right()[0]
+    before = glyphs[at].get_left()[0] - glyphs[at - 1].get_right()[0]
+    close = visible.index("”")
+    after = glyphs[close].get_left()[0] - glyphs[close - 1].get_right()[0]
+    assert max(inner, after) <= space + 0.01, f"{line!r}: {inner:.3f} {after:.3f} ({space:.3f})"
+    assert before <= 1.5 * space + 0.02, f"{line!r}: {before:.3f} before “ (a space {space:.3f})"
+
+
+def test_a_chinese_sentence_keeps_its_full_width_marks():
+    """Chinese prose keeps the CJK font's marks (full width is right there): plain text."""
+    assert type(label("查询“早”把注意力给了“好”", SMALL)) is Text
 
 
 # -- brackets closed by their own kind -------------------------------------------------------

@@ -84,13 +84,14 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
 NO_WRAP = 1 << 15  # pixels: the widest layout Pango is given (see _pango)
 
 
-def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
+def _pango(text: str, font: str, size: float, weight: str = "NORMAL", latin: bool | None = None):
     """Pango's drawing of ``text``, on one line. Manim gives Pango a layout as wide as the
     render's pixel width, so a long line made in a low-resolution process came out wrapped onto
     two lines — and was then cached for every other process (a caption line 7.5 units wide and
     two lines tall). Manim's ``Text`` draws nothing for right-to-left scripts (Arabic, Hebrew):
     those go through ``MarkupText`` with every character escaped, so the label is still drawn
-    literally (``<b>`` stays four characters) and no markup is interpreted."""
+    literally (``<b>`` stays four characters) and no markup is interpreted. ``latin=False``:
+    quotation marks in ``font`` even where :func:`_latin_quotes` would set them in LATIN."""
     from manim import MarkupText, config
 
     saved = config.pixel_width
@@ -98,7 +99,7 @@ def _pango(text: str, font: str, size: float, weight: str = "NORMAL"):
     try:
         if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
             return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
-        marked = _latin_quotes(text, font)
+        marked = None if latin is False else _latin_quotes(text, font)
         if marked is not None:
             return MarkupText(marked, font=font, font_size=size, weight=weight)
         return Text(text, font=font, font_size=size, weight=weight)
@@ -117,13 +118,27 @@ def _latin_quotes(text: str, font: str) -> str | None:
     any other text. The CJK font sets them full width, high above the mark they quote and an
     em from it, and a review read “,” in a table as torn over two lines (“ ” above, "," below
     in the next row); its Latin marks sit at the digits' height, beside the mark."""
-    m = _QUOTED_LABEL.match(text)
-    if m is None or not is_punctuation(m.group(2)) or font == LATIN:
+    if font == LATIN or LATIN not in fonts.installed():
         return None
-    if LATIN not in fonts.installed():
+    m = _QUOTED_LABEL.match(text)
+    if (m is None or not is_punctuation(m.group(2))) and not latin_run(text):
         return None
     span = f'<span font_family="{LATIN}">{{}}</span>'
     return "".join(span.format(c) if c in "“”" else html.escape(c) for c in text)
+
+
+QUOTES = "“”‘’"
+_QUOTED = re.compile(r"“[^“”]*”")
+
+
+def latin_run(text: str) -> bool:
+    """Whether ``text`` is a Latin line with quotation marks ("the head moved “it” toward
+    “soup”", k( “,” )): no CJK character outside its quoted labels. Its marks are then set in
+    :data:`LATIN` (issue 38: the CJK font's full-width marks left an em's gap in English
+    captions); Chinese prose keeps its own full-width marks."""
+    if not any(c in QUOTES for c in text):
+        return False
+    return not any(_cjk(c) for c in _QUOTED.sub("", text))
 
 
 def _lightened(text: Text) -> Text:
@@ -216,7 +231,7 @@ def _wrap(text: str, max_width: float, size: float, max_lines: int) -> list[str]
 
     if width(text) <= max_width:
         return [text]
-    units = _break_units(text)
+    units = [part for unit in _break_units(text) for part in _too_wide(unit, max_width, size)]
     lines, current = [], ""
     for unit in units:
         trial = current + unit
@@ -234,6 +249,20 @@ def _wrap(text: str, max_width: float, size: float, max_lines: int) -> list[str]
             last += ("" if _cjk(last[-1]) or _cjk(line[0]) else " ") + line
         lines = lines[: max_lines - 1] + [last]
     return lines
+
+
+def _too_wide(unit: str, max_width: float, size: float) -> list[str]:
+    """A Chinese word wider than the line cut between its characters (a closing mark kept with
+    the one before it); any other unit, a label or a formula, whole."""
+    if text_width(unit, size) <= max_width or not all(_cjk(c) for c in unit):
+        return [unit]
+    parts: list[str] = []
+    for c in unit:
+        if parts and c in NO_START:
+            parts[-1] += c
+        else:
+            parts.append(c)
+    return parts
 
 
 def balanced_lines(text: str, max_width: float, size: float, max_lines: int = 3) -> list[str]:
@@ -309,31 +338,36 @@ def _joined_lines(parts: list[str]) -> str:
     return out
 
 
-def _measure(s: str, size: float, font: str) -> float:
+def _measure(s: str, size: float, font: str, latin: bool = False) -> float:
     """The width of ``s`` as Pango sets it (remembered on disk by
-    :mod:`scenes.mobjects.text_cache`)."""
+    :mod:`scenes.mobjects.text_cache`); ``latin``: its quotation marks in :data:`LATIN`, as
+    a Latin line draws them (:func:`latin_run`), else in ``font``."""
     s = drawn(s)
-    key = f"{font}|{float(size)}|{s}"
+    key = f"{font}|{float(size)}|{s}" + (f"|{LATIN}" if latin else "")
     known = text_cache.widths()
     if key not in known:
-        text_cache.remember_width(key, _pango(s, font, size).width)
+        text_cache.remember_width(key, _pango(s, font, size, latin=latin).width)
     return known[key]
 
 
-def _char_width(c: str, size: float) -> float:
+def _char_width(c: str, size: float, latin: bool = False) -> float:
     """The advance of ``c``: the width of "x c x" minus that of "xx" (ink widths cancel)."""
-    return _advance(c, float(size), fonts.active())
+    return _advance(c, float(size), fonts.active(), latin and c in QUOTES)
 
 
 @functools.lru_cache(maxsize=65536)
-def _advance(c: str, size: float, font: str) -> float:
-    return max(0.0, _measure("x" + c + "x", size, font) - _measure("xx", size, font))
+def _advance(c: str, size: float, font: str, latin: bool = False) -> float:
+    wide = _measure("x" + c + "x", size, font, latin)
+    return max(0.0, wide - _measure("xx", size, font))
 
 
 def text_width(s: str, size: float) -> float:
     """Estimated width of ``s`` at ``size`` (sum of cached character advances, 4 % margin); a
-    :class:`Token` as drawn (:func:`shown`), its dots as drawn (:func:`drawn`)."""
-    return 1.04 * sum(_char_width(c, size) for c in drawn(shown(s)))
+    :class:`Token` as drawn (:func:`shown`), its dots as drawn (:func:`drawn`), the quotation
+    marks of a Latin line in :data:`LATIN` (:func:`latin_run`)."""
+    s = drawn(shown(s))
+    latin = latin_run(s) and _latin_quotes(s, fonts.active()) is not None
+    return 1.04 * sum(_char_width(c, size, latin) for c in s)
 
 
 _WRAPPED = re.compile(r"^(.{0,3}\w\()(.+)(\))$")  # "o(", "× v(", "q(" … around a label
@@ -403,6 +437,13 @@ def distinct(labels) -> list[Token]:
 CLOSERS = "，。、；：）」』》〉】〕］｝！？”’,.;:!?"
 # words jieba's dictionary does not keep whole (每个头上/方, 混合值/向量 were broken in captions)
 DOMAIN_WORDS = ("上方", "值向量", "键向量", "查询向量", "词向量", "注意力", "色标", "前馈网络")
+# the subject's terms, from the zh caption templates: a line never breaks inside one, and jieba
+# prefers them to the common words they overlap (所有/权重/合起来, not 所有权/重合/起来)
+GLOSSARY = (
+    *DOMAIN_WORDS,
+    *("权重", "查询", "向量", "分数", "词元", "键", "值", "点积", "缩放", "归一化"),
+    *("掩码", "份额", "矩阵", "指数", "位置", "编码", "子空间", "多头"),
+)
 OPENERS = "（「『《〈【〔［｛“‘"
 # never at a line's start: closing marks, a label's sub- or superscript (猫¹, it₂), a joiner
 NO_START = frozenset(CLOSERS + ")]}" + SCRIPTS + "ᵀ" + WORD_JOINER + "\u00a0")
@@ -436,7 +477,7 @@ def _segmenter():
     folder = text_cache.segmenter_cache_dir(getattr(jieba, "__version__", "0"))
     if folder is not None:  # not the temporary folder: a worker's is its own, so it was rebuilt
         jieba.dt.tmp_dir = str(folder)
-    for word in DOMAIN_WORDS:  # terms of this subject its dictionary cuts in two
+    for word in GLOSSARY:  # terms of this subject its dictionary cuts or overlaps
         jieba.add_word(word, freq=100_000)  # above the common words it might join with
     return jieba
 
