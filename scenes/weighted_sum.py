@@ -117,7 +117,8 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             self.v_drawn, self.v_arrows, self.v_labels, self.note = self.cast_values()
         else:
             self.v_drawn, self.v_arrows, self.v_labels, self.note = self.values_clear_of_chain()
-        self.v_named = list(self.v_drawn)  # the values labelled on the plane (none once zoomed)
+        keyed = getattr(self, "v_keyed", [])  # the followed key's, named in a key
+        self.v_named = [j for j in self.v_drawn if j not in keyed]  # none once zoomed
         self.obstacles = list(plane.tick_labels) + list(self.note)
         self.value_marks = (list(plane.tips), list(plane.shafts))  # the values' arrows alone
         self.hull = hull = self.value_hull()
@@ -186,7 +187,8 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         less its heading): one column, else two; nothing where neither fits."""
         head, colors, i, fit = self.head, self.colors, self.i, self.kit.fit_label
         right = self.side_box
-        for size, columns in ((BODY, 1), (SMALL, 1), (SMALL, 2), (SMALL, 0), (SMALL, -1)):
+        tries = ((BODY, 1), (SMALL, 1), (SMALL, 2), (SMALL, 0), (SMALL, -1), (SMALL, -2))
+        for size, columns in tries:  # -2: the shortest form, its lines closer (12 keys at 1:1)
             entries = [
                 VGroup(
                     self.num(
@@ -204,7 +206,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                 for j in self.seen
             ] + self.blocked_line(size)
             if columns <= 0:  # as many to a line as fit
-                cols = flow(entries, right.width, hbuff=0.25, vbuff=0.12)
+                cols = flow(entries, right.width, hbuff=0.25, vbuff=0.06 if columns < -1 else 0.12)
                 if cols.height <= room:
                     return cols
                 continue
@@ -315,6 +317,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         o_name = f"o({self.q_name})"
         self.side_of = np.array([out2[1], -out2[0]])  # beside the output, away from the values
         moved = self.label_chain(o_name)
+        self.output_unmistaken()  # nearer its own tip than another arrow (issue 38)
         self.out_line = self.vector_line(
             o_name, self.out, ("output", self.h, self.i), theme.output, self.side_box
         )

@@ -19,7 +19,7 @@ of twenty-odd weighted values was invisible, its links 0.02 long under the outpu
 from __future__ import annotations
 
 import numpy as np
-from manim import Polygon, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, Polygon, ReplacementTransform, VGroup
 
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.plane import grow
@@ -28,6 +28,7 @@ HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on sc
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
 ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
 OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
+LEAD_REACH = 1.0  # the output's label, with no spot at its tip: its leader line at most this long
 
 
 def _gap(p, box) -> float:
@@ -44,14 +45,12 @@ def _margin(box, tip, others) -> float:
     return min(near, default=9.0) - _gap(tip, box)
 
 
-def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
-    """The centre for ``mob`` within ``reach`` of ``tip`` that is nearest its tip among those
-    at least :data:`OWN_FIRST` nearer it than any of ``others``, clear of ``obstacles`` and
-    inside ``bounds``; None where there is none."""
+def _candidates(mob, tip, obstacles, bounds, reach: float):
+    """(distance from ``tip``, box, centre) of each spot for ``mob`` within ``reach`` of
+    ``tip``, clear of ``obstacles`` and inside ``bounds``."""
     from scenes.mobjects.layout import Box
 
     w, h = mob.width, mob.height
-    best = None
     for dx in np.linspace(-(w / 2 + reach), w / 2 + reach, 25):
         for dy in np.linspace(-(h / 2 + reach), h / 2 + reach, 17):
             c = tip + np.array([dx, dy])
@@ -59,12 +58,40 @@ def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
             own = _gap(tip, box)
             if not 0.03 <= own <= reach or not bounds.contains(box, tol=1e-6):
                 continue
-            if any(box.overlaps(o.inset(-0.03)) for o in obstacles):
-                continue
-            margin = _margin(box, tip, others)
-            if margin >= OWN_FIRST and (best is None or (own, -margin) < best[0]):
-                best = ((own, -margin), c)
+            if not any(box.overlaps(o.inset(-0.03)) for o in obstacles):
+                yield own, box, c
+
+
+def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
+    """The centre for ``mob`` within ``reach`` of ``tip`` that is nearest its tip among those
+    at least :data:`OWN_FIRST` nearer it than any of ``others``, clear of ``obstacles`` and
+    inside ``bounds``; None where there is none."""
+    best = None
+    for own, box, c in _candidates(mob, tip, obstacles, bounds, reach):
+        margin = _margin(box, tip, others)
+        if margin >= OWN_FIRST and (best is None or (own, -margin) < best[0]):
+            best = ((own, -margin), c)
     return None if best is None else best[1]
+
+
+def _spots(mob, tip, obstacles, bounds, least: float, reach: float) -> list:
+    """The centres for ``mob`` from ``least`` to ``reach`` of ``tip``, clear of
+    ``obstacles`` and inside ``bounds``, nearest first."""
+    found = [(own, c) for own, _, c in _candidates(mob, tip, obstacles, bounds, reach)]
+    return [c for own, c in sorted(found, key=lambda p: p[0]) if own >= least]
+
+
+def _ends(line):
+    return np.asarray(line.get_start())[:2], np.asarray(line.get_end())[:2]
+
+
+def _segments_cross(p, q, a, b) -> bool:
+    """Whether the segments p–q and a–b cross."""
+
+    def side(u, v, w) -> float:
+        return float(np.sign((v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])))
+
+    return side(p, q, a) != side(p, q, b) and side(a, b, p) != side(a, b, q)
 
 
 def clip_to_rect(points, lo, hi) -> np.ndarray:
@@ -114,26 +141,53 @@ class CrowdedChain:
             if all(np.linalg.norm(tip - h) >= HEAD_GAP for h in heads):
                 cast.append(j)
                 heads.append(tip)
-        kept = []
-        for j in cast:  # each in turn, kept where every label so far finds its tip
-            if self.values_at_tips([*kept, j]) is not None:
+        # the followed key always in colour, first (issue 38, trophy at 1:1: v(trophy) was
+        # grey): where its tip has no spot, named in a key under the note (no leader lines)
+        led = None
+        if first and first[0] in cast and self.values_at_tips(first) is None:
+            led = first[0]
+        kept = [led] if led is not None else []
+        for j in (j for j in cast if j not in kept):  # each in turn, kept where all still fit
+            if self.values_at_tips([*kept, j], led=led) is not None:
                 kept.append(j)
-        drawn, arrows, grey, labels, note = self.values_at_tips(kept or cast[:1], keep=True)
+        drawn, arrows, grey, labels, note = self.values_at_tips(
+            kept or cast[:1], keep=True, led=led
+        )
         if not kept:  # no label at its tip: the list beside the plane names them by colour
             labels = VGroup()
             for a in arrows:
                 a.wants_label = False
+        self.v_keyed = [led] if led is not None else []
+        if led is not None:
+            labels, note = self.followed_in_key(led, drawn, arrows, labels, note)
         self.v_grey = VGroup(*(a for j, a in zip(self.others(drawn), grey) if j in seen))
         return drawn, arrows, labels, note
+
+    def followed_in_key(self, led, drawn, arrows, labels, note):
+        """The followed key's value ``led``, with no spot at its tip, named in a key under the
+        note: a short arrow and v(token), whole, in its colour (:meth:`Kit.cast_key`: a cast's
+        plane has no leader lines). Returns (the other labels, the note with the key)."""
+        from scenes.mobjects.layout import place
+
+        name, box = f"v({self.k_tokens[led]})", self.note_box
+        arrow = arrows[list(drawn).index(led)]
+        arrow.wants_label, arrow.in_key = False, True
+        rest = VGroup(*(g for g in labels if getattr(g, "source_text", "") != name))
+        key = self.kit.cast_key([name], [self.colors[led]], box)
+        both = VGroup(*([note] if len(note) else []), key)
+        both.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        place(both, box, "left" if both.height <= box.height else "bottom-left")
+        return rest, both
 
     def others(self, drawn) -> list[int]:
         """The keys not in ``drawn``, in order (their grey arrows')."""
         return [j for j in range(self.example.n_keys) if j not in drawn]
 
-    def values_at_tips(self, cast, keep: bool = False):
+    def values_at_tips(self, cast, keep: bool = False, led=None):
         """:meth:`Kit.cast_arrows` of the values ``cast``, each labelled at its own tip; None
-        where one finds no spot there. Only with ``keep`` are the arrows kept in the plane's
-        marks (and the try returned all the same)."""
+        where one finds no spot there (``led``, the followed key's index: but for its label,
+        which :meth:`followed_in_key` moves to a key). Only with ``keep``
+        are the arrows kept in the plane's marks (and the try returned all the same)."""
         plane = self.vplane
         tips, shafts = list(plane.tips), list(plane.shafts)
         out = self.kit.cast_arrows(
@@ -147,7 +201,8 @@ class CrowdedChain:
             align="left",
             bounds=self.plane_box,
             obstacles=list(plane.tick_labels),
-            key=not keep,  # kept all the same: no key (the list of weights names them)
+            key=not keep and led is None,  # kept all the same: no key (the weights name them)
+            least=len(cast),  # none cut: a try fails instead
         )
         # each label nearer its own tip than another arrow; the followed key's kept regardless
         failed = self.unmistaken(out[3], out[2]) - {f"v({self.k_tokens[cast[0]]})"}
@@ -155,7 +210,14 @@ class CrowdedChain:
             return out
         plane.tips[:], plane.shafts[:] = tips, shafts
         keyed = any(getattr(a, "in_key", False) for a in out[1])
-        return None if keyed or failed else out
+        lines = [m for m in out[3].get_family() if getattr(m, "is_leader", False)]
+        wanted = f"v({self.k_tokens[led]})" if led is not None else None
+        astray = any(
+            getattr(g, "source_text", "") != wanted
+            for g in out[3]
+            if any(getattr(m, "is_leader", False) for m in g.submobjects)
+        )
+        return None if keyed or failed or (lines and astray) else out
 
     def unmistaken(self, labels, grey) -> set:
         """Each value's label at its tip (no leader line) nearer another coloured arrow (its
@@ -171,11 +233,16 @@ class CrowdedChain:
 
         plane = self.vplane
         ends = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]  # coloured
-        mobs = [m for m in labels.get_family() if getattr(m, "tip_home", None) is not None]
-        if any(getattr(m, "is_leader", False) for m in labels.get_family()):
-            return set()  # led by lines: each line names its arrow
+        lines = [m for m in labels.get_family() if getattr(m, "is_leader", False)]
+        led = {id(m) for g in labels if any(s in lines for s in g.submobjects) for m in g}
+        mobs = [
+            m
+            for m in labels.get_family()
+            if getattr(m, "tip_home", None) is not None and id(m) not in led  # lines name theirs
+        ]
         heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in plane.tips]
         marks = [*heads, *shaft_marks(plane.shafts), *self.kit.thin_marks(list(grey))]
+        marks += shaft_marks([(m.get_start()[:2], m.get_end()[:2]) for m in lines])
         fixed = [*plane.tick_labels, *self.note]
         failed = set()
         for mob in mobs:
@@ -191,6 +258,44 @@ class CrowdedChain:
             mob.shift(np.array([*spot, 0.0]) - mob.get_center())
             mob.tip_home = np.array([*tip, 0.0]) - mob.get_center()
         return failed
+
+    def output_unmistaken(self) -> None:
+        """The output's label, at its tip with no leader line, nearer another arrow of the plane
+        (a value, a link: its head or the outer 70 % of its shaft) than its own tip, less
+        :data:`OWN_FIRST`, moved to the nearest spot within :data:`CAST_REACH` of its tip at
+        least that much nearer it, clear of the arrows, the values' labels and the plane's marks
+        (issue 38, minilm-painting at 1:1: o(they) 0.36 from its tip sat 0.25 from a link's
+        head); where there is none it stays."""
+        from scenes.kit.drawing import CAST_REACH
+        from scenes.mobjects.layout import Box, box_of
+        from scenes.mobjects.plane import NEAR, shaft_marks
+
+        plane = self.vplane
+        if len(self.o_tip) != 1 or not getattr(self.o_tip[0], "is_tip_label", False):
+            return  # none, or led by its line: the line names its arrow
+        mob, tip = self.o_tip[0], plane.point(self.out2)[:2]
+        ends = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
+        others = [(a, b) for a, b in ends if np.linalg.norm(b - tip) > 1e-3]
+        if _margin(box_of(mob), tip, others) >= OWN_FIRST:
+            return
+        heads = [Box(*(t[:2] - 0.14), *(t[:2] + 0.14)) for t in plane.tips]
+        thin = self.kit.thin_marks(list(self.v_grey)) if len(self.v_labels) and self.v_grey else []
+        taken = [box_of(m) for m in [*self.v_labels, *self.obstacles]]
+        marks = [*heads, *shaft_marks(plane.shafts), *thin, *taken]
+        spot = _best_spot(mob, tip, others, marks, self.label_box, CAST_REACH)
+        if spot is not None:
+            mob.shift(np.array([*spot, 0.0]) - mob.get_center())
+            mob.tip_home = np.array([*tip, 0.0]) - mob.get_center()
+            return
+        # none: the nearest spot a short leader line joins to its tip, across no arrow
+        near = (NEAR if plane.near is None else plane.near) + 0.02
+        for spot in _spots(mob, tip, marks, self.label_box, near, LEAD_REACH):
+            moved = mob.copy().move_to(np.array([*spot, 0.0]))
+            led = plane.leadered(moved, np.array([*tip, 0.0]))
+            lines = [m for m in led.get_family() if getattr(m, "is_leader", False)]
+            if not any(_segments_cross(*_ends(ln), a, b) for ln in lines for a, b in others):
+                self.o_tip = VGroup(led)
+                return
 
     def chain_marks_ahead(self) -> list:
         """Where the chain (as it was: every term a link) and the output will run, before they
