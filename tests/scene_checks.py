@@ -316,7 +316,25 @@ def dropped_or_distant_labels(scene) -> list[str]:
             continue
         if not any(c == color and _gap(a, b) < 0.1 for a, _, c in leaders):
             problems.append(f"{describe(mob)!r} is far from its arrow with no leader line")
-    return problems + far_from_own_tip(labels, leaders, reach) + far_outputs(scene, leaders, reach)
+    problems += far_from_own_tip(labels, leaders, reach) + far_outputs(scene, leaders, reach)
+    return problems + values_without_weights(scene)
+
+
+def values_without_weights(scene) -> list[str]:
+    """WeightedSum, while its plane shows the values (:data:`VALUE_STEPS`): every value it draws
+    in colour with its weight on screen, in the list or at its arrow (issue 38, at-the-limits at
+    1:1: v(students), v(the₁), v(the₂) drawn, the list ending "… 3 more keys")."""
+    if getattr(scene, "scene_name", "") != "WeightedSum" or not hasattr(scene, "v_drawn"):
+        return []
+    step = (getattr(scene, "_open_step", None) or scene.steps[-1])["key"]
+    if step not in VALUE_STEPS:
+        return []
+    weights = {tuple(n.role) for n in on_screen(scene, Num) if _inked(n)}
+    return [
+        f"the value v({scene.k_tokens[j]}) is drawn without its weight"
+        for j in scene.v_drawn
+        if ("weights", scene.h, scene.i, j) not in weights
+    ]
 
 
 def far_outputs(scene, leaders, reach) -> list[str]:
@@ -583,14 +601,12 @@ def real_size_problems(scene) -> list[str]:
     out = []
     if scene.scene_name == "WeightedSum" and step in VALUE_STEPS:
         shown = {describe(m) for m in texts(scene)}
-        weights = {tuple(n.role) for n in on_screen(scene, Num) if _inked(n)}
         named = getattr(scene, "v_named", scene.v_drawn)  # none once the chain's plane zooms
         for j in scene.v_drawn:
             name = f"v({scene.k_tokens[j]})"
             if j in named and name not in shown:
                 out.append(f"the value {name} is drawn without its label whole")
-            if ("weights", scene.h, scene.i, j) not in weights:
-                out.append(f"the value {name} is drawn without its weight")
+        out += values_without_weights(scene) + followed_value_grey(scene)
         if step in ("chain", "compare") and f"o({scene.q_name})" not in shown:
             out.append(f"the output o({scene.q_name}) has no label")
         out += labels_nearer_another_arrow(scene)
@@ -601,6 +617,20 @@ def real_size_problems(scene) -> list[str]:
     from room_checks import room_problems  # Embeddings' first still, Overview's matrices at 1:1
 
     return out + room_problems(scene)
+
+
+def followed_value_grey(scene) -> list[str]:
+    """WeightedSum: the followed key's value (of the followed query) drawn in colour, never
+    grey among the others (issue 38, the cast rule: the trophy sentence at 1:1 drew v(trophy),
+    its weight 0.563, thin and grey)."""
+    import attention_core as ac
+
+    pair = ac.followed_pair(scene.trace)
+    if pair is None or pair.query != scene.i or pair.key not in scene.seen:
+        return []
+    if np.linalg.norm(scene.V2[pair.key]) < 1e-9 or pair.key in scene.v_drawn:
+        return []
+    return [f"the followed key's value v({scene.k_tokens[pair.key]}) is drawn grey"]
 
 
 def _inked(mob) -> bool:
@@ -682,18 +712,21 @@ NEARER = 0.05  # a tip label at least this much nearer its own tip than any othe
 
 
 def labels_nearer_another_arrow(scene) -> list[str]:
-    """Each value's tip label v(…) that knows its tip (``tip_home``), with no leader line to it,
-    nearer another arrow in colour (its head or the outer 70 % of its shaft; a grey one has no
-    label to be read as) than its own tip, less :data:`NEARER`: it reads as that arrow's
+    """Each value's or output's tip label, v(…) or o(…), that knows its tip (``tip_home``), with
+    no leader line to it, nearer another arrow in colour (its head or the outer 70 % of its
+    shaft; a grey one has no label to be read as; for o(…), any drawn solid: the chain's
+    links) than its own tip, less :data:`NEARER`: it reads as that arrow's
     (issue 38, WeightedSum: at 1:1 v(that₁) 0.23 from its tip, 0.16 from soup's arrow; at 4:3
-    v(it) 0.27 from its tip, 0.15 from soup's)."""
+    v(it) 0.27 from its tip, 0.15 from soup's; minilm-painting at 1:1, o(they) 0.36 from its
+    tip, 0.25 from another arrow)."""
     problems = []
-    arrows = _labelled_arrows(scene)
+    labelled, solid = _labelled_arrows(scene), _solid_arrows(scene)
     leaders = _leaders(scene)
     for mob in tip_labels_on_screen(scene):
         home = getattr(mob, "tip_home", None)
-        if home is None or not describe(mob).startswith("v("):  # the values' labels
+        if home is None or not describe(mob).startswith(("v(", "o(")):  # values', outputs'
             continue
+        arrows = solid if describe(mob).startswith("o(") else labelled
         box = box_of(getattr(mob, "tip_group", mob))
         tip = mob.get_center() + home
         if any(_gap(a, box) < 0.1 and np.linalg.norm((e - tip)[:2]) < 0.2 for a, e, _ in leaders):
@@ -710,6 +743,16 @@ def labels_nearer_another_arrow(scene) -> list[str]:
                 )
                 break
     return problems
+
+
+def _solid_arrows(scene) -> list:
+    """(tail, tip) of every solid arrow on screen (not thin: a grey value's, a faint one)."""
+    found = {id(m): m for top in scene.mobjects for m in top.get_family()}.values()
+    return [
+        (np.asarray(m.get_start()), np.asarray(m.get_end()))
+        for m in found
+        if isinstance(m, Arrow) and m.get_stroke_width() >= 3 and m.get_stroke_opacity() >= 0.5
+    ]
 
 
 def _labelled_arrows(scene) -> list:
