@@ -234,6 +234,12 @@ def explained_state(scene):
         target = lead.weights.cell_rect(*_pair(scene, e))
     else:
         return out
+    out["texts"] = [
+        m.source_text.replace("\u00a0", " ")
+        for top in scene.mobjects
+        for m in top.get_family()
+        if getattr(m, "source_text", None) and id(m) in family
+    ]
     out["framed"] = id(frame) in family and box_of(frame).contains(box_of(lead), tol=0.2)
     out["frame_colour"] = frame.get_stroke_color().to_hex().lower()
     out["accent"] = scene.theme.accent.to_hex().lower()
@@ -278,8 +284,10 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
     --find` writes it), at 1:1: the split drew head 1 first, unlabelled, its pair unframed,
     and ended on a grey 384 × 384 W_O. Now, in the heads step and in the last still, head 9
     comes first, framed, named "head 9: q → k", its followed cell framed in its weights; every
-    head drawn is at least 120 px at 1080p; a caption names only heads on screen; the last
-    still holds the heads."""
+    head drawn is at least 160 px at 1080p, as in HeadGallery at 1:1 (120 px read as
+    thumbnails), the heads not drawn named on screen ("heads 1, 2, … not shown") in each step
+    that draws the heads; a caption names only heads on screen; the last still holds the
+    heads."""
     import dataclasses
 
     from lecturer_examples import load
@@ -321,8 +329,11 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
         assert state["cell_framed"], key
         if key == "mix":  # the last still: the followed pair's weight beside its cell
             assert state["weight"], (key, state)
-        small = {h: s * PX for h, s in state["sides"].items() if s * PX < 120}
+        small = {h: s * PX for h, s in state["sides"].items() if s * PX < 160 - 0.5}
         assert not small, (key, small)
+        left = [h for h in range(12) if h not in state["drawn"]]  # the rest, named
+        said = " ".join(state["texts"])  # (on two lines beside the last head, if need be)
+        assert f"heads {spans(left)} not shown" in said, (key, state["texts"])
     on_screen = {"split": set(steps["split"].snapshot[2])}
     on_screen.update(
         {k: set(steps[k].snapshot[0].get("drawn", range(12))) for k in steps if k != "split"}

@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, Rectangle, VGroup
 
 from scenes.mobjects.compact_grid import bounds, is_shaded
-from scenes.mobjects.heat_grid import MIN_HEAD, spans  # noqa: F401 (the parts' names)
+from scenes.mobjects.heat_grid import GALLERY_HEAD, MIN_HEAD, spans  # noqa: F401 (the parts')
 from scenes.mobjects.layout import box_of
 from scenes.mobjects.matrix import LabelledMatrix
 from scenes.mobjects.text import label, text_width, whole, wrap_lines
@@ -82,6 +82,13 @@ class HeadBlocks:
             q, k = self.q_tokens[pair.query], self.k_tokens[pair.key]
             return self.say("mh_explained", h=h + 1, q=q, k=k)
         return self.say("head_n", h=h + 1)
+
+    def least_head(self) -> float:
+        """The least side of a head's weights: :data:`MIN_HEAD` (120 px at 1080p), in a square
+        frame :data:`GALLERY_HEAD` (160 px, as HeadGallery's at 1:1: 120 px read as thumbnails
+        there) — fewer heads drawn, the others named."""
+        square = self.frame.width <= self.frame.height * 1.01
+        return GALLERY_HEAD if square else MIN_HEAD
 
     def followed(self, h: int):
         """Head ``h``'s followed pair (:func:`attention_core.followed_pair`)."""

@@ -16,7 +16,7 @@ from scenes.mobjects.layout import Box, box_of, place
 from scenes.mobjects.plane import CROWDED, grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
-from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, MIN_HEAD, TITLE_ROOM, frame_cell
+from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM, frame_cell
 
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 LEAD = 1.6  # the explained head's panel, as wide as this many of the others' (a trained layer)
@@ -181,7 +181,7 @@ class HeadsStep:
         panel = VGroup(title, plane.plane, grey, q_arrows, k_arrows, labels, note, weights)
         panel.fits = pat_box.contains(box_of(weights), tol=1e-3)
         readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
-        large = min(pattern.width, pattern.height) >= MIN_HEAD  # a head a student can read
+        large = min(pattern.width, pattern.height) >= self.least_head() - 1e-6  # readable
         apart = not len(note) or box_of(note).x1 <= box.x1 - 0.1  # not run into the next one's
         panel.complete = (
             (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)

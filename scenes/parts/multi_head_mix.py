@@ -13,9 +13,9 @@ from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math
-from scenes.mobjects.text import label
+from scenes.mobjects.text import label, text_width, wrap_lines
 from scenes.mobjects.theme import BODY, SMALL, score_limit, text_on
-from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MIN_HEAD, TITLE_ROOM, frame_cell
+from scenes.parts.multi_head_blocks import COMPACT, FORMULA, TITLE_ROOM, frame_cell
 
 
 def squeeze(a, b) -> AnimationGroup:
@@ -118,13 +118,36 @@ class MixSteps:
 
     def strip_boxes(self) -> tuple[Box, Box]:
         """The band at the top of the content for the heads kept on screen (a title line and
-        heatmaps :data:`MIN_HEAD` tall, two title lines where the explained head's name breaks),
-        and the content left under it."""
+        heatmaps :meth:`least_head` tall — 160 px at 1080p in a square frame —, two title lines
+        where the explained head's name breaks, and the line naming the heads not drawn), and
+        the content left under it."""
         content = self.regions.content
         title = self.strip_title_height(content)
-        side = max(1.15 * MIN_HEAD, 0.38 * content.height - title)  # larger where it is tall
-        tall = title + 0.1 + side + 0.25
+        _, cols = self.strip_columns(content)  # no taller than the columns let the heads be
+        beside = self.followed_weight().width + 0.15  # (the explained head's weight beside it)
+        wide = min(c.width - 0.3 - beside * (h == self.explained) for h, c in zip(self.shown, cols))
+        side = max(1.15 * self.least_head(), min(0.38 * content.height - title, wide))
+        # the line naming the heads not drawn: beside the last head where it fits, else under
+        # the heads, its room taken from theirs
+        rest = label(self.not_shown(), SMALL) if self.not_shown() else None
+        free = cols[-1].width - 0.1 - side - 0.25  # (the head inset 0.1 in its column)
+        free -= beside * (self.shown[-1] == self.explained)
+        lines = wrap_lines(self.not_shown(), free, SMALL, 2) if rest is not None else []
+        self.rest_beside = bool(lines) and max(text_width(t, SMALL) for t in lines) <= free
+        self.rest_lines = lines if self.rest_beside else [self.not_shown()]
+        line = rest.height + 0.1 if rest is not None and not self.rest_beside else 0.0
+        if line and self.frame.width <= self.frame.height * 1.01:  # a square frame: no room
+            side = max(self.least_head(), min(0.38 * content.height - title - line, wide))
+        tall = title + 0.1 + side + 0.25 + line
         return content.rows(tall, content.height - tall - 0.3, gap=0.3)
+
+    def rest_line_height(self) -> float:
+        """The height the strip's line naming the heads not drawn takes under them (0 where
+        every head is drawn, or the line stands beside the last)."""
+        rest = self.not_shown()
+        if not rest or getattr(self, "rest_beside", False):
+            return 0.0
+        return label(rest, SMALL).height + 0.1
 
     def strip_columns(self, box: Box) -> tuple[Box, list[Box]]:
         """The box of the strip's colour bar and each shown head's column."""
@@ -147,12 +170,13 @@ class MixSteps:
         bar = self.kit.colour_bar("weights", width=min(1.6, box.height - 0.3), vertical=True)
         place(bar, bar_box, "center")
         title_h = self.strip_title_height(box)
+        line_h = self.rest_line_height()
         strip, grids = VGroup(), {}
         for h, col in zip(self.shown, cols):
             title = self.head_title(h, col.width - 0.3)
             weight = self.followed_weight() if h == self.explained else VGroup()
             room = weight.width + 0.15 if len(weight) else 0.0  # its followed weight beside it
-            side = min(col.width - 0.3 - room, box.height - title_h - 0.35)
+            side = min(col.width - 0.3 - room, box.height - title_h - 0.35 - line_h)
             grid = HeatGrid(self.trace.heads[h].weights, max(side, 0.3), theme)
             item = VGroup(title, grid).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
             place(item, col.inset(0.1, 0.1), "top-left")
@@ -166,7 +190,17 @@ class MixSteps:
                 item.add(self.explained_frame(item, buff=0.08))
             grids[h] = grid
             strip.add(item)
-        strip.add(bar)
+        rest = self.not_shown()  # the heads not drawn, named under those that are
+        if rest:
+            line = VGroup(*(label(t, SMALL, theme.muted) for t in self.rest_lines))
+            line.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+            if line_h:
+                place(line, Box(box.x0, box.y0, box.x1, box.y0 + line_h), "bottom-left")
+            else:  # beside the last head, level with its foot
+                last = grids[self.shown[-1]]
+                line.next_to(strip[-1], RIGHT, buff=0.25).align_to(last, DOWN)
+            strip.add(line)
+        strip.add(bar)  # (last: the steps find it there)
         strip.grids = grids
         return strip
 
