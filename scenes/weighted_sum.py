@@ -164,8 +164,12 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                 )
             )
             if len(tries[0][0]) == len(self.v_order):
-                return tries[0]
-        return tries[-1]
+                break
+        out = tries[0] if len(tries[0][0]) == len(self.v_order) else tries[-1]
+        # each label nearer its own tip than another arrow (issue 38: at-the-limits at 4:3,
+        # v(with) 0.30 from its tip sat 0.14 from another), clear of the chain where it was
+        self.unmistaken(out[2], VGroup(), self.chain_marks_ahead() if out is tries[0] else [])
+        return out
 
     def value_hull(self):
         """The values' convex hull, where every output lies (empty for fewer than 3 corners)."""

@@ -219,7 +219,7 @@ class CrowdedChain:
         )
         return None if keyed or failed or (lines and astray) else out
 
-    def unmistaken(self, labels, grey) -> set:
+    def unmistaken(self, labels, grey, ahead=()) -> set:
         """Each value's label at its tip (no leader line) nearer another coloured arrow (its
         head or the outer 70 % of its shaft; a grey one, unlabelled, it only keeps off) than
         its own tip, less
@@ -242,7 +242,7 @@ class CrowdedChain:
         ]
         heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in plane.tips]
         marks = [*heads, *shaft_marks(plane.shafts), *self.kit.thin_marks(list(grey))]
-        marks += shaft_marks([(m.get_start()[:2], m.get_end()[:2]) for m in lines])
+        marks += shaft_marks([(m.get_start()[:2], m.get_end()[:2]) for m in lines]) + list(ahead)
         fixed = [*plane.tick_labels, *self.note]
         failed = set()
         for mob in mobs:
