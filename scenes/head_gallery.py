@@ -27,14 +27,14 @@ from manim import (
 
 import attention_core as ac
 from attention_core.readings import head_kinds
-from attention_core.readings.head_groups import group_heads
+from attention_core.readings.head_groups import group_heads, layer_reading
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL
-from scenes.parts.head_gallery_heads import GalleryHeads, clauses
+from scenes.parts.head_gallery_heads import GalleryHeads, clauses, sentence_heads
 
 # a reading's words (zh, en), each reading's entry in attention_core.readings.head_kinds: in a
 # title ("fixed" names its token), shorter for a narrow panel, in a sentence, and named a second
@@ -47,20 +47,14 @@ LABEL_GAP = 0.06  # between a heatmap and its axis labels
 REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
 LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
 BESIDE = 0.1  # between a heatmap and its title beside it
+BESIDE_LEAD = 0.04  # between the lines of a title beside its heatmap (4 lines in a 160 px row)
 
 
 def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
-    """One reading per head, from its weights (and the tokens, for [CLS], [SEP] and the fixed
-    token): :func:`attention_core.read_head` with its one threshold, by the model-level scores
-    the example carries where it does (an induction head named by the model's measure)."""
-    ex = trace.example
-    return [ac.read_head(h.weights, ex.tokens, ac.example_head_scores(ex, i))
-            for i, h in enumerate(trace.heads)]  # fmt: skip
-
-
-def reading_group(reading: ac.HeadReading) -> tuple:
-    """Heads that read alike: the same pattern (and, for a fixed token, the same key)."""
-    return (reading.pattern, reading.key)
+    """One reading per head: what it does on this sentence, its rows read by
+    :func:`attention_core.read_head` with its one threshold (the model-level scores the example
+    carries are said second, where they name another habit: :func:`score_notes`)."""
+    return [r for r, _ in sentence_heads(trace)]
 
 
 def _named(template: str, token: str) -> str:
@@ -114,6 +108,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             self.step("cross")
             return
         readings = self.readings = head_readings(self.trace)
+        self.score_notes = {h: s for h, (_, s) in enumerate(sentence_heads(self.trace)) if s}
         self.maps = ac.linear_maps(self.trace)  # which query heads share a key/value head
         self.explained = self.example.head_index  # the head every other scene explains
         panels, key, bar = self.fewer_if_small(readings)
@@ -124,6 +119,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             H=H,
             G=self.maps.kv_heads,
             threshold=f"{ac.readings.heads.HABIT_AT_LEAST:.1f}",
+            scores=self.say("gallery_scores") if set(self.score_notes) & set(self.drawn) else "",
         )
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),
@@ -136,14 +132,12 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         if not head_kinds.reading(common[0]).habitual:  # no head with a habit: nothing to outline
             self.step("reading", caption_key="reading_none", summary=summary)
             return
-        lit = self.outlined(
-            [reading_group(readings[h]) for h in self.drawn],
-            lambda g: head_kinds.reading(g[0]).habitual,
-        )
-        if lit is None:  # every head with a habit has the same one: no outline
+        # the group the title's classification outlines (core: LayerReading.outlined)
+        lit = layer_reading(readings).outlined
+        if lit is None or not set(lit.heads) & set(self.drawn):  # no head differs: no outline
             self.step("reading", caption_key="reading_alike", summary=summary)
             return
-        self.reading_step(summary, lit, [readings[h] for h in self.drawn])
+        self.step("reading", summary=summary, lit=self.phrase((lit.pattern, lit.key), LIT_PHRASES))
         # the heads with a clear pattern that differ from the rest are the point: they are lit
         # (dashed: the explained head's frame is solid)
         marks = VGroup(
@@ -153,7 +147,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
                     num_dashes=40,
                 )
                 for p in panels
-                if reading_group(p.reading) == lit
+                if p.head in lit.heads
             )
         )
         self.play(LaggedStart(*(FadeIn(m) for m in marks), lag_ratio=0.1), run_time=1.2)
@@ -173,16 +167,15 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         most common habit (not sharp or diffuse)."""
         groups = group_heads(readings)
         order = [((g.pattern, g.key), len(g.heads)) for g in groups]
-        scored = {(g.pattern, g.key) for g in groups if readings[g.heads[0]].score is not None}
         text = self.say("tokens_list_sep").join(
-            self.scored_heads(g[0], n) if g in scored else self.say(
+            self.say(
                 ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
                 + ("_1" if n == 1 else ""),
                 n=n,
                 what=self.phrase(g),
             )
             for g, n in order
-        )  # fmt: skip
+        )
         common = next((g for g, _ in order if head_kinds.reading(g[0]).habitual), order[0][0])
         return text, common
 
@@ -195,15 +188,13 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         number."""
         theme = self.theme
         parts = [label(t, SMALL, theme.muted) for t in lines]
-        if reading.habitual:  # named by a model-level score: that score (issue 40)
-            scored = reading.score is not None
-            value, role = (reading.score, "head_score") if scored else (reading.mass, "head_mass")
-            mass = self.num(value, (role, h), 2, color=theme.accent)
+        if reading.habitual:  # its average on this sentence
+            mass = self.num(reading.mass, ("head_mass", h), 2, color=theme.accent)
             if self.mass_apart(lines, width):
                 parts.append(mass)
             else:
                 parts[-1] = VGroup(parts[-1], mass).arrange(buff=0.1, aligned_edge=DOWN)
-        return parts
+        return parts + self.score_parts(h, width)
 
     @staticmethod
     def mass_apart(lines: list[str], width: float) -> bool:
@@ -220,7 +211,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         name = label(self.say("head_n", h=h + 1), SMALL, theme.text)
         if name.width + 0.12 + text_width(f"→ {word} 0.00", SMALL) + 0.3 <= width:
             parts = self.reading_block(h, reading, [f"→ {word}"], width)
-            return VGroup(name, *parts).arrange(buff=0.12)
+            first = VGroup(name, *parts[:1]).arrange(buff=0.12)
+            return VGroup(first, *parts[1:]).arrange(DOWN, buff=0.06)
         # lines under the first may reach into the gap between panels (0.25)
         lines = self.fewest(reading, self.reading_lines(reading, width + REACH), width + REACH)
         parts = self.reading_block(h, reading, lines, width + REACH)
@@ -245,13 +237,14 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         """How many lines the tallest title takes in a panel ``width`` wide (as
         :meth:`title_line` lays them out; an average's width taken as "0.00")."""
         head = text_width(self.say("head_n", h=len(self.readings)), SMALL) + 0.12
+        wide = width + REACH
+        notes = [self.score_lines(h, wide) for h in range(len(self.readings))]
         if all(head + text_width(f"→ {self.reading_word(r)} 0.00", SMALL) + 0.3 <= width
                for r in self.readings):  # fmt: skip
-            return 1
-        wide = width + REACH
+            return 1 + max(notes)
         return max(
-            1 + len(t) + (r.habitual and self.mass_apart(t, wide))
-            for r in self.readings
+            1 + len(t) + (r.habitual and self.mass_apart(t, wide)) + notes[h]
+            for h, r in enumerate(self.readings)
             for t in [self.fewest(r, self.reading_lines(r, wide), wide)]
         )
 
@@ -449,23 +442,27 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         ``width`` (never cut: ``width`` is at least its widest word), its average after it."""
         name = label(self.say("head_n", h=h + 1), SMALL, self.theme.text)
         parts = self.reading_block(h, reading, self.beside_words(reading, width), width)
-        return VGroup(name, *parts).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        return VGroup(name, *parts).arrange(DOWN, buff=BESIDE_LEAD, aligned_edge=LEFT)
 
     def title_widths(self) -> list[float]:
         """The widths a title beside its heatmap may take: the narrowest (its name, its
-        reading's widest word, an average) and the one that keeps every reading and its average
-        on one line (a low row: fewer lines)."""
+        reading's widest word, an average), the one that keeps every short reading and its
+        average on one line, and the one that keeps every reading and its average on one line
+        (a low row: fewer lines)."""
         head = text_width(self.say("head_n", h=len(self.readings)), SMALL)
         num = text_width("0.00", SMALL)
-        narrow = max(head, num, self.reading_room(self.readings, SHORT_WORDS))
+        narrow = max(head, num, self.reading_room(self.readings, SHORT_WORDS), self.score_room())
         whole = max(text_width(self.reading_word(r), SMALL) + 0.1 + num for r in self.readings)
-        return sorted({narrow, max(narrow, whole)})
+        # each short reading with its average on a line (a score's name over its number)
+        short = max(text_width(self.reading_word(r, SHORT_WORDS), SMALL) + 0.1 + num
+                    for r in self.readings)  # fmt: skip
+        return sorted({narrow, max(narrow, short), max(narrow, whole)})
 
     def beside_lines(self, width: float) -> int:
         """How many lines the tallest title beside a heatmap takes at ``width``."""
         return max(
-            1 + len(t) + (r.habitual and self.mass_apart(t, width))
-            for r in self.readings
+            1 + len(t) + (r.habitual and self.mass_apart(t, width)) + self.score_lines(h, width)
+            for h, r in enumerate(self.readings)
             for t in [self.beside_words(r, width)]
         )
 
@@ -477,7 +474,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         line = label("Ag", SMALL).height + 0.06
         room = self.reading_room(self.readings)
         widths = self.title_widths() if beside else []
-        tall = {w: self.beside_lines(w) * line - 0.06 for w in widths}
+        lead = line - 0.06 + BESIDE_LEAD  # a title beside its heatmap: lines a little closer
+        tall = {w: self.beside_lines(w) * lead - BESIDE_LEAD for w in widths}
 
         def gap(beside):  # a title beside its heatmap ends in the gap: 0.2 keeps it clear;
             return 0.2 if beside else 0.25  # titles above reach into it (REACH)

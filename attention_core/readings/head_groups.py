@@ -27,6 +27,11 @@ class HeadGroup:
     heads: tuple[int, ...]
 
     @property
+    def habitual(self) -> bool:
+        """Whether a habit names the group's heads (not sharp or diffuse)."""
+        return head_kinds.reading(self.pattern).habitual
+
+    @property
     def verb(self) -> str:
         """How a sentence says what the group does: ``"rest"`` on a key where weight goes with
         nowhere better to go (the first token, the sink, [CLS], [SEP]), ``"attend"`` to a habit's
@@ -57,6 +62,37 @@ class LayerReading:
     def others(self) -> int:
         """How many heads read otherwise than the most common reading."""
         return self.heads - len(self.common.heads)
+
+    @property
+    def outlined(self) -> HeadGroup | None:
+        """The group a gallery outlines, of the same groups the title counts: where one reading
+        holds more than half the heads, the most common other habit (the heads that differ),
+        else the most common habit; None where no head with a habit differs (an outline on
+        every head says nothing) or no head has a habit."""
+        majority = self.common if 2 * len(self.common.heads) > self.heads else None
+        return next((g for g in self.groups if g.habitual and g is not majority), None)
+
+
+def on_sentence(weights, tokens=None, scores=None):
+    """What a head does on this sentence, and what the model-level ``scores`` name it where
+    that is a different habit: (its rows' :func:`~.heads.read_head`, without scores;
+    ``(pattern, score)`` or None). Issue 38: a gallery labelled heads whose rows rest on the
+    first token "induction 0.89", the model-level score read as their average here.
+
+    >>> import numpy as np
+    >>> here, scored = on_sentence(np.eye(3))
+    >>> here.pattern, scored
+    ('self', None)
+    """
+    from .heads import read_head
+
+    here = read_head(weights, tokens)
+    if scores is None:
+        return here, None
+    named = read_head(weights, tokens, scores)
+    if named.score is None or named.pattern == here.pattern:
+        return here, None
+    return here, (named.pattern, named.score)
 
 
 def group_heads(readings: Sequence) -> tuple[HeadGroup, ...]:

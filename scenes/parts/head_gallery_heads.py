@@ -15,7 +15,7 @@ from manim import DOWN, LEFT, SurroundingRectangle, VGroup
 
 import attention_core as ac
 from attention_core.readings import head_kinds
-from attention_core.readings.head_groups import layer_reading
+from attention_core.readings.head_groups import layer_reading, on_sentence
 from scenes.kit.titles import room_for
 from scenes.mobjects.heat_grid import GALLERY_HEAD, spans
 from scenes.mobjects.layout import Box, flow, place
@@ -30,6 +30,15 @@ def clauses(text: str) -> list[str]:
             head, _, rest = text.partition(mark)
             return [head + mark.strip(), *clauses(rest)]
     return [text]
+
+
+def sentence_heads(trace) -> list[tuple]:
+    """Each head's (reading on this sentence, ``(pattern, score)`` where the model-level scores
+    the example carries name another habit, else None): :func:`~attention_core.readings.
+    head_groups.on_sentence` (issue 38: rows on the first token labelled "induction 0.89")."""
+    ex = trace.example
+    return [on_sentence(h.weights, ex.tokens, ac.example_head_scores(ex, i))
+            for i, h in enumerate(trace.heads)]  # fmt: skip
 
 
 class GalleryHeads:
@@ -60,22 +69,42 @@ class GalleryHeads:
         others = self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m)
         return list(dict.fromkeys([text + others + tail, text + tail, text]))
 
-    def scored_heads(self, pattern: str, n: int) -> str:
-        """ "3 are induction heads by the model's score" (their rows here may show another)."""
-        lang = "zh" if self.lang == "zh" else "en"
-        heads = head_kinds.words("heads", lang)[pattern]
-        what = head_kinds.one_head(pattern, lang) if n == 1 else heads
-        return self.say("heads_scored" + ("_1" if n == 1 else ""), n=n, what=what)
+    def score_words(self, h: int, width: float) -> list[str]:
+        """Head ``h``'s model-level score named as a score ("induction score"), where it names
+        another habit than this sentence's rows show, in lines of ``width``; else none."""
+        note = getattr(self, "score_notes", {}).get(h)
+        if note is None:
+            return []
+        what = head_kinds.words("name", "zh" if self.lang == "zh" else "en")[note[0]]
+        text = self.say("head_score_named", what=what)
+        if text_width(text, SMALL) + 0.1 + text_width("0.00", SMALL) <= width:
+            return [text]
+        return wrap_lines(text, width, SMALL, max_lines=2)
 
-    def reading_step(self, summary: str, lit: tuple, drawn) -> None:
-        """The reading's step: the heads counted, the outlined group named by its phrase ("the
-        heads on the previous token"), or by its kind where a model-level score names it ("the
-        induction heads"); ``drawn``: the readings of the heads on screen."""
-        if any(r.score is not None and (r.pattern, r.key) == lit for r in drawn):
-            heads = head_kinds.words("heads", "zh" if self.lang == "zh" else "en")[lit[0]]
-            self.step("reading", caption_key="reading_scored", summary=summary, lit=heads)
-        else:
-            self.step("reading", summary=summary, lit=self.phrase(lit, self.lit_phrases))
+    def score_room(self) -> float:
+        """The widest word of a score's name ("induction"), 0 where no head has one."""
+        words = [w for h in getattr(self, "score_notes", {}) for w in self.score_words(h, 0.0)]
+        return max((text_width(u, SMALL) for t in words for u in t.split()), default=0.0)
+
+    def score_lines(self, h: int, width: float) -> int:
+        """How many lines :meth:`score_parts` takes at ``width``."""
+        words = self.score_words(h, width)
+        if not words:
+            return 0
+        return len(words) + (text_width(words[-1], SMALL) + 0.1 + text_width("0.00", SMALL) > width)
+
+    def score_parts(self, h: int, width: float) -> list:
+        """Head ``h``'s model-level score as a score, its number after its words (or under
+        them), in the muted tone with the number in the text's: second to the average here."""
+        words = self.score_words(h, width)
+        if not words:
+            return []
+        parts = [label(t, SMALL, self.theme.muted) for t in words]
+        num = self.num(self.score_notes[h][1], ("head_score", h), 2, color=self.theme.text)
+        if self.score_lines(h, width) > len(words):
+            return [*parts, num]
+        parts[-1] = VGroup(parts[-1], num).arrange(buff=0.1, aligned_edge=DOWN)
+        return parts
 
     def retitle(self, readings, drawn: int | None = None, grow: bool = False) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches
@@ -196,20 +225,6 @@ class GalleryHeads:
         built = self.build(readings)
         self.regions = replace(self.regions, content=content)
         return built
-
-    def outlined(self, groups: list[tuple], habitual) -> tuple | None:
-        """The group of heads the reading outlines, of the ``groups`` of the heads drawn (their
-        readings): where one habit holds more than half of them, the most common other habit
-        (the heads that differ from the rest), else the most common habit; None where no head
-        differs (every head with a habit has the same one: an outline on all of them adds
-        nothing). ``habitual(group)``: whether its heads have a habit (else nothing to
-        outline)."""
-        counts: dict[tuple, int] = {}
-        for g in groups:
-            counts[g] = counts.get(g, 0) + 1
-        order = sorted(counts, key=lambda g: -counts[g])  # stable: first seen first on ties
-        majority = order[0] if 2 * counts[order[0]] > len(groups) else None
-        return next((g for g in order if habitual(g) and g != majority), None)
 
     def token_strip(self, content: Box) -> tuple[VGroup, Box]:
         """The tokens in order, each in its colour, along the gallery's bottom edge ("rows =

@@ -8,30 +8,25 @@ TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。",
-        "{H} heads on one 0 to 1 colour scale. With each: its number, where its queries put at "
-        "least {threshold} of their weight on average (else sharp or diffuse, by its rows' "
-        "entropy) and, after it, that average.",
+        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、在这个句子上查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。{scores}",
+        "{H} heads on one 0 to 1 colour scale. With each: its number, where on this sentence "
+        "its queries put at least {threshold} of their weight on average (else sharp or "
+        "diffuse, by its rows' entropy) and, after it, that average.{scores}",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、在这个句子上查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。{scores}",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
-        "colour scale. With each: its number, where its queries put at least {threshold} of "
-        "their weight on average (else sharp or diffuse, by its rows' entropy) and, after it, "
-        "that average.",
+        "colour scale. With each: its number, where on this sentence its queries put at least "
+        "{threshold} of their weight on average (else sharp or diffuse, by its rows' entropy) "
+        "and, after it, that average.{scores}",
     ),
     "reading": (
-        "读数：{summary}；框出的是看{lit}的头。",
-        "The reading: {summary}; outlined: the heads on {lit}.",
-    ),
-    # the outlined heads named by a model-level score: that kind of head (issue 40)
-    "reading_scored": (
-        "读数：{summary}；框出的是{lit}。",
-        "The reading: {summary}; outlined: the {lit}.",
+        "读数：{summary}。框出的是看{lit}的头。",
+        "The reading: {summary}. Outlined: the heads on {lit}.",
     ),
     "reading_none": (
-        "读数：{summary}；没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
-        "The reading: {summary}; no head's queries put half their weight on one pattern.",
+        "读数：{summary}。没有哪个头的查询平均把一半以上的权重放在同一种位置上。",
+        "The reading: {summary}. No head's queries put half their weight on one pattern.",
     ),
     "reading_alike": (  # every head with a habit has the same one: nothing outlined
         "读数：{summary}。",
@@ -102,9 +97,14 @@ WORDS = {
     # a head without a habit: sharp or diffuse (its reading's phrase, head_kinds)
     "heads_are": ("{n} 个头{what}", "{n} are {what}"),
     "heads_are_1": ("{n} 个头{what}", "{n} is {what}"),
-    # heads a model-level score names (issue 40): the kind of head, by the model's measure
-    "heads_scored": ("{n} 个头按模型的得分是{what}", "{n} are {what} by the model's score"),
-    "heads_scored_1": ("{n} 个头按模型的得分是{what}", "{n} is {what} by the model's score"),
+    # the caption's sentence on a head's model-level score, where one names another habit than
+    # its rows show here, and that score's name under the head (issue 38)
+    "gallery_scores": (
+        "其下的得分是模型层面的得分（在整个模型上、用重复的随机词元量得），它说的是另一种习惯。",
+        " Under it, a score: the head's model-level score (measured on repeated random "
+        "tokens), naming another habit than this sentence shows.",
+    ),
+    "head_score_named": ("{what}得分", "{what} score"),
     "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
     "heads_key_large_pair": ("头 {h}（{q} → {k}）：", "head {h} ({q} → {k}):"),
     "heads_key_order": (
