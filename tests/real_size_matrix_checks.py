@@ -43,10 +43,10 @@ def attention_matrix_problems(scene) -> list[str]:
     fewer, in a frame wider than tall) a grid smaller than :data:`LEAST_SIDE` of the frame."""
     if scene.scene_name != "AttentionMatrix" or _step(scene) not in HEATMAP_STEPS:
         return []
-    m, out = scene.matrix, []
+    m, out = scene.matrix, caption_in_its_bar(scene)
     rows = m.shape[0]
     if rows <= 12 or rows > ONE_SIDE_ROWS:
-        return []
+        return out
     grid_left = min(b.get_left()[0] for b in m.backgrounds)
     right = [i for i, lab in m.row_label_of.items() if lab.get_right()[0] > grid_left + 1e-6]
     if right:
@@ -56,7 +56,40 @@ def attention_matrix_problems(scene) -> list[str]:
     wide = config.frame_width > config.frame_height * 1.01
     if wide and side < LEAST_SIDE * short and scene.readout_at != "foot":
         out.append(f"the heatmap is {side / short:.0%} of the frame's side (< {LEAST_SIDE:.0%})")
+    out += _followed_row_named_beside(scene, m)
     return out + _room_left(scene, m) + _badges_on_grid(scene, m)
+
+
+def _followed_row_named_beside(scene, m) -> list[str]:
+    """The followed query's row named beside its row, in the inner column of a staggered grid's
+    names (issue 38, the chef sentence: "16 it" in the outer column, 120 px at 480p from its
+    row, no leader)."""
+    q = ac.followed_pair(scene.trace).query
+    name = m.row_label_of.get(q)
+    if name is None:
+        return []
+    gap = min(b.get_left()[0] for b in m.backgrounds) - name.get_right()[0]
+    if gap > 0.2:
+        return [f"the followed row's name {scene.q_tokens[q]!r} stands {gap:.2f} from its row"]
+    return []
+
+
+def caption_in_its_bar(scene) -> list[str]:
+    """The caption's page inside its bar, and the grid, its names and its key inside the
+    content above it (issue 38, the chef sentence in Chinese at 4:3: a page of three lines at
+    the smallest size was 1.02 tall in the slim bar of 0.86, its top 0.06 from the last row's
+    name; the texts did not overlap, so the layout check said nothing)."""
+    from scenes.mobjects.layout import Box, box_of
+
+    out, bar, r = [], scene.regions.caption, scene.regions
+    if len(scene.caption_mob) and not bar.contains(box_of(scene.caption_mob), 0.01):
+        out.append(f"the caption's page leaves its bar {bar}: {box_of(scene.caption_mob)}")
+    m = scene.matrix
+    parts = VGroup(*(p for p in (m.backgrounds, m.row_labels, m.col_labels, m.colorbar) if len(p)))
+    between = Box(r.content.x0, bar.y1, r.content.x1, r.title.y0)  # between the two bars
+    if not between.contains(box_of(parts), 0.01):
+        out.append(f"the grid, its names and key reach into a bar: {box_of(parts)}")
+    return out
 
 
 def _room_left(scene, m) -> list[str]:

@@ -153,6 +153,10 @@ class LabelledMatrix(VGroup):
         self.named_cells = list(dict.fromkeys((int(i), int(j)) for i, j in named))
         self.named = set(self.named_cells)
         self.framed = [(int(i), int(j)) for i, j in framed]  # the badges keep clear of them
+        # a staggered grid's outer column of row names: the odd rows, or the even ones where the
+        # first kept row (the followed query's) is odd, its name beside its row (issue 38: "16
+        # it" stood in the outer column, 120 px at 480p from its row)
+        self.outer = 1 - int(keep_rows[0]) % 2 if style.stagger and len(keep_rows) else 1
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
@@ -222,11 +226,12 @@ class LabelledMatrix(VGroup):
         """The room of the row labels left of the grid (its odd rows' where they are split;
         both staggered columns'); sets ``inner_w``, the column beside the grid."""
         style = self.style
-        left_mobs = row_mobs[0::2] if (style.split or style.stagger) else row_mobs
+        inner = 1 - self.outer if style.stagger else 0
+        left_mobs = row_mobs[inner::2] if (style.split or style.stagger) else row_mobs
         label_w = (max(r.width for r in left_mobs) + 0.2) if any(row_texts) else 0.1
         self.inner_w = label_w - 0.2  # a staggered grid's inner column of row labels
         if style.stagger and len(row_mobs) > 1 and any(row_texts):
-            label_w += STAGGER_GAP + max(r.width for r in row_mobs[1::2])
+            label_w += STAGGER_GAP + max(r.width for r in row_mobs[self.outer :: 2])
         return label_w
 
     @staticmethod
@@ -363,7 +368,7 @@ class LabelledMatrix(VGroup):
                 right = grid.label_w + len(grid.cols) * grid.cw + LABEL_GAP
                 r.move_to([right, y, 0], aligned_edge=LEFT)
                 self.right_labels.add(r)
-            elif self.style.stagger and i % 2:  # an even row: the outer column, on the left too
+            elif self.style.stagger and i % 2 == self.outer:  # the outer column, on the left too
                 x = grid.label_w - LABEL_GAP - self.inner_w - STAGGER_GAP
                 r.move_to([x, y, 0], aligned_edge=RIGHT)
             else:

@@ -1,6 +1,6 @@
 """AttentionMatrix's heatmap at real size (issue 38): a grid of many rows (20-odd tokens) takes
-the frame's height with every row named on the left, its caption bar slimmer (two lines at the
-caption size or three smaller), its title and row sums beside it where the frame has room, else
+the frame's height with every row named on the left, its caption bar slimmer (two lines a
+page), its title and row sums beside it where the frame has room, else
 the sum said once in the corner over the row names."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from scenes.mobjects.layout import Box, Regions, box_of, place, regions
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
-SLIM_CAPTION = 0.86  # the caption bar of a many-row heatmap: three lines at the smallest size
+SLIM_CAPTION = 0.86  # the caption bar of a many-row heatmap: two lines (pages for more)
 SIDE_GAP = 0.3  # between the grid's block and a title beside it
 KEY_GAP = 0.2  # between the grid and its colour key lying under it
 READOUT_GAP = 0.3  # between the grid and the named cells' numbers beside or under it
@@ -40,7 +40,11 @@ class AttentionMatrixLayout:
         super().setup()
         self.one_side = False
         if self.many_rows():  # the grid takes the height a third caption line had
-            self.caption_lines, self.most_caption_lines = 2, 3
+            # two lines a page: three at the smallest size are 1.02 to 1.05 tall in Chinese and
+            # English, more than the slim bar (issue 38: the chef sentence's reading in Chinese
+            # at 4:3, three lines of 75 characters, reached 0.06 from the last row's name);
+            # a longer caption is read in pages, a sentence or two each
+            self.caption_lines, self.most_caption_lines = 2, 2
             self.regions = slim_regions(self.frame)
 
     def many_rows(self) -> bool:

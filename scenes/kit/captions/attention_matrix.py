@@ -42,8 +42,8 @@ STEPS = {
     # an asked pair, told by what its weight says (HeadStory.telling); {kw} the key and its
     # weight: "trophy 0.576", or a key word cut into pieces "suitcase = suit + case: 0.450"
     "story_asked_top": (
-        "{habit}所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）；这个头的习惯（前一个词元、第一个词元）解释不了它。{sym}",
-        "{habit}The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}); no habit of the head (the previous or the first token) explains it. {sym}",
+        "{habit}所问的一对：{q} → {kw}，是它最大的权重（其次：{o} {ow}）。这个头的习惯（前一个词元、第一个词元）解释不了这一对。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, its largest weight (next: {o} {ow}). No habit of the head (the previous or the first token) explains this pair. {sym}",
     ),
     "story_asked_column": (
         "{habit}所问的一对：{q} → {kw}，是它最大的权重。但不只是 {q}：很多词元都最看重 {k}（已框出），{p} → {k} {pw} 最强。{sym}",
