@@ -139,16 +139,8 @@ class Overview(ExplainerScene):
             name_columns=True,
         )
 
-        rows, cols = self.q_tokens, self.k_tokens
         many = max(ex.n, ex.n_keys) > 8
-        if many:  # long labels shortened (a column more of numbers), never the followed pair's:
-            # not as a row nor as a column (the masked step's blocked column is the followed
-            # query's own at-the-limits, once 'e…ns')
-            whole = {rows[followed], cols[self.followed_key(followed)]}
-            rows, cols = (
-                [t if t in whole else ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols)
-            )
-
+        rows, cols = self.matrix_names(followed, many)
         more = [i for i in self.cast if i != followed] if cast else []
 
         def fitted(values, role, digits, **extra):
@@ -175,6 +167,18 @@ class Overview(ExplainerScene):
             )
             for k, m in mats.items()
         }
+
+    def matrix_names(self, followed: int, many: bool) -> tuple[list, list]:
+        """The matrices' row and column names: among ``many`` tokens long labels shortened (a
+        column more of numbers), never the followed pair's, as a row nor as a column (the
+        masked step's blocked column is the followed query's own at-the-limits, once 'e…ns')."""
+        rows, cols = self.q_tokens, self.k_tokens
+        if not many:
+            return rows, cols
+        whole = {rows[followed], cols[self.followed_key(followed)]}
+        return tuple(
+            [t if t in whole else ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols)
+        )
 
     def followed_row(self, values, role, rows, cols, panel: Box, digits, more_rows=(), **kw):
         """Among many tokens (issue 38: at 1:1 a 2 × 2 corner with upright names): the followed
