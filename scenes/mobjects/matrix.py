@@ -66,6 +66,13 @@ class _Grid:
         return -(slot + 0.5) * self.ch
 
 
+def _outer_rows(style, keep_rows) -> int:
+    """Which rows a staggered grid names in its outer column: the odd ones (1), or the even
+    ones (0) where the first kept row (the followed query's) is odd, its name beside its row
+    (issue 38: "16 it" stood in the outer column, 120 px at 480p from its row)."""
+    return 1 - int(keep_rows[0]) % 2 if style.stagger and len(keep_rows) else 1
+
+
 class LabelledMatrix(VGroup):
     """A grid of :class:`~scenes.mobjects.text.Num` cells with row and column labels.
 
@@ -153,10 +160,7 @@ class LabelledMatrix(VGroup):
         self.named_cells = list(dict.fromkeys((int(i), int(j)) for i, j in named))
         self.named = set(self.named_cells)
         self.framed = [(int(i), int(j)) for i, j in framed]  # the badges keep clear of them
-        # a staggered grid's outer column of row names: the odd rows, or the even ones where the
-        # first kept row (the followed query's) is odd, its name beside its row (issue 38: "16
-        # it" stood in the outer column, 120 px at 480p from its row)
-        self.outer = 1 - int(keep_rows[0]) % 2 if style.stagger and len(keep_rows) else 1
+        self.outer = _outer_rows(style, keep_rows)
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
@@ -167,7 +171,6 @@ class LabelledMatrix(VGroup):
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
-
         self._start_parts()
         self._add_columns(grid, role, col_texts, col_colors)
         self._add_row_labels(grid, row_mobs)
