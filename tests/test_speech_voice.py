@@ -244,3 +244,19 @@ def test_a_chinese_label_inside_english_is_said_in_chinese(cache, monkeypatch):
     ), said
     engine.speak("Queries meet keys.", "en", "bf_emma", 1.0)  # no Han: espeak says it all
     assert sent == {"lang": "en-gb", "phonemes": "Queries meet keys."}, sent
+
+
+def test_a_setup_step_says_a_refusal_in_one_line_and_where_what_it_fetched_is(capsys):
+    """`make voices` and `make hearing` share one step: a refusal is one line and exit 1; what
+    it fetched is said with its folder; nothing fetched, nothing said."""
+
+    def refused():
+        raise assets.VoiceUnavailable("voice: the model file x is missing; run `make setup`")
+
+    assert assets.setup_step(refused, assets.VoiceUnavailable, "the voice", lambda: "/v") == 1
+    err = capsys.readouterr().err
+    assert err == "setup: voice: the model file x is missing; run `make setup`\n"
+    assert assets.setup_step(lambda: ["model"], RuntimeError, "the voice", lambda: "/v") == 0
+    assert capsys.readouterr().err == "setup: the voice is in /v\n"
+    assert assets.setup_step(lambda: [], RuntimeError, "the voice", lambda: "/v") == 0
+    assert capsys.readouterr().err == ""

