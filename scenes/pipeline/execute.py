@@ -138,10 +138,14 @@ def _retimed(step: dict, span: tuple[float, float], fps: float) -> dict:
     """``step`` at the joined video's ``span``: its start and end, and when its caption came
     (``shown``) and each page was said (``speech``), on whole frames at the same offsets from
     its start."""
-    out = dict(step, start=round(span[0], 4), end=round(span[1], 4))
+
+    def on_frame(t: float) -> float:  # a joined piece's packets may end a few ticks short
+        return round(round(t * fps) / fps, 4)  # of a frame (25.66602 s for 385 frames at 15)
+
+    out = dict(step, start=on_frame(span[0]), end=on_frame(span[1]))
 
     def moved(t) -> float:
-        return round(round((span[0] + float(t) - float(step["start"])) * fps) / fps, 4)
+        return on_frame(span[0] + float(t) - float(step["start"]))
 
     if "shown" in step:
         out["shown"] = moved(step["shown"])
