@@ -48,10 +48,12 @@ def _plain(text: str) -> str:
 
 
 def _label_read_ok(drawn: str, read: str) -> bool:
-    """A token label is read when OCR gives its letters; a subscript (the₁) or an ellipsis
-    (explanati…) may come back as up to two stray characters at the end."""
+    """A token label is read when OCR gives its letters; a subscript (the₁), an ellipsis
+    (explanati…) or a quoted punctuation token (24 “.”, its marks set tight in Noto Sans:
+    tesseract reads the cluster as 'un', 'an' or '0."') may come back as up to two stray
+    characters at the end."""
     base = _plain("".join(c for c in drawn if c not in SUBSCRIPTS + "…"))
-    loose = any(c in drawn for c in SUBSCRIPTS + "…")
+    loose = any(c in drawn for c in SUBSCRIPTS + "…“”‘’")
     got = _plain(read)
     return bool(base) and got.startswith(base) and len(got) - len(base) <= (2 if loose else 0)
 
@@ -222,6 +224,8 @@ def test_the_lecturer_checks_can_fail():
     each is reported (no OCR needed for these)."""
     assert _label_read_ok("the₁", "the1") and _label_read_ok("explanati…", "explanati.")
     assert not _label_read_ok("the", "tha") and not _label_read_ok("cat", "cats")
+    assert _label_read_ok("24 “.”", "24 un") and _label_read_ok("24 “.”", '240."')
+    assert not _label_read_ok("24 “.”", "21 un") and not _label_read_ok("24 “,” x", "24 un")
 
     def check(s):
         frame = s.renderer.get_frame()
