@@ -89,20 +89,41 @@ def test_at_the_limits_every_caption_number_is_on_screen(scene, aspect):
     assert not stills[-1].snapshot[1], f"last still: {stills[-1].snapshot[1]}"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("aspect", NARROW)
-@pytest.mark.parametrize("name", ["at-the-limits", "minilm-layer1"])
-def test_multi_head_split_shows_the_widths_it_names(name, aspect):
-    """384 = 12 × 32, the concatenation's 384 columns, W_O's 384 × 384: on a line under the
-    content (a 384-wide grid drawn by colour shows its width to no one). At 16:9 (English)
-    test_scene_ocr.py reads them back, and checks the limits' last still, in one run."""
-    ex = lecturer_examples.load(name)
-    limits = name == "at-the-limits"  # and the last still holds its picture there (one run)
+def widths_snapshot(limits: bool):
+    """Every caption number on screen; on the limits, the last still holds its picture."""
 
     def snapshot(s):
         return unshown_caption_numbers(s), final_frame_problems(s) if limits else []
 
-    stills = _stills(ex, "MultiHeadSplit", aspect=aspect, snapshot=snapshot)
+    return snapshot
+
+
+def _widths_cases() -> list:
+    """The limits' cases take their stills from the run test_multi_head_limits.py checks too."""
+    limits = [
+        shared_case(
+            _english("at-the-limits", "MultiHeadSplit", aspect),
+            "widths named",
+            widths_snapshot(True),
+            *("at-the-limits", aspect),
+            id=f"at-the-limits-{aspect}",
+        )
+        for aspect in NARROW
+    ]
+    return limits + [pytest.param("minilm-layer1", a, id=f"minilm-layer1-{a}") for a in NARROW]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,aspect", _widths_cases())
+def test_multi_head_split_shows_the_widths_it_names(name, aspect):
+    """384 = 12 × 32, the concatenation's 384 columns, W_O's 384 × 384: on a line under the
+    content (a 384-wide grid drawn by colour shows its width to no one). At 16:9 (English)
+    test_scene_ocr.py reads them back, and checks the limits' last still, in one run."""
+    if name == "at-the-limits":  # and the last still holds its picture there (one run)
+        stills = stills_of(_english(name, "MultiHeadSplit", aspect), "widths named")
+    else:
+        ex = lecturer_examples.load(name)
+        stills = _stills(ex, "MultiHeadSplit", aspect=aspect, snapshot=widths_snapshot(False))
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
     assert not stills[-1].snapshot[1], f"last still: {stills[-1].snapshot[1]}"
 

@@ -1,18 +1,25 @@
 """MultiHeadSplit at the documented limits (12 tokens, 4 heads, causal), at 16:9, 4:3 and 1:1: Q, K
 and V of every head are on screen whole (no row or column hidden: squares where the numbers do
-not fit), the concatenation shows every head's columns, and the layout is clean."""
+not fit), the concatenation shows every head's columns, and the layout is clean.
+
+Each aspect's run (English) is made once for every check on it, and shared with
+test_caption_numbers.py's widths (4:3, 1:1) and test_lecturer_examples.py's clean case (16:9)
+(lecturer_examples.stills_of)."""
 
 from pathlib import Path
 
 import pytest
 
 import attention_core as ac
-from scene_checks import layout_problems
-from scenes.kit.look import Look
-from scenes.kit.registry import BY_NAME
-from scenes.pipeline.stills import run_steps
+from lecturer_examples import ASPECTS, on_run, shared_case, stills_of
+from scene_checks import layout_problems, texts
 
 LIMITS = Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml"
+
+
+def limits_run(aspect: str) -> tuple:
+    """MultiHeadSplit's run on the limits at ``aspect`` (English): shared by every check on it."""
+    return ("at-the-limits", "MultiHeadSplit", "en", aspect)
 
 
 def cells_on_screen(scene) -> set:
@@ -39,19 +46,22 @@ def count(cells, *names) -> int:
     return sum(1 for r in cells if r[0] in names)
 
 
+def cells_layout_keys(scene) -> tuple:
+    """(the cells on screen, the layout's problems, the colour bars' scales) at a step."""
+    return cells_on_screen(scene), layout_problems(scene), colour_keys(scene)
+
+
+def _cases(check: str, snapshot) -> list:
+    return [shared_case(limits_run(a), check, snapshot, a, id=a) for a in ASPECTS]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+@pytest.mark.parametrize("aspect", _cases("q k v kept", cells_layout_keys))
 def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     example = ac.load_example(LIMITS)
     n, H = example.n, example.heads
     d_k = ac.trace_example(example).heads[0].d_k
-    stills = run_steps(
-        BY_NAME["MultiHeadSplit"].load(),
-        example,
-        frames=False,
-        look=Look.for_example(example, lang="en", aspect=aspect),
-        snapshot=lambda s: (cells_on_screen(s), layout_problems(s), colour_keys(s)),
-    )
+    stills = stills_of(limits_run(aspect), "q k v kept")
     by_key = {st.key: st.snapshot[:2] for st in stills}
     keys = {st.key: st.snapshot[2] for st in stills}
     # Q, K and V as squares coloured by value: the key of that scale beside them (issue 38)
@@ -73,47 +83,35 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     assert not problems, "\n".join(problems[:20])
 
 
-def limits_split(aspect: str, snapshot) -> list:
-    """MultiHeadSplit's steps on the limits at ``aspect`` (English, 360p, no frames)."""
-    example = ac.load_example(LIMITS)
-    look = Look.for_example(example, lang="en", aspect=aspect)
-    return run_steps(
-        BY_NAME["MultiHeadSplit"].load(),
-        example,
-        look=look,
-        pixel_height=360,
-        frames=False,
-        snapshot=snapshot,
-    )
+def concat_share(scene):
+    """The concatenation's share of the content's height at the concat step (None elsewhere)."""
+    if scene.steps[-1]["key"] != "concat":
+        return None
+    return scene.concat_group.height / scene.regions.content.height
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+@pytest.mark.parametrize("aspect", _cases("concat share", concat_share))
 def test_the_concatenation_takes_the_room_it_has(aspect):
     """The concat step had the concatenation in the corner W_O's step would move it to: 12 × 8
     at a third of the content's height (half of the frame empty). It now stands beside the
     head outputs where it is tall (the limits), across the frame where it is wide (a trained
     layer's 384 columns); K's and V's squares take Q's scale."""
-
-    def share(scene):
-        if scene.steps[-1]["key"] != "concat":
-            return None
-        content = scene.regions.content
-        return scene.concat_group.height / content.height
-
-    stills = limits_split(aspect, share)
+    stills = stills_of(limits_run(aspect), "concat share")
     (got,) = [s.snapshot for s in stills if s.key == "concat"]
     assert got >= 0.7, got
 
 
+def head_titles(scene) -> list[str]:
+    """The texts on screen that name a head."""
+    return [t.text for t in texts(scene) if "head" in getattr(t, "text", "")]
+
+
+@on_run(limits_run("4:3"), "head titles", head_titles)
 def test_no_gap_is_named_where_every_head_is_drawn():
     """At 4:3 the limits draw all 4 heads in the split and heads steps, titled "… head 4" (the
     title was named among the heads a narrower layout would have drawn)."""
-    from scene_checks import texts
-
-    stills = limits_split(
-        "4:3", lambda s: [t.text for t in texts(s) if "head" in getattr(t, "text", "")]
-    )
+    stills = stills_of(limits_run("4:3"), "head titles")
     for s in stills:
         if s.key in ("split", "heads"):  # Manim's Text drops spaces; head 1 (the explained
             # head) is named with its pair, "head 1: explanations → notes"
