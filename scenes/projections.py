@@ -33,12 +33,11 @@ from scenes.parts.projections_maps import ViewedMaps
 
 
 def role_cards(scene: ExplainerScene, box: Box) -> VGroup:
-    cards = VGroup()
-    for role, desc, color in (
-        ("query", "asks", scene.theme.token(0)),
-        ("key", "answers", scene.theme.token(1)),
-        ("value", "carries", scene.theme.token(2)),
-    ):
+    """The three roles on cards, each named and framed in the neutral role tone
+    (``theme.role``): no role takes a token's colour (issue 38: "value" in the third token's
+    blue read as that token's)."""
+    cards, color = VGroup(), scene.theme.role
+    for role, desc in (("query", "asks"), ("key", "answers"), ("value", "carries")):
         head = label(scene.say(role), BODY + 4, color, weight="BOLD")
         body = label(scene.say(desc), BODY, scene.theme.text)
         inner = VGroup(head, body).arrange(DOWN, buff=0.25)

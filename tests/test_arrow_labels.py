@@ -5,9 +5,10 @@ run: the presets, every look, random examples and the lecturer's examples; here,
 fail."""
 
 import numpy as np
+import pytest
 from manim import Arrow
 
-from scene_checks import labels_on_arrows
+from scene_checks import describe, labels_on_arrows
 
 
 def test_the_check_sees_a_label_on_an_arrow():
@@ -110,3 +111,36 @@ def test_an_output_label_away_from_its_tip_is_seen_and_led():
     scene.remove(*scene.mobjects[1:2])
     scene.add(far)
     assert any("from its own tip" in p for p in dropped_or_distant_labels(scene))
+
+
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_the_roles_are_drawn_in_no_tokens_colour(name):
+    """Issue 38: Projections drew query, key and value in the first three token colours, the
+    cast's (the followed query "it" cyan, its key "soup" red), so "value" in blue read as
+    that₁'s colour. The role cards' every coloured stroke and text is at least 20 in CIEDE2000
+    from each of the 24 token colours (the role is told by its name), and its text at least
+    4.5 : 1 against the card."""
+    from types import SimpleNamespace
+
+    from scenes.kit import captions
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.theme import THEMES, contrast, delta_e
+    from scenes.projections import role_cards
+
+    theme = THEMES[name]
+    scene = SimpleNamespace(theme=theme, say=lambda key, **kw: captions.word(key, "en", **kw))
+    cards = role_cards(scene, Box(-5, -3, 5, 3))
+    inks = []
+    for mob in cards.get_family():
+        if not mob.has_points():
+            continue
+        if mob.get_stroke_width() > 0 and mob.get_stroke_opacity() > 0:
+            inks.append((mob, mob.get_stroke_color()))
+        if mob.get_fill_opacity() > 0 and mob.get_fill_color().to_hex() != theme.panel.to_hex():
+            inks.append((mob, mob.get_fill_color()))
+    assert inks
+    for mob, ink in inks:
+        nearest = min(delta_e(ink, t) for t in theme.tokens)
+        assert nearest >= 20, f"{describe(mob)!r} in {ink.to_hex()}: ΔE {nearest:.1f} to a token"
+    for text in (m for m in cards.get_family() if getattr(m, "source_text", None)):
+        assert contrast(text.get_fill_color(), theme.panel) >= 4.5, text.source_text

@@ -47,6 +47,14 @@ class Theme:
         """The colour of token ``i`` (cycled past 24)."""
         return self.tokens[i % len(self.tokens)]
 
+    @property
+    def role(self) -> ManimColor:
+        """The tone of the roles query, key and value where a scene names them (Projections'
+        cards): neutral, the role told by its name, never a token's colour (issue 38: "value" in
+        the third token colour read as that token's, the query's card in the followed query's
+        cyan). At least 20 from every token colour in CIEDE2000 and 4.5 : 1 on the panel."""
+        return self.text
+
     # kept for old call sites: the ends of the weight scale
     @property
     def heat_low(self) -> ManimColor:
