@@ -203,8 +203,9 @@ def test_a_worker_killed_mid_batch_costs_only_a_retry(cluster, course_dir):
 
 
 def readme_course(folder: Path) -> Path:
-    """The worked course file of the README, written to ``folder``."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The worked course file of docs/courses.md, written to ``folder``."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "courses.md"
+    text = page.read_text(encoding="utf-8")
     start = text.index("```toml\n# week-1.toml\n") + len("```toml\n")
     path = folder / "week-1.toml"
     path.write_text(text[start : text.index("```", start)], encoding="utf-8")

@@ -649,9 +649,10 @@ def test_stills_print_one_line_and_verify_one_line_per_output(tmp_path):
 
 
 # -- class 8: the docs match the tool -------------------------------------------------------------
-def _readme_options() -> dict:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("| Option | Meaning |")
+def _option_table(path: Path, header: str) -> dict:
+    """The flags of the option table under ``header`` in ``path``, each with its metavar."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(header)
     rows = text[start:].split("\n\n", 1)[0].splitlines()[2:]
     found = {}
     for row in rows:
@@ -665,26 +666,43 @@ def _readme_options() -> dict:
     return found
 
 
-def test_the_readme_option_table_matches_render_help():
+def _render_options() -> list:
     from scenes.cli import cli
 
-    readme = _readme_options()
     params = [p for p in cli.commands["render"].params if p.param_type_name == "option"]
-    params = [p for p in params if "--help" not in p.opts]
-    undocumented = [p.opts for p in params if not set(p.opts) & set(readme)]
-    assert undocumented == []
-    unknown = set(readme) - {f for p in params for f in p.opts}
-    assert unknown == set()
+    return [p for p in params if "--help" not in p.opts]
+
+
+def _same_choices(params, table: dict) -> None:
     for p in params:
         metavar = p.metavar or ""
-        if "|" in metavar:  # a list of choices: the same in the README
-            shown = next(readme[f] for f in p.opts if f in readme)
+        shown = next((table[f] for f in p.opts if f in table), None)
+        if shown is not None and "|" in metavar:  # a list of choices: the same in the docs
             assert shown == metavar, (p.opts, shown, metavar)
+
+
+OPTIONS_PAGE = ROOT / "docs" / "options.md"
+
+
+def test_the_option_page_table_matches_render_help():
+    table = _option_table(OPTIONS_PAGE, "| Option | Meaning |")
+    params = _render_options()
+    undocumented = [p.opts for p in params if not set(p.opts) & set(table)]
+    assert undocumented == []
+    unknown = set(table) - {f for p in params for f in p.opts}
+    assert unknown == set()
+    _same_choices(params, table)
     transparent = next(p for p in params if "--transparent" in p.opts)
-    assert (
-        "png" in transparent.help
-        and "png" in (ROOT / "README.md").read_text().split("`--transparent` |")[1].split("\n")[0]
-    )
+    row = OPTIONS_PAGE.read_text(encoding="utf-8").split("`--transparent` |")[1].split("\n")[0]
+    assert "png" in transparent.help and "png" in row
+
+
+def test_the_readme_short_option_table_names_only_render_options_as_they_are():
+    table = _option_table(ROOT / "README.md", "| Most used options | |")
+    params = _render_options()
+    assert len(table) >= 8
+    assert set(table) - {f for p in params for f in p.opts} == set()
+    _same_choices(params, table)
 
 
 def test_srt_and_vtt_times_of_a_cue_are_the_same_millisecond():
@@ -700,10 +718,11 @@ def test_srt_and_vtt_times_of_a_cue_are_the_same_millisecond():
     assert srt_times == vtt_times and ("00:00:01", "235") in srt_times
 
 
-def test_the_readme_names_the_text_cache_folder_the_tool_uses():
+def test_the_docs_name_the_text_cache_folder_the_tool_uses():
     from scenes.mobjects import text_cache
 
-    assert f"text-v{text_cache.FORMAT}-" in (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "outputs.md").read_text(encoding="utf-8")  # every file written
+    assert f"text-v{text_cache.FORMAT}-" in page
 
 
 @pytest.mark.slow

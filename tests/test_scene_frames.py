@@ -84,7 +84,7 @@ def control_for(name: str) -> dict:
     if not path.exists():
         pytest.fail(
             f"missing control data {path}: frame tests never skip; create it on purpose "
-            "with ATTN_UPDATE_CONTROL=1 (README, Development)"
+            "with ATTN_UPDATE_CONTROL=1 (docs/development.md, frame tests)"
         )
     return json.loads(path.read_text(encoding="utf-8"))
 

@@ -128,7 +128,7 @@ def _dry_run(job_list, fresh: list[bool], broken) -> None:
 @_batch_options
 def batch(course_file, executor, scheduler, out, dry_run, verify, force, quiet, **run):
     """Render a course: every example × scene × language × theme × quality × format in COURSE
-    (a TOML file, see the README), skipping what is up to date; writes
+    (a TOML file, see docs/courses.md), skipping what is up to date; writes
     OUT/<course>/manifest.json. Exit code 0 only when every task succeeded."""
     from scenes.pipeline.batch import SchedulerError, run_batch
     from scenes.pipeline.jobs import up_to_date
