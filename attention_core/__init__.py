@@ -18,6 +18,10 @@ parts, then the example and its trace, the quantities particular scenes show, an
 heads of a real model.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .attention import AttentionTrace, cross_attention, scaled_dot_product_attention, self_attention
 from .encoder import EncoderTrace, encoder_block, feed_forward, layer_norm
 from .encoder_trace import FFN_SEED, encoder_weights, trace_encoder
@@ -120,6 +124,13 @@ from .variance import (
     random_score_row,
     scaling_experiment,
 )
+
+if TYPE_CHECKING:  # annotations only: the model and moved-vector modules load when used
+    from pathlib import Path
+
+    import numpy as np
+
+    from .readings.moved_vector import MovedVector
 
 __all__ = [
     # attention: softmax(Q Kᵀ / √d_k) V, for one sequence or two (attention.py)
@@ -263,7 +274,7 @@ __all__ = [
 ]
 
 
-def model_scores(model: str, *, cache_root=None) -> ModelScores:
+def model_scores(model: str, *, cache_root: Path | None = None) -> ModelScores:
     """Every head's model-level scores of ``model`` ("minilm" or "smollm2"): previous,
     duplicate, induction and copying (:mod:`attention_core.readings.head_scores`), computed once
     from the model's weights and its attention on the recipe's repeated random tokens
@@ -275,7 +286,7 @@ def model_scores(model: str, *, cache_root=None) -> ModelScores:
     from .models import model_scores as ms
     from .readings import head_scores as hs
 
-    def compute():
+    def compute() -> dict[str, np.ndarray]:
         f = ms.frame(model)
         seqs = hs.repeated_sequences(f.vocab, f.before, f.after, f.lead, hs.RECIPE)
         about = hs.describe_sequences(f.words, len(seqs[0]), hs.RECIPE)
@@ -285,7 +296,9 @@ def model_scores(model: str, *, cache_root=None) -> ModelScores:
     return ms.cached_scores(model, hs.RECIPE.key, compute, hs.ModelScores.from_arrays, cache_root)
 
 
-def moved_vector(trace: ExampleTrace, head: int | None = None, query: int | None = None):
+def moved_vector(
+    trace: ExampleTrace, head: int | None = None, query: int | None = None
+) -> MovedVector:
     """What head ``head`` (from 0; default the example's) moved into query ``query`` (default
     the followed one; its key the followed one, or another query's heaviest): E, the terms
     αᵢⱼ · vⱼ · W_Oʰ, ΔE and E + ΔE (:class:`attention_core.readings.moved_vector.MovedVector`),
@@ -296,8 +309,6 @@ def moved_vector(trace: ExampleTrace, head: int | None = None, query: int | None
     the reverse.
     """
     from dataclasses import replace
-
-    import numpy as np
 
     from .models import model_residual as mr
     from .readings import moved as mv
@@ -314,7 +325,13 @@ def moved_vector(trace: ExampleTrace, head: int | None = None, query: int | None
     if run is None:
         return mvec.moved_vector(row, V, W_O, trace.X[i], i, key, h, "input")
     if W_O is None:  # a one-head file keeps no W_O: the model's, the head's rows
-        m = mr.decoder_head(ex) - 1
+        head1 = mr.decoder_head(ex)
+        if head1 is None:
+            raise ValueError(
+                "source: a one-head SmolLM2 file names its head ('head N'); write the file "
+                "again with attn-explain from-model"
+            )
+        m = head1 - 1
         W_O = run.W_o[m * V.shape[1] : (m + 1) * V.shape[1]]
     out = mvec.moved_vector(row, V, W_O, run.E[i], i, key, h, "residual")
     words = mvec.readout(out, mr.decoder_lens(), run.token_ids[key])

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+# The core's array types: what a function returns (inputs are ArrayLike: lists convert)
+FloatArray: TypeAlias = NDArray[np.float64]
+BoolArray: TypeAlias = NDArray[np.bool_]
+IntArray: TypeAlias = NDArray[np.int64]
 
 
-def as_matrix(name: str, value, *, ndim: int = 2) -> np.ndarray:
+def as_matrix(name: str, value: ArrayLike, *, ndim: int = 2) -> FloatArray:
     """Return ``value`` as a finite float64 array of ``ndim`` dimensions, or raise ``ValueError``.
 
     The message names the argument and the shape that was received.
@@ -23,7 +31,7 @@ def as_matrix(name: str, value, *, ndim: int = 2) -> np.ndarray:
     return arr
 
 
-def as_mask(name: str, value, shape: tuple[int, int]) -> np.ndarray:
+def as_mask(name: str, value: ArrayLike, shape: tuple[int, int]) -> BoolArray:
     """Return ``value`` as a boolean mask of ``shape`` (True = may attend), or raise."""
     arr = np.asarray(value)
     if arr.dtype != np.bool_:
@@ -35,7 +43,9 @@ def as_mask(name: str, value, shape: tuple[int, int]) -> np.ndarray:
     return arr
 
 
-def same_width(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, axis_a=1, axis_b=1):
+def same_width(
+    name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, axis_a: int = 1, axis_b: int = 1
+) -> None:
     if a.shape[axis_a] != b.shape[axis_b]:
         raise ValueError(
             f"{name_b}: shape {b.shape} does not fit {name_a} of shape {a.shape} "
@@ -43,7 +53,7 @@ def same_width(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, axis_a=1,
         )
 
 
-def project(name: str, X: np.ndarray, W: np.ndarray, b=None) -> np.ndarray:
+def project(name: str, X: FloatArray, W: FloatArray, b: ArrayLike | None = None) -> FloatArray:
     """X W (+ b): a linear map of row vectors, with an optional bias of W's width.
 
     X (n, d_in), W (d_in, d_out), b (d_out,) or None -> (n, d_out).

@@ -30,7 +30,9 @@ def _umask_mode() -> int:
 
 @contextmanager
 def atomic_file(
-    path, mode: int | None = 0o644, check: Callable[[Path], object] | None = None
+    path: str | os.PathLike[str],
+    mode: int | None = 0o644,
+    check: Callable[[Path], object] | None = None,
 ) -> Iterator[BinaryIO]:
     """A binary file to write ``path`` through: renamed into place when the block ends without
     an error (after ``check(temporary path)``, which may raise to refuse it), else removed.
@@ -56,7 +58,11 @@ def atomic_file(
 
 
 def atomic_write(
-    path, data: bytes | str, *, encoding: str = "utf-8", mode: int | None = 0o644
+    path: str | os.PathLike[str],
+    data: bytes | str,
+    *,
+    encoding: str = "utf-8",
+    mode: int | None = 0o644,
 ) -> Path:
     """Write ``data`` (bytes, or text in ``encoding``) to ``path`` atomically; return the path."""
     blob = data.encode(encoding) if isinstance(data, str) else data
@@ -65,7 +71,7 @@ def atomic_write(
     return Path(path)
 
 
-def file_sha256(path) -> str:
+def file_sha256(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a file's bytes (hex), read in blocks (``hashlib.file_digest``)."""
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._checks import as_mask, as_matrix, project, same_width
+from ._checks import ArrayLike, BoolArray, FloatArray, as_mask, as_matrix, project, same_width
 from .softmax import softmax
 
 
@@ -25,21 +25,23 @@ class AttentionTrace:
     for self-attention (None otherwise); ``mask`` the boolean mask used (None: all allowed).
     """
 
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    scores: np.ndarray
-    scaled: np.ndarray
-    masked: np.ndarray
-    weights: np.ndarray
-    output: np.ndarray
+    Q: FloatArray
+    K: FloatArray
+    V: FloatArray
+    scores: FloatArray
+    scaled: FloatArray
+    masked: FloatArray
+    weights: FloatArray
+    output: FloatArray
     d_k: int
     scale: float
-    mask: np.ndarray | None = None
-    X: np.ndarray | None = None
+    mask: BoolArray | None = None
+    X: FloatArray | None = None
 
 
-def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True) -> AttentionTrace:
+def scaled_dot_product_attention(
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None, scale: bool = True
+) -> AttentionTrace:
     """Attention of m queries over n keys/values, returning an :class:`AttentionTrace`.
 
     ``mask`` is boolean (m, n) with True = may attend. A query row whose mask blocks every key is
@@ -93,7 +95,16 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True) -> Atte
 
 
 def self_attention(
-    X, W_q, W_k, W_v, mask=None, scale: bool = True, *, b_q=None, b_k=None, b_v=None
+    X: ArrayLike,
+    W_q: ArrayLike,
+    W_k: ArrayLike,
+    W_v: ArrayLike,
+    mask: ArrayLike | None = None,
+    scale: bool = True,
+    *,
+    b_q: ArrayLike | None = None,
+    b_k: ArrayLike | None = None,
+    b_v: ArrayLike | None = None,
 ) -> AttentionTrace:
     """Self-attention of the rows of ``X`` (n, d_model): Q = X W_q + b_q, K = X W_k + b_k,
     V = X W_v + b_v (each bias optional, a vector as wide as its matrix; None: no bias)."""
@@ -109,7 +120,17 @@ def self_attention(
 
 
 def cross_attention(
-    X, source, W_q, W_k, W_v, mask=None, scale: bool = True, *, b_q=None, b_k=None, b_v=None
+    X: ArrayLike,
+    source: ArrayLike,
+    W_q: ArrayLike,
+    W_k: ArrayLike,
+    W_v: ArrayLike,
+    mask: ArrayLike | None = None,
+    scale: bool = True,
+    *,
+    b_q: ArrayLike | None = None,
+    b_k: ArrayLike | None = None,
+    b_v: ArrayLike | None = None,
 ) -> AttentionTrace:
     """Queries from ``X`` (m, d_model), keys and values from ``source`` (n, d_model); optional
     biases as in :func:`self_attention`."""
@@ -129,5 +150,5 @@ def cross_attention(
     return _with_input(trace, X)
 
 
-def _with_input(trace: AttentionTrace, X: np.ndarray) -> AttentionTrace:
+def _with_input(trace: AttentionTrace, X: FloatArray) -> AttentionTrace:
     return replace(trace, X=X)

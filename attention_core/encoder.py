@@ -18,13 +18,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, same_width
+from ._checks import ArrayLike, FloatArray, as_matrix, same_width
 from .multihead import MultiHeadTrace, multi_head_attention
 
 LAYER_NORM_EPS = 1e-5  # PyTorch's default
 
 
-def layer_norm(x, gamma=None, beta=None, eps: float = LAYER_NORM_EPS) -> np.ndarray:
+def layer_norm(
+    x: ArrayLike,
+    gamma: ArrayLike | None = None,
+    beta: ArrayLike | None = None,
+    eps: float = LAYER_NORM_EPS,
+) -> FloatArray:
     """Normalise each row of ``x`` to mean 0 and variance 1, then scale by γ and shift by β.
 
     LN(x) = γ · (x − mean(x)) / √(var(x) + ε) + β      (biased variance, as PyTorch)
@@ -47,19 +52,24 @@ def layer_norm(x, gamma=None, beta=None, eps: float = LAYER_NORM_EPS) -> np.ndar
     return out
 
 
-def gelu(x) -> np.ndarray:
+def gelu(x: ArrayLike) -> FloatArray:
     """GELU in its exact (erf) form: x · Φ(x) = ½ x (1 + erf(x / √2)), elementwise."""
     x = np.asarray(x, dtype=np.float64)
     erf = np.frompyfunc(math.erf, 1, 1)
-    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)).astype(np.float64))
+    return 0.5 * x * (1.0 + np.asarray(erf(x / math.sqrt(2.0)), dtype=np.float64))
 
 
 ACTIVATIONS = {"relu": lambda h: np.maximum(h, 0.0), "gelu": gelu}
 
 
 def feed_forward(
-    x, W_1, W_2, b_1=None, b_2=None, activation: str = "relu"
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    x: ArrayLike,
+    W_1: ArrayLike,
+    W_2: ArrayLike,
+    b_1: ArrayLike | None = None,
+    b_2: ArrayLike | None = None,
+    activation: str = "relu",
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """act(x W_1 + b_1) W_2 + b_2, position by position (ReLU and no biases unless given).
     Returns (hidden before the activation, after it, output)."""
     x = as_matrix("x", x)
@@ -78,7 +88,7 @@ def feed_forward(
     return hidden, act, out
 
 
-def _bias(name: str, b, width: int) -> np.ndarray:
+def _bias(name: str, b: ArrayLike, width: int) -> FloatArray:
     b = np.asarray(b, dtype=np.float64)
     if b.shape != (width,):
         raise ValueError(f"{name}: expected shape ({width},), got {b.shape}")
@@ -89,40 +99,40 @@ def _bias(name: str, b, width: int) -> np.ndarray:
 class EncoderTrace:
     """Every step of one post-norm encoder block."""
 
-    X: np.ndarray
+    X: FloatArray
     attention: MultiHeadTrace
-    residual1: np.ndarray  # X + A
-    norm1: np.ndarray  # H = LayerNorm(X + A)
-    ff_hidden: np.ndarray  # H W_1 (+ b_1)
-    ff_relu: np.ndarray  # ReLU(H W_1), or GELU(H W_1 + b_1) with activation "gelu"
-    ff_out: np.ndarray  # F
-    residual2: np.ndarray  # H + F
-    output: np.ndarray  # Y = LayerNorm(H + F)
+    residual1: FloatArray  # X + A
+    norm1: FloatArray  # H = LayerNorm(X + A)
+    ff_hidden: FloatArray  # H W_1 (+ b_1)
+    ff_relu: FloatArray  # ReLU(H W_1), or GELU(H W_1 + b_1) with activation "gelu"
+    ff_out: FloatArray  # F
+    residual2: FloatArray  # H + F
+    output: FloatArray  # Y = LayerNorm(H + F)
     activation: str = "relu"  # the feed-forward's: "relu", or "gelu" (a trained BERT layer)
 
 
 def encoder_block(
-    X,
-    W_q,
-    W_k,
-    W_v,
-    W_o,
-    W_1,
-    W_2,
+    X: ArrayLike,
+    W_q: ArrayLike,
+    W_k: ArrayLike,
+    W_v: ArrayLike,
+    W_o: ArrayLike,
+    W_1: ArrayLike,
+    W_2: ArrayLike,
     num_heads: int,
-    mask=None,
-    gamma1=None,
-    gamma2=None,
+    mask: ArrayLike | None = None,
+    gamma1: ArrayLike | None = None,
+    gamma2: ArrayLike | None = None,
     eps: float = LAYER_NORM_EPS,
     *,
-    b_q=None,
-    b_k=None,
-    b_v=None,
-    b_o=None,
-    beta1=None,
-    beta2=None,
-    b_1=None,
-    b_2=None,
+    b_q: ArrayLike | None = None,
+    b_k: ArrayLike | None = None,
+    b_v: ArrayLike | None = None,
+    b_o: ArrayLike | None = None,
+    beta1: ArrayLike | None = None,
+    beta2: ArrayLike | None = None,
+    b_1: ArrayLike | None = None,
+    b_2: ArrayLike | None = None,
     activation: str = "relu",
 ) -> EncoderTrace:
     """One encoder block over X (n, d_model); W_o maps the heads back to d_model.

@@ -5,8 +5,11 @@ block instead: GELU, the model's γ, β and ε."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
+from ._checks import FloatArray
 from .encoder import EncoderTrace, encoder_block
 from .example.model import Example
 from .trace import trace_example
@@ -14,7 +17,9 @@ from .trace import trace_example
 FFN_SEED = 7  # the seeded feed-forward weights of the illustrative encoder block
 
 
-def encoder_weights(example: Example, seed: int = FFN_SEED):
+def encoder_weights(
+    example: Example, seed: int = FFN_SEED
+) -> tuple[dict[str, FloatArray], dict[str, bool]]:
     """Weights for one encoder block over ``example``: its attention weights as split matrices
     (text 000's independent heads side by side are the same thing), a W_o back to d_model (its
     own; the identity when the heads already give d_model; else seeded), and seeded feed-forward
@@ -42,7 +47,7 @@ def encoder_weights(example: Example, seed: int = FFN_SEED):
     return {"W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o, "W_1": W_1, "W_2": W_2}, seeded
 
 
-def encoder_biases(example: Example) -> dict:
+def encoder_biases(example: Example) -> dict[str, FloatArray | None]:
     """The example's attention biases in the split form :func:`encoder_weights` uses: b_q, b_k,
     b_v (H·d_k,) or None each, and b_o only when the block uses the example's own W_o."""
     w = example.weights
@@ -61,7 +66,7 @@ def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
     X = trace_example(example).X
     mask = None if example.is_cross else example.mask_matrix
     b = example.block
-    own = {}  # a trained layer's: its LayerNorms' γ, β, ε, its biases, GELU
+    own: dict[str, Any] = {}  # a trained layer's: its LayerNorms' γ, β, ε, its biases, GELU
     if b is not None:
         own = dict(gamma1=b.gamma_1, gamma2=b.gamma_2, eps=b.eps, beta1=b.beta_1)
         own.update(beta2=b.beta_2, b_1=b.b_1, b_2=b.b_2, activation="gelu")
@@ -75,6 +80,6 @@ def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
         W["W_2"],
         example.heads,
         mask=mask,
-        **encoder_biases(example),
+        **cast(dict[str, Any], encoder_biases(example)),  # b_q, b_k, b_v, b_o
         **own,
     )

@@ -9,24 +9,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix
+from ._checks import ArrayLike, FloatArray, as_matrix
 
 
-def _vector(name, v) -> np.ndarray:
+def _vector(name: str, v: ArrayLike) -> FloatArray:
     return as_matrix(name, np.atleast_1d(np.asarray(v, dtype=np.float64)), ndim=1)
 
 
-def norm(v) -> float:
+def norm(v: ArrayLike) -> float:
     """Euclidean length |v|."""
     return float(np.linalg.norm(_vector("v", v)))
 
 
-def norms(vectors) -> np.ndarray:
+def norms(vectors: ArrayLike) -> FloatArray:
     """Length of each row of ``vectors`` (n, d)."""
     return np.linalg.norm(as_matrix("vectors", vectors), axis=1)
 
 
-def angle(q, k) -> float:
+def angle(q: ArrayLike, k: ArrayLike) -> float:
     """The angle θ between q and k, in radians (0 … π). Zero vectors have no angle: ValueError."""
     q, k = _vector("q", q), _vector("k", k)
     nq, nk = np.linalg.norm(q), np.linalg.norm(k)
@@ -35,7 +35,7 @@ def angle(q, k) -> float:
     return float(np.arccos(np.clip(np.dot(q, k) / (nq * nk), -1.0, 1.0)))
 
 
-def scalar_projection(k, q) -> float:
+def scalar_projection(k: ArrayLike, q: ArrayLike) -> float:
     """Signed length of k's shadow on q's direction: k·q / |q| = |k| cos θ."""
     q, k = _vector("q", q), _vector("k", k)
     nq = np.linalg.norm(q)
@@ -44,7 +44,7 @@ def scalar_projection(k, q) -> float:
     return float(np.dot(k, q) / nq)
 
 
-def projection(k, q) -> np.ndarray:
+def projection(k: ArrayLike, q: ArrayLike) -> FloatArray:
     """The shadow of k on q's line, as a vector: (k·q / |q|²) q."""
     q, k = _vector("q", q), _vector("k", k)
     nq2 = float(np.dot(q, q))
@@ -57,12 +57,12 @@ def projection(k, q) -> np.ndarray:
 class PairPlane:
     """q and k in the exact plane they span: q on the x axis, k above it. Dot product preserved."""
 
-    q: np.ndarray  # (2,) = (|q|, 0)
-    k: np.ndarray  # (2,) = (|k| cos θ, |k| sin θ)
-    basis: np.ndarray  # (d, 2) orthonormal columns e1 = q/|q|, e2 ⟂ e1 in span(q, k)
+    q: FloatArray  # (2,) = (|q|, 0)
+    k: FloatArray  # (2,) = (|k| cos θ, |k| sin θ)
+    basis: FloatArray  # (d, 2) orthonormal columns e1 = q/|q|, e2 ⟂ e1 in span(q, k)
 
 
-def pair_plane(q, k) -> PairPlane:
+def pair_plane(q: ArrayLike, k: ArrayLike) -> PairPlane:
     """Coordinates of q and k in the plane they span, so angle and shadow are exact for any d.
 
     For d = 2 the plane is the plane itself, rotated so q lies on the x axis. Parallel vectors
@@ -76,7 +76,7 @@ def pair_plane(q, k) -> PairPlane:
         raise ValueError("q: a zero vector has no direction to build a plane on")
     e1 = q / nq
     rest = k - np.dot(k, e1) * e1
-    if np.linalg.norm(rest) > 1e-12 * max(1.0, np.linalg.norm(k)):
+    if np.linalg.norm(rest) > 1e-12 * max(1.0, float(np.linalg.norm(k))):
         e2 = rest / np.linalg.norm(rest)
     else:  # k ∥ q: choose the standard axis least aligned with q
         if q.size == 1:
@@ -99,8 +99,8 @@ class PlaneView:
     (1.0 when d ≤ 2: the view is exact).
     """
 
-    coords: np.ndarray
-    basis: np.ndarray
+    coords: FloatArray
+    basis: FloatArray
     kept: float
 
     @property
@@ -108,7 +108,7 @@ class PlaneView:
         return self.kept >= 1.0 - 1e-12
 
 
-def plane_view(vectors) -> PlaneView:
+def plane_view(vectors: ArrayLike) -> PlaneView:
     """The best 2-D view of row vectors (n, d) as arrows from the origin.
 
     d = 2: the vectors themselves. d = 1: on the x axis. d > 2: projected on the two leading
@@ -130,7 +130,7 @@ def plane_view(vectors) -> PlaneView:
     return PlaneView(coords=V @ basis, basis=basis, kept=min(kept, 1.0))
 
 
-def convex_hull_2d(points) -> np.ndarray:
+def convex_hull_2d(points: ArrayLike) -> FloatArray:
     """Vertices of the convex hull of 2-D points, counter-clockwise (monotone chain)."""
     P = as_matrix("points", points)
     if P.shape[1] != 2:
@@ -139,10 +139,11 @@ def convex_hull_2d(points) -> np.ndarray:
     if len(pts) <= 2:
         return np.array(pts)
 
-    def cross(o, a, b):
+    def cross(o: tuple[float, ...], a: tuple[float, ...], b: tuple[float, ...]) -> float:
         return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
-    lower, upper = [], []
+    lower: list[tuple[float, ...]] = []
+    upper: list[tuple[float, ...]] = []
     for p in pts:
         while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
             lower.pop()

@@ -14,11 +14,12 @@ G = H is ordinary multi-head attention; without a rotary base nothing is turned.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, project, same_width
+from ._checks import ArrayLike, FloatArray, as_matrix, project, same_width
 from .attention import scaled_dot_product_attention
 from .multihead import MultiHeadTrace
 from .rotary import apply_rotary
@@ -32,11 +33,11 @@ class GroupedQueryTrace(MultiHeadTrace):
     ``positions`` and the ``rotary_base`` (None: no rotation)."""
 
     kv_heads: int = 0
-    K_shared: tuple = ()  # G arrays (n, d_k): rotated keys of each key/value head
-    V_shared: tuple = ()  # G arrays (n, d_v)
-    Q_unrotated: tuple = ()  # H arrays (n, d_k)
-    K_unrotated: tuple = ()  # G arrays (n, d_k)
-    positions: np.ndarray | None = None
+    K_shared: tuple[FloatArray, ...] = ()  # G arrays (n, d_k): rotated keys of each key/value head
+    V_shared: tuple[FloatArray, ...] = ()  # G arrays (n, d_v)
+    Q_unrotated: tuple[FloatArray, ...] = ()  # H arrays (n, d_k)
+    K_unrotated: tuple[FloatArray, ...] = ()  # G arrays (n, d_k)
+    positions: np.ndarray | None = None  # integers, or the numbers given
     rotary_base: float | None = None
 
     def group(self, head: int) -> int:
@@ -49,7 +50,7 @@ def kv_group(head: int, heads: int, kv_heads: int) -> int:
     return head // (heads // kv_heads)
 
 
-def _check_counts(heads, kv_heads) -> tuple[int, int]:
+def _check_counts(heads: int, kv_heads: int) -> tuple[int, int]:
     for name, v in (("heads", heads), ("kv_heads", kv_heads)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
             raise ValueError(f"{name}: expected a positive integer, got {v!r}")
@@ -62,8 +63,10 @@ def _check_counts(heads, kv_heads) -> tuple[int, int]:
 
 
 def grouped_query_attention(
-    X, W_q, W_k, W_v, W_o, heads: int, kv_heads: int, mask=None, *,
-    rotary_base: float | None = None, positions=None, scale: bool = True, biases=None,
+    X: ArrayLike, W_q: ArrayLike, W_k: ArrayLike, W_v: ArrayLike, W_o: ArrayLike | None,
+    heads: int, kv_heads: int, mask: ArrayLike | None = None, *,
+    rotary_base: float | None = None, positions: ArrayLike | None = None, scale: bool = True,
+    biases: Mapping[str, ArrayLike | None] | None = None,
 ) -> GroupedQueryTrace:  # fmt: skip
     """Self-attention of ``X`` (n, d_model) with ``heads`` query heads over ``kv_heads`` shared
     key/value heads. W_q (d_model, H·d_k), W_k (d_model, G·d_k), W_v (d_model, G·d_v), W_o
@@ -71,9 +74,10 @@ def grouped_query_attention(
     and K by ``positions`` (default 0 … n − 1) before the scores. ``biases`` (optional) maps
     b_q, b_k, b_v, b_o to vectors as wide as their matrices (None entries: no bias)."""
     X = as_matrix("X", X)
-    b = {k: None for k in ("b_q", "b_k", "b_v", "b_o")} | dict(biases or {})
+    b: dict[str, ArrayLike | None] = dict.fromkeys(("b_q", "b_k", "b_v", "b_o"))
+    b |= dict(biases or {})
     heads, kv_heads = _check_counts(heads, kv_heads)
-    mats = {}
+    mats: dict[str, FloatArray] = {}
     for name, w, count in (("W_q", W_q, heads), ("W_k", W_k, kv_heads), ("W_v", W_v, kv_heads)):
         w = as_matrix(name, w)
         same_width("X", X, name, w, axis_a=1, axis_b=0)
@@ -87,14 +91,17 @@ def grouped_query_attention(
     n = X.shape[0]
     pos = np.arange(n) if positions is None else np.asarray(positions)
 
-    def turn(M):
+    def turn(M: FloatArray) -> FloatArray:
         return M if rotary_base is None else apply_rotary(M, pos, rotary_base)
 
-    def proj(key, i, width):  # X W[:, i-th block] (+ its bias)
+    def proj(key: str, i: int, width: int) -> FloatArray:  # X W[:, i-th block] (+ its bias)
         cols = slice(i * width, (i + 1) * width)
         bias = b["b_" + key]
         return project(
-            "W_" + key, X, mats["W_" + key][:, cols], None if bias is None else bias[cols]
+            "W_" + key,
+            X,
+            mats["W_" + key][:, cols],
+            None if bias is None else np.asarray(bias)[cols],
         )
 
     Q_raw = [proj("q", h, d_k) for h in range(heads)]  # H × (n, d_k)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import ArrayLike, BoolArray
 
-def causal_mask(n: int) -> np.ndarray:
+
+def causal_mask(n: int) -> BoolArray:
     """(n, n) lower-triangular mask: position i sees positions 0 … i, never the future."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n: expected a positive integer, got {n!r}")
     return np.tril(np.ones((n, n), dtype=bool))
 
 
-def padding_mask(keep, n: int | None = None, *, n_queries: int | None = None) -> np.ndarray:
+def padding_mask(
+    keep: ArrayLike | int, n: int | None = None, *, n_queries: int | None = None
+) -> BoolArray:
     """(n_queries, n) mask that hides padded key positions from every query.
 
     ``keep`` is either a boolean / 0-1 vector (True = a real token) or an integer length, in which

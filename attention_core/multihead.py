@@ -9,11 +9,13 @@ per-head matrices, concatenated without W_o — is :func:`independent_heads_atte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
-from ._checks import as_matrix, project, same_width
+from ._checks import ArrayLike, FloatArray, as_matrix, project, same_width
 from .attention import AttentionTrace, scaled_dot_product_attention
 
 
@@ -26,29 +28,33 @@ class MultiHeadTrace:
     """
 
     heads: tuple[AttentionTrace, ...]
-    concat: np.ndarray
-    output: np.ndarray
-    W_o: np.ndarray | None
+    concat: FloatArray
+    output: FloatArray
+    W_o: FloatArray | None
     num_heads: int
-    X: np.ndarray | None = None
-    source: np.ndarray | None = None
+    X: FloatArray | None = None
+    source: FloatArray | None = None
+
+
+# one head's ((W_q, b_q), (W_k, b_k), (W_v, b_v)): its matrices and biases (None: no bias)
+HeadSlices: TypeAlias = Sequence[tuple[FloatArray, FloatArray | None]]
 
 
 def multi_head_attention(
-    X,
-    W_q,
-    W_k,
-    W_v,
-    W_o,
+    X: ArrayLike,
+    W_q: ArrayLike,
+    W_k: ArrayLike,
+    W_v: ArrayLike,
+    W_o: ArrayLike | None,
     num_heads: int,
-    mask=None,
+    mask: ArrayLike | None = None,
     *,
-    source=None,
+    source: ArrayLike | None = None,
     scale: bool = True,
-    b_q=None,
-    b_k=None,
-    b_v=None,
-    b_o=None,
+    b_q: ArrayLike | None = None,
+    b_k: ArrayLike | None = None,
+    b_v: ArrayLike | None = None,
+    b_o: ArrayLike | None = None,
 ) -> MultiHeadTrace:
     """Multi-head attention with split projections.
 
@@ -78,7 +84,9 @@ def multi_head_attention(
     return _run_heads(X, src, per_head, W_o, mask, scale, source is not None, b_o)
 
 
-def _split_matrix(name: str, w, inp: np.ndarray, inp_name: str, num_heads: int) -> np.ndarray:
+def _split_matrix(
+    name: str, w: ArrayLike, inp: FloatArray, inp_name: str, num_heads: int
+) -> FloatArray:
     """A projection matrix that multiplies ``inp`` and whose columns split into the heads."""
     w = as_matrix(name, w)
     same_width(inp_name, inp, name, w, axis_a=1, axis_b=0)
@@ -90,7 +98,7 @@ def _split_matrix(name: str, w, inp: np.ndarray, inp_name: str, num_heads: int) 
     return w
 
 
-def _split_bias(name: str, b, mats: dict) -> np.ndarray | None:
+def _split_bias(name: str, b: ArrayLike | None, mats: dict[str, FloatArray]) -> FloatArray | None:
     """A bias of its matrix's width (one per column), or None."""
     if b is None:
         return None
@@ -101,7 +109,9 @@ def _split_bias(name: str, b, mats: dict) -> np.ndarray | None:
     return b
 
 
-def _head_slices(mats: dict, biases: dict, h: int, num_heads: int) -> tuple:
+def _head_slices(
+    mats: dict[str, FloatArray], biases: dict[str, FloatArray | None], h: int, num_heads: int
+) -> HeadSlices:
     """Head ``h``'s ((W_q, b_q), (W_k, b_k), (W_v, b_v)): its columns of each matrix and bias."""
     out = []
     for role in ("q", "k", "v"):
@@ -113,8 +123,18 @@ def _head_slices(mats: dict, biases: dict, h: int, num_heads: int) -> tuple:
 
 
 def independent_heads_attention(
-    X, W_qs, W_ks, W_vs, mask=None, *, source=None, scale=True, b_q=None, b_k=None, b_v=None
-):
+    X: ArrayLike,
+    W_qs: ArrayLike,
+    W_ks: ArrayLike,
+    W_vs: ArrayLike,
+    mask: ArrayLike | None = None,
+    *,
+    source: ArrayLike | None = None,
+    scale: bool = True,
+    b_q: ArrayLike | None = None,
+    b_k: ArrayLike | None = None,
+    b_v: ArrayLike | None = None,
+) -> MultiHeadTrace:
     """Text 000's multi-head form: one independent (W_q, W_k, W_v) per head, outputs concatenated.
 
     ``W_qs`` etc. are sequences (or (H, d_model, d_k) arrays) of per-head matrices. No W_o.
@@ -152,7 +172,16 @@ def independent_heads_attention(
     return _run_heads(X, src, per_head, None, mask, scale, source is not None)
 
 
-def _run_heads(X, src, per_head, W_o, mask, scale, is_cross, b_o=None) -> MultiHeadTrace:
+def _run_heads(
+    X: FloatArray,
+    src: FloatArray,
+    per_head: Sequence[HeadSlices],
+    W_o: ArrayLike | None,
+    mask: ArrayLike | None,
+    scale: bool,
+    is_cross: bool,
+    b_o: ArrayLike | None = None,
+) -> MultiHeadTrace:
     heads = []
     for (w_q, b_q), (w_k, b_k), (w_v, b_v) in per_head:
         Q = project("W_q", X, w_q, b_q)  # (m, d_k)

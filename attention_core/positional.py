@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import ArrayLike, FloatArray
 
-def sinusoidal_positional_encoding(n_positions: int, d_model: int, base: float = 10000.0):
+
+def sinusoidal_positional_encoding(
+    n_positions: int, d_model: int, base: float = 10000.0
+) -> FloatArray:
     """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed."""
     if (
         not isinstance(n_positions, (int, np.integer))
@@ -23,7 +27,7 @@ def sinusoidal_positional_encoding(n_positions: int, d_model: int, base: float =
     return positional_encoding_at(np.arange(n_positions, dtype=np.float64), d_model, base)
 
 
-def positional_encoding_at(positions, d_model: int, base: float = 10000.0) -> np.ndarray:
+def positional_encoding_at(positions: ArrayLike, d_model: int, base: float = 10000.0) -> FloatArray:
     """The same code at any (also fractional) positions: (len(positions), d_model). The waves of
     the PositionalEncoding scene are drawn from it."""
     if not isinstance(d_model, (int, np.integer)) or isinstance(d_model, bool) or d_model < 1:

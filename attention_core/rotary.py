@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_matrix
+from ._checks import ArrayLike, FloatArray, as_matrix
 
 
 def _check_width(d: int) -> int:
@@ -31,21 +31,21 @@ def _check_width(d: int) -> int:
     return int(d)
 
 
-def _check_base(base) -> float:
+def _check_base(base: float) -> float:
     base = float(base)
     if not np.isfinite(base) or base <= 1.0:
         raise ValueError(f"rotary: base {base!r} must be a finite number > 1 (e.g. 10000)")
     return base
 
 
-def rotary_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
+def rotary_frequencies(d: int, base: float = 10000.0) -> FloatArray:
     """ω_i = base^(−2i/d) for the d/2 pairs (radians per position), fastest first."""
     d = _check_width(d)
     base = _check_base(base)
     return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (d/2,)
 
 
-def rotary_angles(positions, d: int, base: float = 10000.0) -> np.ndarray:
+def rotary_angles(positions: ArrayLike, d: int, base: float = 10000.0) -> FloatArray:
     """The angle (radians) each pair is turned by at each position: (n, d/2), m·ω_i."""
     pos = np.asarray(positions, dtype=np.float64)
     if pos.ndim != 1:
@@ -53,14 +53,16 @@ def rotary_angles(positions, d: int, base: float = 10000.0) -> np.ndarray:
     return np.outer(pos, rotary_frequencies(d, base))  # (n, d/2)
 
 
-def rotate_half(X) -> np.ndarray:
+def rotate_half(X: ArrayLike) -> FloatArray:
     """(x₁, x₂) → (−x₂, x₁) for each row cut in halves: a quarter turn of every pair."""
     X = np.asarray(X, dtype=np.float64)
     half = X.shape[-1] // 2
     return np.concatenate([-X[..., half:], X[..., :half]], axis=-1)
 
 
-def apply_rotary(X, positions=None, base: float = 10000.0) -> np.ndarray:
+def apply_rotary(
+    X: ArrayLike, positions: ArrayLike | None = None, base: float = 10000.0
+) -> FloatArray:
     """Each row of ``X`` (n, d) turned by its position (default 0 … n − 1), pair by pair."""
     X = as_matrix("X", X)
     n, d = X.shape
@@ -73,7 +75,7 @@ def apply_rotary(X, positions=None, base: float = 10000.0) -> np.ndarray:
     return X * cos + rotate_half(X) * sin
 
 
-def rotary_pair(X, i: int) -> np.ndarray:
+def rotary_pair(X: ArrayLike, i: int) -> FloatArray:
     """Pair ``i``'s coordinates (x_i, x_{i+d/2}) of every row: (n, 2), the plane RoPE turns."""
     X = as_matrix("X", X)
     d = _check_width(X.shape[1])
@@ -82,7 +84,7 @@ def rotary_pair(X, i: int) -> np.ndarray:
     return np.stack([X[:, i], X[:, i + d // 2]], axis=1)
 
 
-def pair_scores(q, k) -> np.ndarray:
+def pair_scores(q: ArrayLike, k: ArrayLike) -> FloatArray:
     """The dot product q · k split by pair: (d/2,) terms q_i k_i + q_{i+d/2} k_{i+d/2}, whose
     sum is q · k. For rotated q and k, the pair whose term is largest adds the largest part to
     the score."""
@@ -95,7 +97,7 @@ def pair_scores(q, k) -> np.ndarray:
     return prod[: d // 2] + prod[d // 2 :]
 
 
-def rotary_score(q, k, m: float, n: float, base: float = 10000.0) -> float:
+def rotary_score(q: ArrayLike, k: ArrayLike, m: float, n: float, base: float = 10000.0) -> float:
     """rot(q, m) · rot(k, n): the score of query q at position m and key k at position n."""
     q = np.asarray(q, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import ArrayLike, FloatArray
 
-def softmax(x, axis: int = -1) -> np.ndarray:
+
+def softmax(x: ArrayLike, axis: int = -1) -> FloatArray:
     """Numerically stable softmax of ``x`` along ``axis``.
 
     ``x`` may hold ``−inf`` (an entry that gets weight exactly 0) but not NaN or ``+inf``, and no
@@ -36,7 +38,7 @@ def softmax(x, axis: int = -1) -> np.ndarray:
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def softmax_gradient_factor(weights) -> np.ndarray:
+def softmax_gradient_factor(weights: ArrayLike) -> FloatArray:
     """The diagonal of softmax's Jacobian, s·(1 − s): how much a weight still responds to its score.
 
     Near one-hot weights (saturation) make it shrink towards 0, which is why unscaled large
@@ -46,7 +48,7 @@ def softmax_gradient_factor(weights) -> np.ndarray:
     return s * (1.0 - s)
 
 
-def exponentials(x, shift: bool = True) -> np.ndarray:
+def exponentials(x: ArrayLike, shift: bool = True) -> FloatArray:
     """The unnormalised shares softmax divides by their sum: e^(x − max x), or e^x when
     ``shift`` is False (only sensible for small scores). ``−inf`` gives exactly 0."""
     x = np.asarray(x, dtype=np.float64)
@@ -54,12 +56,12 @@ def exponentials(x, shift: bool = True) -> np.ndarray:
     return np.exp(x - peak)
 
 
-def sharpened(scores, factor: float) -> np.ndarray:
+def sharpened(scores: ArrayLike, factor: float) -> FloatArray:
     """softmax(factor · scores): the same scores made sharper (factor > 1) or flatter (< 1)."""
     return softmax(np.asarray(scores, dtype=np.float64) * factor)
 
 
-def saturation(weights) -> float:
+def saturation(weights: ArrayLike) -> float:
     """Σ s(1 − s) over a row of weights: how much the row still responds to its scores
     (0 for one-hot weights, 1 − 1/n for uniform ones)."""
     return float(np.sum(softmax_gradient_factor(weights)))

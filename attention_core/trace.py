@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import numpy as np
-
-from ._checks import project
+from ._checks import BoolArray, FloatArray, project
 from .attention import AttentionTrace, scaled_dot_product_attention
 from .example.model import Example
 from .grouped_query import grouped_query_attention
@@ -26,13 +24,13 @@ class ExampleTrace:
     """
 
     example: Example
-    X: np.ndarray
-    source: np.ndarray
-    pe: np.ndarray | None
-    mask: np.ndarray | None
+    X: FloatArray
+    source: FloatArray
+    pe: FloatArray | None
+    mask: BoolArray | None
     heads: tuple[AttentionTrace, ...]
     multihead: MultiHeadTrace | None
-    output: np.ndarray
+    output: FloatArray
 
     @property
     def attention(self) -> AttentionTrace:
@@ -88,7 +86,7 @@ def trace_example(example: Example) -> ExampleTrace:
             mask=mask,
             scale=example.scale,
         )
-        heads = (replace(trace, X=X),)
+        heads: tuple[AttentionTrace, ...] = (replace(trace, X=X),)
         output = trace.output
     else:
         heads = tuple(mh.heads)
@@ -98,7 +96,7 @@ def trace_example(example: Example) -> ExampleTrace:
     )
 
 
-def _trace_decoder(example: Example, X: np.ndarray, mask) -> ExampleTrace:
+def _trace_decoder(example: Example, X: FloatArray, mask: BoolArray | None) -> ExampleTrace:
     """Rotary positions and/or shared key/value heads (:func:`grouped_query_attention`): each
     head's Q and K are the rotated ones, so every score is the one the model computes."""
     w = example.weights

@@ -6,9 +6,12 @@ independent terms of variance 1, so Var(q·k) = d; dividing by √d brings it ba
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from ._checks import FloatArray
 
 
 @dataclass(frozen=True)
@@ -16,13 +19,15 @@ class VarianceSample:
     """The experiment for one dimension d: raw q·k samples, the same ÷√d, and their variances."""
 
     d: int
-    raw: np.ndarray
-    scaled: np.ndarray
+    raw: FloatArray
+    scaled: FloatArray
     raw_variance: float
     scaled_variance: float
 
 
-def dot_product_variance(dims=(16, 32, 64), samples: int = 1000, seed: int = 0):
+def dot_product_variance(
+    dims: Sequence[int] = (16, 32, 64), samples: int = 1000, seed: int = 0
+) -> list[VarianceSample]:
     """Sample q·k for standard normal q, k in each dimension of ``dims``.
 
     Returns one :class:`VarianceSample` per dimension (in the order given). Deterministic for a
@@ -67,8 +72,8 @@ class ScoreRow:
     scores q·k_j and the same ÷√d."""
 
     d: int
-    raw: np.ndarray
-    scaled: np.ndarray
+    raw: FloatArray
+    scaled: FloatArray
 
 
 def random_score_row(d: int = ROW_DIM, n: int = ROW_KEYS, seed: int = ROW_SEED) -> ScoreRow:
