@@ -15,7 +15,6 @@ around its embeddings (``copy as example``). The tests check its numbers against
 from __future__ import annotations
 
 import json
-from html import escape
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,7 @@ import attention_core as ac
 from attention_core.example.file_format import toml_string as toml_string  # the one writer
 from attention_core.example.file_format import toml_value
 from attention_core.example.model import MAX_ABS
+from scenes.outputs import html
 
 SCRIPT = (Path(__file__).with_name("explorer.js")).read_text(encoding="utf-8").strip()
 
@@ -209,46 +209,31 @@ def _json_for_html(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def skip_link(lang: str) -> str:
-    """The page's first focusable element: a link to the explorable (shown when focused)."""
-    return f'<a class="skip" href="#explorer">{escape(word("skip", lang))}</a>'
+def data_json(example: ac.Example, lang: str) -> str:
+    """The explorable's data as JSON safe inside its ``<script type="application/json">``."""
+    return _json_for_html(data(example, lang))
+
+
+def words(lang: str, example: ac.Example) -> dict:
+    """The words of the explorable's HTML (templates/explorer*.html) in ``lang``: the link to
+    it, its title, hint and buttons, or why ``example`` has none."""
+    out = {key: word(key, lang) for key in ("skip", "title", "hint", "plane", "reset", "copy")}
+    why = why_not(example, lang)
+    out["none"] = word("none", lang).format(why=why) if why is not None else ""
+    return out
 
 
 def unavailable(example: ac.Example, lang: str) -> str:
     """Where the explorable would be, why this example has none (no script, no data)."""
-    why = why_not(example, lang)
-    return "\n".join(
-        [
-            '<section class="explorer none" id="explorer">',
-            f"<h2>{escape(word('title', lang))}</h2>",
-            f'<p class="hint">{escape(word("none", lang).format(why=why))}</p>',
-            "</section>",
-        ]
-    )
+    return html.render("explorer_none.html", words=words(lang, example))
 
 
 def section(example: ac.Example, lang: str) -> str:
     """The explorable's HTML (its data inside as JSON; explorer.js draws the rest)."""
-    return "\n".join(
-        [
-            '<section class="explorer" id="explorer" tabindex="-1">',
-            f"<h2>{escape(word('title', lang))}</h2>",
-            f'<p class="hint">{escape(word("hint", lang))}</p>',
-            '<div class="ex-grid">',
-            f'<figure class="ex-plane-box"><svg id="ex-plane" viewBox="0 0 360 360" '
-            f'aria-label="{escape(word("plane", lang))}"></svg>'
-            f"<figcaption>{escape(word('plane', lang))}</figcaption></figure>",
-            '<div id="ex-side" aria-live="polite"></div>',
-            "</div>",
-            '<p class="ex-buttons">'
-            f'<button type="button" id="ex-reset">{escape(word("reset", lang))}</button> '
-            f'<button type="button" id="ex-copy">{escape(word("copy", lang))}</button> '
-            '<span id="ex-status" role="status"></span></p>',
-            '<textarea id="ex-toml" rows="12" readonly hidden></textarea>',
-            f'<script type="application/json" id="explorer-data">'
-            f"{_json_for_html(data(example, lang))}</script>",
-            "</section>",
-        ]
+    return html.render(
+        "explorer.html",
+        words=words(lang, example),
+        data_json=html.trusted(data_json(example, lang)),
     )
 
 

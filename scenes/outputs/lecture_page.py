@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from html import escape
 from pathlib import Path
 
 from attention_core import trace_example
 from scenes.kit import captions
-from scenes.outputs import explorer, notes, numbers_report, numbers_zh
+from scenes.outputs import explorer, html, notes, numbers_report, numbers_zh
 from scenes.pipeline.files import atomic_write
 from scenes.pipeline.jobs import Job, Request
 
@@ -79,29 +78,18 @@ def _csp(scripts) -> str:
 PAGE_WORDS = {"notes": ("讲稿", "Notes")}
 
 
-def _notes_html(trace, step: dict, lang: str) -> str:
-    """A step's notes under its caption: the caption in the other language, then its numbers."""
-    parts = []
-    if step.get("caption_other"):
-        other = notes.other_lang(lang)
-        parts.append(f'<p class="other" lang="{other}">{escape(step["caption_other"])}</p>')
-    parts += [
-        f'<p class="numbers">{escape(line.text())}</p>'
-        for line in notes.number_lines(trace, step.get("numbers", []), lang)
-    ]
-    if not parts:
-        return ""
-    label = escape(PAGE_WORDS["notes"][0 if lang == "zh" else 1])
-    return f'<div class="notes" aria-label="{label}">{"".join(parts)}</div>'
-
-
-def _steps_html(vid: str, trace, steps: list[dict], lang: str) -> str:
-    return "\n".join(
-        f'<li><button class="step" data-video="{vid}" data-t="{s["start"]:.3f}">'
-        f'<span class="time">{_clock(s["start"])}</span>{escape(s["caption"])}</button>'
-        f"{_notes_html(trace, s, lang)}</li>"
-        for s in steps
-    )
+def _step(trace, step: dict, lang: str) -> dict:
+    """A step of a scene's list: its start, caption and notes (the caption in the other
+    language, then the numbers it shows)."""
+    return {
+        "start": step["start"],
+        "clock": _clock(step["start"]),
+        "caption": step["caption"],
+        "other": step.get("caption_other") or "",
+        "numbers": [
+            line.text() for line in notes.number_lines(trace, step.get("numbers", []), lang)
+        ],
+    }
 
 
 def _clock(seconds: float) -> str:
@@ -130,8 +118,9 @@ def _on_page(request: Request) -> list:
     return out
 
 
-def _scene_section(request: Request, k: int, scene, trace) -> str:
-    """One scene on the page: its video (captions track, poster) and its steps with notes."""
+def _scene_section(request: Request, k: int, scene, trace) -> dict:
+    """One scene on the page (templates/lecture_scene.html): its video (captions track, poster)
+    and its steps with notes."""
     from scenes.pipeline import cache
 
     ex, lang = request.example, request.look.lang
@@ -143,22 +132,22 @@ def _scene_section(request: Request, k: int, scene, trace) -> str:
     png = Job(scene, ex, request.look, request.out_dir, "png", "png")
     poster = ""
     if cache.fresh_record(png.out_dir, png.name, png.key):
-        poster = f' poster="{escape(folder)}/{escape(png.name)}"'
+        poster = f"{folder}/{png.name}"
     if not (job.out_dir / f"{scene.name}.vtt").is_file():
         raise RuntimeError(f"{scene.name}: its captions (.vtt) are missing")
     vtt = (job.out_dir / f"{scene.name}.vtt").read_text(encoding="utf-8")
     track = "data:text/vtt;base64," + base64.b64encode(vtt.encode()).decode()
-    vid = f"v{k}"
-    steps = _steps_html(vid, trace, notes.complete(record["steps"], scene, ex, request.look), lang)
-    return (
-        f'<section class="scene" id="{escape(scene.name)}">\n'
-        f"<h2>{k + 1}. {escape(captions.title(scene.name, lang))}</h2>\n"
-        f'<video id="{vid}" controls preload="metadata"{poster} '
-        f'src="{escape(folder)}/{escape(job.name)}">\n'
-        f'<track kind="captions" srclang="{lang}" label="{escape(lang)}" src="{track}"'
-        ">\n</video>\n"
-        f'<ol class="steps">\n{steps}\n</ol>\n</section>'
-    )
+    steps = notes.complete(record["steps"], scene, ex, request.look)
+    return {
+        "name": scene.name,
+        "number": k + 1,
+        "title": captions.title(scene.name, lang),
+        "vid": f"v{k}",
+        "poster": poster,
+        "src": f"{folder}/{job.name}",
+        "track": track,
+        "steps": [_step(trace, step, lang) for step in steps],
+    }
 
 
 def build(request: Request, digits: int = 3) -> Path:
@@ -170,34 +159,23 @@ def build(request: Request, digits: int = 3) -> Path:
     sections = [
         _scene_section(request, k, scene, trace) for k, scene in enumerate(_on_page(request))
     ]
-    title = ex.title or ex.name
-    numbers = numbers_report.as_html(trace, digits, numbers_zh.zh if lang == "zh" else None)
     explorable = explorer.why_not(ex) is None
     scripts = [SEEK_SCRIPT, explorer.SCRIPT] if explorable else [SEEK_SCRIPT]
-    html = "\n".join(
-        [
-            "<!doctype html>",
-            f'<html lang="{lang}">',
-            "<head>",
-            '<meta charset="utf-8">',
-            f'<meta http-equiv="Content-Security-Policy" content="{_csp(scripts)}">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{escape(title)} · Attention Explainer</title>",
-            f"<style>\n{STYLE}\n{explorer.STYLE}\n</style>",
-            "</head>",
-            "<body>",
-            explorer.skip_link(lang) if explorable else "",  # the first thing Tab reaches
-            f"<h1>{escape(title)}</h1>",
-            f'<p class="tokens">{escape(captions.word("tokens_label", lang))}: '
-            + " ".join(f"<code>{escape(t)}</code>" for t in ex.tokens)
-            + "</p>",
-            *sections,
-            explorer.section(ex, lang) if explorable else explorer.unavailable(ex, lang),
-            numbers,
-            *(f"<script>{script}</script>" for script in scripts),  # exactly the hashed text
-            "</body>",
-            "</html>",
-            "",
-        ]
+    page = html.render(
+        "lecture_page.html",
+        lang=lang,
+        csp=html.trusted(_csp(scripts)),
+        title=ex.title or ex.name,
+        style=html.trusted(f"{STYLE}\n{explorer.STYLE}"),
+        explorable=explorable,
+        tokens_label=captions.word("tokens_label", lang),
+        tokens=ex.tokens,
+        sections=sections,
+        notes_label=PAGE_WORDS["notes"][0 if lang == "zh" else 1],
+        other_lang=notes.other_lang(lang),
+        words=explorer.words(lang, ex),
+        data_json=html.trusted(explorer.data_json(ex, lang)) if explorable else "",
+        numbers=numbers_report.html_values(trace, digits, numbers_zh.zh if lang == "zh" else None),
+        scripts=[html.trusted(script) for script in scripts],  # exactly the hashed text
     )
-    return atomic_write(page_path(request), html)
+    return atomic_write(page_path(request), page)

@@ -248,35 +248,33 @@ def as_markdown(trace: ExampleTrace, digits: int = DIGITS) -> str:
 
 
 # -- html -----------------------------------------------------------------------------------------
-def as_html(trace: ExampleTrace, digits: int = DIGITS, say=None) -> str:
-    """The walk-through as HTML tables (a fragment); every user string is HTML-escaped. ``say``
-    (optional) rewrites each header line and title, e.g. in Chinese (:mod:`.numbers_zh`)."""
-    from html import escape
-
+def html_values(trace: ExampleTrace, digits: int = DIGITS, say=None) -> dict:
+    """What templates/numbers.html shows: the header lines and each step's table, as text (the
+    template escapes every one). ``say`` (optional) rewrites each header line and title, e.g.
+    in Chinese (:mod:`.numbers_zh`)."""
     say = say or (lambda text: text)
     head, *rest = (say(line) for line in header_lines(trace))
-    out = ['<section class="numbers">', f"<h2>{escape(head)}</h2>", "<ul>"]
-    out += [f"<li>{escape(line)}</li>" for line in rest] + ["</ul>"]
+    tables = []
     for title, matrix, rows, all_cols in steps(trace):
         values, cols, hidden = shown_columns(matrix, all_cols)
         note = f" ({matrix.shape[0]} × {matrix.shape[1]}{_elided_note(matrix.shape, hidden)})"
-        out += [
-            f"<h3>{escape(say(title + (note if hidden else '')))}</h3>",
-            "<table>",
-            "<thead><tr><th></th>"
-            + "".join(f"<th>{escape(c)}</th>" for c in cols)
-            + "</tr></thead>",
-            "<tbody>",
-        ]
-        for label, row in zip(rows, values):
-            out.append(
-                f"<tr><th>{escape(label)}</th>"
-                + "".join(f"<td>{escape(_cell(v, digits))}</td>" for v in row)
-                + "</tr>"
-            )
-        out += ["</tbody>", "</table>"]
-    out.append("</section>")
-    return "\n".join(out)
+        tables.append(
+            {
+                "title": say(title + (note if hidden else "")),
+                "cols": cols,
+                "rows": [
+                    (label, [_cell(v, digits) for v in row]) for label, row in zip(rows, values)
+                ],
+            }
+        )
+    return {"head": head, "lines": rest, "tables": tables}
+
+
+def as_html(trace: ExampleTrace, digits: int = DIGITS, say=None) -> str:
+    """The walk-through as HTML tables (a fragment; every user string escaped by the template)."""
+    from scenes.outputs import html
+
+    return html.render("numbers.html", numbers=html_values(trace, digits, say))
 
 
 # -- json -----------------------------------------------------------------------------------------
