@@ -20,7 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.blocked import blocked_look, blocked_sample
+from scenes.mobjects.blocked import blocked_look, blocked_sample, blocked_tone
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
 from scenes.mobjects.matrix import matrix_title
@@ -105,7 +105,7 @@ class CausalMask(ExplainerScene):
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
         )
         rows, cols = self.q_tokens, self.k_tokens
-        grid = dict(kw, any_squares=True)  # at many tokens, scores as squares (area = |score|)
+        grid = dict(kw, any_squares=True)  # at many tokens, each score a cell filled in its colour
         self.scaled = scaled = self.kit.matrix(
             head.scaled, ("scaled", self.h), rows, cols, left, **grid
         )
@@ -251,20 +251,13 @@ class CausalMask(ExplainerScene):
         becomes −∞, the allowed ones stay."""
         theme, scaled, masked, blocked = self.theme, self.scaled, self.masked, self.blocked
         self.step("mask", kind=kind)
-        cover = VGroup(
-            *(
-                scaled.cell_rect(i, j)
-                .copy()
-                .set_fill(theme.background, opacity=0.75)
-                .set_stroke(theme.muted, width=2)
-                for i, j in blocked
-            )
-        )
+        cover = self.mask_cover()
         self.play(FadeIn(cover, shift=0.5 * DOWN, lag_ratio=0.05), run_time=1.2)
-        # the covered scores stay readable above the mask, in the muted colour
-        covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
-        self.bring_to_front(*covered)
-        self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
+        squares = bool(scaled.style.squares)
+        if not squares:  # the covered scores stay readable above the mask, in the muted colour
+            covered = [scaled.mark(i, j) for i, j in blocked if scaled.mark(i, j) is not None]
+            self.bring_to_front(*covered)
+            self.play(*(c.animate.set_color(theme.muted) for c in covered), run_time=0.4)
         self.step("blocked", kind=kind)
         # the two matrices may elide different cells (scores are wider than −∞): a cell shown in
         # both turns into its −∞, one shown in only one of them fades (on a grid of squares a
@@ -279,9 +272,26 @@ class CausalMask(ExplainerScene):
             *(ReplacementTransform(scaled.mark(*c), masked.mark(*c)) for c in both),
             *(FadeOut(c) for c in gone),
             *(FadeIn(c) for c in new),
+            # on a grid of squares the cover settles into the blocked cells' flat tone
+            *(c.animate.set_fill(opacity=1) for c in cover if squares),
             run_time=1.4,
         )
         self.bring_to_front(*(masked.mark(*c) for c in both), *new)  # −∞ over the mask
+
+    def mask_cover(self) -> VGroup:
+        """The mask over the scores it blocks: on numbers the background, three quarters opaque,
+        each cell outlined (the scores readable above it); on a grid of squares the blocked
+        cells' flat tone, no outline (issue 38: 231 outlined cells of a 22-token mask carried
+        more ink than the scores), the scores faint under it until they are gone."""
+        theme, scaled = self.theme, self.scaled
+        cells = [scaled.cell_rect(i, j).copy() for i, j in self.blocked]
+        if scaled.style.squares:
+            tone = blocked_tone(theme)
+            return VGroup(*(c.set_fill(tone, opacity=0.75).set_stroke(width=0) for c in cells))
+        look = (
+            c.set_fill(theme.background, opacity=0.75).set_stroke(theme.muted, 2) for c in cells
+        )
+        return VGroup(*look)
 
     def row_sums(self):
         """Each shown row's sum beside it under a "row sum" heading (alternating between two

@@ -10,6 +10,7 @@ from __future__ import annotations
 from manim import Line, Square, VGroup, interpolate_color
 
 from scenes.mobjects.layout import box_of
+from scenes.mobjects.theme import luminance
 
 
 def blocked_look(matrix, mask, theme, mute: bool = True) -> VGroup:
@@ -47,15 +48,19 @@ def diagonal(rect, theme) -> Line:
 
 
 def blocked_tone(theme):
-    """The flat tone of a blocked cell on a grid of squares: a quarter of the muted colour on
-    the background, fainter than the mask's outline and plainly no weight's colour."""
-    return interpolate_color(theme.background, theme.muted, 0.25)
+    """The flat tone of a blocked cell on a grid of squares, fainter than any value's colour on
+    either scale and plainly no value's: on a dark background a quarter of the muted colour (no
+    weight's, no score's; the darkest score is ΔE 24 from it); on a light one a trace of it,
+    almost the background, since there the scores' own 0 is a light grey (a quarter of the
+    muted was ΔE 3 from it, a blocked cell and a near-zero score one look; now 5.5)."""
+    share = 0.25 if luminance(theme.background) < 0.5 else 0.03
+    return interpolate_color(theme.background, theme.muted, share)
 
 
 def blocked_sample(theme, squares: bool, side: float = 0.3) -> VGroup:
     """A blocked cell as the key shows it, in the look of the grid it explains: the flat tone
     on a grid of squares, else the background, the outline and the diagonal."""
-    if squares:
-        return VGroup(Square(side).set_fill(blocked_tone(theme), 1).set_stroke(width=0))
+    if squares:  # its rim the grid's lines round a blocked patch (on white it is nearly white)
+        return VGroup(Square(side).set_fill(blocked_tone(theme), 1).set_stroke(theme.grid, 1))
     cell = Square(side).set_fill(theme.background, 1).set_stroke(theme.muted, 1.5)
     return VGroup(cell, diagonal(cell, theme))

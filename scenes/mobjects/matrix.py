@@ -325,8 +325,10 @@ class LabelledMatrix(VGroup):
             ink = text_on(fill, theme)
         rect.cell_index = (i, j)
         self.backgrounds.add(rect)
-        if self.style.squares:
-            rect.set_fill(theme.panel if np.isfinite(value) else theme.background)
+        if self.style.squares:  # the rim round its square: the background, as a blocked
+            rect.set_fill(
+                theme.background
+            )  # cell's is nearly (a near-zero score's grey stands out)
             self._add_square(i, j, rect)
             if (i, j) not in self.named:
                 return
@@ -335,18 +337,19 @@ class LabelledMatrix(VGroup):
         self.cells[i, j] = cell.move_to(at)
 
     def _add_square(self, i: int, j: int, cell: Rectangle):
-        """Cell (i, j)'s value as a square coloured on the scale: a weight (0 → 1) fills the
-        cell, its colour alone the number (issue 38: as areas, weights under 0.1 were specks);
-        a score a square of area |value| / limit of the cell's inner area, its sign in its
-        colour. Nothing for a masked −∞: the empty cell says it. Returns the square or None."""
+        """Cell (i, j)'s value as a square that fills the cell, coloured on the scale: its
+        colour alone is the number, read on the colour bar beside the grid, a weight's on the
+        0 → 1 scale, a score's on the diverging one (issue 38: as areas, weights under 0.1 and
+        scores near 0 were specks, a projected score grid grey dots). Nothing for a masked −∞:
+        the blocked tone says it (:func:`scenes.mobjects.blocked.blocked_look`). Returns the
+        square or None."""
         value = self.values[i, j]
         if not np.isfinite(value):
             return None
-        share = 1.0 if self.scale == "weights" else _share(value, self.limit)
-        side = (self.style.squares - 0.08) * math.sqrt(share)
+        side = self.style.squares - square_gap(self.style.squares)
         fill = scale_fill(self.scale, value, self.limit) if self.scale else self.theme.text
-        square = Rectangle(width=max(side, 1e-3), height=max(side, 1e-3), stroke_width=0)
-        square.set_fill(fill, opacity=1 if side > 1e-3 else 0).move_to(cell.get_center())
+        square = Rectangle(width=side, height=side, stroke_width=0)
+        square.set_fill(fill, opacity=1).move_to(cell.get_center())
         self.squares[i, j] = square
         return square
 
@@ -567,11 +570,11 @@ def cells_alone_too_big(values, size: float, kwargs: dict, width: float, height:
     return n * cw > width + 1e-9 or m * ch > height + 1e-9
 
 
-def _share(value: float, limit: float) -> float:
-    """A value's share of its scale (its square's area), 0 for a masked −∞."""
-    if not np.isfinite(value) or limit <= 0:
-        return 0.0
-    return min(abs(value) / limit, 1.0)
+def square_gap(side: float) -> float:
+    """The background between two squares of a grid of cells ``side`` wide: 0.08, at most a
+    third of the cell (a 22-token grid at 16:9, 0.17 a cell, drew 0.09 squares: dots), never
+    under the cell's own rim (0.04)."""
+    return max(0.04, min(0.08, side / 3))
 
 
 def _extremes(values: np.ndarray) -> list[float]:

@@ -27,10 +27,11 @@ class MatrixStyle:
     cell_pad : float or None
         Room around each number; None: a little more at larger sizes.
     squares : float or None
-        A cell side (scene units): each cell then shows its value as a square whose area is
-        the value's share of the scale (a weight's area is the weight), coloured on the scale;
-        only the ``named`` cells keep their numbers. For a grid too big for numbers at the
-        minimum text size (:meth:`LabelledMatrix.fitted` chooses it).
+        A cell side (scene units): each cell is then filled in its value's colour on the
+        scale (a weight's on the 0 → 1 one, a score's on the diverging one around 0), the colour
+        bar beside the grid its key; only the ``named`` cells keep their numbers, on badges. For
+        a grid too big for numbers at the minimum text size (:meth:`LabelledMatrix.fitted`
+        chooses it).
     upright : bool
         Column labels wider than a cell stand upright (reading upwards) instead of becoming
         their numbers (a grid of squares always does so).

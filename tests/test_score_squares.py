@@ -1,0 +1,77 @@
+"""A score matrix too big for its numbers is a grid of cells each FILLED in its score's colour on
+the diverging scale, its colour bar beside it, as a weight's cell is on the 0–1 scale (issue 38:
+as squares of area |score|, Projections' Q·Kᵀ, DotProducts' matrix and CausalMask's scores on a
+22-token sentence read as grey dots when projected). A cell the mask blocks (−∞) stays one flat
+faint tone, plainly neither a value nor the empty panel. Built directly: no scene is rendered."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenes.mobjects.blocked import blocked_look, blocked_tone
+from scenes.mobjects.colour_bar import ColorBar
+from scenes.mobjects.matrix import LabelledMatrix, square_gap
+from scenes.mobjects.theme import THEMES, delta_e, diverging, score_limit
+
+SIDE = 0.3  # a cell's side (scene units), as a 22-token grid at 1:1 has
+
+
+def _causal_scores(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of a causal head: signed, one of them 0.01 (near zero), the blocked ones −∞."""
+    rng = np.random.default_rng(3)
+    scores = rng.uniform(-6.0, 9.0, (n, n))
+    scores[3, 1] = 0.01
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    return np.where(mask, scores, -np.inf), mask
+
+
+def _hex(colour) -> str:
+    return colour.to_hex().lower()
+
+
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_a_score_grid_fills_each_cell_in_its_colour_and_blocked_cells_stay_apart(name):
+    theme = THEMES[name]
+    scores, mask = _causal_scores()
+    n = len(scores)
+    tokens = [f"t{k}" for k in range(n)]
+    m = LabelledMatrix(scores, ("masked", 0), theme, tokens, tokens, squares=SIDE, named=[(5, 2)])
+    blocked_look(m, mask, theme)
+    limit = score_limit(scores)
+    inner = (SIDE - 0.08) ** 2  # the square in its cell, as a weight's (0.08 apart)
+    finite = [(i, j) for i in range(n) for j in range(n) if mask[i, j]]
+    for i, j in finite:  # every score, however small, fills its cell in its colour
+        sq = m.squares[i, j]
+        assert sq.get_fill_opacity() == 1
+        assert sq.width * sq.height == pytest.approx(inner, abs=2e-6), (i, j, scores[i, j])
+        assert _hex(sq.get_fill_color()) == _hex(diverging(scores[i, j], limit))
+    # the number a caption names stays, on its badge
+    assert list(m.cells) == [(5, 2)] and len(m.badges)
+    # the colour bar of the diverging scale beside the grid
+    bars = [b for b in m.colorbar.get_family() if isinstance(b, ColorBar)]
+    assert len(bars) == 1
+    strip = bars[0].strip
+    assert _hex(strip[0].get_fill_color()) == _hex(diverging(-limit * 39 / 40, limit))
+    assert _hex(strip[-1].get_fill_color()) == _hex(diverging(limit * 39 / 40, limit))
+    # the blocked cells: one flat tone, no square of a value on them
+    tone = blocked_tone(theme)
+    blocked = [(i, j) for i in range(n) for j in range(n) if not mask[i, j]]
+    for i, j in blocked:
+        assert _hex(m.cell_rect(i, j).get_fill_color()) == _hex(tone)
+        assert (i, j) not in m.squares
+    # the near-zero score is plainly neither the blocked tone nor the empty panel (CIEDE2000 ≥ 5;
+    # about 2 is just noticeable), and the blocked tone is fainter than any value on the scale
+    zero = m.squares[3, 1].get_fill_color()
+    assert delta_e(zero, tone) >= 5, (name, delta_e(zero, tone))
+    assert delta_e(zero, m.cell_rect(3, 1).get_fill_color()) >= 5  # the rim of its cell
+    faintest = min(delta_e(diverging(v, limit), theme.background) for v in np.linspace(-1, 1, 41))
+    assert delta_e(tone, theme.background) < faintest
+
+
+def test_small_cells_keep_most_of_their_room_for_the_colour():
+    """At 22 tokens in a 16:9 frame a cell is 0.17 wide: 0.08 between squares left them 0.09,
+    28 % of the cell's area (dots); the gap is at most a third of a cell."""
+    for side in (0.17, 0.2, 0.24):
+        assert ((side - square_gap(side)) / side) ** 2 >= 0.44, side
+    assert square_gap(0.3) == pytest.approx(0.08) == square_gap(0.9)
