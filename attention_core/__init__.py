@@ -310,6 +310,8 @@ def moved_vector(
     """
     from dataclasses import replace
 
+    import numpy as np
+
     from .models import model_residual as mr
     from .readings import moved as mv
     from .readings import moved_vector as mvec
