@@ -119,7 +119,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             H=H,
             G=self.maps.kv_heads,
             threshold=f"{ac.readings.heads.HABIT_AT_LEAST:.1f}",
-            scores=self.say("gallery_scores") if set(self.score_notes) & set(self.drawn) else "",
+            scores=self.scores_said(self.drawn),
         )
         self.play(
             LaggedStart(*(FadeIn(p, shift=0.15 * DOWN) for p in panels), lag_ratio=0.08),
@@ -194,7 +194,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
                 parts.append(mass)
             else:
                 parts[-1] = VGroup(parts[-1], mass).arrange(buff=0.1, aligned_edge=DOWN)
-        return parts + self.score_parts(h, width)
+        return parts
 
     @staticmethod
     def mass_apart(lines: list[str], width: float) -> bool:
@@ -206,9 +206,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         reading (its average after it) on up to two lines. The reading is never cut: it breaks
         between words, and only one of more than 8 characters is shortened (its short form,
         then "…") when a single word of it is wider than the panel."""
-        theme = self.theme
         word = self.reading_word(reading)
-        name = label(self.say("head_n", h=h + 1), SMALL, theme.text)
+        name = self.head_name(h)
         if name.width + 0.12 + text_width(f"→ {word} 0.00", SMALL) + 0.3 <= width:
             parts = self.reading_block(h, reading, [f"→ {word}"], width)
             first = VGroup(name, *parts[:1]).arrange(buff=0.12)
@@ -236,15 +235,14 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     def title_lines(self, width: float) -> int:
         """How many lines the tallest title takes in a panel ``width`` wide (as
         :meth:`title_line` lays them out; an average's width taken as "0.00")."""
-        head = text_width(self.say("head_n", h=len(self.readings)), SMALL) + 0.12
+        head = self.name_width() + 0.12
         wide = width + REACH
-        notes = [self.score_lines(h, wide) for h in range(len(self.readings))]
         if all(head + text_width(f"→ {self.reading_word(r)} 0.00", SMALL) + 0.3 <= width
                for r in self.readings):  # fmt: skip
-            return 1 + max(notes)
+            return 1
         return max(
-            1 + len(t) + (r.habitual and self.mass_apart(t, wide)) + notes[h]
-            for h, r in enumerate(self.readings)
+            1 + len(t) + (r.habitual and self.mass_apart(t, wide))
+            for r in self.readings
             for t in [self.fewest(r, self.reading_lines(r, wide), wide)]
         )
 
@@ -440,7 +438,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     def title_block(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
         """A title beside its heatmap: ``head 3`` over the reading, broken between words to
         ``width`` (never cut: ``width`` is at least its widest word), its average after it."""
-        name = label(self.say("head_n", h=h + 1), SMALL, self.theme.text)
+        name = self.head_name(h)
         parts = self.reading_block(h, reading, self.beside_words(reading, width), width)
         return VGroup(name, *parts).arrange(DOWN, buff=BESIDE_LEAD, aligned_edge=LEFT)
 
@@ -449,9 +447,9 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         reading's widest word, an average), the one that keeps every short reading and its
         average on one line, and the one that keeps every reading and its average on one line
         (a low row: fewer lines)."""
-        head = text_width(self.say("head_n", h=len(self.readings)), SMALL)
+        head = self.name_width()
         num = text_width("0.00", SMALL)
-        narrow = max(head, num, self.reading_room(self.readings, SHORT_WORDS), self.score_room())
+        narrow = max(head, num, self.reading_room(self.readings, SHORT_WORDS))
         whole = max(text_width(self.reading_word(r), SMALL) + 0.1 + num for r in self.readings)
         # each short reading with its average on a line (a score's name over its number)
         short = max(text_width(self.reading_word(r, SHORT_WORDS), SMALL) + 0.1 + num
@@ -461,8 +459,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
     def beside_lines(self, width: float) -> int:
         """How many lines the tallest title beside a heatmap takes at ``width``."""
         return max(
-            1 + len(t) + (r.habitual and self.mass_apart(t, width)) + self.score_lines(h, width)
-            for h, r in enumerate(self.readings)
+            1 + len(t) + (r.habitual and self.mass_apart(t, width))
+            for r in self.readings
             for t in [self.beside_words(r, width)]
         )
 

@@ -176,20 +176,17 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
         assert panels.heads[0] == 0  # the explained head (the example names none: head 1)
         for h, (reading, texts, nums) in zip(panels.heads, panels):
             assert f"head {h + 1}" in texts, (aspect, h, texts)  # never a bare "3 0.53"
-            # what the head does on this sentence, its average here first; where the model-level
-            # scores from-model wrote name another habit, that score second, named as a score
-            # (issue 38: rows on the first token were labelled "induction 0.89", the model's
-            # score read as their average)
+            # what the head does on this sentence, its average here; where the model-level
+            # scores from-model wrote name another habit, the head marked "*" and that score
+            # said in the caption, named as a score (issue 38: rows on the first token were
+            # labelled "induction 0.89", the model's score read as their average)
             here, note = on_sentence(tr.heads[h].weights, ex.tokens, ac.example_head_scores(ex, h))
             assert reading.pattern == here.pattern and reading.score is None
-            want = [f"{here.mass:.2f}"] if here.habitual else []
-            assert nums == want + ([f"{note[1]:.2f}"] if note else []), (aspect, h, nums)
-            assert (
-                (f"{head_kinds.words('name', 'en')[note[0]]} score" in texts)
-                if note
-                else (not any("score" in t for t in texts))
-            ), (aspect, h, texts)
+            assert nums == ([f"{here.mass:.2f}"] if here.habitual else []), (aspect, h, nums)
+            assert ("*" in texts) == (note is not None), (aspect, h, texts)
             if note is not None:
+                what = f"{head_kinds.words('name', 'en')[note[0]]} score"
+                assert what in caps["gallery"] and f"{note[1]:.2f}" in caps["gallery"], caps
                 scored.add(note[0])
         counts = {}
         for reading, _, _ in panels:
@@ -201,8 +198,8 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
         if "cls" in counts:
             n = counts["cls"]
             assert f"{n} attend{'s' if n == 1 else ''} to [CLS]" in caps["reading"], caps
-        # the caption says what the second number is wherever one is drawn
-        noted = any(any("score" in t for t in texts) for _, texts, _ in panels)
+        # the caption says what the mark is wherever a head carries one
+        noted = any("*" in texts for _, texts, _ in panels)
         assert ("model-level score" in caps["gallery"]) == noted, caps["gallery"]
     # layer 1's scores name no head by another habit than its rows show here: no score drawn
     # (the trophy layer of SmolLM2 below has one, head 2)
@@ -262,7 +259,8 @@ def _heatmaps(ex, aspect):
         out["texts"] = [getattr(t, "source_text", "") for t in fam]
 
     look = Look.for_example(ex, lang="en", aspect=aspect)
-    run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
+    stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
+    _heatmaps.caption = stills[0].caption  # the gallery step's
     filled = [g for g in out["grids"] if g[0].get_fill_opacity() > 0]
     share = sum(g.width * g.height for g in filled) / out["area"]
     return share, filled, out["grids"], out["titles"], out["texts"]
@@ -313,7 +311,7 @@ def _long_layer(folder, model: str, layer: int):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "model, heads, aspect, least_px",
-    [("smollm2", 9, "4:3", 75), ("smollm2", 9, "1:1", 106), ("minilm", 12, "16:9", 110)],
+    [("smollm2", 9, "4:3", 110), ("smollm2", 9, "1:1", 106), ("minilm", 12, "16:9", 120)],
     ids=["9-heads-grouped-4:3", "9-heads-1:1", "12-heads-16:9"],
 )
 def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, aspect, least_px):
@@ -330,9 +328,11 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     16:9 (120). At 1:1 136 px still read as thumbnails (a review, issue 38): now fewer heads,
     each at least 160 px at 1080p (106 at 720p), the others named under the gallery and the
     title counting the layer's heads as the layer's. A head whose model-level score names
-    another habit than its rows show here carries that score on a line more (issue 38: "sink
-    1.00" over "induction score 0.89", never "induction 0.89" alone): with one such head (head
-    2 of the 9, head 12 of the 12) 4:3 fell to 78 px at 720p (floor 75), 16:9 to 114 (110)."""
+    another habit than its rows show here carried that score on a line more (issue 38: "sink
+    1.00" over "induction score 0.89"): with one such head (head 2 of the 9, head 12 of the 12)
+    4:3 fell to 78 px at 720p, 16:9 to 114. Now such a head is marked "*" after its name and
+    the caption says the score, named as a score ("previous score 0.58 (head 2)"): 114 px at
+    720p at 4:3 and 126 at 16:9 again, the floors 110 and 120 as before."""
     from manim import config
 
     from scenes.mobjects.layout import box_of, frame_box
@@ -362,8 +362,9 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     notes = [on_sentence(tr.heads[h].weights, ex.tokens, ac.example_head_scores(ex, h))[1]
              for h in drawn]  # fmt: skip
     named = [f"{head_kinds.words('name', 'en')[n[0]]} score" for n in notes if n]
-    joined = " ".join(t for t in titles if t.strip())  # a name broken over two lines: joined
-    assert joined.count("score") == len(named) and all(n in joined for n in named), titles
+    assert titles.count("*") == len(named) and not [t for t in titles if "score" in t], titles
+    said = " ".join(_heatmaps.caption.split())  # the gallery caption names each, as a score
+    assert all(n in said for n in named) and ("Marked *" in said) == bool(named), said
     if model == "smollm2" and 1 in drawn:
         assert named, "head 2 of layer 14: diffuse here, named by its previous-token score"
     if aspect == "1:1":  # the heads not drawn, named under the gallery

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from manim import DOWN, LEFT, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, UP, SurroundingRectangle, VGroup
 
 import attention_core as ac
 from attention_core.readings import head_kinds
@@ -19,6 +19,7 @@ from attention_core.readings.head_groups import layer_reading, on_sentence
 from scenes.kit.titles import room_for
 from scenes.mobjects.heat_grid import GALLERY_HEAD, spans
 from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE
 
@@ -39,6 +40,9 @@ def sentence_heads(trace) -> list[tuple]:
     ex = trace.example
     return [on_sentence(h.weights, ex.tokens, ac.example_head_scores(ex, i))
             for i, h in enumerate(trace.heads)]  # fmt: skip
+
+
+SCORE_MARK = "*"  # after the name of a head whose model-level score the caption says
 
 
 class GalleryHeads:
@@ -69,42 +73,46 @@ class GalleryHeads:
         others = self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m)
         return list(dict.fromkeys([text + others + tail, text + tail, text]))
 
-    def score_words(self, h: int, width: float) -> list[str]:
-        """Head ``h``'s model-level score named as a score ("induction score"), where it names
-        another habit than this sentence's rows show, in lines of ``width``; else none."""
-        note = getattr(self, "score_notes", {}).get(h)
-        if note is None:
-            return []
-        what = head_kinds.words("name", "zh" if self.lang == "zh" else "en")[note[0]]
-        text = self.say("head_score_named", what=what)
-        if text_width(text, SMALL) + 0.1 + text_width("0.00", SMALL) <= width:
-            return [text]
-        return wrap_lines(text, width, SMALL, max_lines=2)
+    def head_name(self, h: int) -> VGroup:
+        """``head 4``, and where its model-level score names another habit than its rows show
+        here, a mark after it ("head 4 *"): the score itself is said in the caption
+        (:meth:`scores_said`), so that it takes no line of the panel (issue 38: a line of its
+        own took a third of the thumbnails at 4:3)."""
+        name = label(self.say("head_n", h=h + 1), SMALL, self.theme.text)
+        if h not in getattr(self, "score_notes", {}):
+            return VGroup(name)
+        mark = label(SCORE_MARK, SMALL, self.theme.accent)
+        return VGroup(name, mark).arrange(buff=0.08, aligned_edge=UP)
 
-    def score_room(self) -> float:
-        """The widest word of a score's name ("induction"), 0 where no head has one."""
-        words = [w for h in getattr(self, "score_notes", {}) for w in self.score_words(h, 0.0)]
-        return max((text_width(u, SMALL) for t in words for u in t.split()), default=0.0)
+    def name_width(self) -> float:
+        """The widest head name, its mark included where a head has one."""
+        head = text_width(self.say("head_n", h=len(self.readings)), SMALL)
+        marked = 0.08 + text_width(SCORE_MARK, SMALL) if getattr(self, "score_notes", {}) else 0
+        return head + marked
 
-    def score_lines(self, h: int, width: float) -> int:
-        """How many lines :meth:`score_parts` takes at ``width``."""
-        words = self.score_words(h, width)
-        if not words:
-            return 0
-        return len(words) + (text_width(words[-1], SMALL) + 0.1 + text_width("0.00", SMALL) > width)
-
-    def score_parts(self, h: int, width: float) -> list:
-        """Head ``h``'s model-level score as a score, its number after its words (or under
-        them), in the muted tone with the number in the text's: second to the average here."""
-        words = self.score_words(h, width)
-        if not words:
-            return []
-        parts = [label(t, SMALL, self.theme.muted) for t in words]
-        num = self.num(self.score_notes[h][1], ("head_score", h), 2, color=self.theme.text)
-        if self.score_lines(h, width) > len(words):
-            return [*parts, num]
-        parts[-1] = VGroup(parts[-1], num).arrange(buff=0.1, aligned_edge=DOWN)
-        return parts
+    def scores_said(self, heads) -> str:
+        """The caption's sentence on the marked heads among ``heads``: each model-level score
+        named as a score, its heads after it ("induction score 0.89, 0.77, 0.63 (heads 4–6)"),
+        or "" where none of them has one."""
+        notes = getattr(self, "score_notes", {})
+        marked = [h for h in sorted(heads) if h in notes]
+        if not marked:
+            return ""
+        lang = "zh" if self.lang == "zh" else "en"
+        words = head_kinds.words("name", lang)
+        kinds = list(dict.fromkeys(notes[h][0] for h in marked))
+        sep = self.say("tokens_list_sep")
+        parts = []
+        for kind in kinds:
+            heads_k = [h for h in marked if notes[h][0] == kind]
+            parts.append(self.say(
+                "gallery_score_of" + ("_1" if len(heads_k) == 1 else ""),
+                what=self.say("head_score_named", what=words[kind]),
+                values=sep.join(fmt(notes[h][1], 2) for h in heads_k),
+                heads=spans(heads_k),
+            ))  # fmt: skip
+        return self.say("gallery_scores", mark=SCORE_MARK, scores="; ".join(parts)
+                        if lang == "en" else "；".join(parts))  # fmt: skip
 
     def retitle(self, readings, drawn: int | None = None, grow: bool = False) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches

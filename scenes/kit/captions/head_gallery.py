@@ -100,10 +100,12 @@ WORDS = {
     # the caption's sentence on a head's model-level score, where one names another habit than
     # its rows show here, and that score's name under the head (issue 38)
     "gallery_scores": (
-        "其下的得分是模型层面的得分（在整个模型上、用重复的随机词元量得），它说的是另一种习惯。",
-        " Under it, a score: the head's model-level score (measured on repeated random "
-        "tokens), naming another habit than this sentence shows.",
+        "带 {mark} 的头，其模型层面的得分（在整个模型上、用重复的随机词元量得）说的是另一种习惯：{scores}。",
+        " Marked {mark}: a head whose model-level score (measured on repeated random tokens) "
+        "names another habit than this sentence shows: {scores}.",
     ),
+    "gallery_score_of": ("头 {heads} 的{what}为 {values}", "{what} {values} (heads {heads})"),
+    "gallery_score_of_1": ("头 {heads} 的{what}为 {values}", "{what} {values} (head {heads})"),
     "head_score_named": ("{what}得分", "{what} score"),
     "heads_key_large": ("头 {h} 放大：", "head {h} drawn large:"),
     "heads_key_large_pair": ("头 {h}（{q} → {k}）：", "head {h} ({q} → {k}):"),
