@@ -75,3 +75,18 @@ def test_small_cells_keep_most_of_their_room_for_the_colour():
     for side in (0.17, 0.2, 0.24):
         assert ((side - square_gap(side)) / side) ** 2 >= 0.44, side
     assert square_gap(0.3) == pytest.approx(0.08) == square_gap(0.9)
+
+
+def test_a_compact_grid_fills_its_cells_too():
+    """The grid of a matrix too big even for a labelled grid of squares (MultiHeadSplit's Q, K,
+    V of a real model) draws each value as the same square in its colour: one look for a value
+    in every scene (its squares' areas were |value|: small values specks)."""
+    from scenes.mobjects.compact_grid import CompactGrid
+
+    values = np.array([[0.001, -2.0, 0.5], [3.0, -0.02, 1.0]])
+    grid = CompactGrid(values, THEMES["dark"], ["a", "b"], cell=0.3)
+    limit = score_limit(values)
+    sides = {round(sq.width, 6) for sq in grid.cells.values()}
+    assert sides == {round(0.3 * 0.86, 6)}
+    for (i, j), sq in grid.cells.items():
+        assert _hex(sq.get_fill_color()) == _hex(diverging(values[i, j], limit))

@@ -32,16 +32,17 @@ MAX_SQUARES = (
     4096  # beyond this many cells a grid is drawn by colour (a mobject a cell is too slow)
 )
 SHADES = 64  # the colours of such a grid: its scale in 64 steps
-MIN_SQUARE = 0.06  # a cell (scene units) below which a square's size no longer reads
+MIN_SQUARE = 0.06  # a cell (scene units) below which a square no longer reads
 STRIPES = 32  # columns from which a grid too narrow for squares is drawn as stripes of colour
 
 
 class CompactGrid(VGroup):
     """A matrix too large for its numbers at the minimum text size, drawn as a grid of squares:
-    each cell's square has an area in proportion to its magnitude (a weight: its share of the
-    cell, as 3Blue1Brown draws attention) in the colour of its value on the matrix's scale, and
-    every row labelled. It offers the parts of :class:`LabelledMatrix` the scene moves (cells,
-    rows, backgrounds, frame parts), so a step animates either the same way."""
+    each cell's square fills it in the colour of its value on the matrix's scale (a weight's on
+    the 0 → 1 one, any other value's on the diverging one; issue 38: as areas, small values were
+    specks), as :class:`LabelledMatrix`'s squares do, and every row labelled. It offers the
+    parts of :class:`LabelledMatrix` the scene moves (cells, rows, backgrounds, frame parts), so
+    a step animates either the same way."""
 
     compact = True
     indexed = False
@@ -81,10 +82,10 @@ class CompactGrid(VGroup):
                     back = back0.copy().move_to([j * cell, -i * cell, 0])
                     back.cell_index = (i, j)
                     backs.append(back)
-                    v = values[i, j] if np.isfinite(values[i, j]) else 0.0
-                    side = cell * 0.86 * float(np.sqrt(min(abs(v) / limit, 1.0)))
+                    finite = bool(np.isfinite(values[i, j]))  # a −∞ (masked): no square
+                    v = values[i, j] if finite else 0.0
                     color = heat(v) if scale == "weights" else diverging(v, limit)
-                    dot = dot0.copy().scale(max(side, 0.02)).set_fill(color, opacity=1)
+                    dot = dot0.copy().scale(cell * 0.86).set_fill(color, opacity=float(finite))
                     dot.role = (*role, i, j)  # where its value comes from, as a Num's
                     self.cells[i, j] = dot.move_to(back)
         self.backgrounds = VGroup(*backs)  # added at once: Manim's add is quadratic one by one
