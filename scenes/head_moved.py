@@ -10,7 +10,7 @@ core says the readout says little, one line saying so and no claim. Every number
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Dot, VGroup
+from manim import DOWN, LEFT, UP, Dot, ReplacementTransform, VGroup
 
 import attention_core as ac
 from attention_core.example.visible_text import refusal
@@ -25,6 +25,13 @@ from scenes.mobjects.plane import grow
 from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import Token, is_punctuation, quoted
+from scenes.parts.head_moved_labels import (
+    around,
+    aspect_of,
+    clear_labels,
+    filling,
+    lines_of,
+)
 
 OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
@@ -65,20 +72,6 @@ def minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def lines_of(plane) -> list[Box]:
-    """Small boxes every 0.05 along each arrow of ``plane`` (tail to head): a label kept clear
-    of them crosses no arrow (issue 41: "E + ΔE" and "E(she)" sat across arrows, between the
-    plane's own sparser marks)."""
-    out = []
-    for a, b in plane.shafts:
-        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        steps = max(2, int(np.linalg.norm(b - a) / 0.05) + 1)
-        for t in np.linspace(0.0, 1.0, steps):
-            p = a + t * (b - a)
-            out.append(Box(p[0] - 0.03, p[1] - 0.03, p[0] + 0.03, p[1] + 0.03))
-    return out
-
-
 def _table(rows, gap: float = 0.2):
     """``rows`` of cells (None: an empty cell) in columns, each left-aligned, row under row."""
     widths = [max(r[c].width for r in rows if c < len(r) and r[c] is not None) for c in range(3)]
@@ -93,70 +86,6 @@ def _table(rows, gap: float = 0.2):
             x += widths[c] + gap
         y -= height + 0.04
     return out
-
-
-def clear_labels(plane, coords, texts, colors, obstacles, room=None) -> VGroup:
-    """``plane``'s tip labels clear of every arrow (:func:`lines_of`), their leader lines too:
-    tried apart, then with tips close together sharing one label, then in ``room`` (a box
-    round the plane's, clear of ``obstacles``); the first with every label near its tip and no
-    leader line across an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
-    first clear try left "slides" out and set "they" 2.8 units from its tip)."""
-    shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
-    best, boxes = None, [plane.box] + ([room] if room is not None else [])
-    for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
-        labels = plane.tip_labels(
-            coords, texts, colors, bounds, [*obstacles, *lines_of(plane)], merge=merge
-        )
-        score = _label_score(labels, texts, shafts, merge)
-        if best is None or score < best[0]:
-            best = (score, labels)
-        if score == (0, 0, 0.0):
-            break
-    return best[1]
-
-
-REACH = 0.6  # a leader line longer than this takes the eye away from the tip
-
-
-def _label_score(labels, texts, shafts, merge: float) -> tuple:
-    """(leader lines across an arrow, labels left out, how far the leader lines reach beyond
-    :data:`REACH` in all, plus 0.3 for a shared label): the smaller, the better read."""
-    family = labels.get_family()
-    leaders = [m for m in family if getattr(m, "is_leader", False)]
-    crossed = sum(
-        _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
-    )
-    drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
-    missing = sum(str(t) not in drawn for t in texts)
-    far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
-    return crossed, missing, round(far + (0.3 if merge else 0.0), 2)
-
-
-def _crosses(p, q, a, b) -> bool:
-    """Whether segments p–q and a–b cross (not merely touch at an end)."""
-
-    def side(o, u, v):
-        return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-
-    return side(a, b, p) * side(a, b, q) < 0 and side(p, q, a) * side(p, q, b) < 0
-
-
-def _around(box: Box, within: Box, pad: float) -> Box:
-    """``box`` grown by ``pad`` on every side, kept ``within``."""
-    return Box(
-        max(box.x0 - pad, within.x0),
-        max(box.y0 - pad, within.y0),
-        min(box.x1 + pad, within.x1),
-        min(box.y1 + pad, within.y1),
-    )
-
-
-def _aspect(points) -> float:
-    """Width over height of a plane of ``points`` (the origin in, padded as the plane pads)."""
-    pts = np.vstack([np.atleast_2d(points)[:, :2], np.zeros(2)])
-    span = np.maximum(pts.max(axis=0) - pts.min(axis=0), 1e-9)
-    span = np.maximum(span, 0.25 * span.max())
-    return float(span[0] / span[1])
 
 
 class HeadMoved(ExplainerScene):
@@ -221,6 +150,11 @@ class HeadMoved(ExplainerScene):
             place(self.note, note_box, "left")
         self.whole = self.headed_plane(whole, "moved_whole", whole_pts)
         self.close = self.headed_plane(close, "moved_close", chain)
+        # the first step's plane: E alone, the content's size, until the terms come (issue 38)
+        room = Box(content.x0, content.y0, content.x1, content.y1 - 0.5)
+        self.first = self.headed_plane(
+            self.regions.content, "moved_whole", filling(whole_pts, room)
+        )
         self.q_name = visible(self.kit.fit_label(self.q_tokens[self.i], 2.2, BODY))
         self.colors = [self.k_color(j) for j in self.shown] + [self.theme.muted] * bool(self.rest)
 
@@ -232,7 +166,7 @@ class HeadMoved(ExplainerScene):
         else the two planes side by side over the words, each as wide as its points ask.
         Returns (whole, close, the note's box, the terms' box, the words' box: None where under
         the terms)."""
-        aspect = [_aspect(p) for p in (whole_pts, chain)]
+        aspect = [aspect_of(p) for p in (whole_pts, chain)]
         note_h = self.note.height + 0.1 if len(self.note) else 0.0
         words, wide = None, content.width > 9  # 4:3; 1:1: the words under all, full width
         if not wide and self.mv.readout is not None:
@@ -286,13 +220,23 @@ class HeadMoved(ExplainerScene):
         self.total = plane.arrow(self.after2, self.theme.accent, stroke_width=6)
         self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=9, opacity=0.5)
         self.e_tip = clear_labels(plane, [self.E2], [f"E({self.q_name})"], [colour], self.note)
+        first = self.first  # drawn first, the content's size; the terms' step sets it in place
+        self.first_e = VGroup(first.arrow(self.E2, colour, stroke_width=8))
+        self.first_e.add(clear_labels(first, [self.E2], [f"E({self.q_name})"], [colour], []))
         place(self.norms, self.side_box, "top-left")
         if self.words_box is None:  # the words under the terms' table
             b, top = self.side_box, self.norms.get_bottom()[1] - 0.2
             self.words_box = Box(b.x0, b.y0, b.x1, top)
-        self.play(FadeIn(plane.plane), FadeIn(plane.heading), run_time=0.8)
-        self.play(grow(self.e_arrow), FadeIn(self.e_tip), run_time=1)
+        self.play(FadeIn(self.first.plane), FadeIn(self.first.heading), run_time=0.8)
+        self.play(grow(self.first_e[0]), FadeIn(self.first_e[1]), run_time=1)
         self.hold()
+
+    def set_in_place(self):
+        """The first step's plane, E and its label, shrunk into their places beside the terms."""
+        first, whole = self.first, self.whole
+        pairs = [(first.plane, whole.plane), (first.heading, whole.heading)]
+        pairs += [(self.first_e[0], self.e_arrow), (self.first_e[1], self.e_tip)]
+        self.play(*(ReplacementTransform(a, b) for a, b in pairs), run_time=1)
 
     def term_list(self, width: float):
         """The drawn terms as a table, each in its key's colour: its weight αⱼ and its length
@@ -336,6 +280,7 @@ class HeadMoved(ExplainerScene):
         the rest in one muted arrow."""
         plane = self.close
         self.step("terms", caption_key="terms_w_o" if self.has_w_o else "terms_o")
+        self.set_in_place()
         tip = Dot(plane.point(np.zeros(2)), radius=0.07, color=self.q_color(self.i))
         self.chain = VGroup(
             *(
@@ -347,7 +292,7 @@ class HeadMoved(ExplainerScene):
         if self.rest:
             names.append(self.say("moved_others_short", n=len(self.rest)))
         ends = self.starts2 + self.parts2
-        room = _around(plane.box, self.regions.content, 0.4)
+        room = around(plane.box, self.regions.content, 0.4)
         near = [*self.note, *self.norms, *self.whole.heading, *plane.heading, *self.e_tip]
         near += [*lines_of(self.whole), *([self.words_box] if self.words_box else [])]
         self.chain_names = names  # (each one drawn: tests/test_head_moved.py)
@@ -400,7 +345,7 @@ class HeadMoved(ExplainerScene):
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
         near = [*self.note, *self.chain_tips, *self.norms, *whole.heading, *close.heading]
         near += [*self.e_tip, *lines_of(whole), *([self.words_box] if self.words_box else [])]
-        room = _around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
+        room = around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
         d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near, room)
         near = [*self.note, *self.e_tip]
         tags = clear_labels(whole, [self.after2], [self.say("moved_after")], [theme.accent], near)

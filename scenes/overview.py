@@ -4,7 +4,7 @@ continuous video."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Create, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
@@ -18,6 +18,8 @@ from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import SMALL
 
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
+NOTE_BESIDE = 1.9  # a panel this many times as wide as tall: the tokens' note beside the plane
+NOTE_WIDTH = 3.0  # its column ("2-D view: keeps 82 %", "16 others, grey")
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -47,7 +49,7 @@ class Overview(ExplainerScene):
             panels = [left, mid, left]
         else:
             panels = body.columns(1, 1.25, 1, gap=0.3)
-        self.show_tokens(panels[0])
+        self.show_tokens(panels[0], body)
         groups = self.matrices(body if self.whole else self.clear_of_note(panels[1]), self.whole)
         if self.whole:  # the values' step: the followed row's weights beside the outputs
             self.row_weights = self.matrices(self.clear_of_note(panels[1]), kinds=("weights",))
@@ -64,13 +66,44 @@ class Overview(ExplainerScene):
         )
         return 2 * widest + 1.0 > (body.width - 0.6) * 1.25 / 3.25
 
-    def show_tokens(self, panel):
-        """The formula, and the tokens in their plane (a 2-D view when d > 2)."""
+    def show_tokens(self, panel: Box, body: Box):
+        """The formula, and the tokens in their plane (a 2-D view when d > 2): drawn first in
+        the whole ``body`` (issue 38: at 1:1 a corner of it, the rest empty until the scores
+        came), set in ``panel`` as the scores come (:meth:`set_tokens_aside`)."""
+        self.tokens_panel = self.tokens_in(panel)
+        self.first_tokens = self.tokens_in(body)
+        x_plane, x_arrows, x_labels, x_note = self.first_tokens
+        self.step("formula")
+        self.play(
+            FadeIn(self.formula),
+            Create(x_plane),
+            *(grow(a) for a in x_arrows),
+            FadeIn(x_labels),
+            FadeIn(x_note),
+            run_time=1.5,
+        )
+        self.hold()
+
+    def set_tokens_aside(self) -> list:
+        """The animations that take the first step's tokens out of the matrices' way: away
+        where the matrices take the whole body, else shrunk into their panel."""
+        if self.whole:
+            return [FadeOut(self.first_tokens)]
+        pairs = zip(self.first_tokens, self.tokens_panel)
+        return [ReplacementTransform(a, b) for a, b in pairs]
+
+    def tokens_in(self, panel: Box) -> VGroup:
+        """The tokens' plane, arrows, labels and note in ``panel``: the note under the plane,
+        or in a wide panel (the first step's body at 16:9 and 4:3) at its foot, left of the
+        plane, which then has the panel's whole height."""
         theme = self.theme
         x_view = plane_view_of(self.trace, "X")
         order, crowded = self.story_inputs(), self.example.n > CROWDED
         # among many, two lines under the plane: the view note, the others counted
         x_plane_box, x_note_box = panel.rows(*((4, 1) if crowded else (9, 1)), gap=0.1)
+        if panel.width > NOTE_BESIDE * panel.height:
+            x_note_box = Box(panel.x0, panel.y0, panel.x0 + NOTE_WIDTH, x_note_box.y1)
+            x_plane_box = Box(x_note_box.x1 + 0.2, panel.y0, panel.x1, panel.y1)
         x_plane = self.kit.plane(x_view.coords, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
         # the view note, else the plane's name: where a line says how many are not drawn, it
@@ -87,7 +120,7 @@ class Overview(ExplainerScene):
         kw = dict(bounds=x_plane_box, align="left", obstacles=[self.formula])
         if crowded:
             cast = [i for i in order if i in self.cast][:CROWDED_TOKENS]
-            _, x_arrows, grey, x_labels, x_note = self.kit.cast_arrows(
+            _, x_arrows, grey, x_labels, x_note = self.unmerged(
                 *args, cast, x_note, x_note_box, key=False, **kw
             )
             x_arrows = VGroup(*grey, *x_arrows)
@@ -95,17 +128,19 @@ class Overview(ExplainerScene):
             _, x_arrows, x_labels, x_note = self.kit.story_arrows(
                 *args, order, x_note, x_note_box, **kw
             )
-        self.tokens_panel = VGroup(x_plane.plane, x_arrows, x_labels, x_note)
-        self.step("formula")
-        self.play(
-            FadeIn(self.formula),
-            Create(x_plane.plane),
-            *(grow(a) for a in x_arrows),
-            FadeIn(x_labels),
-            FadeIn(x_note),
-            run_time=1.5,
-        )
-        self.hold()
+        return VGroup(x_plane.plane, x_arrows, x_labels, x_note)
+
+    def unmerged(self, plane, coords, texts, colors, cast, *args, **kw):
+        """:meth:`Kit.cast_arrows` with one label to each arrow: where tips close together
+        would share one ("the₁, that₁, it" in the first step's large plane), the cast cut from
+        its end until none do (issue 38: one label per arrow, never merged)."""
+        tips, shafts = list(plane.tips), list(plane.shafts)
+        for count in range(len(cast), 0, -1):
+            plane.tips[:], plane.shafts[:] = tips, shafts
+            out = self.kit.cast_arrows(plane, coords, texts, colors, cast[:count], *args, **kw)
+            if not any(getattr(m, "tip_parts", None) for m in out[3].get_family()):
+                break
+        return out
 
     def clear_of_note(self, panel: Box) -> Box:
         """``panel`` less what the tokens' view note reaches into (a narrow frame): the matrices'
@@ -235,8 +270,7 @@ class Overview(ExplainerScene):
         formula = self.formula
         self.step("qk")
         self.light(formula, "q", "kt")
-        away = [FadeOut(self.tokens_panel)] if self.whole else []  # the matrices' whole body
-        self.play(*away, FadeIn(groups["scores"]), run_time=1)
+        self.play(*self.set_tokens_aside(), FadeIn(groups["scores"]), run_time=1)
         self.hold()
 
         self.step("scale")
@@ -336,7 +370,7 @@ class Overview(ExplainerScene):
             return arrows, labels, note
         pair = ac.followed_pair(self.trace)  # the pair's query first, then its key's output
         cast = list(dict.fromkeys([pair.query, pair.key, *self.story_tokens("queries")]))
-        _, arrows, _, labels, note = self.kit.cast_arrows(
+        _, arrows, _, labels, note = self.unmerged(
             *args,
             cast[:CROWDED_OUTPUTS],
             o_note,

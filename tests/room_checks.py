@@ -5,7 +5,11 @@ still of a scene run that already happens (``scene_checks.real_size_problems`` c
 - Embeddings' first step drew the plane alone, a third of the frame empty until the table came:
   what is on screen spans most of the content's width from the first step;
 - Overview at 1:1 among many tokens showed its matrices as 1 row × 2 columns beside the tokens'
-  plane: the matrices' steps have the body's width, at least :data:`LEAST_COLUMNS` columns.
+  plane: the matrices' steps have the body's width, at least :data:`LEAST_COLUMNS` columns;
+- HeadMoved's and Overview's first stills drew their plane small in the room later steps share
+  (at 1:1 E's arrow a strip at the top, the tokens' plane a corner): the picture (its shapes,
+  no text) spans at least :data:`FIRST_SPAN_SHAPES` of the content's width or height (a plane
+  of a tall view fills the height, of E alone the width).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from scenes.mobjects.matrix import LabelledMatrix
 FIRST_SPAN = 0.8  # the least share of the content's width Embeddings' first still spans
 LEAST_COLUMNS = 3  # the followed key's and the keys the query weighs most (1 or 2 before)
 MATRIX_STEPS = ("qk", "scale", "masked_note", "softmax")
+FIRST_STEPS = {"HeadMoved": "token", "Overview": "formula"}  # each one's first still
+FIRST_SPAN_SHAPES = 0.55  # its shapes' span, of the content's width or height (0.30–0.39 before)
 
 
 def room_problems(scene) -> list[str]:
@@ -30,6 +36,8 @@ def room_problems(scene) -> list[str]:
         span = max(b.x1 for b in boxes) - min(b.x0 for b in boxes)
         if span < FIRST_SPAN * content.width:
             out.append(f"the first still spans {span / content.width:.0%} of the content's width")
+    if FIRST_STEPS.get(scene.scene_name) == step:
+        out += first_still_problems(scene)
     many = max(scene.example.n, scene.example.n_keys) > 8
     square = scene.look.aspect == "1:1"
     if scene.scene_name == "Overview" and square and many and step in MATRIX_STEPS:
@@ -39,3 +47,18 @@ def room_problems(scene) -> list[str]:
             if len(m.shown_columns) < min(LEAST_COLUMNS, m.shape[1]):
                 out.append(f"a matrix of {len(m.shown_columns)} columns at 1:1")
     return out
+
+
+def first_still_problems(scene) -> list[str]:
+    """The first still's picture scaled to the room it has (:data:`FIRST_STEPS`)."""
+    from scene_checks import picture_boxes
+
+    boxes, c = picture_boxes(scene), scene.regions.content
+    if not boxes:
+        return ["the first still draws no picture"]
+    x0, y0 = max(min(b.x0 for b in boxes), c.x0), max(min(b.y0 for b in boxes), c.y0)
+    x1, y1 = min(max(b.x1 for b in boxes), c.x1), min(max(b.y1 for b in boxes), c.y1)
+    w, h = max(x1 - x0, 0) / c.width, max(y1 - y0, 0) / c.height
+    if max(w, h) < FIRST_SPAN_SHAPES:
+        return [f"the first still's picture spans {w:.0%} × {h:.0%} of the content ({w * h:.0%})"]
+    return []

@@ -1,0 +1,129 @@
+"""Where HeadMoved's labels go (mixin-free helpers of :class:`scenes.head_moved.HeadMoved`): the
+tip labels of its two planes clear of every arrow, shaft and arrowhead, and the first step's
+plane fitted to the room it has.
+
+Issue 38, the chef sentence (22 tokens, SmolLM2 layer 18, it → soup): the close-up's labels
+piled up at soup's arrowhead (E, ΔE, the terms' names: each placed clear of a 0.28-unit box at
+each tip and of the shaft's centre line, while a 5-wide arrow's head is 0.35 long and as wide);
+now every arrowhead's triangle, sampled as the shafts are, is kept clear of (:func:`head_marks`).
+The first still drew E in the strip later steps leave it, the rest of the frame empty: now the
+plane of E and ΔE fills the content (:func:`filling`) until the terms come.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Arrow, VGroup
+
+from scenes.mobjects.layout import Box
+
+REACH = 0.6  # a leader line longer than this takes the eye away from the tip
+MARK = 0.03  # half the side of a small box that marks a point of an arrow
+
+
+def lines_of(plane) -> list[Box]:
+    """Small boxes every 0.05 along each arrow of ``plane`` (tail to head): a label kept clear
+    of them crosses no arrow (issue 41: "E + ΔE" and "E(she)" sat across arrows, between the
+    plane's own sparser marks)."""
+    out = []
+    for a, b in plane.shafts:
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        steps = max(2, int(np.linalg.norm(b - a) / 0.05) + 1)
+        for t in np.linspace(0.0, 1.0, steps):
+            p = a + t * (b - a)
+            out.append(Box(p[0] - MARK, p[1] - MARK, p[0] + MARK, p[1] + MARK))
+    return out
+
+
+def head_marks(arrows) -> list[Box]:
+    """Small boxes over every arrowhead of ``arrows`` (Arrows, or groups of them): its triangle
+    sampled every 0.05 or so, corners and inside, so that a label kept clear of them sits on
+    no arrowhead (issue 38: "The" and "soup" touched soup's head, "that₁" sat on it)."""
+    out = []
+    for mob in arrows:
+        for arrow in mob.get_family():
+            if not isinstance(arrow, Arrow) or not arrow.has_tip():
+                continue
+            a, b, c = (np.asarray(v, dtype=float) for v in arrow.get_tip().get_vertices()[:3])
+            n = max(2, int(max(np.linalg.norm(b - a), np.linalg.norm(c - a)) / 0.05) + 1)
+            for u in np.linspace(0.0, 1.0, n):
+                for v in np.linspace(0.0, 1.0 - u, max(2, int((1 - u) * n) + 1)):
+                    p = a + u * (b - a) + v * (c - a)
+                    out.append(Box(p[0] - MARK, p[1] - MARK, p[0] + MARK, p[1] + MARK))
+    return out
+
+
+def clear_labels(plane, coords, texts, colors, obstacles, room=None) -> VGroup:
+    """``plane``'s tip labels clear of every arrow (:func:`lines_of`), their leader lines too:
+    tried apart, then with tips close together sharing one label, then in ``room`` (a box
+    round the plane's, clear of ``obstacles``); the first with every label near its tip and no
+    leader line across an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
+    first clear try left "slides" out and set "they" 2.8 units from its tip)."""
+    shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
+    best, boxes = None, [plane.box] + ([room] if room is not None else [])
+    for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
+        labels = plane.tip_labels(
+            coords, texts, colors, bounds, [*obstacles, *lines_of(plane)], merge=merge
+        )
+        score = _label_score(labels, texts, shafts, merge)
+        if best is None or score < best[0]:
+            best = (score, labels)
+        if score == (0, 0, 0.0):
+            break
+    return best[1]
+
+
+def _label_score(labels, texts, shafts, merge: float) -> tuple:
+    """(leader lines across an arrow, labels left out, how far the leader lines reach beyond
+    :data:`REACH` in all, plus 0.3 for a shared label): the smaller, the better read."""
+    family = labels.get_family()
+    leaders = [m for m in family if getattr(m, "is_leader", False)]
+    crossed = sum(
+        _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
+    )
+    drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
+    missing = sum(str(t) not in drawn for t in texts)
+    far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
+    return crossed, missing, round(far + (0.3 if merge else 0.0), 2)
+
+
+def _crosses(p, q, a, b) -> bool:
+    """Whether segments p–q and a–b cross (not merely touch at an end)."""
+
+    def side(o, u, v):
+        return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
+
+    return side(a, b, p) * side(a, b, q) < 0 and side(p, q, a) * side(p, q, b) < 0
+
+
+def around(box: Box, within: Box, pad: float) -> Box:
+    """``box`` grown by ``pad`` on every side, kept ``within``."""
+    return Box(
+        max(box.x0 - pad, within.x0),
+        max(box.y0 - pad, within.y0),
+        min(box.x1 + pad, within.x1),
+        min(box.y1 + pad, within.y1),
+    )
+
+
+def aspect_of(points) -> float:
+    """Width over height of a plane of ``points`` (the origin in, padded as the plane pads)."""
+    pts = np.vstack([np.atleast_2d(points)[:, :2], np.zeros(2)])
+    span = np.maximum(pts.max(axis=0) - pts.min(axis=0), 1e-9)
+    span = np.maximum(span, 0.25 * span.max())
+    return float(span[0] / span[1])
+
+
+def filling(points, box: Box) -> np.ndarray:
+    """``points`` and two more on the short side's axis through their middle, so that a plane
+    of them (padded alike on both axes) has ``box``'s shape: the first step's plane, E alone,
+    as large as the content holds (issue 38: a strip at the top of a square frame)."""
+    pts = np.vstack([np.atleast_2d(points)[:, :2], np.zeros(2)])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = np.maximum(hi - lo, 0.25 * max(float((hi - lo).max()), 1e-9))
+    mid, want = (lo + hi) / 2, box.width / box.height
+    if span[0] / span[1] > want:  # too wide: taller, E's line in the middle
+        extra = [[mid[0], mid[1] - span[0] / want / 2], [mid[0], mid[1] + span[0] / want / 2]]
+    else:
+        extra = [[mid[0] - span[1] * want / 2, mid[1]], [mid[0] + span[1] * want / 2, mid[1]]]
+    return np.vstack([pts, extra])
