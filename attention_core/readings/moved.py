@@ -22,9 +22,15 @@ everything (nothing is left to renormalise).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from ..trace import ExampleTrace
 
 # a pair "rests" when it carries at least this weight …
 RESTING_WEIGHT = 0.5
@@ -43,7 +49,7 @@ class Moved:
     total: float
 
 
-def moved_vectors(row, V, W_O=None) -> np.ndarray:
+def moved_vectors(row: ArrayLike, V: ArrayLike, W_O: ArrayLike | None = None) -> np.ndarray:
     """Each key's part of the head's output for one query: αⱼ · vⱼ · W_Oʰ, (n, d_out).
     ``row`` (n,) the query's weights, ``V`` (n, d_v) the value vectors, ``W_O`` the head's
     (d_v, d_out) rows of W_O, or None (a head without W_O: αⱼ · vⱼ, (n, d_v))."""
@@ -55,12 +61,12 @@ def moved_vectors(row, V, W_O=None) -> np.ndarray:
     return row[:, None] * out
 
 
-def moved_sizes(row, V, W_O=None) -> np.ndarray:
+def moved_sizes(row: ArrayLike, V: ArrayLike, W_O: ArrayLike | None = None) -> np.ndarray:
     """‖αⱼ · vⱼ · W_Oʰ‖ for every key j, (n,)."""
     return np.linalg.norm(moved_vectors(row, V, W_O), axis=1)
 
 
-def pair_moved(row, V, W_O, keys) -> Moved:
+def pair_moved(row: ArrayLike, V: ArrayLike, W_O: ArrayLike | None, keys: Iterable[int]) -> Moved:
     """What the query's weights ``row`` move to the keys ``keys`` (a key word's pieces):
     ‖Σⱼ∈keys αⱼ · vⱼ · W_Oʰ‖ and its share of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖."""
     vecs = moved_vectors(row, V, W_O)
@@ -69,7 +75,7 @@ def pair_moved(row, V, W_O, keys) -> Moved:
     return Moved(size, size / total if total > 0 else 0.0, total)
 
 
-def weight_without_first(row, keys) -> float | None:
+def weight_without_first(row: ArrayLike, keys: Iterable[int]) -> float | None:
     """The weight on ``keys`` with the first key's set to 0 and the row renormalised over keys
     2 … n; None where the first key holds the whole row."""
     row = np.asarray(row, dtype=np.float64)
@@ -85,7 +91,7 @@ def is_resting(weight: float, share: float) -> bool:
     return weight >= RESTING_WEIGHT and share <= RESTING_SHARE
 
 
-def head_value_rows(trace, head: int) -> tuple[np.ndarray, np.ndarray | None]:
+def head_value_rows(trace: ExampleTrace, head: int) -> tuple[np.ndarray, np.ndarray | None]:
     """An example trace's head ``head`` (from 0): its value vectors (n_keys, d_v) (a grouped
     head's own group's) and its rows of W_O (d_v, d_out), or None without W_O."""
     h = trace.heads[head]
@@ -97,7 +103,7 @@ def head_value_rows(trace, head: int) -> tuple[np.ndarray, np.ndarray | None]:
     return V, np.asarray(mh.W_o, dtype=np.float64)[head * d_v : (head + 1) * d_v]
 
 
-def trace_moved(trace, head: int, query: int, keys) -> Moved:
+def trace_moved(trace: ExampleTrace, head: int, query: int, keys: Iterable[int]) -> Moved:
     """What head ``head``'s (from 0) weight from ``query`` to ``keys`` moves in an example's
     trace (the followed pair of ``numbers --json``)."""
     V, W_O = head_value_rows(trace, head)
