@@ -29,9 +29,12 @@ without a leading space: ``ates`` of "rotates") reads with a leading non-breakin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any  # a lens: models.model_residual.Lens (a reading never imports a model)
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .moved import moved_vectors
 
@@ -97,7 +100,16 @@ class MovedVector:
         return order[:count]
 
 
-def moved_vector(row, V, W_O, E, query: int, key: int, head: int, source: str) -> MovedVector:
+def moved_vector(
+    row: ArrayLike,
+    V: ArrayLike,
+    W_O: ArrayLike | None,
+    E: ArrayLike,
+    query: int,
+    key: int,
+    head: int,
+    source: str,
+) -> MovedVector:
     """The terms αⱼ · vⱼ · W_Oʰ of weights ``row`` (n,) over values ``V`` (n, d_v) through the
     head's rows ``W_O`` (d_v, d) (None: αⱼ · vⱼ), their sum ΔE, and E + ΔE for ``E`` (d,)."""
     terms = moved_vectors(row, V, W_O)
@@ -107,24 +119,26 @@ def moved_vector(row, V, W_O, E, query: int, key: int, head: int, source: str) -
     return MovedVector(query, key, head, E, terms, delta, after, source)
 
 
-def lens_logits(x, gain, eps: float, W_U) -> np.ndarray:
+def lens_logits(x: ArrayLike, gain: ArrayLike, eps: float, W_U: np.ndarray) -> np.ndarray:
     """The logit lens of ``x`` (d,): RMSNorm(x) · gain · W_U, (vocab,)."""
     x = np.asarray(x, dtype=np.float64)
     return (x / np.sqrt(np.mean(x * x) + eps) * gain) @ W_U
 
 
-def direct_effect(delta, after, gain, eps: float, W_U) -> np.ndarray:
+def direct_effect(
+    delta: ArrayLike, after: ArrayLike, gain: ArrayLike, eps: float, W_U: np.ndarray
+) -> np.ndarray:
     """ΔE's direct logit change, the norm's scale taken from E + ΔE (direct logit attribution)."""
     after = np.asarray(after, dtype=np.float64)
     return (np.asarray(delta) / np.sqrt(np.mean(after * after) + eps) * gain) @ W_U
 
 
-def softmax(z) -> np.ndarray:
+def softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - np.max(z))
     return e / e.sum()
 
 
-def _top(values, count: int = TOP) -> list[int]:
+def _top(values: np.ndarray, count: int = TOP) -> list[int]:
     """The ids of the ``count`` largest values, largest first (ties: the smaller id)."""
     if len(values) <= count + 8:
         return sorted(range(len(values)), key=lambda t: (-values[t], t))[:count]
@@ -132,7 +146,7 @@ def _top(values, count: int = TOP) -> list[int]:
     return sorted(idx.tolist(), key=lambda t: (-values[t], t))[:count]
 
 
-def rank(values, token: int) -> int:
+def rank(values: np.ndarray, token: int) -> int:
     """The rank (from 1) of ``token`` in ``values``: 1 + how many are larger."""
     return 1 + int(np.sum(values > values[token]))
 
@@ -167,7 +181,7 @@ def piece_label(spelled: str, label: str) -> str:
     return PIECE + label
 
 
-def says_little(before_ids, after_ids, lens) -> str | None:
+def says_little(before_ids: Sequence[int], after_ids: Sequence[int], lens: Any) -> str | None:
     """Why the readout says little ("fragments", "unchanged"), or None (see the module's note)."""
     frags = sum(is_fragment(lens.spelled[t], lens.label(t)) for t in after_ids)
     if frags >= FRAGMENTS_SAY_LITTLE:
@@ -177,10 +191,11 @@ def says_little(before_ids, after_ids, lens) -> str | None:
     return None
 
 
-def readout(mv: MovedVector, lens, key_token: int) -> Readout:
+def readout(mv: MovedVector, lens: Any, key_token: int) -> Readout:
     """The words of ``mv`` through ``lens`` (``gain``, ``eps``, ``W_U`` (d, vocab), ``spelled``,
     ``label(t)``: see :class:`attention_core.models.model_residual.Lens`); ``key_token`` the
     followed key's vocabulary id."""
+    assert mv.after is not None  # a readout reads E + ΔE (a residual-stream vector)
     before = lens_logits(mv.E, lens.gain, lens.eps, lens.W_U)
     after = lens_logits(mv.after, lens.gain, lens.eps, lens.W_U)
     pushed = direct_effect(mv.delta, mv.after, lens.gain, lens.eps, lens.W_U)
