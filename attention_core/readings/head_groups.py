@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from numpy.typing import ArrayLike
 
 from . import head_kinds
+
+if TYPE_CHECKING:
+    from .head_scores import HeadScores
+    from .heads import HeadReading
 
 KINDS = ("each_own", "alike", "most", "mixed")
 
@@ -73,7 +80,9 @@ class LayerReading:
         return next((g for g in self.groups if g.habitual and g is not majority), None)
 
 
-def on_sentence(weights, tokens=None, scores=None):
+def on_sentence(
+    weights: ArrayLike, tokens: Sequence[str] | None = None, scores: HeadScores | None = None
+) -> tuple[HeadReading, tuple[str, float] | None]:
     """What a head does on this sentence, and what the model-level ``scores`` name it where
     that is a different habit: (its rows' :func:`~.heads.read_head`, without scores;
     ``(pattern, score)`` or None). Issue 38: a gallery labelled heads whose rows rest on the
