@@ -20,7 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
-from scenes.mobjects.blocked import blocked_look, blocked_sample, blocked_tone
+from scenes.mobjects.blocked import blocked_look, blocked_patch, blocked_sample
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
 from scenes.mobjects.matrix import matrix_title
@@ -285,9 +285,9 @@ class CausalMask(ExplainerScene):
         more ink than the scores), the scores faint under it until they are gone."""
         theme, scaled = self.theme, self.scaled
         cells = [scaled.cell_rect(i, j).copy() for i, j in self.blocked]
-        if scaled.style.squares:
-            tone = blocked_tone(theme)
-            return VGroup(*(c.set_fill(tone, opacity=0.75).set_stroke(width=0) for c in cells))
+        if scaled.style.squares:  # one patch, as the weights' blocked cells will be
+            side = scaled.style.squares
+            return VGroup(*(blocked_patch(c, side, theme, opacity=0.75) for c in cells))
         look = (
             c.set_fill(theme.background, opacity=0.75).set_stroke(theme.muted, 2) for c in cells
         )

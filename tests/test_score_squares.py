@@ -90,3 +90,28 @@ def test_a_compact_grid_fills_its_cells_too():
     assert sides == {round(0.3 * 0.86, 6)}
     for (i, j), sq in grid.cells.items():
         assert _hex(sq.get_fill_color()) == _hex(diverging(values[i, j], limit))
+
+
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_the_mask_on_a_grid_of_weights_carries_less_ink_than_the_weights(name):
+    """Issue 38 (CausalMask at 24 tokens): the blocked cells, tiles of a grey lighter than the
+    weights' dark purple, outshone the weights. They are one patch now (each blocked cell as
+    wide as its whole room, so that side by side they touch), standing out from the background
+    at most a third as much as the faintest weight (CIEDE2000)."""
+    from scenes.mobjects.theme import heat
+
+    theme = THEMES[name]
+    n = 8
+    weights = np.tril(np.random.default_rng(5).dirichlet(np.ones(n), n))
+    weights /= weights.sum(axis=1, keepdims=True)
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    tokens = [f"t{k}" for k in range(n)]
+    m = LabelledMatrix(weights, ("weights", 0), theme, tokens, tokens, heat=True, squares=SIDE)
+    blocked_look(m, mask, theme)
+    for i, j in zip(*np.nonzero(~mask)):
+        rect = m.cell_rect(i, j)
+        assert min(rect.width, rect.height) >= SIDE  # (a hair more: no seam between)
+        assert rect.get_stroke_width() == 0
+    tone = blocked_tone(theme)
+    faintest = min(delta_e(heat(w), theme.background) for w in np.linspace(0, 1, 41))
+    assert 3 * delta_e(tone, theme.background) <= faintest, (name, delta_e(tone, theme.background))

@@ -1,9 +1,10 @@
 """The look of a cell the mask blocks, in every matrix of weights: the background, the mask's
 outline and a diagonal, its number (where shown) muted — so that "blocked" never reads as a
 weight of 0.00 (CausalMask shows the mask come down; AttentionMatrix keeps the look). On a grid
-of squares (many tokens) a blocked cell is one flat faint tone instead, no outline, no diagonal:
-a 24-token causal grid's 276 outlined, crossed cells carried more ink than its weights (issue
-38); :func:`blocked_sample` is the key's sample of either look."""
+of squares (many tokens) a blocked cell is one flat faint tone instead, no outline, no diagonal,
+the blocked cells one patch: a 24-token causal grid's 276 outlined, crossed cells, then its
+tiles of grey, carried more ink than its weights (issue 38); :func:`blocked_sample` is the
+key's sample of either look."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def blocked_look(matrix, mask, theme, mute: bool = True) -> VGroup:
             continue
         rect = matrix.cell_rect(i, j)
         if matrix.style.squares and matrix.cell(i, j) is None:  # a flat faint tone
-            rect.set_fill(blocked_tone(theme), opacity=1).set_stroke(width=0)
+            blocked_patch(rect, matrix.style.squares, theme)
             square = matrix.squares.get((i, j))  # a weight's square fills its cell: its 0 in
             if square is not None:  # the scale's colour hid the tone (the key's grey swatch)
                 square.set_fill(blocked_tone(theme), opacity=1)
@@ -48,13 +49,27 @@ def diagonal(rect, theme) -> Line:
 
 
 def blocked_tone(theme):
-    """The flat tone of a blocked cell on a grid of squares, fainter than any value's colour on
-    either scale and plainly no value's: on a dark background a quarter of the muted colour (no
-    weight's, no score's; the darkest score is ΔE 24 from it); on a light one a trace of it,
-    almost the background, since there the scores' own 0 is a light grey (a quarter of the
-    muted was ΔE 3 from it, a blocked cell and a near-zero score one look; now 5.5)."""
-    share = 0.25 if luminance(theme.background) < 0.5 else 0.03
+    """The flat tone of a blocked cell on a grid of squares: plainly no value's colour, and
+    standing out from the background at most a third as much as the faintest value on either
+    scale (CIEDE2000): on a dark background 15 % of the muted colour (ΔE 6.7 from it, the weights'
+    0 21.6, the darkest score 27 from the tone; issue 38: at a quarter, 11.3, lighter than the
+    weights' purple, the mask outshone a 24-token head's weights); on a light one 3 % (ΔE 1.1),
+    since there the scores' own 0 is a light grey (ΔE 6.5 from white, 5.5 from the tone; at a
+    quarter it was 3.4 from it, a blocked cell and a near-zero score one look)."""
+    share = 0.15 if luminance(theme.background) < 0.5 else 0.03
     return interpolate_color(theme.background, theme.muted, share)
+
+
+def blocked_patch(rect, side: float, theme, opacity: float = 1.0):
+    """``rect`` (a cell of a grid of squares ``side`` apart) as a blocked cell: the flat tone,
+    no outline, as wide as the cell's whole room, so that blocked cells side by side make one
+    patch rather than a tiling that reads as hatching (issue 38): a hair wider, no seam of the
+    background left between two of them by the edges' smoothing. Returns ``rect``."""
+    rect.set_fill(blocked_tone(theme), opacity=opacity).set_stroke(width=0)
+    return rect.stretch_to_fit_width(side + SEAM).stretch_to_fit_height(side + SEAM)
+
+
+SEAM = 0.01  # how far two blocked cells side by side overlap
 
 
 def blocked_sample(theme, squares: bool, side: float = 0.3) -> VGroup:
