@@ -100,6 +100,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
     def setup(self):
         super().setup()
+        self.slim_square()  # a square frame: two caption lines a page, their room the heads'
         if not self.example.is_cross:  # the title: what the heads do together
             self.retitle(head_readings(self.trace))
 

@@ -1,6 +1,7 @@
 """HeadGallery's heads: which are drawn and in what order — the explained head (the one every
 other scene explains) first and framed, named with its pair under the gallery; where a heatmap
-would come out under :data:`GALLERY_HEAD` (a square frame, a long sentence), fewer heads, those
+would come out under :data:`~scenes.mobjects.heat_grid.MIN_HEAD` (120 px at 1080p; in a square
+frame, its captions two lines a page, the third line's room the heads'), fewer heads, those
 that matter, the others named ("heads 4–6, 8 not shown"); and the title, what the heads do
 together (:func:`attention_core.readings.head_groups.layer_reading`: "8 of 9 heads rest on the
 first token; 1 does something else", "each its own pattern" only where no two read alike),
@@ -17,8 +18,8 @@ import attention_core as ac
 from attention_core.readings import head_kinds
 from attention_core.readings.head_groups import layer_reading, on_sentence
 from scenes.kit.titles import room_for
-from scenes.mobjects.heat_grid import GALLERY_HEAD, spans
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.heat_grid import MIN_HEAD, spans
+from scenes.mobjects.layout import Box, Regions, flow, place
 from scenes.mobjects.numfmt import fmt
 from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE
@@ -42,6 +43,7 @@ def sentence_heads(trace) -> list[tuple]:
             for i, h in enumerate(trace.heads)]  # fmt: skip
 
 
+SLIM_CAPTION = 0.86  # a square frame's caption bar: two lines a page (AttentionMatrix's too)
 SCORE_MARK = "*"  # after the name of a head whose model-level score the caption says
 
 
@@ -111,8 +113,8 @@ class GalleryHeads:
                 values=sep.join(fmt(notes[h][1], 2) for h in heads_k),
                 heads=spans(heads_k),
             ))  # fmt: skip
-        return self.say("gallery_scores", mark=SCORE_MARK, scores="; ".join(parts)
-                        if lang == "en" else "；".join(parts))  # fmt: skip
+        said = "; ".join(parts) if lang == "en" else "；".join(parts)
+        return self.say("gallery_scores", mark=SCORE_MARK, scores=said[:1].upper() + said[1:])
 
     def retitle(self, readings, drawn: int | None = None, grow: bool = False) -> None:
         """The title bar says :meth:`headline` in plain text (a token it names never reaches
@@ -158,9 +160,22 @@ class GalleryHeads:
             return None
         return mob
 
+    def slim_square(self) -> None:
+        """In a square frame, captions of two lines a page in a bar of :data:`SLIM_CAPTION`
+        (a longer caption read in pages, a sentence or two each), the content taller by the
+        third line's room: there the heads are fewer, and each line is a head's height more."""
+        if self.frame.width > self.frame.height * 1.01:
+            return
+        self.caption_lines, self.most_caption_lines = 2, 2
+        standard = self.regions
+        bottom = standard.caption.y0
+        caption = Box(standard.caption.x0, bottom, standard.caption.x1, bottom + SLIM_CAPTION)
+        content = Box(caption.x0, caption.y1 + 0.15, caption.x1, standard.content.y1)
+        self.regions = Regions(standard.title, content, caption)
+
     def fewer_if_small(self, readings):
         """:meth:`build` with every head, the explained head first; where a heatmap comes out
-        under :data:`GALLERY_HEAD` in a square frame, fewer heads — the explained
+        under :data:`MIN_HEAD` (120 px) in a square frame, fewer heads — the explained
         head, then those that matter (:func:`attention_core.rank_heads`) — the others named
         under the gallery ("heads 4–6, 8 not shown"). The explained head is framed and named
         with its pair under the gallery."""
@@ -173,7 +188,7 @@ class GalleryHeads:
             self.grouped = grouped and self.maps.shared and count == H  # a row a key/value head
             note = self.explained_note(content.width) if noted else VGroup()
             built, note = self.build_noted(readings, note)
-            large = min(p[1][0].width for p in built[0]) >= GALLERY_HEAD - 1e-6
+            large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
             return large, built, note
 
         square = self.frame.width <= self.frame.height * 1.01  # wider frames keep every head
@@ -183,8 +198,8 @@ class GalleryHeads:
             large, built, note = attempt(H)
         if not large and square and self.maps.shared:  # every head, without the room the
             large, built, note = attempt(H, grouped=False)  # groups' names and frames take
-        self.every_head = large  # (for the checks: every head keeps GALLERY_HEAD, or not)
-        if not large and square:  # the most heads that keep GALLERY_HEAD (at least two)
+        self.every_head = large  # (for the checks: every head keeps MIN_HEAD, or not)
+        if not large and square:  # the most heads that keep MIN_HEAD (at least two)
             # the layer's count said so (its heads not all drawn), the bar as tall as the title
             # with a count of heads drawn needs (their number said once it is known)
             self.retitle(readings, H - 1, grow=True)

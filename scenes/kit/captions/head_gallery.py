@@ -8,17 +8,17 @@ TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、在这个句子上查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。{scores}",
-        "{H} heads on one 0 to 1 colour scale. With each: its number, where on this sentence "
-        "its queries put at least {threshold} of their weight on average (else sharp or "
-        "diffuse, by its rows' entropy) and, after it, that average.{scores}",
+        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。没有这样的位置：按各行的熵为“集中”或“分散”。{scores}",
+        "{H} heads on one 0 to 1 colour scale. With each: its number, where its queries put "
+        "at least {threshold} of their weight on average, and that average. Without such a "
+        "place: sharp or diffuse, by its rows' entropy.{scores}",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、在这个句子上查询平均至少把 {threshold} 的权重放在哪里（否则按各行的熵为“集中”或“分散”）及其后的这个平均值。{scores}",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。没有这样的位置：按各行的熵为“集中”或“分散”。{scores}",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
-        "colour scale. With each: its number, where on this sentence its queries put at least "
-        "{threshold} of their weight on average (else sharp or diffuse, by its rows' entropy) "
-        "and, after it, that average.{scores}",
+        "colour scale. With each: its number, where its queries put at least {threshold} of "
+        "their weight on average, and that average. Without such a place: sharp or diffuse, "
+        "by its rows' entropy.{scores}",
     ),
     "reading": (
         "读数：{summary}。框出的是看{lit}的头。",
@@ -100,9 +100,9 @@ WORDS = {
     # the caption's sentence on a head's model-level score, where one names another habit than
     # its rows show here, and that score's name under the head (issue 38)
     "gallery_scores": (
-        "带 {mark} 的头，其模型层面的得分（在整个模型上、用重复的随机词元量得）说的是另一种习惯：{scores}。",
-        " Marked {mark}: a head whose model-level score (measured on repeated random tokens) "
-        "names another habit than this sentence shows: {scores}.",
+        "带 {mark} 的头：模型层面的得分（用重复的随机词元量得）说的是另一种习惯。{scores}。",
+        " Marked {mark}: its model-level score (on repeated random tokens) names another "
+        "habit. {scores}.",
     ),
     "gallery_score_of": ("头 {heads} 的{what}为 {values}", "{what} {values} (heads {heads})"),
     "gallery_score_of_1": ("头 {heads} 的{what}为 {values}", "{what} {values} (head {heads})"),
