@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
+from test_pictures import colour_problems
 
 import attention_core as ac
 from lecturer_examples import shared_case, stills_of
@@ -51,7 +52,8 @@ def _preset_cases() -> list:
 
 @pytest.mark.parametrize("preset,scene", _preset_cases())
 def test_presets_lay_out_cleanly(preset, scene):
-    check(scene, ac.PRESETS[preset])
+    """And any cell it draws on its one colour scale (test_pictures.colour_problems)."""
+    check(scene, ac.PRESETS[preset], also=colour_problems)
 
 
 WORDS = [
