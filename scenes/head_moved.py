@@ -34,6 +34,7 @@ from scenes.parts.head_moved_labels import (
 )
 
 OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
+BESIDE = 1.2  # how far beside the close-up a column of its labels may go (issue 38)
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
 
@@ -296,7 +297,10 @@ class HeadMoved(ExplainerScene):
         near = [*self.note, *self.norms, *self.whole.heading, *plane.heading, *self.e_tip]
         near += [*lines_of(self.whole), *([self.words_box] if self.words_box else [])]
         self.chain_names = names  # (each one drawn: tests/test_head_moved.py)
-        self.chain_tips = clear_labels(plane, ends, names, self.colors, near, room)
+        arrows = [*self.chain, self.d_close]  # (their heads: issue 38)
+        beside = around(plane.box, self.regions.content, BESIDE)
+        args = (plane, ends, names, self.colors, near, room, arrows, beside)
+        self.chain_tips = clear_labels(*args)
         # the 2-D note with the plane it describes (issue 41: it came a step early)
         shown = [FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(tip), FadeIn(self.note)]
         self.play(*shown, run_time=0.8)
@@ -346,7 +350,9 @@ class HeadMoved(ExplainerScene):
         near = [*self.note, *self.chain_tips, *self.norms, *whole.heading, *close.heading]
         near += [*self.e_tip, *lines_of(whole), *([self.words_box] if self.words_box else [])]
         room = around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
-        d_tag = clear_labels(close, [self.d2], ["ΔE"], [theme.output], near, room)
+        arrows, beside = [*self.chain, d_close], around(close.box, self.regions.content, BESIDE)
+        args = (close, [self.d2], ["ΔE"], [theme.output], near, room, arrows, beside)
+        d_tag = clear_labels(*args)
         near = [*self.note, *self.e_tip]
         tags = clear_labels(whole, [self.after2], [self.say("moved_after")], [theme.accent], near)
         d_close.set_z_index(

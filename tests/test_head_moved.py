@@ -73,6 +73,34 @@ def labels_across_arrows(scene) -> list[str]:
     return out
 
 
+def labels_on_arrowheads(scene) -> list[str]:
+    """Each text beside the title and caption that covers part of an arrowhead (its triangle,
+    sampled): issue 38, the chef sentence's close-up piled "that₁", "The", "soup" and "ΔE" on
+    soup's arrowhead, where the terms' small tips meet."""
+    from manim import Arrow
+
+    skip = {id(m) for m in (*scene.title_mob.get_family(), *scene.caption_mob.get_family())}
+    u, v = np.meshgrid(np.linspace(0, 1, 7), np.linspace(0, 1, 7))
+    inside = (u + v) <= 1.0
+    heads = []
+    for top in scene.mobjects:
+        for m in top.get_family():
+            if isinstance(m, Arrow) and m.has_tip() and m.get_tip().get_fill_opacity() > 0.05:
+                a, b, c = np.asarray(m.get_tip().get_vertices()[:3])[:, :2]
+                heads.append(a + u[inside, None] * (b - a) + v[inside, None] * (c - a))
+    out = []
+    for mob in texts(scene):
+        if id(mob) in skip:
+            continue
+        box = box_of(mob).inset(0.02)
+        for pts in heads:
+            x, y = pts[:, 0], pts[:, 1]
+            if ((x > box.x0) & (x < box.x1) & (y > box.y0) & (y < box.y1)).any():
+                out.append(f"{describe(mob)!r} sits on an arrowhead")
+                break
+    return out
+
+
 def _seen(scene) -> dict:
     """What the checks of issue 41's follow-ups read at a step's end: the text on screen, the
     close-up plane's share of the content, blank labels."""
@@ -154,6 +182,7 @@ def _run(example, aspect="16:9"):
             if isinstance(m, Num) and str(m.role[0]).startswith(("moved_", "weights"))
         ]
         problems = geometry_problems(scene) + labels_across_arrows(scene)
+        problems += labels_on_arrowheads(scene)
         problems += sign_problems(scene)  # (a followed label shortened: geometry_problems)
         return nums, problems, _seen(scene)
 

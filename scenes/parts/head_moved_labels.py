@@ -18,6 +18,7 @@ from manim import Arrow, VGroup
 from scenes.mobjects.layout import Box
 
 REACH = 0.6  # a leader line longer than this takes the eye away from the tip
+FAR = 1.2  # one longer than this is worse than one across an arrow
 MARK = 0.03  # half the side of a small box that marks a point of an arrow
 
 
@@ -53,38 +54,86 @@ def head_marks(arrows) -> list[Box]:
     return out
 
 
-def clear_labels(plane, coords, texts, colors, obstacles, room=None) -> VGroup:
-    """``plane``'s tip labels clear of every arrow (:func:`lines_of`), their leader lines too:
-    tried apart, then with tips close together sharing one label, then in ``room`` (a box
-    round the plane's, clear of ``obstacles``); the first with every label near its tip and no
-    leader line across an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
-    first clear try left "slides" out and set "they" 2.8 units from its tip)."""
+def clear_labels(
+    plane, coords, texts, colors, obstacles, room=None, arrows=(), beside=None
+) -> VGroup:
+    """``plane``'s tip labels clear of every arrow (:func:`lines_of`) and of the arrowheads of
+    ``arrows`` (:func:`head_marks`), their leader lines too: tried apart, then with tips close
+    together sharing one label, then in ``room`` (a box round the plane's, clear of
+    ``obstacles``), then in a column of ``beside`` (else ``room``) left or right of every
+    arrow (:func:`sides`:
+    where small terms end inside a large one's head, their labels in a column, each leader
+    line across to its tip); the first with every label near its tip and no leader line
+    across or along an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
+    first clear try left "slides" out and set "they" 2.8 units from its tip; the chef
+    sentence's labels piled round soup's head, a leader line ran down soup's shaft)."""
     shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
-    best, boxes = None, [plane.box] + ([room] if room is not None else [])
+    boxes = [plane.box] + ([room] if room is not None else [])
+    for wide in dict.fromkeys(b for b in (room, beside) if b is not None):
+        boxes += sides(plane, wide, texts)
+    marks = [*obstacles, *lines_of(plane), *head_marks(arrows)]
+    best = None
     for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
-        labels = plane.tip_labels(
-            coords, texts, colors, bounds, [*obstacles, *lines_of(plane)], merge=merge
-        )
+        labels = plane.tip_labels(coords, texts, colors, bounds, marks, merge=merge)
         score = _label_score(labels, texts, shafts, merge)
         if best is None or score < best[0]:
             best = (score, labels)
-        if score == (0, 0, 0.0):
+        if score == (0, 0, 0, 0.0):
             break
     return best[1]
 
 
+def sides(plane, room: Box, texts) -> list[Box]:
+    """The parts of ``room`` left and right of every arrow of ``plane`` (and its arrowheads'
+    width), each wide enough for the widest of ``texts``."""
+    from scenes.mobjects.text import text_width
+    from scenes.mobjects.theme import BODY
+
+    if not plane.shafts:
+        return []
+    xs = [float(p[0]) for ab in plane.shafts for p in ab]
+    x0, x1, wide = (
+        min(xs) - HEAD_HALF,
+        max(xs) + HEAD_HALF,
+        max(text_width(str(t), BODY) for t in texts),
+    )
+    out = [Box(room.x0, room.y0, x0, room.y1), Box(x1, room.y0, room.x1, room.y1)]
+    return [b for b in out if b.width >= wide + 0.1]
+
+
+HEAD_HALF = 0.2  # half an arrowhead's width, and a little
+
+
+def _along(p, q, shafts, skip: float = 0.15, near: float = 0.05) -> bool:
+    """Whether the leader line p → q (q its tip) runs along a shaft: a point of it, but the
+    last ``skip`` before its tip, within ``near`` of one."""
+    length = float(np.linalg.norm(q - p))
+    if length <= skip:
+        return False
+    pts = p + np.linspace(0.0, 1.0 - skip / length, 12)[:, None] * (q - p)
+    for a, b in shafts:
+        ab = b - a
+        t = np.clip(((pts - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+        if (np.linalg.norm(pts - (a + t[:, None] * ab), axis=1) < near).any():
+            return True
+    return False
+
+
 def _label_score(labels, texts, shafts, merge: float) -> tuple:
-    """(leader lines across an arrow, labels left out, how far the leader lines reach beyond
-    :data:`REACH` in all, plus 0.3 for a shared label): the smaller, the better read."""
+    """(leader lines longer than :data:`FAR`, leader lines across or along an arrow, labels
+    left out, how far the leader lines reach beyond :data:`REACH` in all, plus 0.3 for a
+    shared label): the smaller, the better read."""
     family = labels.get_family()
     leaders = [m for m in family if getattr(m, "is_leader", False)]
     crossed = sum(
         _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
     )
+    crossed += sum(_along(m.get_start()[:2], m.get_end()[:2], shafts) for m in leaders)
+    longest = sum(float(np.linalg.norm(m.get_end() - m.get_start())) > FAR for m in leaders)
     drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
     missing = sum(str(t) not in drawn for t in texts)
     far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
-    return crossed, missing, round(far + (0.3 if merge else 0.0), 2)
+    return longest, crossed, missing, round(far + (0.3 if merge else 0.0), 2)
 
 
 def _crosses(p, q, a, b) -> bool:
