@@ -452,13 +452,17 @@ def contrast_problems(scene) -> list[str]:
 def geometry_problems(scene) -> list[str]:
     """What the mobjects alone tell (no pixels needed): text outside the frame, overlapping or
     too small, a number that is not the core's, a label on an arrow, a label of ≤ 8 characters
-    shortened, Softmax's key labels over another key's segment."""
+    shortened, Softmax's key labels over another key's segment, a grid of squares without its
+    colour bar."""
+    from key_checks import unkeyed_grids
+
     return (
         layout_problems(scene)
         + numbers_problems(scene)
         + labels_on_arrows(scene)
         + shortened_labels(scene)
         + key_label_problems(scene)
+        + unkeyed_grids(scene)
     )
 
 

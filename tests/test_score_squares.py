@@ -115,3 +115,30 @@ def test_the_mask_on_a_grid_of_weights_carries_less_ink_than_the_weights(name):
     tone = blocked_tone(theme)
     faintest = min(delta_e(heat(w), theme.background) for w in np.linspace(0, 1, 41))
     assert 3 * delta_e(tone, theme.background) <= faintest, (name, delta_e(tone, theme.background))
+
+
+def test_the_key_check_sees_a_grid_of_squares_without_its_colour_bar():
+    """``key_checks.unkeyed_grids`` (run on every still of the scene runs): a grid of squares
+    drawn without its colour bar is named; with its own bar, or a shared one of its scale and
+    bound, it is not."""
+    from types import SimpleNamespace
+
+    from key_checks import unkeyed_grids
+    from manim import VGroup
+
+    scores, _ = _causal_scores()
+    scores = np.where(np.isfinite(scores), scores, 0.0)
+    tokens = [f"t{k}" for k in range(len(scores))]
+    theme = THEMES["dark"]
+    bare = LabelledMatrix(
+        scores, ("scores", 0), theme, tokens, tokens, squares=SIDE, colorbar=False
+    )
+    keyed = LabelledMatrix(scores, ("scores", 0), theme, tokens, tokens, squares=SIDE)
+    shared = ColorBar(theme, "scores", score_limit(scores))
+    assert unkeyed_grids(SimpleNamespace(mobjects=[bare])) == [
+        "a 8 × 8 grid of scores squares without its colour bar"
+    ]
+    assert unkeyed_grids(SimpleNamespace(mobjects=[keyed])) == []
+    assert unkeyed_grids(SimpleNamespace(mobjects=[VGroup(bare), shared])) == []
+    other = ColorBar(theme, "scores", 2 * score_limit(scores))  # another bound: not its key
+    assert unkeyed_grids(SimpleNamespace(mobjects=[bare, other]))

@@ -70,6 +70,7 @@ class ColorBar(VGroup):
             t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
             ticks.add(t)
         self.strip, self.ticks = strip, ticks
+        self.scale, self.limit = scale, limit  # what it keys (a check matches it to its grid)
         self.add(strip, outline, ticks)
 
 
