@@ -34,7 +34,7 @@ def unkeyed_grids(scene) -> list[str]:
         if not any(_drawn(sq) for sq in grid.squares.values()):
             continue
         keyed = any(
-            bar.scale == grid.scale and (grid.scale == "weights" or bar.limit == grid.limit)
+            bar.keys[0] == grid.scale and (grid.scale == "weights" or bar.keys[1] == grid.limit)
             for bar in bars
         )
         if not keyed:

@@ -70,7 +70,7 @@ class ColorBar(VGroup):
             t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
             ticks.add(t)
         self.strip, self.ticks = strip, ticks
-        self.scale, self.limit = scale, limit  # what it keys (a check matches it to its grid)
+        self.keys = (scale, limit)  # what it keys: its scale and bound (matched to its grid)
         self.add(strip, outline, ticks)
 
 
