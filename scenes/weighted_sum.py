@@ -27,8 +27,9 @@ from scenes.mobjects.math import math
 from scenes.mobjects.plane import CROWDED, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.parts.weighted_sum_chain import CrowdedChain
+from scenes.parts.weighted_sum_chain import CrowdedChain, square_ish
 
+FEW = 0  # at 1:1 a plane of more keys fills its box (0: every plane)
 PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
 # the ways to label the chain, tried in turn (WeightedSum.try_chain_labels): the output's clear of
 # the values' labels, none of which moves (issue 38: in Chinese v(早) moved for o(早)); those the
@@ -57,9 +58,11 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         self.choice = ac.followed_choice(tr)  # the row followed, and what may be said of it
         self.i = i = self.choice.row
         content = self.regions.content
-        # a square frame gives the side half: room for every key's weight
+        # a square frame gives the side half: room for every key's weight; at 1:1 the plane a
+        # square as high as the content, the weights in the rest (issue 38: a strip at 1:1)
         square = content.width < 1.6 * content.height
-        left, self.side_box = content.columns(*((1, 1) if square else (3, 2)))
+        crowded = ex.n_keys > CROWDED
+        left, self.side_box = content.columns(*self.column_shares(content, square, crowded))
         parts, starts = ac.tip_to_tail(head.weights[i], head.V)
         self.out = head.output[i]
         own = tr.X[i] if _has_own(tr) else None
@@ -75,18 +78,20 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         self.own2 = own @ B if own is not None else None
         self.new2 = self.new @ B if self.new is not None else None
         self.note = note = self.kit.view_note(view, "weighted_sum")
-        self.plane_box = left if not len(note) else left.rows(10, 1)[0]
         self.label_box = left  # the chain's labels may go beside the note too (it is an obstacle)
         self.note_box = left.rows(10, 1)[1]
         if len(note):
             place(note, self.note_box, "left")
+        self.plane_box = left if not len(note) else self.clear_of_note(left.rows(10, 1)[0])
         extra = [self.own2[None], self.new2[None]] if self.own2 is not None else []
         # past 12 keys a margin round the plane, where a label at its edge finds room whole
         # (issue 38: "v(b…l)" for beautiful at 1:1)
         inner = self.plane_box.inset(PLANE_MARGIN) if ex.n_keys > CROWDED else self.plane_box
-        self.vplane = self.kit.plane(
-            np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra]), inner
-        )
+        pts = np.vstack([self.V2, self.out2[None], np.zeros((1, 2)), *extra])
+        # at 1:1 as high as its box past 12 keys (up to 12 values, each labelled whole: 60 %)
+        fill = 1.0 if crowded else 0.6
+        filled = self.one_to_one and ex.n_keys > FEW
+        self.vplane = self.kit.plane(square_ish(pts, inner, fill) if filled else pts, inner)
         self.colors = [self.k_color(j) for j in range(ex.n_keys)]
         self.q_name = self.kit.fit_label(self.q_tokens[i], 2.2, BODY)  # the followed: whole
 
@@ -168,7 +173,11 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         out = tries[0] if len(tries[0][0]) == len(self.v_order) else tries[-1]
         # each label nearer its own tip than another arrow (issue 38: at-the-limits at 4:3,
         # v(with) 0.30 from its tip sat 0.14 from another), clear of the chain where it was
-        self.unmistaken(out[2], VGroup(), self.chain_marks_ahead() if out is tries[0] else [])
+        ahead = self.chain_marks_ahead() if out is tries[0] else []
+        failed = self.unmistaken(out[2], VGroup(), ahead)
+        if failed and ahead:  # else on the chain's way (it moves as the chain forms)
+            failed = self.unmistaken(out[2], VGroup())
+        self.lead_mistaken(out[2], failed)  # no spot at all: a line to its own tip (zh 4:3)
         return out
 
     def value_hull(self):
@@ -275,13 +284,10 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         blocked = ac.sum_terms(self.head, self.i).blocked
         if not blocked:
             return []
-        return [
-            label(
-                self.say("mask_blocks_keys" if blocked > 1 else "mask_blocks_key", b=blocked),
-                size,
-                self.theme.muted,
-            )
-        ]
+        text = self.say("mask_blocks_keys" if blocked > 1 else "mask_blocks_key", b=blocked)
+        # on two lines where the side is narrow (1:1: wider than the weights' column)
+        lines = balanced_lines(text, self.side_box.width, size, 2)
+        return [label(t, size, self.theme.muted) for t in lines]
 
     def shrink_values(self):
         """Each value shrinks by its weight."""
@@ -334,7 +340,10 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             )
         elif moved:
             self.play(*moved, run_time=0.8)
-        self.play(grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), run_time=1)
+        term = self.name_followed_link() if merged else VGroup()  # "0.719 × v(soup)" by its link
+        self.play(
+            grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), FadeIn(term), run_time=1
+        )
         self.bring_to_front(self.shrunk)  # the links over the output's arrow, beside them
         self.hold()
 
@@ -364,8 +373,11 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         the animations that move the values' labels there."""
         plane, best = self.vplane, None
         shafts = list(plane.shafts)
-        for how in CHAIN_TRIES:
-            tried = self.try_chain_labels(o_name, how)
+        # the output's label in the small type where the body's finds no spot (at the limits
+        # at 1:1: o(explanations) had none), before a value's label crosses a faded shaft
+        tries = [(how, size) for size in (BODY, SMALL) for how in CHAIN_TRIES if how != "faint"]
+        for how, size in [*tries, ("faint", BODY), ("faint", SMALL)]:
+            tried = self.try_chain_labels(o_name, how, size)
             plane.shafts[:] = shafts
             if best is None or tried[0] < best[0]:
                 best = tried
@@ -381,7 +393,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         self.v_labels = VGroup(*stay, *again)
         return anims
 
-    def try_chain_labels(self, o_name: str, how: str):
+    def try_chain_labels(self, o_name: str, how: str, size: float = BODY):
         """One way of :data:`CHAIN_TRIES` to label the chain: (how many labels it loses, the
         output's label, the values' labels that stay, those placed again)."""
         plane, chain, marks = self.vplane, self.new_marks(), self.chain_marks()
@@ -389,7 +401,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         stay = [m for m in self.v_labels if not self.covered(m, chain)] if keep else []
 
         def o_label(clear_of):
-            mob = label(o_name, BODY, self.theme.output)
+            mob = label(o_name, size, self.theme.output)
             box, obstacles = self.label_box, self.obstacles + marks + clear_of
             return self.tag(plane, mob, self.out2, self.side_of, box, obstacles)
 

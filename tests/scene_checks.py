@@ -317,7 +317,9 @@ def dropped_or_distant_labels(scene) -> list[str]:
         if not any(c == color and _gap(a, b) < 0.1 for a, _, c in leaders):
             problems.append(f"{describe(mob)!r} is far from its arrow with no leader line")
     problems += far_from_own_tip(labels, leaders, reach) + far_outputs(scene, leaders, reach)
-    return problems + values_without_weights(scene)
+    from weights_checks import weights_problems  # WeightedSum's plane and labels, Softmax's room
+
+    return problems + values_without_weights(scene) + weights_problems(scene)
 
 
 def values_without_weights(scene) -> list[str]:
@@ -619,8 +621,9 @@ def real_size_problems(scene) -> list[str]:
         w = scene.weights
         out.append(f"the weights elided: {len(w.shown_rows)} rows, {len(w.shown_columns)} columns")
     from room_checks import room_problems  # Embeddings' first still, Overview's matrices at 1:1
+    from weights_checks import plane_room  # WeightedSum's plane at 1:1, its chain named
 
-    return out + room_problems(scene)
+    return out + room_problems(scene) + plane_room(scene)
 
 
 def followed_value_grey(scene) -> list[str]:

@@ -24,11 +24,29 @@ from manim import DOWN, LEFT, Polygon, ReplacementTransform, VGroup
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.plane import grow
 
+RATIO = 0.7  # a plane's shorter side at least this share of its longer (square_ish)
 HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on screen
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
 ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
+TERM_REACH = 0.45  # the followed key's term, naming its link of the chain, at most this far off
 OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
 LEAD_REACH = 1.0  # the output's label, with no spot at its tip: its leader line at most this long
+
+
+def square_ish(points, box, least: float = 1.0) -> np.ndarray:
+    """``points`` (k × 2, the origin among them) and two more, so that their range has at least
+    ``least`` of ``box``'s height to width (and of its width to height), each side at least
+    :data:`RATIO` of the other: a plane fitted to them fills ``box`` in both directions, never a
+    strip (issue 38 at 1:1: a chain along x gave a
+    plane of 3.15 × 0.89 in a 3.6 × 4.35 box)."""
+    pts = np.vstack([np.asarray(points, dtype=float), np.zeros((1, 2))])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span, mid = np.maximum(hi - lo, 1e-9), (lo + hi) / 2
+    aspect = box.height / box.width  # the box's height to width
+    want = np.array([span[1] / aspect, span[0] * aspect]) * least  # each side's least span
+    want = np.maximum(want, RATIO * span[::-1])  # and never a strip, whatever the box
+    half = np.maximum(span, want) / 2
+    return np.vstack([pts, mid - half, mid + half])
 
 
 def _gap(p, box) -> float:
@@ -81,6 +99,11 @@ def _spots(mob, tip, obstacles, bounds, least: float, reach: float) -> list:
     return [c for own, c in sorted(found, key=lambda p: p[0]) if own >= least]
 
 
+def _side(a, b, p) -> float:
+    """Which side of the line a–b the point ``p`` lies on (−1, 0 or 1)."""
+    return float(np.sign((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])))
+
+
 def _ends(line):
     return np.asarray(line.get_start())[:2], np.asarray(line.get_end())[:2]
 
@@ -119,6 +142,33 @@ def clip_to_rect(points, lo, hi) -> np.ndarray:
 class CrowdedChain:
     """WeightedSum's values and chain past 12 keys (mixin of
     :class:`scenes.weighted_sum.WeightedSum`)."""
+
+    @property
+    def one_to_one(self) -> bool:
+        """Whether the frame is square (1:1: the content at most 1.6 times as wide as high)."""
+        content = self.regions.content
+        return content.width < 1.6 * content.height
+
+    def clear_of_note(self, box):
+        """``box`` less what the view's note (placed under it, two lines where long) reaches
+        into it: a plane filling its box keeps its tick labels off the note."""
+        from scenes.mobjects.layout import Box
+
+        top = self.note.get_top()[1] + 0.1 if len(self.note) else box.y0
+        return Box(box.x0, max(box.y0, min(top, box.y1 - 1.0)), box.x1, box.y1)
+
+    @staticmethod
+    def column_shares(content, square: bool, crowded: bool) -> tuple[float, float]:
+        """The plane's column and the weights' (:meth:`Box.columns`): in a square frame half
+        each (every key's weight listed), and past 12 keys (the cast's weights listed, the rest
+        counted) the plane's as wide as the content is high, at most 56 % of it (issue 38:
+        half the width made a strip of the plane); else 3 : 2."""
+        if not square:
+            return (3, 2)
+        if not crowded:
+            return (1, 1)
+        left = min(content.height, 0.56 * content.width)
+        return (left, content.width - 0.3 - left)
 
     def cast_values(self):
         """The values past 12 keys: the cast's in colour (the followed key's first, then by
@@ -259,6 +309,25 @@ class CrowdedChain:
             mob.tip_home = np.array([*tip, 0.0]) - mob.get_center()
         return failed
 
+    @staticmethod
+    def lead_mistaken(labels, failed) -> None:
+        """Each label of ``labels`` named in ``failed`` (:meth:`unmistaken` found it no spot
+        nearer its own tip than another arrow) joined to its tip by a leader line, which names
+        its arrow (issue 38, at-the-limits at 4:3 in Chinese: v(when) 0.40 below its tip sat
+        0.25 from v(notes)' shaft)."""
+        from scenes.mobjects.layout import box_of
+        from scenes.mobjects.plane import _leader
+
+        for k, mob in enumerate(list(labels.submobjects)):
+            home = getattr(mob, "tip_home", None)
+            if home is None or getattr(mob, "source_text", "") not in failed:
+                continue
+            line = _leader(box_of(mob), mob.get_center() + home, mob, 0.0)
+            if line is not None:
+                group = VGroup(mob, line)
+                group.source_text = mob.source_text
+                labels.submobjects[k] = group
+
     def output_unmistaken(self) -> None:
         """The output's label, at its tip with no leader line, nearer another arrow of the plane
         (a value, a link: its head or the outer 70 % of its shaft) than its own tip, less
@@ -354,7 +423,9 @@ class CrowdedChain:
             return None
         ends = np.cumsum([self.parts2[m].sum(axis=0) for m in links], axis=0)
         pts = np.vstack([np.zeros((1, 2)), ends, self.out2[None]])
-        plane = self.kit.plane(pts, self.plane_box)  # no values to label at its edges
+        # no values to label at its edges; as high as its box allows (never a strip)
+        box = self.clear_of_note(self.plane_box)  # the note may have grown (the key in it)
+        plane = self.kit.plane(square_ish(pts, box), box)
         return plane if plane.unit >= ZOOM * self.vplane.unit else None
 
     def crowded_chain(self) -> bool:
@@ -379,7 +450,47 @@ class CrowdedChain:
         self.play(*anims, run_time=1.6)
         self.remove(self.shrunk)  # the shrunk values are the links now
         self.shrunk = self.chain_arrows = VGroup(*arrows)
+        # each term drawn as a link of its own, by its key (the followed key's is named)
+        self.chain_links_drawn = {m[0]: a for m, a in zip(links, arrows) if len(m) == 1}
         return True
+
+    def name_followed_link(self) -> VGroup:
+        """The followed key's link of the chain, where it is a link of its own, named by its
+        term beside it, "0.719 × v(soup)", whole and in its colour, clear of the arrows and the
+        labels (issue 38 at 1:1: the chain ran unnamed); an empty group where there is none, or
+        no room within :data:`TERM_REACH` of it."""
+        import attention_core as ac
+        from scenes.mobjects.layout import box_of
+        from scenes.mobjects.text import label
+        from scenes.mobjects.theme import BODY, SMALL
+
+        pair = ac.followed_pair(self.trace)
+        links = getattr(self, "chain_links_drawn", {})
+        if pair is None or pair.query != self.i or pair.key not in links:
+            return VGroup()
+        j, arrow = pair.key, links[pair.key]
+        a, b = np.asarray(arrow.get_start())[:2], np.asarray(arrow.get_end())[:2]
+        origin = np.asarray(self.vplane.point(np.zeros(2)))[:2]
+        taken = [*self.chain_marks(), *(box_of(m) for m in [*self.obstacles, *self.o_tip])]
+        for size in (BODY, SMALL):
+            term = VGroup(
+                self.num(
+                    self.head.weights[self.i, j],
+                    ("weights", self.h, self.i, j),
+                    3,
+                    size=size,
+                    color=self.colors[j],
+                ),
+                label(f"× v({self.k_tokens[j]})", size, self.colors[j]),
+            ).arrange(buff=0.1)
+            found = []
+            for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+                found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, TERM_REACH)
+            # first on the side of the link away from the origin (the output's arrow runs there)
+            away = [c for c in found if _side(a, b, c) != _side(a, b, origin)]
+            if away or found:
+                return term.move_to(np.array([*(away or found)[0], 0.0]))
+        return VGroup()
 
     def to_chain(self, links, arrows, old, new) -> list:
         """The animations from the shrunk values to the chain's links (several merging into
