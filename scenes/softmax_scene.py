@@ -26,6 +26,7 @@ from scenes.parts.softmax_scene_sharper import SharperSteps
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
 GHOST_OPACITY = 0.3  # the e^s bars, once they have made the shares: still there, quiet
+MIN_BARS = 0.6  # the least height of the tallest e^s bar kept over the shares (a square frame)
 MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
 COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
 
@@ -114,25 +115,22 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             ),
         )
         values = list(ac.exponentials(row, shift=not plain))
-        bars, score_labels, exp_labels, key_labels = self.exp_columns(
-            row, values, bars_box, ("exp_plain" if plain else "exp") + self.sfx
-        )
+        role = ("exp_plain" if plain else "exp") + self.sfx
+        # in a square frame the bars first take the room the shares take next (issue 38: at
+        # 1:1 the first still was half empty), and move up into their own as the shares come
+        self.exp_moves = self.shares_layout(row, values, bars_box, role)
         q = self.kit.fit_label(self.q_tokens[i], 2.5, BODY)
         head_txt = VGroup(
             label(f"q({q}):", BODY, self.q_color(i)),
             math("e^s" if plain else "e^(s - max)", BODY * 1.4, self.q_color(i)),
         ).arrange(buff=0.15)
-        # shifted: say why (the largest score subtracted first, as softmax is computed), in the
-        # room the shares take next
-        note = VGroup()
-        if not plain:
-            note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, shares_box.width)
-        blocked = claim.blocked
-        masked = self.say(f"exp_masked_{claim.kind}{one(blocked)}", n=blocked) if blocked else ""
-        notes = [*([note] if len(note) else []), self.key_notes(masked, shares_box.width)]
-        note = VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        note = self.exp_note(plain, claim, shares_box.width)
+        big = self.exp_box(left, bars_box, note) if self.exp_moves else bars_box
+        bars, score_labels, exp_labels, key_labels = self.exp_columns(row, values, big, role)
         if len(note):
-            place(note, shares_box, "top-left")
+            place(note, shares_box if big is bars_box else left, "top-left")
+            if big is not bars_box:
+                note.align_to(np.array([0.0, left.y0, 0.0]), DOWN)
         self.exp_head = place(
             head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left"
         )
@@ -142,9 +140,44 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         self.hold()
         # both give way to the shares; so do the few keys' labels, which the shares' replace
         gone = VGroup(exp_labels, note, *([] if self.every_label else [key_labels]))
+        if self.exp_moves:  # where they go: (the bars, their scores, their keys' labels)
+            moved = (VGroup(*bars), score_labels, key_labels if self.every_label else VGroup())
+            self.exp_moves = list(zip(moved, self.exp_moves))
         return bars, gone
 
-    def exp_columns(self, row, values, bars_box: Box, exp_role: str):
+    def exp_note(self, plain: bool, claim, width: float) -> VGroup:
+        """Under the e^s bars, in the room the shares take next: where shifted, why (the
+        largest score subtracted first, as softmax is computed); how many keys are masked, how
+        many grey."""
+        note = VGroup()
+        if not plain:
+            note = self.typeset_lines("exp_shifted", SMALL, self.theme.muted, width)
+        blocked = claim.blocked
+        masked = self.say(f"exp_masked_{claim.kind}{one(blocked)}", n=blocked) if blocked else ""
+        notes = [*([note] if len(note) else []), self.key_notes(masked, width)]
+        return VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+
+    def shares_layout(self, row, values, bars_box: Box, role: str):
+        """In a square frame, the e^s bars as the shares step keeps them, faint over the share
+        bar in ``bars_box``: (bars, scores, keys' labels); their keys' labels left out where
+        they would leave the bars under :data:`MIN_BARS` (at the limits at 1:1, four tiers of
+        labels left them 0.02 high; the shares' list names every key). None elsewhere."""
+        content = self.regions.content
+        if content.width >= 1.6 * content.height:
+            return None
+        small = self.exp_columns(row, values, bars_box, role, keys=self.every_label)
+        if self.every_label and small[0].room < MIN_BARS:
+            small = self.exp_columns(row, values, bars_box, role, keys=False)
+        return [small[0], small[1], small[3]]
+
+    @staticmethod
+    def exp_box(left: Box, bars_box: Box, note) -> Box:
+        """The e^s bars' box in a square frame: from their heading down to the note under them
+        (at the foot of the content), the room the shares take next."""
+        foot = left.y0 + (note.height + 0.3 if len(note) else 0.0)
+        return Box(left.x0, min(foot, bars_box.y0), left.x1, bars_box.y1)
+
+    def exp_columns(self, row, values, bars_box: Box, exp_role: str, keys: bool = True):
         """(bars, score labels, e^s labels, key labels), one column per key: a blocked key's
         column holds the masked marker, not a bar (its e^s is 0). Every key labelled under
         its bar where the labels fit (wider ones on staggered rows), else the keys the core
@@ -156,10 +189,10 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         slot = plot.width / len(self.keys)
         bar_w = min(0.9, slot * 0.6)
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
-        tiers = (self.label_tiers(slot) if stagger else 1) if self.every_label else 1
+        tiers = (self.label_tiers(slot) if stagger else 1) if self.every_label and keys else 1
         lift = 0.35 * (tiers - 1)
         few = VGroup()
-        if not self.every_label:  # the few keys' labels under the bars, on stems: their room
+        if not self.every_label and keys:  # the few keys' labels under the bars, on stems
             few, low = self.few_key_labels(plot, slot)
             lift = max(-low - 0.3, 0.0)
         score_labels = VGroup(
@@ -197,11 +230,11 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             if not crowded:
                 score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
                 exp_labels[j].next_to(bar, UP, buff=0.08)
-        if self.every_label:
+        key_labels = few.shift(UP * base_y)  # none without ``keys``: the shares' list names them
+        if keys and self.every_label:
             key_labels = self.key_labels_under(plot, slot, tiers, base_y)
-        else:
-            key_labels = few.shift(UP * base_y)
         self.marks = dict(enumerate(bars))  # what each key's label names (tests check it)
+        bars.room = room  # the tallest bar's height (tests and the shares' layout read it)
         return bars, score_labels, exp_labels, key_labels
 
     def few_key_labels(self, plot: Box, slot: float):
@@ -306,7 +339,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         heading = self.shares_heading()
         self.play(
             *(ReplacementTransform(bars[j].copy(), bar.parts[j]) for j in keys),
-            *(b.animate.set_opacity(GHOST_OPACITY) for b in bars),
+            *self.bars_to_their_room(bars),
             FadeOut(exp_labels),
             FadeIn(bar.outline),
             ReplacementTransform(self.exp_head, heading),
@@ -314,6 +347,24 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         )
         self.play(FadeIn(bar.numbers), FadeIn(total), FadeIn(note))
         self.hold()
+
+    def bars_to_their_room(self, bars) -> list:
+        """The e^s bars fading to :data:`GHOST_OPACITY`; in a square frame moving, with their
+        scores and keys' labels, from the room the shares take into their own
+        (:meth:`shares_layout`; labels with nowhere to go fade)."""
+        if not self.exp_moves:
+            return [b.animate.set_opacity(GHOST_OPACITY) for b in bars]
+        out = []
+        for k, (old, new) in enumerate(self.exp_moves):
+            if k == 0:
+                new.set_opacity(GHOST_OPACITY)
+                if self.every_label:  # their labels name the bars (else the shares' segments)
+                    self.marks = dict(enumerate(new))
+            if len(old) and len(new) == len(old):
+                out.append(ReplacementTransform(old, new))
+            elif len(old):
+                out.append(FadeOut(old))
+        return out
 
     def shares_heading(self) -> VGroup:
         """q(she): e^s / Σ e^s, in the place of the e^s heading: what the bar now shows."""

@@ -621,9 +621,9 @@ def real_size_problems(scene) -> list[str]:
         w = scene.weights
         out.append(f"the weights elided: {len(w.shown_rows)} rows, {len(w.shown_columns)} columns")
     from room_checks import room_problems  # Embeddings' first still, Overview's matrices at 1:1
-    from weights_checks import plane_room  # WeightedSum's plane at 1:1, its chain named
+    from weights_checks import plane_room, softmax_room  # WeightedSum's plane, Softmax's bars
 
-    return out + room_problems(scene) + plane_room(scene)
+    return out + room_problems(scene) + plane_room(scene) + softmax_room(scene)
 
 
 def followed_value_grey(scene) -> list[str]:
