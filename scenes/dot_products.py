@@ -426,17 +426,23 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         q_arrow = plane.arrow(pq0, qc)
         group, flights = self.shadow_flights(a, keys, pq0, done)
         named = keys if last else []  # the still names every key it shows
+        marks = list(plane.tick_labels) + [m for m in group if isinstance(m, Dot)]
+        marks += shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line])
+        marks += drop_marks(group)
         q_label = plane.tip_labels(
-            [pq0, *(self.pair_coords(a, b)[1] for b in named)],
-            [f"q({self.q_tokens[a]})", *(f"k({self.k_tokens[b]})" for b in named)],
-            [qc, *(self.k_color(b) for b in named)],
-            self.plane_box,
-            list(plane.tick_labels)
-            + [m for m in group if isinstance(m, Dot)]
-            + shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line]),
-            True,
-            merge=0.0,  # one label per arrow, never merged (issue 38: "k(fisherman),k(he)")
+            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, marks, clear_axes=True
         )
+        if named:  # the keys' labels in a column beside their heads, one each, led to its tip
+            # (issue 38: "k(fisherman),k(he)" merged, then labels hovering among the heads)
+            q_label.add(
+                *plane.fanned_labels(
+                    [self.pair_coords(a, b)[1] for b in named],
+                    [f"k({self.k_tokens[b]})" for b in named],
+                    [self.k_color(b) for b in named],
+                    self.plane_box,
+                    [*marks, *q_label],
+                )
+            )
         moves = [] if row_mark is None else [Transform(row_mark, self.row_mark(a))]
         first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
         self.play(grow(q_arrow), *first, *moves, run_time=max(0.3, 2 * per_cell))
@@ -490,3 +496,10 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             shown = AnimationGroup(grow(k_arrow), Create(drop), FadeIn(dot))
             flights.append(shown if b in done else Succession(shown, TransformFromCopy(tag, cell)))
         return group, flights
+
+
+def drop_marks(group) -> list:
+    """Small boxes along each dashed drop of ``group`` (a key's tip down to its shadow's foot):
+    no label on one either."""
+    drops = [m for m in group if isinstance(m, DashedLine)]
+    return shaft_marks([(m.get_start(), m.get_end()) for m in drops], half=0.03)

@@ -6,7 +6,7 @@ fail."""
 
 import numpy as np
 import pytest
-from manim import Arrow
+from manim import DOWN, RIGHT, Arrow, VGroup
 
 from scene_checks import describe, labels_on_arrows
 
@@ -144,3 +144,95 @@ def test_the_roles_are_drawn_in_no_tokens_colour(name):
         assert nearest >= 20, f"{describe(mob)!r} in {ink.to_hex()}: ΔE {nearest:.1f} to a token"
     for text in (m for m in cards.get_family() if getattr(m, "source_text", None)):
         assert contrast(text.get_fill_color(), theme.panel) >= 4.5, text.source_text
+
+
+def _plane_scene(name: str = "DotProducts"):
+    """A bare scene named as a plane scene: the plane-label checks apply to it."""
+    from manim import Scene
+
+    scene = Scene()
+    scene.scene_name = name
+    return scene
+
+
+def test_the_check_sees_two_labels_read_as_one_and_a_label_over_a_keys_head():
+    """The checks can fail: two tip labels side by side on one line ("soup,it", issue 38) are
+    reported, and so is a label over an outlined key arrow — whose dashed shaft has no points
+    of its own, so that no check saw a key arrow at all."""
+    from scene_checks import plane_label_problems
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.text import label
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    scene = _plane_scene()
+    soup, comma, it = label("soup", 26), label(",", 26), label("it", 26)
+    for mob in (soup, it):
+        mob.is_tip_label = True
+    scene.add(VGroup(soup, comma, it).arrange(buff=0.06, aligned_edge=DOWN))
+    assert any("read as one label" in p for p in plane_label_problems(scene))
+    it.shift(DOWN * 0.5)  # on a line of its own
+    assert not plane_label_problems(scene)
+
+    plane = VectorPlane(np.array([[1.0, 1.0]]), Box(-2, -2, 2, 2), theme, ticks=False)
+    key = plane.arrow([0.2, 1.0], theme.token(1), outline=True)
+    over = label("k(x)", 26).move_to(plane.point([0.2, 1.0]) + np.array([0.1, -0.25, 0]))
+    over.is_tip_label = True
+    scene = _plane_scene()
+    scene.add(key, over)
+    assert labels_on_arrows(scene) or plane_label_problems(scene)
+    over.shift(RIGHT * 1.5)
+    assert not labels_on_arrows(scene) and not plane_label_problems(scene)
+
+
+def test_close_tips_get_a_label_each_on_its_own_line():
+    """Issue 38: tips closer than ``merge`` shared one label ("soup,it"); now each label is on
+    a line of its own, in its colour, none read as one with another or over a head."""
+    from scene_checks import dropped_or_distant_labels, plane_label_problems
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    coords = np.array([[1.0, -0.5], [1.02, -0.56], [-0.6, 0.9]])
+    box = Box(-2.5, -2.5, 2.5, 2.5)
+    plane = VectorPlane(coords, box, theme, ticks=False)
+    colors = [theme.token(i) for i in range(3)]
+    arrows = plane.arrows(coords, colors)
+    labels = plane.tip_labels(coords, ["it", "soup", "chef"], colors, box, merge=0.35)
+    texts = [m for m in labels.get_family() if getattr(m, "is_tip_label", False)]
+    assert sorted(m.source_text for m in texts) == ["chef", "it", "soup"]
+    scene = _plane_scene("Projections")
+    scene.add(arrows, labels)
+    assert not plane_label_problems(scene)
+    assert not dropped_or_distant_labels(scene) and not labels_on_arrows(scene)
+
+
+def test_near_parallel_keys_are_labelled_in_a_column_beside_their_heads():
+    """Issue 38, DotProducts' last still (the chef sentence, 1:1): four near-parallel keys'
+    labels hovered among their heads. ``fanned_labels`` sets them in one column beside the
+    heads, top to bottom as the tips, each led to its own tip: none over an arrow or head,
+    none read as one with another, every arrow labelled."""
+    from scene_checks import dropped_or_distant_labels, plane_label_problems
+    from scenes.mobjects.layout import Box, box_of
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import THEMES
+
+    theme = THEMES["dark"]
+    keys = np.array([[0.6, 11.5], [1.0, 10.5], [2.0, 9.6], [1.0, 3.0]])
+    box = Box(-3, -2, 1.5, 3)
+    plane = VectorPlane(np.vstack([keys, [[16.0, 0.0]]]), box, theme, ticks=False)
+    colors = [theme.token(i) for i in range(4)]
+    arrows = VGroup(*(plane.arrow(k, c, outline=True) for k, c in zip(keys, colors)))
+    for a in arrows:
+        a.wants_label = True
+    texts = ["k(“,”)", "k(that₁)", "k(soup)", "k(The)"]
+    labels = plane.fanned_labels(keys, texts, colors, box)
+    shown = [m for m in labels.get_family() if getattr(m, "is_tip_label", False)]
+    assert [m.source_text for m in sorted(shown, key=lambda m: -m.get_y())] == texts
+    assert len({round(box_of(m).x0, 3) for m in shown}) == 1  # one column
+    scene = _plane_scene()
+    scene.add(arrows, labels)
+    assert not plane_label_problems(scene)
+    assert not labels_on_arrows(scene) and not dropped_or_distant_labels(scene)

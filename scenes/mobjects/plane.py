@@ -8,12 +8,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from manim import DOWN, LEFT, Arrow, Dot, Line, NumberPlane, VGroup
+from manim import DOWN, LEFT, Arrow, Dot, NumberPlane, VGroup
 
 from scenes.mobjects.layout import Box, box_of, place_labels
 from scenes.mobjects.text import Num, fitted, label, text_width
 from scenes.mobjects.theme import BODY, SMALL, Theme
-from scenes.mobjects.tip_room import names_whole, place_all
+from scenes.mobjects.tip_room import (
+    SIDE_GAP,
+    fan_column,
+    head_marks,
+    leader_line,
+    names_whole,
+    place_all,
+    side_by_side,
+)
 
 
 def nice_step(span: float) -> float:
@@ -246,14 +254,25 @@ class VectorPlane(VGroup):
 
         ``clear_axes``: a zero vector's label (a padding token's dot at the origin) is set off
         the axes, on the side away from the other vectors, after the others are placed.
-        ``merge``: tips closer than this (scene units) share one label, "a, b" in their colours,
-        instead of two labels stacked at one point."""
-        labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
-        heads = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
-        heads += shaft_marks(self.shafts)
-        anchors = [self.point(c) for c in coords]
-        if merge > 0 and len(anchors) > 1:
-            labels, anchors = self._merged(labels, anchors, merge)
+        ``merge``: the labels of tips closer than this (scene units) are set as one stack, each
+        on its own line (:meth:`_merged`), instead of two labels fighting for one point."""
+        spots = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
+        spots += shaft_marks(self.shafts)
+        # clear of each head's whole triangle; where that leaves a label out of a small
+        # plane (CrossAttention's at 1:1), of the small box round each tip point only
+        for heads in (spots + head_marks(self.shafts), spots):
+            labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
+            anchors = [self.point(c) for c in coords]
+            if merge > 0 and len(anchors) > 1:
+                labels, anchors = self._merged(labels, anchors, merge)
+            out = self._labelled(labels, anchors, bounds, obstacles, heads, clear_axes)
+            named = [m for m in out.get_family() if getattr(m, "is_tip_label", False)]
+            if len(named) >= len(texts):
+                break
+        return out
+
+    def _labelled(self, labels, anchors, bounds, obstacles, heads, clear_axes) -> VGroup:
+        """:meth:`tip_labels` for ``labels`` made, clear of ``heads`` (boxes) too."""
         origin = self.point([0, 0])
         prefs = [a - origin for a in anchors]
         zero = [bool(clear_axes and np.linalg.norm(p) < 1e-6) for p in prefs]
@@ -265,7 +284,22 @@ class VectorPlane(VGroup):
             )
             placed = [flags[k] for k in range(len(labels))]
         far = list(obstacles) + heads
+        self._set_apart(labels, anchors, prefs, placed, bounds, far)
         return VGroup(*self._with_leaders(labels, anchors, placed, bounds, far))
+
+    def _set_apart(self, labels, anchors, prefs, placed, bounds, obstacles) -> None:
+        """Each placed label that sits beside another on one line (:func:`side_by_side`: "not
+        The" read as one label, issue 38) placed again near its tip, clear of the others by
+        :data:`SIDE_GAP` left and right; where it finds no such spot, marked unplaced (set
+        where there is room, with a leader line). ``placed`` is updated in place."""
+        for k, mob in enumerate(labels):
+            others = [box_of(m) for j, m in enumerate(labels) if j != k and placed[j]]
+            if not placed[k] or not any(side_by_side(box_of(mob), b) for b in others):
+                continue
+            wide = [Box(b.x0 - SIDE_GAP, b.y0, b.x1 + SIDE_GAP, b.y1) for b in others]
+            (placed[k],) = place_labels(
+                [mob], [anchors[k]], [prefs[k]], bounds, [*obstacles, *wide], **self._reach()
+            )
 
     def _place_off_axes(self, labels, anchors, prefs, bounds, obstacles) -> list[bool]:
         """:func:`place_labels`, first near each tip and off the axes (a review: labels struck
@@ -337,6 +371,24 @@ class VectorPlane(VGroup):
                 return keep, arrows, labels
         raise AssertionError("unreachable")
 
+    def fanned_labels(self, coords, texts, colors, bounds: Box, obstacles=()) -> VGroup:
+        """Labels of a cluster of near-parallel arrows in one column beside their tips, top to
+        bottom as the tips (:func:`fan_column`), each joined to its own tip by a leader line
+        where it is not at it: every label whole, apart and clear of every arrowhead and shaft
+        (issue 38: DotProducts' keys' labels hovered among their heads); where the plane has no
+        room for the column, :meth:`tip_labels` — which are kept, too, where each finds its spot
+        at its own tip (the keys of a 3-token example, apart: a column would lead across them)."""
+        at_tips = self.tip_labels(coords, texts, colors, bounds, obstacles)
+        if not any(getattr(m, "is_leader", False) for m in at_tips.get_family()):
+            return at_tips
+        labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
+        anchors = [self.point(c) for c in coords]
+        heads = head_marks(self.shafts) + shaft_marks(self.shafts)
+        heads += [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
+        if not fan_column(labels, anchors, bounds, [*obstacles, *heads]):
+            return at_tips
+        return VGroup(*(self._leadered(m, a, 0.12) for m, a in zip(labels, anchors)))
+
     def _with_leaders(self, labels, anchors, placed, bounds, obstacles) -> list:
         """Each label that found no spot near its tip set at the free spot of the plane's box
         nearest to it (:func:`scenes.mobjects.tip_room.place_all`: never the followed pair's
@@ -353,13 +405,14 @@ class VectorPlane(VGroup):
     @staticmethod
     def _leadered(mob, anchor, near: float | None = None):
         """``mob`` itself when its box is within :data:`NEAR` of its tip, else ``mob`` with a
-        thin line (its colour, 0.7 opacity) from its box's edge to the tip; a merged label one
-        line to each of its tips, each in its token's colour."""
+        thin line (its colour, 0.7 opacity) from its box's edge to the tip; a stack of labels
+        (:meth:`_merged`) a line from each label that is far from its own tip, in its colour."""
         parts = getattr(mob, "tip_parts", None) or [mob]
         tips = getattr(mob, "tip_anchors", None) or [anchor]
         for part, tip in zip(parts, tips):  # its own tip, as an offset: it moves with the label
             part.tip_home = np.asarray(tip, dtype=float) - part.get_center()
-        lines = [_leader(box_of(mob), tip, part, near) for part, tip in zip(parts, tips)]
+        near = NEAR if near is None else near
+        lines = [leader_line(box_of(part), tip, part, near) for part, tip in zip(parts, tips)]
         lines = [line for line in lines if line is not None]
         if not lines:
             return mob
@@ -376,7 +429,10 @@ class VectorPlane(VGroup):
         return mob
 
     def _merged(self, labels, anchors, merge: float):
-        """Labels of tips closer than ``merge`` joined into one "a, b" label at the first."""
+        """Labels of tips closer than ``merge`` stacked in one column, each on its own line in
+        its colour, the top tip's on top (issue 38: one label per arrow, never merged — "soup,it"
+        side by side read as one), set as one block at the middle of their tips; a label there
+        farther than :data:`NEAR` from its own tip gets its own leader line."""
         groups: list[list[int]] = []
         for k, a in enumerate(anchors):
             near = next((g for g in groups if np.linalg.norm(anchors[g[0]] - a) < merge), None)
@@ -386,20 +442,21 @@ class VectorPlane(VGroup):
                 near.append(k)
         if all(len(g) == 1 for g in groups):
             return labels, anchors
-        merged = []
+        stacked, homes = [], []
         for g in groups:
-            parts = []
-            for n, k in enumerate(g):
-                if n:
-                    parts.append(label(",", BODY, self.theme.muted))
-                parts.append(labels[k])
-            group = VGroup(*parts).arrange(buff=0.06, aligned_edge=DOWN)
+            if len(g) == 1:
+                stacked.append(labels[g[0]])
+                homes.append(anchors[g[0]])
+                continue
+            g = sorted(g, key=lambda k: -float(anchors[k][1]))  # top to bottom, as the tips
+            group = VGroup(*(labels[k] for k in g)).arrange(DOWN, buff=0.04, aligned_edge=LEFT)
             group.tip_parts = [labels[k] for k in g]  # set apart where the group has no room
             group.tip_anchors = [anchors[k] for k in g]
             for part in group.tip_parts:
                 part.tip_group = group  # the checks measure a part's distance by its group's
-            merged.append(group)
-        return merged, [anchors[g[0]] for g in groups]
+            stacked.append(group)
+            homes.append(np.mean([anchors[k] for k in g], axis=0))
+        return stacked, homes
 
     def _place_around_origin(self, labels, anchors, prefs, zero, bounds, obstacles, heads):
         """Place the labels of the non-zero vectors, then each zero vector's label off both
@@ -453,18 +510,8 @@ NEAR = 0.45  # a tip label's box farther than this from its tip gets a leader li
 
 
 def _leader(b: Box, anchor, part, near: float | None = None):
-    """A thin line from box ``b``'s edge to ``anchor`` in ``part``'s colour; None when the box
-    is within :data:`NEAR` of it."""
-    anchor = np.asarray(anchor, dtype=float)
-    edge = np.array([np.clip(anchor[0], b.x0, b.x1), np.clip(anchor[1], b.y0, b.y1), 0.0])
-    gap = float(np.linalg.norm(anchor[:2] - edge[:2]))
-    if gap <= (NEAR if near is None else near):
-        return None
-    toward = (anchor - edge) / gap
-    line = Line(edge + toward * 0.04, anchor - toward * 0.08, stroke_width=2)
-    line.set_stroke(part.family_members_with_points()[0].get_color(), opacity=0.7)
-    line.is_leader = True
-    return line
+    """:func:`leader_line` within :data:`NEAR` by default (WeightedSum's chain draws its own)."""
+    return leader_line(b, anchor, part, NEAR if near is None else near)
 
 
 SHAFT_SAMPLES = (0.1, 0.22, 0.34, 0.46, 0.58, 0.7, 0.8)  # along a shaft, short of its head
