@@ -28,6 +28,8 @@ from scenes.mobjects.text import SHORT_LABEL, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 COMPACT = 0.08
+MANY = 8  # past this many tokens the rows are elided and columns are scarce
+LABEL_ROOM = 1.4  # among many, a row label's room: a long one shortened, "students" whole
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels
 
 
@@ -246,22 +248,31 @@ class EncoderBlock(ExplainerScene):
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
         """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
         ex, theme = self.example, self.theme
-        # a narrow slot keeps one column of numbers beside its labels (shortened to fit)
+        # a narrow slot keeps one column of numbers beside its labels (shortened to fit); among
+        # many tokens a long label (not the followed pair's) shortened before a column is lost,
+        # and a decimal less where it shows more columns (issue 38: 1 of 8 columns at 16:9,
+        # each slot a third empty)
         room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
-        rows = self.row_texts(room) if labelled else [""] * ex.n
-        m = self.kit.matrix(
-            values,
-            ("enc", name),
-            rows,
-            [str(j + 1) for j in range(values.shape[1])],
-            box,
-            sizes=(self.size, 22),
-            title_room=0.6,
-            digits=digits,
-            row_colors=[self.q_color(i) for i in range(ex.n)],
-            cell_pad=COMPACT,
-            keep_rows=ac.story_cast(self.trace),  # 20-odd rows: the story's, the rest elided
-        )
+        many = ex.n > MANY
+        rows = self.row_texts(min(room, LABEL_ROOM) if many else room) if labelled else [""] * ex.n
+        best = None
+        for d in (digits, 1) if many and digits > 1 else (digits,):
+            m = self.kit.matrix(
+                values,
+                ("enc", name),
+                rows,
+                [str(j + 1) for j in range(values.shape[1])],
+                box,
+                sizes=(self.size, 22),
+                title_room=0.6,
+                digits=d,
+                row_colors=[self.q_color(i) for i in range(ex.n)],
+                cell_pad=COMPACT,
+                keep_rows=ac.story_cast(self.trace),  # 20-odd rows: the story's, the rest elided
+            )
+            if best is None or len(m.shown_columns) > len(best.shown_columns):
+                best = m
+        m = best
         title = math(formula, FORMULA, theme.text)
         if title.width > 1.6 * box.width and "=" in formula:  # a narrow slot: its name alone
             title = math(formula.split("=")[0].strip(), FORMULA, theme.text)  # (the caption has

@@ -9,7 +9,11 @@ still of a scene run that already happens (``scene_checks.real_size_problems`` c
 - HeadMoved's and Overview's first stills drew their plane small in the room later steps share
   (at 1:1 E's arrow a strip at the top, the tokens' plane a corner): the picture (its shapes,
   no text) spans at least :data:`FIRST_SPAN_SHAPES` of the content's width or height (a plane
-  of a tall view fills the height, of E alone the width).
+  of a tall view fills the height, of E alone the width);
+- EncoderBlock among many tokens showed one column of 8 in slots a third empty at 16:9 and 4:3
+  (row labels as wide as "explanations", two decimals): each matrix shows at least
+  :data:`ENCODER_COLUMNS` columns there (:func:`encoder_columns_problems`, from
+  ``scene_checks.geometry_problems``: the lecturer's at-the-limits run).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from scenes.mobjects.matrix import LabelledMatrix
 FIRST_SPAN = 0.8  # the least share of the content's width Embeddings' first still spans
 LEAST_COLUMNS = 3  # the followed key's and the keys the query weighs most (1 or 2 before)
 MATRIX_STEPS = ("qk", "scale", "masked_note", "softmax")
+ENCODER_COLUMNS = 2  # EncoderBlock among many tokens at 16:9 and 4:3 (1 before)
 FIRST_STEPS = {"HeadMoved": "token", "Overview": "formula"}  # each one's first still
 FIRST_SPAN_SHAPES = 0.55  # its shapes' span, of the content's width or height (0.30–0.39 before)
 
@@ -62,3 +67,18 @@ def first_still_problems(scene) -> list[str]:
     if max(w, h) < FIRST_SPAN_SHAPES:
         return [f"the first still's picture spans {w:.0%} × {h:.0%} of the content ({w * h:.0%})"]
     return []
+
+
+def encoder_columns_problems(scene) -> list[str]:
+    """EncoderBlock among more than 8 tokens at 16:9 and 4:3: every matrix on screen shows at
+    least :data:`ENCODER_COLUMNS` of its columns."""
+    from scene_checks import on_screen
+
+    ex = scene.example
+    if scene.scene_name != "EncoderBlock" or ex.n <= 8 or scene.look.aspect == "1:1":
+        return []
+    return [
+        f"a {m.shape[0]} × {m.shape[1]} matrix shows {len(m.shown_columns)} column(s)"
+        for m in on_screen(scene, LabelledMatrix)
+        if len(m.shown_columns) < min(ENCODER_COLUMNS, m.shape[1])
+    ]

@@ -505,6 +505,7 @@ def geometry_problems(scene) -> list[str]:
     shortened, Softmax's key labels over another key's segment, a grid of squares without its
     colour bar."""
     from key_checks import unkeyed_grids
+    from room_checks import encoder_columns_problems  # EncoderBlock, many tokens
 
     return (
         layout_problems(scene)
@@ -514,6 +515,7 @@ def geometry_problems(scene) -> list[str]:
         + key_label_problems(scene)
         + plane_label_problems(scene)
         + unkeyed_grids(scene)
+        + encoder_columns_problems(scene)
     )
 
 
