@@ -16,6 +16,7 @@ from scenes.mobjects.layout import Box, place
 from scenes.mobjects.math import math as typeset_math
 from scenes.mobjects.matrix import matrix_title, typeset_headers
 from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
+from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
 
@@ -74,17 +75,16 @@ class Embeddings(ExplainerScene):
             keep_rows=list(self.order[:CROWDED_TOKENS]) if crowded else self.pair_rows(),
         )
         typeset_headers(table, [f"x_{j + 1}" for j in range(ex.d_model)])
-        self.table_head = matrix_title(
-            self.typeset("embeddings_typeset", SMALL, self.theme.muted), table, self.theme
-        )
+        self.table_head = matrix_title(self.table_heading(right.width), table, self.theme)
         place(VGroup(self.table_head, table), right, "center")
 
         q = ac.followed_pair(tr).query  # the first arrow: the followed query's
         self.step("plane", q=self.token_list([self.q_tokens[q]]))
         self.play(Create(plane.plane), FadeIn(plane.tick_labels), FadeIn(note), run_time=1.2)
         self.first = self.first_arrow(q)
-        # its row of the table with it (issue 38: a third of the frame was empty until the
-        # table came): the table's frame and the one token's numbers
+        # its row of the table with it, in the table's frame (issue 38: a third of the frame,
+        # then half of it, was empty until the table came): every row's name, its cells empty,
+        # and the one token's numbers
         self.first_row = self.table_row(q)
         self.play(grow(self.first[0]), FadeIn(self.first[1]), FadeIn(self.first_row), run_time=0.8)
         if len(self.pieces):
@@ -108,21 +108,30 @@ class Embeddings(ExplainerScene):
         plane.tips[:], plane.shafts[:] = tips, shafts
         return VGroup(arrow, tip)
 
+    def table_heading(self, width: float) -> VGroup:
+        """The table's title, and where the plane is a 2-D view (the caption names the vectors'
+        width) the table's shape beside it, "22 × 576", or under it where ``width`` is narrow."""
+        title = self.typeset("embeddings_typeset", SMALL, self.theme.muted)
+        if self.view.exact:
+            return title
+        shape = label(f"{self.example.n} × {self.example.d_model}", SMALL, self.theme.muted)
+        head = VGroup(title, shape).arrange(buff=0.2)
+        if head.width > width:
+            head.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        return head
+
     def table_row(self, i: int) -> VGroup:
-        """The table's title, column names and colour key, and row ``i`` (its name, its cells'
-        backgrounds and numbers): empty where the table elides that row."""
+        """The table's frame (title, column names, colour key, every row's name and ellipses;
+        the cells' backgrounds where they are not coloured squares) and row ``i``'s numbers:
+        only the frame where the table elides that row."""
         table = self.table
-        if i not in table.shown_rows:
-            return VGroup()
-        backs = [b for b in table.backgrounds if getattr(b, "cell_index", (None,))[0] == i]
-        return VGroup(
-            self.table_head,
-            table.col_labels,
-            table.colorbar,
-            table.row_label_of[i],
-            *backs,
-            table.row_group(i),
-        )
+        squares = table.style.squares  # a square's colour is its number: not before its arrow
+        backs = [] if squares else list(table.backgrounds)
+        names = [table.row_label_of[k] for k in table.shown_rows]
+        mine = [b for b in table.backgrounds if getattr(b, "cell_index", (None,))[0] == i]
+        row = [*mine, table.row_group(i)] if i in table.shown_rows else []
+        frame = [self.table_head, table.col_labels, table.colorbar, table.ellipses]
+        return VGroup(*frame, *names, *backs, *row)
 
     def pair_rows(self) -> list[int]:
         """The followed query's and key's rows (the key's where it is a token of X): an elided
@@ -135,7 +144,10 @@ class Embeddings(ExplainerScene):
         plane, table, coords, colors = self.vplane, self.table, self.coords, self.colors
         n = self.example.n  # many tokens: counted, not listed (a list ran the caption to pages)
         listed = {} if n > CROWDED else {"tokens": self.token_list(self.q_tokens)}
-        self.step("tokens", "tokens_many" if n > CROWDED else None, **listed)
+        key = "tokens_many" if n > CROWDED else "tokens"
+        if not self.view.exact:  # a 2-D view of longer vectors: the caption says so, and how long
+            key, listed = f"{key}_view", {**listed, "d": self.example.d_model}
+        self.step("tokens", key, **listed)
         # every token where each finds a label near its arrow; among many, the story's few
         # (the followed query, the rows that do what the head does, its strongest keys)
         shown = self.note
@@ -175,7 +187,7 @@ class Embeddings(ExplainerScene):
             LaggedStart(*(grow(a) for a in arrows), lag_ratio=0.3),
             LaggedStart(*(FadeIn(t) for t in labels), lag_ratio=0.3),
             LaggedStart(*(FadeIn(self.unshown(r, shown)) for r in rows), lag_ratio=0.3),
-            FadeIn(table.ellipses),
+            FadeIn(self.unshown(table.ellipses, shown)),
             FadeIn(self.left_out(shown)),
             FadeOut(self.first),  # drawn again among the others
             run_time=min(4, 1 + 0.4 * len(self.drawn)),

@@ -17,6 +17,16 @@ STEPS = {
         "每个词元的坐标就是它的词向量 x。",
         "Each token's coordinates are its embedding.",
     ),
+    # a plane that is a 2-D view of longer vectors (a model's 576 dimensions): the caption says so
+    # (a review: "their coordinates are their embeddings" beside a view of 576 dimensions)
+    "tokens_view": (
+        "{tokens} 的词向量 x 各是一个 {d} 维的向量；平面只是它们的二维视图（一个投影）。",
+        "The embeddings of {tokens} are {d}-dimensional vectors; the plane is a 2-D view of them (a projection).",
+    ),
+    "tokens_many_view": (
+        "每个词元的词向量 x 是一个 {d} 维的向量；平面只是它的二维视图（一个投影）。",
+        "Each token's embedding is a {d}-dimensional vector; the plane is a 2-D view of it (a projection).",
+    ),
     "compare": (
         "方向越接近，点积越大：注意力就从这里开始。",
         "The closer two directions, the larger their dot product: attention starts here.",
