@@ -83,6 +83,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
         if self.one_side:  # many rows, every one named on the left: the grid takes the height
             self.title, self.sums, self.sum_head = self.place_one_side(matrix, left)
+            self.column_name = self.name_followed_column(matrix)
             self.block = VGroup(self.title, matrix, self.sums, self.sum_head)
             title = self.title
         elif self.sums_once:
@@ -105,7 +106,8 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
 
         masked = ac.mask_claim(head.mask, W.shape).kind == "blocks"
         self.step("heatmap", caption_key="heatmap_masked" if masked else "heatmap")
-        self.play(FadeIn(title), FadeIn(matrix.frame_parts(), matrix.blocked_marks), run_time=0.8)
+        parts = (matrix.frame_parts(), matrix.blocked_marks, getattr(self, "column_name", VGroup()))
+        self.play(FadeIn(title), FadeIn(*parts), run_time=0.8)
         self.play(FadeIn(matrix.numbers, lag_ratio=0.05), run_time=1.2)
         if len(self.pieces):  # what 猫¹ 猫² mean, once
             self.play(FadeIn(self.pieces), run_time=0.4)

@@ -56,8 +56,34 @@ def attention_matrix_problems(scene) -> list[str]:
     wide = config.frame_width > config.frame_height * 1.01
     if wide and side < LEAST_SIDE * short and scene.readout_at != "foot":
         out.append(f"the heatmap is {side / short:.0%} of the frame's side (< {LEAST_SIDE:.0%})")
-    out += _followed_row_named_beside(scene, m)
+    out += _followed_row_named_beside(scene, m) + _followed_column_named(scene, m)
     return out + _room_left(scene, m) + _badges_on_grid(scene, m)
+
+
+def _followed_column_named(scene, m) -> list[str]:
+    """In a square frame where the columns are numbered, the followed key's column also named
+    by its token, whole, over or under that column (issue 38, the chef sentence at 1:1: "5" the
+    only name of the column of "soup"; at 4:3 and 16:9 the grid takes the height, or the
+    numbers' line the room under it)."""
+    from scenes.mobjects.layout import box_of
+
+    if config.frame_width > config.frame_height * 1.01:
+        return []
+    j = ac.followed_pair(scene.trace).key
+    head = getattr(m, "col_label_of", {}).get(j)
+    if head is None or getattr(head, "source_text", "") != str(j + 1):
+        return []
+    cell = next(r for r in m.backgrounds if r.cell_index[1] == j)
+    x, grid = cell.get_center()[0], box_of(m.backgrounds)
+    token = str(scene.k_tokens[j])
+    near = [
+        t
+        for t in on_screen(scene)
+        if getattr(t, "source_text", None) in (token, f"“{token}”")
+        and abs(t.get_center()[0] - x) <= max(cell.width, 0.05)
+        and (0 <= grid.y0 - t.get_top()[1] <= 0.6 or 0 <= t.get_bottom()[1] - grid.y1 <= 1.2)
+    ]
+    return [] if near else [f"the followed column {j + 1} not named {token!r} at its column"]
 
 
 def _followed_row_named_beside(scene, m) -> list[str]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Line, VGroup
 
+import attention_core as ac
 from scenes.mobjects.grid_labels import SPLIT_FROM
 from scenes.mobjects.layout import Box, Regions, box_of, place, regions
 from scenes.mobjects.text import label
@@ -19,6 +20,7 @@ SLIM_CAPTION = 0.86  # the caption bar of a many-row heatmap: two lines (pages f
 SIDE_GAP = 0.3  # between the grid's block and a title beside it
 KEY_GAP = 0.2  # between the grid and its colour key lying under it
 READOUT_GAP = 0.3  # between the grid and the named cells' numbers beside or under it
+LEAST_KEY = 1.2  # the narrowest colour key lying under the grid beside a column's name
 SMALL_LINE = 0.42  # a line of the smallest text with its gap, as flow sets them
 
 
@@ -83,6 +85,56 @@ class AttentionMatrixLayout:
             apart = apart or under
             return apart or self.weights_matrix(left, named, title_room=0.0, one_side=True)
         self.sums_room = 1.1
+        return None
+
+    def name_followed_column(self, matrix) -> VGroup:
+        """The followed key's column named by its token under it, whole and in its colour,
+        where the columns are numbered (issue 38: the chef sentence's followed column was "5"
+        alone); a colour key lying under the grid goes to the side the name leaves free. The
+        name joins ``matrix`` (it moves and fades with it); nothing where the columns carry
+        their tokens or no side of the key's line has room for it."""
+        j = ac.followed_pair(self.trace).key
+        cells = [r for r in matrix.backgrounds if r.cell_index[1] == j]
+        head = getattr(matrix, "col_label_of", {}).get(j)
+        if not cells or head is None or getattr(head, "source_text", "") != str(j + 1):
+            return VGroup()  # its column named by its token already (or not drawn)
+        name = label(self.k_tokens[j], SMALL, self.k_color(j))
+        grid, bar = box_of(matrix.backgrounds), matrix.colorbar
+        name.move_to([cells[0].get_center()[0], grid.y0 - KEY_GAP - name.height / 2, 0])
+        tick = Line(UP * (grid.y0 - 0.02), UP * (name.get_top()[1] + 0.02), stroke_width=2)
+        tick.set_color(self.k_color(j)).set_x(name.get_x())
+        marked = VGroup(tick, name)
+        under = len(bar) and bar.get_top()[1] < grid.y0 + 1e-6
+        key = self.key_beside_name(matrix, box_of(name)) if under else None
+        readout = getattr(self, "readout", VGroup())
+        others = [o for o in (key if under else VGroup(), readout) if o is not None and len(o)]
+        clear = not (under and key is None)
+        clear = clear and not any(box_of(o).overlaps(box_of(name), pad=0.1) for o in others)
+        if not clear or not self.regions.content.contains(box_of(marked), 0.01):
+            return VGroup()
+        if under and key is not bar:  # the key in its new place (or narrower)
+            matrix.remove(bar)
+            matrix.colorbar = key
+            matrix.add(key)
+        matrix.add(marked)
+        return marked
+
+    def key_beside_name(self, matrix, name: Box):
+        """The colour key lying under the grid where it leaves the followed column's ``name``
+        clear: where it is, else at the grid's other edge, else narrower (at least
+        :data:`LEAST_KEY`) on the wider side; None where neither side has room. A new key where
+        it moves (``matrix`` keeps its own until the name goes in)."""
+        old, grid = matrix.colorbar, box_of(matrix.backgrounds)
+        if not box_of(old).overlaps(name, pad=0.1):
+            return old
+        rooms = {LEFT.tobytes(): name.x0 - grid.x0, RIGHT.tobytes(): grid.x1 - name.x1}
+        sides = sorted((LEFT, RIGHT), key=lambda side: -rooms[side.tobytes()])
+        for want in (2.4 - 0.2 * k for k in range(7)):
+            for side in sides if want >= LEAST_KEY else ():
+                bar = self.kit.colour_bar("weights", width=min(want, grid.width))
+                bar.align_to(old, UP).align_to(matrix.backgrounds, side)
+                if not box_of(bar).overlaps(name, pad=0.1):
+                    return bar
         return None
 
     def corner_readout(self, matrix, left: Box, W, named) -> bool:
