@@ -245,6 +245,7 @@ class VectorPlane(VGroup):
         obstacles=(),
         clear_axes: bool = False,
         merge: float = 0.0,
+        strict: bool = False,
     ) -> VGroup:
         """Labels at the arrow tips, nudged apart so none overlaps another or the obstacles;
         in a crowded plane a label with no free spot near its tip is set farther away, where
@@ -258,9 +259,9 @@ class VectorPlane(VGroup):
         on its own line (:meth:`_merged`), instead of two labels fighting for one point."""
         spots = [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
         spots += shaft_marks(self.shafts)
-        # clear of each head's whole triangle; where that leaves a label out of a small
-        # plane (CrossAttention's at 1:1), of the small box round each tip point only
-        for heads in (spots + head_marks(self.shafts), spots):
+        # clear of each head's triangle; where that leaves a label out (CrossAttention at 1:1),
+        # of the box round each tip only (``strict``: a story's plane draws fewer arrows)
+        for heads in (spots + head_marks(self.shafts), *([] if strict else [spots])):
             labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
             anchors = [self.point(c) for c in coords]
             if merge > 0 and len(anchors) > 1:
@@ -364,6 +365,7 @@ class VectorPlane(VGroup):
                 [colors[i] for i in keep],
                 bounds,
                 obstacles,
+                strict=count != counts[-1],  # fewer arrows before labels nearer the heads
                 **kw,
             )
             named = {id(m) for m in labels.get_family() if getattr(m, "is_tip_label", False)}
