@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import FloatArray
 from .validation import check_matrix, reject_unknown, shown
 
 BLOCK_ARRAYS = ("W_1", "b_1", "W_2", "b_2", "gamma_1", "beta_1", "gamma_2", "beta_2")
@@ -44,7 +45,7 @@ class Block:
         return out
 
 
-def check_block(block, d_model: int, max_dim: int) -> Block | None:
+def check_block(block: object, d_model: int, max_dim: int) -> Block | None:
     """``block``: None, a :class:`Block` (kept), or a table of all eight arrays (and ``eps``)
     with shapes that fit d_model."""
     if block is None or isinstance(block, Block):
@@ -78,14 +79,14 @@ def check_block(block, d_model: int, max_dim: int) -> Block | None:
     return Block(W_1=W_1, W_2=W_2, eps=_eps(block.get("eps", BERT_EPS)), **vectors)
 
 
-def _vector(key: str, value, width: int) -> np.ndarray:
+def _vector(key: str, value: object, width: int) -> FloatArray:
     arr = check_matrix(f"block.{key}", value, ndim=1)
     if arr.shape != (width,):
         raise ValueError(f"block.{key}: {arr.shape[0]} numbers; it needs {width}")
     return arr
 
 
-def _eps(value) -> float:
+def _eps(value: object) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))

@@ -14,7 +14,7 @@ MAX_ROTARY_BASE = 1e7
 MAX_POSITION = 1_000_000
 
 
-def check_kv_heads(kv_heads, heads: int, explicit: bool) -> int | None:
+def check_kv_heads(kv_heads: object, heads: int, explicit: bool) -> int | None:
     """``kv_heads``: None, or a divisor of ``heads`` given with ``explicit`` split weights."""
     if kv_heads is None:
         return None
@@ -33,7 +33,9 @@ def check_kv_heads(kv_heads, heads: int, explicit: bool) -> int | None:
     return kv_heads
 
 
-def check_rotary_base(rotary_base, positional_encoding: bool, is_cross: bool) -> float | None:
+def check_rotary_base(
+    rotary_base: object, positional_encoding: bool, is_cross: bool
+) -> float | None:
     """``rotary_base``: None, or a number above 1 for a self-attention example without
     sinusoidal positional encoding (positions are encoded one way or the other)."""
     if rotary_base is None:
@@ -56,7 +58,7 @@ def check_rotary_base(rotary_base, positional_encoding: bool, is_cross: bool) ->
     return base
 
 
-def check_positions(positions, rotary_base, n: int) -> tuple[int, ...] | None:
+def check_positions(positions: object, rotary_base: object, n: int) -> tuple[int, ...] | None:
     """``positions``: None (0 … n − 1) or one whole number ≥ 0 per token, with a rotary base."""
     if positions is None:
         return None
@@ -74,7 +76,7 @@ def check_positions(positions, rotary_base, n: int) -> tuple[int, ...] | None:
     return tuple(int(p) for p in positions)
 
 
-def check_rotary_width(rotary_base, d_k: int) -> None:
+def check_rotary_width(rotary_base: object, d_k: int) -> None:
     """Rotary embeddings turn pairs of dimensions: each head's d_k must be even."""
     if rotary_base is not None and d_k % 2:
         raise ValueError(

@@ -12,11 +12,15 @@ import math
 import re
 import sys
 import tomllib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn, TypeVar
 
 from .validation import OverflowNumber, WholeNumber, reject_unknown
 from .weights import WEIGHT_KEYS
+
+# ``cls`` is Example and ``example`` an Example: model.py imports this module, so no import back
+# (not even for type hints: the floor plan has no circle)
+T = TypeVar("T")
 
 FILE_KEYS = (
     "title",
@@ -50,7 +54,7 @@ FILE_KEYS = (
 _FILE_KEY_SET = frozenset(FILE_KEYS)
 
 
-def example_from_dict(cls, data: dict, name: str = "example"):
+def example_from_dict(cls: Callable[..., T], data: dict, name: str = "example") -> T:
     """``cls(name=name, **data)`` for a parsed file's mapping, rejecting unknown keys with a
     suggestion (``cls`` is :class:`~attention_core.Example`)."""
     if not isinstance(data, dict):
@@ -74,7 +78,7 @@ def example_from_dict(cls, data: dict, name: str = "example"):
     return cls(name=name, **data)  # every key is one of FILE_KEYS
 
 
-def example_to_dict(example) -> dict:
+def example_to_dict(example: Any) -> dict:
     """A JSON/TOML-ready mapping that :func:`example_from_dict` turns back into an equal
     example."""
     out: dict[str, Any] = {
@@ -108,7 +112,7 @@ def example_to_dict(example) -> dict:
     return out
 
 
-def _weights_fields(example) -> dict:
+def _weights_fields(example: Any) -> dict:
     """The keys that give the weights: the seed (and sizes) of random ones, the matrices of
     explicit ones, nothing for identities."""
     w = example.weights
@@ -187,7 +191,7 @@ def _parse_toml(text: str, filename: str) -> dict:
             raise
     runs: list[int] = []
 
-    def stand_in(match) -> str:
+    def stand_in(match: re.Match[str]) -> str:
         if match.group(1) is None:
             return match.group(0)  # a string or a comment
         digits = len(match.group(1).replace("_", ""))
@@ -216,7 +220,7 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _restore(value, runs: list[int]):
+def _restore(value: Any, runs: list[int]) -> Any:
     """``value`` with each stand-in number replaced by the :class:`WholeNumber` it stands for."""
     if isinstance(value, dict):
         return {k: _restore(v, runs) for k, v in value.items()}
@@ -227,7 +231,7 @@ def _restore(value, runs: list[int]):
     return value
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(
         f"example: {name} is not a number this tool accepts; every number must be finite"
     )

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .block_fields import BLOCK_ARRAYS
 from .file_format import parse_example_text
 from .model import Example
 from .presets import PRESETS
 from .user_files import check_regular, display, inside_folder, read_user_file
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_FILE_BYTES = 1_000_000
 MAX_ARRAYS_BYTES = 16_000_000  # the .npz file on disk
@@ -27,10 +31,25 @@ ARRAY_FIELDS = ("embeddings", "source_embeddings")
 ARRAY_WEIGHTS = ("W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o")
 
 
-def load_example(path_or_preset_name) -> Example:
+def load_example(path_or_preset_name: str | os.PathLike[str]) -> Example:
     """Return the preset of that name, or the example in that ``.toml`` / ``.json`` file.
 
     Every problem is a ``ValueError`` whose message names the field (or the file) and the fix.
+
+    Parameters
+    ----------
+    path_or_preset_name : str or path
+        A preset's name (``attn-explain examples``) or an example file.
+
+    Returns
+    -------
+    Example
+
+    Examples
+    --------
+    >>> ex = load_example("zao-shang-hao")
+    >>> ex.tokens, ex.d_model
+    (('早', '上', '好'), 2)
     """
     key = os.fspath(path_or_preset_name)
     if key in PRESETS:
@@ -125,7 +144,7 @@ def merge_arrays(data: dict, folder: Path) -> dict:
     return out
 
 
-def _sidecar_path(name, folder: Path) -> Path:
+def _sidecar_path(name: object, folder: Path) -> Path:
     """The .npz file that ``arrays = NAME`` names: relative to the example's folder, existing."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError('arrays: expected a file name in quotes, e.g. arrays = "cat.npz"')
@@ -171,7 +190,7 @@ def _read_sidecar(path: Path, name: str) -> dict:
         ) from None
 
 
-def _sidecar_member(npz, key: str, name: str):
+def _sidecar_member(npz: Any, key: str, name: str) -> np.ndarray:
     """One member of the .npz file: a NumPy array of plain values (never a pickled object)."""
     import numpy as np
 
@@ -187,7 +206,7 @@ def _sidecar_member(npz, key: str, name: str):
     return value
 
 
-def _check_sidecar_array(key: str, arr, name: str) -> None:
+def _check_sidecar_array(key: str, arr: np.ndarray, name: str) -> None:
     """An array of a field this tool uses, of numbers."""
     import numpy as np
 
@@ -208,7 +227,7 @@ def _check_sidecar_array(key: str, arr, name: str) -> None:
         )
 
 
-def named_files(path) -> list[Path]:
+def named_files(path: str | os.PathLike[str]) -> list[Path]:
     """The other files the example file ``path`` names (its ``arrays`` sidecar, there yet or
     not), for ``watch``: none when the file cannot be read or names none, or names one
     ``load_example`` refuses (its error is that function's to say)."""

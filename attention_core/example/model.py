@@ -70,6 +70,33 @@ class Example:
     is a matrix, per-head form when each is a list of matrices. Without weights, ``seed`` (with
     ``d_k``, ``d_v``) draws them from a standard normal; without either, they are identities.
     After construction ``weights`` is always a :class:`Weights`.
+
+    Attributes
+    ----------
+    tokens : tuple of str
+        The tokens' labels.
+    embeddings : ndarray
+        (n, d_model) their vectors.
+    weights : Weights
+        The projections.
+    heads : int
+        H.
+    name, title, source : str
+        How the example is named, titled and sourced.
+    mask, padding, positional_encoding, scale, rotary_base, positions, kv_heads
+        How attention runs (see the example file format).
+    source_tokens, source_embeddings
+        The key/value sequence of cross-attention.
+    query, key, key_pieces, head
+        What an explanation follows.
+    block, model_text, head_scores
+        What a model's example keeps of the model.
+
+    Examples
+    --------
+    >>> ex = Example(tokens=("a", "b"), embeddings=np.eye(2), mask="causal")
+    >>> ex.mask_matrix.tolist(), ex.weights.form, ex.n, ex.d_model
+    ([[True, False], [True, True]], 'identity', 2, 2)
     """
 
     tokens: tuple[str, ...]
@@ -103,7 +130,7 @@ class Example:
     _followed: tuple = field(default=(None, None, None), init=False, repr=False)
 
     # -- construction: each field checked in the order a file is read -------------------------
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._set("name", check_name(self.name))
         self._set("title", check_text("title", self.title, MAX_TITLE, allow_empty=True))
         self._set("tokens", check_labels("tokens", self.tokens))
@@ -283,7 +310,7 @@ class Example:
         return None if self._mask_matrix is None else self._mask_matrix.copy()
 
     @property
-    def rotary_positions(self):
+    def rotary_positions(self) -> np.ndarray | None:
         """The positions rotary embeddings use (0 … n − 1 unless given), or None without RoPE."""
         if self.rotary_base is None:
             return None

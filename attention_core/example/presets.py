@@ -5,6 +5,8 @@ Every number here is an *input*; everything computed from them comes from the co
 
 from __future__ import annotations
 
+import numpy as np
+
 from .model import Example
 
 _ZAO_SHANG_HAO = [[1.2, 0.8], [0.9, 1.1], [0.7, 1.3]]  # text 002's 2-D embeddings
@@ -35,22 +37,22 @@ PRESETS: dict[str, Example] = {
     "zao-shang-hao": Example(
         name="zao-shang-hao",
         title="早上好",
-        tokens=["早", "上", "好"],
-        embeddings=_ZAO_SHANG_HAO,
+        tokens=("早", "上", "好"),
+        embeddings=np.array(_ZAO_SHANG_HAO),
     ),
     "numpy-3x4": Example(
         name="numpy-3x4",
         title="NumPy 3×4",
-        tokens=["词1", "词2", "词3"],
-        embeddings=_NUMPY_3X4,
+        tokens=("词1", "词2", "词3"),
+        embeddings=np.array(_NUMPY_3X4),
         seed=0,
         d_k=3,
     ),
     "numpy-3x4-two-heads": Example(
         name="numpy-3x4-two-heads",
         title="NumPy 3×4 · 两个头",
-        tokens=["词1", "词2", "词3"],
-        embeddings=_NUMPY_3X4,
+        tokens=("词1", "词2", "词3"),
+        embeddings=np.array(_NUMPY_3X4),
         seed=0,
         d_k=3,
         heads=2,
@@ -59,16 +61,16 @@ PRESETS: dict[str, Example] = {
     "two-heads": Example(
         name="two-heads",
         title="两个头",
-        tokens=["早", "上", "好"],
-        embeddings=[[1.2, 0.8, 0.3, -0.5], [0.9, 1.1, -0.4, 0.6], [0.7, 1.3, 0.8, 0.2]],
+        tokens=("早", "上", "好"),
+        embeddings=np.array([[1.2, 0.8, 0.3, -0.5], [0.9, 1.1, -0.4, 0.6], [0.7, 1.3, 0.8, 0.2]]),
         heads=2,
         weights=_TWO_HEADS,
     ),
     "causal": Example(
         name="causal",
         title="因果掩码",
-        tokens=["我", "喜", "欢", "你"],
-        embeddings=[[1.0, 0.2], [0.4, 1.1], [0.8, 0.9], [1.2, -0.3]],
+        tokens=("我", "喜", "欢", "你"),
+        embeddings=np.array([[1.0, 0.2], [0.4, 1.1], [0.8, 0.9], [1.2, -0.3]]),
         mask="causal",
     ),
     # rotary positions (RoPE) on text 002's 早/上/好: in 2-D the one pair of dimensions turns
@@ -76,23 +78,23 @@ PRESETS: dict[str, Example] = {
     "rotary": Example(
         name="rotary",
         title="旋转位置编码",
-        tokens=["早", "上", "好"],
-        embeddings=_ZAO_SHANG_HAO,
+        tokens=("早", "上", "好"),
+        embeddings=np.array(_ZAO_SHANG_HAO),
         mask="causal",
         rotary_base=10000.0,
     ),
     "padding": Example(
         name="padding",
         title="填充掩码",
-        tokens=["早", "上", "好", "[PAD]"],
-        embeddings=[[1.2, 0.8], [0.9, 1.1], [0.7, 1.3], [0.0, 0.0]],
+        tokens=("早", "上", "好", "[PAD]"),
+        embeddings=np.array([[1.2, 0.8], [0.9, 1.1], [0.7, 1.3], [0.0, 0.0]]),
         padding=[1, 1, 1, 0],
     ),
     "cross-zh-en": Example(
         name="cross-zh-en",
         title="早上好 → good morning",
-        tokens=["早", "上", "好"],
-        embeddings=_ZAO_SHANG_HAO,
+        tokens=("早", "上", "好"),
+        embeddings=np.array(_ZAO_SHANG_HAO),
         source_tokens=["good", "morning"],
         source_embeddings=[[1.1, 0.6], [0.8, 1.2]],
     ),

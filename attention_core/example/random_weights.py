@@ -8,7 +8,9 @@ from .validation import divisors
 from .weights import Weights
 
 
-def random_weights(seed: int, d_model: int, h: int, d_k, d_v, form: str) -> Weights:
+def random_weights(
+    seed: int, d_model: int, h: int, d_k: int | None, d_v: int | None, form: str
+) -> Weights:
     """Standard-normal weights from ``seed``: per-head (H, d_model, d_k) matrices in the
     ``"independent"`` form, else split matrices (d_model, H·d_k) with a W_o for several heads.
     ``d_k`` defaults to d_model / H, ``d_v`` to ``d_k``."""

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
+from .._checks import BoolArray
 from .validation import listed, shown
 
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
@@ -48,7 +50,9 @@ def numbered(label: str, k: int) -> str:
     return label + "".join(SUBSCRIPTS[int(c)] for c in str(k))
 
 
-def pick_occurrence(names, ref: str, what: str, field: str, fold: bool = False) -> int:
+def pick_occurrence(
+    names: Sequence[str], ref: str, what: str, field: str, fold: bool = False
+) -> int:
     """The index in ``names`` that ``ref`` picks: the name itself when it occurs once, its k-th
     occurrence for ``name₂`` / ``name#2`` (``fold``: in any case); names compared in NFC.
     ``ValueError`` naming ``field`` when it does not occur (:class:`NotFound`), occurs more than
@@ -98,7 +102,7 @@ def _occurrences(base: str, count: int) -> str:
     return f"pick one as {numbered(b, 1)} … {numbered(b, count)} (or {b}#1 … {b}#{count})"
 
 
-def _resolve(field: str, ref, labels) -> int:
+def _resolve(field: str, ref: object, labels: Sequence[str]) -> int:
     if not isinstance(ref, str) or not ref:
         raise ValueError(f'{field}: expected a token label such as "it", got {shown(ref)}')
     try:
@@ -109,7 +113,12 @@ def _resolve(field: str, ref, labels) -> int:
 
 
 def check_followed(
-    query, key, tokens, key_tokens, mask_matrix, key_pieces=None
+    query: object,
+    key: object,
+    tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    mask_matrix: BoolArray | None,
+    key_pieces: object = None,
 ) -> tuple[int | None, int | None, tuple[int, ...] | None]:
     """The rows ``query`` and ``key`` name and the keys ``key_pieces`` names (None when not
     given): each a label of the tokens (``key``, ``key_pieces``: of the key tokens), ``it₂`` /
@@ -144,7 +153,7 @@ def check_followed(
     return q, k, pieces
 
 
-def check_key_pieces(key_pieces, labels) -> tuple[int, ...]:
+def check_key_pieces(key_pieces: object, labels: Sequence[str]) -> tuple[int, ...]:
     """The keys ``key_pieces`` names: the token pieces of one key word (``["fish", "##erman"]``),
     2 or more labels (numbered when repeated) of tokens that follow one another, in order."""
     if isinstance(key_pieces, str) or not isinstance(key_pieces, (list, tuple)):
@@ -166,7 +175,7 @@ def check_key_pieces(key_pieces, labels) -> tuple[int, ...]:
     return pieces
 
 
-def check_explained_head(head, heads: int) -> int | None:
+def check_explained_head(head: object, heads: int) -> int | None:
     """``head``: the head (counted from 1) the single-head scenes explain, 1 … ``heads``, or None
     (the first). ``ValueError`` naming the field otherwise."""
     if head is None:

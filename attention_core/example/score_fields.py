@@ -16,7 +16,7 @@ import math
 SCORE_FIELDS = ("previous", "duplicate", "induction", "copying")  # = head_scores.SCORE_KINDS
 
 
-def check_head_scores(value, heads: int) -> tuple[dict[str, float], ...] | None:
+def check_head_scores(value: object, heads: int) -> tuple[dict[str, float], ...] | None:
     """``head_scores``: None, or one table a head (``heads`` of them), each with exactly
     :data:`SCORE_FIELDS`, finite numbers: the shares in [0, 1], ``copying`` in [−1, 1]."""
     if value is None:
@@ -30,7 +30,7 @@ def check_head_scores(value, heads: int) -> tuple[dict[str, float], ...] | None:
     return tuple(_one(i, row) for i, row in enumerate(value, start=1))
 
 
-def _one(i: int, row) -> dict[str, float]:
+def _one(i: int, row: object) -> dict[str, float]:
     where = f"head_scores[{i}]"
     if not isinstance(row, dict) or set(row) != set(SCORE_FIELDS):
         got = sorted(row) if isinstance(row, dict) else type(row).__name__

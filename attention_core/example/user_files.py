@@ -26,7 +26,7 @@ NAME_MAX = 255  # bytes of one file or folder name, on every common file system
 PATH_MAX = 4096  # bytes of a whole path (Linux), its final NUL included
 
 
-def display(path, limit: int = 80) -> str:
+def display(path: str | os.PathLike[str], limit: int = 80) -> str:
     """How a message names ``path``: its repr, cut to ``limit`` characters in the middle (the
     start of the path and its file name are what a reader needs)."""
     text = os.fspath(path)
@@ -36,7 +36,7 @@ def display(path, limit: int = 80) -> str:
     return repr(text[:head] + "…" + text[-(limit - head - 1) :])
 
 
-def inside_folder(name, what: str, whose: str) -> str:
+def inside_folder(name: object, what: str, whose: str) -> str:
     """``name`` as a path relative to the folder of the file that names it (``whose``: "the
     example's", "the course's"), or ``ValueError`` naming ``what``: an absolute path or one with
     ``..`` would read outside that folder (``examples_jsonl = "../../etc/passwd"``)."""
@@ -49,7 +49,7 @@ def inside_folder(name, what: str, whose: str) -> str:
     return name
 
 
-def length_problem(path, room: int = 0) -> str | None:
+def length_problem(path: str | os.PathLike[str], room: int = 0) -> str | None:
     """Why ``path`` is too long for the file system, or None: a name in it over ``NAME_MAX``
     bytes, or the whole path (absolute) over ``PATH_MAX`` once ``room`` more bytes are added
     below it (what a command writes under a folder). Said before any work, in one short line."""
@@ -73,7 +73,9 @@ def _encoded(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def check_regular(path, what: str, name: str | None = None) -> os.stat_result:
+def check_regular(
+    path: str | os.PathLike[str], what: str, name: str | None = None
+) -> os.stat_result:
     """``os.stat(path)`` of a regular file (links followed), or ``ValueError`` saying what the
     path is instead: missing, a link loop, a link to nothing or to a device, a FIFO, a folder …
     ``name`` is how the message names the path (default: the path itself)."""
@@ -91,14 +93,14 @@ def check_regular(path, what: str, name: str | None = None) -> os.stat_result:
     return st
 
 
-def _link_note(path) -> str:
+def _link_note(path: str | os.PathLike[str]) -> str:
     """``"is a link to '/dev/null', which "`` for a symbolic link, else ``""``."""
     if not os.path.islink(path):
         return ""
     return f"is a link to {display(os.readlink(path))}, which "
 
 
-def _stat_problem(path, exc: OSError) -> str:
+def _stat_problem(path: str | os.PathLike[str], exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "is a symbolic link loop (following it leads back to itself); fix or remove the link"
     if exc.errno == errno.ENOENT and os.path.islink(path):
@@ -112,7 +114,9 @@ def _stat_problem(path, exc: OSError) -> str:
     return f"cannot be read ({exc.strerror or exc})"
 
 
-def read_user_file(path, limit: int, what: str, name: str | None = None) -> bytes:
+def read_user_file(
+    path: str | os.PathLike[str], limit: int, what: str, name: str | None = None
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them, or ``ValueError``.
 
     The type is checked before opening (:func:`check_regular`); the file is then opened without

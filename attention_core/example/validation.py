@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from .._checks import BoolArray, FloatArray, IntArray
 from ..masks import causal_mask, padding_mask
 from .limits import MAX_ABS, MAX_HEADS, MAX_LABEL, MAX_TOKENS
 from .visible_text import refusal
@@ -20,7 +23,7 @@ from .visible_text import refusal
 SHOWN = 40  # characters of a given value that a message echoes
 
 
-def reject_unknown(prefix: str, data: dict, known) -> None:
+def reject_unknown(prefix: str, data: dict, known: Sequence[str]) -> None:
     """Raise for the first key of ``data`` not in ``known``, suggesting the closest known one."""
     import difflib
 
@@ -32,7 +35,7 @@ def reject_unknown(prefix: str, data: dict, known) -> None:
             raise ValueError(f"{prefix}{name}: unknown key; {hint}")
 
 
-def is_01(v) -> bool:
+def is_01(v: object) -> bool:
     """True for a 0 or 1 given as a whole number or a boolean."""
     return isinstance(v, (bool, int, np.integer, np.bool_)) and v in (0, 1)
 
@@ -46,7 +49,9 @@ class WholeNumber(int):
     """A whole number too long to read from text (more than 4,300 digits, Python's limit): it
     stands in as ±10⁴³⁰⁰, beyond every limit, and keeps its count of digits for the message."""
 
-    def __new__(cls, digits: int, negative: bool = False):
+    digits: int
+
+    def __new__(cls, digits: int, negative: bool = False) -> WholeNumber:
         self = super().__new__(cls, -(10**4300) if negative else 10**4300)
         self.digits = digits
         return self
@@ -61,7 +66,9 @@ class OverflowNumber(float):
     """A finite number written too large for a float (``9…9.5`` of 400 digits, ``1e999``): it
     stands in as ±infinity and keeps how it was written for the message."""
 
-    def __new__(cls, text: str):
+    text: str
+
+    def __new__(cls, text: str) -> OverflowNumber:
         self = super().__new__(cls, "-inf" if text.lstrip().startswith("-") else "inf")
         self.text = text
         return self
@@ -73,7 +80,7 @@ class OverflowNumber(float):
     __str__ = __repr__
 
 
-def shown(value, limit: int = SHOWN) -> str:
+def shown(value: object, limit: int = SHOWN) -> str:
     """``repr(value)`` for a message, at most about ``limit`` characters: a long value is cut
     (``'xxxx…' (300,000 characters)``) and a whole number of thousands of digits is named by
     its length, so an error stays one short line."""
@@ -87,12 +94,12 @@ def shown(value, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def listed(items, sep: str = ", ", limit: int = 2 * SHOWN) -> str:
+def listed(items: Iterable[object], sep: str = ", ", limit: int = 2 * SHOWN) -> str:
     """Names of a user's text (words, tokens) joined by ``sep`` for a message, unquoted, at most
     about ``limit`` characters: a name over :data:`SHOWN` characters is cut as :func:`shown`
     cuts it, and a long list ends in ``… (N in all)``."""
-    items = [str(t) for t in items]
-    parts = [t if len(t) <= SHOWN else shown(t) for t in items]
+    names = [str(t) for t in items]
+    parts = [t if len(t) <= SHOWN else shown(t) for t in names]
     out = sep.join(parts)
     if len(out) <= limit:
         return out
@@ -102,7 +109,7 @@ def listed(items, sep: str = ", ", limit: int = 2 * SHOWN) -> str:
             break
         kept.append(p)
         size += len(p) + len(sep)
-    return sep.join(kept) + f"{sep if kept else ''}… ({len(items):,} in all)"
+    return sep.join(kept) + f"{sep if kept else ''}… ({len(names):,} in all)"
 
 
 def _escaped(text: str) -> str:
@@ -110,14 +117,14 @@ def _escaped(text: str) -> str:
     escapes control and format characters, not printable ones that draw as nothing."""
     import regex
 
-    def escape(m) -> str:
+    def escape(m: Any) -> str:
         o = ord(m.group())
         return f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}"
 
     return regex.sub(r"\p{Default_Ignorable_Code_Point}", escape, repr(text))
 
 
-def kind(value) -> str:
+def kind(value: object) -> str:
     """The type of a value as a message names it (``int`` for every whole number)."""
     return "int" if isinstance(value, WholeNumber) else type(value).__name__
 
@@ -136,7 +143,7 @@ _UNSAFE = re.compile(r"[^\w.-]+")
 
 
 # -- text ----------------------------------------------------------------------------------------
-def check_name(name) -> str:
+def check_name(name: object) -> str:
     """The example's name made safe for a folder name (at most 64 characters)."""
     if not isinstance(name, str):
         raise ValueError(f"name: expected text, got {type(name).__name__}")
@@ -148,7 +155,9 @@ def folder_part(name: str) -> str:
     return _UNSAFE.sub("-", name).strip(".-")
 
 
-def check_text(fieldname: str, value, limit: int, allow_empty=False, fonts=False) -> str:
+def check_text(
+    fieldname: str, value: Any, limit: int, allow_empty: bool = False, fonts: bool = False
+) -> str:
     """One line of text of at most ``limit`` characters that a viewer can read: no control,
     format, bidirectional, private-use or unassigned characters (and, with ``fonts``, only
     characters the fonts draw; see :mod:`~attention_core.example.visible_text`)."""
@@ -167,7 +176,7 @@ def check_text(fieldname: str, value, limit: int, allow_empty=False, fonts=False
     return value
 
 
-def check_labels(fieldname: str, labels) -> tuple[str, ...]:
+def check_labels(fieldname: str, labels: Any) -> tuple[str, ...]:
     """1 to ``MAX_TOKENS`` token labels, each text a viewer can see and the fonts draw."""
     if isinstance(labels, str) or not isinstance(labels, (list, tuple)):
         raise ValueError(f'{fieldname}: expected a list of labels, e.g. ["早", "上", "好"]')
@@ -193,7 +202,7 @@ _checked_labels = lru_cache(maxsize=4096)(_check_each_label)
 
 
 # -- numbers -------------------------------------------------------------------------------------
-def check_int(fieldname: str, value, lo: int, hi: int) -> int:
+def check_int(fieldname: str, value: Any, lo: int, hi: int) -> int:
     """A whole number (not a boolean) in ``lo … hi``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{fieldname}: expected a whole number, got {shown(value)}")
@@ -202,14 +211,16 @@ def check_int(fieldname: str, value, lo: int, hi: int) -> int:
     return int(value)
 
 
-def check_bool(fieldname: str, value) -> bool:
+def check_bool(fieldname: str, value: object) -> bool:
     """true or false (not 0 or 1)."""
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{fieldname}: expected true or false, got {shown(value)}")
     return bool(value)
 
 
-def check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MAX_ABS):
+def check_matrix(
+    fieldname: str, value: Any, ndim: int = 2, limit: float | None = MAX_ABS
+) -> FloatArray:
     """A rectangular matrix of finite numbers with |x| ≤ limit (bools and strings rejected)."""
     if isinstance(value, np.ndarray):
         if value.dtype == np.bool_ or not np.issubdtype(value.dtype, np.number):
@@ -236,7 +247,7 @@ def check_matrix(fieldname: str, value, ndim: int = 2, limit: float | None = MAX
     return arr + 0.0  # −0.0 → 0.0 keeps printing tidy
 
 
-def _as_given(value, index: tuple[int, ...]) -> str:
+def _as_given(value: Any, index: tuple[int, ...]) -> str:
     """The number at ``index`` as the input gave it (1000000.4, not the rounded 1e+06)."""
     for i in index:
         value = value[i]
@@ -252,7 +263,9 @@ def shape_word(ndim: int) -> str:
     )
 
 
-def check_nested(fieldname: str, value, ndim: int, path=(), allow_bool=False) -> tuple:
+def check_nested(
+    fieldname: str, value: Any, ndim: int, path: tuple[int, ...] = (), allow_bool: bool = False
+) -> tuple:
     """Walk nested lists: right depth, rectangular, numbers only — naming the first bad spot.
     Returns the shape."""
     where = fieldname + "".join(f"[{i}]" for i in path)
@@ -274,7 +287,7 @@ def check_nested(fieldname: str, value, ndim: int, path=(), allow_bool=False) ->
     return (len(value),) + shapes[0]
 
 
-def _check_number(where: str, value, allow_bool: bool) -> None:
+def _check_number(where: str, value: Any, allow_bool: bool) -> None:
     """A number (an int, a float; a bool only where 0/1 may be written as true/false) that
     converts to a float: not a whole number of 19 or more digits, not a number written too
     large for a float."""
@@ -311,7 +324,9 @@ def _shape_text(shape: tuple) -> str:
 
 
 # -- mask and padding ----------------------------------------------------------------------------
-def check_mask(mask, n_queries: int, n_keys: int, is_cross: bool):
+def check_mask(
+    mask: Any, n_queries: int, n_keys: int, is_cross: bool
+) -> tuple[str | IntArray, BoolArray | None]:
     """``(field value, boolean matrix or None)`` of the ``mask`` field: "none", "causal" or an
     (n_queries, n_keys) matrix of 0/1 (booleans become 0/1)."""
     if isinstance(mask, str):
@@ -342,7 +357,7 @@ def check_mask(mask, n_queries: int, n_keys: int, is_cross: bool):
     return matrix.copy(), matrix
 
 
-def check_padding(padding, n_keys: int) -> tuple[bool, ...]:
+def check_padding(padding: Any, n_keys: int) -> tuple[bool, ...]:
     """The ``padding`` field: one 0/1 per key (1 = real token), at least one real token."""
     if (
         not isinstance(padding, (list, tuple, np.ndarray))
@@ -356,7 +371,7 @@ def check_padding(padding, n_keys: int) -> tuple[bool, ...]:
     return keep
 
 
-def check_mask_rows(matrix: np.ndarray | None, tokens) -> None:
+def check_mask_rows(matrix: np.ndarray | None, tokens: Sequence[str]) -> None:
     """Every query may attend to at least one key under the combined mask."""
     if matrix is None:
         return
@@ -369,7 +384,9 @@ def check_mask_rows(matrix: np.ndarray | None, tokens) -> None:
         )
 
 
-def combined_mask(mask, padding, tokens, n_keys: int, is_cross: bool):
+def combined_mask(
+    mask: Any, padding: Any, tokens: Sequence[str], n_keys: int, is_cross: bool
+) -> tuple[str | IntArray, tuple[bool, ...] | None, BoolArray | None]:
     """``(mask field, padding field, boolean (n, n_keys) matrix or None)``: the mask and the
     padding checked and combined (a query may attend to a key when both allow it)."""
     n_queries = len(tokens)
@@ -382,7 +399,7 @@ def combined_mask(mask, padding, tokens, n_keys: int, is_cross: bool):
     return mask, padding, matrix
 
 
-def _plain_rows(value, limit: float) -> bool:
+def _plain_rows(value: Any, limit: float) -> bool:
     """True for a non-empty list of equally long, non-empty lists of floats and ints, each
     within ``±limit`` (so finite: NaN fails every comparison): what a file gives, checked in one
     pass. False leaves it to :func:`check_nested`'s walk and the checks after it, which name the

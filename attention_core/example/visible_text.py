@@ -23,6 +23,7 @@ import subprocess
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Any, Literal
 
 # the family every label is drawn in: scenes.mobjects.fonts.DEFAULT_FONT (a test keeps them equal)
 LABEL_FONT = "Noto Sans CJK SC"
@@ -180,7 +181,7 @@ def _empty_glyph(file: str, index: int, codepoint: int) -> bool | None:
 
 
 @lru_cache(maxsize=8)
-def _truetype(file: str, index: int):
+def _truetype(file: str, index: int) -> Any:
     try:
         from fontTools.ttLib import TTFont
 
@@ -189,7 +190,7 @@ def _truetype(file: str, index: int):
         return None
 
 
-def drawing_font(c: str, family: str):
+def drawing_font(c: str, family: str) -> Font | Literal[False] | None:
     """The font Pango would draw ``c`` with when asked for ``family``: a :class:`Font`, None
     when no font has it, False when fontconfig cannot be asked."""
     fonts = fallback_order(family)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
+from .._checks import FloatArray
 from .limits import MAX_DIM
 from .validation import check_matrix, divisors
 
@@ -34,6 +36,27 @@ class Weights:
     row per head, (H, d_k), in per-head form; None means no bias. ``kv_heads`` (split form,
     grouped-query attention): W_k and W_v have that many heads' columns, each shared by
     H / kv_heads query heads; None means one key/value head per query head.
+
+    Attributes
+    ----------
+    form : {"identity", "split", "independent"}
+    W_q, W_k, W_v : ndarray
+        The projections.
+    W_o : ndarray or None
+        The output matrix.
+    seed : int or None
+        The seed of drawn matrices.
+    b_q, b_k, b_v, b_o : ndarray or None
+        The biases.
+    kv_heads : int or None
+        Shared key/value heads.
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> w = PRESETS["two-heads"].weights
+    >>> w.form, w.head(1, 2)[0].shape
+    ('split', (4, 2))
     """
 
     form: str
@@ -117,7 +140,7 @@ def explicit_weights(
     d_model: int,
     h: int,
     kv_dim: int,
-    seed,
+    seed: int | None,
     max_head_dim: int = MAX_DIM,
     kv_heads: int | None = None,
 ) -> Weights:
@@ -139,7 +162,7 @@ def explicit_weights(
     return _split_weights(given, mats, d_model, h, kv_dim, seed, max_head_dim)
 
 
-def _is_per_head(sample) -> bool:
+def _is_per_head(sample: Any) -> bool:
     """True when ``W_q`` is given as a list of matrices (one per head)."""
     if isinstance(sample, np.ndarray):
         return sample.ndim == 3
@@ -152,7 +175,14 @@ def _is_per_head(sample) -> bool:
     )
 
 
-def _per_head_weights(given, mats, d_model, h, seed, max_head_dim) -> Weights:
+def _per_head_weights(
+    given: dict[str, Any],
+    mats: dict[str, FloatArray],
+    d_model: int,
+    h: int,
+    seed: int | None,
+    max_head_dim: int,
+) -> Weights:
     if "W_o" in given or "b_o" in given:
         key = "W_o" if "W_o" in given else "b_o"
         raise ValueError(
@@ -170,7 +200,7 @@ def _per_head_weights(given, mats, d_model, h, seed, max_head_dim) -> Weights:
     return Weights("independent", mats["W_q"], mats["W_k"], mats["W_v"], None, seed, **biases)
 
 
-def _check_per_head_shape(k: str, m: np.ndarray, d_model: int, h: int, max_head_dim: int):
+def _check_per_head_shape(k: str, m: np.ndarray, d_model: int, h: int, max_head_dim: int) -> None:
     if m.shape[0] != h:
         raise ValueError(f"weights.{k}: {m.shape[0]} per-head matrices for heads = {h}")
     if m.shape[1] != d_model:
@@ -181,7 +211,15 @@ def _check_per_head_shape(k: str, m: np.ndarray, d_model: int, h: int, max_head_
         raise ValueError(f"weights.{k}: {m.shape[2]} columns; at most {max_head_dim}")
 
 
-def _split_weights(given, mats, d_model, h, kv_dim, seed, max_head_dim) -> Weights:
+def _split_weights(
+    given: dict[str, Any],
+    mats: dict[str, FloatArray],
+    d_model: int,
+    h: int,
+    kv_dim: int,
+    seed: int | None,
+    max_head_dim: int,
+) -> Weights:
     for k, m in mats.items():
         _check_split_shape(k, m, d_model if k == "W_q" else kv_dim, h, max_head_dim)
     if mats["W_q"].shape != mats["W_k"].shape:
@@ -197,7 +235,15 @@ def _split_weights(given, mats, d_model, h, kv_dim, seed, max_head_dim) -> Weigh
     return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed, **biases)
 
 
-def _grouped_weights(given, mats, d_model, h, kv, seed, max_head_dim) -> Weights:
+def _grouped_weights(
+    given: dict[str, Any],
+    mats: dict[str, FloatArray],
+    d_model: int,
+    h: int,
+    kv: int,
+    seed: int | None,
+    max_head_dim: int,
+) -> Weights:
     """Split form with ``kv`` shared key/value heads: W_q (d_model, h·d_k), W_k (d_model,
     kv·d_k), W_v (d_model, kv·d_v), W_o (h·d_v, d_out)."""
     for k, m in mats.items():
@@ -216,7 +262,7 @@ def _grouped_weights(given, mats, d_model, h, kv, seed, max_head_dim) -> Weights
     return Weights("split", mats["W_q"], mats["W_k"], mats["W_v"], W_o, seed, **biases, kv_heads=kv)
 
 
-def _check_split_shape(k: str, m: np.ndarray, rows: int, h: int, max_head_dim: int):
+def _check_split_shape(k: str, m: np.ndarray, rows: int, h: int, max_head_dim: int) -> None:
     if m.shape[0] != rows:
         raise ValueError(
             f"weights.{k}: shape {m.shape[0]}×{m.shape[1]}; it needs {rows} rows "
@@ -228,7 +274,9 @@ def _check_split_shape(k: str, m: np.ndarray, rows: int, h: int, max_head_dim: i
         raise ValueError(f"weights.{k}: {m.shape[1]} columns; at most {max_head_dim} per head")
 
 
-def _output_weights(given, W_v, d_model, h, max_head_dim) -> np.ndarray | None:
+def _output_weights(
+    given: dict[str, Any], W_v: FloatArray, d_model: int, h: int, max_head_dim: int
+) -> np.ndarray | None:
     """W_o of split form: checked when given; needed for several heads."""
     if "W_o" in given:
         W_o = check_matrix("weights.W_o", given["W_o"])
@@ -261,7 +309,7 @@ def _biases(given: dict, mats: dict, per_head: bool) -> dict:
             continue
         W = mats["W_" + b[-1]]
         arr = check_matrix(f"weights.{b}", given[b], ndim=2 if per_head else 1)
-        want = (W.shape[0], W.shape[2]) if per_head else (W.shape[1],)
+        want: tuple[int, ...] = (W.shape[0], W.shape[2]) if per_head else (W.shape[1],)
         if arr.shape != want:
             shape = "×".join(str(v) for v in arr.shape)
             raise ValueError(

@@ -9,16 +9,21 @@ read only when asked for.
 """
 
 import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def one_blas_thread(forward):
+def one_blas_thread(forward: Callable[P, R]) -> Callable[P, R]:
     """Run ``forward`` on one BLAS thread. A forward pass's products are small (tens of tokens by
     384 or 576), where OpenBLAS's threads spin on one another more than they work; beside a
     second process (a render's workers, a test worker) they cost several times the work itself
     (measured: the moved-vector tests 114–122 s → 61–73 s wall on a busy 2-core machine)."""
 
     @functools.wraps(forward)
-    def on_one_thread(*args, **kwargs):
+    def on_one_thread(*args: P.args, **kwargs: P.kwargs) -> R:
         from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=1, user_api="blas"):

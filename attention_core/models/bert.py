@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..encoder import gelu, layer_norm  # gelu: the block's own, named here too
 from ..multihead import MultiHeadTrace, multi_head_attention
@@ -101,7 +102,7 @@ class BertWeights:
     """A checkpoint's tensors by name (``encoder.layer.0.attention.self.query.weight`` …),
     float64, shapes checked against a :class:`BertConfig`. A ``bert.`` prefix is dropped."""
 
-    def __init__(self, tensors: Mapping[str, np.ndarray], config: BertConfig):
+    def __init__(self, tensors: Mapping[str, np.ndarray], config: BertConfig) -> None:
         self.config = config
         self._t = {
             (k[5:] if k.startswith("bert.") else k): np.asarray(v, dtype=np.float64)
@@ -166,7 +167,9 @@ class BertWeights:
 
 
 @one_blas_thread
-def bert_forward(weights: BertWeights, token_ids, token_type_ids=None) -> BertTrace:
+def bert_forward(
+    weights: BertWeights, token_ids: ArrayLike, token_type_ids: ArrayLike | None = None
+) -> BertTrace:
     """Run the encoder over one sequence of token ids (no padding), keeping every step.
 
     Parameters
@@ -206,7 +209,9 @@ def bert_forward(weights: BertWeights, token_ids, token_type_ids=None) -> BertTr
     return BertTrace(ids.copy(), emb, tuple(hidden), tuple(layers))
 
 
-def _check_ids(c: BertConfig, token_ids, token_type_ids) -> tuple[np.ndarray, np.ndarray]:
+def _check_ids(
+    c: BertConfig, token_ids: ArrayLike, token_type_ids: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray]:
     """The token ids and segment ids as arrays, each within its vocabulary."""
     ids = np.asarray(token_ids)
     if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):

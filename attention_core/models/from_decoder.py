@@ -13,6 +13,9 @@ W_k, W_v (576 × 192), W_O (576 × 576), ``heads = 9``, ``kv_heads = 3``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 
 from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
@@ -23,7 +26,7 @@ LAYERS = 30
 HEADS = 9
 
 
-def _check_request(text, layer, head, all_heads) -> None:
+def _check_request(text: object, layer: object, head: object, all_heads: bool) -> None:
     if isinstance(layer, bool) or not isinstance(layer, int) or not 1 <= layer <= LAYERS:
         raise ValueError(f"--layer: {layer!r} is outside 1 … {LAYERS} (counted from 1)")
     if not all_heads and (
@@ -33,7 +36,7 @@ def _check_request(text, layer, head, all_heads) -> None:
     check_model_text(text)
 
 
-def _labels(tokens) -> list[str]:
+def _labels(tokens: Iterable[str]) -> list[str]:
     """Readable labels of at most 12 characters (longer ones end in '…')."""
     out = []
     for label in byte_level_labels(tokens):
@@ -41,7 +44,9 @@ def _labels(tokens) -> list[str]:
     return out
 
 
-def decoder_example(text: str, layer: int, head: int | None = None, all_heads: bool = False):
+def decoder_example(
+    text: str, layer: int, head: int | None = None, all_heads: bool = False
+) -> ModelExample:
     """Run SmolLM2-135M-Instruct on ``text``; take layer ``layer``'s query head ``head`` (both
     from 1) with its shared key/value head, or every head with ``all_heads``.
 
@@ -64,7 +69,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
     a = weights.attention(layer)  # W_q (576, 576), W_k, W_v (576, 192), W_o (576, 576)
     arrays = {"embeddings": trace.attention_input(layer)}  # (n, 576), float64
     d_k = config.head_dim
-    fields = {"heads": 1}
+    fields: dict[str, Any] = {"heads": 1}
     if all_heads:
         arrays.update({k: a[k].astype(np.float32) for k in ("W_q", "W_k", "W_v", "W_o")})
         fields = {"heads": config.num_attention_heads, "kv_heads": config.num_key_value_heads}
@@ -73,6 +78,7 @@ def decoder_example(text: str, layer: int, head: int | None = None, all_heads: b
             f"{config.num_key_value_heads} shared key/value heads, with W_O"
         )
     else:
+        assert head is not None  # _check_request: a head is named unless all_heads
         g = (head - 1) // config.group_size  # the shared key/value head (from 0)
         q, kv = slice((head - 1) * d_k, head * d_k), slice(g * d_k, (g + 1) * d_k)
         arrays.update(

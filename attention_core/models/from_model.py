@@ -15,8 +15,11 @@ atomically (temporary names, then renamed; the TOML last, so a reader never sees
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +28,9 @@ from ..example.file_format import toml_value
 from ..example.model import MAX_LABEL, MAX_TITLE, MAX_TOKENS
 from ..example.validation import listed
 from .model_example import ModelExample, check_model_text
+
+if TYPE_CHECKING:
+    from .bert import BertWeights
 
 LAYERS = 6
 HEADS = 12
@@ -44,7 +50,7 @@ def _label(token: str) -> str:
 
 def model_example(
     text: str, layer: int, head: int | None = None, all_heads: bool = False, model: str = "minilm"
-):
+) -> ModelExample:
     """Run ``model`` ("minilm", "smollm2") on ``text``; take layer ``layer``'s head ``head``."""
     if model == "smollm2":
         from .from_decoder import decoder_example
@@ -55,7 +61,9 @@ def model_example(
     return minilm_example(text, layer, head, all_heads)
 
 
-def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bool = False):
+def minilm_example(
+    text: str, layer: int, head: int | None = None, all_heads: bool = False
+) -> ModelExample:
     """Run all-MiniLM-L6-v2 on ``text`` and take layer ``layer``'s head ``head`` (both from 1).
 
     Raises ``ValueError`` (one line each) for a layer outside 1 … 6, a head outside 1 … 12,
@@ -93,11 +101,12 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
         arrays.update(layer_block(weights, layer))
         heads, what = HEADS, f"layer {layer}, all {HEADS} heads with W_O and its feed-forward"
     else:
+        assert head is not None  # checked above: a head is named unless all_heads
         h = weights.head(layer, head)  # W_q, W_k, W_v (384, 32), b_q … (32,)
         arrays.update({k: h[k].astype(np.float32) for k in h})
         heads, what = 1, f"layer {layer}, head {head}"
     title = text if len(text) <= MAX_TITLE else text[: MAX_TITLE - 1] + "…"
-    fields = {
+    fields: dict[str, Any] = {
         "title": title,
         "source": f"{model_files.MODEL_NAME} (BERT, uncased): {what}; embeddings are the "
         f"layer's input hidden states",
@@ -109,7 +118,7 @@ def minilm_example(text: str, layer: int, head: int | None = None, all_heads: bo
     return ModelExample(fields, arrays)
 
 
-def layer_block(weights, layer: int) -> dict:
+def layer_block(weights: BertWeights, layer: int) -> dict:
     """Layer ``layer``'s (from 1) own feed-forward and LayerNorms, float32 as in the model: W_1
     (384 × 1536), b_1, W_2 (1536 × 384), b_2, the attention output LayerNorm's gamma_1, beta_1
     and the output LayerNorm's gamma_2, beta_2 (384 each)."""
@@ -123,14 +132,14 @@ def layer_block(weights, layer: int) -> dict:
     return {k: v.astype(np.float32) for k, v in out.items()}
 
 
-def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
+def example_toml(fields: dict, arrays_name: str, array_names: Sequence[str] | None = None) -> str:
     """The TOML text of a model example whose arrays (``array_names``, default MiniLM's: the
     embeddings, W_q, W_k, W_v and their biases, and W_o, b_o with several heads) live in
     ``arrays_name``."""
     q = toml_value  # the one TOML writer: strings, numbers, lists and inline tables
     extra = ""
-    named = ("model_text", "kv_heads", "mask", "rotary_base", "positions", "query", "key")
-    named += ("key_pieces", "head")
+    named: tuple[str, ...] = ("model_text", "kv_heads", "mask", "rotary_base", "positions")
+    named += ("query", "key", "key_pieces", "head")
     for key in named:
         if key in fields:
             extra += f"{key} = {q(fields[key])}\n"
@@ -150,7 +159,7 @@ def example_toml(fields: dict, arrays_name: str, array_names=None) -> str:
     )
 
 
-def _arrays_comment(fields: dict, arrays_name: str, array_names) -> str:
+def _arrays_comment(fields: dict, arrays_name: str, array_names: Sequence[str] | None) -> str:
     if array_names is None:
         listed = "embeddings, W_q, W_k, W_v, their biases b_q, b_k, b_v" + (
             ", W_o and b_o" if fields["heads"] > 1 else ""
@@ -160,7 +169,7 @@ def _arrays_comment(fields: dict, arrays_name: str, array_names) -> str:
     return f"# The arrays ({listed}) are in {arrays_name}, beside this file.\n"
 
 
-def write_example(path, model_ex: ModelExample) -> tuple[Path, Path]:
+def write_example(path: str | os.PathLike[str], model_ex: ModelExample) -> tuple[Path, Path]:
     """Write ``path`` (.toml) and its arrays ``<stem>.npz`` beside it, each atomically.
 
     Returns the two paths. The .npz is renamed into place first, the TOML last.

@@ -20,8 +20,12 @@ library, as transformers' ``AutoTokenizer.from_pretrained(folder, gguf_file=…)
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +33,7 @@ INDEX_VERSION = 1
 _ARRAYS = ("tokenizer.ggml.tokens", "tokenizer.ggml.merges", "tokenizer.ggml.token_type")
 
 
-def need(module: str, hint: str):
+def need(module: str, hint: str) -> ModuleType:
     """Import an optional dependency, or raise a one-line ``ValueError`` saying how to get it."""
     import importlib
 
@@ -65,7 +69,7 @@ class GGUFIndex:
     tensors: dict  # name → TensorEntry
 
     @classmethod
-    def read(cls, path, hint: str = "install the model extra") -> GGUFIndex:
+    def read(cls, path: str | os.PathLike[str], hint: str = "install the model extra") -> GGUFIndex:
         """Parse ``path`` with ``gguf.GGUFReader`` (seconds for a 49k-token vocabulary)."""
         gguf = need("gguf", hint)
         try:
@@ -131,7 +135,9 @@ class GGUFIndex:
 class GGUFTensors:
     """The tensors of one GGUF file, each mapped from the file and dequantized when asked for."""
 
-    def __init__(self, path, index: GGUFIndex, hint: str = "install the model extra"):
+    def __init__(
+        self, path: str | os.PathLike[str], index: GGUFIndex, hint: str = "install the model extra"
+    ) -> None:
         self.path = Path(path)
         self.index = index
         self._hint = hint
@@ -149,7 +155,7 @@ class GGUFTensors:
             self.path, dtype=np.dtype(e.raw_dtype), mode="r", offset=e.offset, shape=e.raw_shape
         )
 
-    def array(self, name: str, rows=None) -> np.ndarray:
+    def array(self, name: str, rows: Sequence[int] | None = None) -> np.ndarray:
         """Tensor ``name`` dequantized (float32), shape (rows, cols) as PyTorch stores it (out,
         in); ``rows`` (indices) dequantizes only those rows (e.g. a few token embeddings)."""
         gguf = need("gguf", self._hint)
@@ -197,7 +203,7 @@ CHAR_TO_BYTE = {c: b for b, c in BYTE_TO_CHAR.items()}
 CONTROL = 3  # GGUF token type of control tokens such as <|im_start|>
 
 
-def byte_level_tokenizer(index: GGUFIndex, hint: str = "install the model extra"):
+def byte_level_tokenizer(index: GGUFIndex, hint: str = "install the model extra") -> Any:
     """A ``tokenizers.Tokenizer`` for a GGUF ``gpt2`` (byte-level BPE) vocabulary."""
     tk = need("tokenizers", hint)
     kind = index.metadata.get("tokenizer.ggml.model")

@@ -23,10 +23,11 @@ rows in transformers' order (:func:`attention_core.models.gguf_weights.unpermute
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..grouped_query import GroupedQueryTrace, grouped_query_attention
 from ..masks import causal_mask
@@ -97,18 +98,20 @@ class LlamaWeights:
     forward pass reaches it, so a 30-layer model runs in little memory.
     """
 
-    def __init__(self, config: LlamaConfig, source: TensorSource):
+    def __init__(self, config: LlamaConfig, source: TensorSource) -> None:
         self.config = config
         self._source = source
 
-    def _get(self, name: str, shape: tuple[int, ...], rows=None) -> np.ndarray:
+    def _get(
+        self, name: str, shape: tuple[int, ...], rows: Sequence[int] | None = None
+    ) -> np.ndarray:
         arr = np.asarray(self._source(name, rows=rows), dtype=np.float64)
         want = shape if rows is None else (len(rows), *shape[1:])
         if arr.shape != want:
             raise ValueError(f"weights: {name} has shape {arr.shape}, not {want}")
         return arr
 
-    def embeddings(self, token_ids) -> np.ndarray:
+    def embeddings(self, token_ids: Iterable[int]) -> np.ndarray:
         """The token embeddings of ``token_ids``: (n, d), only those rows read."""
         c = self.config
         return self._get("token_embd.weight", (c.vocab_size, c.hidden_size), rows=list(token_ids))
@@ -152,20 +155,22 @@ class LlamaWeights:
         return W.T
 
 
-def rms_norm(x, gain=None, eps: float = 1e-5) -> np.ndarray:
+def rms_norm(x: ArrayLike, gain: ArrayLike | None = None, eps: float = 1e-5) -> np.ndarray:
     """x / √(mean(x²) + ε) row by row, times the gain (d,) if given."""
     x = np.asarray(x, dtype=np.float64)
     out = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
     return out if gain is None else out * np.asarray(gain, dtype=np.float64)
 
 
-def silu(x) -> np.ndarray:
+def silu(x: ArrayLike) -> np.ndarray:
     """x · σ(x), elementwise (written to stay finite for large |x|)."""
     x = np.asarray(x, dtype=np.float64)
     return x * np.exp(-np.logaddexp(0.0, -x))
 
 
-def swiglu(x, W_gate, W_up, W_down) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def swiglu(
+    x: np.ndarray, W_gate: np.ndarray, W_up: np.ndarray, W_down: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(SiLU(x W_gate) ⊙ x W_up) W_down; returns (gate x W_gate, the product, output)."""
     gate = x @ W_gate  # (n, d_ff)
     hidden = silu(gate) * (x @ W_up)  # (n, d_ff)
@@ -212,7 +217,7 @@ class LlamaTrace:
         return self.layers[layer - 1].attention_input
 
 
-def _check_ids(token_ids, config: LlamaConfig) -> np.ndarray:
+def _check_ids(token_ids: ArrayLike, config: LlamaConfig) -> np.ndarray:
     ids = np.asarray(token_ids)
     if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
         raise ValueError(f"token_ids: expected a non-empty list of integers, got {token_ids!r}")
@@ -242,7 +247,7 @@ def llama_layer(weights: LlamaWeights, layer: int, H: np.ndarray) -> LlamaLayerT
 
 @one_blas_thread
 def llama_forward(
-    weights: LlamaWeights, token_ids, *, upto: int | None = None, logits: bool = False
+    weights: LlamaWeights, token_ids: ArrayLike, *, upto: int | None = None, logits: bool = False
 ) -> LlamaTrace:
     """Run the decoder over one sequence of token ids (no BOS is added), keeping every step.
 

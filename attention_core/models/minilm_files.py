@@ -19,6 +19,8 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from . import model_cache
 from .bert import BertConfig, BertWeights
@@ -30,7 +32,7 @@ FILES = ("config.json", "model.safetensors", "tokenizer.json")
 INSTALL_HINT = "install the model extra: pip install 'attention-explainer[model]'"
 
 
-def _need(module: str):
+def _need(module: str) -> ModuleType:
     """Import an optional dependency, or say how to get it."""
     import importlib
 
@@ -138,7 +140,7 @@ class Tokens:
 
 
 @lru_cache(maxsize=1)
-def _tokenizer():
+def _tokenizer() -> Any:
     tk = _need("tokenizers")
     tok = model_cache.load(*_cache(), lambda d: tk.Tokenizer.from_file(str(d / "tokenizer.json")))
     tok.no_padding()  # the file pads to 128 and truncates; one sentence needs neither

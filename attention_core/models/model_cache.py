@@ -23,11 +23,14 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from .._files import file_sha256
+
+T = TypeVar("T")
 
 MARKER = "COMPLETE"
 HASH_ALWAYS_BELOW = 16 << 20  # bytes: hashed on every read below this size
@@ -63,7 +66,7 @@ def write_manifest(folder: Path, spec: CacheSpec) -> None:
     (folder / MARKER).write_text(text + "\n", encoding="utf-8")
 
 
-def _manifest(folder: Path, names) -> dict | str:
+def _manifest(folder: Path, names: Iterable[str]) -> dict | str:
     """The files of ``folder``'s manifest, or why there is none to trust."""
     try:
         data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
@@ -75,7 +78,7 @@ def _manifest(folder: Path, names) -> dict | str:
         return f"{MARKER} is not a manifest of its files"
 
 
-def problem(folder: Path, names, full: bool = False) -> str | None:
+def problem(folder: Path, names: Iterable[str], full: bool = False) -> str | None:
     """``None`` when ``folder`` holds ``names`` as its manifest recorded them, else what is wrong
     (one phrase). Sizes always; SHA-256 of the small files, of all of them with ``full``."""
     files = _manifest(folder, names)
@@ -156,7 +159,7 @@ def ready(final: Path, spec: CacheSpec) -> Path:
     return final if why is None else rebuild(final, spec, why)
 
 
-def load(final: Path, spec: CacheSpec, read: Callable[[Path], object]):
+def load(final: Path, spec: CacheSpec, read: Callable[[Path], T]) -> T:
     """``read(final)`` of the folder :func:`ready` gives; when that fails, every file is hashed:
     a damaged folder is rebuilt and read again (once), an intact one gives a ``ValueError``
     naming the folder."""

@@ -15,7 +15,7 @@ from ..example.validation import shown
 from ..example.visible_text import refusal
 
 
-def check_model_text(text) -> str:
+def check_model_text(text: object) -> str:
     """The text a model reads (``from-model TEXT``, ``heads TEXT``), or ``ValueError`` naming
     TEXT in one line: an empty text, or one holding what an example's title may not
     (control characters, line and paragraph separators, bidirectional controls such as U+202E,

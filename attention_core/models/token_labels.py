@@ -13,6 +13,8 @@ the space before a word to it: ``Ġcat`` reads "cat"); a token that is only whit
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .gguf_weights import CHAR_TO_BYTE
 
 SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹"
@@ -72,7 +74,7 @@ def _tidy(parts: list[str]) -> str:
     return "".join(_visible(c) for c in text.strip(" "))
 
 
-def readable_labels(pieces) -> list[str]:
+def readable_labels(pieces: Iterable[bytes]) -> list[str]:
     """One readable label per token, from each token's bytes (a sequence of ``bytes``)."""
     pieces = [bytes(p) for p in pieces]
     starts, pos = [], 0
@@ -95,18 +97,18 @@ def readable_labels(pieces) -> list[str]:
     return [lab if lab else "∅" for lab in labels]
 
 
-def byte_level_labels(tokens) -> list[str]:
+def byte_level_labels(tokens: Iterable[str]) -> list[str]:
     """:func:`readable_labels` of byte-level token strings (``["æĹ", "©", "ä¸Ĭ"]`` → 早¹ 早² 上)."""
     return readable_labels([token_bytes(t) for t in tokens])
 
 
-def split_characters(labels) -> list[str]:
+def split_characters(labels: Iterable[object]) -> list[str]:
     """The characters that ``labels`` show cut into byte pieces (``猫¹`` and ``猫²`` both
     present), each once, in the order they first appear: a scene says once what 猫¹ 猫² mean."""
-    labels = [str(t) for t in labels]
-    pieces = {(a, b) for t in labels for a, b in zip(t, t[1:]) if b in SUPERSCRIPTS}
+    texts = [str(t) for t in labels]
+    pieces = {(a, b) for t in texts for a, b in zip(t, t[1:]) if b in SUPERSCRIPTS}
     out: list[str] = []
-    for t in labels:
+    for t in texts:
         for a, b in zip(t, t[1:]):
             cut = (a, SUPERSCRIPTS[0]) in pieces and (a, SUPERSCRIPTS[1]) in pieces
             if b in SUPERSCRIPTS and a not in SUPERSCRIPTS and cut and a not in out:
