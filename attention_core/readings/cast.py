@@ -10,8 +10,13 @@ first) and every other token in one quiet tone.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .followed import followed_pair, head_story
 from .scene_quantities import story_order
+
+if TYPE_CHECKING:
+    from ..trace import ExampleTrace
 
 CAST_SIZE = 8  # tokens in colour at most
 CAST_ALL = 12  # an example of at most this many tokens is all cast (each its own colour: the
@@ -19,7 +24,7 @@ CAST_ALL = 12  # an example of at most this many tokens is all cast (each its ow
 PATTERN_CELLS = 2  # cells of the head's pattern in the cast (each its query and its key)
 
 
-def story_cast(trace, size: int = CAST_SIZE) -> tuple[int, ...]:
+def story_cast(trace: ExampleTrace, size: int = CAST_SIZE) -> tuple[int, ...]:
     """The token indices of the cast of ``trace``'s explained head, in the order their
     colours are given: every token (in order) where there are at most :data:`CAST_ALL` or the
     keys are another sequence's (cross-attention: the queries' and the keys' tokens are not one
@@ -27,6 +32,19 @@ def story_cast(trace, size: int = CAST_SIZE) -> tuple[int, ...]:
     :data:`PATTERN_CELLS` more cells that show the head's story (``HeadStory.fits``), then the
     keys the query weighs most (:func:`story_order`), at most ``size`` in all.
 
+    Parameters
+    ----------
+    trace : ExampleTrace
+    size : int, default CAST_SIZE
+        At most this many tokens.
+
+    Returns
+    -------
+    tuple of int
+        The token indices, in colour order.
+
+    Examples
+    --------
     >>> import attention_core as ac
     >>> story_cast(ac.trace_example(ac.PRESETS["zao-shang-hao"]))
     (0, 1, 2)

@@ -10,11 +10,18 @@ cross-attention, trained heads).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..example.model import Example
+
+if TYPE_CHECKING:
+    from ..attention import AttentionTrace
+    from ..trace import ExampleTrace
 
 PEAKED = 0.9  # every row putting at least this on one key: "nearly one-hot"
 TIE = 5e-4  # weights closer than this print alike at three places: not told apart
@@ -40,6 +47,24 @@ class RowChoice:
     - ``"only"``: there is one candidate row.
 
     ``top`` is the row's largest weight, ``blocked`` how many keys the mask blocks in that row.
+
+    Attributes
+    ----------
+    row : int
+        The query followed (from 0).
+    top : float
+        Its largest weight.
+    kind : str
+        What may be said of it (above).
+    blocked : int
+        The keys the mask blocks in it.
+    candidates : tuple of int
+        The rows it was chosen among.
+
+    Examples
+    --------
+    >>> demo_row([[0.9, 0.1], [0.5, 0.5]]).row
+    1
     """
 
     row: int
@@ -49,13 +74,36 @@ class RowChoice:
     candidates: tuple[int, ...]
 
 
-def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
+def demo_row(
+    weights: ArrayLike,
+    blocked: ArrayLike | None = None,
+    rows: Sequence[int] | None = None,
+    every: Sequence[int] | None = None,
+) -> RowChoice:
     """The row a per-query step follows: the one whose largest weight is smallest (its attention
     spread most widely), preferring rows that see every key; ties go to the first row.
 
     ``weights`` (m, n) rows summing to 1; ``blocked`` (m, n) True where a mask blocks a key (or
     None); ``rows`` the candidate rows (default: all with finite weights); ``every`` the rows
     that count as "every query" (default: all with finite weights; padded queries are not).
+
+    Parameters
+    ----------
+    weights : array_like
+        (m, n) rows summing to 1.
+    blocked : array_like of bool, optional
+        (m, n) True where a mask blocks a key.
+    rows, every : sequence of int, optional
+        The candidate rows, and the rows that count as every query.
+
+    Returns
+    -------
+    RowChoice
+
+    Examples
+    --------
+    >>> demo_row([[0.9, 0.1], [0.5, 0.5]])
+    RowChoice(row=1, top=0.5, kind='widest', blocked=0, candidates=(0, 1))
     """
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2 or w.shape[0] == 0:
@@ -89,12 +137,37 @@ def demo_row(weights, blocked=None, rows=None, every=None) -> RowChoice:
 
 
 def head_demo_row(
-    trace, rows=None, before_mask: bool = False, head: int | None = None
+    trace: ExampleTrace,
+    rows: Sequence[int] | None = None,
+    before_mask: bool = False,
+    head: int | None = None,
 ) -> RowChoice:
     """:func:`demo_row` for one head of an example's trace: its weights (``before_mask``: the
     softmax of the scaled scores, as a step that teaches softmax before masking shows them), the
     mask's blocked keys, and as candidates ``rows`` (default: every query) less the padding
-    tokens (a padded query is no query to follow)."""
+    tokens (a padded query is no query to follow).
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    rows : sequence of int, optional
+        The candidate rows.
+    before_mask : bool, default False
+        Read the weights before the mask.
+    head : int, optional
+        The head (from 0; default the example's).
+
+    Returns
+    -------
+    RowChoice
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> c = head_demo_row(trace_example(PRESETS["zao-shang-hao"]))
+    >>> c.row, c.kind, round(c.top, 3)
+    (0, 'alike', 0.359)
+    """
     from ..softmax import softmax
 
     h = trace.heads[trace.example.head_index if head is None else head]
@@ -112,7 +185,19 @@ def head_demo_row(
 @dataclass(frozen=True)
 class SumTerms:
     """The value vectors a query's output adds: ``kind`` ``"all"`` (every key's) or ``"allowed"``
-    (the mask blocks ``blocked`` of the ``total`` keys; their weight is exactly 0)."""
+    (the mask blocks ``blocked`` of the ``total`` keys; their weight is exactly 0).
+
+    Attributes
+    ----------
+    kind : {"all", "allowed"}
+    allowed, blocked, total : int
+        The keys the sum adds, those the mask blocks, all of them.
+
+    Examples
+    --------
+    >>> SumTerms("allowed", 2, 1, 3).allowed
+    2
+    """
 
     kind: str
     allowed: int
@@ -120,8 +205,28 @@ class SumTerms:
     total: int
 
 
-def sum_terms(head, i: int) -> SumTerms:
-    """Which value vectors output ``i`` is the weighted sum of."""
+def sum_terms(head: AttentionTrace, i: int) -> SumTerms:
+    """Which value vectors output ``i`` is the weighted sum of.
+
+    Parameters
+    ----------
+    head : AttentionTrace
+        One head's trace.
+    i : int
+        The query (from 0).
+
+    Returns
+    -------
+    SumTerms
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from attention_core import causal_mask, scaled_dot_product_attention
+    >>> t = scaled_dot_product_attention(np.eye(3), np.eye(3), np.eye(3), mask=causal_mask(3))
+    >>> sum_terms(t, 0)
+    SumTerms(kind='allowed', allowed=1, blocked=2, total=3)
+    """
     total = head.weights.shape[1]
     blocked = 0 if head.mask is None else int(np.sum(~np.asarray(head.mask, bool)[i]))
     return SumTerms("allowed" if blocked else "all", total - blocked, blocked, total)
@@ -131,15 +236,47 @@ def sum_terms(head, i: int) -> SumTerms:
 @dataclass(frozen=True)
 class MaskClaim:
     """``kind``: ``"none"`` (no mask), ``"blocks_nothing"`` (a mask that blocks no cell: one token
-    under a causal mask), ``"blocks"`` (it blocks ``blocked`` of the ``cells``)."""
+    under a causal mask), ``"blocks"`` (it blocks ``blocked`` of the ``cells``).
+
+    Attributes
+    ----------
+    kind : {"none", "blocks_nothing", "blocks"}
+    blocked, cells : int
+        The cells blocked, all of them.
+
+    Examples
+    --------
+    >>> mask_claim([[True]]).kind
+    'blocks_nothing'
+    """
 
     kind: str
     blocked: int
     cells: int
 
 
-def mask_claim(mask, shape=None) -> MaskClaim:
-    """What a boolean mask (True = may attend; None = no mask) does to a matrix of ``shape``."""
+def mask_claim(mask: ArrayLike | None, shape: tuple[int, ...] | None = None) -> MaskClaim:
+    """What a boolean mask (True = may attend; None = no mask) does to a matrix of ``shape``.
+
+    Parameters
+    ----------
+    mask : array_like of bool or None
+        True = may attend.
+    shape : tuple of int, optional
+        The matrix's shape where there is no mask (to count its cells).
+
+    Returns
+    -------
+    MaskClaim
+
+    Examples
+    --------
+    >>> from attention_core import causal_mask
+    >>> mask_claim(causal_mask(3))
+    MaskClaim(kind='blocks', blocked=3, cells=9)
+    >>> mask_claim(None, (2, 3))
+    MaskClaim(kind='none', blocked=0, cells=6)
+    """
     if mask is None:
         cells = int(np.prod(shape)) if shape is not None else 0
         return MaskClaim("none", 0, cells)
@@ -161,6 +298,25 @@ class OrderCheck:
     ``"alike"`` (the shuffle changes nothing either way: the reordered tokens are alike), or
     ``"pe_undoes"`` (changes without PE, not with it; no known example). ``mask_off``: the
     check was made with the example's causal mask off (:func:`order_argument`).
+
+    Attributes
+    ----------
+    perm : tuple of int
+        The order tried.
+    diff_without, diff_with : float
+        The largest differences without and with positional encoding.
+    changes_without, changes_with : bool
+        Whether they exceed the tolerance.
+    kind : str
+        As above.
+    mask_off : bool
+        Whether the causal mask was off.
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> order_check(PRESETS["zao-shang-hao"]).kind
+    'pe_orders'
     """
 
     perm: tuple[int, ...]
@@ -172,7 +328,7 @@ class OrderCheck:
     mask_off: bool = False
 
 
-def _permuted(example: Example, perm) -> Example:
+def _permuted(example: Example, perm: Sequence[int]) -> Example:
     p = list(perm)
     mask = example.mask
     if not isinstance(mask, str):  # an explicit matrix moves with its tokens
@@ -180,7 +336,7 @@ def _permuted(example: Example, perm) -> Example:
     padding = None if example.padding is None else [example.padding[k] for k in p]
     return replace(
         example,
-        tokens=[example.tokens[k] for k in p],
+        tokens=tuple(example.tokens[k] for k in p),
         embeddings=example.embeddings[p],
         mask=mask,
         padding=padding,
@@ -189,9 +345,32 @@ def _permuted(example: Example, perm) -> Example:
     )
 
 
-def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderCheck:
+def order_check(
+    example: Example, perm: Sequence[int] | None = None, rel_tol: float = 1e-9
+) -> OrderCheck:
     """Shuffle the tokens (default: reversed) with the example's mask, compare outputs without
-    and with positional encoding."""
+    and with positional encoding.
+
+    Parameters
+    ----------
+    example : Example
+        A self-attention example.
+    perm : sequence of int, optional
+        The order (default: reversed).
+    rel_tol : float, default 1e-9
+        What counts as a change, relative to the outputs.
+
+    Returns
+    -------
+    OrderCheck
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> c = order_check(PRESETS["zao-shang-hao"])
+    >>> c.perm, c.changes_without, c.changes_with
+    ((2, 1, 0), False, True)
+    """
     from ..trace import trace_example
 
     if example.is_cross:
@@ -215,16 +394,35 @@ def order_check(example: Example, perm=None, rel_tol: float = 1e-9) -> OrderChec
         (True, True): "mask_orders",
         (False, False): "alike",
         (True, False): "pe_undoes",
-    }[tuple(changes)]
+    }[(changes[0], changes[1])]
     return OrderCheck(perm, diffs[0], diffs[1], changes[0], changes[1], kind)
 
 
-def order_argument(example: Example, perm=None) -> OrderCheck:
+def order_argument(example: Example, perm: Sequence[int] | None = None) -> OrderCheck:
     """The shuffle argument PositionalEncoding plays: :func:`order_check` on the example, but
     where its causal mask already makes order matter (``"mask_orders"``: the argument "without
     the code, shuffling only moves the outputs" is defeated), the same check with the causal
     mask off (``mask_off``; a padding mask, which moves with its tokens, kept): what the code
-    alone does, said to be with the mask off."""
+    alone does, said to be with the mask off.
+
+    Parameters
+    ----------
+    example : Example
+        A self-attention example.
+    perm : sequence of int, optional
+        The order (default: reversed).
+
+    Returns
+    -------
+    OrderCheck
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> c = order_argument(PRESETS["causal"])
+    >>> c.kind, c.mask_off
+    ('pe_orders', True)
+    """
     check = order_check(example, perm)
     if check.kind != "mask_orders":
         return check
@@ -235,22 +433,55 @@ def order_argument(example: Example, perm=None) -> OrderCheck:
 @dataclass(frozen=True)
 class OutputWidth:
     """``kind`` ``"model"`` when W_O maps back to d_model, else ``"other"`` (a W_O narrower or
-    wider than the model); ``width`` the output's columns."""
+    wider than the model); ``width`` the output's columns.
+
+    Attributes
+    ----------
+    kind : {"model", "other"}
+    width, d_model : int
+        The output's columns and the model's width.
+
+    Examples
+    --------
+    >>> OutputWidth("other", 4, 2).kind
+    'other'
+    """
 
     kind: str
     width: int
     d_model: int
 
 
-def output_width(trace) -> OutputWidth:
-    """How many dimensions the layer's output has, against the model's."""
+def output_width(trace: ExampleTrace) -> OutputWidth:
+    """How many dimensions the layer's output has, against the model's.
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+
+    Returns
+    -------
+    OutputWidth
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> output_width(trace_example(PRESETS["zao-shang-hao"]))
+    OutputWidth(kind='model', width=2, d_model=2)
+    """
     width = int(np.asarray(trace.output).shape[1])
     d = int(trace.example.d_model)
     return OutputWidth("model" if width == d else "other", width, d)
 
 
 # -- what an attention matrix says ---------------------------------------------------------
-def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None, prefer=None):
+def matrix_reading(
+    weights: np.ndarray,
+    is_cross: bool,
+    mask: ArrayLike | None = None,
+    real: Sequence[bool] | None = None,
+    prefer: int | None = None,
+) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """What the matrix honestly says: a row whose largest weight is clearly not on the diagonal
     (row ``prefer`` — the query the other scenes follow — where it is one, else the clearest
     margin, more than :data:`TIE`; a mask-forced second row had read "students attends most to
@@ -276,12 +507,12 @@ def matrix_reading(weights: np.ndarray, is_cross: bool, mask=None, real=None, pr
         keep = np.zeros((m, n), bool)
         keep[np.ix_(rows, rows)] = True
         diff = np.where(both & keep, np.abs(weights - weights.T), 0.0)
-        i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
-        pair = (int(i), int(j)) if diff[i, j] > TIE else None
+        a, b = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        pair = (int(a), int(b)) if diff[a, b] > TIE else None
     return other, pair
 
 
-def comparable_pairs(mask, real) -> bool:
+def comparable_pairs(mask: ArrayLike | None, real: Sequence[bool] | None) -> bool:
     """Whether some pair i ≠ j of real queries may attend both ways (else symmetry is moot)."""
     if mask is None:
         n = len(real) if real is not None else 2
@@ -294,7 +525,7 @@ def comparable_pairs(mask, real) -> bool:
     return bool(both.any())
 
 
-def self_first(weights, mask, real) -> bool:
+def self_first(weights: np.ndarray, mask: ArrayLike | None, real: Sequence[bool] | None) -> bool:
     """Whether every real query puts clearly the most weight on itself."""
     allowed = np.ones(weights.shape, bool) if mask is None else np.asarray(mask, bool)
     for i in range(weights.shape[0]):
@@ -315,16 +546,46 @@ class ExpClaim:
     share exactly 0, every other key's positive), ``"blocked"`` (the same for keys blocked
     elsewhere, a padding mask's) or ``"underflow"`` (some key it may see has a score so far
     below the largest that its e^(s − max) is 0 in float64: nothing is said of signs).
-    ``seen``: the keys not blocked."""
+    ``seen``: the keys not blocked.
+
+    Attributes
+    ----------
+    kind : {"positive", "later", "blocked", "underflow"}
+    blocked, seen : int
+        The keys blocked and those not.
+
+    Examples
+    --------
+    >>> exp_claim([0.0, 1.0], 0).kind
+    'positive'
+    """
 
     kind: str
     blocked: int
     seen: int
 
 
-def exp_claim(row, query: int) -> ExpClaim:
+def exp_claim(row: ArrayLike, query: int) -> ExpClaim:
     """What may be said of the e^s of ``row`` (one row of scores, −∞ where blocked), the row
-    of ``query`` (its index among the queries: the keys after it are the later ones)."""
+    of ``query`` (its index among the queries: the keys after it are the later ones).
+
+    Parameters
+    ----------
+    row : array_like
+        One row of scores, −∞ where blocked.
+    query : int
+        The row's query (from 0).
+
+    Returns
+    -------
+    ExpClaim
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> exp_claim([0.0, 1.0, -np.inf], 1)
+    ExpClaim(kind='later', blocked=1, seen=2)
+    """
     from ..softmax import exponentials
 
     x = np.asarray(row, dtype=np.float64)
@@ -361,7 +622,7 @@ class Sharpening:
     falls: bool
 
 
-def sharpening(scaled_row, d_k: int) -> Sharpening:
+def sharpening(scaled_row: ArrayLike, d_k: int) -> Sharpening:
     """What multiplying one row of scaled scores does to softmax's Σ s(1 − s)."""
     from ..softmax import saturation, sharpened
 
@@ -397,8 +658,27 @@ class SaturationClaim:
     raw: float
 
 
-def saturation_claim(scaled_row, d_k: int) -> SaturationClaim:
-    """What dividing by √d_k does for this row: keeps it out of saturation, or not."""
+def saturation_claim(scaled_row: ArrayLike, d_k: int) -> SaturationClaim:
+    """What dividing by √d_k does for this row: keeps it out of saturation, or not.
+
+    Parameters
+    ----------
+    scaled_row : array_like
+        One row of scaled scores.
+    d_k : int
+        The width they were divided by (√d_k).
+
+    Returns
+    -------
+    SaturationClaim
+
+    Examples
+    --------
+    >>> saturation_claim([2.0, 0.0, -1.0], 64).kind
+    'saturated'
+    >>> saturation_claim([0.1, 0.0], 4).kind
+    'not'
+    """
     from ..softmax import saturation, sharpened
 
     row = np.asarray(scaled_row, dtype=np.float64)
@@ -421,7 +701,7 @@ class HeadSplit:
     d_model: int
 
 
-def head_split(trace) -> HeadSplit:
+def head_split(trace: ExampleTrace) -> HeadSplit:
     """Whether H heads of d_k are the model's d_model dimensions split among them."""
     H, d_k = len(trace.heads), int(trace.heads[0].d_k)
     d = int(trace.example.d_model)

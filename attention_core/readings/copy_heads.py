@@ -19,11 +19,12 @@ their largest weight there (``INDUCTION_HITS`` = 0.5) and their average weight t
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import as_matrix
+from .._checks import ArrayLike, as_matrix
 
 SINK_AT_LEAST = 0.5
 INDUCTION_MIN_ROWS = 2
@@ -31,7 +32,7 @@ INDUCTION_HITS = 0.5
 INDUCTION_AT_LEAST = 0.3
 
 
-def _square(weights) -> np.ndarray:
+def _square(weights: ArrayLike) -> np.ndarray:
     W = as_matrix("weights", weights)
     if W.shape[0] != W.shape[1]:
         raise ValueError(
@@ -40,19 +41,19 @@ def _square(weights) -> np.ndarray:
     return W
 
 
-def first_token_share(weights) -> float:
+def first_token_share(weights: ArrayLike) -> float:
     """The average weight on the first key over queries 2 … n (nan for one token)."""
     W = _square(weights)
     return float(W[1:, 0].mean()) if W.shape[0] > 1 else float("nan")
 
 
-def is_attention_sink(weights, at_least: float = SINK_AT_LEAST) -> bool:
+def is_attention_sink(weights: ArrayLike, at_least: float = SINK_AT_LEAST) -> bool:
     """Whether the head puts on average at least ``at_least`` of its weight on the first token."""
     share = first_token_share(weights)
     return bool(share == share and share >= at_least)
 
 
-def induction_targets(tokens) -> dict[int, list[int]]:
+def induction_targets(tokens: Iterable[str]) -> dict[int, list[int]]:
     """For each query i whose token occurred earlier at p with p + 1 < i: the keys p + 1."""
     tokens = list(tokens)
     out = {}
@@ -81,7 +82,7 @@ class InductionShare:
         )
 
 
-def induction_share(weights, tokens) -> InductionShare:
+def induction_share(weights: ArrayLike, tokens: Iterable[str]) -> InductionShare:
     """How much the head looks at the token after an earlier occurrence of the current one."""
     W = _square(weights)
     tokens = list(tokens)
@@ -96,7 +97,7 @@ def induction_share(weights, tokens) -> InductionShare:
 
 
 # -- as readings of readings.heads.read_head (one target key per row, −1: none) -----------------
-def is_causal(W) -> bool:
+def is_causal(W: ArrayLike) -> bool:
     """Whether the weights have a causal mask's signature: every later key exactly 0, every
     earlier key and the query itself above 0 (softmax gives no allowed key exactly 0)."""
     W = np.asarray(W)
@@ -104,7 +105,7 @@ def is_causal(W) -> bool:
     return W.shape[0] > 1 and not W[~lower].any() and bool((W[lower] > 0).all())
 
 
-def sink_targets(W, tokens):
+def sink_targets(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     """Under a causal mask, the first key for every query after the first (the first can only
     see itself); None otherwise or when the tokens start with [CLS]."""
     if not is_causal(W) or (tokens and tokens[0] == "[CLS]"):
@@ -114,7 +115,7 @@ def sink_targets(W, tokens):
     return t
 
 
-def duplicate_targets(tokens) -> dict[int, list[int]]:
+def duplicate_targets(tokens: Iterable[str]) -> dict[int, list[int]]:
     """For each query i whose token occurred earlier: those earlier positions p < i."""
     tokens = list(tokens)
     out = {}
@@ -125,20 +126,20 @@ def duplicate_targets(tokens) -> dict[int, list[int]]:
     return out
 
 
-def duplicate_keys(W, tokens):
+def duplicate_keys(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     """For each query the latest earlier occurrence of its token (−1: none); None without
     tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries (a duplicate-token head looks
     back at the same token, as an induction head looks at the one after it)."""
     return None if tokens is None else _latest(duplicate_targets(tokens), len(tokens))
 
 
-def induction_keys(W, tokens):
+def induction_keys(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     """For each query the token after the latest earlier occurrence of its token (−1: none);
     None without tokens or with fewer than ``INDUCTION_MIN_ROWS`` such queries."""
     return None if tokens is None else _latest(induction_targets(tokens), len(tokens))
 
 
-def _latest(targets: dict[int, list[int]], n: int):
+def _latest(targets: dict[int, list[int]], n: int) -> np.ndarray | None:
     """One target key per query of ``n``: each query's latest target (−1: none); None with
     fewer than ``INDUCTION_MIN_ROWS`` queries that have one."""
     if len(targets) < INDUCTION_MIN_ROWS:

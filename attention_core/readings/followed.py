@@ -21,19 +21,42 @@ The file fields ``query`` and ``key`` are checked here too (:func:`check_followe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .copy_heads import induction_targets
 from .head_kinds import READINGS, told_as
+
+if TYPE_CHECKING:
+    from ..example.model import Example
+    from ..trace import ExampleTrace
+    from .claims import RowChoice
 
 
 @dataclass(frozen=True)
 class FollowedPair:
     """``query`` (a row of the weights), ``key`` (a column) and ``kind`` (why these: ``"asked"``,
     ``"demo"``, or the head's reading such as ``"induction"`` or ``"previous"``); ``keys`` the
-    pieces of a key word cut into pieces (``key`` one of them), () for a key of one token."""
+    pieces of a key word cut into pieces (``key`` one of them), () for a key of one token.
+
+    Attributes
+    ----------
+    query, key : int
+        The row and the column (from 0).
+    kind : str
+        Why these.
+    keys : tuple of int
+        A key word's pieces.
+
+    Examples
+    --------
+    >>> FollowedPair(2, 0, "asked").pieces
+    (0,)
+    """
 
     query: int
     key: int
@@ -45,21 +68,21 @@ class FollowedPair:
         """The key's pieces: ``keys``, or the key alone."""
         return self.keys or (self.key,)
 
-    def weight(self, W) -> float:
+    def weight(self, W: ArrayLike) -> float:
         """The pair's weight in weights ``W``: the query's, summed over the key's pieces."""
         return float(np.asarray(W)[self.query, list(self.pieces)].sum())
 
 
-def heaviest(weights, row: int) -> int:
+def heaviest(weights: ArrayLike, row: int) -> int:
     """The key row ``row`` weighs most (the first of equals)."""
     return int(np.argmax(np.asarray(weights)[row]))
 
 
-def _middle(rows) -> int:
+def _middle(rows: Sequence[int] | np.ndarray) -> int:
     return int(rows[(len(rows) - 1) // 2])
 
 
-def _from_reading(W, tokens) -> FollowedPair | None:
+def _from_reading(W: np.ndarray, tokens: Sequence[str]) -> FollowedPair | None:
     from .head_kinds import reading
     from .heads import read_head
 
@@ -70,26 +93,50 @@ def _from_reading(W, tokens) -> FollowedPair | None:
         targets = induction_targets(tokens)
         best = max(targets, key=lambda i: (float(W[i, targets[i]].sum()), -i))
         return FollowedPair(best, max(targets[best], key=lambda t: W[best, t]), "induction")
-    t = reading(r.pattern).targets(W, tokens)
+    t = reading(r.pattern).habit_rows(W, tokens)
+    assert t is not None  # read_head found this habit in these rows
     rows = np.flatnonzero(t >= 0)
     q = _middle(rows)
     return FollowedPair(q, int(t[q]), r.pattern)
 
 
-def followed_pair(trace, example=None, head: int | None = None) -> FollowedPair:
+def followed_pair(
+    trace: ExampleTrace, example: Example | None = None, head: int | None = None
+) -> FollowedPair:
     """The query and key ``trace`` (of ``example``, default the trace's) follows for head
-    ``head``: asked, from a trained head's reading, or :func:`head_demo_row`'s row."""
+    ``head``: asked, from a trained head's reading, or :func:`head_demo_row`'s row.
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    example : Example, optional
+        The example (default the trace's).
+    head : int, optional
+        The head (from 0; default the example's).
+
+    Returns
+    -------
+    FollowedPair
+
+    Examples
+    --------
+    >>> from attention_core import Example, trace_example
+    >>> ex = Example(tokens=("a", "b", "c"), embeddings=np.eye(3), query="c", key="a")
+    >>> followed_pair(trace_example(ex))
+    FollowedPair(query=2, key=0, kind='asked', keys=())
+    """
     from .claims import head_demo_row
 
     ex = trace.example if example is None else example
     head = ex.head_index if head is None else head
     W = np.asarray(trace.heads[head].weights)
     if ex.query is not None:
-        q, pieces = ex.query_index, ex.key_piece_indices
+        q, key, pieces = ex.query_index, ex.key_index, ex.key_piece_indices
+        assert q is not None  # query given: its row (key_index: None exactly when key is)
         if pieces:  # a key word cut into pieces: the piece named, else the one weighed most
-            k = ex.key_index if ex.key is not None else max(pieces, key=lambda j: (W[q, j], -j))
+            k = key if key is not None else max(pieces, key=lambda j: (W[q, j], -j))
             return FollowedPair(q, k, "asked", tuple(pieces))
-        return FollowedPair(q, ex.key_index if ex.key is not None else heaviest(W, q), "asked")
+        return FollowedPair(q, key if key is not None else heaviest(W, q), "asked")
     if ex.source and not ex.is_cross and W.shape[0] > 1:
         pair = _from_reading(W, tuple(ex.tokens))
         if pair is not None:
@@ -98,12 +145,40 @@ def followed_pair(trace, example=None, head: int | None = None) -> FollowedPair:
     return FollowedPair(row, heaviest(W, row), "demo")
 
 
-def followed_choice(trace, rows=None, before_mask: bool = False, head: int | None = None):
+def followed_choice(
+    trace: ExampleTrace,
+    rows: Sequence[int] | None = None,
+    before_mask: bool = False,
+    head: int | None = None,
+) -> RowChoice:
     """The :class:`~attention_core.readings.claims.RowChoice` a per-query step follows: the
     followed pair's query. Where :func:`followed_pair` is the demo row, :func:`head_demo_row`'s
     own choice (``rows``, ``before_mask`` as there); else the pair's query, ``kind`` ``"asked"``
     (the example names it) or ``"followed"`` (it shows the head's pattern); ``top`` its largest
-    weight (before the mask with ``before_mask``), ``blocked`` the keys the mask blocks there."""
+    weight (before the mask with ``before_mask``), ``blocked`` the keys the mask blocks there.
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    rows : sequence of int, optional
+        The candidate rows (a demo row's).
+    before_mask : bool, default False
+        Read the weights before the mask.
+    head : int, optional
+        The head (from 0; default the example's).
+
+    Returns
+    -------
+    RowChoice
+
+    Examples
+    --------
+    >>> from attention_core import Example, trace_example
+    >>> ex = Example(tokens=("a", "b", "c"), embeddings=np.eye(3), query="c", key="a")
+    >>> c = followed_choice(trace_example(ex))
+    >>> c.row, c.kind
+    (2, 'asked')
+    """
     from ..softmax import softmax
     from .claims import RowChoice, head_demo_row
 
@@ -147,7 +222,26 @@ class HeadStory:
     ``keys``: an asked key word's pieces (() for a key of one token): ``weight`` is then their
     sum, ``rank``, ``other`` and ``peer`` read the word as one key (its pieces' columns summed;
     its own pieces are no peers), ``habit`` holds when the habitual key is any piece (that piece
-    is then ``key``), and ``fits`` frames each piece."""
+    is then ``key``), and ``fits`` frames each piece.
+
+    Attributes
+    ----------
+    kind : str
+    query, key : int
+    weight : float
+    earlier : int or None
+    fits : tuple of (int, int)
+    rank, other, other_weight, habit, peer, peer_weight, keys, linked
+        As above.
+
+    Examples
+    --------
+    >>> from attention_core import Example, trace_example
+    >>> ex = Example(tokens=("a", "b", "c"), embeddings=np.eye(3), query="c", key="a")
+    >>> s = head_story(trace_example(ex))
+    >>> s.kind, s.rank, s.other, round(s.weight, 3)
+    ('asked', 2, 2, 0.264)
+    """
 
     kind: str
     query: int
@@ -196,24 +290,46 @@ class HeadStory:
         return "asked_top" if self.telling == "asked_linked" else self.telling
 
 
-def _pattern_keys(W, tokens, pattern: str) -> dict[int, list[int]]:
+def _pattern_keys(W: np.ndarray, tokens: Sequence[str], pattern: str) -> dict[int, list[int]]:
     """Each query's keys under the head's reading ``pattern``."""
     from .head_kinds import reading
 
     if pattern == "induction":
         return induction_targets(tokens)
-    t = reading(pattern).targets(W, tokens)
+    t = reading(pattern).habit_rows(W, tokens)
+    assert t is not None  # the head's habit: read_head found it in these rows
     return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
 
 
-def _fitting_rows(W, keys) -> tuple[tuple[int, int], ...]:
+def _fitting_rows(W: np.ndarray, keys: dict[int, list[int]]) -> tuple[tuple[int, int], ...]:
     """The cells ``(i, j)`` of the rows whose largest weight ``j`` is among their ``keys[i]``."""
     return tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
 
 
-def head_story(trace, example=None, head: int | None = None) -> HeadStory | None:
+def head_story(
+    trace: ExampleTrace, example: Example | None = None, head: int | None = None
+) -> HeadStory | None:
     """The head's story for AttentionMatrix's reading, from :func:`followed_pair`: None where it
-    is the demo row (a made-up example, or a trained head with no pattern)."""
+    is the demo row (a made-up example, or a trained head with no pattern).
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    example : Example, optional
+        The example (default the trace's).
+    head : int, optional
+        The head (from 0; default the example's).
+
+    Returns
+    -------
+    HeadStory or None
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> head_story(trace_example(PRESETS["zao-shang-hao"])) is None  # a made-up example
+    True
+    """
     ex = trace.example if example is None else example
     head = ex.head_index if head is None else head
     pair = followed_pair(trace, ex, head)
@@ -221,7 +337,7 @@ def head_story(trace, example=None, head: int | None = None) -> HeadStory | None
     return None if pair.kind == "demo" else story_of(W, tuple(ex.tokens), pair)
 
 
-def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
+def story_of(W: ArrayLike, tokens: Sequence[str], pair: FollowedPair) -> HeadStory:
     """:class:`HeadStory` of weights ``W`` (n, n) whose followed pair is ``pair`` (not a demo
     row's): the pair, its weight, and the rows that fit the head's reading."""
     W = np.asarray(W)
@@ -234,7 +350,9 @@ def story_of(W, tokens, pair: FollowedPair) -> HeadStory:
     return HeadStory(kind, q, k, float(W[q, k]), earlier, fits)
 
 
-def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
+def asked_story(
+    W: np.ndarray, tokens: Sequence[str], q: int, k: int, pieces: Sequence[int] = ()
+) -> HeadStory:
     """:class:`HeadStory` of an asked pair ``q`` → ``k`` of weights ``W``: its rank in the row,
     the runner-up (or the top), and whether it is the head's habit. ``pieces``: a key word's
     pieces (``k`` among them), read as one key whose weight is their sum; where the head's habit
@@ -249,6 +367,7 @@ def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     habit, fits, earlier = None, tuple((q, p) for p in pieces or (k,)), None
     habitual = [p for p in pieces or (k,) if p in keys.get(q, ())]
     if habitual:  # the key told is the piece the habit looks at
+        assert pattern is not None  # habitual keys come from the head's pattern
         k = habitual[0]
         habit, fits = told_as(pattern), _fitting_rows(W, keys)
         earlier = k - 1 if pattern == "induction" else None
@@ -262,9 +381,10 @@ def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     peer, pw, linked = None, 0.0, False
     if habit is None and rank == 1 and other is not None:
         peer, fits = _column_peer(C, q, k, pieces) or (None, fits)
-        linked = peer is None and _linked_peer(C, q, k, pieces) is not None
-        if linked:
-            peer, fits = _linked_peer(C, q, k, pieces)
+        link = _linked_peer(C, q, k, pieces) if peer is None else None
+        linked = link is not None
+        if link is not None:
+            peer, fits = link
         pw = 0.0 if peer is None else float(C[peer, k])
         if peer is not None and pieces:  # each row framed on every piece of the word
             fits = tuple((i, p) for i, _ in fits for p in pieces)
@@ -273,7 +393,7 @@ def asked_story(W, tokens, q: int, k: int, pieces=()) -> HeadStory:
     )
 
 
-def collapsed(W, pieces, k: int) -> np.ndarray:
+def collapsed(W: ArrayLike, pieces: Sequence[int], k: int) -> np.ndarray:
     """``W`` with a key word's ``pieces`` as one key: column ``k`` their sum, the other pieces'
     columns 0 (so a row's ranks, runner-up and largest weight read the word as one key)."""
     C = np.array(W, dtype=np.float64)
@@ -285,7 +405,9 @@ def collapsed(W, pieces, k: int) -> np.ndarray:
 COLUMN_MIN, COLUMN_SHARE = 3, 1 / 3  # "many of the tokens that see k look most at it"
 
 
-def _column_peer(W, q: int, k: int, pieces=()):
+def _column_peer(
+    W: np.ndarray, q: int, k: int, pieces: Sequence[int] = ()
+) -> tuple[int, tuple[tuple[int, int], ...]] | None:
     """``(peer, fits)`` where many of the other queries that see key ``k`` (weight > 0: a
     masked one's is exactly 0) put their largest weight on it — at least ``COLUMN_MIN`` and a
     ``COLUMN_SHARE`` of them: the one putting the most there, and the cells of all that do
@@ -299,7 +421,9 @@ def _column_peer(W, q: int, k: int, pieces=()):
     return peer, ((q, k), *((i, k) for i in top))
 
 
-def _linked_peer(W, q: int, k: int, pieces=()):
+def _linked_peer(
+    W: np.ndarray, q: int, k: int, pieces: Sequence[int] = ()
+) -> tuple[int, tuple[tuple[int, int], ...]] | None:
     """``(peer, fits)`` where other queries (not ``k``'s own pieces) put their largest weight on
     key ``k``, at least :data:`~.sharpness.LINK_AT_LEAST` of their row: the head's strongest
     links in this sentence that share the pair's key (a review: "that₁ → soup 0.980", the
@@ -322,12 +446,30 @@ def _linked_peer(W, q: int, k: int, pieces=()):
 LINKED_MOST = 4  # other queries framed with an asked pair's strongest links
 
 
-def choice_story(trace, choice) -> HeadStory | None:
+def choice_story(trace: ExampleTrace, choice: RowChoice) -> HeadStory | None:
     """What the head does, told of the row a per-query step follows (``choice``, a
     :class:`~attention_core.readings.claims.RowChoice` from :func:`followed_choice`:
     DotProducts, Softmax, WeightedSum): the head's story (:func:`head_story`) where the row is
     the followed pair's query (``choice.kind`` ``"followed"`` or ``"asked"``), else None (a
-    made-up example's row: its caption says why that row)."""
+    made-up example's row: its caption says why that row).
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    choice : RowChoice
+        The row a step follows (:func:`followed_choice`).
+
+    Returns
+    -------
+    HeadStory or None
+
+    Examples
+    --------
+    >>> from attention_core import Example, trace_example
+    >>> t = trace_example(Example(tokens=("a", "b"), embeddings=np.eye(2), query="b", key="a"))
+    >>> choice_story(t, followed_choice(t)).query
+    1
+    """
     if choice.kind not in ("followed", "asked"):
         return None
     story = head_story(trace)
@@ -343,7 +485,25 @@ class PairRow:
     score is larger: 1 = the largest match of its row; 0 where the mask blocks the key); ``seen``
     of ``keys`` keys the row may see; ``sight``: ``"all"`` (no key blocked), ``"before"`` (the
     keys up to the query itself, a causal row), ``"some"`` (another mask), ``"blocked"`` (the
-    mask blocks the pair's key: its weight is exactly 0)."""
+    mask blocks the pair's key: its weight is exactly 0).
+
+    Attributes
+    ----------
+    story : str
+    query, key : int
+    score, scaled, weight : float
+    rank, seen, keys : int
+    sight : str
+        As above.
+
+    Examples
+    --------
+    >>> from attention_core import Example, trace_example
+    >>> ex = Example(tokens=("a", "b", "c"), embeddings=np.eye(3), query="c", key="a")
+    >>> r = pair_row(trace_example(ex))
+    >>> r.rank, r.seen, r.sight
+    (2, 3, 'all')
+    """
 
     story: str
     query: int
@@ -362,9 +522,26 @@ class PairRow:
         return self.seen - 1
 
 
-def pair_row(trace, head: int | None = None) -> PairRow | None:
+def pair_row(trace: ExampleTrace, head: int | None = None) -> PairRow | None:
     """The followed pair's :class:`PairRow` of head ``head`` (default the example's): None where
-    the head has no story (:func:`head_story`: a made-up example keeps its own words)."""
+    the head has no story (:func:`head_story`: a made-up example keeps its own words).
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    head : int, optional
+        The head (from 0; default the example's).
+
+    Returns
+    -------
+    PairRow or None
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> pair_row(trace_example(PRESETS["zao-shang-hao"])) is None
+    True
+    """
     head = trace.example.head_index if head is None else head
     story = head_story(trace, head=head)
     if story is None:

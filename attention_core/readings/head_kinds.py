@@ -24,7 +24,7 @@ rows): CONTRIBUTING.md, "Add a reading". Earlier entries win ties.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,7 +51,7 @@ class Words:
     does: tuple[str, str] | None = None
     story: tuple[str, str] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "short", self.short or self.name)
         object.__setattr__(self, "lit", self.lit or self.phrase)
 
@@ -63,7 +63,7 @@ class Reading:
     its listing group (the lower first; ties: the table's order)."""
 
     key: str
-    targets: Callable[[np.ndarray, tuple | None], np.ndarray | None] | None
+    targets: Callable[[np.ndarray, Sequence[str] | None], np.ndarray | None] | None
     words: Words
     group: str = "position"
     score: str | None = None
@@ -81,14 +81,21 @@ class Reading:
         """Whether the reading is a habit of the rows (a key for each query), not their shape."""
         return self.targets is not None
 
+    def habit_rows(self, W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
+        """``targets(W, tokens)`` of a habitual reading (each row's key, −1: none; None where
+        the habit does not apply to these tokens); ``ValueError`` for sharp or diffuse."""
+        if self.targets is None:
+            raise ValueError(f"reading {self.key!r} is not a habit of the rows")
+        return self.targets(W, tokens)
+
 
 # -- the tests on the rows: one target key per query (−1: none) ----------------------------------
-def _previous(W, tokens):
+def _previous(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     n = W.shape[0]
     return None if n < 2 else np.arange(n) - 1  # row 0 has none: −1
 
 
-def _next(W, tokens):
+def _next(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     n = W.shape[0]
     if n < 2:
         return None
@@ -97,33 +104,33 @@ def _next(W, tokens):
     return t
 
 
-def _starts_cls(tokens) -> bool:
-    return bool(tokens) and tokens[0] == "[CLS]"
+def _starts_cls(tokens: Sequence[str] | None) -> bool:
+    return bool(tokens and tokens[0] == "[CLS]")
 
 
-def _first(W, tokens):
+def _first(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     # under a causal mask the first token is read as the attention sink (copy_heads) instead
     return None if _starts_cls(tokens) or is_causal(W) else np.zeros(W.shape[0], int)
 
 
-def _cls(W, tokens):
+def _cls(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     return np.zeros(W.shape[0], int) if _starts_cls(tokens) else None
 
 
-def ends_sep(W, tokens) -> bool:
+def ends_sep(W: np.ndarray, tokens: Sequence[str] | None) -> bool:
     """Whether the tokens end with [SEP] (and there is more than one)."""
-    return bool(tokens) and W.shape[0] > 1 and tokens[-1] == "[SEP]"
+    return bool(tokens and W.shape[0] > 1 and tokens[-1] == "[SEP]")
 
 
-def _sep(W, tokens):
+def _sep(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     return np.full(W.shape[0], W.shape[0] - 1) if ends_sep(W, tokens) else None
 
 
-def _self(W, tokens):
+def _self(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     return np.arange(W.shape[0])
 
 
-def fixed_key(W, tokens=None) -> int | None:
+def fixed_key(W: np.ndarray, tokens: Sequence[str] | None = None) -> int | None:
     """The one key most rows put their clearly largest weight on (more than half the rows; a
     row whose top two weights tie has no largest), unless the first key or a final [SEP] (read
     as "first", [CLS] or [SEP]); else None."""
@@ -141,7 +148,7 @@ def fixed_key(W, tokens=None) -> int | None:
     return j
 
 
-def _fixed(W, tokens):
+def _fixed(W: np.ndarray, tokens: Sequence[str] | None) -> np.ndarray | None:
     j = fixed_key(W, tokens)
     return None if j is None else np.full(W.shape[0], j)
 

@@ -50,10 +50,11 @@ sequences and its heads' W_V, W_O into a :class:`ModelScores` (layers × heads, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 PATTERN_KINDS = ("previous", "duplicate", "induction")
 SCORE_KINDS = (*PATTERN_KINDS, "copying")
@@ -81,7 +82,11 @@ RECIPE = Recipe()
 
 
 def repeated_sequences(
-    vocab: range, before=(), after=(), lead: int = 0, recipe: Recipe = RECIPE
+    vocab: range,
+    before: Sequence[int] = (),
+    after: Sequence[int] = (),
+    lead: int = 0,
+    recipe: Recipe = RECIPE,
 ) -> tuple[np.ndarray, ...]:
     """``recipe.count`` sequences ``before + x (lead ids) + r + r + after``: r is
     ``recipe.length`` ids and x ``lead`` more, all distinct, drawn from ``vocab``."""
@@ -111,13 +116,13 @@ def previous_pattern(n: int) -> np.ndarray:
     return np.eye(n, k=-1)
 
 
-def duplicate_pattern(ids) -> np.ndarray:
+def duplicate_pattern(ids: ArrayLike) -> np.ndarray:
     """Pᵢⱼ = 1 where ids[j] == ids[i] and j < i."""
     ids = np.asarray(ids)
     return np.tril(ids[:, None] == ids[None, :], k=-1).astype(float)
 
 
-def induction_pattern(ids) -> np.ndarray:
+def induction_pattern(ids: ArrayLike) -> np.ndarray:
     """Pᵢ,ⱼ₊₁ = 1 where ids[j] == ids[i] and j < i (and j + 1 ≤ i): prefix matching."""
     dup = duplicate_pattern(ids)
     out = np.zeros_like(dup)
@@ -132,7 +137,9 @@ PATTERNS = {
 }
 
 
-def pattern_share(weights, pattern, exclude_current: bool = False) -> np.ndarray:
+def pattern_share(
+    weights: ArrayLike, pattern: np.ndarray, exclude_current: bool = False
+) -> np.ndarray:
     """Σ A·P / Σ A per head with A's column 0 zeroed (and its diagonal, ``exclude_current``);
     ``weights`` (n, n) or (H, n, n); 0 where nothing is left."""
     A = np.array(weights, dtype=np.float64, ndmin=3)
@@ -146,7 +153,7 @@ def pattern_share(weights, pattern, exclude_current: bool = False) -> np.ndarray
     return share if np.ndim(weights) == 3 else share[0]
 
 
-def copying_score(W_V, W_O) -> float:
+def copying_score(W_V: ArrayLike, W_O: ArrayLike) -> float:
     """Re(Σλ) / Σ|λ| over the eigenvalues of W_V W_O (d × d_head, d_head × d, row vectors),
     computed from those of W_O W_V (d_head × d_head: the same nonzero ones); 0 if all are 0."""
     lam = np.linalg.eigvals(np.asarray(W_O, np.float64) @ np.asarray(W_V, np.float64))
@@ -156,7 +163,20 @@ def copying_score(W_V, W_O) -> float:
 
 @dataclass(frozen=True)
 class HeadScores:
-    """One head's model-level scores (see the module's docstring for each)."""
+    """One head's model-level scores (see the module's docstring for each).
+
+    Attributes
+    ----------
+    previous, duplicate, induction : float
+        The shares of its attention on each pattern, in [0, 1].
+    copying : float
+        Its OV circuit's copying score, in [−1, 1].
+
+    Examples
+    --------
+    >>> HeadScores(0.9, 0.0, 0.1, 0.2).previous
+    0.9
+    """
 
     previous: float
     duplicate: float
@@ -167,12 +187,28 @@ class HeadScores:
 @dataclass(frozen=True, eq=False)
 class ModelScores:
     """Every head's scores: ``scores[kind]`` is a (layers, heads) array for each of
-    ``SCORE_KINDS``; ``sequences`` says what they were measured on; ``recipe`` its key."""
+    ``SCORE_KINDS``; ``sequences`` says what they were measured on; ``recipe`` its key.
+
+    Attributes
+    ----------
+    model, sequences, recipe : str
+        The model, what the scores were measured on, the recipe's key.
+    scores : dict of str to ndarray
+        (layers, heads) a kind.
+
+    Examples
+    --------
+    >>> s = {k: np.zeros((2, 3)) for k in SCORE_KINDS}
+    >>> s["induction"][1, 2] = 0.8
+    >>> m = ModelScores("minilm", "", "r1", s)
+    >>> m.shape, m.of(1, 2).induction
+    ((2, 3), 0.8)
+    """
 
     model: str
     sequences: str
     recipe: str
-    scores: dict
+    scores: dict[str, np.ndarray]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -199,7 +235,7 @@ class ModelScores:
         return {**{k: np.asarray(v) for k, v in meta.items()}, **self.scores}
 
     @classmethod
-    def from_arrays(cls, arrays) -> ModelScores:
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> ModelScores:
         """Back from :meth:`as_arrays`; ``ValueError`` when an array is missing, misshapen, not
         finite or out of its range ([0, 1] for the shares, [−1, 1] for copying)."""
         try:
@@ -214,10 +250,10 @@ class ModelScores:
                 raise ValueError(f"head scores: {k} is not a finite {shape} array")
             if v.min() < low - 1e-9 or v.max() > 1.0 + 1e-9:
                 raise ValueError(f"head scores: {k} lies outside [{low:g}, 1]")
-        return cls(*meta, scores)
+        return cls(meta[0], meta[1], meta[2], scores)
 
 
-def sequence_scores(ids, layers: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+def sequence_scores(ids: ArrayLike, layers: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
     """previous, duplicate, induction (layers, heads) on one sequence, from each layer's
     attention (heads, n, n)."""
     out = {}
@@ -228,7 +264,11 @@ def sequence_scores(ids, layers: Sequence[np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def score_heads(
-    model: str, runs, circuits, sequences: str = "", recipe: str = RECIPE.key
+    model: str,
+    runs: Iterable[tuple[ArrayLike, Sequence[np.ndarray]]],
+    circuits: Iterable[Iterable[tuple[np.ndarray, np.ndarray]]],
+    sequences: str = "",
+    recipe: str = RECIPE.key,
 ) -> ModelScores:
     """Every head's scores: ``runs`` is one (ids, layers) per sequence, layers a (heads, n, n)
     attention per layer; ``circuits[layer][head]`` is that head's (W_V, W_O)."""

@@ -37,10 +37,13 @@ the head always does rather than anything about this pair: ``habit`` names the r
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import regex
+from numpy.typing import ArrayLike
 
 from ..example.references import SUBSCRIPTS, NotFound, nfc, numbered, pick_occurrence
 from ..example.validation import listed, shown
@@ -48,6 +51,9 @@ from ..example.visible_text import refusal
 from .head_kinds import GROUPS, reading
 from .heads import HeadReading, read_head
 from .moved import pair_moved, weight_without_first
+
+if TYPE_CHECKING:
+    from .head_scores import ModelScores
 from .sharpness import link_strength
 
 # a word: letters, marks (a combining accent stays in its word) and digits; or one other
@@ -64,7 +70,23 @@ _UNSPACED = regex.compile(
 @dataclass(frozen=True)
 class Word:
     """A word of the text: ``text``, its character span, the token pieces it is cut into and
-    their spans (``spans``, each (start, end) in the text)."""
+    their spans (``spans``, each (start, end) in the text).
+
+    Attributes
+    ----------
+    text : str
+    start, end : int
+        Its characters in the text.
+    pieces : tuple of int
+        Its tokens.
+    spans : tuple of (int, int)
+        Their characters.
+
+    Examples
+    --------
+    >>> text_words("a cat", [(0, 1), (2, 3), (3, 5)])[1]
+    Word(text='cat', start=2, end=5, pieces=(1, 2), spans=((2, 3), (3, 5)))
+    """
 
     text: str
     start: int
@@ -73,9 +95,25 @@ class Word:
     spans: tuple[tuple[int, int], ...] = ()
 
 
-def text_words(text: str, spans) -> list[Word]:
+def text_words(text: str, spans: Iterable[tuple[int, int]]) -> list[Word]:
     """The words of ``text`` with their token pieces; ``spans`` is each token's (start, end) in
-    the text (a special token such as [CLS] has an empty span and belongs to no word)."""
+    the text (a special token such as [CLS] has an empty span and belongs to no word).
+
+    Parameters
+    ----------
+    text : str
+    spans : iterable of (int, int)
+        Each token's characters.
+
+    Returns
+    -------
+    list of Word
+
+    Examples
+    --------
+    >>> [w.text for w in text_words("The cat sat.", [(0, 3), (4, 7), (8, 11), (11, 12)])]
+    ['The', 'cat', 'sat', '.']
+    """
     spans = [(int(s), int(e)) for s, e in spans]
     out = []
     for m in _WORD.finditer(text):
@@ -86,7 +124,9 @@ def text_words(text: str, spans) -> list[Word]:
     return out
 
 
-def word_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...]:
+def word_pieces(
+    words: Sequence[Word], tokens: Sequence[str], ref: str, field: str = "--find"
+) -> tuple[int, ...]:
     """The token pieces of the word ``ref`` names (as written when that names one, else in any
     case; ``word₂``/``word#2`` for a later occurrence), or of the token label it names
     (``[CLS]``) when it names no word. A name written only in a script without spaces
@@ -121,7 +161,7 @@ def unspaced_name(ref: str) -> str | None:
     return m.group() if not rest or rest[0] == "#" or rest[0] in SUBSCRIPTS else None
 
 
-def _runs(words, run: str) -> list[tuple[int, ...]]:
+def _runs(words: Iterable[Word], run: str) -> list[tuple[int, ...]]:
     """The pieces of every occurrence of ``run`` in the words' text, in order."""
     out = []
     for w in words:
@@ -134,11 +174,14 @@ def _runs(words, run: str) -> list[tuple[int, ...]]:
     return out
 
 
-def run_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...]:
+def run_pieces(
+    words: Sequence[Word], tokens: Sequence[str], ref: str, field: str = "--find"
+) -> tuple[int, ...]:
     """The token pieces of the run of characters ``ref`` names (:func:`unspaced_name`): its
     one occurrence, or the k-th for ``run₂``/``run#k``; ``ValueError`` naming ``field`` and
     what would work where it occurs several times without a number, or not at all."""
     run = unspaced_name(ref)
+    assert run is not None  # word_pieces calls this for a name without spaces
     found = _runs(words, run)
     if not found:
         labels = [label_ref(tokens, i) for i in range(len(tokens))]
@@ -155,7 +198,7 @@ def run_pieces(words, tokens, ref: str, field: str = "--find") -> tuple[int, ...
     return found[pick_occurrence([run] * len(found), nfc(ref), "in TEXT", field)]
 
 
-def _tokens_at(pieces) -> str:
+def _tokens_at(pieces: Sequence[int]) -> str:
     """Where a run's pieces are: "token 3" or "tokens 3–5" (from 1)."""
     a, b = min(pieces) + 1, max(pieces) + 1
     return f"token {a}" if a == b else f"tokens {a}–{b}"
@@ -163,7 +206,22 @@ def _tokens_at(pieces) -> str:
 
 @dataclass(frozen=True)
 class Pair:
-    """What ``--find SRC->DST`` asks: SRC's pieces and query (its last piece), DST's pieces."""
+    """What ``--find SRC->DST`` asks: SRC's pieces and query (its last piece), DST's pieces.
+
+    Attributes
+    ----------
+    src, dst : str
+        The words named.
+    query : int
+        SRC's last piece.
+    keys : tuple of int
+        DST's pieces.
+
+    Examples
+    --------
+    >>> Pair("sat", "cat", 2, (1,)).keys
+    (1,)
+    """
 
     src: str
     dst: str
@@ -173,10 +231,21 @@ class Pair:
 
 class ForcedWeight(ValueError):
     """A pair whose weight the mask forces: every key the query may see is one of the key's
-    pieces, so every head gives it exactly 1 (a decoder's first token sees only itself)."""
+    pieces, so every head gives it exactly 1 (a decoder's first token sees only itself).
+
+    Attributes
+    ----------
+    args : tuple
+        The message, naming the pair.
+
+    Examples
+    --------
+    >>> issubclass(ForcedWeight, ValueError)
+    True
+    """
 
 
-def parse_find(spec) -> tuple[str, str]:
+def parse_find(spec: object) -> tuple[str, str]:
     """``"it->trophy"`` → ``("it", "trophy")``; ``ValueError`` naming ``--find`` otherwise
     (not SRC->DST, or a part holding what TEXT may not: control, bidirectional or invisible
     characters)."""
@@ -190,10 +259,34 @@ def parse_find(spec) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def find_pair(spec: str, words, tokens, causal: bool = False) -> Pair:
+def find_pair(
+    spec: str, words: Sequence[Word], tokens: Sequence[str], causal: bool = False
+) -> Pair:
     """The pair ``--find SRC->DST`` names in these words and tokens. Under a causal mask a DST
     wholly after SRC gets no weight from any head, and a DST holding every key SRC's query may
-    see gets all of it from every head (:class:`ForcedWeight`): both refused."""
+    see gets all of it from every head (:class:`ForcedWeight`): both refused.
+
+    Parameters
+    ----------
+    spec : str
+        ``SRC->DST``.
+    words : sequence of Word
+        :func:`text_words`'s.
+    tokens : sequence of str
+        The tokens' labels.
+    causal : bool, default False
+        Under a causal mask.
+
+    Returns
+    -------
+    Pair
+
+    Examples
+    --------
+    >>> words = text_words("The cat sat.", [(0, 3), (4, 7), (8, 11), (11, 12)])
+    >>> find_pair("sat->cat", words, ["The", "cat", "sat", "."])
+    Pair(src='sat', dst='cat', query=2, keys=(1,))
+    """
     src, dst = parse_find(spec)
     query = word_pieces(words, tokens, src)[-1]
     keys = word_pieces(words, tokens, dst)
@@ -214,12 +307,12 @@ def find_pair(spec: str, words, tokens, causal: bool = False) -> Pair:
     return Pair(src, dst, query, keys)
 
 
-def pair_weight(W, query: int, keys) -> float:
+def pair_weight(W: np.ndarray, query: int, keys: Sequence[int]) -> float:
     """The weight ``query`` puts on a key word: the sum over its pieces ``keys``."""
     return float(np.asarray(W)[query, list(keys)].sum())
 
 
-def pieces_word(labels) -> str:
+def pieces_word(labels: Sequence[str]) -> str:
     """The word a key's pieces spell, from their labels: a piece's ``##`` (WordPiece's mark of
     a word's later piece) dropped, a character cut into byte pieces (``早¹ 早²``) whole again:
     ``["fish", "##erman"]`` → ``"fisherman"``, ``["早¹", "早²上"]`` → ``"早上"``."""
@@ -230,9 +323,26 @@ def pieces_word(labels) -> str:
     return regex.sub(rf"(.){SUPERSCRIPTS[0]}(?:\1[{later}])+", r"\1", text)
 
 
-def pieces_text(labels) -> str:
+def pieces_text(labels: Sequence[str]) -> str:
     """A key word and its pieces, as every caption and message says it: ``"fisherman = fish +
-    ##erman"``; a key of one piece is its label alone."""
+    ##erman"``; a key of one piece is its label alone.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The pieces' labels.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> pieces_text(["fish", "##erman"])
+    'fisherman = fish + ##erman'
+    >>> pieces_text(["cat"])
+    'cat'
+    """
     labels = [str(t) for t in labels]
     if len(labels) == 1:
         return labels[0]
@@ -247,7 +357,24 @@ class HeadHit:
     model's value vectors too, ``weight_without_first`` (renormalised over keys 2 … n; None
     where the first key holds the whole row), ``moved`` (‖Σ α · v · W_Oʰ‖ over the pieces) and
     ``moved_share`` (of the row's Σⱼ ‖αⱼ · vⱼ · W_Oʰ‖): :mod:`.moved`; ``scores`` the head's
-    model-level :class:`~.head_scores.HeadScores` where the model is known."""
+    model-level :class:`~.head_scores.HeadScores` where the model is known.
+
+    Attributes
+    ----------
+    layer, head : int
+        From 1.
+    reading : HeadReading
+    weight, weight_without_first, moved, moved_share : float or None
+        With a pair, as above.
+    habit : str or None
+    scores : HeadScores or None
+
+    Examples
+    --------
+    >>> hit = search_heads([np.eye(3)[None]], ["a", "b", "c"])[0]
+    >>> hit.layer, hit.head, hit.reading.pattern
+    (1, 1, 'self')
+    """
 
     layer: int
     head: int
@@ -260,21 +387,27 @@ class HeadHit:
     scores: object = None
 
 
-def habit_of(weights, tokens, head: HeadReading, query: int, keys) -> str | None:
+def habit_of(
+    weights: np.ndarray, tokens: Sequence[str], head: HeadReading, query: int, keys: Iterable[int]
+) -> str | None:
     """The reading's key when the head's habitual key for ``query`` is among ``keys``; for a
     head its model-level score names, also what its rows show here (``here``: an induction head
     resting on the first token of a sentence without a repeat has that for its habit here)."""
     for r in (head, head.here):
         if r is None or not r.habitual:
             continue
-        targets = reading(r.pattern).targets(weights, tokens)
+        targets = reading(r.pattern).habit_rows(weights, tokens)
         if targets is not None and targets[query] >= 0 and int(targets[query]) in set(keys):
             return r.pattern
     return None
 
 
 def search_heads(
-    layers, tokens, pair: Pair | None = None, values=None, scores=None
+    layers: Iterable[ArrayLike],
+    tokens: Iterable[str],
+    pair: Pair | None = None,
+    values: Callable[[int, int], tuple[np.ndarray, np.ndarray]] | None = None,
+    scores: ModelScores | None = None,
 ) -> list[HeadHit]:
     """Every head of every layer (``layers``: one (H, n, n) array of weights per layer) with its
     reading; ranked best first: by the weight on the pair when given, else by the reading's
@@ -282,7 +415,33 @@ def search_heads(
     :meth:`~attention_core.models.model_heads.ModelHeads.head_values`) gives a head's value
     vectors and rows of W_O: then each pair's hit says what its weight moves too. ``scores``:
     the model's :class:`~.head_scores.ModelScores`, so that each head is read knowing the model
-    (:func:`~.heads.read_head`) and each hit carries its own (``scores``)."""
+    (:func:`~.heads.read_head`) and each hit carries its own (``scores``).
+
+    Parameters
+    ----------
+    layers : iterable of array_like
+        One (H, n, n) array of weights a layer.
+    tokens : iterable of str
+        The tokens' labels.
+    pair : Pair, optional
+        The pair that ranks the heads.
+    values : callable, optional
+        ``values(layer, head)`` → (value vectors, rows of W_O).
+    scores : ModelScores, optional
+        The model's head scores.
+
+    Returns
+    -------
+    list of HeadHit
+        Best first.
+
+    Examples
+    --------
+    >>> layer = np.stack([np.eye(3), np.full((3, 3), 1 / 3)])
+    >>> hits = search_heads([layer], ["a", "b", "c"], Pair("c", "a", 2, (0,)))
+    >>> [(h.head, round(h.weight, 2)) for h in hits]
+    [(2, 0.33), (1, 0.0)]
+    """
     tokens = tuple(tokens)
     hits = []
     for ly, stack in enumerate(layers):
@@ -331,7 +490,7 @@ def _order(hit: HeadHit) -> tuple:
     return (first, hit.layer, hit.head)
 
 
-def group_heads(hits) -> list[HeadGroup]:
+def group_heads(hits: Iterable[HeadHit]) -> list[HeadGroup]:
     """The heads grouped by what they do, in the listing's order (:data:`~.head_kinds.GROUPS`:
     the heads a model-level score names — induction, previous-token, duplicate-token, in the
     registry's order — then the sharp heads by their strongest links, the heads with another
@@ -350,26 +509,43 @@ def group_heads(hits) -> list[HeadGroup]:
     return out
 
 
-def best_link(hits) -> HeadHit:
+def best_link(hits: Sequence[HeadHit]) -> HeadHit:
     """The head that best links the pair: the heaviest whose weight is not its habit (the
-    heaviest of all when every head's is)."""
+    heaviest of all when every head's is).
+
+    Parameters
+    ----------
+    hits : sequence of HeadHit
+        :func:`search_heads`'s, with a pair.
+
+    Returns
+    -------
+    HeadHit
+
+    Examples
+    --------
+    >>> layer = np.stack([np.eye(3), np.full((3, 3), 1 / 3)])
+    >>> best_link(search_heads([layer], ["a", "b", "c"], Pair("c", "a", 2, (0,)))).head
+    2
+    """
     return next((x for x in hits if x.habit is None), hits[0])
 
 
-def label_ref(tokens, i: int) -> str:
+def label_ref(tokens: Iterable[str], i: int) -> str:
     """How an example file names token ``i``: its label, numbered (``it₂``) when repeated."""
     tokens = list(tokens)
     same = [j for j, t in enumerate(tokens) if t == tokens[i]]
     return tokens[i] if len(same) == 1 else numbered(tokens[i], same.index(i) + 1)
 
 
-def followed_fields(tokens, pair: Pair, W) -> dict:
+def followed_fields(tokens: Iterable[str], pair: Pair, W: ArrayLike) -> dict:
     """The fields an example file names its followed pair by, for weights ``W`` (n, n) of the
     head written: ``query`` (SRC's last piece), ``key`` (DST's piece the query weighs most) and,
     for a DST cut into pieces, ``key_pieces`` (their labels: the pair's weight is their sum)."""
     W = np.asarray(W)
     key = max(pair.keys, key=lambda k: (W[pair.query, k], -k))
-    fields = {"query": label_ref(tokens, pair.query), "key": label_ref(tokens, key)}
+    fields: dict[str, str | list[str]] = {"query": label_ref(tokens, pair.query)}
+    fields["key"] = label_ref(tokens, key)
     if len(pair.keys) > 1:
         fields["key_pieces"] = [label_ref(tokens, k) for k in pair.keys]
     return fields

@@ -8,11 +8,13 @@ model is known, its model-level scores). The readings themselves, one entry each
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._checks import as_matrix, same_width
+from .._checks import ArrayLike, as_matrix, same_width
 from ..geometry import plane_view
 from . import head_kinds
 from .head_kinds import PATTERNS, READINGS, fixed_key
@@ -24,6 +26,10 @@ from .sharpness import (
     mean_entropy,
     strongest_links,
 )
+
+if TYPE_CHECKING:
+    from ..example.model import Example
+    from .head_scores import HeadScores
 
 HABIT_AT_LEAST = 0.5  # the one threshold: a head reads as a habit when its queries put, on
 # average, at least half their weight on that habit's key; else it is sharp or diffuse
@@ -37,6 +43,21 @@ class QKPlane:
     orthonormal axes, ``kept`` the share of the stacked vectors' total squared length the plane
     keeps (1.0 when d_k ≤ 2). Dot products in the plane are those of the projected vectors, not
     the true q·k unless the view is exact.
+
+    Attributes
+    ----------
+    q, k : ndarray
+        (m, 2) and (n, 2) coordinates.
+    basis : ndarray
+        (d_k, 2) the plane's axes.
+    kept : float
+        The share of squared length kept.
+
+    Examples
+    --------
+    >>> p = qk_plane([[1.0, 0.0]], [[0.0, 2.0]])
+    >>> p.q.tolist(), p.k.tolist(), p.kept
+    ([[1.0, 0.0]], [[0.0, 2.0]], 1.0)
     """
 
     q: np.ndarray
@@ -49,9 +70,25 @@ class QKPlane:
         return self.kept >= 1.0 - 1e-12
 
 
-def qk_plane(Q, K) -> QKPlane:
+def qk_plane(Q: ArrayLike, K: ArrayLike) -> QKPlane:
     """The plane that best keeps a head's queries and keys together: uncentred PCA of the rows of
-    Q (m, d_k) stacked on K (n, d_k), as :func:`attention_core.plane_view` computes it."""
+    Q (m, d_k) stacked on K (n, d_k), as :func:`attention_core.plane_view` computes it.
+
+    Parameters
+    ----------
+    Q, K : array_like
+        (m, d_k) queries and (n, d_k) keys.
+
+    Returns
+    -------
+    QKPlane
+
+    Examples
+    --------
+    >>> p = qk_plane([[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0], [0.0, 0.0, 0.1]])
+    >>> p.q.shape, p.k.shape, round(p.kept, 4)
+    ((1, 2), (2, 2), 0.995)
+    """
     Q, K = as_matrix("Q", Q), as_matrix("K", K)
     same_width("Q", Q, "K", K)
     view = plane_view(np.vstack([Q, K]))  # (m + n, 2)
@@ -72,11 +109,39 @@ class HeadReading:
     strongest links (:mod:`.sharpness`), ``said`` the links as the text says them. Where the
     model is known and its score names the head: ``score`` (that model-level score) and
     ``here`` (what the rows of this sentence show, read without scores).
+
+    Attributes
+    ----------
+    pattern : str
+        The reading's key.
+    mass : float
+        The habit's average weight (or the largest such).
+    masses : dict of str to float
+        Every habit's.
+    key, token : int or None, str or None
+        A fixed head's key and its label.
+    entropy : float
+        The rows' mean normalised entropy.
+    links : tuple of LinkGroup
+        The strongest links.
+    said : str
+        The links as the text says them.
+    score : float or None
+        The model-level score that names the head.
+    here : HeadReading or None
+        What the rows show, read without scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = read_head(np.full((3, 3), 1 / 3))
+    >>> r.pattern, r.habitual, round(r.entropy, 2)
+    ('diffuse', False, 1.0)
     """
 
     pattern: str
     mass: float
-    masses: dict
+    masses: dict[str, float]
     key: int | None = None
     token: str | None = None
     entropy: float = 0.0
@@ -107,30 +172,42 @@ class HeadReading:
             said = f"; strongest: {self.said}" if self.said else ""
             return f"diffuse (entropy {self.entropy:.2f}){said}"
         if self.pattern == "fixed":
-            name = repr(self.token) if self.token is not None else f"key {self.key + 1}"
+            if self.token is not None:
+                name = repr(self.token)
+            else:
+                assert self.key is not None  # a fixed head names its key
+                name = f"key {self.key + 1}"
             return f"attends to one token, {name} ({self.mass:.2f})"
         return f"attends to {PATTERNS[self.pattern]} ({self.mass:.2f})"
 
 
-def _masses(W, tokens) -> dict[str, float]:
+def _masses(W: np.ndarray, tokens: Sequence[str] | None) -> dict[str, float]:
     """Every habit's average weight on its key, over the queries that have one."""
     masses = {}
     for r in READINGS:
-        t = r.targets(W, tokens) if r.habitual else None
-        rows = np.flatnonzero(t >= 0) if t is not None else ()
+        t = r.targets(W, tokens) if r.targets is not None else None  # r.habitual
+        if t is None:
+            continue
+        rows = np.flatnonzero(t >= 0)
         if len(rows):
             masses[r.key] = float(W[rows, t[rows]].mean())
     return masses
 
 
-def _rows_reading(W, tokens, masses: dict, keys, at_least: float) -> HeadReading:
+def _rows_reading(
+    W: np.ndarray,
+    tokens: Sequence[str] | None,
+    masses: dict[str, float],
+    keys: Sequence[str],
+    at_least: float,
+) -> HeadReading:
     """The reading the rows give among the habits ``keys``: the heaviest at ``at_least`` or
     more, else sharp or diffuse by their entropy, with their strongest links."""
     n = W.shape[0]
     entropy, links = mean_entropy(W), strongest_links(W, tokens)
     content = tuple(g for g in links if g.content)
-    shape = dict(entropy=entropy, links=links)
-    best = max(keys, key=masses.get) if keys else None  # the first of equals: table order
+    shape: dict[str, Any] = dict(entropy=entropy, links=links)
+    best = max(keys, key=masses.__getitem__) if keys else None  # the first of equals: table order
     if best is not None and masses[best] >= at_least:
         key = fixed_key(W, tokens) if best == "fixed" else None
         token = tokens[key] if key is not None and tokens is not None else None
@@ -141,7 +218,12 @@ def _rows_reading(W, tokens, masses: dict, keys, at_least: float) -> HeadReading
     return HeadReading("sharp" if sharp else "diffuse", largest, masses, said=said, **shape)
 
 
-def read_head(weights, tokens=None, scores=None, at_least: float = HABIT_AT_LEAST) -> HeadReading:
+def read_head(
+    weights: ArrayLike,
+    tokens: Sequence[str] | None = None,
+    scores: HeadScores | None = None,
+    at_least: float = HABIT_AT_LEAST,
+) -> HeadReading:
     """Read a self-attention head from its weights (n, n), rows summing to 1.
 
     For each habit of :data:`~.head_kinds.READINGS` that applies (the previous token, the next,
@@ -157,6 +239,21 @@ def read_head(weights, tokens=None, scores=None, at_least: float = HABIT_AT_LEAS
     Then a reading with a model-level score (induction, previous, duplicate) is given only by
     that score — at least its ``score_at_least``, the highest such score winning — never by this
     sentence's rows, and ``here`` keeps what the rows show.
+
+    Parameters
+    ----------
+    weights : array_like
+        (n, n) the head's weights.
+    tokens : sequence of str, optional
+        The tokens' labels (some readings need them: [CLS], [SEP], repeats).
+    scores : HeadScores, optional
+        The head's model-level scores.
+    at_least : float, default 0.5
+        The weight a habit needs.
+
+    Returns
+    -------
+    HeadReading
 
     Examples
     --------
@@ -188,11 +285,21 @@ def read_head(weights, tokens=None, scores=None, at_least: float = HABIT_AT_LEAS
                        here=here)  # fmt: skip
 
 
-def example_head_scores(example, head: int):
+def example_head_scores(example: Example, head: int) -> HeadScores | None:
     """Head ``head``'s (from 0) model-level :class:`~.head_scores.HeadScores` as the example
     carries them (``head_scores``, written by ``from-model``), None where it carries none: what
     :func:`read_head` takes as ``scores``, so a scene names an induction head by the model's
     measure on any sentence.
+
+    Parameters
+    ----------
+    example : Example
+    head : int
+        The head (from 0).
+
+    Returns
+    -------
+    HeadScores or None
 
     Examples
     --------
@@ -211,23 +318,50 @@ def _strength(r: HeadReading) -> tuple:
     return (r.habitual, r.mass)
 
 
-def rank_heads(weights, tokens=None, first: int | None = None) -> list[int]:
+def rank_heads(
+    weights: Iterable[ArrayLike], tokens: Sequence[str] | None = None, first: int | None = None
+) -> list[int]:
     """The order in which to draw a layer's heads (``weights``: one (n, n) matrix a head) where
     only some fit: the head with the strongest reading (:func:`read_head`; a habit before
     sharp or diffuse, then the larger mass; the lower head on a tie) first — the head an
     explanation of the layer follows — then one head for each other reading, strongest first,
     then the rest, strongest first (heads without a habit differ by the habit they lean to
     most). Heads that are not square (cross-attention) keep their order. ``first``: the head an
-    explanation follows (an example's ``head``, from 0), drawn first whatever its reading."""
+    explanation follows (an example's ``head``, from 0), drawn first whatever its reading.
+
+    Parameters
+    ----------
+    weights : iterable of array_like
+        One (n, n) matrix a head.
+    tokens : sequence of str, optional
+        The tokens' labels.
+    first : int, optional
+        The head drawn first (from 0).
+
+    Returns
+    -------
+    list of int
+        The heads (from 0) in drawing order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rank_heads([np.full((3, 3), 1 / 3), np.eye(3)])
+    [1, 0]
+    >>> rank_heads([np.full((3, 3), 1 / 3), np.eye(3)], first=0)
+    [0, 1]
+    """
     mats = [as_matrix("weights", w) for w in weights]
     if any(W.shape[0] != W.shape[1] for W in mats):
         return list(range(len(mats)))
     reads = [read_head(W, tokens) for W in mats]
     order = sorted(range(len(mats)), key=lambda h: (_strength(reads[h]), -h), reverse=True)
-    seen, lead, rest = set(), [], []
+    seen: set[tuple[str, str]] = set()
+    lead: list[int] = []
+    rest: list[int] = []
     for h in order:
         r = reads[h]
-        kind = (r.pattern, "") if r.habitual else ("", max(r.masses, key=r.masses.get))
+        kind = (r.pattern, "") if r.habitual else ("", max(r.masses, key=r.masses.__getitem__))
         (rest if kind in seen else lead).append(h)
         seen.add(kind)
     order = lead + rest

@@ -24,7 +24,26 @@ from ..trace import ExampleTrace
 
 @dataclass(frozen=True, eq=False)
 class LinearMaps:
-    """Q, K and V of an example as the maps give them (see the module)."""
+    """Q, K and V of an example as the maps give them (see the module).
+
+    Attributes
+    ----------
+    Q, K, V : ndarray
+        (n, H·d_k), (n_keys, G·d_k), (n_keys, G·d_v).
+    heads, kv_heads : int
+        H and G.
+    d_k, d_v : int
+        A head's widths.
+    rotated : bool
+        Whether the scores turn q and k by position.
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> m = linear_maps(trace_example(PRESETS["two-heads"]))
+    >>> m.Q.shape, m.heads, m.shared, m.block("Q", 1).shape
+    ((3, 4), 2, False, (3, 2))
+    """
 
     Q: np.ndarray  # (n, H·d_k)
     K: np.ndarray  # (n_keys, G·d_k)
@@ -67,7 +86,23 @@ class LinearMaps:
 @lru_cache(maxsize=16)  # a trace is hashed by identity; scenes and tests ask many times
 def linear_maps(trace: ExampleTrace) -> LinearMaps:
     """The example's Q = X W_q, K = S W_k, V = S W_v (biases added), blocks by head, unturned
-    (read-only arrays)."""
+    (read-only arrays).
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+
+    Returns
+    -------
+    LinearMaps
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS, trace_example
+    >>> t = trace_example(PRESETS["two-heads"])
+    >>> bool((linear_maps(t).head(1)[0] == t.heads[1].Q).all())
+    True
+    """
     ex, heads = trace.example, trace.heads
     H = len(heads)
     d_k, d_v = heads[0].Q.shape[1], heads[0].V.shape[1]
@@ -81,7 +116,7 @@ def linear_maps(trace: ExampleTrace) -> LinearMaps:
     else:
         firsts = [g * (H // G) for g in range(G)]  # a query head of each key/value head
 
-        def maps(h):
+        def maps(h: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             W_q, W_k, W_v = w.head(h, H)
             b_q, b_k, b_v = w.head_biases(h, H)
             return (

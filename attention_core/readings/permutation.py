@@ -3,6 +3,7 @@ encoding (:func:`shuffle_check`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -18,6 +19,22 @@ class ShuffleCheck:
     Without positional encoding the outputs only move with their tokens (``equal_without`` is
     True: attention is permutation-equivariant); with it they change (``equal_with`` False).
     ``diff_*`` are the largest absolute differences.
+
+    Attributes
+    ----------
+    perm : tuple of int
+        The order tried.
+    diff_without, diff_with : float
+        The largest differences without and with positional encoding.
+    equal_without, equal_with : bool
+        Whether they are within the tolerance.
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> c = shuffle_check(PRESETS["zao-shang-hao"])
+    >>> c.perm, c.equal_without, c.equal_with
+    ((2, 1, 0), True, False)
     """
 
     perm: tuple[int, ...]
@@ -27,9 +44,31 @@ class ShuffleCheck:
     equal_with: bool
 
 
-def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleCheck:
+def shuffle_check(
+    example: Example, perm: Sequence[int] | None = None, tol: float = 1e-9
+) -> ShuffleCheck:
     """Shuffle the example's tokens (default: reversed) and compare outputs, without and with
-    sinusoidal positional encoding."""
+    sinusoidal positional encoding.
+
+    Parameters
+    ----------
+    example : Example
+        A self-attention example.
+    perm : sequence of int, optional
+        The order (default: reversed).
+    tol : float, default 1e-9
+        What counts as equal.
+
+    Returns
+    -------
+    ShuffleCheck
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> shuffle_check(PRESETS["zao-shang-hao"], perm=(1, 0, 2)).equal_without
+    True
+    """
     if example.is_cross:
         raise ValueError("example: the shuffle check is for self-attention (no source sequence)")
     n = example.n
@@ -45,7 +84,7 @@ def shuffle_check(example: Example, perm=None, tol: float = 1e-9) -> ShuffleChec
         )  # fmt: skip
         shuffled = replace(
             base,
-            tokens=[example.tokens[p] for p in perm],
+            tokens=tuple(example.tokens[p] for p in perm),
             embeddings=example.embeddings[list(perm)],
         )
         out = trace_example(base).output

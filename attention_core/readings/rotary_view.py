@@ -20,10 +20,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..rotary import apply_rotary, pair_scores, rotary_frequencies, rotary_pair
+
+if TYPE_CHECKING:
+    from ..example.model import Example
+    from ..trace import ExampleTrace
 
 SHIFT = 3  # how far the scene moves both positions
 STUB = 0.35  # a vector shorter than this share of its pair's longer one is drawn as a direction
@@ -76,7 +82,7 @@ class RotaryView:
         return self.n * self.degrees
 
 
-def rotary_example(example):
+def rotary_example(example: Example) -> Example:
     """``example`` itself when it has a rotary base; else a rotary stand-in the scene can show:
     its tokens with the first two coordinates of their embeddings (identity weights, causal mask,
     base 10000; in 2-D the one pair turns 1 rad per position whatever the base)."""
@@ -85,12 +91,12 @@ def rotary_example(example):
     if example.rotary_base is not None:
         return example
     return Example(
-        name=example.name, title=example.title, tokens=list(example.tokens),
+        name=example.name, title=example.title, tokens=tuple(example.tokens),
         embeddings=example.embeddings[:, :2], mask="causal", rotary_base=10000.0,
     )  # fmt: skip
 
 
-def _pick(trace) -> tuple[int, int]:
+def _pick(trace: ExampleTrace) -> tuple[int, int]:
     """The pair the other scenes follow (:func:`~attention_core.followed_pair`) for a trained or
     asked head (an induction head's second occurrence and the token after the first; the pair
     asked for), else the last query and the key it weighs most among the others."""
@@ -108,7 +114,7 @@ def _pick(trace) -> tuple[int, int]:
     return i, max(others, key=lambda j: weights[i, j])
 
 
-def rotary_view(trace) -> RotaryView:
+def rotary_view(trace: ExampleTrace) -> RotaryView:
     """The view of ``trace`` (an :class:`~attention_core.ExampleTrace` of an example with a
     rotary base): the head it explains (``head``, else the first), see the module."""
     ex = trace.example
@@ -121,6 +127,7 @@ def rotary_view(trace) -> RotaryView:
     Q = trace.X @ W_q + (0 if b_q is None else b_q)  # before turning
     K = trace.X @ W_k + (0 if b_k is None else b_k)
     pos = ex.rotary_positions
+    assert pos is not None  # an example with a rotary base has its positions
     i, j = _pick(trace)
     m, n = int(pos[i]), int(pos[j])
     d_k = Q.shape[1]
@@ -129,7 +136,7 @@ def rotary_view(trace) -> RotaryView:
     pair = int(np.argmax(pair_scores(q_rot, k_rot)))
     freqs = rotary_frequencies(d_k, base)
 
-    def at(M, p):
+    def at(M: np.ndarray, p: int) -> np.ndarray:
         return rotary_pair(apply_rotary(M, [p], base), pair)[0]
 
     qi, kj = Q[i : i + 1], K[j : j + 1]
@@ -192,13 +199,15 @@ class PairTurn:
         return self.q_norm * self.k_norm
 
 
-def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
+def pair_turn(
+    q: np.ndarray, k: np.ndarray, pair: int, at: tuple[int, int], base: float
+) -> PairTurn:
     """Pair ``pair`` of the unturned query ``q`` and key ``k`` (vectors of width d_k), the query
     at position ``at[0]`` and the key at ``at[1]``, then both ``SHIFT`` further."""
     m, n = at
     w = float(rotary_frequencies(q.size, base)[pair])
 
-    def turned(x, p):
+    def turned(x: np.ndarray, p: int) -> np.ndarray:
         return rotary_pair(apply_rotary(x[None, :], [p], base), pair)[0]
 
     q0, k0 = rotary_pair(q[None, :], pair)[0], rotary_pair(k[None, :], pair)[0]
@@ -214,7 +223,7 @@ def pair_turn(q, k, pair: int, at: tuple[int, int], base: float) -> PairTurn:
     )  # fmt: skip
 
 
-def shown_pairs(q_rot, k_rot) -> tuple[int, ...]:
+def shown_pairs(q_rot: ArrayLike, k_rot: ArrayLike) -> tuple[int, ...]:
     """The pairs RotaryPositions draws for the turned query ``q_rot`` and key ``k_rot``, fastest
     first: the pair where the score lives (the largest term) and the fastest-turning pair whose
     term is a visible share of the score (|term| ≥ VISIBLE × the largest |term|); when those are

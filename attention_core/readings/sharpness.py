@@ -22,9 +22,11 @@ after them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..example.references import numbered
 from .copy_heads import is_causal
@@ -34,13 +36,13 @@ LINK_AT_LEAST = 0.5
 SELF = -1  # the key of a group of rows on themselves
 
 
-def _seen(W) -> np.ndarray:
+def _seen(W: np.ndarray) -> np.ndarray:
     """How many keys each row may see: all, or under a causal mask those up to the row."""
     n, m = W.shape
     return np.arange(1, n + 1) if is_causal(W) else np.full(n, m)
 
 
-def row_entropy(weights) -> np.ndarray:
+def row_entropy(weights: ArrayLike) -> np.ndarray:
     """Each row's normalised entropy over the keys it may see (nan where it sees one key)."""
     W = np.asarray(weights, dtype=np.float64)
     seen = _seen(W)
@@ -49,14 +51,14 @@ def row_entropy(weights) -> np.ndarray:
         return np.where(seen > 1, h / np.log(np.maximum(seen, 2)), np.nan)
 
 
-def mean_entropy(weights) -> float:
+def mean_entropy(weights: ArrayLike) -> float:
     """The mean of :func:`row_entropy` over the rows that see two keys or more (0 for none)."""
     h = row_entropy(weights)
     h = h[~np.isnan(h)]
     return float(h.mean()) if h.size else 0.0
 
 
-def is_sharp(weights, below: float = SHARP_BELOW) -> bool:
+def is_sharp(weights: ArrayLike, below: float = SHARP_BELOW) -> bool:
     """Whether the head's rows are sharp: :func:`mean_entropy` below ``below``."""
     return mean_entropy(weights) < below
 
@@ -85,7 +87,7 @@ class LinkGroup:
         """A link to another token, not a resting place."""
         return self.key != SELF and not self.rest
 
-    def text(self, tokens, most: int = 6) -> str:
+    def text(self, tokens: Sequence[object], most: int = 6) -> str:
         """``"would, soon, turn, wild → sea (0.94–0.99)"``, ``"gathered → clouds 0.80"``;
         more than ``most`` queries: the first ``most`` and "…"."""
         labels = token_names(tokens)
@@ -98,7 +100,7 @@ class LinkGroup:
         return f"{', '.join(names)} → {key} ({low if low == high else f'{low}–{high}'})"
 
 
-def token_names(tokens) -> list[str]:
+def token_names(tokens: Iterable[object]) -> list[str]:
     """The tokens' labels, a repeated one numbered by its occurrence (``pencil₂``), as an example
     file names it."""
     labels = [str(t) for t in tokens]
@@ -110,7 +112,7 @@ def token_names(tokens) -> list[str]:
     return out
 
 
-def resting_keys(W, tokens=None) -> set[int]:
+def resting_keys(W: ArrayLike, tokens: Sequence[str] | None = None) -> set[int]:
     """The keys a head parks weight on: the first under a causal mask or when the tokens start
     with [CLS], the last when they end with [SEP]."""
     W = np.asarray(W)
@@ -119,7 +121,9 @@ def resting_keys(W, tokens=None) -> set[int]:
     return out | ({W.shape[1] - 1} if len(tokens) > 1 and tokens[-1] == "[SEP]" else set())
 
 
-def strongest_links(weights, tokens=None, at_least: float = LINK_AT_LEAST) -> tuple[LinkGroup, ...]:
+def strongest_links(
+    weights: ArrayLike, tokens: Sequence[str] | None = None, at_least: float = LINK_AT_LEAST
+) -> tuple[LinkGroup, ...]:
     """The rows grouped by the key each weighs most, where that weight is at least ``at_least``
     (forced rows left out): links to other tokens first (most queries, then the heavier, then
     the earlier key), then those on a resting place (:func:`resting_keys`), then on
@@ -138,13 +142,13 @@ def strongest_links(weights, tokens=None, at_least: float = LINK_AT_LEAST) -> tu
                                              -sum(g.weights), g.key)))  # fmt: skip
 
 
-def link_strength(links) -> float:
+def link_strength(links: Iterable[LinkGroup]) -> float:
     """How much a head links in this sentence: the summed weight of its links to other tokens
     (the sharp heads' order in the listing)."""
     return float(sum(sum(g.weights) for g in links if g.content))
 
 
-def links_text(links, tokens, groups: int = 3) -> str:
+def links_text(links: Sequence[LinkGroup], tokens: Sequence[object], groups: int = 3) -> str:
     """The first ``groups`` link groups, "; "-joined: "would, soon → sea (0.91–0.98); he → his
     0.62"."""
     return "; ".join(g.text(tokens) for g in links[:groups])
