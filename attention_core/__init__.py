@@ -307,6 +307,24 @@ def moved_vector(
     file's text (:mod:`attention_core.models.model_residual`); for any other example E is the
     query's input row and there is no readout. Joined here: a model never imports a reading, nor
     the reverse.
+
+    Parameters
+    ----------
+    trace : ExampleTrace
+    head : int, optional
+        The head (from 0; default the example's).
+    query : int, optional
+        The query (default the followed one).
+
+    Returns
+    -------
+    MovedVector
+
+    Examples
+    --------
+    >>> mv = moved_vector(trace_example(PRESETS["zao-shang-hao"]))
+    >>> mv.source, mv.delta.round(3).tolist(), mv.readout is None
+    ('input', [0.945, 1.055], True)
     """
     from dataclasses import replace
 

@@ -23,6 +23,27 @@ class AttentionTrace:
     when unscaled); masked = scaled with −inf where the mask blocks; weights = row-wise softmax
     (blocked entries exactly 0, rows sum to 1); output = weights V (m, d_v). ``X`` is the input
     for self-attention (None otherwise); ``mask`` the boolean mask used (None: all allowed).
+
+    Attributes
+    ----------
+    Q, K, V : ndarray
+        The queries, keys and values.
+    scores, scaled, masked, weights, output : ndarray
+        Each step, as above.
+    d_k : int
+        The width of a query and a key.
+    scale : float
+        The factor the scores were multiplied by (1 / √d_k, or 1).
+    mask : ndarray of bool or None
+        The mask used.
+    X : ndarray or None
+        The input of self-attention.
+
+    Examples
+    --------
+    >>> t = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]])
+    >>> round(float(t.scale), 4), t.weights.round(3).tolist(), t.output.round(3).tolist()
+    (0.7071, [[0.67, 0.33]], [[1.66]])
     """
 
     Q: FloatArray
@@ -46,6 +67,23 @@ def scaled_dot_product_attention(
 
     ``mask`` is boolean (m, n) with True = may attend. A query row whose mask blocks every key is
     a ``ValueError`` naming the row (its softmax would be 0/0).
+
+    Parameters
+    ----------
+    Q : array_like
+        (m, d_k) queries.
+    K : array_like
+        (n, d_k) keys.
+    V : array_like
+        (n, d_v) values.
+    mask : array_like of bool, optional
+        (m, n), True = may attend.
+    scale : bool, default True
+        Divide the scores by √d_k.
+
+    Returns
+    -------
+    AttentionTrace
 
     Examples
     --------
@@ -107,7 +145,33 @@ def self_attention(
     b_v: ArrayLike | None = None,
 ) -> AttentionTrace:
     """Self-attention of the rows of ``X`` (n, d_model): Q = X W_q + b_q, K = X W_k + b_k,
-    V = X W_v + b_v (each bias optional, a vector as wide as its matrix; None: no bias)."""
+    V = X W_v + b_v (each bias optional, a vector as wide as its matrix; None: no bias).
+
+    Parameters
+    ----------
+    X : array_like
+        (n, d_model) the tokens' vectors.
+    W_q, W_k, W_v : array_like
+        (d_model, d_k), (d_model, d_k), (d_model, d_v).
+    mask : array_like of bool, optional
+        (n, n), True = may attend.
+    scale : bool, default True
+        Divide the scores by √d_k.
+    b_q, b_k, b_v : array_like, optional
+        Biases as wide as their matrices.
+
+    Returns
+    -------
+    AttentionTrace
+        With ``X`` kept.
+
+    Examples
+    --------
+    >>> I = np.eye(2)
+    >>> t = self_attention([[1.0, 0.0], [0.0, 1.0]], I, I, I, mask=[[1, 0], [1, 1]])
+    >>> t.weights.round(3).tolist()
+    [[1.0, 0.0], [0.33, 0.67]]
+    """
     X = as_matrix("X", X)
     W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
     for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
@@ -133,7 +197,35 @@ def cross_attention(
     b_v: ArrayLike | None = None,
 ) -> AttentionTrace:
     """Queries from ``X`` (m, d_model), keys and values from ``source`` (n, d_model); optional
-    biases as in :func:`self_attention`."""
+    biases as in :func:`self_attention`.
+
+    Parameters
+    ----------
+    X : array_like
+        (m, d_model) the queries' tokens.
+    source : array_like
+        (n, d_model) the keys' and values' tokens.
+    W_q, W_k, W_v : array_like
+        (d_model, d_k), (d_model, d_k), (d_model, d_v).
+    mask : array_like of bool, optional
+        (m, n), True = may attend.
+    scale : bool, default True
+        Divide the scores by √d_k.
+    b_q, b_k, b_v : array_like, optional
+        Biases as wide as their matrices.
+
+    Returns
+    -------
+    AttentionTrace
+        With ``X`` kept.
+
+    Examples
+    --------
+    >>> I = np.eye(2)
+    >>> t = cross_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], I, I, I)
+    >>> t.weights.shape, t.output.shape
+    ((1, 3), (1, 2))
+    """
     X = as_matrix("X", X)
     source = as_matrix("source", source)
     W_q, W_k, W_v = (as_matrix(name, w) for name, w in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))

@@ -33,6 +33,25 @@ def layer_norm(
     """Normalise each row of ``x`` to mean 0 and variance 1, then scale by γ and shift by β.
 
     LN(x) = γ · (x − mean(x)) / √(var(x) + ε) + β      (biased variance, as PyTorch)
+
+    Parameters
+    ----------
+    x : array_like
+        (n, d) rows.
+    gamma, beta : array_like, optional
+        (d,) scale and shift (default 1 and 0).
+    eps : float, default 1e-5
+        Added to the variance.
+
+    Returns
+    -------
+    ndarray of float64
+        (n, d).
+
+    Examples
+    --------
+    >>> layer_norm([[1.0, 3.0]], eps=0.0).tolist()
+    [[-1.0, 1.0]]
     """
     x = as_matrix("x", x)
     mean = x.mean(axis=-1, keepdims=True)
@@ -53,7 +72,22 @@ def layer_norm(
 
 
 def gelu(x: ArrayLike) -> FloatArray:
-    """GELU in its exact (erf) form: x · Φ(x) = ½ x (1 + erf(x / √2)), elementwise."""
+    """GELU in its exact (erf) form: x · Φ(x) = ½ x (1 + erf(x / √2)), elementwise.
+
+    Parameters
+    ----------
+    x : array_like
+
+    Returns
+    -------
+    ndarray of float64
+        The shape of ``x``.
+
+    Examples
+    --------
+    >>> gelu([-1.0, 0.0, 1.0]).round(4).tolist()
+    [-0.1587, 0.0, 0.8413]
+    """
     x = np.asarray(x, dtype=np.float64)
     erf = np.frompyfunc(math.erf, 1, 1)
     return 0.5 * x * (1.0 + np.asarray(erf(x / math.sqrt(2.0)), dtype=np.float64))
@@ -71,7 +105,29 @@ def feed_forward(
     activation: str = "relu",
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """act(x W_1 + b_1) W_2 + b_2, position by position (ReLU and no biases unless given).
-    Returns (hidden before the activation, after it, output)."""
+    Returns (hidden before the activation, after it, output).
+
+    Parameters
+    ----------
+    x : array_like
+        (n, d_model).
+    W_1, W_2 : array_like
+        (d_model, d_ff), (d_ff, d_out).
+    b_1, b_2 : array_like, optional
+        (d_ff,), (d_out,).
+    activation : {"relu", "gelu"}, default "relu"
+
+    Returns
+    -------
+    tuple of ndarray
+        (x W_1 + b_1, after the activation, output).
+
+    Examples
+    --------
+    >>> hidden, act, out = feed_forward([[1.0, -1.0]], np.eye(2), np.ones((2, 1)))
+    >>> hidden.tolist(), act.tolist(), out.tolist()
+    ([[1.0, -1.0]], [[1.0, 0.0]], [[1.0]])
+    """
     x = as_matrix("x", x)
     W_1, W_2 = as_matrix("W_1", W_1), as_matrix("W_2", W_2)
     same_width("x", x, "W_1", W_1, axis_a=1, axis_b=0)
@@ -97,7 +153,26 @@ def _bias(name: str, b: ArrayLike, width: int) -> FloatArray:
 
 @dataclass(frozen=True)
 class EncoderTrace:
-    """Every step of one post-norm encoder block."""
+    """Every step of one post-norm encoder block.
+
+    Attributes
+    ----------
+    X : ndarray
+        The input.
+    attention : MultiHeadTrace
+        A = MultiHead(X).
+    residual1, norm1, ff_hidden, ff_relu, ff_out, residual2, output : ndarray
+        X + A, H = LayerNorm(X + A), the feed-forward's steps, H + F, LayerNorm(H + F).
+    activation : str
+        The feed-forward's activation.
+
+    Examples
+    --------
+    >>> W = np.eye(2)
+    >>> t = encoder_block([[1.0, 0.0], [0.0, 2.0]], W, W, W, W, W, W, num_heads=1)
+    >>> t.output.shape, bool(np.allclose(t.output.mean(axis=1), 0))
+    ((2, 2), True)
+    """
 
     X: FloatArray
     attention: MultiHeadTrace
@@ -141,6 +216,37 @@ def encoder_block(
     has them) go to :func:`multi_head_attention`; the LayerNorms' shifts ``beta1``, ``beta2``
     and the feed-forward's biases ``b_1``, ``b_2`` likewise; without them the block has no
     bias at all.
+
+    Parameters
+    ----------
+    X : array_like
+        (n, d_model).
+    W_q, W_k, W_v, W_o : array_like
+        The attention's matrices (:func:`multi_head_attention`).
+    W_1, W_2 : array_like
+        The feed-forward's.
+    num_heads : int
+        H.
+    mask : array_like of bool, optional
+        True = may attend.
+    gamma1, gamma2 : array_like, optional
+        The LayerNorms' scales.
+    eps : float, default 1e-5
+        The LayerNorms' ε.
+    b_q, b_k, b_v, b_o, beta1, beta2, b_1, b_2 : array_like, optional
+        Biases and shifts.
+    activation : {"relu", "gelu"}, default "relu"
+
+    Returns
+    -------
+    EncoderTrace
+
+    Examples
+    --------
+    >>> W = np.eye(2)
+    >>> t = encoder_block([[1.0, 0.0], [0.0, 2.0]], W, W, W, W, W, W, num_heads=2)
+    >>> [h.d_k for h in t.attention.heads], t.output.round(3).tolist()
+    ([1, 1], [[1.0, -1.0], [-1.0, 1.0]])
     """
     X = as_matrix("X", X)
     att = multi_head_attention(

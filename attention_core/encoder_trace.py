@@ -23,7 +23,26 @@ def encoder_weights(
     """Weights for one encoder block over ``example``: its attention weights as split matrices
     (text 000's independent heads side by side are the same thing), a W_o back to d_model (its
     own; the identity when the heads already give d_model; else seeded), and seeded feed-forward
-    W_1 (d_model × 2·d_model), W_2. Returns (dict of matrices, dict saying which are seeded)."""
+    W_1 (d_model × 2·d_model), W_2. Returns (dict of matrices, dict saying which are seeded).
+
+    Parameters
+    ----------
+    example : Example
+    seed : int, default FFN_SEED
+        The seed of the drawn matrices.
+
+    Returns
+    -------
+    tuple of dict
+        ({name: matrix}, {name: whether it was drawn}).
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> W, seeded = encoder_weights(PRESETS["zao-shang-hao"])
+    >>> W["W_1"].shape, seeded
+    ((2, 4), {'W_o': False, 'W_1': True, 'W_2': True})
+    """
     w = example.weights
     d = example.d_model
     if w.form == "independent":
@@ -61,7 +80,25 @@ def encoder_biases(example: Example) -> dict[str, FloatArray | None]:
 
 def trace_encoder(example: Example, seed: int = FFN_SEED) -> EncoderTrace:
     """One post-norm encoder block over the example's (query) sequence: :class:`EncoderTrace`
-    (the model's own block, GELU, for an example with a ``block``)."""
+    (the model's own block, GELU, for an example with a ``block``).
+
+    Parameters
+    ----------
+    example : Example
+    seed : int, default FFN_SEED
+        The seed of the drawn matrices.
+
+    Returns
+    -------
+    EncoderTrace
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> t = trace_encoder(PRESETS["zao-shang-hao"])
+    >>> t.output.shape, t.activation
+    ((3, 2), 'relu')
+    """
     W, _ = encoder_weights(example, seed)
     X = trace_example(example).X
     mask = None if example.is_cross else example.mask_matrix

@@ -17,17 +17,65 @@ def _vector(name: str, v: ArrayLike) -> FloatArray:
 
 
 def norm(v: ArrayLike) -> float:
-    """Euclidean length |v|."""
+    """Euclidean length |v|.
+
+    Parameters
+    ----------
+    v : array_like
+        A vector.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> norm([3.0, 4.0])
+    5.0
+    """
     return float(np.linalg.norm(_vector("v", v)))
 
 
 def norms(vectors: ArrayLike) -> FloatArray:
-    """Length of each row of ``vectors`` (n, d)."""
+    """Length of each row of ``vectors`` (n, d).
+
+    Parameters
+    ----------
+    vectors : array_like
+        (n, d) row vectors.
+
+    Returns
+    -------
+    ndarray of float64
+        (n,) lengths.
+
+    Examples
+    --------
+    >>> norms([[3.0, 4.0], [1.0, 0.0]]).tolist()
+    [5.0, 1.0]
+    """
     return np.linalg.norm(as_matrix("vectors", vectors), axis=1)
 
 
 def angle(q: ArrayLike, k: ArrayLike) -> float:
-    """The angle θ between q and k, in radians (0 … π). Zero vectors have no angle: ValueError."""
+    """The angle θ between q and k, in radians (0 … π). Zero vectors have no angle: ValueError.
+
+    Parameters
+    ----------
+    q, k : array_like
+        Two vectors of the same width.
+
+    Returns
+    -------
+    float
+        θ in radians.
+
+    Examples
+    --------
+    >>> import math
+    >>> round(math.degrees(angle([1.0, 0.0], [1.0, 1.0])), 6)
+    45.0
+    """
     q, k = _vector("q", q), _vector("k", k)
     nq, nk = np.linalg.norm(q), np.linalg.norm(k)
     if nq == 0 or nk == 0:
@@ -36,7 +84,24 @@ def angle(q: ArrayLike, k: ArrayLike) -> float:
 
 
 def scalar_projection(k: ArrayLike, q: ArrayLike) -> float:
-    """Signed length of k's shadow on q's direction: k·q / |q| = |k| cos θ."""
+    """Signed length of k's shadow on q's direction: k·q / |q| = |k| cos θ.
+
+    Parameters
+    ----------
+    k : array_like
+        The vector whose shadow is taken.
+    q : array_like
+        The direction (not zero).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> scalar_projection([3.0, 4.0], [2.0, 0.0])
+    3.0
+    """
     q, k = _vector("q", q), _vector("k", k)
     nq = np.linalg.norm(q)
     if nq == 0:
@@ -45,7 +110,24 @@ def scalar_projection(k: ArrayLike, q: ArrayLike) -> float:
 
 
 def projection(k: ArrayLike, q: ArrayLike) -> FloatArray:
-    """The shadow of k on q's line, as a vector: (k·q / |q|²) q."""
+    """The shadow of k on q's line, as a vector: (k·q / |q|²) q.
+
+    Parameters
+    ----------
+    k : array_like
+        The vector whose shadow is taken.
+    q : array_like
+        The direction (not zero).
+
+    Returns
+    -------
+    ndarray of float64
+
+    Examples
+    --------
+    >>> projection([3.0, 4.0], [2.0, 0.0]).tolist()
+    [3.0, 0.0]
+    """
     q, k = _vector("q", q), _vector("k", k)
     nq2 = float(np.dot(q, q))
     if nq2 == 0:
@@ -55,7 +137,21 @@ def projection(k: ArrayLike, q: ArrayLike) -> FloatArray:
 
 @dataclass(frozen=True)
 class PairPlane:
-    """q and k in the exact plane they span: q on the x axis, k above it. Dot product preserved."""
+    """q and k in the exact plane they span: q on the x axis, k above it. Dot product preserved.
+
+    Attributes
+    ----------
+    q, k : ndarray
+        (2,) coordinates in the plane.
+    basis : ndarray
+        (d, 2) the plane's orthonormal axes.
+
+    Examples
+    --------
+    >>> p = pair_plane([0.0, 2.0, 0.0], [1.0, 1.0, 0.0])
+    >>> p.q.tolist(), p.k.round(6).tolist()
+    ([2.0, 0.0], [1.0, 1.0])
+    """
 
     q: FloatArray  # (2,) = (|q|, 0)
     k: FloatArray  # (2,) = (|k| cos θ, |k| sin θ)
@@ -67,6 +163,21 @@ def pair_plane(q: ArrayLike, k: ArrayLike) -> PairPlane:
 
     For d = 2 the plane is the plane itself, rotated so q lies on the x axis. Parallel vectors
     span only a line; e2 is then any unit vector orthogonal to q.
+
+    Parameters
+    ----------
+    q, k : array_like
+        Two vectors of the same width; q not zero.
+
+    Returns
+    -------
+    PairPlane
+
+    Examples
+    --------
+    >>> p = pair_plane([3.0, 4.0], [4.0, 3.0])
+    >>> p.q.tolist(), p.k.round(2).tolist(), float(p.q @ p.k)
+    ([5.0, 0.0], [4.8, 1.4], 24.0)
     """
     q, k = _vector("q", q), _vector("k", k)
     if q.shape != k.shape:
@@ -97,6 +208,20 @@ class PlaneView:
     ``coords`` (n, 2) are the vectors' coordinates in the plane, ``basis`` (d, 2) its orthonormal
     axes, and ``kept`` the share of the vectors' total squared length that the plane keeps
     (1.0 when d ≤ 2: the view is exact).
+
+    Attributes
+    ----------
+    coords : ndarray
+        (n, 2) the vectors in the plane.
+    basis : ndarray
+        (d, 2) the plane's orthonormal axes.
+    kept : float
+        The share of the squared length the plane keeps.
+
+    Examples
+    --------
+    >>> plane_view([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]).kept
+    1.0
     """
 
     coords: FloatArray
@@ -114,6 +239,21 @@ def plane_view(vectors: ArrayLike) -> PlaneView:
     d = 2: the vectors themselves. d = 1: on the x axis. d > 2: projected on the two leading
     right-singular vectors (uncentred PCA: the plane through the origin that keeps the most squared
     length), signs fixed so the view is deterministic.
+
+    Parameters
+    ----------
+    vectors : array_like
+        (n, d) row vectors.
+
+    Returns
+    -------
+    PlaneView
+
+    Examples
+    --------
+    >>> v = plane_view([[2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.5]])
+    >>> v.coords.shape, round(v.kept, 4), v.exact
+    ((3, 2), 0.9524, False)
     """
     V = as_matrix("vectors", vectors)
     n, d = V.shape
@@ -131,7 +271,23 @@ def plane_view(vectors: ArrayLike) -> PlaneView:
 
 
 def convex_hull_2d(points: ArrayLike) -> FloatArray:
-    """Vertices of the convex hull of 2-D points, counter-clockwise (monotone chain)."""
+    """Vertices of the convex hull of 2-D points, counter-clockwise (monotone chain).
+
+    Parameters
+    ----------
+    points : array_like
+        (n, 2) points.
+
+    Returns
+    -------
+    ndarray of float64
+        (m, 2) the hull's vertices, from the lowest-leftmost point.
+
+    Examples
+    --------
+    >>> convex_hull_2d([[0, 0], [1, 0], [0.2, 0.2], [0, 1]]).tolist()
+    [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]
+    """
     P = as_matrix("points", points)
     if P.shape[1] != 2:
         raise ValueError(f"points: expected shape (n, 2), got {P.shape}")

@@ -8,7 +8,23 @@ from ._checks import ArrayLike, BoolArray
 
 
 def causal_mask(n: int) -> BoolArray:
-    """(n, n) lower-triangular mask: position i sees positions 0 … i, never the future."""
+    """(n, n) lower-triangular mask: position i sees positions 0 … i, never the future.
+
+    Parameters
+    ----------
+    n : int
+        The number of positions (≥ 1).
+
+    Returns
+    -------
+    ndarray of bool
+        True where a query may attend to a key.
+
+    Examples
+    --------
+    >>> causal_mask(3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    """
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n: expected a positive integer, got {n!r}")
     return np.tril(np.ones((n, n), dtype=bool))
@@ -22,6 +38,27 @@ def padding_mask(
     ``keep`` is either a boolean / 0-1 vector (True = a real token) or an integer length, in which
     case ``n`` is the padded length and the first ``keep`` positions are real.
     ``n_queries`` defaults to the number of keys (self-attention).
+
+    Parameters
+    ----------
+    keep : array_like of bool or int
+        Which key positions are real tokens, or how many of the first ones are.
+    n : int, optional
+        The padded length (needed when ``keep`` is a length).
+    n_queries : int, optional
+        The number of rows (default: one per key).
+
+    Returns
+    -------
+    ndarray of bool
+        (n_queries, n), True where a query may attend to a key.
+
+    Examples
+    --------
+    >>> padding_mask(2, 3).astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [1, 1, 0]]
+    >>> padding_mask([1, 0], n_queries=1).tolist()
+    [[True, False]]
     """
     if isinstance(keep, (int, np.integer)) and not isinstance(keep, bool):
         if n is None:

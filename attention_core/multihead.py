@@ -25,6 +25,25 @@ class MultiHeadTrace:
 
     ``concat`` is (m, H·d_v); ``output = concat @ W_o`` (or ``concat`` itself when ``W_o`` is None,
     text 000's form). ``X`` is the query input, ``source`` the key/value input (None for self).
+
+    Attributes
+    ----------
+    heads : tuple of AttentionTrace
+        One per head.
+    concat, output : ndarray
+        The heads' outputs side by side, and after W_o.
+    W_o : ndarray or None
+        The output matrix.
+    num_heads : int
+        H.
+    X, source : ndarray or None
+        The inputs.
+
+    Examples
+    --------
+    >>> mh = multi_head_attention(np.eye(2), np.eye(2), np.eye(2), np.eye(2), None, 2)
+    >>> mh.num_heads, mh.concat.shape, bool((mh.output == mh.concat).all())
+    (2, (2, 2), True)
     """
 
     heads: tuple[AttentionTrace, ...]
@@ -62,6 +81,36 @@ def multi_head_attention(
     ``source`` (n, d_model) gives keys and values for cross-attention (default: X). Optional
     biases (as in BERT and ``torch.nn.MultiheadAttention(bias=True)``): b_q, b_k (H·d_k,),
     b_v (H·d_v,), split among heads like their matrices' columns, and b_o (d_out,) after W_o.
+
+    Parameters
+    ----------
+    X : array_like
+        (m, d_model) the queries' tokens.
+    W_q, W_k, W_v : array_like
+        Every head's matrices side by side, each head its block of columns.
+    W_o : array_like or None
+        (H·d_v, d_out), or None: the output is the concatenation.
+    num_heads : int
+        H.
+    mask : array_like of bool, optional
+        True = may attend.
+    source : array_like, optional
+        Keys' and values' tokens for cross-attention.
+    scale : bool, default True
+        Divide the scores by √d_k.
+    b_q, b_k, b_v, b_o : array_like, optional
+        Biases as wide as their matrices.
+
+    Returns
+    -------
+    MultiHeadTrace
+
+    Examples
+    --------
+    >>> X, W = np.eye(4)[:3], np.eye(4)
+    >>> mh = multi_head_attention(X, W, W, W, W, num_heads=2)
+    >>> [h.Q.shape for h in mh.heads], mh.output.shape
+    ([(3, 2), (3, 2)], (3, 4))
     """
     X = as_matrix("X", X)
     src = X if source is None else as_matrix("source", source)
@@ -139,6 +188,33 @@ def independent_heads_attention(
 
     ``W_qs`` etc. are sequences (or (H, d_model, d_k) arrays) of per-head matrices. No W_o.
     Optional biases ``b_q`` … are (H, d_k) (one row per head) or None.
+
+    Parameters
+    ----------
+    X : array_like
+        (m, d_model) the queries' tokens.
+    W_qs, W_ks, W_vs : array_like
+        (H, d_model, d_k), (H, d_model, d_k), (H, d_model, d_v).
+    mask : array_like of bool, optional
+        True = may attend.
+    source : array_like, optional
+        Keys' and values' tokens for cross-attention.
+    scale : bool, default True
+        Divide the scores by √d_k.
+    b_q, b_k, b_v : array_like, optional
+        (H, d_k) one bias a head.
+
+    Returns
+    -------
+    MultiHeadTrace
+        With no W_o.
+
+    Examples
+    --------
+    >>> W = [np.eye(2), 2 * np.eye(2)]
+    >>> mh = independent_heads_attention(np.eye(2), W, W, W)
+    >>> mh.W_o is None, mh.output.shape
+    (True, (2, 4))
     """
     X = as_matrix("X", X)
     src = X if source is None else as_matrix("source", source)

@@ -17,7 +17,29 @@ from ._checks import ArrayLike, FloatArray
 def sinusoidal_positional_encoding(
     n_positions: int, d_model: int, base: float = 10000.0
 ) -> FloatArray:
-    """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed."""
+    """(n_positions, d_model) array of sinusoidal position codes; odd d_model is allowed.
+
+    PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i + 1] = cos(p / base^(2i/d)).
+
+    Parameters
+    ----------
+    n_positions : int
+        Positions 0 … n_positions − 1.
+    d_model : int
+        The width of each code.
+    base : float, default 10000
+        The base of the wavelengths.
+
+    Returns
+    -------
+    ndarray of float64
+        (n_positions, d_model).
+
+    Examples
+    --------
+    >>> sinusoidal_positional_encoding(2, 2).round(3).tolist()
+    [[0.0, 1.0], [0.841, 0.54]]
+    """
     if (
         not isinstance(n_positions, (int, np.integer))
         or isinstance(n_positions, bool)
@@ -29,7 +51,27 @@ def sinusoidal_positional_encoding(
 
 def positional_encoding_at(positions: ArrayLike, d_model: int, base: float = 10000.0) -> FloatArray:
     """The same code at any (also fractional) positions: (len(positions), d_model). The waves of
-    the PositionalEncoding scene are drawn from it."""
+    the PositionalEncoding scene are drawn from it.
+
+    Parameters
+    ----------
+    positions : array_like of float
+        The positions.
+    d_model : int
+        The width of each code.
+    base : float, default 10000
+        The base of the wavelengths.
+
+    Returns
+    -------
+    ndarray of float64
+        (len(positions), d_model).
+
+    Examples
+    --------
+    >>> positional_encoding_at([0.5], 3).round(3).tolist()
+    [[0.479, 0.878, 0.001]]
+    """
     if not isinstance(d_model, (int, np.integer)) or isinstance(d_model, bool) or d_model < 1:
         raise ValueError(f"d_model: expected a positive integer, got {d_model!r}")
     pos = np.asarray(positions, dtype=np.float64).reshape(-1)[:, None]  # (n, 1)

@@ -21,6 +21,30 @@ class ExampleTrace:
     :class:`AttentionTrace` per head (one for single-head examples); ``multihead`` is the
     :class:`MultiHeadTrace` when there are several heads (or a W_o), else None. ``output`` is the
     final output.
+
+    Attributes
+    ----------
+    example : Example
+        The example traced.
+    X, source : ndarray
+        The query input and the key/value input.
+    pe : ndarray or None
+        The positional codes added to the embeddings.
+    mask : ndarray of bool or None
+        The combined mask (True = may attend).
+    heads : tuple of AttentionTrace
+        One per head.
+    multihead : MultiHeadTrace or None
+        The heads together.
+    output : ndarray
+        The final output.
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> t = trace_example(PRESETS["two-heads"])
+    >>> len(t.heads), t.output.shape, t.attention is t.heads[0]
+    (2, (3, 4), True)
     """
 
     example: Example
@@ -44,7 +68,23 @@ class ExampleTrace:
 
 
 def trace_example(example: Example) -> ExampleTrace:
-    """Run attention on ``example`` exactly as its fields say, keeping every intermediate."""
+    """Run attention on ``example`` exactly as its fields say, keeping every intermediate.
+
+    Parameters
+    ----------
+    example : Example
+        The example (a preset, or :func:`~attention_core.load_example`'s).
+
+    Returns
+    -------
+    ExampleTrace
+
+    Examples
+    --------
+    >>> from attention_core import PRESETS
+    >>> trace_example(PRESETS["zao-shang-hao"]).attention.weights.shape
+    (3, 3)
+    """
     X = example.embeddings
     src = example.source_embeddings if example.is_cross else X
     pe = None
