@@ -1,7 +1,11 @@
 """Where each number on screen comes from: a role names a value of the trace (or of a core call).
 
 Scenes tag every :class:`scenes.mobjects.text.Num` with a role such as ``("scores", h, i, j)``:
-its kind, then its indices. Each kind is one small function here, ``fn(trace, *indices)``,
+its kind, then its indices. A kind whose first index is the head (``h``) is best built as a
+:class:`HeadRole`, ``HeadRole("scores", self.h, i, j)``: it cannot be made without its head (a
+bare ``0`` is not a :data:`Head` to the type checker; a missing one is a ``TypeError``), the
+slip of issue 39 (single-head scenes tagged with head 0's roles). Each kind is one small
+function here, ``fn(trace, *indices)``,
 registered with :func:`role`; :func:`resolve` checks that a role carries as many indices as its
 function takes (a wrong count is an error naming the role) and looks the value up with the core
 alone, so a test can check each number on screen against ``attention_core``. Roles only look
@@ -15,6 +19,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from typing import NewType
 
 import numpy as np
 
@@ -44,6 +49,44 @@ def role(name: str | None = None):
 def indices_of(kind: str) -> tuple[str, ...]:
     """The names of the indices a role of ``kind`` carries, e.g. ("h", "i", "j")."""
     return tuple(inspect.signature(ROLES[kind]).parameters)[1:]
+
+
+Head = NewType("Head", int)  # a head's index (from 0) as a scene explains it (ExplainerScene.h)
+
+
+class HeadRole(tuple):
+    """The role of a number of one head: its kind, the head, then its other indices, e.g.
+    ``HeadRole("scaled", Head(1), 2, 0)`` — a tuple equal to ``("scaled", 1, 2, 0)``, so a
+    scene, a check or the notes read it as any role. ``head`` is typed :data:`Head`, so mypy
+    refuses a literal such as ``0`` (write the explained head, ``self.h``); without a head, or
+    for a kind that takes none, or with the wrong count of indices, it is a ``TypeError``
+    (:class:`RoleArityError`) naming the role when made, not when a test resolves it."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, head: Head, *at: float) -> HeadRole:
+        names = indices_of(kind) if kind in ROLES else ()
+        if names[:1] != ("h",):
+            raise RoleArityError(f"role {kind!r} names no head; a HeadRole is for kinds (h, …)")
+        if isinstance(head, bool) or not isinstance(head, int | np.integer) or head < 0:
+            raise TypeError(f"role {kind!r}: head {head!r} is not a head index (from 0)")
+        if 1 + len(at) != len(names):
+            raise RoleArityError(
+                f"role {kind!r} takes {len(names)} indices ({', '.join(names)}), "
+                f"got {1 + len(at)}: {(kind, head, *at)!r}"
+            )
+        return super().__new__(cls, (kind, head, *at))
+
+    def __getnewargs__(self) -> tuple:  # copy, deepcopy, pickle: made again from its items
+        return tuple(self)
+
+    @property
+    def kind(self) -> str:
+        return str(self[0])
+
+    @property
+    def head(self) -> int:
+        return int(self[1])
 
 
 def resolve(trace: ac.ExampleTrace, which: tuple) -> float:
@@ -464,4 +507,7 @@ def moved_layer(tr):
     """The layer (from 1) whose input E is: a SmolLM2 file's."""
     from attention_core.models.model_residual import decoder_request
 
-    return decoder_request(tr.example)[1]
+    request = decoder_request(tr.example)
+    if request is None:
+        raise ValueError("moved_layer: only a SmolLM2 example file names the layer it read")
+    return request[1]
