@@ -62,9 +62,12 @@ demo: setup
 test: setup lint
 	$(BIN)/python -m pytest -n auto --dist loadgroup $(PYTEST_ARGS)
 
+# ruff, then mypy on attention_core and the typed number roles (pyproject's [tool.mypy]: files,
+# strictness; its cache .mypy_cache/ makes a second run about 1 s)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python scripts/bench.py
