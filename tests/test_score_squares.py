@@ -142,3 +142,26 @@ def test_the_key_check_sees_a_grid_of_squares_without_its_colour_bar():
     assert unkeyed_grids(SimpleNamespace(mobjects=[VGroup(bare), shared])) == []
     other = ColorBar(theme, "scores", 2 * score_limit(scores))  # another bound: not its key
     assert unkeyed_grids(SimpleNamespace(mobjects=[bare, other]))
+
+
+def test_a_one_row_grid_of_squares_has_its_key_flat_under_it():
+    """A query's row of scores as squares (Projections at 21 keys, 1:1): an upright key as tall
+    as the row was unreadable, so the scene drew none and the row's colours said nothing. The
+    key lies flat under the row, a line lower (room for the framed score under its cell), and
+    the fitted grid keeps every key as wide as without it."""
+    from scenes.mobjects.grid_labels import ROW_NOTE_ROOM
+    from scenes.mobjects.layout import Box, box_of
+
+    scores = np.random.default_rng(2).uniform(-30, 30, (1, 21))
+    keys = [f"key{j}" for j in range(21)]
+    box = Box(-3.75, -2.09, 3.75, 2.09)
+    args = (scores, ("scores_row", 0, 3), THEMES["dark"], ["query"], keys, box)
+    m = LabelledMatrix.fitted(*args, any_squares=True, title_room=0.0)
+    bare = LabelledMatrix.fitted(*args, any_squares=True, title_room=0.0, colorbar=False)
+    assert m.style.squares and len(m.shown_columns) == 21
+    assert m.style.squares == pytest.approx(bare.style.squares)
+    bar = [b for b in m.colorbar.get_family() if isinstance(b, ColorBar)][0]
+    assert bar.strip.width > 4 * bar.strip.height  # flat
+    gap = box_of(m.backgrounds).y0 - box_of(bar).y1
+    assert gap >= ROW_NOTE_ROOM - 1e-6
+    assert m.width <= box.width + 1e-6 and m.height <= box.height + 1e-6

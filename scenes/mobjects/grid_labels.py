@@ -23,6 +23,8 @@ LABEL_WIDTH = 2.2  # row labels longer than this are shortened with "…"
 # cannot label them in one column is elided, keeping the numbers of the rows its story names
 SPLIT_FROM = 12
 MAX_SQUARE = 0.9  # the largest cell of a grid of squares (a small grid stays compact)
+ROW_NOTE_ROOM = 0.65  # between a one-row grid of squares and its flat key: a line for a note
+FLAT_BAR_HEIGHT = 0.5  # a flat colour key with its values under it
 TIER_GAP = 0.03  # between two tiers of column labels
 LABEL_GAP = 0.12  # between a row label and the grid
 STAGGER_GAP = 0.15  # between the two columns of a staggered grid's row labels
@@ -160,7 +162,12 @@ def grid_of_squares(
         tiered = split or tiers > 1  # many rows: a slim key, the title nearer
         gap = 0.15 if tiered else 0.25  # between the labels (0.12 above the grid) and the title
         bar = upright_bar_room(theme, scale, limit, tiered) if colorbar else 0.0  # on the right
-        side = min((width - left - right - bar) / n, (height - header - gap) / m, MAX_SQUARE)
+        under = 0.0
+        if colorbar and m == 1:  # one row: the key flat under it (LabelledMatrix._colorbar)
+            bar, under = 0.0, ROW_NOTE_ROOM + FLAT_BAR_HEIGHT
+        side = min(
+            (width - left - right - bar) / n, (height - header - gap - under) / m, MAX_SQUARE
+        )
         rows_need, cols_need = _least_side(rows, cols, size, choice)
         if side >= rows_need and (side >= cols_need or n == 1):
             return (values, role, theme, rows, cols), side, choice

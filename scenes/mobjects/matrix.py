@@ -31,6 +31,7 @@ from scenes.mobjects.elision import ElidedCellError, elide
 from scenes.mobjects.grid_labels import (
     LABEL_GAP,
     LABEL_WIDTH,
+    ROW_NOTE_ROOM,
     STAGGER_GAP,
     TIER_GAP,
     fit_label,
@@ -387,6 +388,10 @@ class LabelledMatrix(VGroup):
         if not (self.scale and self.style.colorbar):
             return VGroup()
         grid = VGroup(*self.backgrounds, *self.ellipses, *self.right_labels)
+        if self.style.squares and len(self.shown_rows) == 1:  # upright it would be a row high:
+            # flat under the row, a line lower (room for a note under a cell: the step's score)
+            bar = ColorBar(self.theme, self.scale, self.limit, width=min(grid.width, 2.4))
+            return bar.next_to(grid, DOWN, buff=ROW_NOTE_ROOM).align_to(grid, RIGHT)
         if self.style.squares:  # upright on the right: the rows keep the height
             split = self.style.split or self.style.stagger  # many rows: a slim key
             bar = upright_bar(self.theme, self.scale, self.limit, min(grid.height, 2.4), split)
