@@ -85,8 +85,9 @@ class HeadBlocks:
 
     def least_head(self) -> float:
         """The least side of a head's weights: :data:`MIN_HEAD` (120 px at 1080p), in a square
-        frame :data:`GALLERY_HEAD` (160 px, as HeadGallery's at 1:1: 120 px read as thumbnails
-        there) — fewer heads drawn, the others named."""
+        frame :data:`GALLERY_HEAD` (160 px: the split shows each head's weights large enough to read
+        its followed cell, where HeadGallery's overview keeps 120) — fewer heads drawn, the
+        others named."""
         square = self.frame.width <= self.frame.height * 1.01
         return GALLERY_HEAD if square else MIN_HEAD
 
