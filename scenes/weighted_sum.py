@@ -332,6 +332,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             o_name, self.out, ("output", self.h, self.i), theme.output, self.side_box
         )
         self.out_line.next_to(self.side, DOWN, buff=0.4).align_to(self.side, LEFT)
+        self.output_in_key(o_name)  # no spot anywhere near: named in a key
         if not merged:
             self.play(
                 *(Transform(self.shrunk[j], chained[j]) for j in range(self.example.n_keys)),

@@ -454,6 +454,40 @@ class CrowdedChain:
         self.chain_links_drawn = {m[0]: a for m, a in zip(links, arrows) if len(m) == 1}
         return True
 
+    def output_in_key(self, o_name: str) -> None:
+        """Where the output's label found no spot at its tip nor on a short line (12 keys at
+        1:1: o(explanations) had none), the output named in a key, a short arrow and its name in
+        its colour, at the free spot of the content nearest its tip (``self.o_tip``)."""
+        from scenes.mobjects.layout import box_of, free_spot
+
+        if len(self.o_tip):
+            return
+        from scenes.mobjects.plane import shaft_marks
+
+        key = self.kit.cast_key([o_name], [self.theme.output], self.label_box)
+        family = [m for g in self.v_labels for m in g.get_family()]
+        lines = [m for m in family if getattr(m, "is_leader", False)]
+        texts = [m for m in family if getattr(m, "is_tip_label", False)]  # not their lines' box
+        drawn = [*self.obstacles, *texts, *self.side, self.out_line]
+        taken = [*self.chain_marks(), *(box_of(m) for m in drawn)]
+        taken += shaft_marks([(m.get_start()[:2], m.get_end()[:2]) for m in lines])
+        tip = self.vplane.point(self.out2)
+        spot = free_spot(key, tip, self.regions.content, taken, gap=0.05, step=0.05)
+        if spot is not None:
+            self.o_tip = VGroup(key.move_to(spot))
+            return
+        # nowhere: the output's line beside the plane names it, a short arrow before its name
+        from scenes.mobjects.plane import sample_arrow
+        from scenes.mobjects.text import label
+        from scenes.mobjects.theme import BODY
+
+        word, colour = self.out_line[0], self.theme.output
+        parts = (label(o_name, BODY, colour), label("=", BODY, colour))
+        named = VGroup(sample_arrow(colour, length=0.3, stroke_width=3), *parts).arrange(buff=0.1)
+        named.move_to(word).align_to(word, LEFT)
+        if named.get_right()[0] <= self.side_box.x1:
+            self.out_line.submobjects[0] = named
+
     def name_followed_link(self) -> VGroup:
         """The followed key's link of the chain, where it is a link of its own, named by its
         term beside it, "0.719 × v(soup)", whole and in its colour, clear of the arrows and the
