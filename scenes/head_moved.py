@@ -20,7 +20,7 @@ from scenes.kit.registry import BY_NAME
 from scenes.kit.roles import moved_layer
 from scenes.kit.views import moved_of, moved_parts, plane_view_of
 from scenes.mobjects.fades import FadeIn
-from scenes.mobjects.layout import Box, flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
@@ -34,6 +34,7 @@ from scenes.parts.head_moved_labels import (
 )
 
 OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
+APART = 0.1  # ΔE's label from the terms' labels, more than the placement's own gap
 BESIDE = 1.2  # how far beside the close-up a column of its labels may go (issue 38)
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
@@ -347,7 +348,9 @@ class HeadMoved(ExplainerScene):
         whole, close, theme = self.whole, self.close, self.theme
         self.step("sum", q=said(visible(str(self.q_tokens[self.i]))))
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
-        near = [*self.note, *self.chain_tips, *self.norms, *whole.heading, *close.heading]
+        # the terms' labels kept a line's gap from ΔE's (at 16:9 "ΔE" stood against "“,”")
+        apart = [box_of(m).inset(-APART) for m in self.chain_tips]
+        near = [*self.note, *apart, *self.norms, *whole.heading, *close.heading]
         near += [*self.e_tip, *lines_of(whole), *([self.words_box] if self.words_box else [])]
         room = around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
         arrows, beside = [*self.chain, d_close], around(close.box, self.regions.content, BESIDE)

@@ -120,9 +120,9 @@ def _along(p, q, shafts, skip: float = 0.15, near: float = 0.05) -> bool:
 
 
 def _label_score(labels, texts, shafts, merge: float) -> tuple:
-    """(leader lines longer than :data:`FAR`, leader lines across or along an arrow, labels
-    left out, how far the leader lines reach beyond :data:`REACH` in all, plus 0.3 for a
-    shared label): the smaller, the better read."""
+    """(labels left out, leader lines longer than :data:`FAR`, leader lines across or along an
+    arrow, how far the leader lines reach beyond :data:`REACH` in all, plus 0.3 for a shared
+    label): the smaller, the better read."""
     family = labels.get_family()
     leaders = [m for m in family if getattr(m, "is_leader", False)]
     crossed = sum(
@@ -133,7 +133,7 @@ def _label_score(labels, texts, shafts, merge: float) -> tuple:
     drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
     missing = sum(str(t) not in drawn for t in texts)
     far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
-    return longest, crossed, missing, round(far + (0.3 if merge else 0.0), 2)
+    return missing, longest, crossed, round(far + (0.3 if merge else 0.0), 2)
 
 
 def _crosses(p, q, a, b) -> bool:
