@@ -429,20 +429,21 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         marks = list(plane.tick_labels) + [m for m in group if isinstance(m, Dot)]
         marks += shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line])
         marks += drop_marks(group)
-        q_label = plane.tip_labels(
-            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, marks, clear_axes=True
-        )
-        if named:  # the keys' labels in a column beside their heads, one each, led to its tip
-            # (issue 38: "k(fisherman),k(he)" merged, then labels hovering among the heads)
-            q_label.add(
-                *plane.fanned_labels(
-                    [self.pair_coords(a, b)[1] for b in named],
-                    [f"k({self.k_tokens[b]})" for b in named],
-                    [self.k_color(b) for b in named],
-                    self.plane_box,
-                    [*marks, *q_label],
-                )
+        keys = VGroup()  # the keys' labels in a column beside their heads, one each, led to
+        # its tip (issue 38: "k(fisherman),k(he)" merged, then labels hovering among the heads),
+        # placed before q's: the column needs the room beside the heads, q's label has its tip
+        if named:
+            keys = plane.fanned_labels(
+                [self.pair_coords(a, b)[1] for b in named],
+                [f"k({self.k_tokens[b]})" for b in named],
+                [self.k_color(b) for b in named],
+                self.plane_box,
+                marks,
             )
+        q_label = plane.tip_labels(
+            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, [*marks, *keys], True
+        )
+        q_label.add(*keys)
         moves = [] if row_mark is None else [Transform(row_mark, self.row_mark(a))]
         first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
         self.play(grow(q_arrow), *first, *moves, run_time=max(0.3, 2 * per_cell))

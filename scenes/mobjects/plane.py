@@ -377,19 +377,20 @@ class VectorPlane(VGroup):
         """Labels of a cluster of near-parallel arrows in one column beside their tips, top to
         bottom as the tips (:func:`fan_column`), each joined to its own tip by a leader line
         where it is not at it: every label whole, apart and clear of every arrowhead and shaft
-        (issue 38: DotProducts' keys' labels hovered among their heads); where the plane has no
-        room for the column, :meth:`tip_labels` — which are kept, too, where each finds its spot
-        at its own tip (the keys of a 3-token example, apart: a column would lead across them)."""
+        (issue 38: DotProducts' keys' labels hovered among their heads), in the small type where
+        the body's has no room; with none, :meth:`tip_labels` — kept, too, where each finds its
+        spot at its own tip (a 3-token example's keys, apart: a column would lead across them)."""
         at_tips = self.tip_labels(coords, texts, colors, bounds, obstacles)
         if not any(getattr(m, "is_leader", False) for m in at_tips.get_family()):
             return at_tips
-        labels = [self._tip_label(t, col) for t, col in zip(texts, colors)]
         anchors = [self.point(c) for c in coords]
         heads = head_marks(self.shafts) + shaft_marks(self.shafts)
         heads += [Box(t[0] - 0.14, t[1] - 0.14, t[0] + 0.14, t[1] + 0.14) for t in self.tips]
-        if not fan_column(labels, anchors, bounds, [*obstacles, *heads]):
-            return at_tips
-        return VGroup(*(self._leadered(m, a, 0.12) for m, a in zip(labels, anchors)))
+        for size in (BODY, SMALL):
+            labels = [self._tip_label(t, col, size) for t, col in zip(texts, colors)]
+            if fan_column(labels, anchors, bounds, [*obstacles, *heads]):
+                return VGroup(*(self._leadered(m, a, 0.12) for m, a in zip(labels, anchors)))
+        return at_tips
 
     def _with_leaders(self, labels, anchors, placed, bounds, obstacles) -> list:
         """Each label that found no spot near its tip set at the free spot of the plane's box

@@ -159,14 +159,14 @@ def fan_column(labels, anchors, bounds: Box, obstacles, gap: float = 0.06) -> bo
     ys = [y + lift for y in ys]
     xs = [float(a[0]) for a in anchors]
     boxes = [o if isinstance(o, Box) else box_of(o) for o in obstacles]
-    for side in (1, -1):
+    for side, dy in ((side, dy) for dy in FAN_LIFTS for side in (1, -1)):
         edge = (max(xs) if side > 0 else min(xs)) + side * 0.2
         while bounds.x0 <= edge <= bounds.x1:
             spots = []
             for k, y, h in zip(order, ys, heights):
                 w = labels[k].width
                 x0 = edge if side > 0 else edge - w
-                spots.append(Box(x0, y - h / 2, x0 + w, y + h / 2))
+                spots.append(Box(x0, y + dy - h / 2, x0 + w, y + dy + h / 2))
             inside = all(bounds.contains(b) for b in spots)
             if inside and not any(_overlaps(s, o) for s in spots for o in boxes):
                 for k, b in zip(order, spots):
@@ -174,6 +174,9 @@ def fan_column(labels, anchors, bounds: Box, obstacles, gap: float = 0.06) -> bo
                 return True
             edge += side * 0.1
     return False
+
+
+FAN_LIFTS = (0.0, 0.15, -0.15, 0.3, -0.3, 0.5, -0.5)  # the column moved up or down off its tips
 
 
 def leader_line(b: Box, anchor, part, near: float):
