@@ -118,8 +118,7 @@ class VectorPlane(VGroup):
                 self.add(plane, arrows, labels)
     """
 
-    near = None  # a tip label farther than this from its tip gets a leader line (None: NEAR);
-    # a crowded plane may ask for less: a label there touches its tip or has its line
+    near = None  # past this from its tip a label gets a leader line (None: NEAR; crowded: less)
     radii = None  # how far from its tip a label is looked for (None: every spot of place_labels)
 
     def __init__(
