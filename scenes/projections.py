@@ -463,9 +463,6 @@ class Projections(ViewedMaps, ExplainerScene):
             sizes=(40, 36, 32, 28, 25, 22),
             any_squares=True,
             title_room=0.45 if titled else 0.0,
-            # one row: its colour key would be squeezed to the row's height (the framed pair's
-            # number is in the line above it)
-            **({} if row is None else {"colorbar": False}),
             # a trained or asked head's pair keeps its number on a grid of squares (its step
             # names it)
             # (one row: its number under the row instead, :meth:`value_under`)
