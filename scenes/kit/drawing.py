@@ -18,7 +18,7 @@ from scenes.mobjects.theme import SMALL
 # matrices of the explained head's queries × keys: each keeps the followed pair's row and column
 QUERY_KEY_ROLES = ("scores", "scaled", "masked", "weights")
 CAST_REACH = 0.4  # a cast label is looked for at most this far from its tip (Kit.cast_arrows)
-CAST_MERGE = (0.0, 0.15, 0.3, 0.5)  # tips closer than this share a label, tried in turn
+CAST_MERGE = (0.0, 0.15, 0.3, 0.5)  # tips closer than this share one stack of labels, in turn
 
 
 class Kit:
@@ -188,7 +188,8 @@ class Kit:
     @staticmethod
     def _cast_labels(plane, coords, keep, texts, colors, where, kw) -> tuple:
         """The labels of the arrows ``keep`` at their tips, none looked for farther than
-        :data:`CAST_REACH`: apart, else tips close together sharing one; the try with the
+        :data:`CAST_REACH`: apart, else tips close together sharing one place, their labels
+        stacked one a line, each in its colour (never merged into one label); the try with the
         fewest leader lines, and how many it has."""
         from scenes.mobjects.plane import NEAR
 
