@@ -26,7 +26,7 @@ from scenes.parts.softmax_scene_sharper import SharperSteps
 EXP_PLAIN_LIMIT = 30.0  # beyond this, show e^(s − max s): the same proportions, no overflow
 EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s) instead
 GHOST_OPACITY = 0.3  # the e^s bars, once they have made the shares: still there, quiet
-MIN_BARS = 0.6  # the least height of the tallest e^s bar kept over the shares (a square frame)
+MIN_BARS = 0.6  # the least height of the tallest e^s bar kept over the shares (4:3, 1:1)
 MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
 COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
 
@@ -116,8 +116,8 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         )
         values = list(ac.exponentials(row, shift=not plain))
         role = ("exp_plain" if plain else "exp") + self.sfx
-        # in a square frame the bars first take the room the shares take next (issue 38: at
-        # 1:1 the first still was half empty), and move up into their own as the shares come
+        # in a narrow frame the bars first take the room the shares take next (issue 38: at
+        # 1:1 and 4:3 the first still was half empty), and move up into their own as they come
         self.exp_moves = self.shares_layout(row, values, bars_box, role)
         q = self.kit.fit_label(self.q_tokens[i], 2.5, BODY)
         head_txt = VGroup(
@@ -158,12 +158,11 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         return VGroup(*(n for n in notes if len(n))).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
 
     def shares_layout(self, row, values, bars_box: Box, role: str):
-        """In a square frame, the e^s bars as the shares step keeps them, faint over the share
-        bar in ``bars_box``: (bars, scores, keys' labels); their keys' labels left out where
-        they would leave the bars under :data:`MIN_BARS` (at the limits at 1:1, four tiers of
-        labels left them 0.02 high; the shares' list names every key). None elsewhere."""
-        content = self.regions.content
-        if content.width >= 1.6 * content.height:
+        """In a narrow frame (4:3, 1:1), the e^s bars as the shares step keeps them, faint
+        over the share bar in ``bars_box``: (bars, scores, keys' labels); their keys' labels left
+        out where they would leave the bars under :data:`MIN_BARS` (at the limits at 1:1, four
+        tiers of labels left them 0.02 high; the shares' list names every key). None at 16:9."""
+        if not self.narrow_frame:  # 16:9 as it was: the frames the review found half empty
             return None
         small = self.exp_columns(row, values, bars_box, role, keys=self.every_label)
         if self.every_label and small[0].room < MIN_BARS:
@@ -172,7 +171,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
 
     @staticmethod
     def exp_box(left: Box, bars_box: Box, note) -> Box:
-        """The e^s bars' box in a square frame: from their heading down to the note under them
+        """The e^s bars' box in a narrow frame: from their heading down to the note under them
         (at the foot of the content), the room the shares take next."""
         foot = left.y0 + (note.height + 0.3 if len(note) else 0.0)
         return Box(left.x0, min(foot, bars_box.y0), left.x1, bars_box.y1)
@@ -349,7 +348,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         self.hold()
 
     def bars_to_their_room(self, bars) -> list:
-        """The e^s bars fading to :data:`GHOST_OPACITY`; in a square frame moving, with their
+        """The e^s bars fading to :data:`GHOST_OPACITY`; in a narrow frame moving, with their
         scores and keys' labels, from the room the shares take into their own
         (:meth:`shares_layout`; labels with nowhere to go fade)."""
         if not self.exp_moves:

@@ -7,7 +7,7 @@ the limits' runs call, calls :func:`weights_problems`).
   the chain's links along it unnamed: the plane is square-ish (:data:`ROOM_RATIO`) and large
   (:data:`ROOM_SIDE` of the content's height), and the followed key's link of the chain has its
   term, "0.719 × v(soup)", whole in its colour beside it.
-- Softmax at 1:1: the first still's e^s bars 1.0 high in a content 5 high (the chef
+- Softmax at 1:1 (and 4:3): the first still's e^s bars 1.0 high in a content 5 high (the chef
   sentence), 0.02 at the limits under four tiers of key labels, which kept the shares step's
   top half blank: the tallest e^s bar at least :data:`EXP_TALL` of the content's height at the
   first step, and at the shares step a shape at least :data:`TOP_TALL` of it high in the
@@ -27,6 +27,7 @@ TERM_REACH = 0.6  # the followed key's term label within this of its link of the
 EXP_TALL = 0.12  # Softmax at 1:1: its tallest e^s bar's share of the content's height (0.004)
 EXP_SPAN = 0.9  # and what its first still draws spans this share of the content's height (83 %)
 TOP_TALL = 0.15  # and at the shares, the tallest shape's in the content's top half (0.004)
+NARROW = ("1:1", "4:3")  # the frames where Softmax's shares lie under its e^s bars
 VALUE_STEPS = ("values", "shrink", "chain", "compare")
 CHAIN_STEPS = ("chain", "compare")
 
@@ -111,12 +112,12 @@ def weights_problems(scene) -> list[str]:
 
 
 def softmax_room(scene) -> list[str]:
-    """Softmax at 1:1: its first still's e^s bars use the room (the tallest at least
-    :data:`EXP_TALL` of the content's height: the bars it labels, ``marks``; what it draws
-    spanning :data:`EXP_SPAN` of the content's height), and at the shares
-    the top half of the content holds a shape at least :data:`TOP_TALL` of it high (the faint
-    e^s bars), not just the heading."""
-    if getattr(scene, "scene_name", "") != "Softmax" or scene.look.aspect != "1:1":
+    """Softmax at 1:1 and 4:3 (:data:`NARROW`): its first still's e^s bars use the room (the
+    tallest at least :data:`EXP_TALL` of the content's height: the bars it labels, ``marks``;
+    what it draws spanning :data:`EXP_SPAN` of the content's height), and at the shares the top
+    half of the content holds a shape at least :data:`TOP_TALL` of it high (the faint e^s
+    bars), not just the heading."""
+    if getattr(scene, "scene_name", "") != "Softmax" or scene.look.aspect not in NARROW:
         return []
     from scene_checks import picture_boxes, texts
     from scenes.mobjects.layout import box_of
