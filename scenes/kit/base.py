@@ -23,7 +23,7 @@ from scenes.kit.drawing import Kit
 from scenes.kit.look import Look, from_environment
 from scenes.kit.narration import Narrated
 from scenes.mobjects import fonts
-from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.fades import FadeIn, FadeOut, RemovesAfterPlay
 from scenes.mobjects.layout import Box, place, regions
 from scenes.mobjects.text import (
     Num,
@@ -42,7 +42,7 @@ PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption c
 MOST_CAPTION_LINES = 3  # lines of one caption page at most, at every aspect
 
 
-class ExplainerScene(Narrated, Scene):
+class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
     """A scene that explains one part of attention for one example."""
 
     explains_one_head = True  # single-head scenes say which head of several they show

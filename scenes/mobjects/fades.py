@@ -65,7 +65,11 @@ class _Fade(Animation):
             self._offset = target
 
     def clean_up_from_scene(self, scene) -> None:
-        super().clean_up_from_scene(scene)
+        if not self.fading_in and isinstance(scene, RemovesAfterPlay):
+            self._on_finish(scene)
+            scene.remove_after_play(self.mobject)  # with the play's other fade-outs, at once
+        else:
+            super().clean_up_from_scene(scene)
         if not self.fading_in:  # gone from the scene: leave it as it was, ready to be re-added
             self._restore()
 
@@ -75,6 +79,33 @@ class _Fade(Animation):
         if self.shift_vector is not None:
             self.mobject.shift(-self._offset)
             self._offset = np.zeros(3)
+
+
+class RemovesAfterPlay:
+    """A scene mixin: the mobjects a play's fade-outs remove leave the scene in one
+    ``remove`` when the play ends, not one each. Each ``Scene.remove`` walks the whole scene,
+    so a step that fades out a 24 × 24 grid cell by cell walked it hundreds of times
+    (CausalMask at 24 tokens: 909 removals, 4.2 of its 14.9 CPU s). The frames are the same:
+    nothing is drawn between a play's last frame and its end."""
+
+    _leaving: list | None = None
+
+    def play(self, *args, **kwargs):
+        if self._leaving is not None:  # a play inside a play: the outer one removes them
+            return super().play(*args, **kwargs)
+        self._leaving = []
+        try:
+            return super().play(*args, **kwargs)
+        finally:
+            leaving, self._leaving = self._leaving, None
+            if leaving:
+                self.remove(*leaving)
+
+    def remove_after_play(self, mobject: Mobject) -> None:
+        if self._leaving is None:  # outside a play: at once
+            self.remove(mobject)
+        else:
+            self._leaving.append(mobject)
 
 
 class FadeIn(_Fade):
