@@ -436,14 +436,23 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         )
 
     def compare(self):
-        """No residual to draw: the caption says why (another space, or several heads)."""
-        if self.example.is_cross:
-            key = "compare_cross"
-        elif len(self.trace.heads) > 1:
-            key = "compare_heads"  # ΔE is the heads' outputs joined, not this one alone
+        """No residual to draw: the caption says why (another space, or several heads), and
+        the picture shows it in one line of math under the output's (issue 38: a step that
+        added a sentence and no picture)."""
+        ex, heads = self.example, len(self.trace.heads)
+        if ex.is_cross:
+            key, values = "compare_cross", {}
+        elif heads > 1:
+            key, values = "compare_heads", {"h": heads}  # ΔE: the heads' outputs joined
         else:
-            key = "compare_size"
+            key, values = "compare_size", {"dv": self.out.shape[0], "dm": ex.d_model}
         self.step("compare", caption_key=key)
+        why = self.typeset_lines(
+            f"{key}_math", BODY, self.theme.accent, self.side_box.width, **values
+        )
+        why.next_to(self.out_line, DOWN, buff=0.4).align_to(self.out_line, LEFT)
+        if why.get_bottom()[1] >= self.regions.content.y0:  # else no room: the caption says it
+            self.play(FadeIn(why), run_time=0.8)
         self.hold(1.6)
 
     def add_to_embedding(self):

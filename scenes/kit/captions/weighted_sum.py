@@ -61,6 +61,16 @@ STEPS = {
 }
 
 WORDS: dict[str, tuple[str, str]] = {
+    # the compare step's picture: the caption's reason in one line of math, under o's line
+    "compare_cross_math": (
+        "$o = scripts(sum)_j w_j v_j$，$v_j$ 来自源序列",
+        "$o = scripts(sum)_j w_j v_j$, $v_j$ from the source",
+    ),
+    "compare_heads_math": (
+        "$Delta E = [o^1, dots, o^H] W_O$，$H$ = {h}",
+        "$Delta E = [o^1, dots, o^H] W_O$, $H$ = {h}",
+    ),
+    "compare_size_math": ('$d_v$ = {dv} ≠ $d_"model"$ = {dm}', '$d_v$ = {dv} ≠ $d_"model"$ = {dm}'),
     # under the weights of a row the mask blocks some keys of (their weights 0, not listed)
     "mask_blocks_keys": ("掩码挡住了 {b} 个键", "the mask blocks {b} keys"),
     "mask_blocks_key": ("掩码挡住了 {b} 个键", "the mask blocks {b} key"),
