@@ -24,7 +24,7 @@ from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.mobjects.token_text import Token, is_punctuation, quoted
+from scenes.mobjects.token_text import Token, is_punctuation
 from scenes.parts.head_moved_labels import (
     around,
     aspect_of,
@@ -35,6 +35,8 @@ from scenes.parts.head_moved_labels import (
 
 OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
 APART = 0.1  # ΔE's label from the terms' labels, more than the placement's own gap
+WORDS_H, LINE_H = 1.45, 0.17  # 1:1: the readout's box under all (issue 38: its fourth line,
+# "at layer 15 this readout says little", ran 0.13 below it, against the caption)
 BESIDE = 1.2  # how far beside the close-up a column of its labels may go (issue 38)
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
@@ -171,8 +173,9 @@ class HeadMoved(ExplainerScene):
         aspect = [aspect_of(p) for p in (whole_pts, chain)]
         note_h = self.note.height + 0.1 if len(self.note) else 0.0
         words, wide = None, content.width > 9  # 4:3; 1:1: the words under all, full width
-        if not wide and self.mv.readout is not None:
-            content, words = content.rows(content.height - 1.45, 1.45, gap=0.15)
+        if not wide and self.mv.readout is not None:  # a fourth line where it says little
+            tall = WORDS_H + LINE_H * bool(self.mv.readout.says_little)
+            content, words = content.rows(content.height - tall, tall, gap=0.15)
         if aspect[1] <= 1.0:
             width = ((content.height - 0.5) * aspect[1] + 0.3) / content.width
             width = float(np.clip(width, 0.28 if wide else 0.22, 0.45))
@@ -221,7 +224,7 @@ class HeadMoved(ExplainerScene):
         self.d_whole = plane.arrow(self.d2, self.theme.output, start=self.E2, stroke_width=6)
         self.total = plane.arrow(self.after2, self.theme.accent, stroke_width=6)
         self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=9, opacity=0.5)
-        self.e_tip = clear_labels(plane, [self.E2], [f"E({self.q_name})"], [colour], self.note)
+        self.e_tip, self.after_tag = self.tip_names(plane, colour)
         first = self.first  # drawn first, the content's size; the terms' step sets it in place
         self.first_e = VGroup(first.arrow(self.E2, colour, stroke_width=8))
         self.first_e.add(clear_labels(first, [self.E2], [f"E({self.q_name})"], [colour], []))
@@ -232,6 +235,19 @@ class HeadMoved(ExplainerScene):
         self.play(FadeIn(self.first.plane), FadeIn(self.first.heading), run_time=0.8)
         self.play(grow(self.first_e[0]), FadeIn(self.first_e[1]), run_time=1)
         self.hold()
+
+    def tip_names(self, plane, colour):
+        """E's label and E + ΔE's, placed together (E + ΔE's first: its tip is where both point)
+        so that neither sits on the other's tip (issue 38: "E + ΔE" on E's arrowhead, E's label
+        placed a step before, alone, where E + ΔE's would go); E + ΔE's shown at the sum's step.
+        Where the two share one stack, E's alone now and E + ΔE's at its step, as before."""
+        texts = [self.say("moved_after"), f"E({self.q_name})"]
+        both = clear_labels(
+            plane, [self.after2, self.E2], texts, [self.theme.accent, colour], self.note
+        )
+        if len(both.submobjects) == 2:
+            return VGroup(both[1]), VGroup(both[0])
+        return clear_labels(plane, [self.E2], texts[1:], [colour], self.note), None
 
     def set_in_place(self):
         """The first step's plane, E and its label, shrunk into their places beside the terms."""
@@ -357,7 +373,9 @@ class HeadMoved(ExplainerScene):
         args = (close, [self.d2], ["ΔE"], [theme.output], near, room, arrows, beside)
         d_tag = clear_labels(*args)
         near = [*self.note, *self.e_tip]
-        tags = clear_labels(whole, [self.after2], [self.say("moved_after")], [theme.accent], near)
+        tags = self.after_tag or clear_labels(
+            whole, [self.after2], [self.say("moved_after")], [theme.accent], near
+        )
         d_close.set_z_index(
             -1
         )  # under the chain: a term as long as ΔE (an induction head's) stays seen
@@ -459,9 +477,10 @@ class HeadMoved(ExplainerScene):
 
     @staticmethod
     def token_shown(t: str) -> str:
-        """A vocabulary token as the readout lists it: quoted where it is punctuation alone,
-        white space as its picture (:func:`visible`)."""
-        return quoted(visible(ellipsize(t, 1.6, SMALL)))
+        """A vocabulary token as the readout lists it: quoted as the captions quote a token,
+        “‑ale”, “,” (issue 38: a bare "‑ale 2.23" read as a minus), white space as its picture
+        (:func:`visible`)."""
+        return f"“{visible(ellipsize(t, 1.6, SMALL))}”"
 
     def rank_line(self):
         """'baker: logit change −0.21, rank 41,282 → 40,547' in the key's colour: the change

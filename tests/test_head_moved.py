@@ -167,6 +167,19 @@ def sign_problems(scene) -> list[str]:
     ]
 
 
+def caption_gap_problems(scene) -> list[str]:
+    """Each text beside the caption whose bottom is below the content's region, into the gap
+    that keeps it from the caption (issue 38: at 1:1 the readout's "at layer 15 this readout
+    says little" ran straight into the caption's first line)."""
+    bar = {id(m) for m in scene.caption_mob.get_family()}
+    floor = scene.regions.content.y0 - 0.01
+    return [
+        f"{describe(m)!r} runs into the caption's gap (bottom {box_of(m).y0:.2f} < {floor:.2f})"
+        for m in texts(scene)
+        if id(m) not in bar and box_of(m).y0 < floor
+    ]
+
+
 def _run(example, aspect="16:9"):
     """Each step's (key, caption, the HeadMoved numbers on screen at its end); fails on any
     layout problem of any step (nothing overlapping, nothing outside the frame), any followed
@@ -184,6 +197,7 @@ def _run(example, aspect="16:9"):
         problems = geometry_problems(scene) + labels_across_arrows(scene)
         problems += labels_on_arrowheads(scene)
         problems += sign_problems(scene)  # (a followed label shortened: geometry_problems)
+        problems += caption_gap_problems(scene)
         return nums, problems, _seen(scene)
 
     look = Look.for_example(example, lang="en", aspect=aspect)
@@ -284,7 +298,8 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     r = moved["readout"]
     assert r["says_little"] and not r["key"]["pushed"]  # the committed sentence: it says little
     words = steps[-1][1]
-    assert "says little" in words and "claims no meaning" in words
+    assert "mostly pieces of words" in words and "claims no meaning" in words
+    assert any("says little" in t for t in _LAST_TEXTS["words"]), _LAST_TEXTS["words"]
     assert "copy" not in words.lower()
     kinds = {n.role[0] for n in steps[-1][2]}
     assert {"moved_norm", "moved_before", "moved_after_p", "moved_pushed"} <= kinds
@@ -377,6 +392,30 @@ def test_an_unchanged_readout_is_not_said_to_say_little(monkeypatch):
         return replace(mv, readout=replace(mv.readout, says_little="unchanged"))
 
     monkeypatch.setattr(scene_module, "moved_of", moved)
-    words = _run(ac.load_example(str(BAKER)))[-1][1]
+    words = _run(ac.load_example(str(BAKER)), "1:1")[-1][1]  # 1:1: four lines of words (a)
     assert "leaves the readout's top 5 as they were" in words, words
     assert "says little" not in words and "copy" not in words.lower(), words
+
+
+def test_the_readout_quotes_its_tokens():
+    """A vocabulary token in the readout is quoted as the captions quote it, a word piece too
+    (issue 38: "ΔE pushes up: -ale 2.23" bare, in both languages: the readout's tokens do not
+    depend on the language)."""
+    from attention_core.readings.moved_vector import PIECE
+    from scenes.head_moved import HeadMoved
+
+    assert HeadMoved.token_shown(PIECE + "ale") == f"“{PIECE}ale”"
+    assert HeadMoved.token_shown(" start") == "“ start”" and HeadMoved.token_shown(",") == "“,”"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_words_caption_does_not_repeat_the_readouts_line(lang):
+    """The readout on screen says "at layer 15 this readout says little"; the caption under it
+    says why (its top tokens are mostly word pieces), not the same words again (issue 38)."""
+    from scenes.kit import captions
+    from scenes.kit.captions.head_moved import STEPS
+
+    line = captions.word("moved_says_little", lang, layer=15)
+    caption = captions.pick(STEPS["words_little"], lang).format(layer=15)
+    assert _unseen(str(line)) not in _unseen(caption), caption
+    assert ("claims no meaning" in caption) if lang == "en" else ("不断言任何含义" in caption)

@@ -16,9 +16,10 @@ STEPS = {
         "ΔE 有 {dv} 维，E 有 {d} 维：没有把输出映射回 d_model 的 $W_O$，就不能把它加回词元的向量。",
         "ΔE has {dv} dimensions and E {d}: without a $W_O$ back to d_model the output cannot be added to the token's vector.",
     ),
+    # at most three lines at 1:1 in the caption's own size (issue 38: four, set small)
     "token_residual": (
-        "E：词元 {q} 带进这一层的向量，画成它的箭头。E 是进入该层之前的残差流。{does}",
-        "E: the vector the token {q} carries into this layer, drawn as its arrow. This E is the residual stream before the block. {does}",
+        "E，画成箭头：词元 {q} 带进这一层的残差流。{does}",
+        "E, the arrow: the residual stream the token {q} carries into this layer. {does}",
     ),
     "token_input": (
         "E：词元 {q} 的输入行，即它的词向量，画成它的箭头。{does}",
@@ -40,9 +41,11 @@ STEPS = {
         "要把向量读成词元，需要一个带反嵌入的模型；这个例子没有，所以这里不读。",
         "Reading the vector back as tokens needs a model with an unembedding; this example has none, so nothing is read here.",
     ),
+    # why the readout says little (its top 5 mostly fragments: moved_vector.says_little); the
+    # readout on screen says "at layer 15 this readout says little", the caption not again
     "words_little": (
-        "用模型自己的词元表读出 E 与 E\u00a0+\u00a0ΔE：在第 {layer} 层，这种读法说明不了什么，所以不断言任何含义。",
-        "Read through the model's own vocabulary: at layer {layer} this readout says little, so it claims no meaning.",
+        "用模型自己的词元表读出：前几个词元多半是词的碎片或标点，所以这个读法不断言任何含义。",
+        "Read through the model's vocabulary, the top tokens are mostly pieces of words or punctuation: it claims no meaning.",
     ),
     "words_unchanged": (
         "用模型自己的词元表读出 E 与 E\u00a0+\u00a0ΔE：ΔE 没有改变读出的前 5 个词元及其顺序，所以这个读法显示不出含义的变化。",
@@ -97,8 +100,6 @@ WORDS = {
         "在第 {layer} 层，这种读法说明不了什么",
         "at layer {layer} this readout says little",
     ),
-    "moved_no_readout": (
-        "读成词元需要带反嵌入的模型：这个例子没有",
-        "a readout as tokens needs a model with an unembedding: this example has none",
-    ),
+    # one line (issue 38: at 1:1 its two lines ran into the caption, which says why at length)
+    "moved_no_readout": ("没有反嵌入：不读成词元", "no unembedding: no readout as tokens"),
 }
