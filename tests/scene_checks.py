@@ -295,6 +295,26 @@ def plane_label_problems(scene) -> list[str]:
     return problems
 
 
+PLANE_SIDE = 0.34  # DotProducts' plane beside the whole matrix: each side, of the content's height
+
+
+def squeezed_plane(scene) -> list[str]:
+    """Issue 38 (she→baker, 22 tokens, 4:3 zh): DotProducts' matrix step in a narrow frame
+    (4:3, 1:1) keeps the plane it shows (beside the whole matrix) at least :data:`PLANE_SIDE` of
+    the content's height each way (it was 1.84 × 1.49 in a content 5.37 high, its labels under
+    the x axis)."""
+    if getattr(scene, "scene_name", "") != "DotProducts" or scene.look.aspect == "16:9":
+        return []
+    step = (getattr(scene, "_open_step", None) or scene.steps[-1])["key"]
+    grid = scene.plane.plane
+    if step != "matrix" or not any(m is grid for m in scene.get_mobject_family_members()):
+        return []
+    w, h, high = grid.width, grid.height, scene.regions.content.height
+    if min(w, h) < PLANE_SIDE * high:
+        return [f"the plane beside the matrix is {w:.2f} × {h:.2f} in a content {high:.2f} high"]
+    return []
+
+
 def _tip_of(mob):
     """Where a plane arrow's head is now: a solid Arrow's end, an outlined one's head vertex."""
     if isinstance(mob, Arrow):
@@ -514,6 +534,7 @@ def geometry_problems(scene) -> list[str]:
         + shortened_labels(scene)
         + key_label_problems(scene)
         + plane_label_problems(scene)
+        + squeezed_plane(scene)
         + unkeyed_grids(scene)
         + encoder_columns_problems(scene)
     )

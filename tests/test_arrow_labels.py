@@ -236,3 +236,32 @@ def test_near_parallel_keys_are_labelled_in_a_column_beside_their_heads():
     scene.add(arrows, labels)
     assert not plane_label_problems(scene)
     assert not labels_on_arrows(scene) and not dropped_or_distant_labels(scene)
+
+
+def test_the_check_sees_a_squeezed_plane_beside_the_matrix():
+    """The check can fail (issue 38: she→baker, 22 tokens, 4:3 zh): DotProducts' matrix step in
+    a narrow frame with its plane's grid 1.84 × 1.49 in a content 5.37 high is reported; a
+    square grid a third larger is not, nor the same flat plane at 16:9 or at another step."""
+    from types import SimpleNamespace
+
+    from scene_checks import squeezed_plane
+    from scenes.mobjects.layout import Box
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import THEMES
+
+    def scene_with(points, box, aspect="4:3", step="matrix"):
+        scene = _plane_scene()
+        scene.plane = VectorPlane(np.array(points), box, THEMES["dark"])
+        scene.add(scene.plane)
+        scene.look = SimpleNamespace(aspect=aspect)
+        scene.steps = [{"key": step}]
+        scene.regions = SimpleNamespace(content=Box(-5.08, -2.47, 5.08, 2.9))
+        return scene
+
+    flat = [[20.0, 0.0], [1.0, 12.0]]
+    narrow = Box(-5.08, 0.0, -2.74, 2.0)  # the column the matrix left, less the plane's foot
+    problems = squeezed_plane(scene_with(flat, narrow))
+    assert any("the plane beside the matrix is" in p for p in problems), problems
+    assert not squeezed_plane(scene_with(flat, narrow, aspect="16:9"))
+    assert not squeezed_plane(scene_with(flat, narrow, step="pair1"))
+    assert not squeezed_plane(scene_with([*flat, [0.0, 20.0]], Box(-5.08, -1.0, -2.64, 2.9)))

@@ -107,12 +107,15 @@ class LayoutSteps:
             **options,
         )
 
-    def set_plane(self, left: Box, tight: bool = False):
+    def set_plane(self, left: Box, tight: bool = False, square: bool = False):
         """The plane in ``left`` (``self.plane``, ``self.plane_box``) and under it its legend and
         note, their entries on lines of their own where one line is too wide (never over the
         matrix); ``tight`` (a narrow frame's plane column): the note in its short form where the
         long one takes two lines, and the plane all the height the two leave, its grid at least
-        as wide as tall. Returns (legend, note), placed."""
+        as wide as tall; ``square`` (the narrow column beside the whole matrix): its grid as tall
+        as wide too, the room above a flat cloud's tips for their labels (issue 38: at 4:3 a
+        22-token matrix left the plane 1.84 × 1.49, its labels parked under the x axis). Returns
+        (legend, note), placed."""
         legend = self.legend(left.width)
         note = self.plane_note(left.width, tight)
         under = [legend, note] if legend.width <= left.width else [*legend, note]
@@ -128,6 +131,9 @@ class LayoutSteps:
         if tight:  # a tall cloud (keys across q): the grid as wide as its column, q's way
             lo, hi = points.min(axis=0), points.max(axis=0)
             points = np.vstack([points, [lo[0] + max(hi - lo), 0.0]])
+        if square:
+            lo, hi = points.min(axis=0), points.max(axis=0)
+            points = np.vstack([points, [0.0, lo[1] + max(hi - lo)]])
         self.plane = self.kit.plane(points, plane_box)
         place(flow(under, foot_box.width, hbuff=0.4, vbuff=vbuff), foot_box, "left")
         return legend, note

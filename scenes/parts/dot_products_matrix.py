@@ -17,6 +17,7 @@ from scenes.mobjects.unimath import NO_BREAK
 
 SIDE_PLANE = 2.2  # a narrow frame's plane beside the whole matrix, at the end (its width)
 MIN_SIDE_PLANE = 1.8  # and the least width it may have there
+SIDE_GAP = 0.2  # between that plane's column and the matrix
 
 
 class MatrixSteps:
@@ -26,7 +27,7 @@ class MatrixSteps:
         """A narrow frame's last picture: the plane gives the whole matrix its room and comes
         back, smaller, in ``left`` beside it (for the followed query's keys, the still's)."""
         self.play(FadeOut(self.plane_parts), run_time=0.4)
-        legend, note = self.set_plane(left)
+        legend, note = self.set_plane(left, square=True)
         self.plane_parts = VGroup(self.plane.plane, self.plane.tick_labels, legend, note)
         self.play(FadeIn(self.plane_parts), run_time=0.6)
 
@@ -155,7 +156,7 @@ class MatrixSteps:
                 place(VGroup(title, grid), box, "top-right" if plane_box else "top")
                 grid.title = title
                 if plane_box is not None:  # the plane takes what the matrix leaves
-                    x1 = box_of(VGroup(title, grid, grid.frame_parts())).x0 - 0.3
+                    x1 = box_of(VGroup(title, grid, grid.frame_parts())).x0 - SIDE_GAP
                     if x1 - content.x0 < MIN_SIDE_PLANE:
                         continue
                     plane_box = Box(content.x0, content.y0, x1, content.y1)
