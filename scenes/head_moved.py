@@ -37,6 +37,7 @@ OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the re
 APART = 0.1  # ΔE's label from the terms' labels, more than the placement's own gap
 WORDS_H, LINE_H = 1.45, 0.17  # 1:1: the readout's box under all (issue 38: its fourth line,
 # "at layer 15 this readout says little", ran 0.13 below it, against the caption)
+CLOSE = 0.8  # E's and E + ΔE's tips closer than this: each label kept on its own tip's side
 BESIDE = 1.2  # how far beside the close-up a column of its labels may go (issue 38)
 PICTURES = {"\n": "↵", "\r": "↵", "\t": "⇥"}  # white space as token_labels shows it; else ␣
 
@@ -74,6 +75,22 @@ def with_token(phrase: str, token: str) -> str:
 def minus(text: str) -> str:
     """A number's text with the true minus sign: "−0.52", never an ASCII hyphen (issue 38)."""
     return text.replace("-", "−")
+
+
+def halves(p, q, close: float = CLOSE) -> tuple[list, list]:
+    """Where tips ``p`` and ``q`` are closer than ``close``: the half of the plane on ``q``'s
+    side (closed to ``p``'s label) and the half on ``p``'s (closed to ``q``'s), split halfway
+    between them across the way they lie apart (above and below, or left and right); else
+    nothing closed."""
+    d = np.asarray(q, dtype=float)[:2] - np.asarray(p, dtype=float)[:2]
+    if np.linalg.norm(d) >= close:
+        return [], []
+    axis = int(abs(d[1]) >= abs(d[0]))  # 1: one above the other
+    mid = float(np.asarray(p)[axis] + d[axis] / 2)
+    lo, hi = [-99.0, -99.0, 99.0, 99.0], [-99.0, -99.0, 99.0, 99.0]
+    lo[axis + 2], hi[axis] = mid, mid  # lo: the half below (left of) mid, hi: above (right)
+    low, high = Box(*lo), Box(*hi)
+    return ([low], [high]) if d[axis] < 0 else ([high], [low])
 
 
 def _table(rows, gap: float = 0.2):
@@ -224,11 +241,11 @@ class HeadMoved(ExplainerScene):
         self.d_whole = plane.arrow(self.d2, self.theme.output, start=self.E2, stroke_width=6)
         self.total = plane.arrow(self.after2, self.theme.accent, stroke_width=6)
         self.d_close = self.close.arrow(self.d2, self.theme.output, stroke_width=9, opacity=0.5)
-        self.e_tip, self.after_tag = self.tip_names(plane, colour)
         first = self.first  # drawn first, the content's size; the terms' step sets it in place
         self.first_e = VGroup(first.arrow(self.E2, colour, stroke_width=8))
         self.first_e.add(clear_labels(first, [self.E2], [f"E({self.q_name})"], [colour], []))
         place(self.norms, self.side_box, "top-left")
+        self.e_tip, self.after_tag = self.tip_names(plane, colour)
         if self.words_box is None:  # the words under the terms' table
             b, top = self.side_box, self.norms.get_bottom()[1] - 0.2
             self.words_box = Box(b.x0, b.y0, b.x1, top)
@@ -237,17 +254,24 @@ class HeadMoved(ExplainerScene):
         self.hold()
 
     def tip_names(self, plane, colour):
-        """E's label and E + ΔE's, placed together (E + ΔE's first: its tip is where both point)
-        so that neither sits on the other's tip (issue 38: "E + ΔE" on E's arrowhead, E's label
-        placed a step before, alone, where E + ΔE's would go); E + ΔE's shown at the sum's step.
-        Where the two share one stack, E's alone now and E + ΔE's at its step, as before."""
-        texts = [self.say("moved_after"), f"E({self.q_name})"]
-        both = clear_labels(
-            plane, [self.after2, self.E2], texts, [self.theme.accent, colour], self.note
-        )
-        if len(both.submobjects) == 2:
-            return VGroup(both[1]), VGroup(both[0])
-        return clear_labels(plane, [self.E2], texts[1:], [colour], self.note), None
+        """E's label and E + ΔE's (shown at the sum's step), each on its own tip's side of the
+        other's where the two tips are close (:func:`halves`: issue 38, "E + ΔE" sat on E's
+        arrowhead, placed a step after E's label, which had taken the spot past both tips);
+        where that side has no room for it, anywhere clear."""
+        texts, colours = [self.say("moved_after"), f"E({self.q_name})"], [self.theme.accent, colour]
+        off = halves(plane.point(self.after2), plane.point(self.E2))
+        room = around(plane.box, self.regions.content, 0.3)  # (1:1: the plane a thin strip)
+        others = [*self.norms, *plane.heading, *self.close.heading, self.close.box]
+        out = []
+        for k, point in enumerate((self.after2, self.E2)):
+            for closed in (off[k], []):
+                near = [*self.note, *(m for group in out for m in group), *closed, *others]
+                args = (plane, [point], texts[k : k + 1], colours[k : k + 1], near, room)
+                tag = clear_labels(*args)
+                if any(getattr(m, "is_tip_label", False) for m in tag.get_family()):
+                    break
+            out.append(tag)
+        return out[1], out[0]
 
     def set_in_place(self):
         """The first step's plane, E and its label, shrunk into their places beside the terms."""

@@ -20,6 +20,7 @@ import attention_core as ac
 from attention_core.models.model_residual import decoder_request
 from scene_checks import (
     TOUCH,
+    _gap,
     _leaders,
     arrows_on_screen,
     describe,
@@ -32,7 +33,8 @@ from scenes.kit.registry import find
 from scenes.kit.views import moved_of, moved_parts
 from scenes.mobjects.layout import box_of
 from scenes.mobjects.numfmt import fmt
-from scenes.mobjects.text import Num
+from scenes.mobjects.text import Num, balanced_lines
+from scenes.mobjects.theme import CAPTION
 from scenes.outputs.numbers_report import as_dict
 from scenes.pipeline.stills import run_steps
 
@@ -121,7 +123,15 @@ def _seen(scene) -> dict:
         drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
         reach = [float(np.linalg.norm(m.get_end() - m.get_start())) for m in leaders]
         tips = {"drawn": drawn, "reach": reach, "names": set(map(str, scene.chain_names))}
-    return {"texts": shown, "close": close, "whole": whole, "blank": blank, "tips": tips}
+    bar = (scene.regions.caption.width, scene.caption_lines)  # the caption's width, its lines
+    return {
+        "texts": shown,
+        "close": close,
+        "whole": whole,
+        "blank": blank,
+        "tips": tips,
+        "bar": bar,
+    }
 
 
 def _unseen(text: str) -> str:
@@ -180,6 +190,28 @@ def caption_gap_problems(scene) -> list[str]:
     ]
 
 
+def tips_mistaken(scene) -> list[str]:
+    """E's label and E + ΔE's in the whole plane, once both are drawn, each nearer its own tip
+    than the other's (issue 38: "E + ΔE" sat on E's arrowhead, 0.22 from it, 0.31 from its own
+    tip): a label with a leader line to its tip is named by its line."""
+    if not hasattr(scene, "whole"):
+        return []
+    tips = [scene.whole.point(scene.after2)[:2], scene.whole.point(scene.E2)[:2]]
+    labels = [m for m in tip_labels_on_screen(scene) if getattr(m, "tip_home", None) is not None]
+    out = []
+    for mob in labels:
+        own = (mob.get_center() + mob.tip_home)[:2]
+        mine = [k for k, t in enumerate(tips) if np.linalg.norm(t - own) < 0.05]
+        if not mine or any(_gap(a, box_of(mob)) < 0.1 for a, _, _ in _leaders(scene)):
+            continue
+        near, far = _gap(own, box_of(mob)), _gap(tips[1 - mine[0]], box_of(mob))
+        if far < near:
+            out.append(
+                f"{describe(mob)!r} is {far:.2f} from the other tip, {near:.2f} from its own"
+            )
+    return out if any(describe(m).startswith("E + ΔE") for m in labels) else []
+
+
 def _run(example, aspect="16:9"):
     """Each step's (key, caption, the HeadMoved numbers on screen at its end); fails on any
     layout problem of any step (nothing overlapping, nothing outside the frame), any followed
@@ -197,7 +229,7 @@ def _run(example, aspect="16:9"):
         problems = geometry_problems(scene) + labels_across_arrows(scene)
         problems += labels_on_arrowheads(scene)
         problems += sign_problems(scene)  # (a followed label shortened: geometry_problems)
-        problems += caption_gap_problems(scene)
+        problems += caption_gap_problems(scene) + tips_mistaken(scene)
         return nums, problems, _seen(scene)
 
     look = Look.for_example(example, lang="en", aspect=aspect)
@@ -207,6 +239,10 @@ def _run(example, aspect="16:9"):
     problems = [f"{s.key}: {p}" for s in every for p in s.snapshot[1]]
     problems += [f"{s.key}: blank label" for s in stills if s.snapshot[2]["blank"]]
     problems += page_problems(every)
+    for s in stills[:1]:  # the first caption at the caption's size (issue 38: 4 lines, set small)
+        width, most = s.snapshot[2]["bar"]
+        if len(balanced_lines(s.caption, width, CAPTION, max_lines=99)) > most:
+            problems.append(f"{s.key}: the caption set small, over {most} lines: {s.caption!r}")
     problems += [f"{s.key}: an ASCII minus: {s.caption!r}" for s in stills
                  if HYPHEN_NUMBER.search(s.caption)]  # fmt: skip
     trace = ac.trace_example(example)
