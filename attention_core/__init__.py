@@ -13,7 +13,7 @@ show). Around it, in subpackages:
 - ``models/``   trained models (MiniLM, SmolLM2) as NumPy forward passes, and a head as an example;
 - ``readings/`` what a scene may say about the numbers (claims, head readings, scene quantities).
 
-The public names, in the order the README presents them: the attention functions and their
+The public names, in the order docs/api.md presents them: the attention functions and their
 parts, then the example and its trace, the quantities particular scenes show, and reading the
 heads of a real model.
 """

@@ -1,6 +1,6 @@
-"""Writes the README's pictures into renders/gallery/: each scene's final frame, a light-theme
-still, a square English still, and screenshots of the lecture page and its explorable in headless
-Chromium.
+"""Writes the pictures of the README and docs/ into renders/gallery/: each scene's final frame,
+a light-theme still, a square English still, and screenshots of the lecture page and its
+explorable in headless Chromium.
 
     .venv/bin/python scripts/gallery.py [EXAMPLE] [--lang zh|en] [--theme dark|light]
         [--only scenes,variants,limits,long,moved,trained,explorer,decoder,found,page]
@@ -171,7 +171,7 @@ def decoder_stills(out: Path, height: int) -> None:
     print(out / "smollm2-layer19-MultiHeadSplit.png")
 
 
-FOUND = (  # (name, text, SRC->DST): heads that `heads --find` ranks first, for the README
+FOUND = (  # (name, text, SRC->DST): heads that `heads --find` ranks first, for docs/
     ("smollm2-fluffy", "a fluffy blue creature roamed the verdant forest", "creature->fluffy"),
     ("smollm2-it-cat", "The cat sat on the mat because it was tired", "it->cat"),
 )
