@@ -334,7 +334,7 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     r = moved["readout"]
     assert r["says_little"] and not r["key"]["pushed"]  # the committed sentence: it says little
     words = steps[-1][1]
-    assert "mostly pieces of words" in words and "claims no meaning" in words
+    assert "mostly fragments or punctuation" in words and "claims no meaning" in words
     assert any("says little" in t for t in _LAST_TEXTS["words"]), _LAST_TEXTS["words"]
     assert "copy" not in words.lower()
     kinds = {n.role[0] for n in steps[-1][2]}

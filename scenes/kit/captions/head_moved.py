@@ -44,8 +44,8 @@ STEPS = {
     # why the readout says little (its top 5 mostly fragments: moved_vector.says_little); the
     # readout on screen says "at layer 15 this readout says little", the caption not again
     "words_little": (
-        "用模型自己的词元表读出：前几个词元多半是词的碎片或标点，所以这个读法不断言任何含义。",
-        "Read through the model's vocabulary, the top tokens are mostly pieces of words or punctuation: it claims no meaning.",
+        "用模型自己的词元表读出：前几个词元多半是残片或标点，所以这个读法不断言任何含义。",
+        "Read through the model's vocabulary, the top tokens are mostly fragments or punctuation: it claims no meaning.",
     ),
     "words_unchanged": (
         "用模型自己的词元表读出 E 与 E\u00a0+\u00a0ΔE：ΔE 没有改变读出的前 5 个词元及其顺序，所以这个读法显示不出含义的变化。",
