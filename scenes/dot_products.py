@@ -275,6 +275,9 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             side = -0.13 * n if np.dot(plane.point(pk) - origin, n) > 0 else 0.13 * n
         shadow = Line(origin + side, plane.point(foot) + side, color=theme.accent, stroke_width=7)
         arc, theta = (VGroup(), VGroup()) if degenerate else self.angle_mark(pq, pk)
+        # the arrows first: the labels keep clear of k's hollow head (minilm-painting at 1:1:
+        # k(painting) lay over it)
+        q_arrow, k_arrow = plane.arrow(pq, qc), plane.arrow(pk, kc, outline=True)
         labels = plane.tip_labels(
             [pq, pk],
             [f"q({self.q_tokens[i]})", f"k({self.k_tokens[j]})"],
@@ -292,8 +295,8 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         line1, line2, line3 = work
         result = work.result
         return {
-            "q": plane.arrow(pq, qc),
-            "k": plane.arrow(pk, kc, outline=True),
+            "q": q_arrow,
+            "k": k_arrow,
             "labels": labels,
             "arc": arc,
             "theta": theta,
