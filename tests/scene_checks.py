@@ -27,13 +27,7 @@ def on_screen(scene, cls=None):
     from manim.mobject.text.typst_mobject import Typst
 
     cls = cls or (Text, MarkupText, Typst)
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if isinstance(mob, cls) and id(mob) not in seen:
-                seen.add(id(mob))
-                out.append(mob)
-    return out
+    return [mob for mob in each_mobject(scene) if isinstance(mob, cls)]
 
 
 def texts(scene):
@@ -203,32 +197,35 @@ def arrows_on_screen(scene, keys: bool | None = None):
     counts them; the other scenes' labels are not yet held to them."""
     if keys is None:
         keys = getattr(scene, "scene_name", "") in PLANE_SCENES
-    seen, out = set(), []
+    out = []
+    for mob in each_mobject(scene):
+        if isinstance(mob, Arrow):
+            if mob.has_points() and mob.get_stroke_opacity() >= 0.2:
+                out.append((mob.get_start(), mob.get_end()))
+        elif hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
+            shaft, head = mob.submobjects
+            drawn = shaft.has_points() or (keys and shaft.family_members_with_points())
+            if drawn and head.has_points() and head.get_stroke_opacity() >= 0.2:
+                out.append((shaft.get_start(), head.get_vertices()[0]))
+    return out
+
+
+def each_mobject(scene):
+    """Every mobject of the scene's families, each once (a mobject may sit in several groups)."""
+    seen = set()
     for top in scene.mobjects:
         for mob in top.get_family():
-            if id(mob) in seen:
-                continue
-            seen.add(id(mob))
-            if isinstance(mob, Arrow):
-                if mob.has_points() and mob.get_stroke_opacity() >= 0.2:
-                    out.append((mob.get_start(), mob.get_end()))
-            elif hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
-                shaft, head = mob.submobjects
-                drawn = shaft.has_points() or (keys and shaft.family_members_with_points())
-                if drawn and head.has_points() and head.get_stroke_opacity() >= 0.2:
-                    out.append((shaft.get_start(), head.get_vertices()[0]))
-    return out
+            if id(mob) not in seen:
+                seen.add(id(mob))
+                yield mob
 
 
 def tip_labels_on_screen(scene):
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if getattr(mob, "is_tip_label", False) and id(mob) not in seen:
-                seen.add(id(mob))
-                if mob.get_fill_opacity() >= 0.2:
-                    out.append(mob)
-    return out
+    return [
+        mob
+        for mob in each_mobject(scene)
+        if getattr(mob, "is_tip_label", False) and mob.get_fill_opacity() >= 0.2
+    ]
 
 
 def labels_on_arrows(scene) -> list[str]:
@@ -261,17 +258,13 @@ PLANE_SCENES = ("Embeddings", "Projections", "DotProducts")  # their labels: pla
 def arrowheads_on_screen(scene) -> list:
     """The box of every visible arrowhead: a solid arrow's tip, an outlined (key) arrow's hollow
     triangle, a thin grey arrow's small head."""
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if id(mob) in seen:
-                continue
-            seen.add(id(mob))
-            head = getattr(mob, "tip", None) if isinstance(mob, Arrow) else None
-            if hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
-                head = mob.submobjects[1]
-            if head is not None and head.has_points() and head.get_stroke_opacity() >= 0.2:
-                out.append(box_of(head))
+    out = []
+    for mob in each_mobject(scene):
+        head = getattr(mob, "tip", None) if isinstance(mob, Arrow) else None
+        if hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
+            head = mob.submobjects[1]
+        if head is not None and head.has_points() and head.get_stroke_opacity() >= 0.2:
+            out.append(box_of(head))
     return out
 
 
@@ -329,17 +322,14 @@ def _hex_of(color) -> str:
 def token_arrows(scene, every: bool = False) -> list[tuple[np.ndarray, str]]:
     """(tip, colour) of every token arrow on screen (drawn by ``VectorPlane.arrows``, not faint);
     ``every``: of every plane arrow (an output's too)."""
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            wanted = every or getattr(mob, "wants_label", False)
-            if id(mob) in seen or not wanted:
-                continue
-            seen.add(id(mob))
-            if isinstance(mob, Arrow) or (hasattr(mob, "tip_point") and len(mob.submobjects) == 2):
-                part = mob if isinstance(mob, Arrow) else mob.submobjects[1]
-                if part.has_points() and part.get_stroke_opacity() >= 0.5:
-                    out.append((_tip_of(mob), _hex_of(part.get_stroke_color())))
+    out = []
+    for mob in each_mobject(scene):
+        if not (every or getattr(mob, "wants_label", False)):
+            continue
+        if isinstance(mob, Arrow) or (hasattr(mob, "tip_point") and len(mob.submobjects) == 2):
+            part = mob if isinstance(mob, Arrow) else mob.submobjects[1]
+            if part.has_points() and part.get_stroke_opacity() >= 0.5:
+                out.append((_tip_of(mob), _hex_of(part.get_stroke_color())))
     return out
 
 
@@ -836,16 +826,14 @@ def _solid_arrows(scene) -> list:
 
 def _labelled_arrows(scene) -> list:
     """(tail, tip) of every token arrow on screen drawn to be labelled (``wants_label``)."""
-    seen, out = set(), []
-    for top in scene.mobjects:
-        for mob in top.get_family():
-            if id(mob) in seen or not getattr(mob, "wants_label", False):
-                continue
-            seen.add(id(mob))
-            if isinstance(mob, Arrow) and mob.get_stroke_opacity() >= 0.5:
-                out.append((np.asarray(mob.get_start()), _tip_of(mob)))
-            elif hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
-                shaft, head = mob.submobjects
-                if head.has_points() and head.get_stroke_opacity() >= 0.5:
-                    out.append((np.asarray(shaft.get_start()), _tip_of(mob)))
+    out = []
+    for mob in each_mobject(scene):
+        if not getattr(mob, "wants_label", False):
+            continue
+        if isinstance(mob, Arrow) and mob.get_stroke_opacity() >= 0.5:
+            out.append((np.asarray(mob.get_start()), _tip_of(mob)))
+        elif hasattr(mob, "tip_point") and len(mob.submobjects) == 2:
+            shaft, head = mob.submobjects
+            if head.has_points() and head.get_stroke_opacity() >= 0.5:
+                out.append((np.asarray(shaft.get_start()), _tip_of(mob)))
     return out

@@ -285,9 +285,9 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
     and ended on a grey 384 × 384 W_O. Now, in the heads step and in the last still, head 9
     comes first, framed, named "head 9: q → k", its followed cell framed in its weights; every
     head drawn is at least 160 px at 1080p (the split's heads are read cell by cell;
-    HeadGallery's overview keeps 120), the heads not drawn named on screen ("heads 1, 2, … not shown") in each step
-    that draws the heads; a caption names only heads on screen; the last still holds the
-    heads."""
+    HeadGallery's overview keeps 120), the heads not drawn named on screen ("heads 1, 2, …
+    not shown") in each step that draws the heads; a caption names only heads on screen; the
+    last still holds the heads."""
     import dataclasses
 
     from lecturer_examples import load
