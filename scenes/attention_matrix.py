@@ -18,6 +18,7 @@ from manim import (
 import attention_core as ac
 from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
@@ -149,7 +150,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         theme = self.theme
         self.sums = sums = VGroup(
             *(
-                self.num(np.sum(W[i]), ("rowsum", self.h, i), 3, color=theme.accent)
+                self.num(np.sum(W[i]), HeadRole("rowsum", self.h, i), 3, color=theme.accent)
                 for i in matrix.shown_rows
             )
         )
@@ -163,7 +164,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         """ "every row sums to 1.000" once under the grid (the first row's sum: every row's is
         the same), where no column beside the rows has room."""
         theme = self.theme
-        sums = VGroup(self.num(np.sum(W[0]), ("rowsum", self.h, 0), 3, color=theme.accent))
+        sums = VGroup(self.num(np.sum(W[0]), HeadRole("rowsum", self.h, 0), 3, color=theme.accent))
         head = label(self.say("row_sum_each"), SMALL, theme.accent)
         VGroup(head, sums).arrange(buff=0.15)
         under = self.readout if self.readout_at == "under" else matrix.backgrounds
@@ -256,7 +257,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             value = (
                 self.word_weight(i)
                 if (i, j) in words
-                else self.num(W[i, j], ("weights", self.h, i, j), 3)
+                else self.num(W[i, j], HeadRole("weights", self.h, i, j), 3)
             )
             parts.append(VGroup(name, value).arrange(buff=0.12))
         return flow(parts, width, hbuff=0.35 if grouped else 0.45)
@@ -317,8 +318,8 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
                 caption_key="reading_other",
                 q=self.q_tokens[i],
                 k=self.k_tokens[j],
-                a=self.num(W[i, j], ("weights", self.h, i, j), 3).shown,
-                b=self.num(W[i, i], ("weights", self.h, i, i), 3).shown,
+                a=self.num(W[i, j], HeadRole("weights", self.h, i, j), 3).shown,
+                b=self.num(W[i, i], HeadRole("weights", self.h, i, i), 3).shown,
                 sym=sym,
             )
         elif self_first(W, head.mask, real):
@@ -346,9 +347,9 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             return self.say(
                 "symmetric_no",
                 a=f"w({self.q_tokens[a]}→{self.k_tokens[b]}) = "
-                + self.num(W[a, b], ("weights", self.h, a, b), 3).shown,
+                + self.num(W[a, b], HeadRole("weights", self.h, a, b), 3).shown,
                 b=f"w({self.q_tokens[b]}→{self.k_tokens[a]}) = "
-                + self.num(W[b, a], ("weights", self.h, b, a), 3).shown,
+                + self.num(W[b, a], HeadRole("weights", self.h, b, a), 3).shown,
             )
         if not ex.is_cross and comparable_pairs(self.head.mask, real):
             return self.say("symmetric_yes")
@@ -579,7 +580,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             kw=kw,
             e=self.q_tokens[s.earlier] if s.earlier is not None else "",
             o=self.k_tokens[o],
-            ow=self.num(W[s.query, o], ("weights", self.h, s.query, o), 3).shown,
+            ow=self.num(W[s.query, o], HeadRole("weights", self.h, s.query, o), 3).shown,
             nth=captions.ordinal(s.rank, self.lang),
             p=self.q_tokens[s.peer] if s.peer is not None else "",
             pw=self.word_weight(s.peer).shown if s.peer is not None else "",
@@ -593,5 +594,5 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         cut into pieces the pieces' sum (role ``word_weight``)."""
         s, W = self.story, self.head.weights
         if len(s.pieces) < 2:
-            return self.num(W[i, s.key], ("weights", self.h, i, s.key), 3)
-        return self.num(W[i, list(s.pieces)].sum(), ("word_weight", self.h, i), 3)
+            return self.num(W[i, s.key], HeadRole("weights", self.h, i, s.key), 3)
+        return self.num(W[i, list(s.pieces)].sum(), HeadRole("word_weight", self.h, i), 3)

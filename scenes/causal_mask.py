@@ -20,6 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.blocked import blocked_look, blocked_patch, blocked_sample
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import MARGIN, Box, box_of, flow, nudge_into, place
@@ -215,7 +216,9 @@ class CausalMask(ExplainerScene):
         from scenes.mobjects.text import balanced_lines
 
         theme = self.theme
-        total = self.num(np.sum(self.head.weights[0]), ("rowsum", self.h, 0), 3, color=theme.accent)
+        total = self.num(
+            np.sum(self.head.weights[0]), HeadRole("rowsum", self.h, 0), 3, color=theme.accent
+        )
         text = self.say("row_sum_each")
         whole = VGroup(label(text, SMALL, theme.accent), total).arrange(buff=0.15)
         if whole.width <= width:
@@ -302,7 +305,9 @@ class CausalMask(ExplainerScene):
         rows = weights.shown_rows[:1] if self.sums_once else weights.shown_rows
         sums = VGroup(
             *(
-                self.num(np.sum(head.weights[i]), ("rowsum", self.h, i), 3, color=theme.accent)
+                self.num(
+                    np.sum(head.weights[i]), HeadRole("rowsum", self.h, i), 3, color=theme.accent
+                )
                 for i in rows
             )
         )
@@ -405,7 +410,7 @@ class CausalMask(ExplainerScene):
         (``attention_core.pair_row``), in words and the core's numbers."""
         p = self.pair
         q, k = self.q_tokens[p.query], self.k_tokens[p.key]
-        w = self.num(p.weight, ("weights", self.h, p.query, p.key), 3)
+        w = self.num(p.weight, HeadRole("weights", self.h, p.query, p.key), 3)
         self.step(
             "pair",
             f"pair_{p.sight}",
@@ -455,7 +460,7 @@ class CausalMask(ExplainerScene):
             strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
             keys = sorted({*strongest, p.key})
         names = [label(self.k_tokens[j], SMALL, self.k_color(j)) for j in keys]
-        nums = [self.num(row[j], ("weights", self.h, p.query, j), 3) for j in keys]
+        nums = [self.num(row[j], HeadRole("weights", self.h, p.query, j), 3) for j in keys]
         name_w = max(m.width for m in names) + 0.15
         bar_w = max(room.width - name_w - max(m.width for m in nums) - 0.3, 0.5)
         lines = VGroup()
@@ -486,7 +491,7 @@ class CausalMask(ExplainerScene):
         parts = []
         for n, piece in enumerate(template.split("{n}")):
             if n:
-                role = ("pair_row", self.h, field)
+                role = HeadRole("pair_row", self.h, field)
                 parts.append(Num(getattr(p, field), role, 0, SMALL, ink))
             if piece.strip():
                 parts.append(label(piece.strip(), SMALL, ink))
@@ -494,7 +499,7 @@ class CausalMask(ExplainerScene):
         if not weight:
             return note
         q, k = (self.kit.fit_label(t, 1.6, SMALL) for t in (q, k))
-        num = self.num(p.weight, ("weights", self.h, p.query, p.key), 3)
+        num = self.num(p.weight, HeadRole("weights", self.h, p.query, p.key), 3)
         pair = VGroup(label(f"{q} → {k}", SMALL, self.theme.text), num).arrange(buff=0.12)
         after = VGroup(label("·", SMALL, self.theme.muted), pair.copy()).arrange(buff=0.15)
         if note.width + 0.15 + after.width <= width and len(note) == 1:  # on the note's line

@@ -20,6 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.brackets import bracket_matrix
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place
@@ -397,7 +398,7 @@ class Projections(ViewedMaps, ExplainerScene):
             return
         self.match_matrix = matrix = grid[1] if grid is not None else None
         digits = 2 if self.match_scored or matrix is None else matrix.style.digits
-        s = self.num(p.score, ("scores", self.h, p.query, p.key), digits)
+        s = self.num(p.score, HeadRole("scores", self.h, p.query, p.key), digits)
         self.pair_step_caption(p, s.shown)
         if grid is not None:
             self.play(Indicate(grid[2], color=self.theme.accent), run_time=0.8)
@@ -420,7 +421,10 @@ class Projections(ViewedMaps, ExplainerScene):
         example_line = VGroup(
             dot_label(self, i, j, BODY),
             self.num(
-                head.scores[i, j], ("scores", self.h, i, j), size=BODY, color=self.theme.accent
+                head.scores[i, j],
+                HeadRole("scores", self.h, i, j),
+                size=BODY,
+                color=self.theme.accent,
             ),
         ).arrange(buff=0.15)
         parts = [formula, example_line] if scored else [formula]
@@ -489,7 +493,7 @@ class Projections(ViewedMaps, ExplainerScene):
         if not grid.style.squares or ac.pair_row(self.trace) is None:
             return VGroup()
         i = self.match_pair[0]
-        score, role = self.head.scores[i, j], ("scores", self.h, i, j)
+        score, role = self.head.scores[i, j], HeadRole("scores", self.h, i, j)
         num = self.num(score, role, grid.style.digits, SMALL, self.theme.accent)
         num.next_to(grid.cell_rect(0, j), DOWN, buff=0.2)
         return VGroup(BackgroundRectangle(num, color=self.theme.background, buff=0.05), num)

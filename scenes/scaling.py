@@ -20,6 +20,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.bars import histogram, score_row_panel
 from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.elision import elided_sequence
@@ -98,8 +99,8 @@ class Scaling(ExplainerScene):
 
     # -- ÷√d_k on this example's scores ----------------------------------------------------------
     def divide(self):
-        head = self.head
-        sqrt = self.num(np.sqrt(head.d_k), ("sqrt_dk", self.h), size=BODY, color=self.theme.accent)
+        head, h, accent = self.head, self.h, self.theme.accent
+        sqrt = self.num(np.sqrt(head.d_k), HeadRole("sqrt_dk", h), size=BODY, color=accent)
         # the row the caption reads: the query DotProducts and Softmax follow (both matrices
         # keep it), and its first four cells on screen (a 12-token matrix shows some columns)
         choice = self.followed_query()
@@ -129,11 +130,13 @@ class Scaling(ExplainerScene):
             sqrt=sqrt.shown,
             q=self.q_tokens[row],
             raw=fmt_row(
-                self.num(head.scores[row, j], ("scores", self.h, row, j), raw.style.digits).shown
+                self.num(head.scores[row, j], HeadRole("scores", h, row, j), raw.style.digits).shown
                 for j in cols
             ),
             scaled=fmt_row(
-                self.num(head.scaled[row, j], ("scaled", self.h, row, j), scaled.style.digits).shown
+                self.num(
+                    head.scaled[row, j], HeadRole("scaled", h, row, j), scaled.style.digits
+                ).shown
                 for j in cols
             ),
         )
@@ -169,7 +172,7 @@ class Scaling(ExplainerScene):
         p, scaled = ac.pair_row(self.trace), self.scaled
         if p is None or scaled.cell(p.query, p.key) is None:
             return
-        s = self.num(p.scaled, ("scaled", self.h, p.query, p.key), scaled.style.digits)
+        s = self.num(p.scaled, HeadRole("scaled", self.h, p.query, p.key), scaled.style.digits)
         self.pair_step_caption(p, s.shown, clear=True)
         self.play(*(FadeIn(m) for m in self.division_still), run_time=0.8)
         self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)

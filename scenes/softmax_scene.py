@@ -14,6 +14,7 @@ from manim import DOWN, LEFT, RIGHT, UP, GrowFromEdge, Rectangle, ReplacementTra
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.bars import masked_marker
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, box_of, flow, place
@@ -108,7 +109,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             caption_key="exp" if kind == "only" else f"exp_{kind}",
             q=self.q_tokens[i],
             does=self.head_does(self.choice),  # what the head does, as AttentionMatrix says
-            top=self.num(w[top], (f"sharpened{self.sfx}", self.h, i, 1.0, top), 3).shown,
+            top=self.num(w[top], HeadRole(f"sharpened{self.sfx}", self.h, i, 1.0, top), 3).shown,
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             shares=self.say(
                 f"exp_shares_{claim.kind}{one(claim.blocked, claim.kind)}", n=claim.blocked
@@ -194,17 +195,16 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         if not self.every_label and keys:  # the few keys' labels under the bars, on stems
             few, low = self.few_key_labels(plot, slot)
             lift = max(-low - 0.3, 0.0)
+        kind = "masked" if self.cut else "scaled"
         score_labels = VGroup(
             *(
-                self.num(
-                    row[j], ("masked" if self.cut else "scaled", self.h, i, j), 2, color=theme.muted
-                )
+                self.num(row[j], HeadRole(kind, self.h, i, j), 2, color=theme.muted)
                 for j in self.keys
             )
         )
         exp_labels = VGroup(
             *(
-                self.num(v, (exp_role, self.h, i, j), 2, color=theme.text)
+                self.num(v, HeadRole(exp_role, self.h, i, j), 2, color=theme.text)
                 for j, v in enumerate(values)
             )
         )
@@ -294,7 +294,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         key = "share_masked" if self.cut else "share"
         named = ac.named_weights(w)  # many keys: the caption names the largest few
         role = f"sharpened{self.sfx}"
-        shown = [self.num(w[j], (role, self.h, i, 1.0, j), 3).shown for j in named.keys]
+        shown = [self.num(w[j], HeadRole(role, self.h, i, 1.0, j), 3).shown for j in named.keys]
         if named.kind == "largest":  # "trophy 0.563": which key each weight is
             shown = [
                 self.say("key_weight", k=self.k_tokens[j], w=n) for j, n in zip(named.keys, shown)
@@ -309,7 +309,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             w,
             self.colors,
             shares_box.width - 1.0,
-            roles=[(f"sharpened{self.sfx}", self.h, i, 1.0, j) for j in keys],
+            roles=[HeadRole(f"sharpened{self.sfx}", self.h, i, 1.0, j) for j in keys],
             show_numbers=self.every_label,
         )
         total = VGroup(label("= 1", BODY, theme.text))
@@ -425,7 +425,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
     def weight_pair(self, w, j: int, whole: bool = False) -> VGroup:
         """ "when 0.001": key ``j`` in its colour (``whole``: never shortened), its weight."""
         name = self.k_tokens[j] if whole else self.kit.fit_label(self.k_tokens[j], 2.0, SMALL)
-        role = (f"sharpened{self.sfx}", self.h, self.i, 1.0, j)
+        role = HeadRole(f"sharpened{self.sfx}", self.h, self.i, 1.0, j)
         return VGroup(
             label(name, SMALL, self.colors[j]), self.num(w[j], role, 3, color=self.theme.text)
         ).arrange(RIGHT, buff=0.1)
@@ -450,7 +450,9 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
                 bar_width,
                 height=row_h * 0.7,
                 roles=[
-                    ("weights", self.h, a, j) if blocks else ("sharpened_scaled", self.h, a, 1.0, j)
+                    HeadRole("weights", self.h, a, j)
+                    if blocks
+                    else HeadRole("sharpened_scaled", self.h, a, 1.0, j)
                     for j in keys
                 ],
                 show_numbers=False,

@@ -19,6 +19,7 @@ from manim import (
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.roles import HeadRole
 from scenes.kit.views import adds_back as _has_own
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.fades import FadeIn, FadeOut
@@ -107,7 +108,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=self.q_tokens[i],
             does=self.head_does(choice),  # what the head does, as AttentionMatrix's reading says
-            top=self.num(head.weights[i, top], ("weights", self.h, i, top), 3).shown,
+            top=self.num(head.weights[i, top], HeadRole("weights", self.h, i, top), 3).shown,
             terms=self.say(f"terms_{terms.kind}", k=terms.allowed, b=terms.blocked),
         )
         # where not every value finds a label: the largest weights' (issue 32), and a line
@@ -205,7 +206,11 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             entries = [
                 VGroup(
                     self.num(
-                        head.weights[i, j], ("weights", self.h, i, j), 3, size=size, color=colors[j]
+                        head.weights[i, j],
+                        HeadRole("weights", self.h, i, j),
+                        3,
+                        size=size,
+                        color=colors[j],
                     ),
                     label(
                         f"× v({self.kit.fit_label(self.k_tokens[j], 2.2, size)})", size, colors[j]
@@ -214,7 +219,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                 if columns >= 0
                 else VGroup(  # the shortest form: "when 0.001", as Softmax lists them
                     label(fit(self.k_tokens[j], 1.0, size), size, colors[j]),
-                    self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=size),
+                    self.num(head.weights[i, j], HeadRole("weights", self.h, i, j), 3, size=size),
                 ).arrange(buff=0.1)
                 for j in self.seen
             ] + self.blocked_line(size)
@@ -256,7 +261,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             entries = [
                 VGroup(
                     label(self.k_tokens[j], SMALL, colors[j]),
-                    self.num(head.weights[i, j], ("weights", self.h, i, j), 3, size=SMALL),
+                    self.num(head.weights[i, j], HeadRole("weights", self.h, i, j), 3, size=SMALL),
                 ).arrange(buff=0.1)
                 for j in keys
             ]
@@ -464,7 +469,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         self.step(
             "residual",
             q=self.q_tokens[i],
-            share=self.num(share, ("share_others_pct", self.h, i), 0).shown + pct,
+            share=self.num(share, HeadRole("share_others_pct", self.h, i), 0).shown + pct,
         )
         fade = [a.animate.set_opacity(0.15) for a in list(self.v_arrows) + list(self.shrunk)]
         fade.append(self.result.animate.set_opacity(0.35))
@@ -520,7 +525,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             new_line,
             VGroup(
                 label("1 − w =", BODY, theme.text),
-                self.num(share, ("share_others_pct", self.h, i), 0, size=BODY, suffix=pct),
+                self.num(share, HeadRole("share_others_pct", self.h, i), 0, size=BODY, suffix=pct),
             ).arrange(buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         out_line = self.out_line

@@ -22,6 +22,7 @@ from scenes.kit import captions
 from scenes.kit.drawing import Kit
 from scenes.kit.look import Look, from_environment
 from scenes.kit.narration import Narrated
+from scenes.kit.roles import Head
 from scenes.mobjects import fonts
 from scenes.mobjects.fades import FadeIn, FadeOut, RemovesAfterPlay
 from scenes.mobjects.layout import Box, place, regions
@@ -119,11 +120,11 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         return group
 
     @property
-    def h(self) -> int:
+    def h(self) -> Head:
         """The index of the head the single-head scenes explain (:attr:`head`): the index every
         number role of theirs carries (issue 39: roles hard-coding head 0 made the notes of
         ``head = 9`` quote head 1's numbers)."""
-        return self.example.head_index
+        return Head(self.example.head_index)
 
     @property
     def head(self) -> ac.AttentionTrace:

@@ -11,6 +11,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Line, VGroup
 
 import attention_core as ac
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.grid_labels import SPLIT_FROM
 from scenes.mobjects.layout import Box, Regions, box_of, place, regions
 from scenes.mobjects.text import label
@@ -228,7 +229,7 @@ class AttentionMatrixLayout:
         its title and "every row sums to 1.000" (the sum on a line of its own where the line is
         too long; the title left out where both do not fit). Returns (title, sums, sum head)."""
         W, theme = self.head.weights, self.theme
-        sums = VGroup(self.num(np.sum(W[0]), ("rowsum", self.h, 0), 3, color=theme.accent))
+        sums = VGroup(self.num(np.sum(W[0]), HeadRole("rowsum", self.h, 0), 3, color=theme.accent))
         place(matrix, self.grid_box)  # (beside or over the named cells' numbers, if apart)
         corner = self.corner_of(matrix, left)
         title = label(self.say("weights"), SMALL, theme.muted)

@@ -9,6 +9,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 import attention_core as ac
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.bars import score_row_panel
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import MARGIN, Box, place
@@ -40,8 +41,8 @@ class SharperSteps:
             "sharper",
             caption_key=f"sharper_{claim.kind}",
             clear=self.narrow_frame,  # the rows took the whole frame
-            dk=self.num(head.d_k, ("d_k", self.h), 0).shown,
-            sqrt=self.num(np.sqrt(head.d_k), ("sqrt_dk", self.h), 2).shown,
+            dk=self.num(head.d_k, HeadRole("d_k", self.h), 0).shown,
+            sqrt=self.num(np.sqrt(head.d_k), HeadRole("sqrt_dk", self.h), 2).shown,
             g1=shown["×1"],
             graw=shown.get("√d_k", ""),
             g10=shown["×10"],
@@ -52,7 +53,7 @@ class SharperSteps:
         q = self.kit.fit_label(self.q_tokens[i], room, SMALL)
         heading = label(f"q({q})", SMALL, self.q_color(i))
         if head.d_k > 1:  # the d_k the caption names, after the row's name
-            dk_value = self.num(head.d_k, ("d_k", self.h), 0, color=theme.muted)
+            dk_value = self.num(head.d_k, HeadRole("d_k", self.h), 0, color=theme.muted)
             dk = VGroup(math("d_k =", SMALL, theme.muted), dk_value).arrange(buff=0.1)
         else:
             dk = VGroup()
@@ -80,7 +81,7 @@ class SharperSteps:
                 tag = VGroup(
                     label(self.say("raw"), SMALL, theme.text),
                     VGroup(
-                        label("×", SMALL, theme.text), self.num(f, ("sqrt_dk", self.h), 2)
+                        label("×", SMALL, theme.text), self.num(f, HeadRole("sqrt_dk", self.h), 2)
                     ).arrange(buff=0.04),
                 ).arrange(buff=0.12)
             tags.append(tag)
@@ -109,10 +110,10 @@ class SharperSteps:
                 colors,
                 bar_w,
                 height=height,
-                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in keys],
+                roles=[HeadRole(f"sharpened{self.sfx}", self.h, i, f, j) for j in keys],
                 show_numbers=False,
             )
-            role = (f"gradient_sum{self.sfx}", self.h, i, f)
+            role = HeadRole(f"gradient_sum{self.sfx}", self.h, i, f)
             g = self.num(ac.saturation(s), role, 3, color=theme.accent)
             gauges.append(g)
             shown[name] = g.shown
@@ -160,7 +161,7 @@ class SharperSteps:
                 s,
                 self.colors,
                 bar_w,
-                roles=[(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
+                roles=[HeadRole(f"sharpened{self.sfx}", self.h, i, f, j) for j in self.keys],
                 height=0.8 if narrow else 0.45,
                 show_numbers=False,
             )
@@ -177,7 +178,9 @@ class SharperSteps:
         if narrow:  # the rows spread over the height the heading leaves
             free = box.height - rows.height - 0.9
             rows.arrange(DOWN, buff=float(np.clip(0.8 + free / 2, 0.8, 1.6)), aligned_edge=LEFT)
-        dk = VGroup(math("d_k =", SMALL, theme.muted), self.num(head.d_k, ("d_k", self.h), 0))
+        dk = VGroup(
+            math("d_k =", SMALL, theme.muted), self.num(head.d_k, HeadRole("d_k", self.h), 0)
+        )
         heading = VGroup(
             label(f"q({self.q_tokens[i]})", BODY, self.q_color(i)), dk.arrange(buff=0.1)
         ).arrange(buff=0.5)
@@ -190,12 +193,14 @@ class SharperSteps:
         """ "max = …" over "Σ s(1−s) = …" for each factor's bar, and the caption's values."""
         head, theme, i = self.head, self.theme, self.i
         facts = {}
-        values = {"q": self.q_tokens[i], "dk": self.num(head.d_k, ("d_k", self.h), 0).shown}
+        values = {"q": self.q_tokens[i], "dk": self.num(head.d_k, HeadRole("d_k", self.h), 0).shown}
         for name, f in factors.items():
             s = ac.sharpened(self.row, f)
             top = int(np.argmax(s))
-            big = self.num(s[top], (f"sharpened{self.sfx}", self.h, i, f, top), 3, color=theme.text)
-            g = self.num(ac.saturation(s), (f"gradient_sum{self.sfx}", self.h, i, f), 3)
+            big = self.num(
+                s[top], HeadRole(f"sharpened{self.sfx}", self.h, i, f, top), 3, color=theme.text
+            )
+            g = self.num(ac.saturation(s), HeadRole(f"gradient_sum{self.sfx}", self.h, i, f), 3)
             g.set_color(theme.accent)
             facts[name] = VGroup(
                 VGroup(label("max =", SMALL, theme.text), big).arrange(buff=0.1),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, Polygon, ReplacementTransform, VGroup
 
+from scenes.kit.roles import HeadRole
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.plane import grow
 
@@ -510,7 +511,7 @@ class CrowdedChain:
             term = VGroup(
                 self.num(
                     self.head.weights[self.i, j],
-                    ("weights", self.h, self.i, j),
+                    HeadRole("weights", self.h, self.i, j),
                     3,
                     size=size,
                     color=self.colors[j],
