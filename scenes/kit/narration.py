@@ -16,12 +16,23 @@ is nominal there. Importing this module does not import Manim.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Protocol
+
 from scenes.kit import captions
+
+
+class Voiced(Protocol):
+    """What :func:`voice_of` reads of a look (scenes.kit.look.Look, which imports this module)."""
+
+    voice: str | None
+    lang: str
+
 
 BREATH = 0.4  # seconds of silence after a page's speech before the next page comes
 
 
-def settle_voice(names, narrate: bool, lang: str) -> str | None:
+def settle_voice(names: Iterable[str] | None, narrate: bool, lang: str) -> str | None:
     """The voice of a look in ``lang`` from the ``--voice`` names asked (each a voice of one
     language): the one of them that speaks ``lang``; None for the language's default voice (or
     no narration). ValueError naming ``--voice`` for a voice without ``--narrate`` or a name no
@@ -56,7 +67,7 @@ def _speaks(name: str, lang: str) -> bool:
     return True
 
 
-def voice_of(look) -> str:
+def voice_of(look: Voiced) -> str:
     """The voice that speaks ``look``'s narration (its own, or its language's default)."""
     from scenes.speech.voice import DEFAULT_VOICES
 

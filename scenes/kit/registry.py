@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from manim import Scene
+
+    from attention_core import Example
 
 
 def _needs_heads(ex) -> str | None:
@@ -128,11 +134,11 @@ class SceneInfo:
     showcase: str = "zao-shang-hao"  # the preset its README still and frame test use
     requires: Callable | None = None  # example -> None when the scene applies, else why not
 
-    def why_not(self, example) -> str | None:
+    def why_not(self, example: Example) -> str | None:
         """None when the scene applies to ``example``, else the reason it does not."""
         return None if self.requires is None else self.requires(example)
 
-    def load(self):
+    def load(self) -> type[Scene]:
         """The Manim Scene class (imports Manim)."""
         return getattr(import_module(f"scenes.{self.module}"), self.name)
 
@@ -226,7 +232,7 @@ SCENES: tuple[SceneInfo, ...] = (
 BY_NAME = {s.name: s for s in SCENES}
 
 
-def applicable(example) -> list[SceneInfo]:
+def applicable(example: Example) -> list[SceneInfo]:
     """The scenes that apply to ``example``, in teaching order (what `render` does by default)."""
     return [s for s in SCENES if s.why_not(example) is None]
 

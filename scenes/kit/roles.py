@@ -19,12 +19,15 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
-from typing import NewType
+from typing import TYPE_CHECKING, NewType
 
 import numpy as np
 
 import attention_core as ac
 from scenes.kit.views import moved_of, moved_parts, plane_view_of
+
+if TYPE_CHECKING:
+    from attention_core.readings.moved_vector import Readout
 
 Role = Callable[..., float]
 ROLES: dict[str, Role] = {}
@@ -470,28 +473,36 @@ def moved_rest_norm(tr, h, i):
     return ac.norm(mv.terms[moved_parts(tr, mv)[1]].sum(axis=0))
 
 
+def _readout(tr: ac.ExampleTrace, h: int, i: int) -> Readout:
+    """The logit-lens readout of what head ``h`` moved into query ``i`` (a model's file's)."""
+    readout = moved_of(tr, h, i).readout
+    if readout is None:
+        raise ValueError(f"moved readout of head {h}, query {i}: the example has no unembedding")
+    return readout
+
+
 @role()
 def moved_before(tr, h, i, r):
     """The probability of the r-th token (from 0) of the logit lens of E."""
-    return moved_of(tr, h, i).readout.before[r][1]
+    return _readout(tr, h, i).before[r][1]
 
 
 @role()
 def moved_after_p(tr, h, i, r):
     """The probability of the r-th token of the logit lens of E + ΔE."""
-    return moved_of(tr, h, i).readout.after[r][1]
+    return _readout(tr, h, i).after[r][1]
 
 
 @role()
 def moved_pushed(tr, h, i, r):
     """ΔE's direct logit change of the r-th token it pushes up most."""
-    return moved_of(tr, h, i).readout.pushed[r][1]
+    return _readout(tr, h, i).pushed[r][1]
 
 
 @role()
 def moved_key_rank(tr, h, i, w):
     """The followed key's token's rank (from 1) in the readout of E (w = 0) and E + ΔE (1)."""
-    r = moved_of(tr, h, i).readout
+    r = _readout(tr, h, i)
     return (r.key_rank_before, r.key_rank_after)[w]
 
 
@@ -499,7 +510,7 @@ def moved_key_rank(tr, h, i, w):
 def moved_key_change(tr, h, i):
     """ΔE's direct logit change of the followed key's token (its rank alone can rise while its
     logit falls: the readout's others fall more)."""
-    return moved_of(tr, h, i).readout.key_change
+    return _readout(tr, h, i).key_change
 
 
 @role()

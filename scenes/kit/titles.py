@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import TYPE_CHECKING
 
 from manim import DOWN, LEFT, VGroup
 
 from scenes.mobjects.layout import Box, Regions
 from scenes.mobjects.text import text_width
 from scenes.mobjects.unimath import plain
+
+if TYPE_CHECKING:
+    from manim import ManimColor, Mobject
 
 LINE_GAP = 0.06  # between a title's two lines
 _SPLIT = re.compile(r"\$[^$]*\$|\s+|(?<=[：:])")  # a formula is never split; a line may break
@@ -52,7 +56,7 @@ def _rank(text: str, at: int, first: str) -> int:
     return 1 if first[-1] in "：:" else 2
 
 
-def two_line_title(text: str, width: float, size: float, color) -> VGroup | None:
+def two_line_title(text: str, width: float, size: float, color: ManimColor | str) -> VGroup | None:
     """The title ``text`` bold on two lines at ``size``, left-aligned, within ``width``; None
     where it cannot be cut so."""
     from scenes.mobjects.math import rich
@@ -72,7 +76,7 @@ RISE = 0.1  # how far a two-line title bar reaches up into the frame's margin
 NEAR = 0.1  # between a two-line title and the content (one line: 0.2)
 
 
-def room_for(regions: Regions, title) -> Regions:
+def room_for(regions: Regions, title: Mobject) -> Regions:
     """``regions`` with the title bar tall enough for ``title`` (two lines): up into the
     frame's margin by at most :data:`RISE`, the content nearer it (:data:`NEAR`) and shorter
     by the rest (0.15 of a 1:1 frame's 8); as they are where it fits."""

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import attention_core as ac
+
+if TYPE_CHECKING:
+    from attention_core.readings.moved_vector import MovedVector
+
+# a view's name, or a tuple (name, *args)
+ViewName = str | tuple
 
 ViewRecipe = Callable[..., np.ndarray]  # (trace, *args) -> the stacked vectors, (k, d)
 
@@ -71,7 +78,7 @@ def weighted_sum(trace: ac.ExampleTrace) -> np.ndarray:
 _MOVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def moved_of(trace: ac.ExampleTrace, h: int | None = None, i: int | None = None):
+def moved_of(trace: ac.ExampleTrace, h: int | None = None, i: int | None = None) -> MovedVector:
     """``attention_core.moved_vector`` of the trace (head ``h``, query ``i``; default the
     followed ones), kept per trace: a SmolLM2 file's readout runs the model again."""
     kept = _MOVED.setdefault(trace, {})
@@ -83,7 +90,7 @@ def moved_of(trace: ac.ExampleTrace, h: int | None = None, i: int | None = None)
 MOST_TERMS = 4  # HeadMoved draws the largest terms (and the followed key's); the rest summed
 
 
-def moved_parts(trace: ac.ExampleTrace, mv) -> tuple[list[int], list[int]]:
+def moved_parts(trace: ac.ExampleTrace, mv: MovedVector) -> tuple[list[int], list[int]]:
     """The keys whose terms HeadMoved draws, largest first (the followed key's among them), and
     the rest that the query weighs at all (summed into one arrow and counted)."""
     row = np.asarray(trace.heads[mv.head].weights)[mv.query]
@@ -144,7 +151,7 @@ VIEWS: dict[str, ViewRecipe] = {
 BASES: dict[str, ViewRecipe] = {"head_moved": head_moved_basis}
 
 
-def view_stack(trace: ac.ExampleTrace, which) -> np.ndarray:
+def view_stack(trace: ac.ExampleTrace, which: ViewName) -> np.ndarray:
     """The vectors drawn in view ``which``: a name, or a tuple (name, *args)."""
     name, *args = (which,) if isinstance(which, str) else which
     if name not in VIEWS:
@@ -152,7 +159,7 @@ def view_stack(trace: ac.ExampleTrace, which) -> np.ndarray:
     return VIEWS[name](trace, *args)
 
 
-def plane_view_of(trace: ac.ExampleTrace, which) -> ac.PlaneView:
+def plane_view_of(trace: ac.ExampleTrace, which: ViewName) -> ac.PlaneView:
     """The 2-D view (coordinates, basis, share kept) of view ``which``: the best one for its
     vectors, or the plane :data:`BASES` names for it (its share kept: of those vectors)."""
     vectors = view_stack(trace, which)

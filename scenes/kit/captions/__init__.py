@@ -12,6 +12,8 @@ repeats the source texts' errors (docs/design.md, "The numbers the source texts 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from scenes.mobjects.token_text import WORD_JOINER, Token, named, quoted
 from scenes.mobjects.unimath import NO_BREAK, laid, plain
@@ -36,6 +38,9 @@ from . import (
     starter,
     weighted_sum,
 )
+
+if TYPE_CHECKING:
+    from attention_core import Example
 
 LANGS = ("zh", "en")
 EN_RATE = 12.0  # characters a second a viewer reads (docs/design.md, "Pictures": pacing)
@@ -80,7 +85,7 @@ CAPTIONS = {m.SCENE: m.STEPS for m in SCENE_MODULES}
 WORDS = _joined([common.WORDS, *(m.WORDS for m in SCENE_MODULES)])
 
 
-def default_lang(example) -> str:
+def default_lang(example: Example) -> str:
     """zh when the example's labels or title use CJK characters, else en."""
     return "zh" if example.is_cjk else "en"
 
@@ -138,13 +143,13 @@ def _filled(template: str, values: dict, layout: bool) -> str:
     return _NAMED_THEN.sub(glued, template).format(**shown)
 
 
-def filled(template: str, **values) -> str:
+def filled(template: str, **values: Any) -> str:
     """A template of this project's words filled as a caption is (:func:`_filled`): a token
     label (a :class:`Token`) quoted where it is punctuation alone (the speaker notes' rows)."""
     return _filled(template, values, False)
 
 
-def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **values) -> str:
+def caption(scene: str, step: str, lang: str, whole_formulas: bool = False, **values: Any) -> str:
     """The caption of ``step`` in ``scene``, filled with ``values`` (strings or numbers; token
     labels as :class:`Token`, named as :func:`_filled` says); its ``$…$`` formulas in Unicode
     forms (captions are plain text: they go to .srt and .vtt); ``whole_formulas``: the layout
@@ -192,7 +197,7 @@ def _typst(formula: str, values: dict) -> str | None:
     return formula.format(**filled) if names else formula
 
 
-def word(key: str, lang: str, **values) -> str:
+def word(key: str, lang: str, **values: Any) -> str:
     """A word or label, filled in, its ``$…$`` math in Unicode forms; token labels named as in
     a caption (:func:`_filled`). A :class:`Phrase`: a caption that takes it keeps its labels
     whole."""
@@ -203,7 +208,7 @@ def word(key: str, lang: str, **values) -> str:
     return out
 
 
-def listed(items, lang: str) -> Phrase:
+def listed(items: Iterable[Any], lang: str) -> Phrase:
     """``items`` (token labels, words of :func:`word`, numbers) joined by the language's
     separator (、 or ", "), each label — any item but a word — named as a caption names it:
     "big, “,”, so"."""
