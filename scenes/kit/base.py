@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from manim import Arrow, Scene, VGroup
 
@@ -38,6 +40,11 @@ from scenes.mobjects.text import (
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE, Theme, get_theme
 from scenes.mobjects.unimath import NO_BREAK, line_pieces
 
+if TYPE_CHECKING:
+    from manim import Animation, ManimColor, Mobject
+
+    from scenes.mobjects.token_text import Token
+
 STEP_PAUSE = 1.2  # seconds each step holds its final still
 PICTURE_FIRST = 0.5  # seconds a step's new picture is seen before its caption comes
 MOST_CAPTION_LINES = 3  # lines of one caption page at most, at every aspect
@@ -52,9 +59,9 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         self,
         example: ac.Example | None = None,
         look: Look | None = None,
-        sections=None,
-        **kwargs,
-    ):
+        sections: Callable[[int], bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
         """``sections(i)`` says whether step ``i`` (from 0) is rendered; the others are run with
         animations skipped (a long scene rendered in parts by several processes)."""
         if example is None or look is None:
@@ -80,18 +87,22 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
     def scene_name(self) -> str:
         return type(self).__name__
 
-    def say(self, key: str, **values) -> str:
+    def say(self, key: str, **values: Any) -> str:
         """A word or label in this scene's language, as plain text (math in Unicode forms)."""
         return captions.word(key, self.lang, **values)
 
-    def typeset(self, key: str, size: float = SMALL, color=None, **values):
+    def typeset(
+        self, key: str, size: float = SMALL, color: ManimColor | str | None = None, **values: Any
+    ) -> Mobject:
         """A word or label on screen with its math typeset (Typst) and its values (labels,
         numbers) set as text: see :func:`scenes.mobjects.math.rich`."""
         from scenes.mobjects.math import rich
 
         return rich(captions.template(key, self.lang), size, color or self.theme.text, **values)
 
-    def typeset_lines(self, key: str, size: float, color, width: float, **values):
+    def typeset_lines(
+        self, key: str, size: float, color: ManimColor | str, width: float, **values: Any
+    ) -> VGroup:
         """:meth:`typeset`, broken into lines between words where it is wider than ``width`` —
         never inside a formula, never between the letters of a word; shrunk only where one
         word or formula alone is wider."""
@@ -132,7 +143,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         the first."""
         return self.trace.attention
 
-    def followed_query(self):
+    def followed_query(self) -> ac.RowChoice:
         """The query a per-query step follows (DotProducts, Scaling): the followed pair's query
         (``attention_core.followed_choice``: asked, or showing a trained head's pattern), else
         the core's choice among those with a direction (a zero query, a padding token's, casts
@@ -154,7 +165,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         rows = tuple(i for i, _ in story.fits) if story is not None else ()
         return self.cast_first(ac.story_order(self.head.weights, pair.query, pair.key, side, rows))
 
-    def cast_first(self, order) -> list[int]:
+    def cast_first(self, order: Iterable[int]) -> list[int]:
         """``order`` with the cast's tokens first, in the cast's order: a crowded plane that
         draws eight draws the cast, each in its colour, never a grey token (issue 38)."""
         order = [int(t) for t in order]
@@ -172,7 +183,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         pair = ac.followed_pair(self.trace)
         return self.cast_first(dict.fromkeys([pair.query, *self.story_tokens("keys")]))
 
-    def head_does(self, choice) -> str:
+    def head_does(self, choice: ac.RowChoice) -> str:
         """What the head does, in words, told of the row ``choice`` a per-query step follows
         (``attention_core.choice_story``: the story AttentionMatrix's reading tells): "sky₂ looks
         at green₁, the token after the earlier sky — an induction head"; "" where there is no
@@ -182,7 +193,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         s = ac.choice_story(self.trace, choice)
         return "" if s is None else self.story_does(s)
 
-    def story_does(self, s) -> str:
+    def story_does(self, s: ac.HeadStory) -> str:
         """A head's story (``attention_core.HeadStory``) told of its pair in a phrase: "sky₂
         looks at green₁, the token after the earlier sky"; for an asked pair, its place in the
         row, or the head's habit it is — never the other rows that share its key as strongly
@@ -195,7 +206,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         k = self.k_tokens[s.key] if s.habit else self.story_key(s)  # a habit: its one piece
         return self.say(f"does_{kind}", q=self.q_tokens[s.query], k=k, e=e, nth=nth)
 
-    def story_key(self, s) -> str:
+    def story_key(self, s: ac.HeadStory | ac.FollowedPair) -> str:
         """The key of a head's story (or followed pair) as a caption names it: its label; a key
         word cut into pieces as the word and its pieces, "suitcase = suit + case"
         (``attention_core.pieces_text``: its weight is their sum)."""
@@ -205,7 +216,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             return self.k_tokens[s.pieces[0]]
         return ac.pieces_text([self.k_tokens[j] for j in s.pieces])
 
-    def pair_step_caption(self, p, shown: str, clear: bool = False) -> None:
+    def pair_step_caption(self, p: ac.PairRow, shown: str, clear: bool = False) -> None:
         """The step "pair" of a scene at the scores (Projections, Scaling): what the head does
         with its followed pair ``p`` (``attention_core.PairRow``), its score ``shown`` as on
         screen, and whether that is the largest its query may see."""
@@ -262,7 +273,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             self._cast = ac.story_cast(self.trace)
         return self._cast
 
-    def q_color(self, i: int):
+    def q_color(self, i: int) -> ManimColor:
         """A query token's colour: the cast's colour (by its place in the cast: the most
         distinct first), or the quiet tone outside the cast (issue 38: 23 colours in one
         frame could not be told apart)."""
@@ -270,7 +281,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             return self.theme.token(i)
         return self.theme.token(self.cast.index(i)) if i in self.cast else self.theme.muted
 
-    def k_color(self, j: int):
+    def k_color(self, j: int) -> ManimColor:
         """Keys of a second sequence (cross-attention) get colours of their own; in
         self-attention a key is its token's colour (:meth:`q_color`)."""
         if self.example.is_cross:
@@ -287,13 +298,13 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         """The key labels as shown (the source sequence's for cross-attention)."""
         return distinct(self.example.key_tokens)
 
-    def token_list(self, tokens) -> str:
+    def token_list(self, tokens: Iterable[str | Token]) -> str:
         """The tokens joined by the language's separator; a token of punctuation alone in
         quotation marks (a list "big, ,, so" read as stray commas): ``captions.listed``."""
         return captions.listed(tokens, self.lang)
 
     # -- chrome ---------------------------------------------------------------------------------
-    def setup(self):
+    def setup(self) -> None:
         self.camera.background_color = self.theme.background
         # a square frame is narrow: its captions get one more line (3 at CAPTION, 4 at SMALL)
         self.caption_lines = 3 if self.frame.width <= self.frame.height * 1.01 else 2
@@ -309,7 +320,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         self.caption_mob, self._caption_due = VGroup(), False
         self.add(self.title_mob)
 
-    def fitted_title(self, text: str):
+    def fitted_title(self, text: str) -> Mobject:
         """The title at the largest size that fits the title bar; in a square frame on two
         lines at the title size before any smaller (the title bar then taller, the content
         shorter: :mod:`scenes.kit.titles`); in a narrow frame, only the part before its colon
@@ -389,7 +400,9 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             group.add(typeset_line(parts, size, self.theme.text))
         return group, end
 
-    def step(self, key: str, caption_key: str | None = None, clear: bool = False, **values) -> None:
+    def step(
+        self, key: str, caption_key: str | None = None, clear: bool = False, **values: Any
+    ) -> None:
         """Start step ``key``: a new section, and its caption in the bar at the bottom.
 
         ``clear`` fades out everything the previous step left (but the title), so each step ends
@@ -436,7 +449,7 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
         self._caption_shown = self._open_step["shown"] = self.renderer.time
         self.speak_page()  # narrated: the page is said as it comes (scenes/kit/narration.py)
 
-    def play_all(self, animations, **kwargs) -> None:
+    def play_all(self, animations: Iterable[Animation], **kwargs: Any) -> None:
         """Play ``animations`` together; with none (nothing of that kind to show), just pause."""
         animations = list(animations)
         if animations:
@@ -513,17 +526,25 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             self.mobjects.remove(top)
             self.mobjects.append(top)
 
-    def render(self, *args, **kwargs):
+    def render(self, *args: Any, **kwargs: Any) -> bool:
         """Render with the look's font (its installed fallback) for every text, and only then."""
         with fonts.using(self.look.font):
             return super().render(*args, **kwargs)
 
-    def tear_down(self):
+    def tear_down(self) -> None:
         self._close_step()
         super().tear_down()
 
     # -- numbers ----------------------------------------------------------------------------------
-    def num(self, value, role, digits=2, size=None, color=None, **kw) -> Num:
+    def num(
+        self,
+        value: float,
+        role: tuple,
+        digits: int = 2,
+        size: float | None = None,
+        color: ManimColor | str | None = None,
+        **kw: str,
+    ) -> Num:
         from scenes.mobjects.theme import SMALL
 
         return Num(value, role, digits, size or SMALL, color or self.theme.text, **kw)

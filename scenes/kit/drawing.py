@@ -9,11 +9,28 @@ piece of that kind in every scene (``tests/test_kit.py`` holds the scene modules
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from manim import DOWN, LEFT, VGroup
 
 from scenes.mobjects.layout import RADII, Box, place
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
+
+if TYPE_CHECKING:
+    import numpy as np
+    from manim import Arrow, ManimColor, Mobject, Scene, Text
+    from numpy.typing import ArrayLike
+
+    import attention_core as ac
+    from scenes.kit.look import Look
+    from scenes.mobjects.bars import ProportionBar
+    from scenes.mobjects.matrix import ColorBar, LabelledMatrix
+    from scenes.mobjects.plane import VectorPlane
+    from scenes.mobjects.theme import Theme
+
+    Color = ManimColor | str
 
 # matrices of the explained head's queries × keys: each keeps the followed pair's row and column
 QUERY_KEY_ROLES = ("scores", "scaled", "masked", "weights")
@@ -24,21 +41,21 @@ CAST_MERGE = (0.0, 0.15, 0.3, 0.5)  # tips closer than this share one stack of l
 class Kit:
     """The drawing pieces of one scene, in its look (``scene.look``, ``scene.theme``)."""
 
-    def __init__(self, scene):
+    def __init__(self, scene: Scene) -> None:  # an ExplainerScene (base.py imports this module)
         self.scene = scene
 
     @property
-    def theme(self):
+    def theme(self) -> Theme:
         return self.scene.theme
 
     @property
-    def look(self):
+    def look(self) -> Look:
         """The render's look (:class:`scenes.kit.look.Look`): what an option of how a kind of
         piece is drawn is read from, in that piece's method here."""
         return self.scene.look
 
     # -- planes ------------------------------------------------------------------------------------
-    def plane(self, points, box: Box, **options):
+    def plane(self, points: np.ndarray | ac.PlaneView, box: Box, **options: Any) -> VectorPlane:
         """The coordinate plane for ``points`` (an array of 2-D coordinates, or a view with
         ``coords``) inside ``box``. ``options`` are :class:`VectorPlane`'s own (pad, ticks,
         grid_opacity, maps)."""
@@ -61,7 +78,9 @@ class Kit:
         keys = [scene.k_tokens[j] for j in (pair.key, *pair.pieces)]
         return tuple(dict.fromkeys([scene.q_tokens[pair.query], *keys]))
 
-    def view_note(self, view, which: str, short: bool = False, key: str | None = None):
+    def view_note(
+        self, view: ac.PlaneView, which: str, short: bool = False, key: str | None = None
+    ) -> VGroup:
         """The plane's '2-D view: keeps 87 %' note in the scene's language (empty when exact);
         ``short``: '2-D: keeps 87 %' (a narrow column's); ``key``: a scene's own words for it
         (HeadMoved's '2-D: E, ΔE exact; terms keep 87 %'), with ``{kept}``."""
@@ -71,7 +90,9 @@ class Kit:
         note = self.scene.say(key, kept="{kept}")
         return VectorPlane.view_note(view, which, note, self.theme)
 
-    def not_drawn(self, drawn, total: int, width: float, short: bool = False) -> VGroup:
+    def not_drawn(
+        self, drawn: Sequence[int], total: int, width: float, short: bool = False
+    ) -> VGroup:
         """'16 others not drawn' (:meth:`VectorPlane.story_arrows` drew ``drawn`` of ``total``;
         ``short``: '16 not drawn', a narrow column's) in the muted small type, on two lines where
         ``width`` is narrow; empty when all are drawn."""
@@ -88,8 +109,17 @@ class Kit:
         )
 
     def story_arrows(
-        self, plane, coords, texts, colors, order, note, note_box: Box, align="center", **kw
-    ):
+        self,
+        plane: VectorPlane,
+        coords: np.ndarray,
+        texts: Sequence[str],
+        colors: Sequence[Color],
+        order: Sequence[int],
+        note: VGroup,
+        note_box: Box,
+        align: str = "center",
+        **kw: Any,
+    ) -> tuple:
         """``plane``'s token arrows, each labelled (:meth:`VectorPlane.story_arrows`: where not
         every one finds a label, the first of ``order``, the followed token and its strongest
         keys, the rest not drawn), and ``note`` (the plane's note, placed in ``note_box``) with a
@@ -125,7 +155,17 @@ class Kit:
                 break
         return drawn, arrows, labels, note
 
-    def cast_arrows(self, plane, coords, texts, colors, cast, note, note_box: Box, **kw):
+    def cast_arrows(
+        self,
+        plane: VectorPlane,
+        coords: np.ndarray,
+        texts: Sequence[str],
+        colors: Sequence[Color],
+        cast: Sequence[int],
+        note: VGroup,
+        note_box: Box,
+        **kw: Any,
+    ) -> tuple:
         """Every token an arrow of ``plane`` (issue 38, at 20-odd tokens: labels knotted, or sat
         at another arrow's tip): the ``cast`` (the story's few, in its order:
         :func:`attention_core.story_cast`) in ``colors``, each labelled whole at its own tip —
@@ -217,7 +257,7 @@ class Kit:
             plane.radii = radii
         return best
 
-    def cast_key(self, texts, colors, box: Box) -> VGroup:
+    def cast_key(self, texts: Sequence[str], colors: Sequence[Color], box: Box) -> VGroup:
         """A key to a plane's colours: a short arrow and the token's label, whole, in its colour,
         in as many columns as ``box``'s width holds (the story's order, row by row)."""
         from scenes.mobjects.plane import sample_arrow
@@ -237,7 +277,7 @@ class Kit:
         return VGroup()
 
     @staticmethod
-    def thin_marks(thin) -> list:
+    def thin_marks(thin: Iterable[Arrow]) -> list[Box]:
         """Small boxes on thin arrows' heads (:meth:`thin_arrow`) and along their shafts: no
         label sits on one (beside a grey head, a label would seem to name it)."""
         from scenes.mobjects.plane import shaft_marks
@@ -246,7 +286,9 @@ class Kit:
         heads = [Box(b[0] - 0.07, b[1] - 0.07, b[0] + 0.07, b[1] + 0.07) for _, b in ends]
         return heads + shaft_marks(ends, half=0.03)
 
-    def thin_arrow(self, plane, v, color=None, opacity: float = 0.6):
+    def thin_arrow(
+        self, plane: VectorPlane, v: ArrayLike, color: Color | None = None, opacity: float = 0.6
+    ) -> Arrow:
         """A thin arrow of ``plane`` with a small head, grey unless ``color``: a token outside
         the cast, a faint value behind the outputs."""
         from manim import Arrow
@@ -292,7 +334,15 @@ class Kit:
         return out
 
     # -- matrices and colour scales --------------------------------------------------------------
-    def matrix(self, values, role, row_labels, col_labels, box: Box, **options):
+    def matrix(
+        self,
+        values: ArrayLike,
+        role: tuple,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str],
+        box: Box,
+        **options: Any,
+    ) -> Mobject:
         """A labelled matrix that fits ``box`` (:meth:`LabelledMatrix.fitted`: numbers where
         they fit at the minimum text size, else a grid of squares). A matrix of the explained
         head's queries × keys never elides the followed pair's row or column
@@ -303,7 +353,7 @@ class Kit:
         args = (values, role, self.theme, rows, cols, box)
         return LabelledMatrix.fitted(*args, **self.keep_followed(values, role, options))
 
-    def fit_label(self, text, room: float, size: float) -> str:
+    def fit_label(self, text: str, room: float, size: float) -> str:
         """``text`` shortened to ``room`` at ``size`` (:func:`scenes.mobjects.text.ellipsize`),
         the followed pair's labels whole: they are never shortened (issue 38)."""
         from scenes.mobjects.text import ellipsize
@@ -311,7 +361,7 @@ class Kit:
 
         return shown(text) if str(text) in self.followed_labels() else ellipsize(text, room, size)
 
-    def marked(self, labels) -> list:
+    def marked(self, labels: Iterable[str]) -> list:
         """``labels`` with the followed pair's (:meth:`followed_labels`) marked
         :class:`~scenes.mobjects.token_text.Followed`: a matrix names them whole (issue 38)."""
         from scenes.mobjects.token_text import Followed, shown
@@ -319,7 +369,7 @@ class Kit:
         whole = set(map(str, self.followed_labels()))
         return [Followed(shown(t)) if isinstance(t, str) and str(t) in whole else t for t in labels]
 
-    def keep_followed(self, values, role, options: dict) -> dict:
+    def keep_followed(self, values: ArrayLike, role: tuple, options: dict) -> dict:
         """``options`` with the followed pair's query first among ``keep_rows`` and its key
         (and each piece of a key word cut into pieces) first among ``keep_cols``, for a matrix
         of the explained head's queries × keys (role kinds :data:`QUERY_KEY_ROLES`): every scene
@@ -346,7 +396,14 @@ class Kit:
         cols = [pair.key, *pair.pieces, *options.get("keep_cols", ())]  # a key word: each piece
         return dict(options, keep_rows=rows, keep_cols=cols)
 
-    def matrix_at(self, values, role, row_labels, col_labels, **options):
+    def matrix_at(
+        self,
+        values: ArrayLike,
+        role: tuple,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str],
+        **options: Any,
+    ) -> LabelledMatrix:
         """A labelled matrix at the size ``options`` give (``size``, ``digits``, ``cell_pad``):
         for measuring how large a matrix would be before choosing a layout."""
         from scenes.mobjects.matrix import LabelledMatrix
@@ -354,7 +411,15 @@ class Kit:
         rows, cols = self.marked(row_labels), self.marked(col_labels)
         return LabelledMatrix(values, role, self.theme, rows, cols, **options)
 
-    def matrix_most(self, values, role, row_labels, col_labels, box: Box, **options):
+    def matrix_most(
+        self,
+        values: ArrayLike,
+        role: tuple,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str],
+        box: Box,
+        **options: Any,
+    ) -> Mobject:
         """:meth:`matrix` with the number of decimals (``digits``) that shows the most columns
         (:meth:`LabelledMatrix.fitted_most`)."""
         from scenes.mobjects.matrix import LabelledMatrix
@@ -362,7 +427,7 @@ class Kit:
         args = (values, role, self.theme, self.marked(row_labels), self.marked(col_labels), box)
         return LabelledMatrix.fitted_most(*args, **self.keep_followed(values, role, options))
 
-    def colour_bar(self, scale: str = "weights", **options):
+    def colour_bar(self, scale: str = "weights", **options: Any) -> ColorBar:
         """The colour key of a scale: ``"weights"`` (the one fixed 0 → 1 scale) or ``"scores"``
         (:class:`ColorBar`)."""
         from scenes.mobjects.matrix import ColorBar
@@ -370,19 +435,31 @@ class Kit:
         return ColorBar(self.theme, scale, **options)
 
     # -- bars and labels ---------------------------------------------------------------------------
-    def proportion_bar(self, shares, colors, width: float, **options):
+    def proportion_bar(
+        self, shares: Sequence[float], colors: Sequence[Color], width: float, **options: Any
+    ) -> ProportionBar:
         """Shares of one whole as one bar of coloured parts (:class:`ProportionBar`)."""
         from scenes.mobjects.bars import ProportionBar
 
         return ProportionBar(shares, colors, width, self.theme, **options)
 
-    def label(self, text: str, size: float = SMALL, color=None, **options):
+    def label(
+        self, text: str, size: float = SMALL, color: Color | None = None, **options: Any
+    ) -> Text:
         """Plain text (Pango, escaped: token labels are safe), in the theme's text colour unless
         ``color`` is given."""
         return label(text, size, color or self.theme.text, **options)
 
     # -- grids -------------------------------------------------------------------------------------
-    def grid(self, values, role, row_labels, col_labels, box: Box, **options):
+    def grid(
+        self,
+        values: ArrayLike,
+        role: tuple,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str],
+        box: Box,
+        **options: Any,
+    ) -> Mobject:
         """A matrix in ``box`` that never hides a row or a column: its numbers where all of them
         fit at the minimum text size, else a :class:`CompactGrid` of squares
         (:func:`scenes.mobjects.compact_grid.fitted_grid`; ``options``: ``scale``, ``limit``,
@@ -409,7 +486,7 @@ class Kit:
         note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
         return note.arrange(direction=[0, -1, 0], aligned_edge=[-1, 0, 0], buff=0.06)
 
-    def pieces_strip(self, content: Box):
+    def pieces_strip(self, content: Box) -> tuple[Box, VGroup]:
         """``content`` less a strip at its foot holding :meth:`pieces_note` (placed there), and
         the note; ``content`` itself and an empty note where no label is a byte piece."""
         note = self.pieces_note(content.width)
