@@ -108,12 +108,11 @@ def grouped_query_attention(
     K_raw = [proj("k", g, d_k) for g in range(kv_heads)]  # G × (n, d_k)
     V = [proj("v", g, d_v) for g in range(kv_heads)]  # G × (n, d_v)
     K_rot = [turn(K) for K in K_raw]
-    traces = []
-    for h in range(heads):
-        g = kv_group(h, heads, kv_heads)
-        traces.append(
-            scaled_dot_product_attention(turn(Q_raw[h]), K_rot[g], V[g], mask=mask, scale=scale)
-        )
+    groups = [kv_group(h, heads, kv_heads) for h in range(heads)]  # head h reads K, V of group g
+    traces = [
+        scaled_dot_product_attention(turn(Q_raw[h]), K_rot[g], V[g], mask=mask, scale=scale)
+        for h, g in enumerate(groups)
+    ]
     concat = np.concatenate([t.output for t in traces], axis=1)  # (n, H·d_v)
     if W_o is None:
         output = concat
