@@ -32,7 +32,26 @@ from . import one_blas_thread
 
 @dataclass(frozen=True)
 class BertConfig:
-    """The sizes of a BERT encoder (the fields of its ``config.json`` this pass uses)."""
+    """The sizes of a BERT encoder (the fields of its ``config.json`` this pass uses).
+
+    Attributes
+    ----------
+    hidden_size, num_hidden_layers, num_attention_heads, intermediate_size : int
+        d, the layers L, the heads H (d_k = d / H: :attr:`head_dim`) and d_ff.
+    layer_norm_eps : float
+        The LayerNorms' ε.
+    vocab_size, max_position_embeddings, type_vocab_size : int
+        The rows of the three embedding tables.
+    hidden_act : str
+        "gelu" (the erf form), the only one supported.
+
+    Examples
+    --------
+    >>> c = BertConfig(hidden_size=4, num_hidden_layers=1, num_attention_heads=2,
+    ...                intermediate_size=8, vocab_size=10, max_position_embeddings=8)
+    >>> c.head_dim, len(c.shapes()), c.shapes()["encoder.layer.0.intermediate.dense.weight"]
+    (2, 21, (8, 4))
+    """
 
     hidden_size: int = 384
     num_hidden_layers: int = 6
@@ -64,6 +83,34 @@ class BertConfig:
         """d_k = d_v of each head."""
         return self.hidden_size // self.num_attention_heads
 
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every tensor a checkpoint of these sizes holds, by name, and its shape (as stored:
+        a linear layer's weight is (out, in))."""
+        d, ff = self.hidden_size, self.intermediate_size
+        want = {
+            "embeddings.word_embeddings.weight": (self.vocab_size, d),
+            "embeddings.position_embeddings.weight": (self.max_position_embeddings, d),
+            "embeddings.token_type_embeddings.weight": (self.type_vocab_size, d),
+            "embeddings.LayerNorm.weight": (d,),
+            "embeddings.LayerNorm.bias": (d,),
+        }
+        for i in range(self.num_hidden_layers):
+            p = f"encoder.layer.{i}."
+            for role in ("query", "key", "value"):
+                want[p + f"attention.self.{role}.weight"] = (d, d)
+                want[p + f"attention.self.{role}.bias"] = (d,)
+            want[p + "attention.output.dense.weight"] = (d, d)
+            want[p + "attention.output.dense.bias"] = (d,)
+            want[p + "attention.output.LayerNorm.weight"] = (d,)
+            want[p + "attention.output.LayerNorm.bias"] = (d,)
+            want[p + "intermediate.dense.weight"] = (ff, d)
+            want[p + "intermediate.dense.bias"] = (ff,)
+            want[p + "output.dense.weight"] = (d, ff)
+            want[p + "output.dense.bias"] = (d,)
+            want[p + "output.LayerNorm.weight"] = (d,)
+            want[p + "output.LayerNorm.bias"] = (d,)
+        return want
+
 
 @dataclass(frozen=True, eq=False)
 class BertLayerTrace:
@@ -86,7 +133,29 @@ class BertLayerTrace:
 @dataclass(frozen=True, eq=False)
 class BertTrace:
     """The whole forward pass: ``hidden_states[0]`` the embeddings output, ``hidden_states[ℓ]``
-    layer ℓ's output (as transformers' ``output_hidden_states``), ``layers[ℓ − 1]`` its steps."""
+    layer ℓ's output (as transformers' ``output_hidden_states``), ``layers[ℓ − 1]`` its steps.
+
+    Attributes
+    ----------
+    token_ids : ndarray
+        (n,) the ids run.
+    embedding_sum : ndarray
+        (n, d) word + position + token type, before the embeddings' LayerNorm.
+    hidden_states : tuple of ndarray
+        L + 1 arrays (n, d).
+    layers : tuple of BertLayerTrace
+        Each layer's steps: its input, per-head attention, context, feed-forward, output.
+
+    Examples
+    --------
+    >>> c = BertConfig(hidden_size=4, num_hidden_layers=1, num_attention_heads=2,
+    ...                intermediate_size=8, vocab_size=10, max_position_embeddings=8)
+    >>> rng = np.random.default_rng(0)
+    >>> w = BertWeights({k: rng.normal(size=s) for k, s in c.shapes().items()}, c)
+    >>> t = bert_forward(w, [1, 5, 2])
+    >>> len(t.hidden_states), t.layers[0].weights.shape, t.layer_input(1) is t.hidden_states[0]
+    (2, (2, 3, 3), True)
+    """
 
     token_ids: np.ndarray  # (n,)
     embedding_sum: np.ndarray  # (n, d): word + position + token type, before the LayerNorm
@@ -100,7 +169,24 @@ class BertTrace:
 
 class BertWeights:
     """A checkpoint's tensors by name (``encoder.layer.0.attention.self.query.weight`` …),
-    float64, shapes checked against a :class:`BertConfig`. A ``bert.`` prefix is dropped."""
+    float64, shapes checked against a :class:`BertConfig`. A ``bert.`` prefix is dropped.
+
+    Parameters
+    ----------
+    tensors : mapping of str to array_like
+        Every tensor of :meth:`BertConfig.shapes` (others are kept, unused).
+    config : BertConfig
+        The sizes; a missing tensor or a wrong shape is a ValueError naming it.
+
+    Examples
+    --------
+    >>> c = BertConfig(hidden_size=4, num_hidden_layers=1, num_attention_heads=2,
+    ...                intermediate_size=8, vocab_size=10, max_position_embeddings=8)
+    >>> rng = np.random.default_rng(0)
+    >>> w = BertWeights({k: rng.normal(size=s) for k, s in c.shapes().items()}, c)
+    >>> w.head(1, 2)["W_q"].shape, w.attention(1)["W_o"].shape
+    ((4, 2), (4, 4))
+    """
 
     def __init__(self, tensors: Mapping[str, np.ndarray], config: BertConfig) -> None:
         self.config = config
@@ -108,30 +194,7 @@ class BertWeights:
             (k[5:] if k.startswith("bert.") else k): np.asarray(v, dtype=np.float64)
             for k, v in tensors.items()
         }
-        c = config
-        d, ff = c.hidden_size, c.intermediate_size
-        want = {
-            "embeddings.word_embeddings.weight": (c.vocab_size, d),
-            "embeddings.position_embeddings.weight": (c.max_position_embeddings, d),
-            "embeddings.token_type_embeddings.weight": (c.type_vocab_size, d),
-            "embeddings.LayerNorm.weight": (d,),
-            "embeddings.LayerNorm.bias": (d,),
-        }
-        for i in range(c.num_hidden_layers):
-            p = f"encoder.layer.{i}."
-            for role in ("query", "key", "value"):
-                want[p + f"attention.self.{role}.weight"] = (d, d)
-                want[p + f"attention.self.{role}.bias"] = (d,)
-            want[p + "attention.output.dense.weight"] = (d, d)
-            want[p + "attention.output.dense.bias"] = (d,)
-            want[p + "attention.output.LayerNorm.weight"] = (d,)
-            want[p + "attention.output.LayerNorm.bias"] = (d,)
-            want[p + "intermediate.dense.weight"] = (ff, d)
-            want[p + "intermediate.dense.bias"] = (ff,)
-            want[p + "output.dense.weight"] = (d, ff)
-            want[p + "output.dense.bias"] = (d,)
-            want[p + "output.LayerNorm.weight"] = (d,)
-            want[p + "output.LayerNorm.bias"] = (d,)
+        want = config.shapes()
         for name, shape in want.items():
             if name not in self._t:
                 raise ValueError(f"weights: {name} is missing from the checkpoint")
@@ -185,6 +248,16 @@ def bert_forward(
     -------
     BertTrace
         The embeddings, every layer's input and output hidden states and attention steps.
+
+    Examples
+    --------
+    >>> c = BertConfig(hidden_size=4, num_hidden_layers=2, num_attention_heads=2,
+    ...                intermediate_size=8, vocab_size=10, max_position_embeddings=8)
+    >>> rng = np.random.default_rng(1)
+    >>> w = BertWeights({k: rng.normal(size=s) for k, s in c.shapes().items()}, c)
+    >>> t = bert_forward(w, [1, 5, 7, 2])
+    >>> [h.shape for h in t.hidden_states], t.layers[1].weights.sum(axis=-1).round(6).tolist()[0]
+    ([(4, 4), (4, 4), (4, 4)], [1.0, 1.0, 1.0, 1.0])
     """
     c = weights.config
     ids, types = _check_ids(c, token_ids, token_type_ids)
