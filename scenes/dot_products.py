@@ -34,12 +34,12 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import Box, box_of, flow, place
+from scenes.mobjects.layout import flow, place
 from scenes.mobjects.math import math as typeset
 from scenes.mobjects.plane import grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.mobjects.tip_room import SIDE_GAP
+from scenes.mobjects.tip_room import beside_marks
 from scenes.parts.dot_products_layout import LayoutSteps
 from scenes.parts.dot_products_matrix import MatrixSteps
 
@@ -446,10 +446,7 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             )
         # q's label never on a key label's line beside it: "q(x)k(s2)" read as one (a random
         # cross-attention example whose vectors all lie on one line)
-        beside = [
-            Box(b.x0 - SIDE_GAP, b.y0, b.x1 + SIDE_GAP, b.y1)
-            for b in (box_of(m) for m in keys.get_family() if getattr(m, "is_tip_label", False))
-        ]
+        beside = beside_marks([keys])
         q_label = plane.tip_labels(
             [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, [*marks, *keys, *beside], True
         )

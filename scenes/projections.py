@@ -30,6 +30,7 @@ from scenes.mobjects.matrix import math_title, matrix_title, typeset_headers
 from scenes.mobjects.plane import grow
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.mobjects.tip_room import beside_marks
 from scenes.parts.projections_maps import ViewedMaps
 
 
@@ -231,9 +232,11 @@ class Projections(ViewedMaps, ExplainerScene):
         return spaces
 
     def query_label(self, plane, q, box: Box, keys: VGroup) -> VGroup:
-        """'q(早)' at the tip of the followed query, clear of the keys' labels."""
+        """'q(早)' at the tip of the followed query, clear of the keys' labels and off their
+        lines beside them (zero or tiny vectors: 'k(b)q(a)' read as one)."""
+        obstacles = [*keys, *beside_marks(keys)]
         return plane.tip_labels(
-            [q], [f"q({self.q_tokens[0]})"], [self.q_color(0)], box, list(keys), clear_axes=True
+            [q], [f"q({self.q_tokens[0]})"], [self.q_color(0)], box, obstacles, clear_axes=True
         )
 
     def illustrative_w(self, key: str, W, seed: int) -> VGroup:

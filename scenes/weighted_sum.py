@@ -452,11 +452,14 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         else:
             key, values = "compare_size", {"dv": self.out.shape[0], "dm": ex.d_model}
         self.step("compare", caption_key=key)
-        why = self.typeset_lines(
-            f"{key}_math", BODY, self.theme.accent, self.side_box.width, **values
-        )
+        # the formula, then its numbers on a line of their own; never shrunk: where either is
+        # wider than the side column or the two reach below the content, the caption says it
+        parts = [f"{key}_math"] + ([f"{key}_values"] if values else [])
+        why = VGroup(*(self.typeset(k, BODY, self.theme.accent, **values) for k in parts))
+        why.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         why.next_to(self.out_line, DOWN, buff=0.4).align_to(self.out_line, LEFT)
-        if why.get_bottom()[1] >= self.regions.content.y0:  # else no room: the caption says it
+        fits = why.width <= self.side_box.width and why.get_right()[0] <= self.regions.content.x1
+        if fits and why.get_bottom()[1] >= self.regions.content.y0:
             self.play(FadeIn(why), run_time=0.8)
         self.hold(1.6)
 

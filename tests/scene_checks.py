@@ -288,13 +288,13 @@ def plane_label_problems(scene) -> list[str]:
     return problems
 
 
-PLANE_SIDE = 0.34  # DotProducts' plane beside the whole matrix: each side, of the content's height
+PLANE_SIDE = 0.34  # DotProducts' plane beside the whole matrix: at least a square this side
 
 
 def squeezed_plane(scene) -> list[str]:
     """Issue 38 (she→baker, 22 tokens, 4:3 zh): DotProducts' matrix step in a narrow frame
-    (4:3, 1:1) keeps the plane it shows (beside the whole matrix) at least :data:`PLANE_SIDE` of
-    the content's height each way (it was 1.84 × 1.49 in a content 5.37 high, its labels under
+    (4:3, 1:1) keeps the plane it shows (beside the whole matrix) at least as large as a square
+    :data:`PLANE_SIDE` of the content's height on a side (it was 1.84 × 1.49 in a content 5.37 high, its labels under
     the x axis)."""
     if getattr(scene, "scene_name", "") != "DotProducts" or scene.look.aspect == "16:9":
         return []
@@ -303,7 +303,7 @@ def squeezed_plane(scene) -> list[str]:
     if step != "matrix" or not any(m is grid for m in scene.get_mobject_family_members()):
         return []
     w, h, high = grid.width, grid.height, scene.regions.content.height
-    if min(w, h) < PLANE_SIDE * high:
+    if w * h < (PLANE_SIDE * high) ** 2:  # a flat plane as wide as the content is not squeezed
         return [f"the plane beside the matrix is {w:.2f} × {h:.2f} in a content {high:.2f} high"]
     return []
 

@@ -118,6 +118,14 @@ def side_by_side(a: Box, b: Box) -> bool:
     return overlap > 0.5 * min(a.height, b.height) and gap < SIDE_GAP
 
 
+def beside_marks(mobjects) -> list[Box]:
+    """The box of each tip label among ``mobjects``' families, widened by :data:`SIDE_GAP` left
+    and right: obstacles that keep a label placed later off their line beside them (the labels
+    of one call are set apart by ``VectorPlane``; "q(x)k(s2)" came from two calls)."""
+    labels = [m for mob in mobjects for m in mob.get_family() if getattr(m, "is_tip_label", 0)]
+    return [Box(b.x0 - SIDE_GAP, b.y0, b.x1 + SIDE_GAP, b.y1) for b in map(box_of, labels)]
+
+
 def head_marks(shafts) -> list[Box]:
     """The box of each arrow's head (tail, tip): the triangle back from its tip, as long as
     :meth:`VectorPlane.arrow` draws it (a key's hollow head, up to 0.3, reached past the small

@@ -295,11 +295,16 @@ class CrowdedChain:
         marks = [*heads, *shaft_marks(plane.shafts), *self.kit.thin_marks(list(grey))]
         marks += shaft_marks([(m.get_start()[:2], m.get_end()[:2]) for m in lines]) + list(ahead)
         fixed = [*plane.tick_labels, *self.note]
+        # every label keeps its room, a led one's too (random17: v(数据) moved onto it)
+        named = [m for m in labels.get_family() if getattr(m, "is_tip_label", False)]
         failed = set()
         for mob in mobs:
             tip = (mob.get_center() + mob.tip_home)[:2]
             others = [(a, b) for a, b in ends if np.linalg.norm(b - tip) > 1e-3]
-            taken = [box_of(m) for m in mobs if m is not mob] + [box_of(m) for m in fixed]
+            taken = [
+                box_of(m) for m in {id(m): m for m in [*mobs, *named]}.values() if m is not mob
+            ]
+            taken += [box_of(m) for m in fixed]
             if _margin(box_of(mob), tip, others) >= OWN_FIRST:
                 continue
             spot = _best_spot(mob, tip, others, [*marks, *taken], self.plane_box, CAST_REACH)

@@ -66,11 +66,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "$o = scripts(sum)_j w_j v_j$，$v_j$ 来自源序列",
         "$o = scripts(sum)_j w_j v_j$, $v_j$ from the source",
     ),
-    "compare_heads_math": (
-        "$Delta E = [o^1, dots, o^H] W_O$，$H$ = {h}",
-        "$Delta E = [o^1, dots, o^H] W_O$, $H$ = {h}",
-    ),
-    "compare_size_math": ('$d_v$ = {dv} ≠ $d_"model"$ = {dm}', '$d_v$ = {dv} ≠ $d_"model"$ = {dm}'),
+    "compare_heads_math": ("$Delta E = [o^1, dots, o^H] W_O$", "$Delta E = [o^1, dots, o^H] W_O$"),
+    "compare_heads_values": ("$H$ = {h}", "$H$ = {h}"),
+    "compare_size_math": ('$d_v != d_"model"$', '$d_v != d_"model"$'),
+    "compare_size_values": ('$d_v$ = {dv}，$d_"model"$ = {dm}', '$d_v$ = {dv}, $d_"model"$ = {dm}'),
     # under the weights of a row the mask blocks some keys of (their weights 0, not listed)
     "mask_blocks_keys": ("掩码挡住了 {b} 个键", "the mask blocks {b} keys"),
     "mask_blocks_key": ("掩码挡住了 {b} 个键", "the mask blocks {b} key"),
