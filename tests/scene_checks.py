@@ -294,8 +294,8 @@ PLANE_SIDE = 0.34  # DotProducts' plane beside the whole matrix: at least a squa
 def squeezed_plane(scene) -> list[str]:
     """Issue 38 (she→baker, 22 tokens, 4:3 zh): DotProducts' matrix step in a narrow frame
     (4:3, 1:1) keeps the plane it shows (beside the whole matrix) at least as large as a square
-    :data:`PLANE_SIDE` of the content's height on a side (it was 1.84 × 1.49 in a content 5.37 high, its labels under
-    the x axis)."""
+    :data:`PLANE_SIDE` of the content's height on a side (it was 1.84 × 1.49 in a content 5.37
+    high, its labels under the x axis)."""
     if getattr(scene, "scene_name", "") != "DotProducts" or scene.look.aspect == "16:9":
         return []
     step = (getattr(scene, "_open_step", None) or scene.steps[-1])["key"]
