@@ -282,6 +282,29 @@ def model_scores(model: str, *, cache_root: Path | None = None) -> ModelScores:
     another folder than the user cache). ``.of(layer, head)`` (from 0) gives one head's.
 
     Joined here because a model never imports a reading, nor a reading a model (the floor plan).
+
+    Parameters
+    ----------
+    model : str
+        "minilm" or "smollm2" (the `[model]` extra and, for SmolLM2, `make setup`'s model file).
+    cache_root : Path, optional
+        The model cache's folder (default: the user cache).
+
+    Returns
+    -------
+    ModelScores
+        Every head's scores; ``.of(layer, head)`` (from 0) gives one head's ``HeadScores``.
+
+    Examples
+    --------
+    The first call computes the scores (seconds to minutes, once); later calls read the cache.
+
+    >>> ms = model_scores("minilm")  # doctest: +SKIP
+    >>> ms.of(0, 0).previous  # doctest: +SKIP
+    >>> model_scores("gpt2")
+    Traceback (most recent call last):
+    ...
+    ValueError: --model: 'gpt2' is not one of minilm, smollm2
     """
     from .models import model_scores as ms
     from .readings import head_scores as hs
