@@ -307,6 +307,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         other, pair = self.reading_of(W, real)
         sym = self.symmetry_words(pair, real)
         self.marks = marks = [*self.row_maxima(), *self.pair_marks(pair), *self.named_marks()]
+        gone = self.tell_head()  # what the head's rows show, framed (AttentionMatrixStory)
         if self.story is not None:
             self.tell_story(sym)
         elif ex.is_cross:
@@ -329,7 +330,9 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         heading = [FadeOut(self.title)] if self.readout_at == "heading" else []
         if self.readout_at == "corner":  # the corner's title and sum give it their place
             heading = [FadeOut(m) for m in (self.title, self.sums, self.sum_head) if len(m)]
-        self.play_all([*(Create(r) for r in marks), *heading, FadeIn(self.readout)], run_time=1)
+        self.play_all(
+            [*(Create(r) for r in marks), *heading, *gone, FadeIn(self.readout)], run_time=1
+        )
         self.bring_to_front(self.matrix.numbers)  # a number kept on a grid of squares on top
         self.hold(1.8)
 
@@ -484,14 +487,8 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             # the followed pair named in words (a title or the lines' lead) unless only a
             # layout without that line shows every cell; then the most cells
             named = titled or getattr(rows, "leads", False)
-            matrix = self.weights_matrix(
-                room,
-                [self.followed_cell()],
-                title_room=0.45 if titled else 0.0,
-                reading=False,
-                one_side=self.one_side,
-                numbers=not named,  # its number in words: no badge over the grid
-            )
+            # its number in words: no badge over the grid
+            matrix = self.cost_matrix(room, [self.followed_cell()], titled, named)
             score = (matrix.whole, named, len(matrix.shown_cells))
             if best is None or score > best[0]:
                 best = (score, rows, room, spot, matrix, titled)

@@ -20,6 +20,7 @@ from . import head_kinds
 from .head_kinds import PATTERNS, READINGS, fixed_key
 from .sharpness import (
     LINK_AT_LEAST,
+    SELF,
     SHARP_BELOW,
     LinkGroup,
     links_text,
@@ -366,3 +367,149 @@ def rank_heads(
         seen.add(kind)
     order = lead + rest
     return order if first is None else [first] + [h for h in order if h != first]
+
+
+# -- what a head does over all its rows, said before any one pair (issue 38) ----------------------
+REST_AT_LEAST = 0.25  # a resting place is named from a quarter of the rows' weight, on average
+RESTING = ("sink", "cls", "sep")  # the readings of a resting place (sharpness.resting_keys)
+LINKS_SAID = 2  # the strongest link groups a sentence names
+
+
+@dataclass(frozen=True)
+class HeadSummary:
+    """What a head's rows show, over all of them (:func:`summarise_head`): the sentence a scene
+    says of the head before it turns to one pair, and the cells that show it.
+
+    ``reading`` is :func:`read_head`'s (by the model-level ``scores`` where given), ``rows`` what
+    this sentence's rows show (``reading.here``, or ``reading`` itself). ``habit``: the rows'
+    habit where it is not a resting place (``"previous"``, ``"induction"`` …; None else), with
+    ``habit_cells`` the cells ``(i, j)`` of the rows whose largest weight is on the habit's key.
+    ``rest``: the resting place's reading (``"sink"``, ``"cls"``, ``"sep"``) where the rows put
+    on average at least :data:`REST_AT_LEAST` of their weight on it, its column ``rest_key``
+    and that average ``rest_share`` (over the rows the habit covers: a decoder's first row,
+    forced onto the first token, left out). ``links``: without a habit, the head's strongest
+    links to other tokens (:func:`~.sharpness.strongest_links`: each query's largest weight, at
+    least half its row, not on a resting place or itself), at most :data:`LINKS_SAID` groups.
+
+    Attributes
+    ----------
+    reading, rows : HeadReading
+    habit : str or None
+    habit_cells : tuple of (int, int)
+    rest : str or None
+    rest_key : int or None
+    rest_share : float
+    links : tuple of LinkGroup
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> W = np.tril(np.ones((4, 4)))
+    >>> W[:, 0] += 2.0
+    >>> s = summarise_head(W / W.sum(axis=1, keepdims=True))
+    >>> s.rest, s.rest_key, round(s.rest_share, 2), s.share_words, s.habit
+    ('sink', 0, 0.62, 'half', None)
+    """
+
+    reading: HeadReading
+    rows: HeadReading
+    habit: str | None
+    habit_cells: tuple[tuple[int, int], ...]
+    rest: str | None
+    rest_key: int | None
+    rest_share: float
+    links: tuple[LinkGroup, ...]
+
+    @property
+    def share_words(self) -> str:
+        """How the resting place's share is said: ``"half"`` (half or more of each row's weight,
+        on average) or ``"quarter"`` (a quarter or more)."""
+        return "half" if self.rest_share >= HABIT_AT_LEAST else "quarter"
+
+    @property
+    def shape(self) -> str:
+        """The rows' shape, ``"sharp"`` or ``"diffuse"``: their mean normalised entropy below
+        :data:`~.sharpness.SHARP_BELOW` or not (:mod:`.sharpness`)."""
+        return "sharp" if self.rows.entropy < SHARP_BELOW else "diffuse"
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """The keys other than the query itself that hold half a row's weight or more, as its
+        largest, in some row (forced rows left out): a resting place's among them."""
+        return tuple(sorted({g.key for g in self.rows.links if g.key != SELF}))
+
+    @property
+    def telling(self) -> str:
+        """Which sentence tells the rows: ``"habit"``, ``"links"`` (no habit, its strongest
+        links), ``"none"`` (no row gives another token half its weight or more: its shape) or
+        ``"none_rest"`` (none but a resting place, :attr:`held`); the resting place is said
+        after the habit, before the rest, where named."""
+        if self.habit:
+            return "habit"
+        return "links" if self.links else "none_rest" if self.held else "none"
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """The cells that show the sentence (the resting place's column apart): the habit's rows
+        or the links' cells."""
+        if self.habit:
+            return self.habit_cells
+        return tuple((i, g.key if g.key != SELF else i) for g in self.links for i in g.queries)
+
+
+def _rest(W: np.ndarray, tokens: Sequence[str] | None) -> tuple[str | None, int | None, float]:
+    """The resting place the rows weigh most (``RESTING``), its column and average share; no
+    reading where that share is below :data:`REST_AT_LEAST`."""
+    best: tuple[str | None, int | None, float] = (None, None, 0.0)
+    for key in RESTING:
+        t = head_kinds.reading(key).habit_rows(W, tokens)
+        if t is None:
+            continue
+        rows = np.flatnonzero(t >= 0)
+        if len(rows):
+            share = float(W[rows, t[rows]].mean())
+            if share > best[2]:
+                best = (key, int(t[rows[0]]), share)
+    return best if best[2] >= REST_AT_LEAST else (None, None, best[2])
+
+
+def summarise_head(
+    weights: ArrayLike, tokens: Sequence[str] | None = None, scores: HeadScores | None = None
+) -> HeadSummary:
+    """What a self-attention head does over all its rows (:class:`HeadSummary`): its habit with
+    the rows that show it, or its strongest links here; and the resting place it parks weight
+    on, where it parks a quarter or more on average.
+
+    Parameters
+    ----------
+    weights : array_like
+        (n, n) the head's weights, rows summing to 1.
+    tokens : sequence of str, optional
+        The tokens' labels.
+    scores : HeadScores, optional
+        The head's model-level scores (:func:`read_head`).
+
+    Returns
+    -------
+    HeadSummary
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = summarise_head(np.eye(3)[[0, 0, 1]] * 0.9 + 0.1 / 3)
+    >>> s.telling, s.habit, s.habit_cells
+    ('habit', 'previous', ((1, 0), (2, 1)))
+    """
+    reading = read_head(weights, tokens, scores)
+    W = as_matrix("weights", weights)
+    tokens = None if tokens is None else tuple(tokens)
+    rows = reading.here if reading.here is not None else reading
+    rest, rest_key, share = _rest(W, tokens)
+    habit = rows.pattern if rows.habitual and rows.pattern not in RESTING else None
+    cells: tuple[tuple[int, int], ...] = ()
+    if habit is not None:
+        from .followed import _fitting_rows, _pattern_keys
+
+        cells = _fitting_rows(W, _pattern_keys(W, tokens or (), habit))
+    links = () if habit else tuple(g for g in rows.links if g.content)[:LINKS_SAID]
+    return HeadSummary(reading, rows, habit, cells, rest, rest_key, share, links)

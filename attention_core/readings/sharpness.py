@@ -63,6 +63,24 @@ def is_sharp(weights: ArrayLike, below: float = SHARP_BELOW) -> bool:
     return mean_entropy(weights) < below
 
 
+def row_shape(weights: ArrayLike, row: int, below: float = SHARP_BELOW) -> str:
+    """Row ``row``'s own shape, read as a head's is over all its rows: ``"sharp"`` where its
+    normalised entropy is below ``below`` (a forced row, one key to see, too); ``"peaked"``
+    where it is not but one key holds :data:`LINK_AT_LEAST` of it or more (a strong link,
+    :func:`strongest_links`); else ``"diffuse"``. A head read as diffuse may have such rows: a
+    caption that names the head's shape beside one row says whose (issue 38: "diffuse" beside
+    a followed row whose largest weight is 0.52).
+
+    >>> row_shape([[1.0, 0.0], [0.5, 0.5]], 0), row_shape([[0.52, 0.16, 0.16, 0.16]], 0)
+    ('sharp', 'peaked')
+    """
+    W = np.asarray(weights, dtype=np.float64)
+    h = row_entropy(W)[row]
+    if np.isnan(h) or h < below:
+        return "sharp"
+    return "peaked" if float(W[row].max()) >= LINK_AT_LEAST else "diffuse"
+
+
 @dataclass(frozen=True)
 class LinkGroup:
     """The queries whose largest weight is on one ``key`` (``SELF``: each on itself), each with

@@ -1,25 +1,127 @@
-"""What AttentionMatrix's reading says of the head before its pair (issue 40): the kind of head
-the model-level scores name, where the example carries them (an induction head by the model's
-measure, on any sentence), then the habit this sentence's rows show."""
+"""What AttentionMatrix says of the head before its pair (issue 40, issue 38): what the head's
+rows show over all of them, framed (its habit, its resting place, its strongest links here:
+``attention_core.readings.heads.summarise_head``), the kind of head the model-level scores
+name where the example carries them, and the habit this sentence's rows show."""
 
 from __future__ import annotations
 
+from manim import Create, FadeOut, SurroundingRectangle, VGroup
+
 import attention_core as ac
+from attention_core.readings.heads import HeadSummary, summarise_head
+from scenes.kit import captions
+
+LINK_NAMES = 3  # the queries a link group names before "…" (every one of them is framed)
 
 
 class AttentionMatrixStory:
     """The head's lead in AttentionMatrix's reading (a mixin of the scene)."""
 
+    head_told = False  # whether the head step said what the head does (then the pair's caption
+    # does not say it again)
+
+    def head_summary(self) -> HeadSummary | None:
+        """The core's summary of the head over all its rows, where the scene tells it: a
+        trained or asked head's story, or a real-size matrix (many rows) of self-attention."""
+        W = self.head.weights
+        if self.example.is_cross or W.shape[0] != W.shape[1] or W.shape[0] < 2:
+            return None
+        if self.story is None and not self.many_rows():
+            return None
+        scores = ac.example_head_scores(self.example, self.h)
+        return summarise_head(W, self.example.tokens, scores)
+
+    def tell_head(self) -> list:
+        """The step "head": what the head does over all its rows, before the reading of its
+        pair, with the cells that show it framed (its habit's rows or its strongest links, and
+        a resting place's column). Returns the animations that take the frames away (played
+        with the reading's own frames); nothing where the scene does not tell it."""
+        s = self.head_summary()
+        if s is None:
+            return []
+        marks = VGroup(*self.head_cell_marks(s), *self.rest_column_mark(s))
+        self.head_told = True
+        self.step("head", **self.head_sentence(s))
+        if len(marks):
+            self.play(*(Create(m) for m in marks), run_time=0.8)
+        self.hold()
+        return [FadeOut(m) for m in marks]
+
+    def head_cell_marks(self, s: HeadSummary) -> list:
+        """A frame on each shown cell that shows the head's habit or its strongest links."""
+        shown, matrix = set(self.matrix.shown_rows), self.matrix
+        return [
+            matrix.highlight(i, j)
+            for i, j in dict.fromkeys(s.cells)
+            if i in shown and matrix.cell_rect(i, j) is not None
+        ]
+
+    def rest_column_mark(self, s: HeadSummary) -> list:
+        """One frame round the resting place's column (its shown cells), where one is named."""
+        if s.rest_key is None:
+            return []
+        rects = [self.matrix.cell_rect(i, s.rest_key) for i in self.matrix.shown_rows]
+        rects = [r for r in rects if r is not None]
+        if not rects:
+            return []
+        colour = self.theme.text
+        return [SurroundingRectangle(VGroup(*rects), color=colour, buff=0.02, stroke_width=2.5)]
+
+    def head_sentence(self, s: HeadSummary) -> dict:
+        """The "head" step's parts (``lead``, ``main``, ``rest``, ``links``): the model's name
+        for the head where its scores give one, then the habit, the resting place and the
+        strongest links (or that no row gives another token half its weight), each the core's
+        (``HeadSummary.telling``); in English each sentence after the first capitalised."""
+        from attention_core.readings.head_kinds import one_head, words
+
+        lang = "zh" if self.lang == "zh" else "en"
+        lead = ""
+        if s.reading.score is not None:
+            lead = self.say("story_head_model", name=one_head(s.reading.pattern, lang))
+        parts = []
+        if s.habit is not None:
+            phrase = words("phrase", lang)[s.habit]
+            key = s.rows.key
+            parts.append(self.say("head_habit", phrase=phrase.format(token=self.q_tokens[key])
+                                  if key is not None else phrase))  # fmt: skip
+        if s.rest is not None:
+            rest = self.say(f"head_rest_{s.rest}", token=self.k_tokens[s.rest_key])
+            parts.append(self.say(f"head_rest_{s.share_words}", rest=rest))
+        if s.telling == "links":
+            parts.append(self.say("head_links", links=self.links_phrase(s)))
+        elif s.telling in ("none", "none_rest"):
+            keys = self.token_list([self.k_tokens[j] for j in s.held])
+            shape = self.say(f"head_shape_{s.shape}")
+            parts.append(self.say(f"head_{s.telling}", keys=keys, shape=shape))
+        first = "" if s.habit is not None else self.say("head_over")
+        parts = [p if n == 0 else capitalised(p) for n, p in enumerate(parts)]
+        parts += [""] * (3 - len(parts))
+        main, rest, links = parts[:3]
+        return dict(lead=lead, main=joined([first, main]), rest=rest, links=links)
+
+    def links_phrase(self, s: HeadSummary) -> captions.Phrase:
+        """The head's strongest links as the caption names them: "did, not, fit, in … → trophy;
+        at → it₂" (at most :data:`LINK_NAMES` queries a group, then "…")."""
+        out = []
+        for g in s.links:
+            names = [self.q_tokens[i] for i in g.queries]
+            qs = self.token_list(names[:LINK_NAMES])
+            more = len(names) > LINK_NAMES
+            out.append(self.say("head_link_more" if more else "head_link", qs=qs,
+                                k=self.k_tokens[g.key]))  # fmt: skip
+        return joined(out, self.say("head_links_sep"))
+
     def head_habit(self, s) -> str:
         """What the model-level scores the example carries name the head ("Measured across the
         model …, this is an induction head."), then the head's habit in this sentence before an
         asked pair that is not it ("On average, half or more of this head's weight goes to the
-        first token (attention sink)."); "" without either: the core's reading (``read_head``),
-        its words the reading's own (head_kinds)."""
+        first token (attention sink)."); "" without either, or where the head step said what
+        the head does already (:meth:`tell_head`): the core's reading (``read_head``), its
+        words the reading's own (head_kinds)."""
         from attention_core.readings.head_kinds import one_head, words
 
         W, tokens = self.head.weights, self.example.tokens
-        if W.shape[0] != W.shape[1]:
+        if W.shape[0] != W.shape[1] or getattr(self, "head_told", False):
             return ""
         lang = "zh" if self.lang == "zh" else "en"
         r = ac.read_head(W, tokens, ac.example_head_scores(self.example, self.h))
@@ -32,3 +134,21 @@ class AttentionMatrixStory:
         phrase = words("phrase", lang)[r.pattern]
         token = self.q_tokens[r.key] if r.key is not None else ""
         return lead + self.say("story_head_habit", what=phrase.format(token=token))
+
+
+def joined(parts, sep: str = "") -> captions.Phrase:
+    """Phrases (or plain strings) joined as one :class:`~scenes.kit.captions.Phrase`, each
+    part's layout kept (its labels whole)."""
+    out = captions.Phrase(sep.join(str(p) for p in parts))
+    out.layout = sep.join(getattr(p, "layout", str(p)) for p in parts)
+    out.sources = tuple(x for p in parts for x in getattr(p, "sources", ()))
+    return out
+
+
+def capitalised(p) -> captions.Phrase:
+    """A sentence's phrase with its first letter a capital (English; Chinese as it is)."""
+    text, layout = str(p), getattr(p, "layout", str(p))
+    out = captions.Phrase(text[:1].upper() + text[1:])
+    out.layout = layout[:1].upper() + layout[1:]
+    out.sources = getattr(p, "sources", ())
+    return out

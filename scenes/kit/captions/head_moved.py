@@ -76,7 +76,21 @@ WORDS = {
     "moved_terms_heading": ("项 tⱼ", "term tⱼ"),  # a table's: its weight αⱼ, its length ‖tⱼ‖
     # what the head does (attention_core.read_head; a reading's phrase from head_kinds), once
     "moved_does_habit": ("这个头主要看{phrase}。", "This head attends mostly to {phrase}."),
-    "moved_does_shape": ("这个头的权重{phrase}。", "This head's weights are {phrase}."),
+    # a head without a habit is sharp or diffuse over all its rows (mean entropy), which the
+    # followed row need not be (issue 38: "diffuse" beside a row whose top weight is 0.52): the
+    # words say whose; ``_row`` where the followed row's own shape differs (sharpness.row_shape)
+    "moved_does_shape": (
+        "这个头的权重整体上{phrase}。",
+        "Across all its rows, this head's weights are {phrase}.",
+    ),
+    "moved_does_shape_row": (
+        "这个头的权重整体上{phrase}，但所跟随的这一行{row}。",
+        "Across all its rows, this head's weights are {phrase}; the followed row's are {row}.",
+    ),
+    "moved_does_shape_peaked": (
+        "这个头的权重整体上{phrase}，但所跟随的这一行把一半以上的权重给了一个键。",
+        "Across all its rows, this head's weights are {phrase}; the followed row gives one key half its weight or more.",
+    ),
     "moved_does_score": (
         "按模型层面的分数，这是{head}。",
         "By the model's own scores it is {head}.",
