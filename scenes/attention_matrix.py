@@ -496,7 +496,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
                 break
         _, rows, room, spot, matrix, titled = best
         # the title line keeps the followed pair (untitled, the pair leads the cost's lines)
-        title = self.pair_title(matrix) if titled else VGroup()
+        title = self.pair_title(matrix) if titled else getattr(matrix, "pair_note", VGroup())
         place(VGroup(title, matrix), room)
         place(rows, spot, "left")
         frame = self.pair_frame(matrix)

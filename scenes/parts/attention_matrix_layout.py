@@ -35,6 +35,11 @@ def slim_regions(frame: Box) -> Regions:
     return Regions(title, content, caption)
 
 
+def named_on_one_side(matrix) -> bool:
+    """Whether ``matrix`` is a whole grid of squares with every row named on its left."""
+    return bool(matrix.whole and matrix.style.squares and not matrix.style.split)
+
+
 class AttentionMatrixLayout:
     """Mixin of :class:`scenes.attention_matrix.AttentionMatrix`: where a heatmap of many rows
     goes (``self.one_side``: every row named on the left)."""
@@ -64,7 +69,9 @@ class AttentionMatrixLayout:
             return None
         self.sums_room, self.grid_box = 0.0, left
         matrix = self.weights_matrix(left, named, title_room=0.0, one_side=True, numbers=False)
-        if matrix.whole and matrix.style.squares and not matrix.style.split:
+        if not named_on_one_side(matrix):  # 24 rows at 1:1: whole only with the key under it
+            matrix = self.key_under_grid(left, named) or matrix
+        if named_on_one_side(matrix):
             wide = self.key_under_grid(left, named, matrix) or matrix
             self.one_side, self.sums_once = True, True
             self.readout, self.readout_at = VGroup(), None
@@ -130,7 +137,7 @@ class AttentionMatrixLayout:
             return old
         rooms = {LEFT.tobytes(): name.x0 - grid.x0, RIGHT.tobytes(): grid.x1 - name.x1}
         sides = sorted((LEFT, RIGHT), key=lambda side: -rooms[side.tobytes()])
-        for want in (2.4 - 0.2 * k for k in range(7)):
+        for want in (round(2.4 - 0.2 * k, 2) for k in range(7)):  # (2.4 - 1.2 < LEAST_KEY)
             for side in sides if want >= LEAST_KEY else ():
                 bar = self.kit.colour_bar("weights", width=min(want, grid.width))
                 bar.align_to(old, UP).align_to(matrix.backgrounds, side)
@@ -159,28 +166,66 @@ class AttentionMatrixLayout:
                 return True
         return False
 
-    def key_under_grid(self, left: Box, named, matrix):
+    def key_under_grid(self, left: Box, named, matrix=None, **options):
         """The grid wider than ``matrix`` with its colour key lying under it rather than upright
         beside it, where the width is what limits it (a square frame: 22 rows named in two
         columns on the left leave the grid the width they do not take); None where it is not
-        wider or not whole."""
+        wider or not whole. Without ``matrix`` (none is whole with its key beside it: 24 rows
+        at 1:1, issue 38), the grid whole with its key under it, or None. ``options``: those of
+        ``weights_matrix`` (by default no title room, every row named on the left, no number)."""
         bar = self.kit.colour_bar("weights", width=2.4)
         box = Box(left.x0, left.y0 + bar.height + KEY_GAP, left.x1, left.y1)
+        options = {"title_room": 0.0, "one_side": True, "numbers": False, **options}
         self.key_under = True  # (weights_matrix leaves the key out)
         try:
-            wide = self.weights_matrix(box, named, title_room=0.0, one_side=True, numbers=False)
+            wide = self.weights_matrix(box, named, **options)
         finally:
             self.key_under = False
         grid = wide.backgrounds
-        if not (wide.whole and wide.style.squares and not wide.style.split):
+        if not named_on_one_side(wide):
             return None
-        if grid.width < matrix.backgrounds.width + 0.1:
+        if matrix is not None and grid.width < matrix.backgrounds.width + 0.1:
             return None
         bar = self.kit.colour_bar("weights", width=min(2.4, grid.width))
         bar.next_to(grid, DOWN, buff=KEY_GAP).align_to(grid, LEFT)
         wide.colorbar = bar
         wide.add(bar)
         return wide
+
+    def cost_matrix(self, room: Box, cell, titled: bool, named: bool):
+        """The weights fitted again in ``room`` beside or over the cost (the followed ``cell``
+        framed, a title line above them where ``titled``, its number in words where ``named``):
+        with the key upright beside them, else (24 rows at 1:1, issue 38: the cost step elided
+        them to 6 rows and 3 columns) lying under them, where only that keeps them whole."""
+        options = dict(title_room=0.45 if titled else 0.0, reading=False, numbers=not named)
+        if self.one_side and not named:  # the pair's number in the corner, not on a badge
+            cornered = self.pair_in_corner(room, cell, dict(options, numbers=False))
+            if cornered is not None:
+                return cornered
+        matrix = self.weights_matrix(room, cell, one_side=self.one_side, **options)
+        if matrix.whole or not self.one_side:
+            return matrix
+        return self.key_under_grid(room, cell, **options) or matrix
+
+    def pair_in_corner(self, room: Box, cell, options: dict):
+        """The grid of every row named on its left, whole in ``room``, with the followed pair's
+        line ("explanations → notes 0.489") in the corner over its row names (``pair_note``,
+        placed with it): a badge over the grid covered the row above the framed cell (issue
+        38, 24 tokens at 1:1). None where the grid is not whole or the corner too small."""
+        matrix = self.weights_matrix(room, cell, one_side=True, **options)
+        if not named_on_one_side(matrix):
+            matrix = self.key_under_grid(room, cell, **options)
+        if matrix is None:
+            return None
+        line = self.pair_line()
+        place(matrix, room)
+        corner = self.corner_of(matrix, room)
+        if line.width > corner.width:  # its number under its names
+            line[0][0].arrange(DOWN, aligned_edge=LEFT, buff=0.04)
+        if line.width > corner.width or line.height > corner.height:
+            return None
+        matrix.pair_note = place(line, corner, "bottom-left")
+        return matrix
 
     def readout_beside(self, matrix, left: Box, W, named):
         """``matrix`` and the named cells' numbers in a column right of it (one cell a line
@@ -209,8 +254,11 @@ class AttentionMatrixLayout:
             room = line.height + READOUT_GAP
             box = Box(left.x0, left.y0 + room, left.x1, left.y1)
             matrix = self.weights_matrix(box, named, title_room=0.0, one_side=True, numbers=False)
-            if matrix.whole and matrix.style.squares and not matrix.style.split:
+            if named_on_one_side(matrix):
                 matrix = self.key_under_grid(box, named, matrix) or matrix
+            else:  # 24 rows at 1:1: whole with its key under it, or not at all
+                matrix = self.key_under_grid(box, named)
+            if matrix is not None:
                 self.grid_box = box
                 place(matrix, box)
                 place(line, Box(left.x0, left.y0, left.x1, left.y0 + line.height), "left")
@@ -220,9 +268,11 @@ class AttentionMatrixLayout:
 
     @staticmethod
     def corner_of(matrix, left: Box) -> Box:
-        """The corner of ``left`` over a placed grid's row names, left of its column names."""
+        """The corner of ``left`` over a placed grid's row names (the first may stand higher
+        than the grid's top), left of its column names."""
         grid = matrix.backgrounds
-        return Box(left.x0, grid.get_top()[1] + 0.05, grid.get_left()[0] - 0.15, left.y1)
+        top = max(grid.get_top()[1], *(name.get_top()[1] for name in matrix.row_labels))
+        return Box(left.x0, top + 0.05, grid.get_left()[0] - 0.15, left.y1)
 
     def place_one_side(self, matrix, left: Box) -> tuple:
         """The grid in ``left``; in the corner over its row names, left of its column names,
@@ -244,7 +294,9 @@ class AttentionMatrixLayout:
         self.title_gives_way = both.width > corner.width or both.height > corner.height
         if self.title_gives_way:  # the title holds the corner until the sum takes it
             place(line, corner, "bottom-left")
-            title.move_to(line, aligned_edge=LEFT).align_to(line, UP)
+            # in the sum's place, its foot on the corner's (a title taller than the sum's line
+            # hung down onto the first row's name at 16:9, 24 tokens)
+            place(title, corner, "bottom-left")
             if title.width > corner.width:
                 title = VGroup()  # the caption names the weights
         else:
