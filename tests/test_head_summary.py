@@ -149,7 +149,7 @@ def test_a_rows_shape_agrees_with_its_numbers(W, row):
 def test_head_moved_says_its_shape_is_the_heads_over_all_rows():
     from scenes.kit import captions
 
-    for lang, whose in (("en", "Across all its rows"), ("zh", "整体上")):
+    for lang, whose in (("en", "over all"), ("zh", "整体上")):
         for key in ("moved_does_shape", "moved_does_shape_row", "moved_does_shape_peaked"):
             said = captions.word(key, lang, phrase="diffuse", row="sharp")
             assert whose in said, (key, lang, said)

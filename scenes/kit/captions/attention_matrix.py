@@ -106,7 +106,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "head_rest_cls": ("[CLS]", "[CLS]"),
     "head_rest_sep": ("末尾的 [SEP]", "the closing [SEP]"),
     "head_links": (
-        "它在这句里最强的连接：{links}（已框出）。",
+        "它在这句里最强的连接是 {links}（已框出）。",
         "its strongest links here are {links} (framed). ",
     ),
     "head_none": (

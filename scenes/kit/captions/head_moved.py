@@ -78,18 +78,19 @@ WORDS = {
     "moved_does_habit": ("这个头主要看{phrase}。", "This head attends mostly to {phrase}."),
     # a head without a habit is sharp or diffuse over all its rows (mean entropy), which the
     # followed row need not be (issue 38: "diffuse" beside a row whose top weight is 0.52): the
-    # words say whose; ``_row`` where the followed row's own shape differs (sharpness.row_shape)
+    # words say whose. ``_row``, ``_peaked``: where the followed row's own shape differs
+    # (attention_core.readings.sharpness.row_shape: sharp, or one key holding half of it)
     "moved_does_shape": (
         "这个头的权重整体上{phrase}。",
-        "Across all its rows, this head's weights are {phrase}.",
+        "This head is {phrase} over all its rows.",
     ),
     "moved_does_shape_row": (
-        "这个头的权重整体上{phrase}，但所跟随的这一行{row}。",
-        "Across all its rows, this head's weights are {phrase}; the followed row's are {row}.",
+        "这个头的权重整体上{phrase}，这一行却{row}。",
+        "This head is {phrase} over all rows; this row is {row}.",
     ),
     "moved_does_shape_peaked": (
-        "这个头的权重整体上{phrase}，但所跟随的这一行把一半以上的权重给了一个键。",
-        "Across all its rows, this head's weights are {phrase}; the followed row gives one key half its weight or more.",
+        "这个头的权重整体上{phrase}，这一行却有一个键占一半以上。",
+        "This head is {phrase} over all rows; this row puts half on one key.",
     ),
     "moved_does_score": (
         "按模型层面的分数，这是{head}。",
