@@ -110,6 +110,12 @@ class CausalMask(ExplainerScene):
         self.scaled = scaled = self.kit.matrix(
             head.scaled, ("scaled", self.h), rows, cols, left, **grid
         )
+        if not scaled.whole and self.narrow:  # 24 tokens at 1:1: whole only with the key in
+            keyless = self.kit.matrix(  # a corner (issue 38: rows [0-4, 11, 23], columns
+                head.scaled, ("scaled", self.h), rows, cols, left, colorbar=False, **grid
+            )  # [11, 23] of 24 × 24 where the squares fit)
+            if keyless.whole:
+                self.scaled, scaled, grid = keyless, keyless, dict(grid, colorbar=False)
         # the masked scores in the scores' style: squares where they are (the masked cells' wide
         # scores gone, the rest fitted as numbers, each −∞ landed far from its cell at 4:3)
         squares = bool(scaled.style.squares)
@@ -134,6 +140,8 @@ class CausalMask(ExplainerScene):
         self.t_masked = matrix_title(self.typeset("masked", SMALL, theme.muted), masked, theme)
         self.g_scaled = place(VGroup(self.t_scaled, scaled), left)
         place(VGroup(self.t_masked, masked), left)
+        if not scaled.style.colorbar:  # the scores' key in the corner over the right names
+            self.key_in_corner(scaled, self.corner_boxes(scaled)[1])
         if title is None:  # above the grid
             self.g_weights = VGroup(matrix_title(self.say("weights"), weights, theme), weights)
             place(self.g_weights, w_box, "left")
@@ -164,6 +172,8 @@ class CausalMask(ExplainerScene):
             self.sums_once = True
             return once, right, None
         cornered = None if weights.whole else self.cornered_weights(args, right, kw)
+        if cornered is None and not weights.whole and self.narrow:  # 24 tokens at 1:1: the key
+            cornered = self.cornered_weights(args, right, dict(kw, colorbar=False))  # cornered
         if cornered is not None:
             self.sums_once = True
             return (*cornered[:1], right, cornered[1])
@@ -176,25 +186,45 @@ class CausalMask(ExplainerScene):
         the title), or None where the grid would still elide or a corner has no room."""
         from scenes.mobjects.text import balanced_lines
 
-        theme = self.theme
-        weights = self.kit.matrix(*args, right, digits=3, heat=True, title_room=0.0, **kw)
-        if not weights.whole or not weights.style.squares:
-            return None
-        place(weights, right, "left")
-        left_corner, right_corner = self.corner_boxes(weights)
-        words = balanced_lines(self.say("weights"), left_corner.width, SMALL, max_lines=2)
-        title = VGroup(*(label(t, SMALL, theme.muted) for t in words))
-        title.arrange(DOWN, aligned_edge=np.array([-1, 0, 0]), buff=0.04)
-        note = self.sums_note(right_corner.width)
-        fits = [
-            m.width <= c.width and m.height <= c.height
-            for m, c in ((title, left_corner), (note, right_corner))
-        ]
-        if not all(fits):
-            return None
-        place(title, left_corner, "top-left")
-        self.corners = (left_corner, right_corner)
-        return weights, title
+        theme, keyed = self.theme, kw.get("colorbar", True)
+        for drop in (0.0,) if keyed else (0.0, 0.3, 0.6):  # lower, for the key's room
+            box = Box(right.x0, right.y0, right.x1, right.y1 - drop)
+            weights = self.kit.matrix(*args, box, digits=3, heat=True, title_room=0.0, **kw)
+            if not weights.whole or not weights.style.squares:
+                return None
+            place(weights, box, "left" if keyed else "center")  # (centred: as the scores)
+            left_corner, right_corner = self.corner_boxes(weights)
+            words = balanced_lines(self.say("weights"), left_corner.width, SMALL, max_lines=2)
+            title = VGroup(*(label(t, SMALL, theme.muted) for t in words))
+            title.arrange(DOWN, aligned_edge=np.array([-1, 0, 0]), buff=0.04)
+            note = self.sums_note(right_corner.width)
+            c = right_corner
+            room = Box(c.x0, c.y0, c.x1, c.y1 - note.height - 0.1)  # under the note
+            key = None if keyed else self.key_in_corner(weights, room)
+            fits = [
+                m.width <= c.width and m.height <= c.height
+                for m, c in ((title, left_corner), (note, right_corner))
+            ]
+            if all(fits) and (keyed or key is not None):
+                place(title, left_corner, "top-left")
+                self.corners = (left_corner, right_corner)
+                return weights, title
+        return None
+
+    def key_in_corner(self, matrix, room: Box):
+        """``matrix``'s colour key lying flat at the foot of ``room`` (the corner over the row
+        names right of the grid; 24 tokens at 1:1 have no room for it upright beside them), as
+        wide as the room holds (2.0 down to 1.2); it joins ``matrix`` as its key. None (and
+        nothing joins) where it does not fit."""
+        for width in (2.0, 1.8, 1.6, 1.4, 1.2):
+            key = self.kit.colour_bar(matrix.scale, limit=matrix.limit, width=width)
+            if key.width <= room.width and key.height <= room.height:
+                place(key, room, "bottom-left")
+                matrix.remove(matrix.colorbar)
+                matrix.colorbar = key
+                matrix.add(key)
+                return key
+        return None
 
     def corner_boxes(self, weights) -> tuple[Box, Box]:
         """The content's corners beside a placed grid's column numbers: left of them above the
