@@ -25,12 +25,15 @@ from attention_core.readings.sharpness import LINK_AT_LEAST, SHARP_BELOW, row_sh
 WORDS = ("The", "cat", "sat", "on", "the", "mat", ",", "it", "was", "warm", "and", "soft")
 
 
-def weights(seed: int, n: int, causal: bool, sink: float, sharpness: float) -> np.ndarray:
+def weights(
+    seed: int, n: int, causal: bool, sink: float, sharpness: float, col: int = 0
+) -> np.ndarray:
     """Random rows (softmax of scaled normal scores), a causal mask where asked, and ``sink``
-    more weight on the first key: heads of every kind, from even to one-hot."""
+    more score on key ``col`` (the first, or another column most rows may weigh most): heads of
+    every kind, from even to one-hot."""
     rng = np.random.default_rng(seed)
     S = rng.normal(size=(n, n)) * sharpness
-    S[:, 0] += sink
+    S[:, col % n] += sink
     if causal:
         S = np.where(np.tril(np.ones((n, n), bool)), S, -np.inf)
     E = np.exp(S - S.max(axis=1, keepdims=True))
@@ -44,6 +47,7 @@ heads = st.builds(
     st.booleans(),
     st.sampled_from([0.0, 1.0, 2.0, 4.0, 8.0]),
     st.sampled_from([0.0, 0.5, 2.0, 6.0]),
+    st.sampled_from([0, 0, 1, 2, 5]),
 )
 
 
@@ -100,7 +104,8 @@ def test_the_links_it_names_are_the_rows_largest_weights(W, kind):
             assert seen[i] >= 2 and i != g.key
             assert int(np.argmax(W[i])) == g.key and W[i, g.key] == w >= LINK_AT_LEAST
     if s.habit is None:
-        assert set(s.cells) == {(i, g.key) for g in s.links for i in g.queries}
+        links = {(i, g.key) for g in s.links for i in g.queries}
+        assert set(s.cells) == links | set(s.top_cells)
     else:
         assert s.links == () and s.rows.mass >= HABIT_AT_LEAST
         assert all(int(np.argmax(W[i])) == j for i, j in s.cells)
@@ -128,6 +133,32 @@ def test_no_strong_link_is_said_only_where_no_row_has_one(W, kind):
     if s.telling == "links":
         assert strong - sh.resting_keys(W, toks)
     assert (s.shape == "sharp") == (sh.mean_entropy(W) < SHARP_BELOW)
+
+
+@settings(max_examples=150, deadline=None)
+@given(heads, st.sampled_from(["plain", "cls"]))
+def test_the_key_most_rows_weigh_most_is_that_of_more_than_half_the_rows(W, kind):
+    """ "Most rows weigh painting most" (``top``, said without a habit): more than half the rows
+    put their clearly largest weight on it, it is framed in exactly those rows, and it is never
+    the first key or a closing [SEP] (a resting place, said as one)."""
+    n = W.shape[0]
+    toks = tokens_for(n, kind)
+    s = summarise_head(W, toks)
+    top2 = np.sort(W, axis=1)[:, -2:]
+    clear = top2[:, 1] - top2[:, 0] > 1e-3
+    for j in range(n):
+        rows = [i for i in range(n) if clear[i] and int(np.argmax(W[i])) == j]
+        if j == s.top:
+            assert 2 * len(rows) > n and j != 0 and s.habit is None
+            assert s.top_cells == tuple((i, j) for i in rows)
+            assert set(s.top_cells) <= set(s.cells)
+        elif (
+            s.top is None
+            and s.habit is None
+            and j != 0
+            and not (toks[-1] == "[SEP]" and j == n - 1)
+        ):
+            assert 2 * len(rows) <= n
 
 
 @settings(max_examples=150, deadline=None)
@@ -190,6 +221,8 @@ def test_the_head_sentence_names_what_the_core_found_and_no_number(W, lang):
         assert (half in said) == (s.share_words == "half"), said
     for g in s.links:
         assert f"→ {labels[g.key]}" in said, said
+    if s.top is not None:
+        assert str(labels[s.top]) in said, said
     if lang == "en":
         assert said.startswith("Across all its rows"), said
 
@@ -207,3 +240,21 @@ def test_the_trophy_head_rests_on_the_first_token_and_links_to_trophy():
     assert [ex.tokens[g.key] for g in s.links] == ["trophy", "it"]
     s, said, _ = _scene(W, ex.tokens, "en")
     assert "rests on The, the first token" in said and "→ trophy; at → it₂" in said, said
+
+
+def test_the_painting_head_is_diffuse_and_most_rows_weigh_painting_most():
+    """MiniLM's painting head: no row gives another token half its weight (diffuse), and 16 of
+    its 21 rows weigh "painting" most: said and framed, before the pair they → painting."""
+    from pathlib import Path
+
+    ex = ac.load_example(Path(__file__).parent.parent / "examples" / "minilm-painting.toml")
+    W = np.asarray(ac.trace_example(ex).heads[ex.head_index].weights)
+    s = summarise_head(W, ex.tokens)
+    assert (s.telling, s.shape, ex.tokens[s.top], len(s.top_cells)) == (
+        "none",
+        "diffuse",
+        "painting",
+        16,
+    )
+    _, said, _ = _scene(W, ex.tokens, "en")
+    assert said.endswith("its weights are diffuse. Most rows weigh painting most (framed). ")

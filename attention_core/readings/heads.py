@@ -9,7 +9,7 @@ model is known, its model-level scores). The readings themselves, one entry each
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -389,7 +389,10 @@ class HeadSummary:
     and that average ``rest_share`` (over the rows the habit covers: a decoder's first row,
     forced onto the first token, left out). ``links``: without a habit, the head's strongest
     links to other tokens (:func:`~.sharpness.strongest_links`: each query's largest weight, at
-    least half its row, not on a resting place or itself), at most :data:`LINKS_SAID` groups.
+    least half its row, not on a resting place or itself), at most :data:`LINKS_SAID` groups;
+    ``top``: without a habit, the one key more than half the rows weigh most
+    (:func:`~.head_kinds.fixed_key`; never the first key or a closing [SEP]), None where none
+    is; ``rows_weights`` the weights read.
 
     Attributes
     ----------
@@ -400,6 +403,8 @@ class HeadSummary:
     rest_key : int or None
     rest_share : float
     links : tuple of LinkGroup
+    top : int or None
+    rows_weights : ndarray
 
     Examples
     --------
@@ -419,6 +424,22 @@ class HeadSummary:
     rest_key: int | None
     rest_share: float
     links: tuple[LinkGroup, ...]
+    top: int | None = None
+
+    @property
+    def top_cells(self) -> tuple[tuple[int, int], ...]:
+        """The cells of the rows whose clearly largest weight is on :attr:`top`."""
+        if self.top is None:
+            return ()
+        W = self.rows_weights
+        top2 = np.sort(W, axis=1)[:, -2:]
+        clear = top2[:, 1] - top2[:, 0] > 1e-3  # as fixed_key reads a row's largest weight
+        rows = np.flatnonzero((np.argmax(W, axis=1) == self.top) & clear)
+        return tuple((int(i), self.top) for i in rows)
+
+    rows_weights: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False
+    )
 
     @property
     def share_words(self) -> str:
@@ -454,7 +475,8 @@ class HeadSummary:
         or the links' cells."""
         if self.habit:
             return self.habit_cells
-        return tuple((i, g.key if g.key != SELF else i) for g in self.links for i in g.queries)
+        links = tuple((i, g.key if g.key != SELF else i) for g in self.links for i in g.queries)
+        return tuple(dict.fromkeys(links + self.top_cells))
 
 
 def _rest(W: np.ndarray, tokens: Sequence[str] | None) -> tuple[str | None, int | None, float]:
@@ -512,4 +534,5 @@ def summarise_head(
 
         cells = _fitting_rows(W, _pattern_keys(W, tokens or (), habit))
     links = () if habit else tuple(g for g in rows.links if g.content)[:LINKS_SAID]
-    return HeadSummary(reading, rows, habit, cells, rest, rest_key, share, links)
+    top = fixed_key(W, tokens) if habit is None else None  # most rows weigh it most
+    return HeadSummary(reading, rows, habit, cells, rest, rest_key, share, links, top, W)

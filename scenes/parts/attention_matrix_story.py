@@ -68,9 +68,10 @@ class AttentionMatrixStory:
         return [SurroundingRectangle(VGroup(*rects), color=colour, buff=0.02, stroke_width=2.5)]
 
     def head_sentence(self, s: HeadSummary) -> dict:
-        """The "head" step's parts (``lead``, ``main``, ``rest``, ``links``): the model's name
-        for the head where its scores give one, then the habit, the resting place and the
-        strongest links (or that no row gives another token half its weight), each the core's
+        """The "head" step's parts (``lead``, ``main``, ``rest``, ``links``, ``top``): the model's
+        name for the head where its scores give one, then the habit, the resting place, the
+        strongest links (or that no row gives another token half its weight) and the key most
+        rows weigh most, each the core's
         (``HeadSummary.telling``); in English each sentence after the first capitalised."""
         from attention_core.readings.head_kinds import one_head, words
 
@@ -93,11 +94,12 @@ class AttentionMatrixStory:
             keys = self.token_list([self.k_tokens[j] for j in s.held])
             shape = self.say(f"head_shape_{s.shape}")
             parts.append(self.say(f"head_{s.telling}", keys=keys, shape=shape))
+        if s.top is not None:
+            parts.append(self.say("head_top", k=self.k_tokens[s.top]))
         first = "" if s.habit is not None else self.say("head_over")
         parts = [p if n == 0 else capitalised(p) for n, p in enumerate(parts)]
-        parts += [""] * (3 - len(parts))
-        main, rest, links = parts[:3]
-        return dict(lead=lead, main=joined([first, main]), rest=rest, links=links)
+        main, rest, links, top = parts + [""] * (4 - len(parts))
+        return dict(lead=lead, main=joined([first, main]), rest=rest, links=links, top=top)
 
     def links_phrase(self, s: HeadSummary) -> captions.Phrase:
         """The head's strongest links as the caption names them: "did, not, fit, in … → trophy;

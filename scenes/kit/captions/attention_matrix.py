@@ -19,7 +19,7 @@ STEPS = {
     # what the head does over all its rows, before its pair (issue 38: a trained head's bright
     # first column and its strongest links were never said): attention_core's summarise_head,
     # its parts below (head_*), the cells that show each framed
-    "head": ("{lead}{main}{rest}{links}", "{lead}{main}{rest}{links}"),
+    "head": ("{lead}{main}{rest}{links}{top}", "{lead}{main}{rest}{links}{top}"),
     "reading_other": (
         "读数：{q} 最关注的是 {k}（{a} > {b}），而不是它自己。{sym}",
         "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}",
@@ -117,6 +117,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "除了 {keys}，没有哪一行把一半以上的权重给另一个词元；它的权重{shape}。",
         "no row gives a token other than {keys} half its weight or more; its weights are {shape}. ",
     ),
+    "head_top": ("多数行最看重 {k}（已框出）。", "most rows weigh {k} most (framed). "),
     "head_shape_sharp": ("集中", "sharp"),
     "head_shape_diffuse": ("分散", "diffuse"),
     "head_link": ("{qs} → {k}", "{qs} → {k}"),
