@@ -161,11 +161,14 @@ class CausalMask(ExplainerScene):
         title and the sums in the corners beside the column numbers."""
         args = (self.head.weights, ("weights", self.h), self.q_tokens, self.k_tokens)
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
+        if self.side_panel:  # a wide frame: many rows named on the left, beside their weights
+            kw = dict(kw, one_side=True)  # (named right of a causal grid, "2 students" stood
+            # 22 empty cells from its row's two weights)
         weights = self.kit.matrix(*args, w_box, digits=3, heat=True, **kw)
         self.sums_once, self.corners = False, None
         # every row and column where the sums are said once (24 at 1:1), and on a grid whose rows
-        # are split between its sides (24 × "1.000" say nothing)
-        if weights.whole and not weights.style.split:
+        # are split between its sides or named in two columns (24 × "1.000" say nothing)
+        if weights.whole and not (weights.style.split or weights.style.stagger):
             return weights, w_box, None
         once = self.kit.matrix(*args, right, digits=3, heat=True, **kw)
         if once.whole:
@@ -402,7 +405,20 @@ class CausalMask(ExplainerScene):
         self.shown_key = key = self.blocked_key() if shows else VGroup()  # a blocked cell shown
         if len(key):
             self.place_beside(key, top=True)
-        self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head), FadeIn(key))
+        self.shares = self.followed_shares() if self.side_panel else VGroup()
+        self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head), FadeIn(key), FadeIn(self.shares))
+
+    def followed_shares(self) -> VGroup:
+        """In a wide frame's panel under the blocked cells' key: the followed query's row as the
+        softmax shares it ("explanations →", a bar per key it may see; issue 38: the panel's
+        right third was empty but for the key at 24 tokens)."""
+        f = ac.followed_pair(self.trace)
+        room = self.panel_room()
+        top = box_of(self.shown_key).y0 - 0.35 if len(self.shown_key) else room.y1
+        head = label(f"{self.q_tokens[f.query]} →", SMALL, self.q_color(f.query))
+        head.move_to([room.x0 + head.width / 2, top - head.height / 2, 0])
+        below = Box(room.x0, room.y0, room.x1, head.get_bottom()[1] - 0.1)
+        return VGroup(head, self.row_chart(below, (f.query, f.key)))
 
     def place_beside(self, mob, top: bool) -> None:
         """Put ``mob`` (the blocked cells' key, the followed pair's note) right of the weights in
@@ -467,11 +483,12 @@ class CausalMask(ExplainerScene):
             chart = self.row_chart(room)
         # in the strip under the weights the note takes the key's place (said in the step before)
         gone += [] if self.side_panel or not len(self.shown_key) else [FadeOut(self.shown_key)]
+        gone += [FadeOut(self.shares)] if len(self.shares) else []  # drawn again under the note
         self.play(*gone, Create(frame), FadeIn(note, weight), FadeIn(chart), run_time=0.8)
         self.bring_to_front(*self.weights.badges, *self.weights.cells.values())  # over the frame
         self.hold()
 
-    def row_chart(self, room: Box) -> VGroup:
+    def row_chart(self, room: Box, cell=None) -> VGroup:
         """The followed query's row in ``room``: a bar per key it may see, as long as its
         weight (on the weights' colour scale), with the key's label and the weight; where not
         all fit, the strongest (the pair's key among them) and a line saying how many not."""
@@ -479,18 +496,19 @@ class CausalMask(ExplainerScene):
 
         from scenes.mobjects.colour_bar import scale_fill
 
-        p, head, theme = self.pair, self.head, self.theme
-        row = np.asarray(head.weights[p.query])
+        head, theme = self.head, self.theme
+        query, key = cell or (self.pair.query, self.pair.key)  # (the followed pair's)
+        row = np.asarray(head.weights[query])
         mask = head.mask
-        seen = [j for j in range(len(row)) if mask is None or mask[p.query, j]]
+        seen = [j for j in range(len(row)) if mask is None or mask[query, j]]
         pitch = 0.33
         fit = max(2, int((room.height - pitch) // pitch))
         keys = seen
         if len(seen) > fit:  # the strongest, the pair's key kept, in the row's order
             strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
-            keys = sorted({*strongest, p.key})
+            keys = sorted({*strongest, key})
         names = [label(self.k_tokens[j], SMALL, self.k_color(j)) for j in keys]
-        nums = [self.num(row[j], HeadRole("weights", self.h, p.query, j), 3) for j in keys]
+        nums = [self.num(row[j], HeadRole("weights", self.h, query, j), 3) for j in keys]
         name_w = max(m.width for m in names) + 0.15
         bar_w = max(room.width - name_w - max(m.width for m in nums) - 0.3, 0.5)
         lines = VGroup()
@@ -502,7 +520,7 @@ class CausalMask(ExplainerScene):
             bar.move_to([room.x0 + name_w, y, 0], aligned_edge=np.array([-1, 0, 0]))
             num.next_to(bar, np.array([1, 0, 0]), buff=0.12)
             line = VGroup(name, bar, num)
-            if j == p.key:
+            if j == key:
                 line.add(SurroundingRectangle(line, color=theme.accent, buff=0.05, stroke_width=2))
             lines.add(line)
         left = self.kit.not_drawn(keys, len(seen), room.width)
