@@ -68,50 +68,43 @@ class AttentionMatrixStory:
         return [SurroundingRectangle(VGroup(*rects), color=colour, buff=0.02, stroke_width=2.5)]
 
     def head_sentence(self, s: HeadSummary) -> dict:
-        """The "head" step's parts (``lead``, ``main``, ``rest``, ``links``, ``top``): the model's
-        name for the head where its scores give one, then the habit, the resting place, the
-        strongest links (or that no row gives another token half its weight) and the key most
-        rows weigh most, each the core's
-        (``HeadSummary.telling``); in English each sentence after the first capitalised."""
+        """The "head" step's parts: ``lead``, the model's name for the head where its scores
+        give one; ``said``, the rows' sentences, each the core's (``HeadSummary``) and short
+        enough for a caption page of its own — the habit and its share, the resting place and
+        its share, the strongest links (or that no row gives another token half its weight,
+        and the rows' shape), and the key most rows weigh most."""
         from attention_core.readings.head_kinds import one_head, words
 
         lang = "zh" if self.lang == "zh" else "en"
         lead = ""
         if s.reading.score is not None:
             lead = self.say("story_head_model", name=one_head(s.reading.pattern, lang))
-        parts = []
+        said = []
         if s.habit is not None:
-            phrase = words("phrase", lang)[s.habit]
-            key = s.rows.key
-            parts.append(self.say("head_habit", phrase=phrase.format(token=self.q_tokens[key])
-                                  if key is not None else phrase))  # fmt: skip
+            phrase, key = words("lit", lang)[s.habit], s.rows.key
+            token = self.q_tokens[key] if key is not None else ""
+            said += [self.say("head_habit", phrase=phrase.format(token=token)),
+                     self.say("head_habit_share")]  # fmt: skip
         if s.rest is not None:
-            rest = self.say(f"head_rest_{s.rest}", token=self.k_tokens[s.rest_key])
-            parts.append(self.say(f"head_rest_{s.share_words}", rest=rest))
-        if s.telling == "links":
-            parts.append(self.say("head_links", links=self.links_phrase(s)))
-        elif s.telling in ("none", "none_rest"):
+            said += [self.say(f"head_rest_{s.rest}", token=self.k_tokens[s.rest_key]),
+                     self.say(f"head_rest_{s.share_words}")]  # fmt: skip
+        for n, g in enumerate(s.links):
+            said.append(self.say("head_links_then" if n else "head_links", links=self.link(g)))
+        if s.telling in ("none", "none_rest"):
             keys = self.token_list([self.k_tokens[j] for j in s.held])
-            shape = self.say(f"head_shape_{s.shape}")
-            parts.append(self.say(f"head_{s.telling}", keys=keys, shape=shape))
+            said += [self.say(f"head_{s.telling}", keys=keys),
+                     self.say("head_shape", shape=self.say(f"head_shape_{s.shape}"))]  # fmt: skip
         if s.top is not None:
-            parts.append(self.say("head_top", k=self.k_tokens[s.top]))
-        first = "" if s.habit is not None else self.say("head_over")
-        parts = [p if n == 0 else capitalised(p) for n, p in enumerate(parts)]
-        main, rest, links, top = parts + [""] * (4 - len(parts))
-        return dict(lead=lead, main=joined([first, main]), rest=rest, links=links, top=top)
+            said.append(self.say("head_top", k=self.k_tokens[s.top]))
+        return dict(lead=lead, said=joined(said))
 
-    def links_phrase(self, s: HeadSummary) -> captions.Phrase:
-        """The head's strongest links as the caption names them: "did, not, fit, in … → trophy;
-        at → it₂" (at most :data:`LINK_NAMES` queries a group, then "…")."""
-        out = []
-        for g in s.links:
-            names = [self.q_tokens[i] for i in g.queries]
-            qs = self.token_list(names[:LINK_NAMES])
-            more = len(names) > LINK_NAMES
-            out.append(self.say("head_link_more" if more else "head_link", qs=qs,
-                                k=self.k_tokens[g.key]))  # fmt: skip
-        return joined(out, self.say("head_links_sep"))
+    def link(self, g) -> captions.Phrase:
+        """A link group as the caption names it: "did, not, fit … → trophy" (at most
+        :data:`LINK_NAMES` queries, then "…"; every one of them framed)."""
+        names = [self.q_tokens[i] for i in g.queries]
+        more = len(names) > LINK_NAMES
+        return self.say("head_link_more" if more else "head_link",
+                        qs=self.token_list(names[:LINK_NAMES]), k=self.k_tokens[g.key])  # fmt: skip
 
     def head_habit(self, s) -> str:
         """What the model-level scores the example carries name the head ("Measured across the
@@ -144,13 +137,4 @@ def joined(parts, sep: str = "") -> captions.Phrase:
     out = captions.Phrase(sep.join(str(p) for p in parts))
     out.layout = sep.join(getattr(p, "layout", str(p)) for p in parts)
     out.sources = tuple(x for p in parts for x in getattr(p, "sources", ()))
-    return out
-
-
-def capitalised(p) -> captions.Phrase:
-    """A sentence's phrase with its first letter a capital (English; Chinese as it is)."""
-    text, layout = str(p), getattr(p, "layout", str(p))
-    out = captions.Phrase(text[:1].upper() + text[1:])
-    out.layout = layout[:1].upper() + layout[1:]
-    out.sources = getattr(p, "sources", ())
     return out

@@ -19,7 +19,7 @@ STEPS = {
     # what the head does over all its rows, before its pair (issue 38: a trained head's bright
     # first column and its strongest links were never said): attention_core's summarise_head,
     # its parts below (head_*), the cells that show each framed
-    "head": ("{lead}{main}{rest}{links}{top}", "{lead}{main}{rest}{links}{top}"),
+    "head": ("{lead}{said}", "{lead}{said}"),
     "reading_other": (
         "读数：{q} 最关注的是 {k}（{a} > {b}），而不是它自己。{sym}",
         "An honest reading: {q} attends most to {k} ({a} > {b}), not to itself. {sym}",
@@ -83,46 +83,55 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     # the head over all its rows (STEPS "head"): its habit, else the resting place and its
     # strongest links to other tokens, else that none holds half a row
+    # (each a sentence short enough for a page of its own: a caption in pages is cut between
+    # sentences, two lines a page at 20-odd rows; in Chinese no ；, which ends a page)
     "head_habit": (
-        "这个头在所有行上都看向{phrase}：平均每行一半以上的权重在那里（框出的是它为最大权重的行）。",
-        "Across all its rows, this head attends to {phrase}: half or more of a row's weight on average (framed where it is the row's largest). ",
+        "整体上，这个头看向{phrase}（已框出）。",
+        "Over all its rows this head attends to {phrase} (framed). ",
     ),
-    "head_over": (
-        "这个头在所有行上：",
-        "Across all its rows, ",
-    ),  # before a sentence but the habit's
-    "head_rest_half": (
-        "平均来看，每行一半以上的权重停在{rest}上（框出的那一列）。",
-        "on average half or more of each row's weight rests on {rest} (framed column). ",
-    ),
-    "head_rest_quarter": (
-        "平均来看，每行四分之一以上的权重停在{rest}上（框出的那一列）。",
-        "on average a quarter or more of each row's weight rests on {rest} (framed column). ",
+    "head_habit_share": (
+        "平均每行一半以上的权重在那里。",
+        "Half a row's weight or more goes there, on average. ",
     ),
     "head_rest_sink": (
-        "第一个词元 {token}（注意力汇点）",
-        "{token}, the first token — an attention sink",
+        "第一个词元 {token} 是注意力汇点（框出的那一列）。",
+        "{token}, the first token, is an attention sink (framed column). ",
     ),
-    "head_rest_cls": ("[CLS]", "[CLS]"),
-    "head_rest_sep": ("末尾的 [SEP]", "the closing [SEP]"),
+    "head_rest_cls": (
+        "[CLS] 是停放权重的地方（框出的那一列）。",
+        "[CLS] is a resting place for weight (framed column). ",
+    ),
+    "head_rest_sep": (
+        "末尾的 [SEP] 是停放权重的地方（框出的那一列）。",
+        "The closing [SEP] is a resting place for weight (framed column). ",
+    ),
+    "head_rest_half": (
+        "平均每行一半以上的权重停在那里。",
+        "Each row rests half its weight or more there, on average. ",
+    ),
+    "head_rest_quarter": (
+        "平均每行四分之一以上的权重停在那里。",
+        "Each row rests a quarter of its weight or more there, on average. ",
+    ),
     "head_links": (
-        "它在这句里最强的连接是 {links}（已框出）。",
-        "its strongest links here are {links} (framed). ",
+        "它在这句里最强的连接：{links}（已框出）。",
+        "Its strongest links here: {links} (framed). ",
     ),
+    "head_links_then": ("其次：{links}（已框出）。", "Next: {links} (framed). "),
     "head_none": (
-        "没有哪一行把一半以上的权重给另一个词元；它的权重{shape}。",
-        "no row gives another token half its weight or more; its weights are {shape}. ",
+        "没有哪一行把一半以上的权重给另一个词元。",
+        "No row gives another token half its weight or more. ",
     ),
     "head_none_rest": (
-        "除了 {keys}，没有哪一行把一半以上的权重给另一个词元；它的权重{shape}。",
-        "no row gives a token other than {keys} half its weight or more; its weights are {shape}. ",
+        "除了 {keys}，没有哪一行把一半以上的权重给另一个词元。",
+        "No row gives a token other than {keys} half its weight or more. ",
     ),
-    "head_top": ("多数行最看重 {k}（已框出）。", "most rows weigh {k} most (framed). "),
+    "head_shape": ("整体上，它的权重{shape}。", "Over all its rows its weights are {shape}. "),
+    "head_top": ("多数行最看重 {k}（已框出）。", "Most rows weigh {k} most (framed). "),
     "head_shape_sharp": ("集中", "sharp"),
     "head_shape_diffuse": ("分散", "diffuse"),
     "head_link": ("{qs} → {k}", "{qs} → {k}"),
     "head_link_more": ("{qs} … → {k}", "{qs} … → {k}"),
-    "head_links_sep": ("；", "; "),
     "story_head_habit": (
         "平均来看，这个头一半以上的权重给了{what}。",
         "On average, half or more of this head's weight goes to {what}. ",
