@@ -8,7 +8,8 @@ from typing import Protocol
 
 from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, VGroup
 
-from scenes.mobjects.text import label
+from scenes.mobjects import fonts
+from scenes.mobjects.text import clone, label
 from scenes.mobjects.theme import SMALL, Theme, diverging, heat
 
 
@@ -51,11 +52,14 @@ class ColorBar(VGroup):
         along = UP if vertical else RIGHT
         across = RIGHT if vertical else DOWN
         strip = VGroup()
+        # one part built and copied: the same points as a Rectangle made for each, at a
+        # fraction of the cost (a 24-token grid of squares measured a dozen bars)
+        first = Rectangle(width=width / steps * 1.02, height=height, stroke_width=0)
+        if vertical:
+            first.rotate(PI / 2)
         for k in range(steps):
             v = lo + (hi - lo) * (k + 0.5) / steps
-            part = Rectangle(width=width / steps * 1.02, height=height, stroke_width=0)
-            if vertical:
-                part.rotate(PI / 2)
+            part = clone(first)
             part.set_fill(scale_fill(scale, v, limit), opacity=1)
             strip.add(part.move_to(along * (k + 0.5) * width / steps))
         outline = Rectangle(width=width, height=height, stroke_width=1, stroke_color=theme.muted)
@@ -88,7 +92,18 @@ def upright_bar_room(theme: Theme, scale: str, limit: float, split: bool) -> flo
     """The width :func:`upright_bar` and its gap take beside a grid: measured, not guessed
     (a fixed 0.75 kept a 23-token grid out of a square frame it fitted)."""
     gap = SPLIT_BAR_GAP if split else BAR_GAP
-    return upright_bar(theme, scale, limit, 1.0, split).width + gap
+    # built once a key: a grid of squares tries a dozen label choices, each measuring its key
+    # (44 bars for 4 matrices of CausalMask at 24 tokens); its colours never change its width
+    key = (scale, float(limit), split, fonts.active())
+    width = _BAR_WIDTHS.get(key)
+    if width is None:
+        if len(_BAR_WIDTHS) > 1000:
+            _BAR_WIDTHS.clear()
+        width = _BAR_WIDTHS[key] = upright_bar(theme, scale, limit, 1.0, split).width
+    return width + gap
+
+
+_BAR_WIDTHS: dict[tuple, float] = {}  # upright_bar_room's measures, by scale, bound, font
 
 
 def _tick_text(v: float) -> str:

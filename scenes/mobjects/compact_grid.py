@@ -24,7 +24,7 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.grid_labels import fit_label
 from scenes.mobjects.layout import Box, box_of
 from scenes.mobjects.matrix import LabelledMatrix
-from scenes.mobjects.text import label, text_width
+from scenes.mobjects.text import clone, label, text_width
 from scenes.mobjects.theme import SMALL, diverging, heat, score_limit
 
 ROW_LABEL_CELL = 0.36  # the smallest cell (scene units) beside which a row label fits
@@ -72,20 +72,21 @@ class CompactGrid(VGroup):
         if m * n > MAX_SQUARES or cell < MIN_SQUARE:  # too many, or too small to see a square
             backs = self._heatmap(values, theme, cell, scale, limit)
         else:
-            # copies of two squares made once: a copy costs a quarter of making a Square
+            # copies of two squares made once: a copy costs a quarter of making a Square (and
+            # a clone, not Manim's deep copy, a fraction of that)
             back0 = Square(cell * 0.94, stroke_color=theme.grid, stroke_width=1)
             back0.set_fill(theme.panel, opacity=1)
             dot0 = Square(1.0, stroke_width=0)
             backs = []
             for i in range(m):
                 for j in range(n):
-                    back = back0.copy().move_to([j * cell, -i * cell, 0])
+                    back = clone(back0).move_to([j * cell, -i * cell, 0])
                     back.cell_index = (i, j)
                     backs.append(back)
                     finite = bool(np.isfinite(values[i, j]))  # a −∞ (masked): no square
                     v = values[i, j] if finite else 0.0
                     color = heat(v) if scale == "weights" else diverging(v, limit)
-                    dot = dot0.copy().scale(cell * 0.86).set_fill(color, opacity=float(finite))
+                    dot = clone(dot0).scale(cell * 0.86).set_fill(color, opacity=float(finite))
                     dot.role = (*role, i, j)  # where its value comes from, as a Num's
                     self.cells[i, j] = dot.move_to(back)
         self.backgrounds = VGroup(*backs)  # added at once: Manim's add is quadratic one by one

@@ -14,7 +14,7 @@ import numpy as np
 from manim import PI
 
 from scenes.mobjects.colour_bar import upright_bar_room
-from scenes.mobjects.text import SHORT_LABEL, ellipsize, label, shown, text_width
+from scenes.mobjects.text import SHORT_LABEL, ellipsize, label_box, shown, text_width
 from scenes.mobjects.theme import score_limit
 from scenes.mobjects.token_text import Followed
 
@@ -54,7 +54,7 @@ class LabelChoice(NamedTuple):
 
 def row_pitch(rows, size: float) -> float:
     """The least row spacing at which no two neighbouring row labels overlap."""
-    heights = [label(t, size).height for t in rows]
+    heights = [label_box(t, size)[1] for t in rows]
     return max([(a + b) / 2 - 0.015 for a, b in zip(heights, heights[1:])], default=0.0)
 
 
@@ -130,7 +130,7 @@ def tier_height(cols, size: float, upright: bool) -> float:
     """The height of one tier of column labels: the longest upright, the tallest flat."""
     if upright:
         return max(text_width(c, size) for c in cols)
-    return max(label(c, size).height for c in cols)
+    return max(label_box(c, size)[1] for c in cols)
 
 
 def grid_of_squares(
@@ -158,7 +158,7 @@ def grid_of_squares(
         left, right = label_sides(rows, size, split, stagger)
         header = column_header(cols, size, upright, tiers)
         if not (upright or split or tiers > 1):  # one flat tier is as tall as a row label
-            header = max(label(t, size).height for t in rows)
+            header = max(label_box(t, size)[1] for t in rows)
         tiered = split or tiers > 1  # many rows: a slim key, the title nearer
         gap = 0.15 if tiered else 0.25  # between the labels (0.12 above the grid) and the title
         bar = upright_bar_room(theme, scale, limit, tiered) if colorbar else 0.0  # on the right
@@ -186,7 +186,7 @@ def _least_side(rows, cols, size: float, choice: LabelChoice) -> tuple[float, fl
         pair = max([(a + b) / 2 + gap for a, b in zip(widths, widths[t:])], default=0.0)
         return row_pitch(rows, size), (0.0 if choice.upright else max(widest + 0.04, pair) / t)
     rows_need = max(row_pitch(rows[0::2], size), row_pitch(rows[1::2], size)) / 2
-    across = max(label(c, size).height for c in cols) + 0.02 if choice.upright else widest + 0.06
+    across = max(label_box(c, size)[1] for c in cols) + 0.02 if choice.upright else widest + 0.06
     return rows_need, across / choice.tiers
 
 
@@ -205,7 +205,7 @@ def too_wide(texts, cw: float, size: float, tiers: int = 1) -> bool:
     space (a review: "drum₁lemon" read as one word, 0.04 apart)."""
     if len(texts) < 2:
         return False
-    widths = [label(t, size).width for t in texts]
+    widths = [label_box(t, size)[0] for t in texts]
     room, gap = cw * tiers, (0.12 if tiers == 1 else 0.04)
     near = zip(widths, widths[tiers:])
     return any(w > room - 0.04 for w in widths) or any((a + b) / 2 > room - gap for a, b in near)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from manim import Rectangle, VGroup
 
 from scenes.mobjects.layout import box_of
-from scenes.mobjects.text import label
+from scenes.mobjects.text import clone, label, label_box
 from scenes.mobjects.theme import SMALL, heat
 
 MIN_HEAD = 8 / 1080 * 120  # a head drawn is at least 120 px tall and wide at 1080p (8 units)
@@ -54,7 +54,7 @@ class HeatGrid(VGroup):
         cells = []
         for i in range(m):
             for j in range(k):
-                rect = first.copy().move_to([(j + 0.5) * cell, -(i + 0.5) * cell, 0])
+                rect = clone(first).move_to([(j + 0.5) * cell, -(i + 0.5) * cell, 0])
                 if weights is not None:
                     rect.set_fill(heat(float(weights[i, j])), opacity=1)
                 cells.append(rect)
@@ -67,8 +67,8 @@ class HeatGrid(VGroup):
 def edge_room(rows, cols) -> tuple[float, float]:
     """The room :func:`edge_labels` takes: (at the left, the widest row label; above, one line
     per column label up to two)."""
-    widest = max((label(t, SMALL).width for _, (t, _) in rows), default=0.0)
-    line = label("Ag", SMALL).height + 0.04
+    widest = max((label_box(t, SMALL)[0] for _, (t, _) in rows), default=0.0)
+    line = label_box("Ag", SMALL)[1] + 0.04
     return (widest + EDGE_GAP if rows else 0.0), (min(len(cols), 2) * line + EDGE_GAP)
 
 
@@ -84,7 +84,7 @@ def edge_labels(grid, rows, cols) -> VGroup:
     left = grid.cell_rect(0, 0).get_left()[0]
     top = grid.cell_rect(0, 0).get_top()[1]
     right = grid.cell_rect(0, grid.shape[1] - 1).get_right()[0]
-    line = label("Ag", SMALL).height + 0.04
+    line = label_box("Ag", SMALL)[1] + 0.04
     for i, (text, color) in rows:
         lab = label(text, SMALL, color)
         y = grid.cell_rect(i, 0).get_center()[1]

@@ -42,7 +42,7 @@ from scenes.mobjects.grid_labels import (
     too_wide,
 )
 from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
-from scenes.mobjects.text import Num, ellipsize, label, shown
+from scenes.mobjects.text import Num, clone, ellipsize, label, label_box, shown
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 from scenes.mobjects.token_text import Followed
 
@@ -205,7 +205,7 @@ class LabelledMatrix(VGroup):
         if n == 1 and col_texts[0]:  # one column keeps its label (shortened like a row's)
             if not isinstance(col_labels[0], Followed):  # the followed pair's: never shortened
                 col_texts = [ellipsize(col_texts[0], LABEL_WIDTH, style.size)]
-            cw = max(cw, label(col_texts[0], style.size).width + 0.12)  # and is wide enough
+            cw = max(cw, label_box(col_texts[0], style.size)[0] + 0.12)  # and is wide enough
         wide = too_wide(col_texts, cw, style.size, style.tiers)
         self.upright = bool(style.squares or style.upright) and wide
         return cw, ch, row_texts, col_texts
@@ -225,6 +225,7 @@ class LabelledMatrix(VGroup):
         self.right_labels = VGroup()  # the row labels right of the grid (``split``)
         self.row_label_of: dict[int, object] = {}
         self.ellipses = VGroup()
+        self._cell_shape = self._square_shape = None  # the first cell's, copied for the others
 
     def _label_width(self, row_mobs, row_texts) -> float:
         """The room of the row labels left of the grid (its odd rows' where they are split;
@@ -275,9 +276,9 @@ class LabelledMatrix(VGroup):
         ``keep_cols`` and the named cells' rows and columns among them, issue 44: a framed
         cell whose column was elided crashed CausalMask at 1:1)."""
         size = self.style.size
-        header_h = max(label("1", size).height, 0.2) + 0.2
+        header_h = max(label_box("1", size)[1], 0.2) + 0.2
         if self.upright:
-            header_h = max(label(t, size).width for t in self.header_texts) + 0.2
+            header_h = max(label_box(t, size)[0] for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
         keep = [*keep_cols, *(j for _, j in self.named_cells)]  # the most wanted first
         room = (max_width - label_w) if max_width else math.inf
@@ -306,18 +307,22 @@ class LabelledMatrix(VGroup):
             for row_slot, i in enumerate(grid.rows):
                 if i is not None:
                     self._add_cell(i, j, [x, grid.y(row_slot), 0], grid, role)
+        self._cell_shape = self._square_shape = None  # not carried in the matrix's copies
 
     def _add_cell(self, i: int, j: int, at, grid: _Grid, role: tuple) -> None:
         """Cell (i, j): its background (shaded on the style's scale) and its number."""
         theme, value = self.theme, self.values[i, j]
-        rect = Rectangle(
-            width=grid.cw - 0.04,
-            height=grid.ch - 0.04,
-            stroke_width=1,
-            stroke_color=theme.grid,
-            fill_opacity=1,
-            fill_color=theme.panel,
-        )
+        if self._cell_shape is None:  # one Rectangle built, the cells its copies (the same
+            # points; 576 Rectangles were a third of a 24-token grid of squares' making)
+            self._cell_shape = Rectangle(
+                width=grid.cw - 0.04,
+                height=grid.ch - 0.04,
+                stroke_width=1,
+                stroke_color=theme.grid,
+                fill_opacity=1,
+                fill_color=theme.panel,
+            )
+        rect = clone(self._cell_shape)
         rect.move_to(at)
         ink = theme.text
         if self.scale and np.isfinite(value):
@@ -349,7 +354,9 @@ class LabelledMatrix(VGroup):
             return None
         side = self.style.squares - square_gap(self.style.squares)
         fill = scale_fill(self.scale, value, self.limit) if self.scale else self.theme.text
-        square = Rectangle(width=side, height=side, stroke_width=0)
+        if self._square_shape is None:  # copied as the cells are (_add_cell)
+            self._square_shape = Rectangle(width=side, height=side, stroke_width=0)
+        square = clone(self._square_shape)
         square.set_fill(fill, opacity=1).move_to(cell.get_center())
         self.squares[i, j] = square
         return square

@@ -30,6 +30,7 @@ from scenes.mobjects.token_text import (
 
 __all__ = [
     "label",
+    "label_box",
     "Num",
     "wrap_lines",
     "fmt",
@@ -64,6 +65,11 @@ def drawn(text: str) -> str:
 
 def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
     """A copy of a cached Text: Pango + SVG parsing costs ~0.1 s a string, a copy far less."""
+    return clone(_prototype(text, size, weight))
+
+
+def _prototype(text: str, size: float, weight: str = "NORMAL") -> Text:
+    """The cached Text of ``text`` (never to be changed: :func:`_text` hands out copies)."""
     font = fonts.active()
     text = drawn(text)
     key = (text, float(size), weight, font)
@@ -78,7 +84,7 @@ def _text(text: str, size: float, weight: str = "NORMAL") -> Text:
             proto = _lightened(_pango(text, font, size, weight))
             text_cache.store(key, proto)
         _PROTOTYPES[key] = proto
-    return clone(proto)
+    return proto
 
 
 NO_WRAP = 1 << 15  # pixels: the widest layout Pango is given (see _pango)
@@ -182,6 +188,23 @@ def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
         mob.set_color(color)
     mob.source_text = text
     return mob
+
+
+def label_box(text: str, size: float = BODY, weight="NORMAL") -> tuple[float, float]:
+    """``(width, height)`` of ``label(text, size)``, measured without making it: a copy of a
+    text costs more than its measure, and laying out a grid of 24 rows measured each of its
+    labels a dozen times."""
+    key = (shown(text), float(size), weight, fonts.active())
+    box = _BOXES.get(key)
+    if box is None:
+        if len(_BOXES) > 20000:
+            _BOXES.clear()
+        proto = _prototype(key[0], size, weight)
+        box = _BOXES[key] = (proto.width, proto.height)
+    return box
+
+
+_BOXES: dict[tuple, tuple[float, float]] = {}  # label_box's measures
 
 
 class Num(VGroup):
