@@ -161,7 +161,8 @@ class CausalMask(ExplainerScene):
         title and the sums in the corners beside the column numbers."""
         args = (self.head.weights, ("weights", self.h), self.q_tokens, self.k_tokens)
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
-        if self.side_panel:  # a wide frame: many rows named on the left, beside their weights
+        content = self.regions.content  # a frame wider than square (16:9, 4:3): many rows
+        if content.width >= 1.8 * content.height:  # named on the left, beside their weights
             kw = dict(kw, one_side=True)  # (named right of a causal grid, "2 students" stood
             # 22 empty cells from its row's two weights)
         weights = self.kit.matrix(*args, w_box, digits=3, heat=True, **kw)
