@@ -10,7 +10,7 @@ core says the readout says little, one line saying so and no claim. Every number
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Dot, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Dot, ReplacementTransform, VGroup
 
 import attention_core as ac
 from attention_core.example.visible_text import refusal
@@ -31,6 +31,8 @@ from scenes.parts.head_moved_labels import (
     clear_labels,
     filling,
     lines_of,
+    placed_labels,
+    split_off,
 )
 
 OTHERS = ("moved_others", "moved_others_short")  # "+ 12 others", "+ 12": the rest's count
@@ -154,7 +156,7 @@ class HeadMoved(ExplainerScene):
         self.note = self.kit.view_note(view, "head_moved", key="moved_view_kept")
         whole_pts = np.vstack([self.E2, self.after2])
         chain = np.vstack([self.starts2, self.starts2 + self.parts2])
-        content = self.regions.content
+        content, self.flush = self.regions.content, False
         if content.width < 2 * content.height:  # 4:3 and 1:1
             boxes = self.square_boxes(content, whole_pts, chain)
             whole, close, note_box, self.side_box, self.words_box = boxes
@@ -170,7 +172,7 @@ class HeadMoved(ExplainerScene):
         if note_box is not None and len(self.note):
             place(self.note, note_box, "left")
         self.whole = self.headed_plane(whole, "moved_whole", whole_pts)
-        self.close = self.headed_plane(close, "moved_close", chain)
+        self.close = self.headed_plane(close, "moved_close", chain, self.flush)
         # the first step's plane: E alone, the content's size, until the terms come (issue 38)
         room = Box(content.x0, content.y0, content.x1, content.y1 - 0.5)
         self.first = self.headed_plane(
@@ -197,6 +199,7 @@ class HeadMoved(ExplainerScene):
             width = ((content.height - 0.5) * aspect[1] + 0.3) / content.width
             width = float(np.clip(width, 0.28 if wide else 0.22, 0.45))
             close, right = content.columns(width, 1 - width, gap=0.35)
+            self.flush = True  # the close-up at the column's left: its labels' room at its right
             self.norms = self.term_list(right.width)
             # the whole plane as tall as its shape asks, within what the terms and words leave
             left = right.height - note_h - self.norms.height - 0.4 - (0 if words else 1.45)
@@ -215,14 +218,18 @@ class HeadMoved(ExplainerScene):
         whole, close = planes.columns(share, 1 - share)
         return whole, close, note_box, side, words
 
-    def headed_plane(self, box, heading: str, points):
-        """A plane of ``points`` under its heading (``heading`` a word key)."""
+    def headed_plane(self, box, heading: str, points, flush: bool = False):
+        """A plane of ``points`` under its heading (``heading`` a word key); ``flush``: at its
+        box's left, not centred (issue 38: at 1:1 the tall close-up's five labels had 0.9 of
+        room at its right, their leader lines across its arrowheads)."""
         lines = balanced_lines(self.say(heading), box.width, SMALL, 2)
         head = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
         head.arrange(DOWN, aligned_edge=LEFT, buff=0.04)
         title_box, plane_box = box.rows(head.height + 0.05, box.height - head.height - 0.15)
         place(head, title_box, "left")
         plane = self.kit.plane(points, plane_box, ticks=False)
+        if flush:
+            plane.shift((plane_box.x0 - plane.plane.get_left()[0]) * RIGHT)
         plane.heading, plane.box = head, plane_box
         return plane
 
@@ -341,7 +348,16 @@ class HeadMoved(ExplainerScene):
         arrows = [*self.chain, self.d_close]  # (their heads: issue 38)
         beside = around(plane.box, self.regions.content, BESIDE)
         args = (plane, ends, names, self.colors, near, room, arrows, beside)
-        self.chain_tips = clear_labels(*args)
+        score, self.chain_tips = placed_labels(*args)
+        d_score, self.d_tag = self.delta_tag()  # shown at the sum's step
+        alone = tuple(a + b for a, b in zip(score[:3], d_score[:3]))
+        if any(alone):  # ΔE's placed with the terms' (issue 38: at 1:1 its tip, in the chain's
+            # middle, had no spot left whose leader line crossed no label or arrowhead)
+            colours = [*self.colors, self.theme.output]
+            args = (plane, [*ends, self.d2], [*names, "ΔE"], colours, *args[4:])
+            joint, tips = placed_labels(*args)
+            if joint[:3] < alone:
+                self.chain_tips, self.d_tag = split_off(tips, "ΔE")
         # the 2-D note with the plane it describes (issue 41: it came a step early)
         shown = [FadeIn(plane.plane), FadeIn(plane.heading), FadeIn(tip), FadeIn(self.note)]
         self.play(*shown, run_time=0.8)
@@ -385,27 +401,31 @@ class HeadMoved(ExplainerScene):
 
     def show_sum(self):
         """ΔE, the chain's sum (at E's tip, enlarged and in the whole), and E + ΔE."""
-        whole, close, theme = self.whole, self.close, self.theme
         self.step("sum", q=said(visible(str(self.q_tokens[self.i]))))
         d_close, d_whole, total = self.d_close, self.d_whole, self.total
+        near = [*self.note, *self.e_tip]
+        tags = self.after_tag or clear_labels(
+            self.whole, [self.after2], [self.say("moved_after")], [self.theme.accent], near
+        )
+        # under the chain: a term as long as ΔE (an induction head's) stays seen
+        d_close.set_z_index(-1)
+        self.play(grow(d_close), FadeIn(self.d_tag))  # (placed with the terms': chain_terms)
+        self.play(grow(d_whole), grow(total), FadeIn(tags), run_time=1)
+        self.hold()
+
+    def delta_tag(self):
+        """ΔE's label clear of the terms' (:func:`placed_labels`: its score, the label)."""
+        whole, close, theme = self.whole, self.close, self.theme
         # the terms' labels kept a line's gap from ΔE's (at 16:9 "ΔE" stood against "“,”")
         apart = [box_of(m).inset(-APART) for m in self.chain_tips]
         near = [*self.note, *apart, *self.norms, *whole.heading, *close.heading]
         near += [*self.e_tip, *lines_of(whole), *([self.words_box] if self.words_box else [])]
+        near += [m for m in self.chain_tips.get_family() if getattr(m, "is_tip_label", False)]
         room = around(close.box, self.regions.content, 0.4)  # (its leader crossed ΔE at 4:3)
-        arrows, beside = [*self.chain, d_close], around(close.box, self.regions.content, BESIDE)
+        arrows = [*self.chain, self.d_close]
+        beside = around(close.box, self.regions.content, BESIDE)
         args = (close, [self.d2], ["ΔE"], [theme.output], near, room, arrows, beside)
-        d_tag = clear_labels(*args)
-        near = [*self.note, *self.e_tip]
-        tags = self.after_tag or clear_labels(
-            whole, [self.after2], [self.say("moved_after")], [theme.accent], near
-        )
-        d_close.set_z_index(
-            -1
-        )  # under the chain: a term as long as ΔE (an induction head's) stays seen
-        self.play(grow(d_close), FadeIn(d_tag))
-        self.play(grow(d_whole), grow(total), FadeIn(tags), run_time=1)
-        self.hold()
+        return placed_labels(*args)
 
     def show_words(self):
         """The readout in words (or one line saying why there is none / why it says little)."""

@@ -75,6 +75,40 @@ def labels_across_arrows(scene) -> list[str]:
     return out
 
 
+def leaders_across(scene) -> list[str]:
+    """Each leader line through an arrowhead (its triangle; but the head at the tip it leads to,
+    or over it), through a text not its own label, or across another leader line (issue 38: at
+    1:1 the close-up's "notes" line crossed ΔE's head at the sum's step, "+ 20"'s ran through
+    "notes", ΔE's through "“,”")."""
+    from manim import Arrow
+
+    heads = [
+        np.asarray(m.get_tip().get_vertices()[:3], dtype=float)[:, :2]
+        for top in scene.mobjects
+        for m in top.get_family()
+        if isinstance(m, Arrow) and m.has_tip() and m.get_tip().get_fill_opacity() > 0.05
+    ]
+    lines = [(np.asarray(p)[:2], np.asarray(q)[:2]) for p, q, _ in _leaders(scene)]
+    boxes = [(describe(m), box_of(m).inset(0.02)) for m in texts(scene)]
+    out = []
+    for k, (p, q) in enumerate(lines):
+        tip = q + (q - p) / np.linalg.norm(q - p) * 0.08  # where it points (tip_room.leader_line)
+        pts = np.vstack([p + np.linspace(0.0, 1.0, 40)[:, None] * (q - p), tip])
+        for a, b, c in heads:
+            if abs(np.linalg.det(np.column_stack([b - a, c - a]))) < 1e-9:
+                continue
+            u, v = np.linalg.solve(np.column_stack([b - a, c - a]), (pts - a).T)
+            inside = (u > 0.02) & (v > 0.02) & (u + v < 0.98)
+            if np.linalg.norm(a - tip) >= 0.05 and inside[:-1].any() and not inside[-1]:
+                out.append(f"a leader line {p.round(2)} → {q.round(2)} crosses an arrowhead")
+        for name, box in boxes:
+            x, y = pts[1:-2, 0], pts[1:-2, 1]
+            if ((x > box.x0) & (x < box.x1) & (y > box.y0) & (y < box.y1)).any():
+                out.append(f"a leader line {p.round(2)} → {q.round(2)} runs through {name!r}")
+        out += [f"leader lines cross at {p.round(2)}" for o in lines[:k] if _crosses(p, q, *o)]
+    return out
+
+
 def labels_on_arrowheads(scene) -> list[str]:
     """Each text beside the title and caption that covers part of an arrowhead (its triangle,
     sampled): issue 38, the chef sentence's close-up piled "that₁", "The", "soup" and "ΔE" on
@@ -227,7 +261,7 @@ def _run(example, aspect="16:9"):
             if isinstance(m, Num) and str(m.role[0]).startswith(("moved_", "weights"))
         ]
         problems = geometry_problems(scene) + labels_across_arrows(scene)
-        problems += labels_on_arrowheads(scene)
+        problems += labels_on_arrowheads(scene) + leaders_across(scene)
         problems += sign_problems(scene)  # (a followed label shortened: geometry_problems)
         problems += caption_gap_problems(scene) + tips_mistaken(scene)
         return nums, problems, _seen(scene)
@@ -330,7 +364,7 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     )
     assert reading.pattern == "diffuse" and reading.score is None
     said = [c for _, c, _ in steps if "This head" in c]
-    assert said == [steps[0][1]] and "This head's weights are diffuse." in said[0], said
+    assert said == [steps[0][1]] and "diffuse" in said[0], said  # (its words: H-reading's)
     r = moved["readout"]
     assert r["says_little"] and not r["key"]["pushed"]  # the committed sentence: it says little
     words = steps[-1][1]

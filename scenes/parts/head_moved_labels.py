@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from manim import Arrow, VGroup
 
-from scenes.mobjects.layout import Box
+from scenes.mobjects.layout import Box, box_of
 
 REACH = 0.6  # a leader line longer than this takes the eye away from the tip
 FAR = 1.2  # one longer than this is worse than one across an arrow
@@ -57,30 +57,120 @@ def head_marks(arrows) -> list[Box]:
 def clear_labels(
     plane, coords, texts, colors, obstacles, room=None, arrows=(), beside=None
 ) -> VGroup:
-    """``plane``'s tip labels clear of every arrow (:func:`lines_of`) and of the arrowheads of
-    ``arrows`` (:func:`head_marks`), their leader lines too: tried apart, then with tips close
-    together sharing one label, then in ``room`` (a box round the plane's, clear of
-    ``obstacles``), then in a column of ``beside`` (else ``room``) left or right of every
-    arrow (:func:`sides`:
-    where small terms end inside a large one's head, their labels in a column, each leader
-    line across to its tip); the first with every label near its tip and no leader line
-    across or along an arrow, else the best by :func:`_label_score` (issue 38: at 1:1 the
-    first clear try left "slides" out and set "they" 2.8 units from its tip; the chef
-    sentence's labels piled round soup's head, a leader line ran down soup's shaft)."""
+    """:func:`placed_labels`' labels."""
+    return placed_labels(plane, coords, texts, colors, obstacles, room, arrows, beside)[1]
+
+
+def placed_labels(
+    plane, coords, texts, colors, obstacles, room=None, arrows=(), beside=None
+) -> tuple[tuple, VGroup]:
+    """(their :func:`_label_score`, the labels): ``plane``'s tip labels clear of every arrow
+    (:func:`lines_of`) and of the arrowheads of ``arrows`` (:func:`head_marks`), their leader
+    lines too: tried apart, then with tips close together sharing one label, then in ``room``
+    (a box round the plane's, clear of ``obstacles``), then in a column of ``beside`` (else
+    ``room``) left or right of every arrow (:func:`sides`: where small terms end inside a large
+    one's head, their labels in a column, each leader line across to its tip), then, where
+    every leader line crosses something, in one column top to bottom as their tips
+    (``plane.fanned_labels``); the first with every label near its tip and no leader line
+    across anything, else the best by :func:`_label_score` (issue 38: at 1:1 the first clear
+    try left "slides" out and set "they" 2.8 units from its tip; the chef sentence's labels
+    piled round soup's head, a leader line ran down soup's shaft; at-the-limits' "notes" line
+    crossed ΔE's head and "own", "+ 20"'s ran through "notes")."""
     shafts = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
     boxes = [plane.box] + ([room] if room is not None else [])
     for wide in dict.fromkeys(b for b in (room, beside) if b is not None):
         boxes += sides(plane, wide, texts)
     marks = [*obstacles, *lines_of(plane), *head_marks(arrows)]
+    heads = head_triangles(arrows)
+    texts_near = [box_of(m).inset(0.02) for m in obstacles if not isinstance(m, Box)]
     best = None
-    for bounds, merge in [(b, m) for b in boxes for m in (0.0, 0.15, 0.3)]:
+    merges = (0.0, 0.15, 0.3) if len(coords) > 1 else (0.0,)  # (one label: none to share)
+    for bounds, merge in [(b, m) for b in boxes for m in merges]:
         labels = plane.tip_labels(coords, texts, colors, bounds, marks, merge=merge)
-        score = _label_score(labels, texts, shafts, merge)
+        score = _label_score(labels, texts, shafts, merge, heads, texts_near)
         if best is None or score < best[0]:
             best = (score, labels)
         if score == (0, 0, 0, 0.0):
-            break
-    return best[1]
+            return score, labels
+    for bounds in dict.fromkeys(b for b in (beside, room) if b is not None):
+        if best[0][:3] == (0, 0, 0):
+            break  # a leader line across an arrow, or its head, only: a column, top to bottom
+        labels = plane.fanned_labels(coords, texts, colors, bounds, marks)
+        score = _label_score(labels, texts, shafts, 0.0, heads, texts_near)
+        if score < best[0]:
+            best = (score, labels)
+    return best
+
+
+def head_triangles(arrows) -> list[np.ndarray]:
+    """The arrowheads of ``arrows`` (Arrows, or groups of them), each its triangle's three
+    corners (the first its tip), for :func:`_label_score`."""
+    return [
+        np.asarray(arrow.get_tip().get_vertices()[:3], dtype=float)[:, :2]
+        for mob in arrows
+        for arrow in mob.get_family()
+        if isinstance(arrow, Arrow) and arrow.has_tip()
+    ]
+
+
+def _across_head(p, q, heads, skip: float = 0.05) -> int:
+    """How many of ``heads`` (:func:`head_triangles`) the leader line p → q runs through, but
+    one at the tip it leads to (0.08 past its end: :func:`scenes.mobjects.tip_room.leader_line`):
+    the head of that tip's own arrow (its corner within ``skip`` of it), or one over that tip
+    (the chain's tips can lie under ΔE's wide head: no line reaches them without entering it)."""
+    length = float(np.linalg.norm(q - p))
+    if length < 1e-9:
+        return 0
+    anchor = q + (q - p) / length * 0.08
+    pts = np.vstack([p + np.linspace(0.0, 1.0, 40)[:, None] * (q - p), anchor])
+    count = 0
+    for a, b, c in heads:
+        m = np.column_stack([b - a, c - a])
+        if np.linalg.norm(a - anchor) < skip or abs(float(np.linalg.det(m))) < 1e-9:
+            continue
+        u, v = np.linalg.solve(m, (pts - a).T)
+        inside = (u > 0.02) & (v > 0.02) & (u + v < 0.98)
+        count += bool(inside[:-1].any() and not inside[-1])
+    return count
+
+
+def split_off(labels: VGroup, text: str) -> tuple[VGroup, VGroup]:
+    """``labels`` (:func:`clear_labels`) without the label of ``text`` and its leader line,
+    and that label with its line (empty where it was left out): a label placed with the others,
+    shown later (HeadMoved's ΔE, placed with the terms', shown at the sum's step)."""
+    family = labels.get_family()
+    mine = next(
+        (
+            m
+            for m in family
+            if getattr(m, "is_tip_label", False) and getattr(m, "source_text", None) == text
+        ),
+        None,
+    )
+    if mine is None:
+        return labels, VGroup()
+    colour, edge = mine.family_members_with_points()[0].get_color(), box_of(mine)
+    lines = [  # its line: in its colour, from 0.04 off its box's edge (another label's, in
+        # another colour, can start as near: "+ 20" under ΔE, both led to the chain's end)
+        m
+        for m in family
+        if getattr(m, "is_leader", False)
+        and m.get_stroke_color() == colour
+        and _gap_to(m.get_start(), edge) < 0.06
+    ]
+    for parent in family:
+        parent.remove(mine, *lines)
+    for item in list(labels.submobjects):  # a group now without a label of its own
+        if not any(getattr(m, "is_tip_label", False) for m in item.get_family()):
+            labels.remove(item)
+    return labels, VGroup(mine, *lines)
+
+
+def _gap_to(point, b: Box) -> float:
+    """Distance from ``point`` to box ``b`` (0 inside)."""
+    dx = max(b.x0 - point[0], 0.0, point[0] - b.x1)
+    dy = max(b.y0 - point[1], 0.0, point[1] - b.y1)
+    return float(np.hypot(dx, dy))
 
 
 def sides(plane, room: Box, texts) -> list[Box]:
@@ -119,21 +209,34 @@ def _along(p, q, shafts, skip: float = 0.15, near: float = 0.05) -> bool:
     return False
 
 
-def _label_score(labels, texts, shafts, merge: float) -> tuple:
+def _label_score(labels, texts, shafts, merge: float, heads=(), near=()) -> tuple:
     """(labels left out, leader lines longer than :data:`FAR`, leader lines across or along an
-    arrow, how far the leader lines reach beyond :data:`REACH` in all, plus 0.3 for a shared
-    label): the smaller, the better read."""
+    arrow, through one of ``heads`` (:func:`head_triangles`), through a label (theirs or one of
+    ``near``: boxes of texts already placed) or across another leader line, how far the leader
+    lines reach beyond :data:`REACH` in all, plus 0.3 for a shared label): the smaller, the
+    better read."""
     family = labels.get_family()
     leaders = [m for m in family if getattr(m, "is_leader", False)]
-    crossed = sum(
-        _crosses(m.get_start()[:2], m.get_end()[:2], a, b) for m in leaders for a, b in shafts
-    )
-    crossed += sum(_along(m.get_start()[:2], m.get_end()[:2], shafts) for m in leaders)
+    lines = [(m.get_start()[:2], m.get_end()[:2]) for m in leaders]
+    crossed = sum(_crosses(p, q, a, b) for p, q in lines for a, b in shafts)
+    crossed += sum(_along(p, q, shafts) + _across_head(p, q, heads) for p, q in lines)
+    named = [box_of(m).inset(0.02) for m in family if getattr(m, "is_tip_label", False)]
+    named += near
+    crossed += sum(_through(p, q, box) for p, q in lines for box in named)
+    crossed += sum(_crosses(*one, *other) for k, one in enumerate(lines) for other in lines[:k])
     longest = sum(float(np.linalg.norm(m.get_end() - m.get_start())) > FAR for m in leaders)
     drawn = {getattr(m, "source_text", None) for m in family if m not in leaders}
     missing = sum(str(t) not in drawn for t in texts)
     far = sum(max(0.0, float(np.linalg.norm(m.get_end() - m.get_start())) - REACH) for m in leaders)
     return missing, longest, crossed, round(far + (0.3 if merge else 0.0), 2)
+
+
+def _through(p, q, box: Box) -> bool:
+    """Whether the leader line p → q runs through ``box`` (another label: issue 38, at 1:1
+    "+ 20"'s line ran through "notes")."""
+    pts = p + np.linspace(0.05, 0.95, 19)[:, None] * (q - p)
+    x, y = pts[:, 0], pts[:, 1]
+    return bool(((x > box.x0) & (x < box.x1) & (y > box.y0) & (y < box.y1)).any())
 
 
 def _crosses(p, q, a, b) -> bool:
