@@ -20,6 +20,7 @@ from scenes.mobjects.theme import SMALL
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 NOTE_BESIDE = 1.9  # a panel this many times as wide as tall: the tokens' note beside the plane
 NOTE_WIDTH = 3.0  # its column ("2-D view: keeps 82 %", "16 others, grey")
+VALUES_SHARE = 0.55  # a square frame's values plane at most this share of the body's width
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -52,9 +53,22 @@ class Overview(ExplainerScene):
         self.show_tokens(panels[0], body)
         groups = self.matrices(body if self.whole else self.clear_of_note(panels[1]), self.whole)
         if self.whole:  # the values' step: the followed row's weights beside the outputs
-            self.row_weights = self.matrices(self.clear_of_note(panels[1]), kinds=("weights",))
+            panels[2] = self.values_side(body)
         self.score(groups)
         self.mix_values(panels[2])
+
+    def values_side(self, body: Box) -> Box:
+        """A square frame's values step (issue 38: its plane 1.7 units high in a 3.9-unit body,
+        beside a row of weights in twice its width): the plane a square as high as ``body`` at
+        its left (returned), the followed row's weights at the top of the column beside it
+        (``self.row_weights``), the plane's notes under them (``self.values_note_box``)."""
+        side = min(body.height, VALUES_SHARE * body.width)
+        plane, rest = body.columns(side, body.width - 0.3 - side, gap=0.3)
+        self.row_weights = self.matrices(rest, kinds=("weights",))
+        below = Box(rest.x0, rest.y0, rest.x1, rest.y1 - 0.2)  # clear of the formula's d_k
+        top = place(self.row_weights["weights"], below, "top").get_bottom()[1] - 0.25
+        self.values_note_box = Box(rest.x0, rest.y0, rest.x1, top)
+        return plane
 
     def long_names(self, body: Box) -> bool:
         """Whether the followed pair's names, never shortened, leave the matrices' middle
@@ -99,10 +113,18 @@ class Overview(ExplainerScene):
         theme = self.theme
         x_view = plane_view_of(self.trace, "X")
         order, crowded = self.story_inputs(), self.example.n > CROWDED
-        # among many, two lines under the plane: the view note, the others counted
-        x_plane_box, x_note_box = panel.rows(*((4, 1) if crowded else (9, 1)), gap=0.1)
-        if panel.width > NOTE_BESIDE * panel.height:
-            x_note_box = Box(panel.x0, panel.y0, panel.x0 + NOTE_WIDTH, x_note_box.y1)
+        # among many, under the plane: the view note, the others counted, a key to the cast
+        # (a square frame among many: under it, the plane as wide as the frame, its fan of 24
+        # arrows no knot of heads)
+        beside = panel.width > NOTE_BESIDE * panel.height and not (crowded and self.whole)
+        if crowded and not beside:
+            under = min(self.note_room(panel.width), 0.45 * panel.height)
+            x_plane_box, x_note_box = panel.rows(panel.height - 0.1 - under, under, gap=0.1)
+        else:
+            x_plane_box, x_note_box = panel.rows(*((4, 1) if crowded else (9, 1)), gap=0.1)
+        if beside:  # the column left of the plane, the note at its foot (a key above it)
+            top = panel.y1 if crowded else x_note_box.y1
+            x_note_box = Box(panel.x0, panel.y0, panel.x0 + NOTE_WIDTH, top)
             x_plane_box = Box(x_note_box.x1 + 0.2, panel.y0, panel.x1, panel.y1)
         x_plane = self.kit.plane(x_view.coords, x_plane_box, ticks=False)
         q_colors = [self.q_color(i) for i in range(self.example.n)]
@@ -113,22 +135,47 @@ class Overview(ExplainerScene):
             x_note = self.kit.view_note(x_view, "X", short=True)  # matrices beside it
         if not len(x_note):
             x_note = VGroup(label(self.say("embeddings"), SMALL, theme.muted))
-        place(x_note, x_note_box, "left")
-        # clear of the note and the formula above; among many, as many of the cast as are
-        # labelled at their tips (a key to their colours had no room), the others thin and grey
+        align = "bottom-left" if beside and crowded else "left"
+        place(x_note, x_note_box, align)
+        # clear of the note and the formula above; among many, the cast in colour, labelled at
+        # their tips or named in a key under the note (issue 38: two of the eight in colour,
+        # the others grey), the others thin and grey
         args = (x_plane, x_view.coords, self.q_tokens, q_colors)
-        kw = dict(bounds=x_plane_box, align="left", obstacles=[self.formula])
+        kw = dict(bounds=x_plane_box, align=align, obstacles=[self.formula])
         if crowded:
-            cast = [i for i in order if i in self.cast][:CROWDED_TOKENS]
-            _, x_arrows, grey, x_labels, x_note = self.unmerged(
-                *args, cast, x_note, x_note_box, key=False, **kw
-            )
+            _, x_arrows, grey, x_labels, x_note = self.keyed_cast(*args, x_note, x_note_box, **kw)
             x_arrows = VGroup(*grey, *x_arrows)
         else:
             _, x_arrows, x_labels, x_note = self.kit.story_arrows(
                 *args, order, x_note, x_note_box, **kw
             )
         return VGroup(x_plane.plane, x_arrows, x_labels, x_note)
+
+    def note_room(self, width: float) -> float:
+        """The height under a plane of many tokens ``width`` wide for its note: the view note
+        and the count of the others (two lines), and a key to the cast's colours
+        (:meth:`Kit.cast_key`) where their labels find no room at their tips."""
+        texts = [self.q_tokens[i] for i in self.cast]
+        key = self.kit.cast_key(texts, [self.q_color(i) for i in self.cast], Box(0, 0, width, 1))
+        return 0.6 + 0.08 + key.height
+
+    def keyed_cast(self, plane, coords, texts, colors, note, box: Box, **kw):
+        """:meth:`Kit.cast_arrows` of the cast, each in its colour: labelled at its own tip
+        where every one finds a spot there, never two labels merged (issue 38: one label per
+        arrow), else named in a key under ``note``."""
+        out = self.kit.cast_arrows(plane, coords, texts, colors, self.cast, note, box, **kw)
+        if not any(getattr(m, "tip_parts", None) for m in out[3].get_family()):
+            return out
+        keep, arrows, grey, _, note = out  # labels merged: the cast named in a key
+        order = [i for i in self.cast if i in keep]
+        key = self.kit.cast_key([texts[i] for i in order], [colors[i] for i in order], box)
+        for arrow in arrows:
+            arrow.wants_label, arrow.in_key = False, True
+        both = VGroup(*([note] if len(note) else []), key)
+        both.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        align = kw.get("align", "left")
+        place(both, box, align if both.height <= box.height else "bottom-left")
+        return keep, arrows, grey, key, note
 
     def unmerged(self, plane, coords, texts, colors, cast, *args, **kw):
         """:meth:`Kit.cast_arrows` with one label to each arrow: where tips close together
@@ -205,12 +252,15 @@ class Overview(ExplainerScene):
 
     def matrix_names(self, followed: int, many: bool) -> tuple[list, list]:
         """The matrices' row and column names: among ``many`` tokens long labels shortened (a
-        column more of numbers), never the followed pair's, as a row nor as a column (the
-        masked step's blocked column is the followed query's own at-the-limits, once 'e…ns')."""
+        column more of numbers), never the followed pair's nor the cast's, as a row nor as a
+        column (the masked step's blocked column is the followed query's own at-the-limits,
+        once 'e…ns')."""
         rows, cols = self.q_tokens, self.k_tokens
         if not many:
             return rows, cols
         whole = {rows[followed], cols[self.followed_key(followed)]}
+        if len(self.cast) < self.example.n:  # nor the cast's (issue 38: never shortened)
+            whole |= {rows[i] for i in self.cast} | {cols[j] for j in self.cast}
         return tuple(
             [t if t in whole else ellipsize(t, 1.0, SMALL) for t in ts] for ts in (rows, cols)
         )
@@ -314,7 +364,13 @@ class Overview(ExplainerScene):
         # under the plane: the faint arrows' key, the view note, what is not drawn (a line kept
         # for it: where not every output finds a label, some are not drawn at any size)
         lines = 2 + (not out_view.exact)
-        o_plane_box, o_note_box = panel.rows(panel.height - 0.3 * lines - 0.1, 0.3 * lines, gap=0.1)
+        if self.whole:  # the plane the whole panel, its notes beside it under the weights
+            o_plane_box, room = panel, self.values_note_box
+            o_note_box = Box(room.x0, max(room.y0, room.y1 - 0.3 * lines), room.x1, room.y1)
+        else:
+            o_plane_box, o_note_box = panel.rows(
+                panel.height - 0.3 * lines - 0.1, 0.3 * lines, gap=0.1
+            )
         # among many, the values the followed query weighs most (24 faint arrows were a thicket)
         # and the plane fitted to them and to the outputs it may draw
         values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)

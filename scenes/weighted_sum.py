@@ -37,6 +37,7 @@ PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels 
 # chain covers placed again after the output's; every value's again after it; every value's before
 # it; every value's again where it may cross a faded shaft
 CHAIN_TRIES = ("around", "cover", "every", "values_first", "faint")
+LIST_GAPS = ((0.3, 0.12), (0.2, 0.08))  # a list of weights' gaps between entries, then closer
 
 
 class WeightedSum(CrowdedChain, ExplainerScene):
@@ -242,37 +243,45 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         return self.largest_weights(room)
 
     def largest_weights(self, room: float):
-        """Where not every key's weight fits (12 keys at 1:1): the largest ones first, in the
-        shortest form and as many to a line as fit, every value drawn in the plane among them
-        (issue 38: at 1:1 three of the eight drawn had no weight on the still), with a line
-        saying how many are left (the caption's largest weight is always listed); nothing where
-        not even one fits."""
+        """Where not every key's weight fits (12 keys at 1:1): the cast's (the tokens in colour,
+        :func:`attention_core.story_cast`) and the largest, largest first, in the shortest form
+        and as many to a line as fit, every value drawn in the plane among them (issue 38: at
+        1:1 three of the eight drawn had no weight on the still; fit, drawn, was listed before
+        it₁, in the cast and weighed as much; the painting's the₁ left out for said), with a
+        line saying how many are left (the caption's largest weight is always listed) — where
+        only the cast fits, closer and without that line (the plane's note counts the others,
+        grey); nothing where not even one fits."""
         head, colors, i, n = self.head, self.colors, self.i, len(self.seen)
         order = sorted(self.seen, key=lambda j: -head.weights[i, j])
         drawn = [j for j in getattr(self, "v_drawn", ()) if j in order]
-        width, tried = self.side_box.width, set()
-        # every drawn value's weight where that fits (all drawn, 12 keys: the largest alone)
-        tries = [(k, must) for must in (drawn, []) for k in range(n - 1, 0, -1)]
-        for shown, must in tries:
+        cast = [j for j in order if j in self.cast and j not in self.v_zero]
+        width, tried, made = self.side_box.width, set(), {}
+        # the cast's weights where they fit, else every drawn value's (all drawn, 12 keys: the
+        # largest alone)
+        tries = [(k, must, LIST_GAPS[0]) for must in (cast, drawn, []) for k in range(n - 1, 0, -1)]
+        tries.insert(n - 1, (0, cast, LIST_GAPS[1]))  # the cast alone, closer
+        for shown, must, (hbuff, vbuff) in tries:
             keys = sorted({*order[:shown], *must}, key=order.index)
-            if len(keys) >= n or tuple(keys) in tried:
+            if len(keys) >= n or (tuple(keys), hbuff) in tried:
                 continue
-            tried.add(tuple(keys))
-            entries = [
-                VGroup(
-                    label(self.k_tokens[j], SMALL, colors[j]),
-                    self.num(head.weights[i, j], HeadRole("weights", self.h, i, j), 3, size=SMALL),
-                ).arrange(buff=0.1)
-                for j in keys
-            ]
-            listed = flow(entries, width, hbuff=0.3, vbuff=0.12)
+            tried.add((tuple(keys), hbuff))
+            for j in keys:
+                if j not in made:
+                    role = HeadRole("weights", self.h, i, j)
+                    made[j] = VGroup(
+                        label(self.k_tokens[j], SMALL, colors[j]),
+                        self.num(head.weights[i, j], role, 3, size=SMALL),
+                    ).arrange(buff=0.1)
+            listed = flow([made[j] for j in keys], width, hbuff=hbuff, vbuff=vbuff)
             # "none weighted more" only where every key left out weighs no more than those listed
             claim = keys == order[: len(keys)]
-            for rest_key in ("smaller_weights", "more_weights") if claim else ("more_weights",):
-                lines = balanced_lines(self.say(rest_key, n=n - len(keys)), width, SMALL, 2)
+            rest_keys = ["smaller_weights", "more_weights"] if claim else ["more_weights"]
+            for rest_key in rest_keys + ([None] if hbuff != LIST_GAPS[0][0] else []):
+                said = self.say(rest_key, n=n - len(keys)) if rest_key else ""
+                lines = balanced_lines(said, width, SMALL, 2) if said else []
                 rest = [label(t, SMALL, self.theme.muted) for t in lines]
                 col = VGroup(listed, *rest, *self.blocked_line(SMALL))
-                col.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+                col.arrange(DOWN, aligned_edge=LEFT, buff=vbuff)
                 if col.height <= room and col.width <= width:
                     return col
         return VGroup()  # no room at all: the shares are in the AttentionMatrix scene

@@ -8,7 +8,8 @@ of twenty-odd weighted values was invisible, its links 0.02 long under the outpu
 - The values: the cast's (:func:`attention_core.story_cast`: the followed key's, the largest
   weights') in colour, each labelled at its own tip (:meth:`Kit.cast_arrows`), the others thin and
   grey and counted; a cast value whose head would sit within :data:`HEAD_GAP` of one already
-  drawn is grey too, and the shorter arrows are drawn over the longer.
+  drawn, or whose label finds no spot, is thin in its colour (the list of weights beside the
+  plane names it), and the shorter arrows are drawn over the longer.
 - The chain: the terms long enough to see (:data:`MIN_LINK` on screen, the largest weight
   first) are links of their own in their colours, after one grey link of all the others;
   where the chain is small in its plane (and no residual follows, which needs the wide view) the
@@ -30,8 +31,10 @@ HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on sc
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
 ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
 TERM_REACH = 0.45  # the followed key's term, naming its link of the chain, at most this far off
+WEIGHT_REACH = 0.9  # and its weight at most this much farther
 OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
 LEAD_REACH = 1.0  # the output's label, with no spot at its tip: its leader line at most this long
+THIN_CAST = 0.9  # a cast value with no label at its tip: a thin arrow in its colour, this opaque
 
 
 def square_ish(points, box, least: float = 1.0) -> np.ndarray:
@@ -174,10 +177,11 @@ class CrowdedChain:
     def cast_values(self):
         """The values past 12 keys: the cast's in colour (the followed key's first, then by
         weight), apart by :data:`HEAD_GAP`, those that find a spot at their tips, in turn, each
-        labelled there (issue 38 at 1:1: leader lines knotted); the others thin and grey,
-        counted under the note. Where not even the first finds one, the arrows in colour are
-        named by the list of weights beside the plane, in their colours. Returns (the indices
-        in colour, their arrows, the labels, the note); the grey arrows in ``self.v_grey``."""
+        labelled there (issue 38 at 1:1: leader lines knotted); the rest of the cast thin in
+        their colours (``self.v_thin``), named by the list of weights beside the plane; the
+        others thin and grey, counted under the note. Where not even the first finds a spot,
+        the arrows in colour are named by that list too. Returns (the indices labelled in
+        colour, their arrows, the labels, the note); the thin arrows in ``self.v_grey``."""
         import attention_core as ac
 
         plane, w, seen = self.vplane, self.head.weights[self.i], set(self.seen)
@@ -185,10 +189,8 @@ class CrowdedChain:
         first = [pair.key] if pair is not None and pair.query == self.i else []
         ranked = [*first, *sorted(self.cast, key=lambda j: -w[j])]
         cast, heads = [], []
-        for j in (j for j in dict.fromkeys(ranked) if j in seen):
+        for j in (j for j in dict.fromkeys(ranked) if j in seen and j not in self.v_zero):
             tip = plane.point(self.V2[j])[:2]
-            if np.linalg.norm(self.V2[j]) * plane.unit < 1e-3:
-                continue  # a zero value: nothing to label
             if all(np.linalg.norm(tip - h) >= HEAD_GAP for h in heads):
                 cast.append(j)
                 heads.append(tip)
@@ -209,10 +211,43 @@ class CrowdedChain:
             for a in arrows:
                 a.wants_label = False
         self.v_keyed = [led] if led is not None else []
+        thin = dict(zip(self.others(drawn), grey))
+        # the rest of the cast thin in their colours, named by the list beside (issue 38: did,
+        # 0.126, grey in the plane and blue in the list); only the others grey, counted
+        self.v_thin = [j for j in self.cast if j in thin and j in seen and j not in self.v_zero]
+        for j in self.v_thin:
+            thin[j].set_color(self.colors[j]).set_opacity(THIN_CAST)
+        others = [j for j in self.others(drawn) if j in seen and j not in self.v_thin]
+        note = self.recount(note, len(others))
         if led is not None:
             labels, note = self.followed_in_key(led, drawn, arrows, labels, note)
-        self.v_grey = VGroup(*(a for j, a in zip(self.others(drawn), grey) if j in seen))
+        self.v_grey = VGroup(*(thin[j] for j in self.others(drawn) if j in seen))
         return drawn, arrows, labels, note
+
+    @property
+    def v_zero(self) -> list[int]:
+        """The keys whose value is too short to draw (nothing to colour nor label)."""
+        unit = self.vplane.unit
+        return [j for j in range(self.example.n_keys) if np.linalg.norm(self.V2[j]) * unit < 1e-3]
+
+    def recount(self, note, grey: int):
+        """``note`` (:meth:`Kit.cast_arrows`': the view note, then its count of the arrows not
+        in colour) with that count made ``grey``, the values drawn grey (not the cast's thin
+        ones in colour, nor the keys the mask hides, which are not drawn: "19 others, grey"
+        had counted 12 of those), in the old line's place; no line where none is grey."""
+        from scenes.mobjects.text import label
+        from scenes.mobjects.theme import SMALL
+
+        if not len(note) or note is self.note:  # no count line (every key in colour)
+            return note
+        line = note.submobjects[-1]
+        if not grey:
+            note.remove(line)
+            return note
+        key = "others_grey" if grey > 1 else "others_grey_one"
+        new = label(self.say(key, n=grey), SMALL, self.theme.muted)
+        note.submobjects[-1] = new.move_to(line).align_to(line, LEFT)
+        return note
 
     def followed_in_key(self, led, drawn, arrows, labels, note):
         """The followed key's value ``led``, with no spot at its tip, named in a key under the
@@ -396,11 +431,13 @@ class CrowdedChain:
         return [*self.v_grey, *coloured]
 
     def shrunk_arrow(self, j: int):
-        """Value ``j`` shrunk by its weight: in its colour where drawn so, else thin and grey."""
+        """Value ``j`` shrunk by its weight: in its colour where drawn so, else thin (a cast
+        value's in its colour, as it was drawn), the others grey."""
         plane = self.vplane
         if getattr(self, "v_grey", None) is None or j in self.v_drawn:
             return plane.arrow(self.parts2[j], self.colors[j], stroke_width=6)
-        return self.kit.thin_arrow(plane, self.parts2[j], opacity=0.8)
+        colour = self.colors[j] if j in getattr(self, "v_thin", ()) else None
+        return self.kit.thin_arrow(plane, self.parts2[j], colour, opacity=0.8)
 
     def chain_links(self, unit: float) -> list[list[int]] | None:
         """The chain's links at ``unit`` scene units a data unit: every small term in one link
@@ -512,7 +549,8 @@ class CrowdedChain:
         a, b = np.asarray(arrow.get_start())[:2], np.asarray(arrow.get_end())[:2]
         origin = np.asarray(self.vplane.point(np.zeros(2)))[:2]
         taken = [*self.chain_marks(), *(box_of(m) for m in [*self.obstacles, *self.o_tip])]
-        for size in (BODY, SMALL):
+        # on one line, else the weight over "× v(…)" (its weight nearer the link)
+        for size, stacked in ((BODY, False), (BODY, True), (SMALL, False), (SMALL, True)):
             term = VGroup(
                 self.num(
                     self.head.weights[self.i, j],
@@ -522,15 +560,36 @@ class CrowdedChain:
                     color=self.colors[j],
                 ),
                 label(f"× v({self.k_tokens[j]})", size, self.colors[j]),
-            ).arrange(buff=0.1)
-            found = []
+            )
+            if stacked:
+                term.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+            else:
+                term.arrange(buff=0.1)
+            found, along = [], [a + t * (b - a) for t in np.linspace(0.0, 1.0, 21)]
             for t in (0.5, 0.35, 0.65, 0.2, 0.8):
                 found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, TERM_REACH)
+            # its weight near the link too (at-the-limits at 16:9: "0.489" 1.9 from it, at the
+            # far end of a long term)
+            found = [c for c in found if self.weight_near(term, c, along)]
             # first on the side of the link away from the origin (the output's arrow runs there)
             away = [c for c in found if _side(a, b, c) != _side(a, b, origin)]
             if away or found:
                 return term.move_to(np.array([*(away or found)[0], 0.0]))
         return VGroup()
+
+    @staticmethod
+    def weight_near(term, centre, along) -> bool:
+        """Whether, ``term`` centred at ``centre``, its "× v(…)" lies within :data:`TERM_REACH`
+        of a point of ``along`` (a link) and its weight within :data:`WEIGHT_REACH` more."""
+        from scenes.mobjects.layout import Box, box_of
+
+        d = np.asarray(centre)[:2] - term.get_center()[:2]
+        gaps = []
+        for part in term[:2]:
+            b = box_of(part)
+            box = Box(b.x0 + d[0], b.y0 + d[1], b.x1 + d[0], b.y1 + d[1])
+            gaps.append(min(_gap(p, box) for p in along))
+        return gaps[0] <= TERM_REACH + WEIGHT_REACH and gaps[1] <= TERM_REACH
 
     def to_chain(self, links, arrows, old, new) -> list:
         """The animations from the shrunk values to the chain's links (several merging into
