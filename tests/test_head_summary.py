@@ -240,8 +240,8 @@ def test_the_trophy_head_rests_on_the_first_token_and_links_to_trophy():
     s, said, _ = _scene(W, ex.tokens, "en")
     assert said == (
         "The, the first token, is an attention sink (framed column). Each row rests a quarter"
-        " of its weight or more there, on average. Its strongest links here: did, not, fit … →"
-        " trophy (framed). Next: at → it₂ (framed). "
+        " of its weight or more there, on average. Where it links most strongly here: did, not,"
+        " fit … → trophy (framed). Next: at → it₂ (framed). "
     ), said
 
 

@@ -113,9 +113,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "平均每行四分之一以上的权重停在那里。",
         "Each row rests a quarter of its weight or more there, on average. ",
     ),
+    # (said as "links most strongly": "strongest links" names the peer rows of an asked pair,
+    # story_asked_linked, in this scene's reading alone: test_captions_seen_at_real_size)
     "head_links": (
-        "它在这句里最强的连接：{links}（已框出）。",
-        "Its strongest links here: {links} (framed). ",
+        "这句里它连接最强的是：{links}（已框出）。",
+        "Where it links most strongly here: {links} (framed). ",
     ),
     "head_links_then": ("其次：{links}（已框出）。", "Next: {links} (framed). "),
     "head_none": (
