@@ -12,6 +12,7 @@ from manim import Line
 from manim.utils.color import ManimColor
 
 import attention_core as ac
+from lecturer_examples import OCR_LOOK, on_run, stills_of
 from scenes.kit.registry import find
 from scenes.mobjects.blocked import blocked_tone
 from scenes.pipeline.stills import run_steps
@@ -38,12 +39,20 @@ def rect_has(rect, line) -> bool:
     return abs(c[0] - rect.get_center()[0]) < 1e-6 and abs(c[1] - rect.get_center()[1]) < 1e-6
 
 
-@pytest.mark.parametrize("preset", ["causal", "at-the-limits"])
-def test_attention_matrix_draws_blocked_cells_in_a_look_of_their_own(preset):
-    import lecturer_examples
+# the limits' AttentionMatrix as test_scene_ocr.py runs it (English, 16:9): no run of its own
+LIMITS_RUN = ("at-the-limits", "AttentionMatrix", *OCR_LOOK)
 
-    ex = ac.PRESETS[preset] if preset in ac.PRESETS else lecturer_examples.load(preset)
-    cells = run_steps(find("AttentionMatrix").load(), ex, frames=False, snapshot=_blocked_cells)
+
+@pytest.mark.parametrize(
+    "preset",
+    ["causal", pytest.param("at-the-limits", marks=on_run(LIMITS_RUN, "blocked", _blocked_cells))],
+)
+def test_attention_matrix_draws_blocked_cells_in_a_look_of_their_own(preset):
+    if preset in ac.PRESETS:
+        ex = ac.PRESETS[preset]
+        cells = run_steps(find("AttentionMatrix").load(), ex, frames=False, snapshot=_blocked_cells)
+    else:
+        cells = stills_of(LIMITS_RUN, "blocked")
     cells = cells[0].snapshot
     blocked = [c for c in cells if not c[0]]
     assert blocked, "the example blocks no shown cell"

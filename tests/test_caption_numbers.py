@@ -10,7 +10,7 @@ import pytest
 from test_grouped_query_scenes import grouped_example
 
 import lecturer_examples
-from lecturer_examples import on_run, shared_case, stills_of
+from lecturer_examples import look_of, on_run, run_at, shared_case, stills_of
 from scene_checks import (
     describe,
     dropped_or_distant_labels,
@@ -47,6 +47,18 @@ AT_THE_LIMITS = ("Projections", "DotProducts", "Scaling", "Softmax", "WeightedSu
 NARROW = ("4:3", "1:1")
 
 
+def limits_lang(scene: str, aspect: str) -> str:
+    """The language the limits' ``scene`` is taken in at ``aspect`` (4:3 or 1:1): both
+    languages over the two aspects; at the look test_lecturer_examples.py's clean case takes,
+    that case's language, so the two checks share one run (lecturer_examples.look_of)."""
+    lang, taken = look_of("at-the-limits", scene)
+    if aspect == taken:
+        return lang
+    if taken in NARROW:
+        return "en" if lang == "zh" else "zh"
+    return "zh" if aspect == "4:3" else "en"
+
+
 def caption_numbers_and_labels(scene: str, aspect: str):
     """Every caption number on screen; issue 32 item 3: no arrow without its label, no label far
     from its arrow without a leader line (Projections at 1:1, three 2-unit planes of 12 arrows
@@ -64,11 +76,10 @@ def caption_numbers_and_labels(scene: str, aspect: str):
 def _limits_caption_cases() -> list:
     return [
         shared_case(
-            ("at-the-limits", scene, "zh" if aspect == "4:3" else "en", aspect),
+            ("at-the-limits", scene, limits_lang(scene, aspect), aspect),
             "caption numbers",
             caption_numbers_and_labels(scene, aspect),
-            scene,
-            aspect,
+            *(scene, limits_lang(scene, aspect), aspect),
             id=f"{scene}-{aspect}",
         )
         for scene in AT_THE_LIMITS
@@ -77,13 +88,12 @@ def _limits_caption_cases() -> list:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scene,aspect", _limits_caption_cases())
-def test_at_the_limits_every_caption_number_is_on_screen(scene, aspect):
+@pytest.mark.parametrize("scene,lang,aspect", _limits_caption_cases())
+def test_at_the_limits_every_caption_number_is_on_screen(scene, lang, aspect):
     """Before: Scaling named four scores of a row whose columns 2–4 were elided, Softmax named
     √d_k and the largest weight, WeightedSum listed no weight at 12 keys, DotProducts named a
     weight, Projections a "2-D view" with no view, EncoderBlock a seed with no room. Projections
     labelled 6 of 11 arrows (issue 32). On the same run, the last still holds its picture."""
-    lang = "zh" if aspect == "4:3" else "en"
     stills = stills_of(("at-the-limits", scene, lang, aspect), "caption numbers")
     assert not [f"{s.key}: {p}" for s in stills for p in s.snapshot[0]]
     assert not stills[-1].snapshot[1], f"last still: {stills[-1].snapshot[1]}"
@@ -140,12 +150,20 @@ def score_matrix_shown(s):
     return (len(m.shown_rows), len(m.shown_columns)) if s.steps[-1]["key"] == "matrix" else None
 
 
+def _score_matrix_run(name: str, aspect: str) -> tuple:
+    """The run the whole score matrix is checked on: the limits' at 4:3 and 1:1 that of
+    test_at_the_limits_every_caption_number_is_on_screen (the check reads no word)."""
+    if name == "at-the-limits" and aspect in NARROW:
+        return (name, "DotProducts", limits_lang("DotProducts", aspect), aspect)
+    return _english(name, "DotProducts", aspect)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name,aspect",
     [
         shared_case(
-            _english(name, "DotProducts", aspect),
+            _score_matrix_run(name, aspect),
             "whole score matrix",
             score_matrix_shown,
             *(name, aspect),
@@ -159,7 +177,7 @@ def test_dot_products_ends_on_the_whole_score_matrix(name, aspect):
     """The matrix step's caption says "the score matrix Q Kᵀ (12×12)": it ends on all of it
     (numbers, or a grid of squares). Before: 3 × 4 of the 12 × 12 at 16:9, one column at 1:1."""
     ex = lecturer_examples.load(name)
-    stills = stills_of(_english(name, "DotProducts", aspect), "whole score matrix")
+    stills = stills_of(_score_matrix_run(name, aspect), "whole score matrix")
     last = [s.snapshot for s in stills if s.key == "matrix"][-1]  # (1:1: then the plane again)
     assert last == (ex.n, ex.n_keys)
 
@@ -347,16 +365,18 @@ def blocked_shown(s):
 
 
 def _limits_overview(check: str, snapshot) -> list:
-    run = ("at-the-limits", "Overview")
-    return [shared_case(_english(*run, a), check, snapshot, a, id=a) for a in ASPECTS]
+    """The limits' Overview at each aspect, on the run test_lecturer_examples.py or
+    test_scene_ocr.py makes there (these checks read no word: either language)."""
+    runs = [run_at("at-the-limits", "Overview", a) for a in ASPECTS]
+    return [shared_case(run, check, snapshot, run, id=run[3]) for run in runs]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", _limits_overview("blocked cells", blocked_shown))
-def test_overview_shows_the_blocked_cells_its_caption_names(aspect):
+@pytest.mark.parametrize("run", _limits_overview("blocked cells", blocked_shown))
+def test_overview_shows_the_blocked_cells_its_caption_names(run):
     """ "This example is masked: blocked cells are −∞": at least one −∞ on the still (before, at
     16:9 the limits' masked matrix showed its first column only, which the mask never blocks)."""
-    stills = stills_of(_english("at-the-limits", "Overview", aspect), "blocked cells")
+    stills = stills_of(run, "blocked cells")
     assert [s.snapshot for s in stills if s.key == "masked_note"][0] > 0
 
 
@@ -413,8 +433,8 @@ def number_roles(scene) -> set:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("aspect", _limits_overview("number roles", number_roles))
-def test_overview_keeps_the_followed_querys_largest_weight(aspect):
+@pytest.mark.parametrize("run", _limits_overview("number roles", number_roles))
+def test_overview_keeps_the_followed_querys_largest_weight(run):
     """The limits' Overview elides columns: it showed explanations' row as 0.00 … 0.00, its
     0.985 (on notes, column 11) left out. The followed query's row and its largest weight's
     column are kept."""
@@ -426,7 +446,7 @@ def test_overview_keeps_the_followed_querys_largest_weight(aspect):
     head = ac.trace_example(ex).heads[0]
     i = ac.head_demo_row(ac.trace_example(ex)).row
     want = ("weights", 0, i, int(np.argmax(head.weights[i])))
-    stills = stills_of(_english("at-the-limits", "Overview", aspect), "number roles")
+    stills = stills_of(run, "number roles")
     assert want in [s for st in stills if st.key == "softmax" for s in st.snapshot]
 
 

@@ -489,50 +489,91 @@ def shown_captions(scene: str, ex) -> dict[str, str]:
     return {s.key: s.caption for s in stills}
 
 
-def check_scene_captions(ex):
-    """Run the per-query and mask scenes on ``ex`` and check every claim they make."""
+# the scenes whose captions check_scene_captions checks against the trace
+CAPTION_SCENES = (
+    "WeightedSum",
+    "Softmax",
+    "PositionalEncoding",
+    "MultiHeadSplit",
+    "AttentionMatrix",
+)
+
+
+def check_scene_captions(ex, only=CAPTION_SCENES, shown=shown_captions):
+    """Run the per-query and mask scenes on ``ex`` (those in ``only``) and check every claim
+    they make; ``shown(scene, ex)``: the scene's captions by step."""
     tr = ac.trace_example(ex)
     head = tr.heads[0]
     blocked = np.zeros(head.weights.shape, bool) if head.mask is None else ~head.mask
     tops = [float(np.max(head.weights[r])) for r in real_rows(ex)]
-    ws = shown_captions("WeightedSum", ex)["values"]
+    ws = shown("WeightedSum", ex)["values"] if "WeightedSum" in only else ""
     if "sum of all value vectors" in ws:
         row = ac.head_demo_row(tr).row
         assert not blocked[row].any(), ws
     if "no row's weights are spread more widely" in ws:
         top = float(re.search(r"largest is (\S+)\)", ws).group(1))
         assert top <= min(tops) + 1e-3, (ws, tops)
-    sm = shown_captions("Softmax", ex)["exp"]
+    sm = shown("Softmax", ex)["exp"] if "Softmax" in only else ""
     if "no row's weights are spread more widely" in sm:  # the row it takes, from the trace
         unmasked = ac.softmax(head.scaled)
         top = float(np.max(unmasked[ac.head_demo_row(tr, before_mask=True).row]))
         assert top <= min(float(np.max(unmasked[r])) for r in real_rows(ex)) + 1e-3, sm
-    if not ex.is_cross and ex.n > 1:
-        pe = shown_captions("PositionalEncoding", ex)["order"]
+    if "PositionalEncoding" in only and not ex.is_cross and ex.n > 1:
+        pe = shown("PositionalEncoding", ex)["order"]
         if "only shuffles the outputs" in pe:  # with the causal mask off where it says so
             base = replace(ex, mask="none") if "take it off" in pe else ex
             scale = max(1.0, np.abs(ac.trace_example(base).output).max())
             assert reference_shuffle(base, False) <= 1e-7 * scale, pe
-    if len(tr.heads) > 1:
-        mix = shown_captions("MultiHeadSplit", ex).get("mix", "")
+    if "MultiHeadSplit" in only and len(tr.heads) > 1:
+        mix = shown("MultiHeadSplit", ex).get("mix", "")
         if "back to the" in mix:
             assert tr.output.shape[1] == ex.d_model, mix
-    am = shown_captions("AttentionMatrix", ex)["heatmap"]
-    assert ("masked" in am) == bool(blocked.any()), am
+    if "AttentionMatrix" in only:
+        am = shown("AttentionMatrix", ex)["heatmap"]
+        assert ("masked" in am) == bool(blocked.any()), am
 
 
 @pytest.mark.slow
 @settings(max_examples=4, deadline=None, derandomize=True)
-@given(examples(cross=False, max_n=6))  # rendering 12 tokens is the limits example's test
+@given(examples(cross=False, max_n=6))  # rendering 24 tokens is the limits example's test
 def test_scene_captions_hold_on_random_examples(ex):
     check_scene_captions(ex)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["causal", "padding", "zao-shang-hao", "two-heads", "limits"])
+@pytest.mark.parametrize("name", ["causal", "padding", "zao-shang-hao", "two-heads"])
 def test_scene_captions_hold_on_presets(name):
-    ex = ac.load_example(EXAMPLES / "at-the-limits.toml") if name == "limits" else None
-    check_scene_captions(ex or ac.PRESETS[name])
+    check_scene_captions(ac.PRESETS[name])
+
+
+def _limits_run(scene: str) -> tuple:
+    """test_scene_ocr.py's run of the limits' ``scene`` (English, 16:9, as shown_captions)."""
+    from lecturer_examples import OCR_LOOK
+
+    return ("at-the-limits", scene, *OCR_LOOK)
+
+
+def _limits_cases() -> list:
+    from lecturer_examples import shared_case
+
+    return [
+        shared_case(_limits_run(scene), "captions", None, scene, id=scene)
+        for scene in CAPTION_SCENES
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene", _limits_cases())
+def test_scene_captions_hold_at_the_limits(scene):
+    """The example at the limits (lecturer_examples), each scene's captions read off the run
+    test_scene_ocr.py makes of it (lecturer_examples.stills_of): no run of its own."""
+    import lecturer_examples
+    from lecturer_examples import stills_of
+
+    def shown(name, ex):
+        return {s.key: s.caption for s in stills_of(_limits_run(name), "captions")}
+
+    check_scene_captions(lecturer_examples.load("at-the-limits"), only=(scene,), shown=shown)
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ import pytest
 from conftest import ROOT
 
 import attention_core as ac
+from lecturer_examples import LIMITS
 from scenes.kit import roles, views
 from scenes.mobjects import bars, matrix, plane
 
@@ -231,17 +232,21 @@ def test_a_big_weight_grid_becomes_squares_with_every_label_and_the_named_number
     from scenes.mobjects.layout import Box, box_of
     from scenes.mobjects.theme import THEMES, heat
 
-    ex = ac.load_example(ROOT / "examples" / "at-the-limits.toml")
+    ex = ac.load_example(LIMITS)  # the suite's example at the limits (lecturer_examples)
+    n = ex.n
     W = ac.trace_example(ex).heads[0].weights
-    box = Box(-3.5, -2.6, 3.5, 2.6)
+    # a 1:1 frame's content region (as test_scene_layout._grid_of_24): 24 × 24 squares fit it
+    # (7 × 5.2, the room 12 tokens were given, elides them)
+    box = Box(-3.75, -2.635, 3.75, 2.635)
     m = matrix.LabelledMatrix.fitted(
         W, ("weights", 0), THEMES["dark"], ex.tokens, ex.tokens, box, heat=True, named=[(1, 0)]
     )
-    assert m.style.squares and m.shown_rows == list(range(12)) == m.shown_columns
-    assert len(m.row_labels) == 12 and len(m.col_labels) == 12
-    assert list(m.cells) == [(1, 0)] and len(m.squares) == 144
+    assert m.style.squares and m.shown_rows == list(range(n)) == m.shown_columns
+    assert len(m.row_labels) == n and len(m.col_labels) == n
+    assert list(m.cells) == [(1, 0)] and len(m.squares) == n * n
     for (i, j), sq in m.squares.items():  # a weight fills its cell: its colour is the number
-        inner = (m.style.squares - 0.08) ** 2  # (as areas, weights under 0.1 were specks)
+        # (as areas, weights under 0.1 were specks); the gap 0.08, less on small cells
+        inner = (m.style.squares - matrix.square_gap(m.style.squares)) ** 2
         assert sq.width * sq.height == pytest.approx(inner, abs=2e-6)
         assert sq.get_fill_color().to_hex().lower() == heat(W[i, j]).to_hex().lower()
     frame = box_of(m)

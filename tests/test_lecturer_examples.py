@@ -1,16 +1,18 @@
-"""The lecturer's examples of issue 20 (tests/lecturer_examples.py: 12 tokens with a
-12-character and a repeated label, 4 heads and a causal mask; a trained 12-head layer), every
+"""The lecturer's examples of issues 20 and 38 (tests/lecturer_examples.py: 24 tokens at the
+file format's limits, a 12-character label, repeated labels, 4 heads and a causal mask; a trained
+12-head layer; a real 24-token SmolLM2 sentence and a real 21-token MiniLM one), every
 applicable scene, checked at the end of every step for everything a still can show wrong:
 nothing outside the frame, overlapping or too small, every number the core's, no label on an
 arrow, every text in contrast with what is behind it (scene_checks.picture_problems), and no
 weight hidden where a matrix is the point.
 
 A run at the limits is the costly part (tens of seconds for the larger scenes), so each case
-runs at one look, taken in turn from six (both languages at 16:9, 4:3 and 1:1), the trained
-layer one look further on. A run is shared with every other test that checks the same scene at
-the same look (lecturer_examples.stills_of): a case taken at English 16:9 is checked on
-test_scene_ocr.py's run of it (1080p), not run twice. Every number a step's caption names must
-be on its still (test_scene_ocr.py reads them back at 1080p). The matrix scenes are also checked
+runs at one look, taken in turn from six (both languages at 16:9, 4:3 and 1:1), each example one
+look further on (lecturer_examples.look_of). A run is shared with every other test that checks
+the same scene at the same look (lecturer_examples.stills_of): a case taken at English 16:9 is
+checked on test_scene_ocr.py's run of it (1080p), not run twice. Every number a step's caption
+names must be on its still (test_scene_ocr.py reads them back at 1080p). The real sentences'
+scenes are also checked at the other two aspects (their 16:9 on the OCR run), the matrix scenes
 at every aspect in test_scene_layout.py."""
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ import pytest
 from test_scene_layout import hidden_cells
 
 import lecturer_examples
-from lecturer_examples import shared_case, stills_of
+from lecturer_examples import (
+    OCR_LOOK,
+    has_last_still_cases,
+    look_of,
+    run_at,
+    shared_case,
+    stills_of,
+)
 from scene_checks import (
     dropped_or_distant_labels,
     final_frame_problems,
@@ -28,21 +37,7 @@ from scene_checks import (
     unshown_caption_numbers,
 )
 
-# the six looks, taken in turn (one a case: the suite's time; tests/test_caption_numbers.py
-# takes the limits' scenes at every aspect)
-LOOKS = [("zh", "16:9"), ("en", "4:3"), ("zh", "1:1"), ("en", "16:9"), ("zh", "4:3"), ("en", "1:1")]
 MATRIX_SCENES = ("AttentionMatrix", "CausalMask")
-
-
-def look_of(name: str, scene: str) -> tuple[str, str]:
-    """The look a case is checked at, taken in turn from :data:`LOOKS`."""
-    shift = lecturer_examples.NAMES.index(name)
-    index = [s.name for s in lecturer_examples.applicable(name)].index(scene)
-    return LOOKS[(index + shift) % len(LOOKS)]
-
-
-# the look test_scene_ocr.py reads every case at (1080p): a case taken at it is checked on that run
-OCR_LOOK = ("en", "16:9")
 CLEAN_PIXELS = 540  # contrast measured on frames this high (higher on a run shared with OCR)
 
 
@@ -87,48 +82,36 @@ def test_lecturer_example_is_clean(name, scene, lang, aspect):
     assert not problems, "\n".join(problems[:20])
 
 
-# the scenes whose last still is checked at every aspect by a run of the limits already made:
-# test_scene_layout.py's every weight on screen, test_caption_numbers.py's MultiHeadSplit widths
-# and caption numbers (4:3, 1:1), test_scene_ocr.py's reading back (16:9)
-ELSEWHERE = (
-    "AttentionMatrix",
-    "CausalMask",
-    "MultiHeadSplit",
-    "Projections",
-    "DotProducts",
-    "Scaling",
-    "Softmax",
-    "WeightedSum",
-    "EncoderBlock",
-)
-
-
 def _last_still_cases() -> list:
-    """Each scene on the limits (but those checked :data:`ELSEWHERE`) and on the 24-token
-    sentence at the two aspects test_lecturer_example_is_clean does not take it at (that test
-    checks the third)."""
+    """Each scene on the limits (but those checked :data:`ELSEWHERE`) and on the real sentences
+    at the two aspects test_lecturer_example_is_clean does not take it at (that test checks the
+    third): at 16:9 on test_scene_ocr.py's run (English), which on the limits checks the last
+    still itself (no case here)."""
     out = []
     for case in _all_cases():
         name, scene, lang, taken = case.values
-        if name == "trophy-24" or (name == "at-the-limits" and scene.name not in ELSEWHERE):
-            out += [
+        if not has_last_still_cases(name, scene.name):
+            continue
+        for aspect in lecturer_examples.ASPECTS:
+            run = run_at(name, scene.name, aspect)
+            if aspect == taken or (name == "at-the-limits" and aspect == OCR_LOOK[1]):
+                continue
+            out.append(
                 shared_case(
-                    (name, scene.name, lang, aspect),
+                    run,
                     "last still",
                     last_still_snapshot(name, scene.name),
-                    *(name, scene, lang, aspect),
-                    id=f"{name}-{scene.name}-{lang}-{aspect}",
+                    *(name, scene, run[2], aspect),
+                    id="-".join(run),
                 )
-                for aspect in lecturer_examples.ASPECTS
-                if aspect != taken
-            ]
+            )
     return out
 
 
 def last_still_snapshot(name: str, scene: str):
-    """What test_the_last_still_holds_the_picture checks at each step (the 24-token sentence)
-    and on the last still."""
-    every = name == "trophy-24"
+    """What test_the_last_still_holds_the_picture checks at each step (the real sentences) and
+    on the last still."""
+    every = name in lecturer_examples.REAL
 
     def snapshot(s):
         found = []

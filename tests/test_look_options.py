@@ -93,11 +93,12 @@ def test_click_is_the_only_thing_the_group_needs():
 def test_a_shortened_title_keeps_its_head():
     """A narrow frame shortens a title to the part before its colon; the Chinese Softmax title
     ("Softmax：…  ·  第 1 个头（共 4 个）") lost "head 1 of 4" with the rest."""
+    from lecturer_examples import LIMITS
     from scenes.kit.look import Look
     from scenes.kit.registry import find
     from scenes.pipeline.stills import run_steps
 
-    ex = ac.load_example(Path(__file__).resolve().parent.parent / "examples" / "at-the-limits.toml")
+    ex = ac.load_example(LIMITS)
     look = Look.for_example(ex, lang="zh", aspect="1:1")
     (title,) = {
         s.snapshot

@@ -10,7 +10,7 @@ import pytest
 from test_pictures import colour_problems
 
 import attention_core as ac
-from lecturer_examples import shared_case, stills_of
+from lecturer_examples import run_at, shared_case, stills_of
 from scene_checks import dropped_or_distant_labels, final_frame_problems, geometry_problems
 from scenes.kit.registry import SCENES, find
 from scenes.pipeline.stills import run_steps
@@ -266,9 +266,9 @@ def _limits_cases(scenes, aspects, check: str, snapshot) -> list:
     ),
 )
 def test_at_the_limits_every_weight_is_on_screen(name, aspect):
-    """examples/at-the-limits.toml (12 tokens, a 12-character label, a repeated label, 4 heads,
-    causal): every row and column of the weights (and CausalMask's scores) on screen, as
-    numbers or as squares, laid out cleanly, at every aspect."""
+    """The example at the limits (lecturer_examples: 24 tokens, a 12-character label, repeated
+    labels, 4 heads, causal): every row and column of the weights (and CausalMask's scores) on
+    screen, as numbers or as squares, laid out cleanly, at every aspect."""
     assert_laid_out(stills_of(_english("at-the-limits", name, aspect), "every weight"))
 
 
@@ -286,20 +286,24 @@ EMBEDDINGS_CHECK = layout_check(
 )
 
 
+def _embeddings_run(aspect: str) -> tuple:
+    """The limits' Embeddings at ``aspect``: the run test_lecturer_examples.py makes there
+    (the check reads no word: either language)."""
+    return run_at("at-the-limits", "Embeddings", aspect)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "aspect",
     [
-        shared_case(
-            _english("at-the-limits", "Embeddings", a), "every embedding", EMBEDDINGS_CHECK, a, id=a
-        )
+        shared_case(_embeddings_run(a), "every embedding", EMBEDDINGS_CHECK, a, id=a)
         for a in ("16:9", "4:3")
     ],
 )
 def test_at_the_limits_every_embedding_is_on_screen(aspect):
-    """12 tokens × 8 dimensions: the table shows all of X, as squares on a keyed scale where
+    """24 tokens × 8 dimensions: the table shows all of X, as squares on a keyed scale where
     the numbers do not fit (at 4:3 it showed x₁ and "…"; the squares had no key)."""
-    assert_laid_out(stills_of(_english("at-the-limits", "Embeddings", aspect), "every embedding"))
+    assert_laid_out(stills_of(_embeddings_run(aspect), "every embedding"))
 
 
 def badge_problems(scene) -> list[str]:

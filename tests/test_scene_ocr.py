@@ -1,7 +1,7 @@
 """What a viewer must read, read back by OCR from rendered 1080p stills: the numbers in the
 DotProducts and AttentionMatrix stills of zao-shang-hao are the core's; on the lecturer's
-examples (at the limits, a trained 12-head layer) every matrix label, head number and number a
-caption names is on screen and legible."""
+examples (24 tokens at the limits, a trained 12-head layer, two real sentences of 21 and 24
+tokens) every matrix label, head number and number a caption names is on screen and legible."""
 
 import re
 

@@ -1,29 +1,26 @@
 """Softmax and DotProducts on the 24-token causal sentence (examples/smollm2-trophy.toml, it₁ →
 trophy), as a reviewer found them (issues 32 and 30): share labels in rows away from their
 segments, masked keys drawn as small positive bars beside "every share is positive", rows cut
-into slivers, and DotProducts' last still at 4:3 and 1:1 with the matrix alone. One run of each
-scene without frames; the sentences are the core's (``exp_claim``, ``labelled_keys``), checked
-in tests/test_claims.py."""
+into slivers, and DotProducts' last still at 4:3 and 1:1 with the matrix alone. No run of their
+own: each check rides on the run test_lecturer_examples.py makes of the scene at that aspect
+(lecturer_examples.run_at; the captions on test_scene_ocr.py's English one at 16:9); the
+sentences are the core's (``exp_claim``, ``labelled_keys``), checked in tests/test_claims.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from lecturer_examples import OCR_LOOK, on_run, run_at, stills_of
 from scenes.kit.captions import CAPTIONS
 
+# the runs these tests read: Softmax at 1:1 (the narrowest frame), its captions in English
+SQUARE = run_at("trophy-24", "Softmax", "1:1")
+WORDS_RUN = ("trophy-24", "Softmax", *OCR_LOOK)
 
-def _run(name: str, aspect: str, snap):
-    from lecturer_examples import load
-    from scenes.kit.look import Look
-    from scenes.kit.registry import find
-    from scenes.pipeline.stills import run_steps
 
-    ex = load("trophy-24")
-    look = Look.for_example(ex, lang="en", aspect=aspect)
-    return run_steps(
-        find(name).load(), ex, look=look, pixel_height=180, frames=False, snapshot=snap
-    )
+def _dot_products_run(aspect: str) -> tuple:
+    return run_at("trophy-24", "DotProducts", aspect)
 
 
 def _visible(scene) -> set[int]:
@@ -54,36 +51,49 @@ def _label_problems(scene) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module")
-def softmax_steps():
-    """Softmax at 1:1 (the narrowest frame), each step's facts gathered while it is on screen."""
+def softmax_facts(scene):
+    """Each Softmax step's facts, gathered while it is on screen."""
     from manim import Rectangle
 
     from scenes.softmax_scene import MIN_ROW
 
-    def snap(scene):
-        key = scene.steps[-1]["key"]
-        facts = {"caption": scene.steps[-1]["caption"], "labels": _label_problems(scene)}
-        if key == "exp":
-            facts["marks"] = dict(scene.marks)
-            facts["row"] = np.array(scene.row)
-            facts["labelled"] = sum(
-                1 for m in scene.get_mobject_family_members() if hasattr(m, "key_index")
-            )
-            facts["chosen"] = scene.labelled.keys
-        if key == "rows":  # the proportion bars of every row: none a sliver
-            bars = [
-                m
-                for m in scene.get_mobject_family_members()
-                if isinstance(m, Rectangle) and getattr(m, "fill_opacity", 0) == 1
-            ]
-            facts["lowest"] = min(b.height for b in bars) if bars else 0.0
-            facts["min_row"] = MIN_ROW
-        return facts
-
-    return {s.key: s.snapshot for s in _run("Softmax", "1:1", snap)}
+    key = scene.steps[-1]["key"]
+    facts = {"labels": _label_problems(scene)}
+    if key == "exp":
+        facts["marks"] = dict(scene.marks)
+        facts["row"] = np.array(scene.row)
+        facts["labelled"] = sum(
+            1 for m in scene.get_mobject_family_members() if hasattr(m, "key_index")
+        )
+        facts["chosen"] = scene.labelled.keys
+    if key == "rows":  # the proportion bars of every row: none a sliver
+        bars = [
+            m
+            for m in scene.get_mobject_family_members()
+            if isinstance(m, Rectangle) and getattr(m, "fill_opacity", 0) == 1
+        ]
+        facts["lowest"] = min(b.height for b in bars) if bars else 0.0
+        facts["min_row"] = MIN_ROW
+    return facts
 
 
+ON_SQUARE = on_run(SQUARE, "softmax facts", softmax_facts)
+ON_WORDS = on_run(WORDS_RUN, "softmax words", None)
+
+
+@pytest.fixture
+def softmax_steps():
+    """Softmax at 1:1 (the narrowest frame): each step's facts."""
+    return {s.key: s.snapshot for s in stills_of(SQUARE, "softmax facts")}
+
+
+@pytest.fixture
+def softmax_captions():
+    """Softmax's captions (English, 16:9: a caption says the facts, whatever the frame)."""
+    return {s.key: s.caption for s in stills_of(WORDS_RUN, "softmax words")}
+
+
+@ON_SQUARE
 def test_masked_keys_are_drawn_blocked_not_as_bars(softmax_steps):
     """The 12 keys after it₁ have score −∞: each gets the mask's marker (a group: outline and
     diagonal), never a bar; every key it may see gets a bar."""
@@ -100,12 +110,14 @@ def test_masked_keys_are_drawn_blocked_not_as_bars(softmax_steps):
             assert isinstance(mark, Rectangle) and mark.height > 0, j
 
 
-def test_the_exp_caption_says_what_the_masked_keys_get(softmax_steps):
-    caption = softmax_steps["exp"]["caption"]
+@ON_WORDS
+def test_the_exp_caption_says_what_the_masked_keys_get(softmax_captions):
+    caption = softmax_captions["exp"]
     assert "every share is positive" not in caption
     assert "positive for each key it sees, 0 for the 12 later keys (−∞)" in caption
 
 
+@ON_SQUARE
 def test_every_softmax_label_sits_on_its_own_bar_or_is_led_to_it(softmax_steps):
     """At 24 keys the exp step labels the followed key, the caption's five and the cast's keys
     with a share (not 24 labels on four staggered rows; issue 38: a segment in colour is a
@@ -117,6 +129,7 @@ def test_every_softmax_label_sits_on_its_own_bar_or_is_led_to_it(softmax_steps):
         assert not softmax_steps[key]["labels"], (key, softmax_steps[key]["labels"])
 
 
+@ON_SQUARE
 def test_the_rows_step_keeps_every_row_readable(softmax_steps):
     """24 rows in one column were slivers (0.07 units); now each row's bar is at least
     MIN_ROW · 0.7 tall (the bar's share of its row)."""
@@ -137,26 +150,35 @@ def test_the_exp_shares_words_exist_for_every_claim_kind():
             assert "{shares}" in zh and "{shares}" in en and "positive" not in en, key
 
 
-@pytest.mark.parametrize("aspect", ["4:3", "1:1"])
+def last_plane(scene):
+    """Whether DotProducts' plane is on screen, the names of its tip labels, layout problems."""
+    from scene_checks import describe, layout_problems, tip_labels_on_screen
+
+    names = " ".join(describe(m) for m in tip_labels_on_screen(scene))
+    on = {id(m) for m in scene.get_mobject_family_members()}
+    return id(scene.plane.plane) in on, names, layout_problems(scene)
+
+
+@pytest.mark.parametrize(
+    "aspect",
+    [
+        pytest.param(a, id=a, marks=on_run(_dot_products_run(a), "plane kept", last_plane))
+        for a in ("4:3", "1:1")
+    ],
+)
 def test_dot_products_last_still_keeps_the_plane_beside_the_scores(aspect):
     """The last still held the matrix alone at 4:3 and 1:1 (the plane made way); now the
     followed query's arrow and its keys' arrows stay, each labelled, beside the scores."""
-    from scene_checks import describe, layout_problems, tip_labels_on_screen
-
-    def snap(scene):
-        names = " ".join(describe(m) for m in tip_labels_on_screen(scene))
-        on = {id(m) for m in scene.get_mobject_family_members()}
-        return id(scene.plane.plane) in on, names, layout_problems(scene)
-
-    plane, names, problems = _run("DotProducts", aspect, snap)[-1].snapshot
+    plane, names, problems = stills_of(_dot_products_run(aspect), "plane kept")[-1].snapshot
     assert plane and "q(it₁)" in names and names.count("k(") >= 3, names
     assert "trophy" in names, names  # the followed key among them
     assert not problems, problems
 
 
-def test_the_last_step_shows_the_followed_row_saturating(softmax_steps):
+@ON_WORDS
+def test_the_last_step_shows_the_followed_row_saturating(softmax_captions):
     """Item 5: the last step repeated Scaling's random d = 64 row; on a row that itself
     saturates unscaled (it₁'s, d_k = 64) it shows that row, its numbers in the caption."""
-    assert "saturation" not in softmax_steps and "saturation_followed" in softmax_steps
-    caption = softmax_steps["saturation_followed"]["caption"]
+    assert "saturation" not in softmax_captions and "saturation_followed" in softmax_captions
+    caption = softmax_captions["saturation_followed"]
     assert "it₁ saturates" in caption and "1.000" in caption
