@@ -130,10 +130,10 @@ def test_the_last_still_holds_the_picture(name, scene, lang, aspect):
     """The last still is the png a lecturer pastes into a slide: a picture (a matrix, a plane,
     bars, arrows: not text alone) spanning a fair share of the content region. AttentionMatrix's
     cost step left three lines in a corner at 4:3 and 1:1, Projections ended on a formula and
-    PositionalEncoding on three lines of text. Geometry only (no pixels). The 24-token sentence
-    at these aspects: at every step too, nothing outside the frame or overlapping, every number
-    the core's, no label shortened, dropped or far from its arrow, every number the caption
-    names on screen, no matrix elided."""
+    PositionalEncoding on three lines of text. Geometry only (no pixels). The real sentences
+    (SmolLM2's 24 tokens, MiniLM's 21) at these aspects: at every step too, nothing outside the
+    frame or overlapping, every number the core's, no label shortened, dropped or far from its
+    arrow, every number the caption names on screen, no matrix elided."""
     stills = stills_of((name, scene.name, lang, aspect), "last still")
     problems = [f"{st.key}: {p}" for st in stills for p in st.snapshot[0]]
     problems += [f"last still, {stills[-1].key}: {p}" for p in stills[-1].snapshot[1]]
