@@ -217,7 +217,7 @@ def test_the_head_sentence_names_what_the_core_found_and_no_number(W, lang):
     assert said and not re.search(r"\d", said.replace("₁", "").replace("₂", "")), said
     if s.rest is not None:
         assert str(labels[s.rest_key]) in said
-        half = {"en": "rests half its weight or more", "zh": "一半以上的权重停在"}[lang]
+        half = {"en": "a row rests half its weight or more", "zh": "一半以上的权重停在"}[lang]
         assert (half in said) == (s.share_words == "half"), said
     for g in s.links:
         assert f"→ {labels[g.key]}" in said, said
@@ -239,9 +239,9 @@ def test_the_trophy_head_rests_on_the_first_token_and_links_to_trophy():
     assert [ex.tokens[g.key] for g in s.links] == ["trophy", "it"]
     s, said, _ = _scene(W, ex.tokens, "en")
     assert said == (
-        "The, the first token, is an attention sink (framed column). Each row rests a quarter"
-        " of its weight or more there, on average. Where it links most strongly here: did, not,"
-        " fit … → trophy (framed). Next: at → it₂ (framed). "
+        "The, the first token, is an attention sink (framed column). On average a row rests a"
+        " quarter of its weight or more there. Where it links most strongly here: did, not, fit …"
+        " → trophy (framed). Next: at → it₂ (framed). "
     ), said
 
 

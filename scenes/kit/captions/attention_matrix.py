@@ -107,11 +107,11 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "head_rest_half": (
         "平均每行一半以上的权重停在那里。",
-        "Each row rests half its weight or more there, on average. ",
+        "On average a row rests half its weight or more there. ",
     ),
     "head_rest_quarter": (
         "平均每行四分之一以上的权重停在那里。",
-        "Each row rests a quarter of its weight or more there, on average. ",
+        "On average a row rests a quarter of its weight or more there. ",
     ),
     # (said as "links most strongly": "strongest links" names the peer rows of an asked pair,
     # story_asked_linked, in this scene's reading alone: test_captions_seen_at_real_size)
