@@ -2,8 +2,9 @@
 still, run inside the real-sentence runs of tests/test_followed_cell_kept.py (no render of their
 own).
 
-- AttentionMatrix, a grid of 20-odd rows: every row named on one side (the left of the grid; a
-  reviewer read rows named on both sides as two lists) and, where 22 rows fit that way (4:3 and
+- AttentionMatrix, a grid of 20-odd rows (up to 24: at 1:1 with its key under it): every row
+  named on one side (the left of the grid; a reviewer read rows named on both sides as two
+  lists) and, where 22 rows fit that way (4:3 and
   16:9), the grid's side at least :data:`LEAST_SIDE` of the frame's height (it was a third of a
   4:3 frame) unless the named cells' numbers take lines under it; the grid and its row names
   take the content's width, or the grid its height (at 1:1 the colour key upright beside the
@@ -28,7 +29,7 @@ from scene_checks import on_screen
 from scenes.mobjects.matrix import LabelledMatrix
 
 LEAST_SIDE = 0.6  # the heatmap's side, of the frame's shorter side (4:3, 16:9; 22 rows or fewer)
-ONE_SIDE_ROWS = 22  # the most rows named on one side of a grid (23 or 24 split again)
+ONE_SIDE_ROWS = 24  # the most rows named on one side of a grid (24 at 1:1: its key under it)
 ROOM_LEFT = 0.25  # the most of the content's width (or height) a grid of many rows leaves
 HEATMAP_STEPS = ("heatmap", "rows", "reading")
 TABLE_STEPS = ("qk", "scale", "masked_note", "softmax")

@@ -17,7 +17,8 @@ from scenes.mobjects.layout import Box, Regions, box_of, place, regions
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 
-SLIM_CAPTION = 0.86  # the caption bar of a many-row heatmap: two lines (pages for more)
+SLIM_CAPTION = 0.9  # the caption bar of a many-row heatmap: two lines (pages for more); a line
+# holding a number is 0.39 tall (two were 0.88 in 0.86: trophy zh 1:1)
 SIDE_GAP = 0.3  # between the grid's block and a title beside it
 KEY_GAP = 0.2  # between the grid and its colour key lying under it
 READOUT_GAP = 0.3  # between the grid and the named cells' numbers beside or under it
