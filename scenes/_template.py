@@ -54,9 +54,9 @@ class StarterScene(ExplainerScene):
 
     def construct(self):
         content = self.regions.content
-        if content.width >= 1.6 * content.height:  # 16:9: the list beside the plane
+        if content.width >= 1.6 * content.height:  # 16:9 and 4:3: the list beside the plane
             plane_box, self.list_box = content.columns(3, 1)
-        else:  # 4:3 and 1:1: a column beside the plane is too narrow for a label and its number
+        else:  # 1:1: a column beside the plane is too narrow for a label and its number
             plane_box, self.list_box = content.rows(2, 1, gap=0.2)
         self.panel = self.kit.titled_plane(plane_box, "X", self.say("starter_heading"))
         # the row under the plane (titled_plane's), where its note and the count of grey go
@@ -126,7 +126,8 @@ class StarterScene(ExplainerScene):
 def in_columns(lines, box: Box, gap: float = 0.4) -> VGroup:
     """``lines`` top to bottom in the fewest columns (left-aligned, ``gap`` apart) whose height
     leaves a line's room in ``box`` for a count under them, as many as its width holds: in a
-    tall box (16:9, beside the plane) one column; in a low wide one (under it), side by side."""
+    tall box (16:9, 4:3: beside the plane) one column; in a low wide one (1:1: under it), side by
+    side."""
 
     def grid(cols: int) -> VGroup:
         rows = math.ceil(len(lines) / cols)
