@@ -44,6 +44,7 @@ class AttentionMatrixStory:
         self.step("head", **self.head_sentence(s))
         if len(marks):
             self.play(*(Create(m) for m in marks), run_time=0.8)
+            self.bring_to_front(self.matrix.numbers)  # a cell's number over its frame
         self.hold()
         return [FadeOut(m) for m in marks]
 
