@@ -156,6 +156,9 @@ def _lightened(text: Text) -> Text:
     return text
 
 
+_SHARED = frozenset({int, float, str, bool, type(None), tuple})  # kept as they are by clone
+
+
 def clone(mob: Mobject, memo: dict | None = None) -> Mobject:
     """A copy of ``mob`` for a fresh mobject tree: its arrays, lists and dicts copied, its
     sub-mobjects cloned (each once), immutable values shared. Manim's ``copy`` deep-copies
@@ -167,7 +170,9 @@ def clone(mob: Mobject, memo: dict | None = None) -> Mobject:
     memo[id(mob)] = new
     state = new.__dict__
     for k, v in mob.__dict__.items():
-        if isinstance(v, np.ndarray):
+        if type(v) in _SHARED:  # most of a glyph's attributes: no isinstance chain
+            pass
+        elif isinstance(v, np.ndarray):
             v = v.copy()
         elif isinstance(v, Mobject):
             v = clone(v, memo)
