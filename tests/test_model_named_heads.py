@@ -50,7 +50,7 @@ def test_attention_matrix_names_the_head_by_the_models_measure(lang):
     told = []
 
     def record(scene):
-        if scene.steps[-1]["key"] == "reading":
+        if scene.steps[-1]["key"] == "head":
             told.append(scene.steps[-1]["caption"])
             raise _Enough
 
