@@ -114,11 +114,16 @@ class Overview(ExplainerScene):
         x_view = plane_view_of(self.trace, "X")
         order, crowded = self.story_inputs(), self.example.n > CROWDED
         # among many, under the plane: the view note, the others counted, a key to the cast
-        # (a square frame among many: under it, the plane as wide as the frame, its fan of 24
-        # arrows no knot of heads)
-        beside = panel.width > NOTE_BESIDE * panel.height and not (crowded and self.whole)
+        # (a square frame among many: beside it or under it, whichever draws the plane larger:
+        # trophy's flat fan of 24 arrows as wide as the frame, no knot of heads)
+        beside = panel.width > NOTE_BESIDE * panel.height
+        keyed = crowded and (self.whole or not beside)  # a key under the plane is weighed
+        under = min(self.note_room(panel.width), 0.45 * panel.height) if keyed else 0.0
+        if crowded and beside and self.whole:
+            span = np.ptp(np.vstack([x_view.coords, np.zeros((1, 2))]), axis=0) + 1e-9
+            wide = min((panel.width - NOTE_WIDTH - 0.2) / span[0], panel.height / span[1])
+            beside = wide >= min(panel.width / span[0], (panel.height - 0.1 - under) / span[1])
         if crowded and not beside:
-            under = min(self.note_room(panel.width), 0.45 * panel.height)
             x_plane_box, x_note_box = panel.rows(panel.height - 0.1 - under, under, gap=0.1)
         else:
             x_plane_box, x_note_box = panel.rows(*((4, 1) if crowded else (9, 1)), gap=0.1)
