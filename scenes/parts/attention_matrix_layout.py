@@ -204,9 +204,11 @@ class AttentionMatrixLayout:
             if cornered is not None:
                 return cornered
         matrix = self.weights_matrix(room, cell, one_side=self.one_side, **options)
-        if matrix.whole or not self.one_side:
+        if not self.one_side:
             return matrix
-        return self.key_under_grid(room, cell, **options) or matrix
+        # wider with its key under it (as at the heatmap step), or whole only so
+        beaten = matrix if matrix.whole else None
+        return self.key_under_grid(room, cell, beaten, **options) or matrix
 
     def pair_in_corner(self, room: Box, cell, options: dict):
         """The grid of every row named on its left, whole in ``room``, with the followed pair's
