@@ -280,7 +280,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                 said = self.say(rest_key, n=n - len(keys)) if rest_key else ""
                 lines = balanced_lines(said, width, SMALL, 2) if said else []
                 rest = [label(t, SMALL, self.theme.muted) for t in lines]
-                col = VGroup(listed, *rest, *self.blocked_line(SMALL))
+                col = VGroup(listed, *rest, *self.blocked_line(SMALL, seen=n))
                 col.arrange(DOWN, aligned_edge=LEFT, buff=vbuff)
                 if col.height <= room and col.width <= width:
                     return col
@@ -292,13 +292,18 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         mask = self.head.mask
         return [j for j in range(self.example.n_keys) if mask is None or mask[self.i, j]]
 
-    def blocked_line(self, size: float) -> list:
+    def blocked_line(self, size: float, seen: int | None = None) -> list:
         """'the mask blocks 12 keys' under the listed weights, where it blocks some (their
-        weights are 0: not listed); the number is the caption's (attention_core.sum_terms)."""
+        weights are 0: not listed); the number is the caption's (attention_core.sum_terms).
+        Under a partial list (``seen``: the count of keys the row may see) it names that count
+        too, as the caption does ("the 20 value vectors it may see"): the list does not show it."""
         blocked = ac.sum_terms(self.head, self.i).blocked
         if not blocked:
             return []
-        text = self.say("mask_blocks_keys" if blocked > 1 else "mask_blocks_key", b=blocked)
+        key = "mask_blocks_keys" if blocked > 1 else "mask_blocks_key"
+        if seen is not None:
+            key = "mask_blocks_keys_seen"
+        text = self.say(key, b=blocked, k=seen)
         # on two lines where the side is narrow (1:1: wider than the weights' column)
         lines = balanced_lines(text, self.side_box.width, size, 2)
         return [label(t, size, self.theme.muted) for t in lines]

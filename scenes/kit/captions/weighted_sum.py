@@ -73,6 +73,11 @@ WORDS: dict[str, tuple[str, str]] = {
     # under the weights of a row the mask blocks some keys of (their weights 0, not listed)
     "mask_blocks_keys": ("掩码挡住了 {b} 个键", "the mask blocks {b} keys"),
     "mask_blocks_key": ("掩码挡住了 {b} 个键", "the mask blocks {b} key"),
+    # the same under a partial list: the count of keys it may see the caption names is on screen
+    "mask_blocks_keys_seen": (
+        "它能看到 {k} 个键，掩码挡住了 {b} 个",
+        "{k} keys it may see, {b} blocked",
+    ),
     "smaller_weights": ("……其余 {n} 个键的权重都不比这些大", "… {n} more keys, none weighted more"),
     # the same where a value drawn in the plane is listed below a key left out
     "more_weights": ("……另有 {n} 个键", "… {n} more keys"),
