@@ -1,7 +1,8 @@
 """Speed at the limits (issues 20 and 32), side by side in one run: CPU seconds of all stills of
-`examples/at-the-limits.toml` (12 tokens, 4 heads, causal; target ≤ 3 ×) and of
-`examples/smollm2-trophy.toml` (24 tokens of a real sentence, SmolLM2, causal, RoPE; target ≤ 4 ×)
-against all stills of zao-shang-hao.
+`examples/at-the-limits.toml` (the file format's limits: 24 tokens, 4 heads, causal; 12 tokens
+and a target of 3 × until 2026-12-07) and of `examples/smollm2-trophy.toml` (24 tokens of a real
+sentence, SmolLM2, causal, RoPE) against all stills of zao-shang-hao; issue 38's target for a
+24-token example: ≤ 4 ×.
 
     .venv/bin/python scripts/bench_limits.py [--jobs 1] [--repeat 1] [--only limits|24-tokens]
 
@@ -31,7 +32,7 @@ EXAMPLES = {
     "24-tokens": ROOT / "examples" / "smollm2-trophy.toml",
     "zao-shang-hao": "zao-shang-hao",
 }
-TARGETS = {"limits": 3, "24-tokens": 4}  # the most CPU time, in multiples of zao-shang-hao's
+TARGETS = {"limits": 4, "24-tokens": 4}  # the most CPU time, in multiples of zao-shang-hao's
 
 
 def cpu_seconds(cmd, env) -> tuple[float, float]:

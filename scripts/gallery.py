@@ -202,7 +202,7 @@ def found_stills(out: Path, height: int) -> None:
 
 
 def limits_stills(out: Path, height: int) -> None:
-    """The 12-token example at the documented limits (examples/at-the-limits.toml): the last
+    """The example at the documented limits (examples/at-the-limits.toml, 24 tokens): the last
     steps of AttentionMatrix and CausalMask, every weight labelled."""
     root = Path(__file__).resolve().parent.parent
     ex = ac.load_example(root / "examples" / "at-the-limits.toml")
