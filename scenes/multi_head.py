@@ -6,8 +6,10 @@ back to d_model — or, in the per-head form of the NumPy walk-through (independ
 concatenation is the output.
 
 Heads that do not fit side by side are elided: the head with the strongest reading and one
-head for each other reading are drawn, the others named in a line; a one-head example
-says plainly that there is nothing to split.
+head for each other reading are drawn, the others named in a line; of up to four heads over
+more tokens than a plane names, the explained head's plane and weights are drawn with the
+other heads' weights alone beside them; a one-head example says plainly that there is
+nothing to split.
 
 This module holds the scene and its sequence of steps; the steps themselves are in
 ``scenes/parts/multi_head_*.py`` (split, heads, mix, and the heads' blocks they share).

@@ -121,13 +121,9 @@ def heads_step(path, aspect):
 
 
 def plane_names(panel) -> list[str]:
-    """The names in a head's plane: its tip labels (two tips close together share one: "a,
-    b"), or where its tips leave no room, the key under its note (an arrow and a name each)."""
-    family = panel.labels.get_family()
-    tips = [m.source_text for m in family if getattr(m, "is_tip_label", False)]
-    if tips or not any(getattr(a, "in_key", False) for a in panel.q_arrows):
-        return tips
-    return [m.source_text for m in family if getattr(m, "source_text", None)]
+    """The names in a head's plane: its tip labels (never a key of its colours: one label per
+    arrow, at its tip, issue 38)."""
+    return [m.source_text for m in panel.labels.get_family() if getattr(m, "is_tip_label", False)]
 
 
 def labels_off_own_tips(scene, reach: float = 0.45) -> list[str]:
@@ -152,7 +148,7 @@ def labels_off_own_tips(scene, reach: float = 0.45) -> list[str]:
         if any(getattr(m, "is_leader", False) for m in p.labels.get_family()):
             out.append(f"head {h + 1}: a label joined to its arrow by a leader line")
         for a in (*p.q_arrows, *p.k_arrows):
-            if getattr(a, "in_key", False) or not getattr(a, "wants_label", False):
+            if not getattr(a, "wants_label", False):
                 continue
             tip = _tip_of(a) if len(a.submobjects) == 2 or isinstance(a, Arrow) else a.get_center()
             if not any(np.linalg.norm((t - tip)[:2]) < 1e-3 for t in homes):

@@ -20,6 +20,7 @@ from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM, fram
 
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 LEAD = 1.6  # the explained head's panel, as wide as this many of the others' (a trained layer)
+LABEL_ROOM = 0.4  # a grid of squares is narrower than its box by about this (its rows' room)
 GREY = 0.4  # the others' arrows, faint: the cast's stand out of their bundle
 LARGER = 1.2  # … and its weights at least this much larger than theirs
 
@@ -57,7 +58,7 @@ class HeadsStep:
             ),
             *(FadeOut(m.shaded) for h in pieces for m in pieces[h][1].values() if is_shaded(m)),
             *(FadeIn(p.title) for p in panels.values()),
-            *(Create(p.plane.plane) for p in panels.values()),
+            *(Create(p.plane.plane) for p in panels.values() if p.plane is not None),
             run_time=0.8,
         )
         self.play(*self.rows_into_arrows(pieces, panels), run_time=1.4)
@@ -94,24 +95,30 @@ class HeadsStep:
         fits, fewer heads (the first and the last; of more than MAX_PANELS heads, the two that
         matter most). Of more than MAX_PANELS heads (a trained layer), the explained head is
         drawn larger first (its weights' followed rows and columns labelled), with as many of
-        the others as keep their squares readable. Sets ``self.shown`` to the heads drawn."""
+        the others as keep their squares readable; of up to MAX_PANELS heads over more tokens
+        than a plane names, the explained head's plane and weights with the others' weights
+        alone beside them (:meth:`beside_layouts`). A layout is taken only where each plane
+        names its cast at their tips. Sets ``self.shown`` to the heads drawn."""
         tried = []
         for shown, boxes, inner, titled in self.panel_layouts(body):
-            if inner == "lead":  # the explained head larger: only where every head is whole
-                panels = self.lead_panels(shown, boxes)  # (no fallback)
+            if inner in ("lead", "beside"):  # the explained head larger: only where every
+                make = self.lead_panels if inner == "lead" else self.beside_panels
+                panels = make(shown, boxes)  # head is whole (no fallback)
                 if panels is not None:
                     self.shown = list(shown)
                     return panels
                 continue
             panels = {h: self.head_panel(h, b, inner, titled, shown) for b, h in zip(boxes, shown)}
-            if all(p.complete for p in panels.values()):
+            lone = len(shown) == 1 and any(all(p.whole for p in q.values()) for _, q in tried)
+            if all(p.complete for p in panels.values()) and not lone:
                 self.shown = list(shown)
                 return panels
             tried.append((shown, panels))
-        for shown, panels in tried:
-            if all(p.fits for p in panels.values()):
-                self.shown = list(shown)
-                return panels
+        for whole in ("whole", "fits"):  # leader lines in a plane before the explained head alone
+            for shown, panels in tried:
+                if all(getattr(p, whole) for p in panels.values()):
+                    self.shown = list(shown)
+                    return panels
         shown, panels = tried[0]
         self.shown = list(shown)
         return panels
@@ -124,6 +131,8 @@ class HeadsStep:
         choices = [self.shown, fewer, [e]]  # at last the explained head alone, the rest named
         if len(every) <= MAX_PANELS and self.shown != every:  # up to 4: all of them, in a grid
             choices.insert(0, every)
+        if len(every) <= MAX_PANELS and self.named_arrows(e) is not None:  # many tokens
+            yield from self.beside_layouts(body, every)
         if len(every) > MAX_PANELS:  # a trained layer: the explained head larger, first, with
             ranked = [h for h in self.order if h in self.shown and h != e]  # those that matter
             for k in range(len(self.shown), 1, -1):  # most, as many as keep readable squares
@@ -137,6 +146,71 @@ class HeadsStep:
             if n > 2:  # two rows of two
                 yield shown, grid[:n], "columns", True
             yield shown, body.rows(*([1] * n), gap=0.3), "columns", False
+
+    def beside_layouts(self, body: Box, every: list[int]):
+        """Of at most MAX_PANELS heads over more tokens than a plane names (issue 38: 24
+        tokens, 4 heads, kept heads 1 and 3 at 16:9 and 4:3, their planes' names in a key):
+        the explained head's plane and weights at the left, as wide as the body leaves, and at
+        its right the others' weights alone, each at least as large as its squares and the
+        least head read (:meth:`least_head`), in one row or a grid — all of them where they
+        fit, else those that matter most (``self.order``), the rest named."""
+        e, ex = self.explained, self.example
+        least = max(self.least_head(), max(ex.n, ex.n_keys) * MIN_SQUARE) + 0.02
+        title = label(self.head_name(every[-1]), SMALL, weight="BOLD").height + 0.2
+        ranked = [h for h in self.order if h != e]
+        for k in range(len(every) - 1, 0, -1):
+            for rows in range(1, k + 1):
+                cols = -(-k // rows)
+                side = min((body.height - 0.3 * (rows - 1)) / rows - title, 1.2 * least)
+                if side < least:
+                    continue
+                width = cols * (side + LABEL_ROOM) + 0.3 * (cols - 1)
+                lead = Box(body.x0, body.y0, body.x1 - width - 0.45, body.y1)
+                high = rows * (side + title) + 0.3 * (rows - 1)  # the grid, centred
+                mid = (body.y0 + body.y1) / 2
+                grid = Box(lead.x1 + 0.45, mid - high / 2, body.x1, mid + high / 2)
+                cells = [c for r in grid.rows(*([1] * rows), gap=0.3) for c in r.columns(
+                    *([1] * cols), gap=0.3)]  # fmt: skip
+                yield [e, *sorted(ranked[:k])], [lead, *cells[:k]], "beside", True
+
+    def beside_panels(self, shown, boxes):
+        """The explained head's panel (its plane beside its weights) in ``boxes[0]`` and the
+        other heads' weights alone in the rest, or None where one is not whole or the explained
+        head's plane cannot name its cast at their tips."""
+        e = self.explained
+        panels = {h: self.weights_panel(h, b) for h, b in zip(shown[1:], boxes[1:])}
+        if not all(p.complete for p in panels.values()):
+            return None
+        lead = self.head_panel(e, boxes[0], "columns", True, shown)
+        if not lead.complete:
+            return None
+        return {e: lead, **panels}
+
+    def weights_panel(self, h: int, box: Box):
+        """Head ``h``'s weights alone under its name (beside the explained head's plane and
+        weights): its rows' Q and K leave with no arrow; complete where every row and column
+        is drawn in readable squares at least :meth:`least_head` on a side."""
+        title = self.head_title(h, box.width)
+        room = title.height + 0.12
+        pattern = self.weights_grid(h, Box(box.x0, box.y0, box.x1, box.y1 - room), 0.02)
+        title.next_to(pattern, UP, buff=0.12).align_to(pattern, LEFT)
+        place(VGroup(title, pattern), box, "top")
+        empty = VGroup()
+        q_arrows, k_arrows = VGroup(), VGroup()
+        q_arrows.index, k_arrows.index = [], []
+        panel = VGroup(title, pattern)
+        panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, None, q_arrows, k_arrows
+        panel.labels, panel.note, panel.grey, panel.edges = empty, empty, empty, empty
+        panel.pattern, panel.weights, panel.labelled = VGroup(pattern), pattern, True
+        panel.fits = box.contains(box_of(panel), tol=1e-3)
+        panel.complete = panel.whole = (
+            len(pattern.shown_rows) == self.example.n
+            and len(pattern.shown_columns) == self.example.n_keys
+            and panel.fits
+            and getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE
+            and min(pattern.width, pattern.height) >= self.least_head() - 1e-6
+        )
+        return panel
 
     def lead_panels(self, shown, boxes):
         """The panels of ``shown`` in ``boxes`` (the explained head's the larger), each plane
@@ -183,13 +257,15 @@ class HeadsStep:
         readable = getattr(pattern, "cell_size", MIN_SQUARE) >= MIN_SQUARE  # squares, not specks
         large = min(pattern.width, pattern.height) >= self.least_head() - 1e-6  # readable
         apart = not len(note) or box_of(note).x1 <= box.x1 - 0.1  # not run into the next one's
-        panel.complete = (
+        panel.labelled = not getattr(labels, "led", 0)  # each label at its own tip
+        panel.whole = (  # … and where not, its labels led to their tips
             (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
             and panel.fits
             and readable
             and large
             and apart
         )
+        panel.complete = panel.whole and panel.labelled
         panel.title, panel.plane, panel.q_arrows, panel.k_arrows = title, plane, q_arrows, k_arrows
         panel.labels, panel.note, panel.pattern, panel.grey = labels, note, weights, grey
         panel.weights, panel.edges = pattern, edges
@@ -213,10 +289,7 @@ class HeadsStep:
         texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
         named = self.named_arrows(h)
         if named is not None:  # a few in a plane: the cast, the rest thin and grey
-            drawn = self.cast_plane(view.coords, texts, colors, named, note, plane_area)
-            if drawn is None:  # no room at the tips: a key under the note names the cast
-                drawn = self.cast_plane(view.coords, texts, colors, named, note, plane_area, True)
-            return drawn
+            return self.cast_plane(view.coords, texts, colors, named, note, plane_area)
         plane_box = plane_area
         if len(note):
             plane_box, note_box = plane_area.rows(plane_area.height - 0.4, 0.3, gap=0.1)
@@ -230,31 +303,28 @@ class HeadsStep:
         labels = plane.tip_labels(view.coords, texts, colors, plane_box)
         return plane, q_arrows, k_arrows, labels, note, VGroup()
 
-    def cast_plane(self, coords, texts, colors, cast, note, area: Box, key: bool = False):
+    def cast_plane(self, coords, texts, colors, cast, note, area: Box):
         """The plane of a head's queries and keys in ``area``, fitted to them all, its ``cast``
         (indices into queries then keys, the followed query first) drawn whole — query solid,
         keys outlined — each named at its own tip, none farther than the kit's reach (issue 38:
         a label set at the nearest free spot sat at another arrow's tip; 22 arrows from the
         origin made a pile of heads); where the tips leave no room for every name, the cast cut
-        from its end down to the followed pair, and at last None (``key``: the cast named in a
-        key under the note). Every other arrow thin and grey, counted under ``note``. Returns
-        (plane, q arrows, k arrows, labels or key, note, grey arrows)."""
+        from its end down to the followed pair, every other arrow thin and grey, counted under
+        ``note``. One label per arrow at its tip, or the arrow grey: a key of the cast's colours
+        named arrows away from their tips (the checks found them unlabelled); where even the
+        followed pair's labels need leader lines, the labels' ``led`` says how many, and the
+        layout gives the plane more room (:meth:`head_panels`). Returns (plane, q arrows,
+        k arrows, labels, note, grey arrows)."""
         n, plain, kit, order = self.example.n, note, self.kit, list(dict.fromkeys(cast))
         bare = [t[2:-1] for t in texts]  # the token alone where it is named once, else q(…)
         names = [bare[k] for k in order]
         shown = [bare[k] if names.count(bare[k]) == 1 else texts[k] for k in range(len(texts))]
-        legend = kit.cast_key([shown[k] for k in order], [colors[k] for k in order], area)
-        below = 0.62  # the note and the count of the grey arrows; the key above the plane
+        below = 0.62  # the note and the count of the grey arrows
         plane_box, note_box = area.rows(area.height - below - 0.1, below, gap=0.1)
-        if key:  # (under the note it ran into the weights' row labels)
-            key_box, plane_box = plane_box.rows(
-                legend.height, plane_box.height - legend.height - 0.1, gap=0.1
-            )
-            place(legend, key_box, "top-left")
         inner = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # room for the labels
         plane = kit.plane(coords, inner, ticks=False)
         tips, shafts = list(plane.tips), list(plane.shafts)
-        for count in [len(order)] if key else range(len(order), 1, -1):
+        for count in range(len(order), min(2, len(order)) - 1, -1):
             plane.tips[:], plane.shafts[:] = tips, shafts
             keep = sorted(order[:count])
             others = [k for k in range(len(texts)) if k not in keep]
@@ -264,17 +334,13 @@ class HeadsStep:
             k_arrows = VGroup(
                 *(plane.arrow(coords[k], colors[k], outline=True) for k in keep if k >= n)
             )
-            if key:
-                labels = legend
-                break
             where = (plane_box, [*kit.thin_marks(grey), *note])
             led, labels = kit._cast_labels(plane, coords, keep, shown, colors, where, {})
             if not led:
                 break
-        else:
-            return None
+        labels.led = led
         for arrow in (*q_arrows, *k_arrows):
-            arrow.wants_label, arrow.in_key = True, key  # (the checks look for its label)
+            arrow.wants_label = True  # (the checks look for its label)
         q_arrows.index = [k for k in keep if k < n]
         k_arrows.index = [k - n for k in keep if k >= n]
         return plane, q_arrows, k_arrows, labels, note, grey
@@ -351,8 +417,9 @@ class HeadsStep:
         place(VGroup(p_title, pattern, edges), pat_box, "top")
         return p_title, pattern, edges
 
-    def weights_grid(self, h: int, box: Box):
-        """Head ``h``'s weights in ``box``: numbers where they fit, else squares."""
+    def weights_grid(self, h: int, box: Box, title_room: float = TITLE_ROOM):
+        """Head ``h``'s weights in ``box`` (``title_room`` above them for their title): numbers
+        where they fit, else squares."""
         ex = self.example
         return self.kit.grid(
             self.trace.heads[h].weights,
@@ -365,7 +432,7 @@ class HeadsStep:
             scale="weights",
             colorbar=False,
             sizes=(25, 22),
-            title_room=TITLE_ROOM,
+            title_room=title_room,
             row_colors=[self.q_color(i) for i in range(ex.n)],
             col_colors=[self.k_color(j) for j in range(ex.n_keys)],
             cell_pad=COMPACT,

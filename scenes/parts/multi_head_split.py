@@ -102,7 +102,7 @@ class SplitSteps:
         # every head's blocks where there are at most MAX_PANELS (compact if need be)
         if self.diagram:
             return self.split_blocks(fulls, bottom, split)
-        panel_boxes = bottom.columns(*([1] * len(split)), gap=0.3)
+        panel_boxes = self.split_boxes(bottom, split)
         pieces = {}
         frames, anims = [], []
         for box, h in zip(panel_boxes, split):
@@ -135,6 +135,18 @@ class SplitSteps:
         self.play(*frames, run_time=0.6)  # the empty blocks first: the numbers fly in on top
         self.play(*anims, run_time=1.6)
         return pieces
+
+    def split_boxes(self, bottom: Box, split: list[int]) -> list[Box]:
+        """The split's panels side by side, the explained head's (first) as wide as its name's
+        longest line and its frame need (issue 38, 1:1: "explanations" ran over its frame into
+        "head 2"); the others share the rest."""
+        n = len(split)
+        even = (bottom.width - 0.3 * (n - 1)) / n
+        need = self.head_title(split[0], even).width + 0.25
+        if n < 2 or need <= even:
+            return bottom.columns(*([1] * n), gap=0.3)
+        rest = (bottom.width - 0.3 * (n - 1) - need) / (n - 1)
+        return bottom.columns(need, *([rest] * (n - 1)), gap=0.3)
 
     def shared_kv_words(self, split, bottom) -> str:
         """The split caption's example: the key/value heads the explained head's group shares
@@ -276,10 +288,12 @@ class SplitSteps:
         theme, maps = self.theme, self.maps
         g = maps.group(h)
         arrays = dict(zip("QKV", maps.head(h)))  # K, V: its key/value head's (RoPE: unturned)
-        mats = {}
+        mats, at = {}, {n: h if n == "Q" else g for n in names}
+        tags = {n: math(f"{n}_{at[n] + 1}", FORMULA, theme.text) for n in names}
+        shrink = min(1.0, *(b.width / tags[n].width for n, b in zip(names, boxes)))
         for k, name in enumerate(names):
             values = arrays[name]
-            block = h if name == "Q" else g
+            block = at[name]
             rows = self.q_tokens if name == "Q" and labelled else None
             n_rows = values.shape[0]
             colors = [self.q_color(i) for i in range(n_rows)] if name == "Q" else None
@@ -300,9 +314,9 @@ class SplitSteps:
                 rect.set_fill(fill, opacity=1)
                 if not getattr(piece, "compact", False):
                     piece.cells[rect.cell_index].set_color(text_on(fill, theme))
-            name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
-            if name_mob.width > boxes[k].width:  # a narrow frame: the name as wide as its block
-                name_mob.scale_to_fit_width(boxes[k].width)
+            name_mob = tags[name]
+            if shrink < 1:  # a narrow frame: the names as wide as their blocks, all alike
+                name_mob.scale(shrink)  # (Q₂ and K₂ came out smaller than V₂)
             name_mob.next_to(piece, UP, buff=0.1).align_to(piece, LEFT)
             place(VGroup(name_mob, piece), boxes[k], "top")
             piece.name_mob = name_mob
