@@ -54,6 +54,7 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         self.extra_cells = {}  # scores shown outside the matrix (a list), by (row, key)
         self.flying = False  # whether the plane is for the rows flown at the matrix step
         self.again = False  # whether it is for the followed row alone again (the last step)
+        self.measured = {}  # a pair's arithmetic built at the small size to measure it, by (i, j)
         self.choose_query()
         left = self.lay_out_matrix()
         # one plane for the whole scene: it covers every pair it will show; under it its legend
@@ -219,10 +220,8 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         """Every point the plane shows: the tips of each pair the scene works (the shown cells',
         or with a list the followed row's, and the rows flown at the matrix step where the plane
         stays for them: in a wide frame, or once it moves for them); at the last step (``again``)
-        the followed row's listed keys alone."""
-        head = self.head
-        if self.exact_2d:
-            return np.vstack([head.Q, head.K])
+        the followed row's listed keys alone. For d = 2 too: a plane for every query and key
+        left the followed query and its four keys in a corner of it (issue 38, 24 tokens)."""
         if self.again:  # the last step: the followed row's listed keys alone
             rows, cols = [self.i], self.listed
         elif self.matrix is not None:
@@ -288,8 +287,14 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             clear_axes=True,
             merge=0.35,
         )
-        for size in (BODY, SMALL):
-            work = self.work_lines(i, j, size)
+        # a narrow frame measured the lines at the small size (:meth:`lay_out_matrix`): kept, and
+        # the body size not built where, scaled up from them, it is surely too tall
+        small = self.measured.pop((i, j), None)
+        sizes = (BODY, SMALL)
+        if small is not None and small.height * BODY / SMALL - 0.2 > self.work_box.height:
+            sizes = (SMALL,)
+        for size in sizes:
+            work = small if small is not None and size == SMALL else self.work_lines(i, j, size)
             if work.height <= self.work_box.height and work.width <= self.work_box.width:
                 break
         place(work, self.work_box, "top-left")

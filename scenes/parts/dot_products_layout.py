@@ -47,7 +47,8 @@ class LayoutSteps:
         else:  # the arithmetic's height measured in the column it will have
             left, right = self.narrow_columns()
             self.work_box = right
-            need = max(self.work_lines(self.i, j, SMALL).height for j in self.keys) + 0.2
+            self.measured = {(self.i, j): self.work_lines(self.i, j, SMALL) for j in self.keys}
+            need = max(w.height for w in self.measured.values()) + 0.2
             mat_box = Box(right.x0, min(right.y0 + need, right.y1 - 1.0), right.x1, right.y1)
             matrix = self.score_matrix(mat_box)
         shows = self.i in matrix.shown_rows and all(b in matrix.shown_columns for b in self.keys)
@@ -114,10 +115,11 @@ class LayoutSteps:
         long one takes two lines, and the plane all the height the two leave, its grid at least
         as wide as tall; ``square`` (the narrow column beside the whole matrix): its grid as tall
         as wide too, the room above a flat cloud's tips for their labels (issue 38: at 4:3 a
-        22-token matrix left the plane 1.84 × 1.49, its labels parked under the x axis). Returns
+        22-token matrix left the plane 1.84 × 1.49, its labels parked under the x axis), and
+        its note short too (the long one took two lines of the plane's height). Returns
         (legend, note), placed."""
         legend = self.legend(left.width)
-        note = self.plane_note(left.width, tight)
+        note = self.plane_note(left.width, tight or square)
         under = [legend, note] if legend.width <= left.width else [*legend, note]
         vbuff = 0.06 if tight else 0.1
         foot = flow([m.copy() for m in under], left.width, hbuff=0.4, vbuff=vbuff)

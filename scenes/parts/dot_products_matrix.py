@@ -6,11 +6,14 @@ of :class:`scenes.dot_products.DotProducts`)."""
 
 from __future__ import annotations
 
-from manim import LEFT, UP, Create, ReplacementTransform, Transform, VGroup
+from manim import LEFT, RIGHT, UP, Create, ReplacementTransform, Transform, VGroup
 
 import attention_core as ac
+from scenes.mobjects.colour_bar import ColorBar, upright_bar_room
 from scenes.mobjects.fades import FadeIn, FadeOut
+from scenes.mobjects.grid_labels import grid_of_squares
 from scenes.mobjects.layout import Box, box_of, place
+from scenes.mobjects.matrix import cells_alone_too_big
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.mobjects.unimath import NO_BREAK
@@ -18,6 +21,9 @@ from scenes.mobjects.unimath import NO_BREAK
 SIDE_PLANE = 2.2  # a narrow frame's plane beside the whole matrix, at the end (its width)
 MIN_SIDE_PLANE = 1.8  # and the least width it may have there
 SIDE_GAP = 0.2  # between that plane's column and the matrix
+KEY_GAP = 0.5  # between the matrix's title and a colour key in its line
+SIZES = (28, 25, 22)  # the whole matrix's text sizes, largest first
+TITLE_ROOM = 0.45  # above it, for its title (LabelledMatrix.fitted's default)
 
 
 class MatrixSteps:
@@ -131,37 +137,101 @@ class MatrixSteps:
         plane making way; in a narrow one right of a narrower plane (:data:`SIDE_PLANE`), the
         last still's picture. (None, False, None) where that elides it: the matrix stays as
         it is, beside the plane."""
-        ex, content = self.example, self.regions.content
+        content = self.regions.content
         side = Box(content.x0, content.y0, content.x0 + SIDE_PLANE, content.y1)
-        # at last the whole content, the plane making way (it comes back in a step of its own)
-        boxes = [
-            (Box(side.x1 + 0.3, content.y0, content.x1, content.y1), True, side),
-            (content, False, None),
-        ]
+        beside_plane = Box(side.x1 + 0.3, content.y0, content.x1, content.y1)
+        # (the box, beside the plane, the plane's box, the key flat in the title's line): the
+        # flat key first beside the plane (the plane takes the width an upright key had: at
+        # 4:3 the plane was 2.6 wide, its four keys' labels crowded), at last the whole
+        # content, the plane making way (it comes back in a step of its own)
+        tries = [(beside_plane, True, side, True), (beside_plane, True, side, False)]
+        tries += [(content, False, None, False), (content, False, None, True)]
         if self.wide:  # the matrix's room and the arithmetic's under it, first
             right = Box(self.mat_box.x0, self.work_box.y0, self.mat_box.x1, self.mat_box.y1)
-            boxes.insert(0, (right, True, None))
-        for box, beside, plane_box in boxes:
-            grid = self.scores_in(
-                box,
-                sizes=(28, 25, 22),
-                any_squares=True,  # the worked numbers fly into their squares (no room for badges)
-            )
-            if len(grid.shown_rows) == ex.n and len(grid.shown_columns) == ex.n_keys:
-                title = self.typeset("scores_typeset", SMALL, self.theme.muted)
-                if grid.style.squares:  # no numbered headers: the shape the caption names
-                    shape = label(f"{ex.n} × {ex.n_keys}", SMALL, self.theme.muted)
-                    title = VGroup(title, shape).arrange(buff=0.2)
-                title.next_to(grid, UP, buff=0.15).align_to(grid, LEFT)
-                place(VGroup(title, grid), box, "top-right" if plane_box else "top")
-                grid.title = title
-                if plane_box is not None:  # the plane takes what the matrix leaves
-                    x1 = box_of(VGroup(title, grid, grid.frame_parts())).x0 - SIDE_GAP
-                    if x1 - content.x0 < MIN_SIDE_PLANE:
-                        continue
-                    plane_box = Box(content.x0, content.y0, x1, content.y1)
-                return grid, beside, plane_box
+            tries.insert(0, (right, True, None, False))
+        for box, beside, plane_box, flat in tries:
+            grid = self.whole_grid(box, flat, "top-right" if plane_box else "top")
+            if grid is None:
+                continue
+            if plane_box is not None:  # the plane takes what the matrix leaves
+                x1 = box_of(VGroup(grid.title, grid, grid.frame_parts())).x0 - SIDE_GAP
+                # the flat key only where the upright one fitted too: its width goes to the
+                # plane, never a narrow plane where the whole content had room (24 tokens of
+                # 12 characters at 4:3: the plane again, in a step of its own)
+                least = MIN_SIDE_PLANE + (self.upright_key_room(grid) if flat else 0.0)
+                if x1 - content.x0 < least:
+                    continue
+                plane_box = Box(content.x0, content.y0, x1, content.y1)
+            return grid, beside, plane_box
         return None, False, None
+
+    def may_be_whole(self, box: Box, flat: bool) -> bool:
+        """Whether the score matrix may fit ``box`` whole, measured as
+        :meth:`LabelledMatrix.fitted` does before it builds anything: its cells at the smallest
+        size, or a grid of squares with every row and column labelled (less the title's room;
+        ``flat``: without the upright key). Not so, the try is skipped: building the matrix to
+        learn it, elided, cost a 24-token run a matrix of numbers a box."""
+        values, (w, h) = self.head.scores, (box.width, box.height - TITLE_ROOM)
+        if not cells_alone_too_big(values, SIZES[-1], {}, w, h):
+            return True
+        k = self.kit
+        args = (values, ("scores", self.h), self.theme, k.marked(self.q_tokens))
+        args += (k.marked(self.k_tokens),)
+        return grid_of_squares(args, w, h, SIZES[-1], not flat, "scores") is not None
+
+    def upright_key_room(self, grid) -> float:
+        """The width an upright colour key and its gap take beside ``grid`` (a grid of
+        squares)."""
+        split = bool(grid.style.split or grid.style.stagger)
+        return upright_bar_room(self.theme, grid.scale, grid.limit, split)
+
+    def whole_grid(self, box: Box, flat: bool, align: str):
+        """The score matrix whole in ``box`` (numbers, else a grid of squares) with its title
+        (``grid.title``), placed (``align``); ``flat``: a grid of squares with its key in the
+        title's line (:meth:`key_beside_title`). None where that elides it."""
+        ex = self.example
+        if not self.may_be_whole(box, flat):
+            return None
+        grid = self.scores_in(
+            box,
+            sizes=SIZES,
+            any_squares=True,  # the worked numbers fly into their squares (no room for badges)
+            **({"colorbar": False} if flat else {}),  # (placed with the title)
+        )
+        if len(grid.shown_rows) < ex.n or len(grid.shown_columns) < ex.n_keys:
+            return None
+        title = self.typeset("scores_typeset", SMALL, self.theme.muted)
+        if grid.style.squares:  # no numbered headers: the shape the caption names
+            shape = label(f"{ex.n} × {ex.n_keys}", SMALL, self.theme.muted)
+            title = VGroup(title, shape).arrange(buff=0.2)
+        title.next_to(grid, UP, buff=0.15).align_to(grid, LEFT)
+        if flat and not self.key_beside_title(grid, title):
+            return None
+        place(VGroup(title, grid), box, align)
+        grid.title = title
+        return grid
+
+    def key_beside_title(self, grid, title) -> bool:
+        """A grid of squares built without its colour key (``colorbar=False``) given one, flat,
+        in its title's line right of "scores QKᵀ 24 × 24" (:data:`KEY_GAP` after it), where the
+        grid is wide enough for both and the frame has room above it for the key's values:
+        the square frame's case, whose 24 rows named on both sides leave no width for an
+        upright key (issue 38: at 1:1 the 24 × 24 scores ended elided to 3 × 3). Whether it
+        did (the grid, whole, of squares)."""
+        if not grid.whole or not grid.style.squares:
+            return False
+        room = box_of(VGroup(grid.backgrounds, grid.row_labels)).x1 - title.get_right()[0]
+        width = min(2.4, room - KEY_GAP)
+        if width < 1.2:  # too short for its three values
+            return False
+        bar = ColorBar(self.theme, grid.scale, grid.limit, width=width)
+        bar.next_to(title, RIGHT, buff=KEY_GAP).align_to(title, UP)
+        if bar.get_bottom()[1] < box_of(grid.col_labels).y1 + 0.05:
+            return False  # its values would sit on the columns' numbers
+        grid.remove(grid.colorbar)
+        grid.colorbar = bar
+        grid.add(bar)
+        return True
 
     def regrid(self, old, grid, cells) -> None:
         """The elided matrix gives way to the whole one; the numbers already in it (``cells``:

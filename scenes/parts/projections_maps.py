@@ -9,7 +9,7 @@ a line of its own where even the small type is too wide, and each note is short 
 
 from __future__ import annotations
 
-from manim import DOWN, RIGHT, Create, VGroup
+from manim import DOWN, LEFT, RIGHT, Create, VGroup
 
 import attention_core as ac
 from scenes.kit.views import plane_view_of, view_stack
@@ -136,8 +136,8 @@ class ViewedMaps:
         tokens (``cast[0]``, the followed pair first) each labelled at its own tip, clear of
         every other arrow, as many as find a spot there (cut from the end, the pair kept),
         every other token a thin grey arrow, counted; where even the pair's labels need leader
-        lines, the pair alone in colour, named by a key under the plane where not at its tips
-        (a review: "brought" and "the₂" set on the K arrows)."""
+        lines, or one finds no spot, the pair alone in colour, named by a key under the plane
+        where not at its tips (a review: "brought" and "the₂" set on the K arrows)."""
         tips, shafts = list(plane.tips), list(plane.shafts)
         plane_box, note_box, obstacles = where  # (the heading: no label on it)
         kw = dict(bounds=plane_box, obstacles=obstacles, clear_axes=True, outline=name == "K")
@@ -145,10 +145,24 @@ class ViewedMaps:
         found = self.kit.cast_arrows(
             plane, coords, tokens, colors, story, note, note_box, key=False, least=2, **kw
         )
-        if not any(getattr(m, "is_leader", False) for m in found[3].get_family()):
+        leaders = any(getattr(m, "is_leader", False) for m in found[3].get_family())
+        if all_named(found) and not leaders:
             return found
         plane.tips[:], plane.shafts[:] = tips, shafts
-        return self.kit.cast_arrows(plane, coords, tokens, colors, pair, note, note_box, **kw)
+        found = self.kit.cast_arrows(plane, coords, tokens, colors, pair, note, note_box, **kw)
+        if all_named(found):
+            return found
+        # a label with no spot at all (issue 38 at 1:1: q(explanations), 12 characters, in a
+        # column 2.3 wide) was left out, its arrow in colour unnamed: the pair in the key
+        keep, arrows, grey, _, note = found
+        order = [i for i in pair if i in keep]
+        key = self.kit.cast_key([tokens[i] for i in order], [colors[i] for i in order], note_box)
+        for arrow in arrows:
+            arrow.wants_label, arrow.in_key = False, True
+        both = VGroup(*([note] if len(note) else []), key)
+        both.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        place(both, note_box, "center" if both.height <= note_box.height else "bottom")
+        return keep, arrows, grey, key, note
 
     def note_is_long(self, view, name: str, width: float) -> bool:
         """Whether the notes under a plane take their short forms: where the view's note, or a
@@ -169,3 +183,13 @@ class ViewedMaps:
                 note = flow(list(note.submobjects), note_box.width, hbuff=0.06, vbuff=0.04)
             place(note, note_box)
         return note
+
+
+def all_named(found) -> bool:
+    """Whether every arrow :meth:`Kit.cast_arrows` drew in colour (``found``) has its label,
+    or the key names them: a label with no spot anywhere in the plane is left out."""
+    keep, arrows, _, labels, _ = found
+    if any(getattr(a, "in_key", False) for a in arrows):
+        return True
+    named = sum(bool(getattr(m, "is_tip_label", False)) for m in labels.get_family())
+    return named >= len(keep)
