@@ -31,7 +31,7 @@ from scenes.mobjects.matrix import LabelledMatrix
 LEAST_SIDE = 0.6  # the heatmap's side, of the frame's shorter side (4:3, 16:9; 22 rows or fewer)
 ONE_SIDE_ROWS = 24  # the most rows named on one side of a grid (24 at 1:1: its key under it)
 ROOM_LEFT = 0.25  # the most of the content's width (or height) a grid of many rows leaves
-HEATMAP_STEPS = ("heatmap", "rows", "reading")
+HEATMAP_STEPS = ("heatmap", "rows", "head", "reading")
 TABLE_STEPS = ("qk", "scale", "masked_note", "softmax")
 
 
