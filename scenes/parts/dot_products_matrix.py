@@ -9,7 +9,7 @@ from __future__ import annotations
 from manim import LEFT, RIGHT, UP, Create, ReplacementTransform, Transform, VGroup
 
 import attention_core as ac
-from scenes.mobjects.colour_bar import ColorBar, upright_bar_room
+from scenes.mobjects.colour_bar import upright_bar_room
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.grid_labels import grid_of_squares
 from scenes.mobjects.layout import Box, box_of, place
@@ -224,7 +224,7 @@ class MatrixSteps:
         width = min(2.4, room - KEY_GAP)
         if width < 1.2:  # too short for its three values
             return False
-        bar = ColorBar(self.theme, grid.scale, grid.limit, width=width)
+        bar = self.kit.colour_bar(grid.scale, limit=grid.limit, width=width)
         bar.next_to(title, RIGHT, buff=KEY_GAP).align_to(title, UP)
         if bar.get_bottom()[1] < box_of(grid.col_labels).y1 + 0.05:
             return False  # its values would sit on the columns' numbers
