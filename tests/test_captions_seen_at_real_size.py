@@ -152,4 +152,9 @@ def test_the_heads_strongest_links_are_said_in_one_scene_only():
     assert "at → it₂ 0.787 too, this head's strongest links here (framed)" in told[peers[0]]
     for scene in ("DotProducts", "Softmax", "RotaryPositions"):
         assert "the pair asked about, home → it₂, is its largest weight" in told[scene], told
-    assert told["Projections"].endswith("This pair: the one asked about."), told
+    # the head's resting place named before the pair (summarise_head: The, 0.263 of a row on
+    # average), not "This pair: the one asked about", which said nothing of the head
+    assert told["Projections"].endswith(
+        "What this head does: on average it parks a quarter or more of each row's weight on "
+        "The, the first token, and links home → it₂."
+    ), told

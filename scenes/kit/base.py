@@ -245,13 +245,27 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             and s.kind == "asked"
             and s.habit is None
             and s.pair_telling != "asked_column"
+            and self.resting_place() is None
         )
         return self.say("lead_pair" if only_the_pair else "lead_head")
 
+    def resting_place(self):
+        """The followed head's resting place (``summarise_head``: the first token, [CLS] or
+        [SEP], where its rows put on average a quarter or more of their weight), as the
+        summary of the head's rows; None where it has none."""
+        from attention_core.readings.heads import summarise_head
+
+        if getattr(self, "_rest_summary", False) is False:
+            summary = summarise_head(self.head.weights, self.example.tokens)
+            self._rest_summary = summary if summary.rest is not None else None
+        return self._rest_summary
+
     def pair_does(self) -> str:
         """What the head does, told of its followed pair (``attention_core.head_story``, as
-        AttentionMatrix's reading tells it): "this is the pair asked about" for an asked pair;
-        "" where there is no story (a made-up example)."""
+        AttentionMatrix's reading tells it): for an asked pair the head's resting place first,
+        where it has one ("it parks a quarter or more of each row's weight on The, the first
+        token, and links it₁ → trophy"), else "the one asked about"; "" where there is no story
+        (a made-up example)."""
         import attention_core as ac
 
         s = ac.head_story(self.trace)
@@ -262,6 +276,12 @@ class ExplainerScene(Narrated, RemovesAfterPlay, Scene):
             return self.say("pair_asked_piece", q=q, k=k, word=self.story_key(s))
         if s.kind == "asked" and s.habit is None:  # many tokens looking most at its key: so
             key = "pair_asked_column" if s.pair_telling == "asked_column" else "pair_asked"
+            rest = self.resting_place() if key == "pair_asked" else None
+            if rest is not None and rest.rest_key != s.key:  # the head's pattern, then the pair
+                where = "last" if rest.rest == "sep" else "first"
+                key = f"pair_asked_rest_{rest.share_words}_{where}"
+                r = self.k_tokens[rest.rest_key]
+                return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key], r=r)
             return self.say(key, q=self.q_tokens[s.query], k=self.k_tokens[s.key])
         return self.story_does(s)
 

@@ -34,6 +34,25 @@ WORDS = {
     "lead_pair": ("这一对", "This pair"),
     # an asked pair, where a scene says what the head does with its followed pair
     "pair_asked": ("正是所问的一对", "the one asked about"),
+    # the same where the head rests its rows' weight on a resting place (summarise_head): the
+    # head's pattern named before the pair (issue 38: "This pair: the one asked about" while
+    # the matrix showed a bright first column)
+    "pair_asked_rest_quarter_first": (
+        "每行平均把四分之一以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
+        "on average it parks a quarter or more of each row's weight on {r}, the first token, and links {q} → {k}",
+    ),
+    "pair_asked_rest_half_first": (
+        "每行平均把一半以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
+        "on average it parks half or more of each row's weight on {r}, the first token, and links {q} → {k}",
+    ),
+    "pair_asked_rest_quarter_last": (
+        "每行平均把四分之一以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
+        "on average it parks a quarter or more of each row's weight on {r}, the last token, and links {q} → {k}",
+    ),
+    "pair_asked_rest_half_last": (
+        "每行平均把一半以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
+        "on average it parks half or more of each row's weight on {r}, the last token, and links {q} → {k}",
+    ),
     # a key word cut into pieces: the pair's key is the word, its weight the pieces' sum
     "pair_asked_piece": (
         "{k} 是所问的一对 {q} → {word} 中的一片（这对的权重是各片之和）",
