@@ -63,12 +63,25 @@ def _named(template: str, token: str) -> str:
     return template.format(token=token if "「{token}」" in template else quoted(token))
 
 
+def _wrapped(text: str, width: float, most: int) -> list[str]:
+    """``text`` broken to ``width`` (at most ``most`` lines); a split reading in Chinese
+    ("前词元+首词元") only after its "+", never inside either habit's word."""
+    if (
+        "+" in text
+        and text_width(text, SMALL) > width
+        and any("\u4e00" <= c <= "\u9fff" for c in text)
+    ):
+        a, _, b = text.partition("+")
+        return [a + "+", b]
+    return wrap_lines(text, width, SMALL, max_lines=most)
+
+
 def _units(text: str) -> list[str]:
     """The pieces a reading never breaks inside: words; in Chinese, a word of up to 4
     characters ("前一词元") or, in a longer one, the characters before a parenthesis and the
     parenthesis ("首词元", "（汇聚）")."""
     if any("\u4e00" <= c <= "\u9fff" for c in text):
-        pieces = text.replace("（", "\n（").split("\n")
+        pieces = text.replace("（", "\n（").replace("+", "+\n").split("\n")
         return [q for p in pieces for q in ([p] if len(p) <= 4 else list(p))]
     return text.split()
 
@@ -226,7 +239,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         """The reading in at most two lines of ``width``: whole, broken between words, its
         short form (only for a reading of more than 8 characters), or "…" as the last resort."""
         full = self.reading_word(reading)
-        lines = wrap_lines(full, width, SMALL, max_lines=2)
+        lines = _wrapped(full, width, 2)
         if all(text_width(t, SMALL) <= width for t in lines) or len(full) <= 8:
             return lines
         short = self.reading_word(reading, SHORT_WORDS)
@@ -256,7 +269,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         """A reading beside its heatmap, broken between words to ``width``: whole, or its short
         form where that takes fewer lines with its average ("first (sink)" on two lines:
         "sink")."""
-        lines = wrap_lines(self.reading_word(reading), width, SMALL, max_lines=9)
+        lines = _wrapped(self.reading_word(reading), width, 9)
         return self.fewest(reading, lines, width)
 
     def fewest(self, reading: ac.HeadReading, lines: list[str], width: float) -> list[str]:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import attention_core as ac
 from attention_core.readings import head_kinds as hk
 from attention_core.readings import head_search as hs
+from attention_core.readings import heads
 from attention_core.readings import sharpness as sh
 from attention_core.readings.copy_heads import is_causal
 from attention_core.readings.head_scores import HeadScores
@@ -57,12 +58,14 @@ def test_an_even_split_over_k_keys_has_entropy_log_k_over_log_m(m, data):
 @given(st.integers(2, 24), st.integers(0, 2**31))
 def test_one_hot_rows_are_sharp_and_even_rows_diffuse(n, seed):
     """Every row on one key (any key, noise below 1e-6 aside): sharp, and the head without a
-    habit reads "sharp", never "diffuse"; every row even over what it sees: diffuse."""
+    habit reads "sharp" (or split between two habits), never "diffuse"; every row even over
+    what it sees: diffuse."""
     rng = np.random.default_rng(seed)
     W = np.eye(n)[rng.integers(0, n, n)] * (1 - 1e-6) + 1e-6 / n
     assert sh.mean_entropy(W) < 0.01 and sh.is_sharp(W)
     r = ac.read_head(W)
-    assert r.pattern != "diffuse" and (r.habitual or r.pattern == "sharp")
+    split = hk.split_of(r.pattern) is not None
+    assert r.pattern != "diffuse" and (r.habitual or r.pattern == "sharp" or split)
     even = np.full((n + 1, n + 1), 1.0 / (n + 1))  # 3 keys or more: no habit holds half
     assert sh.mean_entropy(even) == pytest.approx(1.0) and ac.read_head(even).pattern == "diffuse"
 
@@ -280,3 +283,65 @@ def test_an_asked_pair_says_which_other_queries_share_its_key_as_strongly():
     assert (s.telling, s.peer, s.peer_weight) == ("asked_linked", 0, pytest.approx(0.8))
     assert s.fits == ((5, 2), (0, 2))
     assert asked_story(rows(0.45), tokens, 5, 2).telling == "asked_top"
+
+
+# -- rows split between two habits (issue 38: "diffuse" over a clear diagonal, 0.34 + 0.36) -------
+def _split_rows(n: int, a: float, b: float, causal: bool, seed: int) -> np.ndarray:
+    """``a`` of each row on the previous token, ``b`` on the first, the rest at random over the
+    keys a row sees (row 0 and, under a causal mask, row 1 forced as far as they go)."""
+    rng = np.random.default_rng(seed)
+    W = rng.dirichlet(np.ones(n), size=n)
+    if causal:
+        W = np.tril(W)
+        W /= W.sum(axis=1, keepdims=True)
+    first = W[0].copy()
+    W *= 1 - a - b
+    W[np.arange(1, n), np.arange(n - 1)] += a
+    W[1:, 0] += b
+    W[0] = first
+    return W
+
+
+@SETTINGS
+@given(
+    st.integers(4, 24), st.floats(0, 0.6), st.floats(0, 0.6), st.booleans(), st.integers(0, 2**31)
+)
+def test_a_split_head_is_named_by_two_habits_and_a_diffuse_one_has_no_such_pair(
+    n, a, b, causal, seed
+):
+    """A head read as split between two habits puts at least PAIR_AT_LEAST (and twice an even
+    row's share) on each and HABIT_AT_LEAST on the two together; a head read as diffuse (or
+    sharp) has no such pair among its habits, and no single habit holding HABIT_AT_LEAST."""
+    assume(a + b <= 1)
+    W = _split_rows(n, a, b, causal, seed)
+    r = ac.read_head(W)
+    pair = hk.split_of(r.pattern)
+    floor = {k: max(heads.PAIR_AT_LEAST, 2 * heads.even_share(W, None, k)) for k in r.masses}
+    if pair is not None:
+        assert not r.habitual and hk.split_key(*pair) == r.pattern
+        assert all(r.masses[k] >= floor[k] for k in pair)
+        assert r.mass == pytest.approx(heads.pair_mass(W, None, *pair))
+        assert r.mass >= heads.HABIT_AT_LEAST
+    elif r.pattern in ("sharp", "diffuse"):
+        assert max(r.masses.values()) < heads.HABIT_AT_LEAST
+        held = [k for k in r.masses if r.masses[k] >= floor[k]]
+        for i, x in enumerate(held):
+            for y in held[i + 1 :]:
+                assert heads.pair_mass(W, None, x, y) < heads.HABIT_AT_LEAST
+
+
+def test_rows_on_the_previous_and_the_first_token_read_prev_plus_sink():
+    """A 22-token causal head with 0.36 of each row on the previous token and 0.36 on the first
+    (mine-layer's head 9: entropy 0.69, read "diffuse" before): "prev+sink", in both languages,
+    its text naming both averages."""
+    W = _split_rows(22, 0.36, 0.36, True, 0)
+    r = ac.read_head(W)
+    assert r.pattern == "previous+sink" and not r.habitual
+    assert hk.words("name", "en")[r.pattern] == "prev+sink"
+    assert hk.words("name", "zh")[r.pattern] == "前词元+首词元"
+    assert hk.words("phrase", "en")[r.pattern] == (
+        "split between the previous token and the first token"
+    )
+    assert r.text.startswith("split between the previous token (0.") and "first token (" in r.text
+    even = np.full((4, 4), 0.25)  # an even row is diffuse, never split
+    assert ac.read_head(even).pattern == "diffuse"

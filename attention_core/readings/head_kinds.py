@@ -166,7 +166,7 @@ def _story(zh: str, en: str) -> tuple[str, str]:
             f"{{habit}}What this head does: {{q}} → {{k}} {{w}}: {en} {FRAMES_EN}")  # fmt: skip
 
 
-READINGS: tuple[Reading, ...] = (
+_TABLE: tuple[Reading, ...] = (
     Reading("previous", _previous, Words(
         name=("前一词元", "previous"), short=("前词元", "prev"),
         phrase=("前一个词元", "the previous token"),
@@ -261,8 +261,46 @@ READINGS: tuple[Reading, ...] = (
         heads=("分散的头", "diffuse heads"),
     ), group="diffuse"),
 )  # fmt: skip
+
+
+# -- a head whose rows split between two habits (issue 38: "diffuse" over a clear diagonal whose
+# rows put 0.34 on the previous token and 0.36 on the first): named by the two, never diffuse
+def split_key(a: str, b: str) -> str:
+    """The reading of rows split between habits ``a`` and ``b``: ``"previous+sink"`` (the two in
+    the table's order)."""
+    order = [r.key for r in _TABLE]
+    a, b = sorted((a, b), key=order.index)
+    return f"{a}+{b}"
+
+
+def _split(a: Reading, b: Reading) -> Reading:
+    """The reading of rows split between habits ``a`` and ``b`` (no targets of its own: the rows
+    decide it, :func:`~.heads.read_head`), its words the two habits' own."""
+    A, B = a.words, b.words
+    assert A.short is not None and B.short is not None and A.lit is not None  # __post_init__
+    assert B.lit is not None
+    return Reading(split_key(a.key, b.key), None, Words(
+        name=(f"{A.short[0]}+{B.short[0]}", f"{A.short[1]}+{B.short[1]}"),  # "prev+sink": whole
+        phrase=(f"分在{A.lit[0]}和{B.lit[0]}之间", f"split between {A.lit[1]} and {B.lit[1]}"),
+        heads=(f"分在{A.lit[0]}和{B.lit[0]}之间的头",
+               f"heads split between {A.lit[1]} and {B.lit[1]}"),
+    ), group="position", order=3)  # fmt: skip
+
+
+_HABITS = [r for r in _TABLE if r.habitual]
+SPLITS: tuple[Reading, ...] = tuple(
+    _split(a, b) for i, a in enumerate(_HABITS) for b in _HABITS[i + 1 :]
+)
+READINGS: tuple[Reading, ...] = _TABLE + SPLITS  # every reading: the table, then the splits
 BY_KEY = {r.key: r for r in READINGS}
 PATTERNS = {r.key: r.phrase for r in READINGS}
+
+
+def split_of(key: str) -> tuple[str, str] | None:
+    """The two habits a split reading names (``"previous+sink"`` → ``("previous", "sink")``),
+    None for any other reading."""
+    a, plus, b = key.partition("+")
+    return (a, b) if plus else None
 
 
 def reading(key: str) -> Reading:

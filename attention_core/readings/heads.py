@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 HABIT_AT_LEAST = 0.5  # the one threshold: a head reads as a habit when its queries put, on
 # average, at least half their weight on that habit's key; else it is sharp or diffuse
+PAIR_AT_LEAST = 0.3  # or split between two habits: each 0.3 or more, together half (issue 38)
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,12 @@ class HeadReading:
         if self.pattern == "diffuse":
             said = f"; strongest: {self.said}" if self.said else ""
             return f"diffuse (entropy {self.entropy:.2f}){said}"
+        pair = head_kinds.split_of(self.pattern)
+        if pair is not None:
+            token = repr(self.token) if self.token is not None else f"key {(self.key or 0) + 1}"
+            lits = [head_kinds.reading(k).words.lit or ("", PATTERNS[k]) for k in pair]
+            a, b = (f"{lit[1]} ({self.masses[k]:.2f})" for lit, k in zip(lits, pair))
+            return f"split between {a} and {b}".replace("{token}", token)
         if self.pattern == "fixed":
             if self.token is not None:
                 name = repr(self.token)
@@ -195,6 +202,46 @@ def _masses(W: np.ndarray, tokens: Sequence[str] | None) -> dict[str, float]:
     return masses
 
 
+def pair_mass(W: np.ndarray, tokens: Sequence[str] | None, a: str, b: str) -> float:
+    """The average weight a query puts on habits ``a`` and ``b``'s keys together (a key both
+    name counted once), over the queries that have both; 0.0 where none has."""
+    ta, tb = (head_kinds.reading(k).habit_rows(W, tokens) for k in (a, b))
+    if ta is None or tb is None:
+        return 0.0
+    rows = np.flatnonzero((ta >= 0) & (tb >= 0))
+    if not len(rows):
+        return 0.0
+    both = W[rows, ta[rows]] + np.where(ta[rows] != tb[rows], W[rows, tb[rows]], 0.0)
+    return float(both.mean())
+
+
+def even_share(W: np.ndarray, tokens: Sequence[str] | None, key: str) -> float:
+    """The average weight habit ``key``'s queries would put on its key were each row even over
+    the keys it sees (its weights above zero): what a diffuse head gives any habit."""
+    t = head_kinds.reading(key).habit_rows(W, tokens)
+    rows = np.flatnonzero(t >= 0) if t is not None else np.arange(0)
+    if not len(rows):
+        return 1.0
+    return float(np.mean(1.0 / np.maximum((W[rows] > 0).sum(axis=1), 1)))
+
+
+def split_pair(
+    W: np.ndarray,
+    tokens: Sequence[str] | None,
+    masses: dict[str, float],
+    keys: Sequence[str],
+    at_least: float = HABIT_AT_LEAST,
+) -> tuple[str, str] | None:
+    """The two habits of ``keys`` the rows split between: each at least :data:`PAIR_AT_LEAST`
+    and twice its :func:`even_share` (an even row is diffuse, not split), together
+    (:func:`pair_mass`) at least ``at_least``; the heaviest such pair, else None."""
+    each = [k for k in keys
+            if masses[k] >= max(PAIR_AT_LEAST, 2 * even_share(W, tokens, k))]  # fmt: skip
+    pairs = [(pair_mass(W, tokens, a, b), a, b) for i, a in enumerate(each) for b in each[i + 1 :]]
+    best = max(pairs, default=None, key=lambda p: p[0])  # the first of equals: table order
+    return None if best is None or best[0] < at_least else (best[1], best[2])
+
+
 def _rows_reading(
     W: np.ndarray,
     tokens: Sequence[str] | None,
@@ -213,6 +260,12 @@ def _rows_reading(
         key = fixed_key(W, tokens) if best == "fixed" else None
         token = tokens[key] if key is not None and tokens is not None else None
         return HeadReading(best, masses[best], masses, key, token, **shape)
+    pair = split_pair(W, tokens, masses, keys, at_least)
+    if pair is not None:  # two habits share the rows: named by them, never sharp or diffuse
+        key = fixed_key(W, tokens) if "fixed" in pair else None
+        token = tokens[key] if key is not None and tokens is not None else None
+        mass = pair_mass(W, tokens, *pair)
+        return HeadReading(head_kinds.split_key(*pair), mass, masses, key, token, **shape)
     sharp = entropy < SHARP_BELOW
     said = links_text(links if sharp else content, tokens or [f"#{j + 1}" for j in range(n)])
     largest = max(masses.values())
@@ -452,6 +505,13 @@ class HeadSummary:
         """The rows' shape, ``"sharp"`` or ``"diffuse"``: their mean normalised entropy below
         :data:`~.sharpness.SHARP_BELOW` or not (:mod:`.sharpness`)."""
         return "sharp" if self.rows.entropy < SHARP_BELOW else "diffuse"
+
+    @property
+    def split(self) -> tuple[str, str] | None:
+        """The two habits the rows split between (:func:`split_pair`; e.g. ``("previous",
+        "sink")``), None where they do not: a caption that names the rows' :attr:`shape` says
+        the split first (issue 38: "diffuse" over a clear diagonal)."""
+        return head_kinds.split_of(self.rows.pattern)
 
     @property
     def held(self) -> tuple[int, ...]:
