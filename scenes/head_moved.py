@@ -372,7 +372,10 @@ class HeadMoved(ExplainerScene):
     def does(self) -> str:
         """What the head does, said once in the first step's caption (issue 41): the core's
         reading (``attention_core.read_head``, by the example's model-level scores where it
-        carries them), in the reading's own words (``readings.head_kinds``)."""
+        carries them), in the reading's own words (``readings.head_kinds``); a head sharp or
+        diffuse over all its rows whose followed row is not (``sharpness.row_shape``): both."""
+        from attention_core.readings.sharpness import row_shape
+
         ex, h = self.example, self.hh
         W = np.asarray(self.trace.heads[h].weights)
         if ex.is_cross or W.shape != (len(ex.tokens), len(ex.tokens)):
@@ -382,7 +385,18 @@ class HeadMoved(ExplainerScene):
             return self.say("moved_does_score", head=head_kinds.one_head(r.pattern, self.lang))
         phrase = head_kinds.words("phrase", self.lang)[r.pattern]
         phrase = with_token(phrase, visible(r.token or ""))
-        return self.say("moved_does_habit" if r.habitual else "moved_does_shape", phrase=phrase)
+        if r.habitual:
+            return self.say("moved_does_habit", phrase=phrase)
+        # sharp or diffuse over all its rows: the followed row, the one shown, may not be
+        # (issue 38: "diffuse" beside a row whose top weight is 0.52); then both are said
+        row = row_shape(W, self.i)  # sharp, peaked (one key holds half) or diffuse
+        alike = {"sharp": ("sharp", "peaked"), "diffuse": ("diffuse",)}.get(r.pattern)
+        if alike is None or row in alike:  # (a split head: its two habits, said whole)
+            return self.say("moved_does_shape", phrase=phrase)
+        if row == "peaked":
+            return self.say("moved_does_shape_peaked", phrase=phrase)
+        row_words = head_kinds.words("phrase", self.lang)[row]
+        return self.say("moved_does_shape_row", phrase=phrase, row=row_words)
 
     def pieces_line(self, width: float) -> list:
         """Where the followed key is one piece of a word (``key_pieces``): the word and its

@@ -403,6 +403,8 @@ def test_the_other_aspects_lay_out_cleanly(name, aspect):
     assert [k for k, _, _ in steps] == ["token", "terms", "sum", "words"]
     if name == "causal-pieces":
         assert any("喜欢 = 喜 + 欢" in t for t in _LAST_TEXTS["terms"]), _LAST_TEXTS
+    if name == "at-the-limits":  # a diffuse head, its followed row sharp: both said (issue 38)
+        assert "The head is diffuse; this row, sharp." in steps[0][1], steps[0][1]
 
 
 def test_a_label_of_white_space_is_shown():

@@ -181,9 +181,14 @@ def test_head_moved_says_its_shape_is_the_heads_over_all_rows():
     from scenes.kit import captions
 
     for lang, whose in (("en", "over all"), ("zh", "整体上")):
-        for key in ("moved_does_shape", "moved_does_shape_row", "moved_does_shape_peaked"):
+        said = captions.word("moved_does_shape", lang, phrase="diffuse")
+        assert whose in said, (lang, said)
+    # beside the followed row's own shape, the head's named as the head's, the row's as the row's
+    # (short: the first caption keeps to its lines at 4:3 and 1:1, test_head_moved)
+    for lang, whose, row in (("en", "The head is", "this row"), ("zh", "整体上", "这一行")):
+        for key in ("moved_does_shape_row", "moved_does_shape_peaked"):
             said = captions.word(key, lang, phrase="diffuse", row="sharp")
-            assert whose in said, (key, lang, said)
+            assert whose in said and row in said, (key, lang, said)
 
 
 def _scene(W, toks, lang):

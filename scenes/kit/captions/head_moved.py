@@ -84,13 +84,15 @@ WORDS = {
         "这个头的权重整体上{phrase}。",
         "This head is {phrase} over all its rows.",
     ),
+    # (short: the first caption keeps to two lines at 4:3 and three at 1:1 with a 12-character
+    # token, tests/test_head_moved.py)
     "moved_does_shape_row": (
-        "这个头的权重整体上{phrase}，这一行却{row}。",
-        "This head is {phrase} over all rows; this row is {row}.",
+        "这个头整体上{phrase}，这一行却{row}。",
+        "The head is {phrase}; this row, {row}.",
     ),
     "moved_does_shape_peaked": (
-        "这个头的权重整体上{phrase}，这一行却有一个键占一半以上。",
-        "This head is {phrase} over all rows; this row puts half on one key.",
+        "这个头整体上{phrase}，这一行却有一个键占一半。",
+        "The head is {phrase}; this row peaks.",
     ),
     "moved_does_score": (
         "按模型层面的分数，这是{head}。",
