@@ -505,11 +505,15 @@ class Projections(ViewedMaps, ExplainerScene):
 def match_pair(trace) -> tuple[int, int]:
     """The example pair of the match step: a trained or asked head's followed pair
     (:func:`attention_core.followed_pair`, the pair every scene follows) where the mask lets
-    it meet; else (a made-up example, or a pair asked across the mask) the first allowed pair
-    of two different tokens (:func:`_allowed_pair`)."""
+    it meet, and a made-up example's past :data:`~attention_core.readings.cast.CAST_ALL`
+    tokens (its cast in colour: the story's pair, as every scene's last still); else (a small
+    made-up example, or a pair asked across the mask) the first allowed pair of two different
+    tokens (:func:`_allowed_pair`)."""
+    from attention_core.readings.cast import CAST_ALL
+
     head, pair = trace.attention, ac.followed_pair(trace)
     allowed = head.mask is None or bool(np.asarray(head.mask, bool)[pair.query, pair.key])
-    if pair.kind != "demo" and allowed:
+    if (pair.kind != "demo" or head.scores.shape[0] > CAST_ALL) and allowed:
         return pair.query, pair.key
     return _allowed_pair(head)
 
