@@ -93,8 +93,11 @@ class AttentionMatrixStory:
             said.append(self.say("head_links_then" if n else "head_links", links=self.link(g)))
         if s.telling in ("none", "none_rest"):
             keys = self.token_list([self.k_tokens[j] for j in s.held])
-            said += [self.say(f"head_{s.telling}", keys=keys),
-                     self.say("head_shape", shape=self.say(f"head_shape_{s.shape}"))]  # fmt: skip
+            said.append(self.say(f"head_{s.telling}", keys=keys))
+            if s.split is not None:  # not "diffuse" over a clear diagonal: the two habits
+                said.append(self.say("head_split", phrase=words("phrase", lang)[s.rows.pattern]))
+            else:
+                said.append(self.say("head_shape", shape=self.say(f"head_shape_{s.shape}")))
         if s.top is not None:
             said.append(self.say("head_top", k=self.k_tokens[s.top]))
         return dict(lead=lead, said=joined(said))

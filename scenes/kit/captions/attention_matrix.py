@@ -129,6 +129,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "No row gives a token other than {keys} half its weight or more. ",
     ),
     "head_shape": ("整体上，它的权重{shape}。", "Over all its rows its weights are {shape}. "),
+    # a head whose rows split between two habits (read_head: "previous+sink"), not a shape
+    "head_split": ("整体上，它的权重{phrase}。", "Over all its rows its weight is {phrase}. "),
     "head_top": ("多数行最看重 {k}（已框出）。", "Most rows weigh {k} most (framed). "),
     "head_shape_sharp": ("集中", "sharp"),
     "head_shape_diffuse": ("分散", "diffuse"),
