@@ -336,6 +336,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             note.next_to(bar, DOWN, buff=0.25).align_to(bar, LEFT)
         # each e^s bar squeezes into its share and stays, faint, above it (no blank half)
         heading = self.shares_heading()
+        self.clear_of = [heading, *(m for m in bar.numbers.get_family() if hasattr(m, "key_index"))]
         self.play(
             *(ReplacementTransform(bars[j].copy(), bar.parts[j]) for j in keys),
             *self.bars_to_their_room(bars),
@@ -357,6 +358,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         for k, (old, new) in enumerate(self.exp_moves):
             if k == 0:
                 new.set_opacity(GHOST_OPACITY)
+                self.ghosts_clear(new, [m for _, m in self.exp_moves[1:]])
                 if self.every_label:  # their labels name the bars (else the shares' segments)
                     self.marks = dict(enumerate(new))
             if len(old) and len(new) == len(old):
@@ -364,6 +366,30 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             elif len(old):
                 out.append(FadeOut(old))
         return out
+
+    def ghosts_clear(self, ghosts, riders) -> None:
+        """The faint e^s bars kept over the shares (narrow frame) clear of the Σ heading and
+        of the shares' labels (issue 38, a 22-token row at 1:1: the tallest bar reached into
+        the heading, labels sat over bars and masked cells): raised (with ``riders``, their
+        scores and keys' labels) over the labels they meet where 0.4 is left under the
+        heading, all shortened alike to end under it, and any a label still covers faded out."""
+        head = box_of(self.clear_of[0]).y0 - 0.1
+        labels = [box_of(m) for m in self.clear_of[1:]]
+        base = min(b.get_bottom()[1] for b in ghosts)
+        hit = [lab.y1 + 0.1 for lab in labels if any(box_of(b).overlaps(lab, 0.05) for b in ghosts)]
+        floor = max([base, *hit])
+        if head - floor >= 0.4:
+            for m in [ghosts, *riders]:
+                m.shift(UP * (floor - base))
+            base = floor
+        tall = [b for b in ghosts if isinstance(b, Rectangle)]
+        top = max((b.get_top()[1] for b in tall), default=base)
+        if top > head > base + 0.1:
+            for b in tall:
+                b.stretch((head - base) / (top - base), 1, about_point=[0.0, base, 0.0])
+        for b in ghosts:
+            if any(box_of(b).overlaps(lab, pad=0.05) for lab in labels):
+                b.set_opacity(0.0)
 
     def shares_heading(self) -> VGroup:
         """q(she): e^s / Σ e^s, in the place of the e^s heading: what the bar now shows."""
