@@ -3,6 +3,8 @@ continuous video."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from manim import DOWN, LEFT, Create, ReplacementTransform, TransformFromCopy, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
@@ -10,6 +12,7 @@ from manim.mobject.text.typst_mobject import MathTypst
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.kit.views import plane_view_of
+from scenes.mobjects.elision import elide
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import matrix_title
@@ -288,7 +291,7 @@ class Overview(ExplainerScene):
         keep = list(dict.fromkeys([*kw.pop("keep_cols", ())[:1], *cut, *top]))
         for unused in ("name_columns", "any_squares", "key_row"):
             kw.pop(unused, None)
-        best = None
+        best = made = None
         header = 0.45 + (0.6 if kw.get("heat") else 0.0)  # names, and the colour key
         for d in digits:
             probe = self.kit.matrix_at(
@@ -317,8 +320,57 @@ class Overview(ExplainerScene):
                 if not k or kept and m.height + 0.45 <= panel.height:  # its title above it
                     break
             if best is None or len(m.shown_columns) > len(best.shown_columns):
-                best = m
-        return best
+                best, made = m, dict(kw, digits=d, max_height=room)
+
+        def rebuild(keep_cols, row_labels):
+            return self.kit.matrix_at(
+                values,
+                role,
+                row_labels,
+                cols,
+                size=SMALL,
+                tiers=2,
+                keep_cols=keep_cols,
+                max_width=panel.width,
+                last_column=False,
+                **made,
+            )
+
+        return self.cast_columns(best, rows, keep, 1 + len(cut), rebuild)
+
+    def cast_columns(self, best, rows, keep, must: int, rebuild):
+        """``best`` with the room it has used (issue 38: at 4:3 the followed row "she" kept
+        The, old (0.002) and girl in 290 of 640 px, the cast's the (0.091) dropped): its row
+        labels as narrow as its shown rows' (an elided "because" had widened them), and of
+        the cast's columns those whose weights in the followed row sum the most, found among
+        the elisions (:func:`elide`) of the slots it has, the first ``must`` of ``keep`` (the
+        followed key, a blocked one) always."""
+        if self.example.is_cross:
+            return best
+        followed, shown = self.followed_query().row, set(best.shown_rows)
+        narrow = [t if i in shown else rows[followed] for i, t in enumerate(rows)]
+        m = rebuild(keep, narrow)
+        if set(m.shown_rows) != shown or len(m.shown_columns) < len(best.shown_columns):
+            m, narrow = best, rows
+        w = self.head.weights[followed]
+        n = len(w)
+        seqs = {s: elide(n, s, 1.0, keep, last=False) for s in range(2, n + 1)}
+        fits = [s for s, q in seqs.items() if [j for j in q if j is not None] == m.shown_columns]
+        if not fits:
+            return m
+        slots, head = max(fits), keep[:must]
+        others = [j for j in self.cast if j not in head and 0 <= j < n]
+        score, order = float(w[m.shown_columns].sum()), None
+        for r in range(len(others), 0, -1):
+            for chosen in itertools.combinations(others, r):
+                seq = elide(n, slots, 1.0, [*head, *chosen], last=False)
+                got = [j for j in seq if j is not None]
+                if set(head) | set(chosen) <= set(got) and w[got].sum() > score + 1e-9:
+                    score, order = float(w[got].sum()), [*head, *chosen]
+        if order is None:
+            return m
+        again = rebuild(list(dict.fromkeys([*order, *keep])), narrow)
+        return again if w[again.shown_columns].sum() > w[m.shown_columns].sum() else m
 
     def score(self, groups) -> None:
         """QKᵀ, ÷√d_k, the mask where there is one, softmax: each part lit in turn."""
