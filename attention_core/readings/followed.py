@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 
 from .copy_heads import induction_targets
 from .head_kinds import READINGS, told_as
+from .heads import _fitting_rows, _pattern_keys
 
 if TYPE_CHECKING:
     from ..example.model import Example
@@ -288,22 +289,6 @@ class HeadStory:
         they can be seen: AttentionMatrix's reading, whose heatmap frames their rows (issue
         38: the phrase came back in about nine steps that showed no such row)."""
         return "asked_top" if self.telling == "asked_linked" else self.telling
-
-
-def _pattern_keys(W: np.ndarray, tokens: Sequence[str], pattern: str) -> dict[int, list[int]]:
-    """Each query's keys under the head's reading ``pattern``."""
-    from .head_kinds import reading
-
-    if pattern == "induction":
-        return induction_targets(tokens)
-    t = reading(pattern).habit_rows(W, tokens)
-    assert t is not None  # the head's habit: read_head found it in these rows
-    return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
-
-
-def _fitting_rows(W: np.ndarray, keys: dict[int, list[int]]) -> tuple[tuple[int, int], ...]:
-    """The cells ``(i, j)`` of the rows whose largest weight ``j`` is among their ``keys[i]``."""
-    return tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
 
 
 def head_story(

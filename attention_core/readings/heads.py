@@ -17,6 +17,7 @@ import numpy as np
 from .._checks import ArrayLike, as_matrix, same_width
 from ..geometry import plane_view
 from . import head_kinds
+from .copy_heads import induction_targets
 from .head_kinds import PATTERNS, READINGS, fixed_key
 from .sharpness import (
     LINK_AT_LEAST,
@@ -555,6 +556,20 @@ def _rest(W: np.ndarray, tokens: Sequence[str] | None) -> tuple[str | None, int 
     return best if best[2] >= REST_AT_LEAST else (None, None, best[2])
 
 
+def _pattern_keys(W: np.ndarray, tokens: Sequence[str], pattern: str) -> dict[int, list[int]]:
+    """Each query's keys under the head's reading ``pattern``."""
+    if pattern == "induction":
+        return induction_targets(tokens)
+    t = head_kinds.reading(pattern).habit_rows(W, tokens)
+    assert t is not None  # the head's habit: read_head found it in these rows
+    return {int(i): [int(t[i])] for i in np.flatnonzero(t >= 0)}
+
+
+def _fitting_rows(W: np.ndarray, keys: dict[int, list[int]]) -> tuple[tuple[int, int], ...]:
+    """The cells ``(i, j)`` of the rows whose largest weight ``j`` is among their ``keys[i]``."""
+    return tuple((i, int(np.argmax(W[i]))) for i in sorted(keys) if int(np.argmax(W[i])) in keys[i])
+
+
 def summarise_head(
     weights: ArrayLike, tokens: Sequence[str] | None = None, scores: HeadScores | None = None
 ) -> HeadSummary:
@@ -590,8 +605,6 @@ def summarise_head(
     habit = rows.pattern if rows.habitual and rows.pattern not in RESTING else None
     cells: tuple[tuple[int, int], ...] = ()
     if habit is not None:
-        from .followed import _fitting_rows, _pattern_keys
-
         cells = _fitting_rows(W, _pattern_keys(W, tokens or (), habit))
     links = () if habit else tuple(g for g in rows.links if g.content)[:LINKS_SAID]
     top = fixed_key(W, tokens) if habit is None else None  # most rows weigh it most
