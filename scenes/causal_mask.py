@@ -19,6 +19,7 @@ from manim import (
 )
 
 import attention_core as ac
+from attention_core.readings.cast import CAST_ALL
 from scenes.kit.base import ExplainerScene
 from scenes.kit.roles import HeadRole
 from scenes.mobjects.blocked import blocked_look, blocked_patch, blocked_sample
@@ -162,7 +163,8 @@ class CausalMask(ExplainerScene):
         args = (self.head.weights, ("weights", self.h), self.q_tokens, self.k_tokens)
         w_box = Box(right.x0, right.y0, right.x1 - 1.0, right.y1)  # the row sums in the last 1.0
         content = self.regions.content  # a frame wider than square (16:9, 4:3): many rows
-        if content.width >= 1.8 * content.height:  # named on the left, beside their weights
+        many = self.head.weights.shape[0] > CAST_ALL  # (a dozen rows fit named on both sides)
+        if many and content.width >= 1.8 * content.height:  # named on the left, by their weights
             kw = dict(kw, one_side=True)  # (named right of a causal grid, "2 students" stood
             # 22 empty cells from its row's two weights)
         weights = self.kit.matrix(*args, w_box, digits=3, heat=True, **kw)
@@ -406,7 +408,11 @@ class CausalMask(ExplainerScene):
         self.shown_key = key = self.blocked_key() if shows else VGroup()  # a blocked cell shown
         if len(key):
             self.place_beside(key, top=True)
-        self.shares = self.followed_shares() if self.side_panel else VGroup()
+        # (past a dozen rows, where the panel is otherwise empty; never wider than its room)
+        many = self.head.weights.shape[0] > CAST_ALL
+        self.shares = self.followed_shares() if self.side_panel and many else VGroup()
+        if len(self.shares) and box_of(self.shares).x1 > self.panel_room().x1 + 1e-6:
+            self.shares = VGroup()
         self.play(FadeIn(sums, lag_ratio=0.1), FadeIn(sum_head), FadeIn(key), FadeIn(self.shares))
 
     def followed_shares(self) -> VGroup:
