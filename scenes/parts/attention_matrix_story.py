@@ -96,7 +96,8 @@ class AttentionMatrixStory:
             said.append(self.say(f"head_{s.telling}", keys=keys))
             if s.split is not None:  # not "diffuse" over a clear diagonal: the two habits
                 said.append(self.say("head_split", phrase=words("phrase", lang)[s.rows.pattern]))
-            else:
+            elif s.telling == "none":  # (beside a resting place that holds half of each row,
+                # "its weights are diffuse" read as a contradiction: its sentence says enough)
                 said.append(self.say("head_shape", shape=self.say(f"head_shape_{s.shape}")))
         if s.top is not None:
             said.append(self.say("head_top", k=self.k_tokens[s.top]))
