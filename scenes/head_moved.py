@@ -370,32 +370,33 @@ class HeadMoved(ExplainerScene):
         self.hold()
 
     def does(self) -> str:
-        """What the head does, said once in the first step's caption (issue 41): the core's
-        reading (``attention_core.read_head``, by the example's model-level scores where it
-        carries them), in the reading's own words (``readings.head_kinds``); a head sharp or
-        diffuse over all its rows whose followed row is not (``sharpness.row_shape``): both."""
-        from attention_core.readings.sharpness import row_shape
+        """What the head does, said once in the first step's caption (issue 41), as the core
+        reads it (``attention_core.readings.moved_vector.head_does``: the model-level scores'
+        name, its habit, the resting place a head sharp only by it parks its weight on, or its
+        shape over all its rows and its followed row's where that differs), in the reading's own
+        words (``readings.head_kinds``)."""
+        from attention_core.readings.moved_vector import head_does
 
         ex, h = self.example, self.hh
         W = np.asarray(self.trace.heads[h].weights)
         if ex.is_cross or W.shape != (len(ex.tokens), len(ex.tokens)):
             return ""
-        r = ac.read_head(W, ex.tokens, ac.example_head_scores(ex, h))
-        if r.score is not None:  # the model's measure names it
-            return self.say("moved_does_score", head=head_kinds.one_head(r.pattern, self.lang))
-        phrase = head_kinds.words("phrase", self.lang)[r.pattern]
-        phrase = with_token(phrase, visible(r.token or ""))
-        if r.habitual:
+        d = head_does(W, ex.tokens, self.i, ac.example_head_scores(ex, h))
+        if d.kind == "score":  # the model's measure names it
+            return self.say("moved_does_score", head=head_kinds.one_head(d.pattern, self.lang))
+        if d.kind == "rest":  # (issue 38: "sharp over all its rows", split between The and the)
+            key = f"moved_does_rest_{d.share}_{d.pattern}"
+            text = self.say(key, r=said(visible(str(self.k_tokens[d.rest_key]))))
+            return text + (self.say("moved_does_rest_row") if d.row else "")
+        phrase = head_kinds.words("phrase", self.lang)[d.pattern]
+        phrase = with_token(phrase, visible(d.token or ""))
+        if d.kind == "habit":
             return self.say("moved_does_habit", phrase=phrase)
-        # sharp or diffuse over all its rows: the followed row, the one shown, may not be
-        # (issue 38: "diffuse" beside a row whose top weight is 0.52); then both are said
-        row = row_shape(W, self.i)  # sharp, peaked (one key holds half) or diffuse
-        alike = {"sharp": ("sharp", "peaked"), "diffuse": ("diffuse",)}.get(r.pattern)
-        if alike is None or row in alike:  # (a split head: its two habits, said whole)
+        if d.row is None:  # (a split head: its two habits, said whole)
             return self.say("moved_does_shape", phrase=phrase)
-        if row == "peaked":
+        if d.row == "peaked":
             return self.say("moved_does_shape_peaked", phrase=phrase)
-        row_words = head_kinds.words("phrase", self.lang)[row]
+        row_words = head_kinds.words("phrase", self.lang)[d.row]
         return self.say("moved_does_shape_row", phrase=phrase, row=row_words)
 
     def pieces_line(self, width: float) -> list:

@@ -491,3 +491,27 @@ def test_the_words_caption_does_not_repeat_the_readouts_line(lang):
     caption = captions.pick(STEPS["words_little"], lang).format(layer=15)
     assert _unseen(str(line)) not in _unseen(caption), caption
     assert ("claims no meaning" in caption) if lang == "en" else ("不断言任何含义" in caption)
+
+
+def test_a_head_sharp_by_its_resting_place_is_said_to_park_there(monkeypatch):
+    """Issue 38's review: "This head is sharp over all its rows" of a SmolLM2 head whose rows
+    split their weight between "The", the first token, and one "the". Where the core reads such
+    a head (``head_does``: kind "rest"), the first caption says where it parks its weight and
+    that the followed row looks elsewhere, never "sharp"; on the baker sentence at 4:3 within
+    the caption's lines (``_run``'s checks). Every share and place has words in both languages."""
+    from attention_core.readings import moved_vector as mvec
+    from scenes.kit import captions
+    from scenes.kit.captions.head_moved import WORDS
+
+    def parks(W, tokens, query, scores=None):
+        return mvec.HeadDoes("rest", "sink", tokens[0], 0, "quarter", "elsewhere")
+
+    monkeypatch.setattr(mvec, "head_does", parks)
+    first = _run(ac.load_example(str(BAKER)), "4:3")[0][1]
+    assert "parks a quarter of each row's weight or more on “In”, the first token." in first
+    assert "This row's largest weight is on another token." in first and "sharp" not in first
+    for share in ("quarter", "half"):
+        for place in ("sink", "cls", "sep"):
+            zh, en = (captions.pick(WORDS[f"moved_does_rest_{share}_{place}"], lang)
+                      for lang in ("zh", "en"))  # fmt: skip
+            assert "{r}" in zh and "{r}" in en and ("四分之一" in zh) is (share == "quarter")

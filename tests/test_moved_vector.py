@@ -83,6 +83,66 @@ def test_a_readout_names_a_piece_of_a_word_as_a_piece():
 _BYTE_CHARS = sorted(CHAR_TO_BYTE)  # the byte-level alphabet: Ġ a space, Ċ a newline …
 
 
+def _causal(scores: np.ndarray) -> np.ndarray:
+    """Softmax of ``scores`` (n, n) under a causal mask: every earlier key above 0."""
+    S = np.where(np.tri(len(scores)) > 0, scores, -np.inf)
+    W = np.exp(S - S.max(axis=1, keepdims=True))
+    return W / W.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(6, 24),
+    st.floats(0.0, 12.0),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.0, 14.0),
+    st.data(),
+)
+def test_a_head_sharp_by_its_resting_place_is_said_to_park_there(n, sink, seed, spike, data):
+    """Issue 38: HeadMoved said "This head is sharp over all its rows" of a SmolLM2 head whose
+    rows split their weight between the first token and one "the". ``head_does`` never calls a
+    head sharp whose rows park a quarter of their weight or more on a resting place, on average;
+    it says the resting place (its column, its share in words) only of a head read as sharp with
+    no habit, and "elsewhere" exactly where the followed row's largest weight is not there."""
+    from attention_core.readings.heads import HABIT_AT_LEAST, read_head, summarise_head
+
+    rng = np.random.default_rng(seed)
+    S = rng.normal(size=(n, n))
+    S[:, 0] += sink  # a first token that takes weight …
+    S[np.arange(n), rng.integers(0, np.arange(n) + 1)] += spike  # … and one key per row
+    W, tokens = _causal(S), [f"t{j}" for j in range(n)]
+    q = data.draw(st.integers(0, n - 1))
+    d, r, s = mvec.head_does(W, tokens, q), read_head(W, tokens), summarise_head(W, tokens)
+    if d.kind == "shape" and d.pattern == "sharp":
+        assert s.rest is None, (s.rest, s.rest_share)
+    if d.kind == "rest":
+        assert r.pattern == "sharp" and not r.habitual and s.rest == d.pattern == "sink"
+        assert d.rest_key == 0 and d.token == "t0"
+        share = float(W[1:, 0].mean())  # the rows a causal head chooses in: all but the first
+        assert share >= 0.25 and d.share == ("half" if share >= HABIT_AT_LEAST else "quarter")
+        assert (d.row == "elsewhere") is (int(np.argmax(W[q])) != 0), (d.row, W[q])
+    else:
+        assert d.kind == ("habit" if r.habitual else "shape") and d.pattern == r.pattern
+        assert not (d.kind == "shape" and r.pattern == "sharp" and s.rest is not None)
+
+
+def test_a_head_split_between_the_first_token_and_one_key_parks_not_sharp():
+    """The head of issue 38's review as its weights lie (SmolLM2 layer 5 head 9 on "The old
+    farmer gave the little girl …"): rows a quarter to a half on the first token, the rest on
+    one earlier key; the followed row on another key. Sharp by its entropy; said as a resting
+    place, and the followed row as looking elsewhere (the first token's own row as not)."""
+    from attention_core.readings.heads import read_head
+
+    S = np.zeros((12, 12))
+    S[1:, 0], S[[2, 3], 1], S[4:, 3], S[8, 6] = 9.0, 10.0, 10.0, 13.0
+    W, tokens = _causal(S), list("Abcdefghijkl")
+    assert read_head(W, tokens).pattern == "sharp"
+    d = mvec.head_does(W, tokens, 8)
+    assert (d.kind, d.pattern, d.token, d.rest_key, d.row) == ("rest", "sink", "A", 0, "elsewhere")
+    assert d.share == "quarter"
+    assert mvec.head_does(W, tokens, 1).row is None  # its largest weight on the first token
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(_BYTE_CHARS), min_size=1, max_size=6))
 def test_a_piece_label_is_marked_exactly_where_the_token_is_a_glued_piece(spelled):

@@ -219,3 +219,71 @@ def readout(mv: MovedVector, lens: Any, key_token: int) -> Readout:
         key_change=float(pushed[key_token]),
         says_little=says_little(b, a, lens),
     )
+
+
+# -- what the head does, said once before its terms (HeadMoved's first caption) --------------------
+
+
+@dataclass(frozen=True)
+class HeadDoes:
+    """What a self-attention head does, in the one sentence HeadMoved says of it before the
+    followed row's terms (:func:`head_does`).
+
+    ``kind``: ``"score"`` (the model-level scores name it: ``pattern``), ``"habit"`` (half the
+    weight or more on average on ``pattern``'s key, ``token`` its label where it names one),
+    ``"rest"`` (a head whose rows read as sharp only because they park weight on a resting place:
+    ``pattern`` the resting place's reading, ``"sink"``, ``"cls"`` or ``"sep"``, ``rest_key`` its
+    column, ``share`` ``"half"`` or ``"quarter"`` its average share), or ``"shape"`` (``pattern``
+    ``"sharp"``, ``"diffuse"`` or a split such as ``"previous+sink"``). ``row``: where the
+    followed row differs from the sentence, how: for ``"shape"`` its own shape (``"sharp"``,
+    ``"peaked"``, ``"diffuse"``: :func:`~.sharpness.row_shape`), for ``"rest"`` ``"elsewhere"``
+    (its largest weight is on another key); None where it does not."""
+
+    kind: str
+    pattern: str
+    token: str | None = None
+    rest_key: int | None = None
+    share: str = ""
+    row: str | None = None
+
+
+def head_does(
+    weights: ArrayLike, tokens: Sequence[str], query: int, scores: Any = None
+) -> HeadDoes:
+    """What the head of ``weights`` (n, n) does, said of it with its followed row ``query``: the
+    model-level ``scores``' name (a :class:`~.heads.HeadScores`), else its habit, else its shape
+    over all its rows (mean normalised entropy, :func:`~.heads.read_head`). A head read as
+    **sharp** whose rows put a quarter or more of their weight on a resting place, on average
+    (:func:`~.heads.summarise_head`'s ``rest``), is said to park it there, not to be sharp: its
+    low entropy is the resting place's (issue 38: "sharp over all its rows" of a SmolLM2 head
+    whose rows split between the first token and one "the").
+
+    A causal head whose rows give the first token about a quarter of their weight and the rest
+    to one earlier token: sharp by its entropy, said by its resting place.
+
+    >>> S = np.where(np.tri(12) > 0, 0.0, -np.inf)
+    >>> S[1:, 0], S[[2, 3], 1], S[4:, 3] = 9.0, 10.0, 10.0
+    >>> W = np.exp(S - S.max(axis=1, keepdims=True))
+    >>> d = head_does(W / W.sum(axis=1, keepdims=True), list("Abcdefghijkl"), 8)
+    >>> d.kind, d.pattern, d.token, d.rest_key, d.share, d.row
+    ('rest', 'sink', 'A', 0, 'quarter', 'elsewhere')
+    """
+    from .heads import read_head, summarise_head
+    from .sharpness import row_shape
+
+    W = np.asarray(weights, dtype=np.float64)
+    r = read_head(W, tokens, scores)
+    if r.score is not None:
+        return HeadDoes("score", r.pattern)
+    if r.habitual:
+        return HeadDoes("habit", r.pattern, r.token)
+    row = row_shape(W, query)
+    if r.pattern == "sharp":
+        s = summarise_head(W, tokens)
+        if s.rest is not None and s.rest_key is not None:
+            away = int(np.argmax(W[query])) != s.rest_key
+            where = "elsewhere" if away else None
+            return HeadDoes("rest", s.rest, tokens[s.rest_key], s.rest_key, s.share_words, where)
+    alike = {"sharp": ("sharp", "peaked"), "diffuse": ("diffuse",)}.get(r.pattern)
+    differs = alike is not None and row not in alike  # (a split head: its two habits, whole)
+    return HeadDoes("shape", r.pattern, row=row if differs else None)

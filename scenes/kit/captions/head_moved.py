@@ -94,6 +94,37 @@ WORDS = {
         "这个头整体上{phrase}，这一行却有一个键占一半。",
         "The head is {phrase}; this row peaks.",
     ),
+    # a head sharp only by the weight its rows park on a resting place (issue 38: "sharp over
+    # all its rows", its rows split between the first token and one "the"): where, on average
+    # (attention_core.readings.moved_vector.head_does); then whether the followed row does not
+    "moved_does_rest_quarter_sink": (
+        "这个头平均把每行四分之一以上的权重停在第一个词元 {r} 上。",
+        "On average this head parks a quarter of each row's weight or more on {r}, the first token.",
+    ),
+    "moved_does_rest_half_sink": (
+        "这个头平均把每行一半以上的权重停在第一个词元 {r} 上。",
+        "On average this head parks half of each row's weight or more on {r}, the first token.",
+    ),
+    "moved_does_rest_quarter_cls": (
+        "这个头平均把每行四分之一以上的权重停在 {r} 上。",
+        "On average this head parks a quarter of each row's weight or more on {r}.",
+    ),
+    "moved_does_rest_half_cls": (
+        "这个头平均把每行一半以上的权重停在 {r} 上。",
+        "On average this head parks half of each row's weight or more on {r}.",
+    ),
+    "moved_does_rest_quarter_sep": (
+        "这个头平均把每行四分之一以上的权重停在末尾的 {r} 上。",
+        "On average this head parks a quarter of each row's weight or more on the closing {r}.",
+    ),
+    "moved_does_rest_half_sep": (
+        "这个头平均把每行一半以上的权重停在末尾的 {r} 上。",
+        "On average this head parks half of each row's weight or more on the closing {r}.",
+    ),
+    "moved_does_rest_row": (
+        "这一行最大的权重却在另一个词元上。",
+        " This row's largest weight is on another token.",
+    ),
     "moved_does_score": (
         "按模型层面的分数，这是{head}。",
         "By the model's own scores it is {head}.",
