@@ -12,9 +12,8 @@ of twenty-odd weighted values was invisible, its links 0.02 long under the outpu
   plane names it), and the shorter arrows are drawn over the longer.
 - The chain: the terms long enough to see (:data:`MIN_LINK` on screen, the largest weight
   first) are links of their own in their colours, after one grey link of all the others;
-  where the chain is small in its plane (and no residual follows, which needs the wide view) the
-  plane zooms to it: the values, now past its edges, fade with their labels and the hull is cut
-  to the plane.
+  where some merge (and no residual follows, which needs the wide view) the
+  plane is fitted to it and the values' hull, whole: the values fade with their labels.
 """
 
 from __future__ import annotations
@@ -29,12 +28,12 @@ from scenes.mobjects.plane import grow
 RATIO = 0.7  # a plane's shorter side at least this share of its longer (square_ish)
 HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on screen
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
-ZOOM = 1.3  # the plane zooms to the chain where that makes it at least this much larger
 TERM_REACH = 0.45  # the followed key's term, naming its link of the chain, at most this far off
 WEIGHT_REACH = 0.9  # and its weight at most this much farther
 OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
 LEAD_REACH = 1.0  # the output's label, with no spot at its tip: its leader line at most this long
 THIN_CAST = 0.9  # a cast value with no label at its tip: a thin arrow in its colour, this opaque
+SHORT_HEAD = 0.24  # a cast value shorter than this on screen: all head, this long, its tip true
 
 
 def square_ish(points, box, least: float = 1.0) -> np.ndarray:
@@ -121,28 +120,6 @@ def _segments_cross(p, q, a, b) -> bool:
     return side(p, q, a) != side(p, q, b) and side(a, b, p) != side(a, b, q)
 
 
-def clip_to_rect(points, lo, hi) -> np.ndarray:
-    """The convex polygon ``points`` (k × 2) cut to the rectangle ``lo``–``hi``
-    (Sutherland–Hodgman): the part of the values' hull a zoomed plane shows."""
-    poly = [np.asarray(p, dtype=float) for p in points]
-    edges = [(0, lo[0], 1), (0, hi[0], -1), (1, lo[1], 1), (1, hi[1], -1)]
-    for axis, bound, sign in edges:
-        if not poly:
-            break
-        out = []
-        for k, cur in enumerate(poly):
-            prev = poly[k - 1]
-            cur_in = sign * (cur[axis] - bound) >= 0
-            prev_in = sign * (prev[axis] - bound) >= 0
-            if cur_in != prev_in:
-                t = (bound - prev[axis]) / (cur[axis] - prev[axis])
-                out.append(prev + t * (cur - prev))
-            if cur_in:
-                out.append(cur)
-        poly = out
-    return np.array(poly).reshape(-1, 2)
-
-
 class CrowdedChain:
     """WeightedSum's values and chain past 12 keys (mixin of
     :class:`scenes.weighted_sum.WeightedSum`)."""
@@ -206,6 +183,8 @@ class CrowdedChain:
         drawn, arrows, grey, labels, note = self.values_at_tips(
             kept or cast[:1], keep=True, led=led
         )
+        for j, a in zip(drawn, arrows):
+            self.head_seen(a, j)
         if not kept:  # no label at its tip: the list beside the plane names them by colour
             labels = VGroup()
             for a in arrows:
@@ -223,6 +202,30 @@ class CrowdedChain:
             labels, note = self.followed_in_key(led, drawn, arrows, labels, note)
         self.v_grey = VGroup(*(thin[j] for j in self.others(drawn) if j in seen))
         return drawn, arrows, labels, note
+
+    def head_seen(self, arrow, j: int) -> None:
+        """Value ``j``'s ``arrow`` made all head, :data:`SHORT_HEAD` long, its point at the
+        value's tip, where the value is shorter than that on screen (issue 38, trophy-24: the
+        sink's v(The), 0.08 long, was a label with no arrow: its head 0.03 long at the origin,
+        under the others' tails)."""
+        from manim import Arrow
+
+        plane = self.vplane
+        tail, tip = plane.point(np.zeros(2)), plane.point(self.V2[j])
+        length = float(np.linalg.norm(tip - tail))
+        if not isinstance(arrow, Arrow) or length >= SHORT_HEAD or length < 1e-6:
+            return
+        start = tip - (tip - tail) / length * SHORT_HEAD
+        head = Arrow(
+            start,
+            tip,
+            buff=0,
+            color=self.colors[j],
+            stroke_width=5,
+            tip_length=SHORT_HEAD,
+            max_tip_length_to_length_ratio=1.0,
+        )
+        arrow.become(head)
 
     @property
     def v_zero(self) -> list[int]:
@@ -459,17 +462,18 @@ class CrowdedChain:
         return ([rest] if rest else []) + [[j] for j in alone]
 
     def zoomed_plane(self, links):
-        """The plane fitted to the chain (the origin, each link's end, the output) in the
-        value plane's box, where that is at least :data:`ZOOM` times larger and no residual
-        follows; else None."""
+        """The plane fitted to the chain (the origin, each link's end, the output) and the
+        values' hull, whole (issue 38, trophy-24: a plane zoomed to the chain cut the hull at
+        its edges), in the value plane's box, where no residual follows; else None. The values
+        and their labels fade in it: the chain's links and the hull are what it shows."""
         if self.own2 is not None:
             return None
         ends = np.cumsum([self.parts2[m].sum(axis=0) for m in links], axis=0)
-        pts = np.vstack([np.zeros((1, 2)), ends, self.out2[None]])
-        # no values to label at its edges; as high as its box allows (never a strip)
+        # the values' hull whole in it too (issue 38: cut by the plane's edge, trophy-24)
+        pts = np.vstack([np.zeros((1, 2)), ends, self.out2[None], self.V2[self.seen]])
+        # no values to label at its edges; at 1:1 as high as its box allows (never a strip)
         box = self.clear_of_note(self.plane_box)  # the note may have grown (the key in it)
-        plane = self.kit.plane(square_ish(pts, box), box)
-        return plane if plane.unit >= ZOOM * self.vplane.unit else None
+        return self.kit.plane(square_ish(pts, box) if self.one_to_one else pts, box)
 
     def crowded_chain(self) -> bool:
         """The chain of merged links (:meth:`chain_links`), in a zoomed plane where it is small
@@ -594,7 +598,7 @@ class CrowdedChain:
     def to_chain(self, links, arrows, old, new) -> list:
         """The animations from the shrunk values to the chain's links (several merging into
         one), and, zooming, from the old plane to the new: the values and their labels fade,
-        the hull is cut to the new plane."""
+        the hull is drawn whole in the new plane."""
         anims = [
             ReplacementTransform(VGroup(*(self.shrunk[j] for j in members)), arrow)
             for members, arrow in zip(links, arrows)
@@ -620,14 +624,12 @@ class CrowdedChain:
         return anims
 
     def cut_hull(self, plane):
-        """The values' hull cut to ``plane``'s range (empty where less than a triangle is
-        left)."""
+        """The values' hull in ``plane`` (fitted to hold it whole: :meth:`zoomed_plane`; empty
+        for fewer than 3 corners)."""
         import attention_core as ac
 
         seen = self.V2[self.seen]
-        if len(seen) < 3:
-            return VGroup()
-        pts = clip_to_rect(ac.convex_hull_2d(seen), plane.lo, plane.hi)
+        pts = ac.convex_hull_2d(seen) if len(seen) >= 3 else seen
         if len(pts) < 3:
             return VGroup()
         theme = self.theme

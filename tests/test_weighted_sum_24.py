@@ -1,0 +1,84 @@
+"""WeightedSum on the 24-token causal sentence (examples/smollm2-trophy.toml, it₁ → trophy) and
+the 21-token MiniLM one (they → painting), as issue 38's reviewer found it: the chain's plane,
+zoomed to the chain, cut the values' hull at its edges (the caption says the output is "always
+inside the convex hull", and half of it was off the plane), and the sink's value v(The), a cast
+member 0.08 long on screen, was a label with no arrow (its head 0.03 long, under the others'
+tails). No run of its own: each check rides on the run test_lecturer_examples.py makes of the
+scene at that aspect (lecturer_examples.run_at)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lecturer_examples import on_run, run_at, stills_of
+
+HEAD_SEEN = 0.15  # a value's arrowhead at least this long on screen (scene units)
+
+
+def weighted_sum_facts(scene):
+    """At the values step, each value in colour: its token and its arrowhead's size on screen;
+    at the chain step, the hull's corners drawn and the values' hull (data), the plane's range."""
+    import attention_core as ac
+
+    key = scene.steps[-1]["key"]
+    if key == "values":
+        heads = {}
+        for j, arrow in zip(scene.v_drawn, scene.v_arrows):
+            tip = arrow.get_tip() if hasattr(arrow, "get_tip") and arrow.has_tip() else None
+            heads[scene.k_tokens[j]] = max(tip.width, tip.height) if tip is not None else 0.0
+        return {"heads": heads}
+    if key == "chain":
+        plane, seen = scene.vplane, scene.V2[scene.seen]
+        corners = ac.convex_hull_2d(seen) if len(seen) >= 3 else seen
+        drawn = scene.hull.get_vertices() if len(scene.hull.points) else np.zeros((0, 3))
+        return {
+            "corners": np.asarray(corners),
+            "drawn": np.asarray(drawn)[:, :2],
+            "at": np.array([plane.point(p)[:2] for p in corners]),
+            "lo": np.asarray(plane.lo),
+            "hi": np.asarray(plane.hi),
+        }
+    return None
+
+
+def _runs():
+    params = []
+    for name in ("trophy-24", "minilm-painting"):
+        for aspect in ("16:9", "4:3", "1:1"):
+            run = run_at(name, "WeightedSum", aspect)
+            if run is not None:
+                mark = on_run(run, "weighted sum 24", weighted_sum_facts)
+                params.append(pytest.param(run, id=f"{name}-{aspect}", marks=mark))
+    return params
+
+
+RUNS = _runs()
+
+
+def _step(run, key: str):
+    return next(s.snapshot for s in stills_of(run, "weighted sum 24") if s.key == key)
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_the_values_hull_is_whole_in_the_chains_plane(run):
+    """Every corner of the values' hull lies in the chain's plane's range and is a corner of the
+    hull drawn (the zoomed plane had cut it to its range: trophy-24 at 16:9 and 1:1)."""
+    chain = _step(run, "chain")
+    corners, drawn = chain["corners"], chain["drawn"]
+    assert len(corners) >= 3
+    lo, hi = chain["lo"] - 1e-9, chain["hi"] + 1e-9
+    assert ((corners >= lo) & (corners <= hi)).all(), (corners, lo, hi)
+    for p in chain["at"]:
+        assert np.min(np.linalg.norm(drawn - p, axis=1)) < 1e-6, p
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_every_value_in_colour_has_an_arrowhead_to_see(run):
+    """Each value drawn in colour (the cast, labelled) has an arrowhead at least HEAD_SEEN long on
+    screen: the sink's v(The) on trophy-24 had one 0.03 long at the origin, a label with no
+    arrow."""
+    heads = _step(run, "values")["heads"]
+    assert heads
+    small = {t: round(h, 3) for t, h in heads.items() if h < HEAD_SEEN}
+    assert not small, small
