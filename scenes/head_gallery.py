@@ -28,12 +28,14 @@ from manim import (
 import attention_core as ac
 from attention_core.readings import head_kinds
 from attention_core.readings.head_groups import group_heads, layer_reading
+from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
-from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_lines
+from scenes.mobjects.text import caption_pages, ellipsize, label, quoted, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL
+from scenes.mobjects.token_text import is_punctuation
 from scenes.parts.head_gallery_heads import GalleryHeads, clauses, sentence_heads
 
 # a reading's words (zh, en), each reading's entry in attention_core.readings.head_kinds: in a
@@ -57,10 +59,16 @@ def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
     return [r for r, _ in sentence_heads(trace)]
 
 
-def _named(template: str, token: str) -> str:
-    """A reading's words naming its token: a token of punctuation alone quoted (“,”), as every
-    caption names one, but in 「」, which already set it off."""
-    return template.format(token=token if "「{token}」" in template else quoted(token))
+def _named(template: str, token: str, lang: str = "en") -> str:
+    """A reading's words naming its token: in 「」 where the Chinese words set it off so, else
+    a token of punctuation alone quoted (“,”), as every caption names one; in English words
+    every token in quotation marks (issue 38: "split between the and the first token" read
+    "the" as the sentence's own word), as :func:`~scenes.mobjects.token_text.quoted` marks it."""
+    if "「{token}」" in template or not token:
+        return template.format(token=token)
+    if lang == "zh":
+        return template.format(token=quoted(token))
+    return template.format(token=quoted(token) if is_punctuation(token) else f"“{token}”")
 
 
 def _wrapped(text: str, width: float, most: int) -> list[str]:
@@ -144,14 +152,14 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         # the heads on screen are counted: a caption never counts a head it does not show
         summary, common = self.summary([readings[h] for h in self.drawn])
         if not head_kinds.reading(common[0]).habitual:  # no head with a habit: nothing to outline
-            self.step("reading", caption_key="reading_none", summary=summary)
+            self.reading_step("reading_none", summary)
             return
         # the group the title's classification outlines (core: LayerReading.outlined)
         lit = layer_reading(readings).outlined
         if lit is None or not set(lit.heads) & set(self.drawn):  # no head differs: no outline
-            self.step("reading", caption_key="reading_alike", summary=summary)
+            self.reading_step("reading_alike", summary)
             return
-        self.step("reading", summary=summary, lit=self.phrase((lit.pattern, lit.key), LIT_PHRASES))
+        self.reading_step("reading", summary, lit=self.phrase((lit.pattern, lit.key), LIT_PHRASES))
         # the heads with a clear pattern that differ from the rest are the point: they are lit
         # (dashed: the explained head's frame is solid)
         marks = VGroup(
@@ -174,14 +182,14 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         pattern, key = group
         lang = 0 if self.lang == "zh" else 1
         token = self.q_tokens[key] if key is not None else ""
-        return _named(phrases[pattern][lang], token)
+        return _named(phrases[pattern][lang], token, self.lang)
 
-    def summary(self, readings) -> tuple[str, tuple]:
-        """The heads counted by reading (the most common first) and the group to outline: the
-        most common habit (not sharp or diffuse)."""
+    def summary(self, readings) -> tuple[list[str], tuple]:
+        """The heads counted by reading (the most common first), a clause each, and the group to
+        outline: the most common habit (not sharp or diffuse)."""
         groups = group_heads(readings)
         order = [((g.pattern, g.key), len(g.heads)) for g in groups]
-        text = self.say("tokens_list_sep").join(
+        text = list(
             self.say(
                 ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
                 + ("_1" if n == 1 else ""),
@@ -192,6 +200,36 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         )
         common = next((g for g, _ in order if head_kinds.reading(g[0]).habitual), order[0][0])
         return text, common
+
+    def reading_step(self, caption_key: str, counts: list[str], **values) -> None:
+        """The reading's step, its ``counts`` one sentence where every caption page then ends
+        at a sentence's end, else in as few sentences as each fit a page (issue 38: at 1:1,
+        two lines a page, "… 1 is split between the" ended a page)."""
+        sep, end = self.say("tokens_list_sep"), "；" if self.lang == "zh" else ". "
+        width, most = self.regions.caption.width, self.most_caption_lines
+
+        def fits(text: str) -> bool:
+            return len(wrap_lines(text, width, SMALL, max_lines=99)) <= most
+
+        def paged(summary: str) -> bool:
+            text = self.say_caption(caption_key, summary=summary, **values)
+            pages = caption_pages(text, width, SMALL, most)
+            return all(p.rstrip()[-1:] in ".!?。！？；" for p in pages)
+
+        sentences = [counts[0]]
+        lead = self.say_caption(caption_key, summary="\x00", **values).split("\x00")[0]
+        for clause in counts[1:]:
+            joined = sentences[-1] + sep + clause
+            if fits((lead if len(sentences) == 1 else "") + joined):
+                sentences[-1] = joined
+            else:
+                sentences.append(clause)
+        summary = sep.join(counts) if paged(sep.join(counts)) else end.join(sentences)
+        self.step("reading", caption_key=caption_key, summary=summary, **values)
+
+    def say_caption(self, key: str, **values) -> str:
+        """Step ``key``'s caption in this scene's language, as the caption bar shows it."""
+        return captions.caption(self.scene_name, key, self.lang, whole_formulas=True, **values)
 
     # -- layout ---------------------------------------------------------------------------------
     def reading_block(self, h: int, reading: ac.HeadReading, lines: list[str], width: float):
@@ -233,7 +271,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
 
     def reading_word(self, reading: ac.HeadReading, words=PATTERN_WORDS) -> str:
         lang = 0 if self.lang == "zh" else 1
-        return _named(words[reading.pattern][lang], self.token_name(reading))
+        return _named(words[reading.pattern][lang], self.token_name(reading), self.lang)
 
     def reading_lines(self, reading: ac.HeadReading, width: float) -> list[str]:
         """The reading in at most two lines of ``width``: whole, broken between words, its

@@ -572,3 +572,94 @@ def test_the_reading_caption_pages_end_at_a_sentence_end(lang):
     text = captions.caption("HeadGallery", "reading", lang, summary=summary, lit="the first token")
     pages = caption_pages(text, 9.0, CAPTION, 2)
     assert len(pages) > 1 and all(p.rstrip()[-1] in ".。" for p in pages), pages
+
+
+# -- issue 38 item 7, the review's remaining "no"s: thumbnails, caption pages, tokens quoted ----
+FARMER = (
+    "The old farmer gave the little girl a red apple because she looked hungry after her long "
+    "walk home from school."
+)
+
+
+def _farmer_layer(folder):
+    """SmolLM2 layer 5 on a 22-token sentence: 9 query heads over 3 key/value heads, one of
+    them split between the token "the" and the first token (the review's layer)."""
+    from conftest import run_cli
+
+    if "farmer" not in _LONG:
+        path = folder / "farmer.toml"
+        args = ("from-model", FARMER, "--model", "smollm2", "--layer", 5, "--all-heads", "-o")
+        r = run_cli(*args, path)
+        assert r.returncode == 0, r.stderr
+        _LONG["farmer"] = ac.load_example(path)
+    return _LONG["farmer"]
+
+
+def _drawn_sides(ex, lang: str, aspect: str) -> list[tuple[str, dict, float, int]]:
+    """Each step's (caption, {head: its heatmap's side in px at 1080p}, the caption bar's
+    width, its lines a page), as the scene draws them at ``aspect`` in ``lang``."""
+    from scenes.head_gallery import HeatGrid
+    from scenes.kit.look import Look
+
+    def snap(scene):
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        panels = [m for m in family if hasattr(m, "reading") and hasattr(m, "head")]
+        sides = {
+            p.head: min(g.width, g.height) * PX
+            for p in panels
+            for g in p.get_family()
+            if isinstance(g, HeatGrid)
+        }
+        return sides, scene.regions.caption.width, scene.most_caption_lines
+
+    look = Look.for_example(ex, lang=lang, aspect=aspect)
+    stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
+    return [(s.caption, *s.snapshot) for s in stills]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+@pytest.mark.parametrize("which", ["minilm-layer1", "smollm2-trophy-layer", "smollm2-farmer"])
+def test_every_thumbnail_is_at_least_120_px_at_1080p(tmp_path_factory, which, aspect, lang):
+    """Issue 38 item 7 (a review: HeadGallery at 4:3 in Chinese drew thumbnails about 25 px
+    tall at 1080p): at every aspect each heatmap drawn is at least 120 px at 1080p — fewer
+    heads where the layer's all would come out smaller (then at any aspect, not only 1:1), the
+    explained head first, the others named."""
+    from lecturer_examples import load
+
+    folder = tmp_path_factory.mktemp("thumbs")
+    ex = {
+        "minilm-layer1": lambda: load("minilm-layer1"),
+        "smollm2-trophy-layer": lambda: _long_layer(folder, "smollm2", 14),
+        "smollm2-farmer": lambda: _farmer_layer(folder),
+    }[which]()
+    for caption, sides, _, _ in _drawn_sides(ex, lang, aspect):
+        assert len(sides) >= 2, (which, aspect, lang, sides)
+        assert next(iter(sides)) == ex.head_index, sides  # the explained head first
+        small = {h + 1: round(px) for h, px in sides.items() if px < 120 - 0.5}
+        assert not small, (which, aspect, lang, small, caption[:60])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("aspect", ["1:1", "4:3"])
+def test_caption_pages_break_between_sentences_and_tokens_are_quoted(
+    tmp_path_factory, aspect, lang
+):
+    """A review at 1:1 (two caption lines a page): the reading's one long sentence ended its
+    first page on "… 1 is split between the", and "the" stood unquoted in it. Now where the
+    counts as one sentence would be cut across pages they are said in sentences that each fit
+    a page, every page ends at a sentence's end, and a token a reading names is in quotation
+    marks in English (“the”; 「the」 in Chinese), in the caption and in the head's title."""
+    from scenes.mobjects.text import caption_pages
+    from scenes.mobjects.theme import SMALL
+
+    ex = _farmer_layer(tmp_path_factory.mktemp("farmer"))
+    steps = _drawn_sides(ex, lang, aspect)
+    for caption, _, width, most in steps:
+        pages = caption_pages(caption, width, SMALL, most)
+        assert all(p.rstrip()[-1] in ".。；" for p in pages), (aspect, lang, pages)
+    reading = " ".join(steps[-1][0].split())
+    assert ("“the”" if lang == "en" else "「the」") in reading, reading
+    assert "between the and" not in reading, reading

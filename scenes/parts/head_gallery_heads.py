@@ -1,12 +1,12 @@
 """HeadGallery's heads: which are drawn and in what order — the explained head (the one every
 other scene explains) first and framed, named with its pair under the gallery; where a heatmap
-would come out under :data:`~scenes.mobjects.heat_grid.MIN_HEAD` (120 px at 1080p; in a square
-frame, its captions two lines a page, the third line's room the heads'), fewer heads, those
-that matter, the others named ("heads 4–6, 8 not shown"); and the title, what the heads do
-together (:func:`attention_core.readings.head_groups.layer_reading`: "8 of 9 heads rest on the
-first token; 1 does something else", "each its own pattern" only where no two read alike),
-where fewer are drawn the layer's count named and the heads drawn counted ("5 of the layer's 9
-heads rest on the first token; 6 drawn")."""
+would come out under :data:`~scenes.mobjects.heat_grid.MIN_HEAD` (120 px at 1080p) at any
+aspect (in a square frame its captions two lines a page, the third line's room the heads'),
+fewer heads, those that matter, the others named ("heads 4–6, 8 not shown"); and the title,
+what the heads do together (:func:`attention_core.readings.head_groups.layer_reading`: "8 of 9
+heads rest on the first token; 1 does something else", "each its own pattern" only where no
+two read alike), where fewer are drawn the layer's count named and the heads drawn counted ("5
+of the layer's 9 heads rest on the first token; 6 drawn")."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ class GalleryHeads:
 
     def fewer_if_small(self, readings):
         """:meth:`build` with every head, the explained head first; where a heatmap comes out
-        under :data:`MIN_HEAD` (120 px) in a square frame, fewer heads — the explained
+        under :data:`MIN_HEAD` (120 px at 1080p) at any aspect, fewer heads — the explained
         head, then those that matter (:func:`attention_core.rank_heads`) — the others named
         under the gallery ("heads 4–6, 8 not shown"). The explained head is framed and named
         with its pair under the gallery."""
@@ -191,15 +191,14 @@ class GalleryHeads:
             large = min(p[1][0].width for p in built[0]) >= MIN_HEAD - 1e-6
             return large, built, note
 
-        square = self.frame.width <= self.frame.height * 1.01  # wider frames keep every head
         large, built, note = attempt(H, noted=False)  # drawn large, the head names its pair
         said = self.large_key and getattr(self, "pair_said", False)  # by the head drawn large
-        if not (said and (large or not square)):
+        if not (said and large):
             large, built, note = attempt(H)
-        if not large and square and self.maps.shared:  # every head, without the room the
-            large, built, note = attempt(H, grouped=False)  # groups' names and frames take
+        if not large and self.maps.shared:  # every head, without the room the groups' names
+            large, built, note = attempt(H, grouped=False)  # and frames take
         self.every_head = large  # (for the checks: every head keeps MIN_HEAD, or not)
-        if not large and square:  # the most heads that keep MIN_HEAD (at least two)
+        if not large:  # at every aspect the most heads that keep MIN_HEAD (at least two)
             # the layer's count said so (its heads not all drawn), the bar as tall as the title
             # with a count of heads drawn needs (their number said once it is known)
             self.retitle(readings, H - 1, grow=True)
