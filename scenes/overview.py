@@ -24,6 +24,8 @@ CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 NOTE_BESIDE = 1.9  # a panel this many times as wide as tall: the tokens' note beside the plane
 NOTE_WIDTH = 3.0  # its column ("2-D view: keeps 82 %", "16 others, grey")
 VALUES_SHARE = 0.55  # a square frame's values plane at most this share of the body's width
+CAST_TIP = 0.2  # among many tokens, the cast's arrowheads at most this long
+VALUE_NEAR = 0.3  # each v(…) of the cast this near its tip (in its colour), or not drawn
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -67,7 +69,8 @@ class Overview(ExplainerScene):
         (``self.row_weights``), the plane's notes under them (``self.values_note_box``)."""
         side = min(body.height, VALUES_SHARE * body.width)
         plane, rest = body.columns(side, body.width - 0.3 - side, gap=0.3)
-        self.row_weights = self.matrices(rest, kinds=("weights",))
+        # its numbers printed, no colour key (at 1:1 the notes under it had no room)
+        self.row_weights = self.matrices(rest, kinds=("weights",), key=False)
         below = Box(rest.x0, rest.y0, rest.x1, rest.y1 - 0.2)  # clear of the formula's d_k
         top = place(self.row_weights["weights"], below, "top").get_bottom()[1] - 0.25
         self.values_note_box = Box(rest.x0, rest.y0, rest.x1, top)
@@ -150,7 +153,8 @@ class Overview(ExplainerScene):
         # the others grey), the others thin and grey
         args = (x_plane, x_view.coords, self.q_tokens, q_colors)
         kw = dict(bounds=x_plane_box, align=align, obstacles=[self.formula])
-        if crowded:
+        if crowded:  # slim, small heads: eight cast heads had piled up (issue 38, 16:9)
+            kw.update(stroke_width=3, tip=CAST_TIP)
             _, x_arrows, grey, x_labels, x_note = self.keyed_cast(*args, x_note, x_note_box, **kw)
             x_arrows = VGroup(*grey, *x_arrows)
         else:
@@ -204,10 +208,13 @@ class Overview(ExplainerScene):
         edge = note.get_right()[0] + 0.2 if len(note) else panel.x0
         return panel if edge <= panel.x0 else Box(edge, panel.y0, panel.x1, panel.y1)
 
-    def matrices(self, panel, cast=False, kinds=("scores", "scaled", "masked", "weights")) -> dict:
+    def matrices(
+        self, panel, cast=False, kinds=("scores", "scaled", "masked", "weights"), key=True
+    ) -> dict:
         """The scores, scaled, masked and weight matrices (``kinds`` of them), each titled, all
         in ``panel``; among many tokens the followed row and its keys (:meth:`followed_row`),
-        with the ``cast``'s rows as many as ``panel`` holds (the whole body, :attr:`whole`)."""
+        with the ``cast``'s rows as many as ``panel`` holds (the whole body, :attr:`whole`);
+        without ``key``, the weights' colour key left out (their numbers are printed)."""
         head, theme, ex = self.head, self.theme, self.example
         followed = self.followed_query().row  # the query the scenes follow, and where its
         kw = dict(  # weight goes: never elided (its 0.985 had been, its row reading 0.00 …)
@@ -246,7 +253,9 @@ class Overview(ExplainerScene):
             "scores": lambda: fitted(head.scores, ("scores", self.h), (2, 1)),
             "scaled": lambda: fitted(head.scaled, ("scaled", self.h), (2, 1)),
             "masked": lambda: fitted(head.masked, ("masked", self.h), (2, 1)),
-            "weights": lambda: fitted(head.weights, ("weights", self.h), (3, 2), heat=True),
+            "weights": lambda: fitted(
+                head.weights, ("weights", self.h), (3, 2), heat=True, colorbar=key
+            ),
         }
         mats = {k: made[k]() for k in kinds}
         titles = {k: k for k in mats}
@@ -423,7 +432,8 @@ class Overview(ExplainerScene):
         lines = 2 + (not out_view.exact)
         if self.whole:  # the plane the whole panel, its notes beside it under the weights
             o_plane_box, room = panel, self.values_note_box
-            o_note_box = Box(room.x0, max(room.y0, room.y1 - 0.3 * lines), room.x1, room.y1)
+            o_note_box = room  # all the room under the weights (its 0.9 top let the notes
+            # grow up into their colour key at 1:1)
         else:
             o_plane_box, o_note_box = panel.rows(
                 panel.height - 0.3 * lines - 0.1, 0.3 * lines, gap=0.1
@@ -455,6 +465,10 @@ class Overview(ExplainerScene):
         o_arrows, o_labels, o_note = self.output_arrows(
             o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
         )
+        if crowded:  # the cast's values named (a review: coloured arrows with no name)
+            where = (o_plane_box, [self.formula, *o_labels, *o_note])
+            v_labels = self.value_labels(o_plane, B, sorted(values), v_arrows, where)
+            v_arrows = VGroup(*v_arrows, v_labels)
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         # each output gathers from copies of the values; the drawn arrows, where their labels
         # were placed, replace them (a Transform from twelve arrows left an output's arrowhead
@@ -466,6 +480,43 @@ class Overview(ExplainerScene):
         self.remove(*gathering)
         self.add(o_arrows)
         self.hold(1.8)
+
+    def value_labels(self, o_plane, B, values: list, v_arrows, where) -> VGroup:
+        """The labels v(token) of the cast's ``values`` (drawn as ``v_arrows``, in that order),
+        whole, in their colours, each at its own tip (``where``: the bounds and what they keep
+        clear of, the outputs' labels among it): the cast, those the followed query weighs
+        most first, cut from its end until none needs a leader line (issue 38: o(…) leaders
+        knotted; no knot of v(…) ones either)."""
+        head, followed = self.head, self.followed_query().row
+        by_weight = np.argsort(-head.weights[followed], kind="stable")  # what o(query) mixes most
+        cast = [int(j) for j in by_weight if j in values and j in self.cast]
+        bounds, obstacles = where
+        # in its arrow's colour, a label may sit farther from its tip than a white o(…)
+        near, o_plane.near = o_plane.near, VALUE_NEAR
+        try:
+            return self._value_labels(o_plane, B, values, v_arrows, cast, bounds, obstacles)
+        finally:
+            o_plane.near = near
+
+    def _value_labels(self, o_plane, B, values, v_arrows, cast, bounds, obstacles) -> VGroup:
+        head = self.head
+        for count in range(len(cast), 0, -1):
+            keep = cast[:count]
+            # clear of the other values' heads and shafts, not of its own
+            marks = self.kit.thin_marks(a for j, a in zip(values, v_arrows) if j not in keep)
+            labels = o_plane.tip_labels(
+                head.V[keep] @ B,
+                [f"v({self.k_tokens[j]})" for j in keep],
+                [self.k_color(j) for j in keep],
+                bounds,
+                [*obstacles, *marks],
+                strict=True,
+            )
+            family = labels.get_family()
+            named = sum(bool(getattr(m, "is_tip_label", False)) for m in family)
+            if named == count and not any(getattr(m, "is_leader", False) for m in family):
+                return labels
+        return VGroup()
 
     def output_arrows(self, o_plane, coords, v_arrows, o_note, o_note_box, o_plane_box):
         """The outputs in their own style, each labelled o(token) (no token's colour on a

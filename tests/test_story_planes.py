@@ -277,3 +277,65 @@ def test_the_input_tokens_order_holds_every_token_once(name):
     order = first.snapshot
     assert sorted(order) == list(range(ex.n))
     assert order[0] == ac.followed_pair(ac.trace_example(ex)).query
+
+
+def _row_of_24(long_at: int | None, **kw):
+    """The followed row (5) of a 24-token weight matrix in a 4:3 panel's width (6.8), its keys
+    named in two tiers, the followed key (17) kept; the token at ``long_at`` 12 characters."""
+    from scenes.mobjects.matrix import LabelledMatrix
+    from scenes.mobjects.theme import SMALL, THEMES
+
+    names = [f"t{i}" for i in range(24)]
+    if long_at is not None:
+        names[long_at] = "explanations"
+    w = _rows(24, 24, causal=False)
+    args = (w, ("weights", 0), THEMES["dark"], names, names)
+    return LabelledMatrix(
+        *args,
+        size=SMALL,
+        digits=2,
+        heat=True,
+        tiers=2,
+        keep_rows=[5],
+        keep_cols=[17, 3, 4],
+        max_width=6.8,
+        max_height=2.0,
+        last_column=False,
+        **kw,
+    )
+
+
+@pytest.mark.parametrize("long_at", [8, 20])
+def test_an_elided_long_label_takes_no_room_from_the_kept_columns(long_at):
+    """Issue 38, Overview at 4:3 on the 24-token limits: the row labels were as wide as the
+    longest label of all 24 rows, and a column label too wide for its tier numbered every column
+    (the row labels then "24 explanations"), though neither was drawn: two columns of weights
+    shown where four fit. Elided, a long label changes nothing; the followed key stays."""
+    plain, long = _row_of_24(None), _row_of_24(long_at)
+    assert long_at not in long.shown_rows and long_at not in long.shown_columns
+    assert 17 in long.shown_columns and long.shown_rows[0] == 5
+    assert not long.indexed
+    assert len(long.shown_columns) == len(plain.shown_columns) >= 4
+
+
+def test_elision_keeps_each_wanted_index_that_fits_before_the_first_ones():
+    """A wanted index with no room is passed over for the next that fits (the cast's columns
+    of Overview's followed row, issue 38), and the slots left go to the first ones."""
+    from scenes.mobjects.elision import elide
+
+    assert elide(24, 4, 1, [11, 5, 12], last=False) == [None, 11, 12, None]  # was 0 … 11 …
+    assert elide(24, 6, 1, [11, 5, 12], last=False) == [None, 5, None, 11, 12, None]
+    assert elide(24, 6, 1, [11], last=False) == [0, 1, 2, None, 11, None]
+
+
+@pytest.mark.parametrize("lang", [0, 1])
+def test_overview_s_formula_caption_has_one_pair_of_brackets(lang):
+    """Issue 38: the first caption read softmax((Q Kᵀ) / √dₖ) V; said as a set phrase still."""
+    from scenes.kit.captions.overview import STEPS
+    from scenes.mobjects.unimath import plain
+    from scenes.speech.spoken import spoken
+
+    text = plain(STEPS["formula"][lang])
+    assert "softmax(Q Kᵀ / √dₖ) V" in text and "((" not in text
+    said = spoken(text, ("zh", "en")[lang])
+    assert "softmax" in said and ("取 softmax" in said if lang == 0 else ", times V" in said)

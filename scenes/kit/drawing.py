@@ -178,14 +178,15 @@ class Kit:
         lines; without (white outputs, all alike), the cast is cut from its end, down to
         ``least`` (default 1), until every label finds its tip (the rest grey), leader lines
         only past that. ``kw``: ``bounds``, ``obstacles``, ``marks`` (thin arrows drawn
-        elsewhere, kept clear like the grey), the arrows' ``stroke_width`` and ``outline``, the
-        rest the labels' (:meth:`VectorPlane.tip_labels`). Returns (the indices drawn in
-        colour, ascending; their arrows; the grey arrows; the labels, or the key; the note)."""
+        elsewhere, kept clear like the grey), the arrows' ``stroke_width``, ``tip`` and
+        ``outline``, the rest the labels' (:meth:`VectorPlane.tip_labels`). Returns (the
+        indices drawn in colour, ascending; their arrows; the grey arrows; the labels, or the
+        key; the note)."""
         import numpy as np
 
         coords, align = np.asarray(coords, dtype=float), kw.pop("align", "center")
         bounds, obstacles = kw.pop("bounds"), list(kw.pop("obstacles", ()))
-        style = {k: kw.pop(k) for k in ("outline", "stroke_width") if k in kw}
+        style = {k: kw.pop(k) for k in ("outline", "stroke_width", "tip") if k in kw}
         with_key, faint = kw.pop("key", True), list(kw.pop("marks", ()))
         drawn_grey, count_key = kw.pop("grey", True), kw.pop("count_key", None)
         cast = [int(i) for i in dict.fromkeys(cast) if 0 <= i < len(coords)]
@@ -230,7 +231,7 @@ class Kit:
         """The labels of the arrows ``keep`` at their tips, none looked for farther than
         :data:`CAST_REACH`: apart, else tips close together sharing one place, their labels
         stacked one a line, each in its colour (never merged into one label); the try with the
-        fewest leader lines, and how many it has."""
+        fewest leader lines and labels left out, and how many."""
         from scenes.mobjects.plane import NEAR
 
         bounds, obstacles = where
@@ -248,7 +249,9 @@ class Kit:
                     merge=merge,
                     **kw,
                 )
-                led = sum(bool(getattr(m, "is_leader", False)) for m in labels.get_family())
+                family = labels.get_family()  # a label left out counts as a leader line:
+                led = sum(bool(getattr(m, "is_leader", False)) for m in family)  # not a success
+                led += len(keep) - sum(bool(getattr(m, "is_tip_label", False)) for m in family)
                 if best is None or led < best[0]:
                     best = (led, labels)
                 if not led:

@@ -12,17 +12,23 @@ class ElidedCellError(LookupError):
 def elide(count: int, room: float, step: float, keep=(), last: bool = True) -> list[int | None]:
     """Indices to show when ``count`` items of size ``step`` must fit ``room``: all, or the
     first ones, None (an ellipsis), and the last (the narrowest room: the first and None), and
-    as many of ``keep`` as fit, in its order (the first most wanted), fewer first ones; without
-    ``last``, the last only where it is wanted."""
+    as many of ``keep`` as fit, in its order (the first most wanted: never dropped; one that
+    does not fit is passed over for the next that does, issue 38: a 24-token row kept the first
+    columns where the cast's fitted), then the first ones in the slots left; without ``last``,
+    the last only where it is wanted."""
     if count <= 1 or count * step <= room + 1e-9:  # one row or column cannot be elided
         return list(range(count))
     slots = max(2, int(room // step))
     wanted = list(dict.fromkeys(int(k) for k in keep if 0 <= k < count))
     if slots == 2:
         return [wanted[0] if wanted else 0, None]
-    seqs = (elided_sequence(count, slots, wanted[:n], last) for n in range(len(wanted), 0, -1))
-    fit = next((seq for seq in seqs if seq is not None), None)  # the most wanted is never dropped
-    return fit or ([wanted[0], None] if wanted else elided_sequence(count, slots, []))
+    if wanted and elided_sequence(count, slots, wanted[:1], last) is None:
+        return [wanted[0], None]  # not even the most wanted with the last: it alone
+    chosen: list[int] = []
+    for k in wanted:
+        if elided_sequence(count, slots, [*chosen, k], last) is not None:
+            chosen.append(k)
+    return elided_sequence(count, slots, chosen, last) or [0, None]
 
 
 def elided_sequence(count: int, slots: int, keep, last: bool = True) -> list[int | None] | None:

@@ -166,9 +166,15 @@ class LabelledMatrix(VGroup):
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
         row_colors = row_colors or [theme.text] * m
         col_colors = col_colors or [theme.text] * n
-        row_mobs = [label(t, style.size, row_colors[i]) for i, t in enumerate(row_texts)]
-        label_w = self._label_width(row_mobs, row_texts)
-        grid = self._shown(m, n, cw, ch, label_w, max_width, max_height, keep_rows, keep_cols)
+        room = (max_width, max_height, keep_rows, keep_cols)
+        grid, row_mobs = self._laid_out(row_texts, row_colors, cw, ch, room)
+        if self.indexed and None in grid.cols:  # numbered for a label the elision may drop:
+            flat = self._flat_texts(row_labels, col_labels)  # named where the kept ones fit
+            again, mobs = self._laid_out(flat[0], row_colors, cw, ch, room)
+            if not self._too_wide_shown(again, flat[1]):
+                (row_texts, col_texts), grid, row_mobs = flat, again, mobs
+                self.indexed, self.header_texts = False, col_texts
+        label_w = grid.label_w
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
         self.shown_rows = [i for i in grid.rows if i is not None]
@@ -227,16 +233,45 @@ class LabelledMatrix(VGroup):
         self.ellipses = VGroup()
         self._cell_shape = self._square_shape = None  # the first cell's, copied for the others
 
-    def _label_width(self, row_mobs, row_texts) -> float:
+    def _laid_out(self, row_texts, row_colors, cw: float, ch: float, room) -> tuple:
+        """The grid (:meth:`_shown`) for ``row_texts``, its row labels as wide as its shown
+        rows' (issue 38: an elided 12-character label took the room of two kept columns), and
+        the row labels."""
+        size, (max_width, max_height, keep_rows, keep_cols) = self.style.size, room
+        row_mobs = [label(t, size, row_colors[i]) for i, t in enumerate(row_texts)]
+        m, n = self.values.shape
+        rows = self._shown_rows(m, ch, max_height, keep_rows)
+        label_w = self._label_width(row_mobs, row_texts, [i for i in rows if i is not None])
+        cols = self._shown_columns(n, cw, label_w, max_width, keep_cols)
+        return _Grid(cw, ch, label_w, rows, cols), row_mobs
+
+    def _flat_texts(self, row_labels, col_labels) -> tuple[list, list]:
+        """The row and column texts named, not numbered (:meth:`_label_texts`)."""
+        size = self.style.size
+        cols = [shown(t) for t in col_labels]
+        return [fit_label(t, LABEL_WIDTH, size) for t in row_labels], cols
+
+    def _too_wide_shown(self, grid: _Grid, col_texts) -> bool:
+        """Whether the shown columns' labels, flat, would touch (:func:`too_wide`, slot by
+        slot: an ellipsis's slot has none)."""
+        texts = ["" if j is None else col_texts[j] for j in grid.cols]
+        return too_wide(texts, grid.cw, self.style.size, self.style.tiers)
+
+    def _label_width(self, row_mobs, row_texts, shown_rows=None) -> float:
         """The room of the row labels left of the grid (its odd rows' where they are split;
-        both staggered columns'); sets ``inner_w``, the column beside the grid."""
+        both staggered columns'), measured on the ``shown_rows`` (default all); sets
+        ``inner_w``, the column beside the grid."""
         style = self.style
+        rows = range(len(row_mobs)) if shown_rows is None else shown_rows
         inner = 1 - self.outer if style.stagger else 0
-        left_mobs = row_mobs[inner::2] if (style.split or style.stagger) else row_mobs
-        label_w = (max(r.width for r in left_mobs) + 0.2) if any(row_texts) else 0.1
+        both = not (style.split or style.stagger)
+        left = [row_mobs[i].width for i in rows if both or i % 2 == inner]
+        named = any(row_texts[i] for i in rows)
+        label_w = (max(left, default=0.0) + 0.2) if named else 0.1
         self.inner_w = label_w - 0.2  # a staggered grid's inner column of row labels
-        if style.stagger and len(row_mobs) > 1 and any(row_texts):
-            label_w += STAGGER_GAP + max(r.width for r in row_mobs[self.outer :: 2])
+        outer = [row_mobs[i].width for i in rows if i % 2 == self.outer]
+        if style.stagger and len(row_mobs) > 1 and named and outer:
+            label_w += STAGGER_GAP + max(outer)
         return label_w
 
     @staticmethod
@@ -269,23 +304,24 @@ class LabelledMatrix(VGroup):
         rows = [fit_label(t, LABEL_WIDTH, size) for t in row_labels]
         return rows, [fit_label(t, LABEL_WIDTH, size) for t in col_labels]
 
-    def _shown(
-        self, m, n, cw, ch, label_w, max_width, max_height, keep_rows=(), keep_cols=()
-    ) -> _Grid:
-        """Which rows and columns fit the room (all when no room is given; ``keep_rows`` and
-        ``keep_cols`` and the named cells' rows and columns among them, issue 44: a framed
-        cell whose column was elided crashed CausalMask at 1:1)."""
+    def _shown_rows(self, m: int, ch: float, max_height, keep_rows=()) -> list:
+        """Which rows fit ``max_height`` (all when not given): ``keep_rows`` and the named
+        cells' rows among them (issue 44)."""
         size = self.style.size
         header_h = max(label_box("1", size)[1], 0.2) + 0.2
         if self.upright:
             header_h = max(label_box(t, size)[0] for t in self.header_texts) + 0.2
         bar_h = 0.6 if (self.style.heat and self.style.colorbar) else 0.0  # the colour bar
+        keep = [*keep_rows, *(i for i, _ in self.named_cells)]
+        return elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
+
+    def _shown_columns(self, n: int, cw: float, label_w: float, max_width, keep_cols=()) -> list:
+        """Which columns fit ``max_width`` less the row labels' ``label_w`` (all when not
+        given): ``keep_cols`` and the named cells' columns among them, the most wanted first
+        (issue 44: a framed cell whose column was elided crashed CausalMask at 1:1)."""
         keep = [*keep_cols, *(j for _, j in self.named_cells)]  # the most wanted first
         room = (max_width - label_w) if max_width else math.inf
-        cols = elide(n, room, cw, keep, last=self.last_column)
-        keep = [*keep_rows, *(i for i, _ in self.named_cells)]
-        rows = elide(m, (max_height - header_h - bar_h) if max_height else math.inf, ch, keep)
-        return _Grid(cw, ch, label_w, rows, cols)
+        return elide(n, room, cw, keep, last=self.last_column)
 
     def _add_columns(self, grid: _Grid, role: tuple, col_texts, col_colors) -> None:
         """Column by column: its label, then its shown cells (an ellipsis for a gap)."""

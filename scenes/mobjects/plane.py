@@ -200,11 +200,13 @@ class VectorPlane(VGroup):
         stroke_width: float = 5,
         opacity: float = 1.0,
         outline: bool = False,
+        tip: float = 0.4,
     ):
         """An arrow from ``start`` (default the origin) to ``start + v`` in data coordinates.
 
         ``outline``: a dashed shaft and a hollow tip — the style of keys, so that a token's
-        query (solid) and key (outlined) tell apart even where they coincide."""
+        query (solid) and key (outlined) tell apart even where they coincide. ``tip``: its head
+        at most this long (a small plane of many: smaller, no pile of heads)."""
         start = np.zeros(2) if start is None else np.asarray(start, dtype=float)
         a, b = self.point(start), self.point(start + np.asarray(v, dtype=float)[:2])
         if np.linalg.norm(b - a) < 1e-6:
@@ -220,7 +222,7 @@ class VectorPlane(VGroup):
             buff=0,
             color=color,
             stroke_width=stroke_width,
-            max_tip_length_to_length_ratio=min(0.35, 0.25 / max(length, 1e-6) * 1.6),
+            max_tip_length_to_length_ratio=min(0.35, tip / max(length, 1e-6)),
             max_stroke_width_to_length_ratio=12,
             stroke_opacity=opacity,
             fill_opacity=opacity,

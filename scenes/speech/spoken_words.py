@@ -131,6 +131,10 @@ PHRASES = {
         "softmax of Q Kᵀ over √dₖ, times V",
         "Q Kᵀ，除以 √dₖ，取 softmax，再乘以 V",
     ),
+    "softmax(Q Kᵀ / √dₖ) V": (  # Overview's caption, its brackets not doubled
+        "softmax of Q Kᵀ over √dₖ, times V",
+        "Q Kᵀ，除以 √dₖ，取 softmax，再乘以 V",
+    ),
     "Σ s(1−s)": ("the sum of s times one minus s", "s 乘以 1 减 s 的总和"),
     "s(1−s)": ("s times one minus s", "s 乘以 1 减 s"),
     "d(model)": ("d model", "d model"),

@@ -6,8 +6,8 @@ TITLE = ("全景：一行公式", "The whole story in one line")
 
 STEPS = {
     "formula": (
-        '自注意力一行写完：$"softmax"((Q K^top) / sqrt(d_k)) V$。',
-        'Self-attention in one line: $"softmax"((Q K^top) / sqrt(d_k)) V$.',
+        '自注意力一行写完：$"softmax"(Q K^top \\/ sqrt(d_k)) V$。',
+        'Self-attention in one line: $"softmax"(Q K^top \\/ sqrt(d_k)) V$.',
     ),
     "qk": (
         "$Q K^top$：每一对词元的点积：键在查询方向上的投影长度，乘以查询的长度。",
