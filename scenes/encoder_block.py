@@ -31,6 +31,9 @@ COMPACT = 0.08
 MANY = 8  # past this many tokens the rows are elided and columns are scarce
 LABEL_ROOM = 1.4  # among many, a row label's room: a long one shortened, "students" whole
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels
+TITLE_COLUMN = 1.5  # in a band (a narrow frame, many tokens): the formulas' column, left
+BAND_PAD = 0.04  # in a band: a cell's padding (the followed query's and key's rows both fit;
+# the hidden layer's 16 columns, "0.0" after "0.0", keep the wider one apart)
 
 
 class EncoderBlock(ExplainerScene):
@@ -45,7 +48,7 @@ class EncoderBlock(ExplainerScene):
             return
         self.encoder = ac.trace_encoder(self.example)
         ffn_slots = self.lay_out()
-        self.size = self.text_size(ffn_slots)
+        self.size = self.band_size() if self.band else self.text_size(ffn_slots)
         X, A = self.show_attention()
         R, picture = self.add_attention_back(X, A)
         H = self.normalise_first(X, A, R, picture)
@@ -60,13 +63,27 @@ class EncoderBlock(ExplainerScene):
         content = self.regions.content
         wide = content.width >= 12
         self.picture = None
+        self.pair = None  # where a step of two matrices draws them (None: the first two slots)
+        self.band = False  # the matrices in bands across the frame, formulas on their left
+        self.last = None  # where the block's output is drawn (None: the pair's second box)
         if wide and self.example.n <= 5:
             top = min(2.5, 0.5 * content.height)
             upper, lower = content.rows(top, content.height - top - 0.2, gap=0.2)
             self.slots = upper.columns(1, 1, 1, gap=0.5)
             ffn_slots = upper.columns(1, 1.25, 1, gap=0.4)
             self.picture = lower.columns(1, 2, gap=0.5)[1]
-        elif wide or self.example.n > 5:  # many tokens: every row, in three tall slots
+        elif self.example.n > MANY:  # three bands across the frame, each matrix's formula on
+            # its left: three slots side by side held one column of 8 at 4:3 (two at 16:9) and
+            # a third of the frame stood empty (issue 38); a band holds the followed query's
+            # row whole, the block's output (the last still) the followed key's too
+            self.slots = ffn_slots = content.rows(1, 1, 1, gap=0.15)
+            h, halves = self.slots[0].height / 2, content.rows(1, 1)
+            self.pair = tuple(  # a step of two: a band's height, centred in each half (a matrix
+                Box(b.x0, b.center[1] - h, b.x1, b.center[1] + h) for b in halves
+            )  # built taller than a band would pass its band in the next step)
+            self.last = halves[1]  # the block's output moves no more: the whole lower half
+            self.band = True
+        elif wide or self.example.n > 5:  # six to eight tokens: every row, in three slots
             self.slots = content.columns(1, 1, 1, gap=0.5)
             ffn_slots = content.columns(1, 1.25, 1, gap=0.4)
         else:  # two above, one below
@@ -75,6 +92,24 @@ class EncoderBlock(ExplainerScene):
             self.slots = [left, right, lower.columns(1, 2, 1, gap=0.2)[1]]
             ffn_slots = [left, right, self.slots[2]]
         return ffn_slots
+
+    def band_size(self) -> int:
+        """In bands: the largest text size at which a band shows the followed query's row with
+        every column (16:9 at the minimum size left a third of its width empty), else the
+        minimum."""
+        enc, pair = self.encoder, ac.followed_pair(self.trace)
+        bands = (enc.X, enc.attention.output, enc.residual1, enc.norm1, enc.ff_out, enc.residual2)
+        for size in (28, 25):
+            self.size = size
+            ms = [self.matrix(v, "probe", "X", self.slots[0]).matrix for v in bands]
+            if not all(
+                pair.query in m.shown_rows and m.shown_columns == list(range(m.shape[1]))
+                for m in ms
+            ):
+                continue
+            if pair.key in self.matrix(enc.output, "probe", "Y", self.last).matrix.shown_rows:
+                return size  # (the block's output keeps the followed key's row)
+        return 22
 
     def text_size(self, ffn_slots) -> int:
         """One text size for every matrix: the largest at which all fit."""
@@ -135,8 +170,9 @@ class EncoderBlock(ExplainerScene):
         """H = LayerNorm(X + A), row by row."""
         self.step("norm1", "norm1_model" if self.own_block else None)
         self.play(FadeOut(X), FadeOut(A), FadeOut(picture), run_time=0.4)
-        self.slide_to(R, self.slots[0])
-        H = self.matrix(self.encoder.norm1, "norm1", 'H = "LayerNorm"(X + A)', self.slots[1])
+        source, result = self.pair or self.slots[:2]
+        self.slide_to(R, source)
+        H = self.matrix(self.encoder.norm1, "norm1", 'H = "LayerNorm"(X + A)', result)
         self.normalise(R, H)
         return H
 
@@ -153,14 +189,19 @@ class EncoderBlock(ExplainerScene):
         self.step("ffn", note_key if own else None, seed=ac.FFN_SEED)
         self.play(FadeOut(R), run_time=0.4)
         self.slide_to(H, ffn_slots[0])
-        hidden = self.matrix(enc.ff_relu, "ff_relu", inner, ffn_slots[1], digits=1, labelled=False)
+        hidden = self.matrix(
+            enc.ff_relu, "ff_relu", inner, ffn_slots[1], digits=1, labelled=self.band
+        )  # in a band its row is named: no row above or beside it to read it by
         formula = f"F = {inner} W_2" + (" + b_2" if own else "")
         F = self.matrix(enc.ff_out, "ff_out", formula, ffn_slots[2])
         seed = label(self.say(note_key, seed=ac.FFN_SEED), SMALL, self.theme.muted)
-        if seed.width > ffn_slots[1].width + 0.2:  # a narrow slot: the seed (or "own") alone
+        room = TITLE_COLUMN if self.band else ffn_slots[1].width + 0.2
+        if seed.width > room:  # a narrow slot: the seed (or "own") alone
             seed = label(self.say(f"{note_key}_short", seed=ac.FFN_SEED), SMALL, self.theme.muted)
         seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)  # the caption's seed, shown
-        if box_of(seed).y0 < ffn_slots[1].y0 - 0.3:  # the hidden layer gives it the room
+        if self.band:  # under the formula, in the formulas' column
+            seed.next_to(hidden.formula, DOWN, buff=0.12).align_to(hidden.formula, LEFT)
+        elif box_of(seed).y0 < ffn_slots[1].y0 - 0.3:  # the hidden layer gives it the room
             slot = ffn_slots[1]
             room = Box(slot.x0, slot.y0 + seed.height + 0.2, slot.x1, slot.y1)
             hidden = self.matrix(enc.ff_relu, "ff_relu", inner, room, digits=1, labelled=False)
@@ -188,8 +229,11 @@ class EncoderBlock(ExplainerScene):
         trained = "norm2_trained" if self.example.source else None  # Y is not the model's
         self.step("norm2", "norm2_model" if self.own_block else trained)
         self.play(FadeOut(H), FadeOut(F), FadeOut(picture), run_time=0.4)
-        self.slide_to(R2, self.slots[0])
-        Y = self.matrix(self.encoder.output, "output", 'Y = "LayerNorm"(H + F)', self.slots[1])
+        source, result = self.pair or self.slots[:2]
+        self.slide_to(R2, source)
+        Y = self.matrix(
+            self.encoder.output, "output", 'Y = "LayerNorm"(H + F)', self.last or result
+        )
         self.normalise(R2, Y)
         self.hold(1.0)
 
@@ -240,19 +284,26 @@ class EncoderBlock(ExplainerScene):
         8 characters or fewer, or the followed pair's, has no room (a narrow frame), each
         token's index (#1, #2 … in its colour), never a short or followed label shortened."""
         tokens, whole = self.q_tokens, self.kit.followed_labels()
+        if self.band:  # among many, the followed pair's whole (issue 38: "#24" for them)
+            room = max([room, *(text_width(t, 22) for t in whole if t in tokens)])
         fits = [text_width(t, 22) <= room for t in tokens]
         if all(ok or (len(t) > SHORT_LABEL and t not in whole) for t, ok in zip(tokens, fits)):
             return [self.kit.fit_label(t, room, 22) for t in tokens]
         return [f"#{i + 1}" for i in range(len(tokens))]
 
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
-        """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above."""
-        ex, theme = self.example, self.theme
+        """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above (in a
+        band, on its left)."""
+        ex = self.example
+        title = self.formula_title(formula, box)
+        grid = box
+        if self.band:  # the formulas in a column of their own: the matrices' columns line up
+            grid = Box(box.x0 + TITLE_COLUMN + 0.25, box.y0, box.x1, box.y1)
         # a narrow slot keeps one column of numbers beside its labels (shortened to fit); among
         # many tokens a long label (not the followed pair's) shortened before a column is lost,
         # and a decimal less where it shows more columns (issue 38: 1 of 8 columns at 16:9,
         # each slot a third empty)
-        room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
+        room = max(0.8, grid.width - 1.45)  # a column, its "…" and the gaps beside the labels
         many = ex.n > MANY
         rows = self.row_texts(min(room, LABEL_ROOM) if many else room) if labelled else [""] * ex.n
         best = None
@@ -262,37 +313,44 @@ class EncoderBlock(ExplainerScene):
                 ("enc", name),
                 rows,
                 [str(j + 1) for j in range(values.shape[1])],
-                box,
-                sizes=(self.size, 22),
-                title_room=0.6,
+                grid,
+                sizes=(self.size,) if self.band else (self.size, 22),
+                title_room=0.0 if self.band else 0.6,
                 digits=d,
                 row_colors=[self.q_color(i) for i in range(ex.n)],
-                cell_pad=COMPACT,
+                cell_pad=BAND_PAD if self.band and values.shape[1] == ex.d_model else COMPACT,
                 keep_rows=ac.story_cast(self.trace),  # 20-odd rows: the story's, the rest elided
             )
             if best is None or len(m.shown_columns) > len(best.shown_columns):
                 best = m
         m = best
-        title = math(formula, FORMULA, theme.text)
-        if title.width > 1.6 * box.width and "=" in formula:  # a narrow slot: its name alone
-            title = math(formula.split("=")[0].strip(), FORMULA, theme.text)  # (the caption has
-            # the formula), not a formula shrunk to a fraction of the others' size
-        if title.width > box.width:
-            title.scale_to_fit_width(box.width)
-        title.next_to(m, UP, buff=0.15).align_to(m, [-1, 0, 0])
-        group = VGroup(title, m)
-        place(group, box, "center")
-        group.matrix, group.formula, group.numbers, group.frame = (
-            m,
-            title,
-            m.numbers,
-            m.frame_parts(),
-        )
+        if self.band:
+            place(m, grid, "left")
+            top = max(r.get_center()[1] for r in m.backgrounds)  # level with the first row
+            title.move_to([box.x0 + title.width / 2, top, 0])
+            group = VGroup(title, m)
+        else:
+            title.next_to(m, UP, buff=0.15).align_to(m, [-1, 0, 0])
+            group = VGroup(title, m)
+            place(group, box, "center")
+        group.matrix, group.formula, group.numbers = m, title, m.numbers
+        group.frame = m.frame_parts()
         return group
+
+    def formula_title(self, formula: str, box: Box):
+        """``formula`` typeset, or its name alone where it is much wider than its room (the
+        caption has the formula), not a formula shrunk to a fraction of the others' size."""
+        room = TITLE_COLUMN if self.band else box.width
+        title = math(formula, FORMULA, self.theme.text)
+        if "=" in formula and (title.width > 1.6 * room or self.band and title.width > room):
+            title = math(formula.split("=")[0].strip(), FORMULA, self.theme.text)
+        if title.width > room:
+            title.scale_to_fit_width(room)
+        return title
 
     def slide_to(self, group, box: Box):
         """Move a matrix (with its formula) to ``box``: the result of one stage feeds the next."""
-        self.play(slide_into(group, box, "center"), run_time=0.8)
+        self.play(slide_into(group, box, "left" if self.band else "center"), run_time=0.8)
 
     def add_together(self, a, b, total):
         """``a`` and ``b`` slide together, cell onto cell, into ``total``."""

@@ -8,9 +8,12 @@ every number the core's) and what each scene owes the cast:
 
 - PositionalEncoding's waves label the cast's positions under the axis (at 24 tokens none had a
   label), and its plane labels only the cast's sums, "when+PE", the others grey and counted
-  ("16 others: x + PE, grey"; 24 "…+PE" labels hid the plane);
-- EncoderBlock's matrices keep the cast's first rows where rows are elided (at 1:1 the first
-  eight and the last were drawn: the cast's they₂ and with elided).
+  ("16 others: x + PE, grey"; 24 "…+PE" labels hid the plane), only those sums ending in full
+  heads (the steps to them, E and + PE, and the others in small ones: a pile of arrowheads);
+- EncoderBlock's matrices keep the followed query's row where rows are elided (at 1:1 the first
+  eight and the last were drawn: the cast's they₂ and with elided), in a narrow frame with at
+  least half its columns (three slots side by side showed 1 of 8: its bands across the frame
+  trade the cast's other rows for the query's whole row, the output's last still the key's).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ TOKENS = [
 ]
 
 
-CAST_ROWS = 5  # EncoderBlock at 1:1: the first of the cast kept where rows are elided
+CAST_ROWS = 1  # EncoderBlock at 1:1: the first of the cast kept where rows are elided (a band
+# across the frame holds one row of numbers: the followed query's, whole)
 
 
 def example() -> ac.Example:
@@ -67,7 +71,25 @@ def positional_problems(scene) -> list[str]:
         others = len(TOKENS) - len(cast)
         if not any(t.startswith(f"{others} others") for t in shown):
             out.append(f"no line counts the {others} others")
+        out += _big_heads(scene, len(cast))
     return out
+
+
+BIG_HEAD = 0.2  # an arrowhead longer than this is a sum's: the cast's, one each
+
+
+def _big_heads(scene, sums: int) -> list[str]:
+    """PositionalEncoding's plane at 24 tokens: only the cast's sums end in full heads, each
+    step to them (E, + PE) and every other token's sum in a small one (issue 38: "a pile of
+    arrowheads")."""
+    from manim import Arrow
+
+    from scene_checks import on_screen
+
+    big = [a for a in on_screen(scene, Arrow) if a.get_tip().length > BIG_HEAD]
+    return (
+        [f"{len(big)} arrows end in heads over {BIG_HEAD}, {sums} sums"] if len(big) > sums else []
+    )
 
 
 def encoder_problems(scene) -> list[str]:
@@ -104,3 +126,44 @@ def test_the_cast_at_24_tokens(name, check):
     )
     problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot]
     assert not problems, "\n".join(problems[:20])
+
+
+FEW_COLUMNS = {"4:3": 8, "1:1": 4}  # EncoderBlock's columns of 8 shown at least (1 before)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", sorted(FEW_COLUMNS))
+def test_encoder_block_shows_the_followed_row_whole(aspect):
+    """EncoderBlock at 24 tokens in a narrow frame (issue 38: "shows the columns it talks about
+    and uses the frame"): every matrix of the model's width keeps the followed query's row,
+    named whole, with at least ``FEW_COLUMNS`` of its 8 columns (three slots side by side
+    showed 1 of 8 beside its row labels "#6", "#24"), and the block's output (the last still)
+    keeps the followed key's row too."""
+    from manim import VGroup
+
+    from scene_checks import on_screen
+
+    ex = example()
+
+    def columns(scene) -> list[str]:
+        pair, out = ac.followed_pair(scene.trace), []
+        for group in on_screen(scene, VGroup):
+            m = getattr(group, "of_matrix", lambda: None)()
+            if m is None or m.shape != (len(TOKENS), 8):
+                continue
+            if pair.query not in m.shown_rows or len(m.shown_columns) < FEW_COLUMNS[aspect]:
+                out.append(f"rows {m.shown_rows}, columns {m.shown_columns}")
+        names = [
+            TOKENS[pair.query],
+            *([TOKENS[pair.key]] if scene.steps[-1]["key"] == "norm2" else []),
+        ]
+        out += [f"no whole label {t!r}" for t in names if t not in _shown(scene)]
+        return out
+
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(
+        BY_NAME["EncoderBlock"].load(), ex, look=look, frames=False, snapshot=columns
+    )
+    problems = [f"{s.key}: {p}" for s in stills for p in s.snapshot]
+    assert not problems, "\n".join(problems[:20])
+    assert stills[-1].key == "norm2"
