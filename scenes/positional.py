@@ -31,6 +31,7 @@ from scenes.mobjects.text import balanced_lines, label, text_width
 from scenes.mobjects.theme import BODY, SMALL
 
 WAVES = 4  # dimensions drawn as waves
+STEP_TIP = 0.16  # among many tokens: the heads of E and of + PE, at most (the sums' as usual)
 
 
 class PositionalEncoding(ExplainerScene):
@@ -183,10 +184,20 @@ class PositionalEncoding(ExplainerScene):
         others = [i for i in range(n) if i not in cast]
         grey = VGroup(*(self.grey_arrow(plane, view.coords[n + i]) for i in others))
         colors = [self.q_color(i) for i in cast]
-        base = plane.arrows(view.coords[cast], colors)
+        # among many, the steps to the sums with small heads: a head is where a vector ends,
+        # and only the sums' ends are the picture (issue 38: a pile of arrowheads)
+        # and the steps in the text's colour, thin and half seen, not the grey of the others'
+        small = dict(tip=STEP_TIP) if others else {}
+        step = dict(color=theme.text, stroke_width=2, opacity=0.6) if others else {}
+        base = plane.arrows(view.coords[cast], colors, **small)
         moved = VGroup(
             *(
-                plane.arrow(pe[i] @ view.basis, theme.muted, start=view.coords[i], stroke_width=3)
+                plane.arrow(
+                    pe[i] @ view.basis,
+                    **{"color": theme.muted, "stroke_width": 3, **step},
+                    start=view.coords[i],
+                    **small,
+                )
                 for i in cast
             )
         )
