@@ -34,6 +34,7 @@ from scenes.mobjects.theme import SMALL
 # tokens even this one does, unless the title leaves its line for a corner: fit_weights)
 FOOT_LINE = 0.3
 PANEL = 4.2  # the room a wide frame keeps right of the weights for the followed row
+FRAMED = 0.09  # more room above and below the framed row of the followed row's chart
 
 
 def masked_example(example: ac.Example) -> tuple[ac.Example, str]:
@@ -508,8 +509,10 @@ class CausalMask(ExplainerScene):
         row = np.asarray(head.weights[query])
         mask = head.mask
         seen = [j for j in range(len(row)) if mask is None or mask[query, j]]
-        pitch = 0.33
-        fit = max(2, int((room.height - pitch) // pitch))
+        # the rows on one baseline each (issue 38): a descender over an ascender comes within
+        # 0.01 at this pitch, so the framed pair's row has FRAMED more room above and below
+        pitch, framed = 0.33, FRAMED
+        fit = max(2, int((room.height - pitch - 2 * framed) // pitch))
         keys = seen
         if len(seen) > fit:  # the strongest, the pair's key kept, in the row's order
             strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
@@ -520,7 +523,7 @@ class CausalMask(ExplainerScene):
         bar_w = max(room.width - name_w - max(m.width for m in nums) - 0.3, 0.5)
         lines = VGroup()
         for n, (j, name, num) in enumerate(zip(keys, names, nums)):
-            y = room.y1 - pitch * (n + 0.5)
+            y = room.y1 - pitch * (n + 0.5) - framed * ((j >= key) + (j > key))
             name.move_to([room.x0 + name_w - 0.15, y, 0], aligned_edge=np.array([1, 0, 0]))
             bar = Rectangle(width=max(row[j] * bar_w, 0.02), height=pitch * 0.62, stroke_width=0)
             bar.set_fill(scale_fill("weights", row[j], 1.0), 1)
@@ -528,7 +531,7 @@ class CausalMask(ExplainerScene):
             num.next_to(bar, np.array([1, 0, 0]), buff=0.12)
             line = VGroup(name, bar, num)
             if j == key:
-                line.add(SurroundingRectangle(line, color=theme.accent, buff=0.05, stroke_width=2))
+                line.add(SurroundingRectangle(line, color=theme.accent, buff=0.08, stroke_width=2))
             lines.add(line)
         left = self.kit.not_drawn(keys, len(seen), room.width)
         if len(left):

@@ -30,13 +30,18 @@ from scenes.mobjects.unimath import plain
 # -- a punctuation label drawn whole ---------------------------------------------------------
 
 
+def _glyphs(mob) -> list:
+    """The letters of a label: its parts but the line it sits on (``text.Strut``, not drawn)."""
+    return [g for g in mob.submobjects if not getattr(g, "is_line", False)]
+
+
 @pytest.mark.parametrize("mark", [",", ".", "。", "，"])
 def test_a_quoted_punctuation_label_stands_on_one_line(mark):
     """Row "11 “,”" as a table draws it: its quotation marks reach no higher than the digits
     (they stood 0.03 above them at the table size, a line of their own over the comma), and
     the opening mark is no further from the number than a space and a half."""
     mob = label(f"11 “{mark}”", SMALL)
-    glyphs = sorted(mob.submobjects, key=lambda g: g.get_left()[0])
+    glyphs = sorted(_glyphs(mob), key=lambda g: g.get_left()[0])
     one, _, opening = glyphs[0], glyphs[1], glyphs[2]
     closing = glyphs[-1]
     digits_top = one.get_top()[1]
@@ -54,7 +59,7 @@ def test_a_latin_line_sets_its_quotation_marks_beside_what_they_quote(line):
     further from what it quotes than a space, from the word before no further than a space
     and a half."""
     mob = label(line, SMALL)
-    glyphs = sorted(mob.submobjects, key=lambda g: g.get_left()[0])
+    glyphs = sorted(_glyphs(mob), key=lambda g: g.get_left()[0])
     visible = [c for c in line if not c.isspace()]
     assert len(glyphs) == len(visible), (len(glyphs), visible)
     space = label("1 1", SMALL).width - label("11", SMALL).width
@@ -69,7 +74,7 @@ def test_a_latin_line_sets_its_quotation_marks_beside_what_they_quote(line):
 
 def test_a_chinese_sentence_keeps_its_full_width_marks():
     """Chinese prose keeps the CJK font's marks (full width is right there): plain text."""
-    assert type(label("查询“早”把注意力给了“好”", SMALL)) is Text
+    assert isinstance(label("查询“早”把注意力给了“好”", SMALL), Text)  # not MarkupText
 
 
 # -- brackets closed by their own kind -------------------------------------------------------

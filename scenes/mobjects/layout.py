@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import Mobject, config
+from manim import DL, UR, Mobject, config
 
 MARGIN = 0.25  # kept clear at the frame's edges
 
@@ -85,10 +85,10 @@ class Box:
 
 
 def box_of(mob: Mobject) -> Box:
-    (x0, y0, _), (x1, y1, _) = (
-        mob.get_corner(np.array([-1, -1, 0])),
-        mob.get_corner(np.array([1, 1, 0])),
-    )
+    """The box of what ``mob`` draws: a label's own, its ink's (``ink_corners``:
+    ``scenes.mobjects.text_line.OnLine``, placed by its line), not its line's."""
+    ink = getattr(mob, "ink_corners", None)
+    (x0, y0, _), (x1, y1, _) = ink() if ink else (mob.get_corner(DL), mob.get_corner(UR))
     return Box(float(x0), float(y0), float(x1), float(y1))
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from manim import RIGHT, UP, VGroup
 from manim.mobject.text.typst_mobject import MathTypst
 
-from scenes.mobjects.text import clone, label, text_width
+from scenes.mobjects.text import clone, label, text_baseline, text_width
 from scenes.mobjects.theme import BODY
 from scenes.mobjects.token_text import Token, quoted
 from scenes.mobjects.unimath import MATH_MARK, plain
@@ -147,7 +147,7 @@ def typeset_line(pieces, size: float = BODY, color=None):
     for k, (text, src) in enumerate(pieces):
         if src is None and not text.strip():
             continue
-        mob = _set_on_baseline(src, size) if src else _text_on_baseline(text.strip(), size, color)
+        mob = _set_on_baseline(src, size) if src else label(text.strip(), size, color)
         if src and color is not None:
             mob.set_color(color)
         after = pieces[k - 1][0] if k else ""
@@ -166,25 +166,15 @@ def typeset_line(pieces, size: float = BODY, color=None):
     return group
 
 
-def _text_on_baseline(text: str, size: float, color):
-    """A text piece of a line; one with no letter half an em tall (a lone "，" or ":", whose
-    ink is no guide to where the line sits) knowing its baseline from an "x" set before it."""
-    mob = label(text, size, color)
-    em = text_width("一", size)
-    if any(g.height >= 0.5 * em for g in mob.family_members_with_points()):
-        return mob
-    marked = label("x" + text, size)
-    x, *rest = marked.submobjects
-    below = x.get_bottom()[1] - min(g.get_bottom()[1] for g in rest) if rest else 0.0
-    mob.baseline = mob.get_bottom()[1] + below - mob.get_center()[1]
-    return mob
-
-
 def baseline(mob) -> float:
-    """Where ``mob``'s letters sit: a formula knows it (:func:`_set_on_baseline`); for text, the
-    bottom most of its letters share (a descender's tail hangs below it)."""
+    """Where ``mob``'s letters sit: a formula knows it (:func:`_set_on_baseline`), a label too
+    (``scenes.mobjects.text.text_baseline``); for other text, the bottom most of its letters
+    share (a descender's tail hangs below it)."""
     if hasattr(mob, "baseline"):  # a formula, or a line of text and formulas
         return mob.get_center()[1] + mob.baseline
+    on_line = text_baseline(mob)
+    if on_line is not None:
+        return on_line
     glyphs = [m for m in mob.family_members_with_points() if m.height > 1e-6] or [mob]
     tall = max(g.height for g in glyphs)
     bottoms = [g.get_bottom()[1] for g in glyphs if g.height >= 0.3 * tall]

@@ -12,10 +12,12 @@ import re
 import unicodedata
 
 import numpy as np
-from manim import DOWN, LEFT, Mobject, Text, VGroup
+from manim import DOWN, LEFT, MarkupText, Mobject, Text, VGroup
+from manim.mobject.text.text_mobject import TEXT_MOB_SCALE_FACTOR
 
 from scenes.mobjects import fonts, text_cache
 from scenes.mobjects.numfmt import fmt
+from scenes.mobjects.text_line import LineMarkupText, LineText, OnLine, Strut, text_baseline
 from scenes.mobjects.theme import BODY
 from scenes.mobjects.token_text import (
     SCRIPTS,
@@ -42,6 +44,9 @@ __all__ = [
     "whole",
     "named",
     "shown",
+    "Strut",
+    "text_baseline",
+    "label_reach",
 ]
 
 SHORT_LABEL = 8  # a label of this many characters or fewer is never shortened with "…"
@@ -75,13 +80,14 @@ def _prototype(text: str, size: float, weight: str = "NORMAL") -> Text:
     key = (text, float(size), weight, font)
     if _latin_quotes(text, font) is not None:  # drawn so since issue 38 (not an older copy)
         key += (LATIN,)
+    key += ("on its line",)  # placed by its line since issue 38 (not an older copy)
     proto = _PROTOTYPES.get(key)
     if proto is None:
         if len(_PROTOTYPES) > 4000:
             _PROTOTYPES.clear()
         proto = text_cache.load(key)  # from an earlier process: a loaded copy, ready to use
         if proto is None:
-            proto = _lightened(_pango(text, font, size, weight))
+            proto = _lightened(_on_line(text, font, size, weight))
             text_cache.store(key, proto)
         _PROTOTYPES[key] = proto
     return proto
@@ -90,27 +96,75 @@ def _prototype(text: str, size: float, weight: str = "NORMAL") -> Text:
 NO_WRAP = 1 << 15  # pixels: the widest layout Pango is given (see _pango)
 
 
-def _pango(text: str, font: str, size: float, weight: str = "NORMAL", latin: bool | None = None):
+def _pango(
+    text: str,
+    font: str,
+    size: float,
+    weight: str = "NORMAL",
+    latin: bool | None = None,
+    centred: bool = True,
+):
     """Pango's drawing of ``text``, on one line. Manim gives Pango a layout as wide as the
     render's pixel width, so a long line made in a low-resolution process came out wrapped onto
     two lines — and was then cached for every other process (a caption line 7.5 units wide and
     two lines tall). Manim's ``Text`` draws nothing for right-to-left scripts (Arabic, Hebrew):
     those go through ``MarkupText`` with every character escaped, so the label is still drawn
     literally (``<b>`` stays four characters) and no markup is interpreted. ``latin=False``:
-    quotation marks in ``font`` even where :func:`_latin_quotes` would set them in LATIN."""
-    from manim import MarkupText, config
+    quotation marks in ``font`` even where :func:`_latin_quotes` would set them in LATIN.
+    ``centred=False``: left where Pango's layout puts it, for :func:`_on_line` to find its
+    baseline."""
+    from manim import config
 
     saved = config.pixel_width
     config.pixel_width = max(saved, NO_WRAP)
+    style = {"font": font, "font_size": size, "weight": weight, "should_center": centred}
     try:
         if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
-            return MarkupText(html.escape(text), font=font, font_size=size, weight=weight)
+            return MarkupText(html.escape(text), **style)
         marked = None if latin is False else _latin_quotes(text, font)
         if marked is not None:
-            return MarkupText(marked, font=font, font_size=size, weight=weight)
-        return Text(text, font=font, font_size=size, weight=weight)
+            return MarkupText(marked, **style)
+        return Text(text, **style)
     finally:
         config.pixel_width = saved
+
+
+# A label's line (issue 38: "a", "gave", "," and "Apply" set by their ink's middle rode up and
+# down in a row): as high as a CJK character, as deep as a "g" — a caption's line
+# (``scenes.kit.base``) — whatever its own letters reach
+LINE_REFERENCE = "赢g"
+
+
+def _on_line(text: str, font: str, size: float, weight: str) -> Text:
+    """Pango's drawing of ``text`` (:func:`_pango`) with its :class:`Strut`, centred on its ink
+    as Manim centres a text, placed by its line (:class:`OnLine`).
+
+    Manim turns and scales the text about the middle of its ink, which Pango's layout put at
+    ``c``; the baseline, at the same place in every layout of one font and size, is found from
+    an "H" so made (whose bottom is on it): it lies ``s·(c − c_H)`` further from the ink's
+    middle than the H's bottom from the H's (``s``: Manim's text scale)."""
+    mob = _pango(text, font, size, weight, centred=False)
+    c = float(mob.get_center()[1])
+    mob.center()
+    if mob.family_members_with_points():  # a blank label has no line to sit on
+        c_h, bottom, depth, height = _line(font, size, weight)
+        base = bottom + TEXT_MOB_SCALE_FACTOR * (c - c_h)
+        mob.add(Strut(0.0, 0.0, mob.width, base, depth, height))
+        mob.__class__ = LineMarkupText if isinstance(mob, MarkupText) else LineText
+    return mob
+
+
+@functools.lru_cache(maxsize=512)
+def _line(font: str, size: float, weight: str) -> tuple[float, float, float, float]:
+    """For :func:`_on_line`: an uncentred "H"'s middle and its bottom below it, and the depth
+    and height of :data:`LINE_REFERENCE` about the baseline."""
+    h = _pango("H", font, size, weight, latin=False, centred=False)
+    c_h = float(h.get_center()[1])
+    bottom = float(h.get_bottom()[1]) - c_h
+    ref = _pango(LINE_REFERENCE, font, size, weight, latin=False, centred=False)
+    c = float(ref.get_center()[1])
+    base = c + bottom + TEXT_MOB_SCALE_FACTOR * (c - c_h)
+    return c_h, bottom, base - float(ref.get_bottom()[1]), float(ref.get_top()[1]) - base
 
 
 LATIN = "Noto Sans"  # a punctuation label's quotation marks: proportional, at cap height
@@ -196,9 +250,9 @@ def label(text: str, size: float = BODY, color=None, weight="NORMAL") -> Text:
 
 
 def label_box(text: str, size: float = BODY, weight="NORMAL") -> tuple[float, float]:
-    """``(width, height)`` of ``label(text, size)``, measured without making it: a copy of a
-    text costs more than its measure, and laying out a grid of 24 rows measured each of its
-    labels a dozen times."""
+    """``(width, height)`` of ``label(text, size)`` (its ink's: :class:`OnLine`), measured
+    without making it: a copy of a text costs more than its measure, and laying out a grid of 24
+    rows measured each of its labels a dozen times."""
     key = (shown(text), float(size), weight, fonts.active())
     box = _BOXES.get(key)
     if box is None:
@@ -212,8 +266,27 @@ def label_box(text: str, size: float = BODY, weight="NORMAL") -> tuple[float, fl
 _BOXES: dict[tuple, tuple[float, float]] = {}  # label_box's measures
 
 
-class Num(VGroup):
-    """A number from the trace, shown rounded; ``role`` says where it comes from.
+def label_reach(text: str, size: float = BODY, weight="NORMAL") -> tuple[float, float]:
+    """How far the ink of ``label(text, size)`` reaches below and above its baseline: two
+    labels set one under the other on their lines (:class:`OnLine`) stay clear of each other
+    when their baselines are the upper's reach below plus the lower's above apart."""
+    return _reach(shown(text), float(size), weight, fonts.active())
+
+
+@functools.lru_cache(maxsize=20000)
+def _reach(text: str, size: float, weight: str, font: str) -> tuple[float, float]:
+    mob = _prototype(text, size, weight)
+    base = text_baseline(mob)
+    ys = [m.points[:, 1] for m in mob.family_members_with_points()]
+    if base is None or not ys:
+        return 0.0, 0.0
+    inked = np.concatenate(ys)
+    return base - float(inked.min()), float(inked.max()) - base
+
+
+class Num(OnLine, VGroup):
+    """A number from the trace, shown rounded; ``role`` says where it comes from; placed by its
+    line, as a label (:class:`OnLine`).
 
     ``role`` is a tuple such as ``("scores", head, i, j)``: see :mod:`scenes.kit.roles`. The text
     itself is the group's one member (a cached Pango ``Text``).
@@ -594,7 +667,7 @@ def vector_row(nums, color, size: float = BODY) -> VGroup:
     commas = VGroup()
     for n in nums[:-1]:
         c = label(",", size, color)
-        c.next_to(n, RIGHT, buff=0.04, aligned_edge=DOWN).shift(DOWN * c.height * 0.35)
+        c.next_to(n, RIGHT, buff=0.04, aligned_edge=DOWN)  # on the line, as every label
         commas.add(c)
     left, right = label("[", size, color), label("]", size, color)
     left.next_to(body, LEFT, buff=0.08)
