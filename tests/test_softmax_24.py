@@ -175,6 +175,51 @@ def test_dot_products_last_still_keeps_the_plane_beside_the_scores(aspect):
     assert not problems, problems
 
 
+def plane_room(scene):
+    """DotProducts' plane at its last step (beside the whole matrix, or again beside the list of
+    scores where the matrix took the frame): its column's width, its grid's width on screen, and
+    the lines of its note and legend (their texts and widths)."""
+    if scene.steps[-1]["key"] not in ("matrix", "again"):
+        return None
+    legend, note = scene.plane_parts[2], scene.plane_parts[3]
+    lines = [m for m in note.get_family() if hasattr(m, "source_text")]
+    return {
+        "column": scene.plane_box.width,
+        "grid": scene.plane.plane.width,
+        "note": [m.source_text for m in lines],
+        "foot": max([m.width for m in lines] + [entry.width for entry in legend]),
+    }
+
+
+ZH_NARROW = ("trophy-24", "DotProducts", "zh", "4:3")  # test_lecturer_examples.py's run
+
+
+@on_run(ZH_NARROW, "plane room", plane_room)
+def test_dot_products_side_plane_has_room_and_a_whole_legend():
+    """Issue 38, zh 4:3: beside the 24 × 24 scores the plane's column was 2.4 wide (its grid
+    1.9), its note broken as "q 与" / "k 的平面（精确）". Now the last still's plane column is at
+    least 2.8 wide (where the matrix leaves it less, the matrix takes the frame and the plane
+    comes back in a step of its own) and holds its legend and note, the note whole on one line
+    or broken only before its parenthesis."""
+    assert run_at("trophy-24", "DotProducts", "4:3") == ZH_NARROW
+    room = stills_of(ZH_NARROW, "plane room")[-1].snapshot
+    assert room["column"] >= 2.8 and room["grid"] >= 2.2, room
+    assert room["foot"] <= room["column"] + 1e-6, room
+    note = room["note"]
+    assert len(note) in (1, 2) and "q" in note[0] and "k" in note[0], note
+    assert len(note) == 1 or note[1].startswith(("(", "（")), note
+
+
+def test_the_plane_note_breaks_only_before_its_parenthesis():
+    from scenes.kit.captions import WORDS
+    from scenes.parts.dot_products_layout import note_lines
+
+    for key in ("pair_plane", "pair_plane_short"):
+        for text in WORDS[key]:
+            head, tail = note_lines(text)
+            assert "q" in head and "k" in head and tail in ("(exact)", "（精确）"), text
+
+
 @ON_WORDS
 def test_the_last_step_shows_the_followed_row_saturating(softmax_captions):
     """Item 5: the last step repeated Scaling's random d = 64 row; on a row that itself

@@ -150,9 +150,13 @@ class LayoutSteps:
             key = "pair_plane_short"
         note = label(self.say(key), SMALL, self.theme.muted)
         if note.width > width:  # a narrow column: the note on two lines (or more)
-            words = self.say(key).split(" ")
-            half = (len(words) + 1) // 2
-            lines = [" ".join(part) for part in (words[:half], words[half:])]
+            # first before its "(exact)", never inside "q and k" (issue 38, zh 4:3: "q 与" and
+            # "k 的平面（精确）"); else at the middle word
+            lines = note_lines(self.say(key))
+            if len(lines) < 2 or label(lines[0], SMALL).width > width:
+                words = self.say(key).split(" ")
+                half = (len(words) + 1) // 2
+                lines = [" ".join(part) for part in (words[:half], words[half:])]
             if max(label(t, SMALL).width for t in lines) > width:
                 lines = balanced_lines(self.say(key), width, SMALL, max_lines=4)
             note = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
@@ -208,6 +212,15 @@ class LayoutSteps:
     def entries_group(self) -> VGroup:
         """The list of the followed row's scores (:meth:`score_entries`), as placed."""
         return VGroup(*self.entries)
+
+
+def note_lines(text: str) -> list[str]:
+    """The plane's note as two lines, the second its parenthesis ("(exact)", "（精确）"); the
+    note alone where it has none."""
+    at = max(text.rfind(" ("), text.rfind("（"))
+    if at <= 0:
+        return [text]
+    return [text[:at].rstrip(), text[at:].lstrip()]
 
 
 def score_table(heading, entries, width: float) -> VGroup:

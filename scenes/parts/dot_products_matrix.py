@@ -17,9 +17,11 @@ from scenes.mobjects.matrix import cells_alone_too_big
 from scenes.mobjects.text import label
 from scenes.mobjects.theme import SMALL
 from scenes.mobjects.unimath import NO_BREAK
+from scenes.parts.dot_products_layout import note_lines
 
-SIDE_PLANE = 2.2  # a narrow frame's plane beside the whole matrix, at the end (its width)
+SIDE_PLANE = 3.0  # a narrow frame's plane beside the whole matrix, at the end (its width)
 MIN_SIDE_PLANE = 1.8  # and the least width it may have there
+MAX_SIDE_SHARE = 0.4  # and the most, of the content's width, that its legend may ask for
 SIDE_GAP = 0.2  # between that plane's column and the matrix
 KEY_GAP = 0.5  # between the matrix's title and a colour key in its line
 SIZES = (28, 25, 22)  # the whole matrix's text sizes, largest first
@@ -138,7 +140,8 @@ class MatrixSteps:
         last still's picture. (None, False, None) where that elides it: the matrix stays as
         it is, beside the plane."""
         content = self.regions.content
-        side = Box(content.x0, content.y0, content.x0 + SIDE_PLANE, content.y1)
+        need = min(max(SIDE_PLANE, self.foot_width()), MAX_SIDE_SHARE * content.width)
+        side = Box(content.x0, content.y0, content.x0 + need, content.y1)
         beside_plane = Box(side.x1 + 0.3, content.y0, content.x1, content.y1)
         # (the box, beside the plane, the plane's box, the key flat in the title's line): the
         # flat key first beside the plane (the plane takes the width an upright key had: at
@@ -157,13 +160,24 @@ class MatrixSteps:
                 x1 = box_of(VGroup(grid.title, grid, grid.frame_parts())).x0 - SIDE_GAP
                 # the flat key only where the upright one fitted too: its width goes to the
                 # plane, never a narrow plane where the whole content had room (24 tokens of
-                # 12 characters at 4:3: the plane again, in a step of its own)
+                # 12 characters at 4:3: the plane again, in a step of its own), and never
+                # narrower than its legend and note ask (``need``: issue 38, a 1.9 plane)
                 least = MIN_SIDE_PLANE + (self.upright_key_room(grid) if flat else 0.0)
-                if x1 - content.x0 < least:
+                if x1 - content.x0 < max(least, need - 0.05):
                     continue
                 plane_box = Box(content.x0, content.y0, x1, content.y1)
             return grid, beside, plane_box
         return None, False, None
+
+    def foot_width(self) -> float:
+        """The width the plane's legend and note take, each entry on a line of its own, the note
+        (its short form) on one line but for its parenthesis: a side plane at least this wide
+        keeps them whole (issue 38, zh 4:3: "q 与" and "k 的平面（精确）" on two lines, the
+        plane 1.9 wide beside the 24 × 24 scores)."""
+        widest = max(entry.width for entry in self.legend(0.0))  # its entries' shortest forms
+        if self.exact_2d:
+            return widest
+        return max(widest, label(note_lines(self.say("pair_plane_short"))[0], SMALL).width)
 
     def may_be_whole(self, box: Box, flat: bool) -> bool:
         """Whether the score matrix may fit ``box`` whole, measured as
