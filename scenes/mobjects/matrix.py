@@ -168,9 +168,14 @@ class LabelledMatrix(VGroup):
         col_colors = col_colors or [theme.text] * n
         room = (max_width, max_height, keep_rows, keep_cols)
         grid, row_mobs = self._laid_out(row_texts, row_colors, cw, ch, room)
+        size_tiers = (style.size, style.tiers)
         if self.indexed and None in grid.cols:  # numbered for a label the elision may drop:
             flat = self._flat_texts(row_labels, col_labels)  # named where the kept ones fit
-            again, mobs = self._laid_out(flat[0], row_colors, cw, ch, room)
+            # (of the wanted, after the most wanted, none too wide for its tier alone)
+            wanted = [int(k) for k in keep_cols if 0 <= k < n]
+            alone = [k for k in wanted[1:] if not too_wide([flat[1][k]] * 2, cw, *size_tiers)]
+            flat_room = (max_width, max_height, keep_rows, [*wanted[:1], *alone])
+            again, mobs = self._laid_out(flat[0], row_colors, cw, ch, flat_room)
             if not self._too_wide_shown(again, flat[1]):
                 (row_texts, col_texts), grid, row_mobs = flat, again, mobs
                 self.indexed, self.header_texts = False, col_texts
