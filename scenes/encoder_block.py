@@ -13,7 +13,17 @@ scene says why it does not apply.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, UP, AnimationGroup, Create, Rectangle, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Create,
+    Rectangle,
+    TransformFromCopy,
+    VGroup,
+)
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
@@ -31,7 +41,6 @@ COMPACT = 0.08
 MANY = 8  # past this many tokens the rows are elided and columns are scarce
 LABEL_ROOM = 1.4  # among many, a row label's room: a long one shortened, "students" whole
 FORMULA = 32  # Typst math sets small: formulas at the title size read like the labels
-TITLE_COLUMN = 1.5  # in a band (a narrow frame, many tokens): the formulas' column, left
 BAND_PAD = 0.04  # in a band: a cell's padding (the followed query's and key's rows both fit;
 # the hidden layer's 16 columns, "0.0" after "0.0", keep the wider one apart)
 
@@ -64,7 +73,8 @@ class EncoderBlock(ExplainerScene):
         wide = content.width >= 12
         self.picture = None
         self.pair = None  # where a step of two matrices draws them (None: the first two slots)
-        self.band = False  # the matrices in bands across the frame, formulas on their left
+        self.band = False  # the matrices in bands across the frame, each formula in its corner
+        self.indent = 0.0  # in bands: the margin left of every band (the widest centred)
         self.last = None  # where the block's output is drawn (None: the pair's second box)
         if wide and self.example.n <= 5:
             top = min(2.5, 0.5 * content.height)
@@ -72,17 +82,18 @@ class EncoderBlock(ExplainerScene):
             self.slots = upper.columns(1, 1, 1, gap=0.5)
             ffn_slots = upper.columns(1, 1.25, 1, gap=0.4)
             self.picture = lower.columns(1, 2, gap=0.5)[1]
-        elif self.example.n > MANY:  # three bands across the frame, each matrix's formula on
-            # its left: three slots side by side held one column of 8 at 4:3 (two at 16:9) and
-            # a third of the frame stood empty (issue 38); a band holds the followed query's
-            # row whole, the block's output (the last still) the followed key's too
-            self.slots = ffn_slots = content.rows(1, 1, 1, gap=0.15)
+        elif self.example.n > MANY:  # three bands across the frame, each matrix's formula in
+            # its corner over the row labels: three slots side by side held one column of 8 at
+            # 4:3 (two at 16:9) and a third of the frame stood empty (issue 38); a band holds
+            # the followed query's row whole, the block's output (the last still) the key's too
+            self.slots = ffn_slots = content.rows(1, 1, 1, gap=0.3)
             h, halves = self.slots[0].height / 2, content.rows(1, 1)
             self.pair = tuple(  # a step of two: a band's height, centred in each half (a matrix
                 Box(b.x0, b.center[1] - h, b.x1, b.center[1] + h) for b in halves
             )  # built taller than a band would pass its band in the next step)
             self.last = halves[1]  # the block's output moves no more: the whole lower half
             self.band = True
+            self.corner = math("X + A", FORMULA).width + 0.3  # a band's formula corner, least
         elif wide or self.example.n > 5:  # six to eight tokens: every row, in three slots
             self.slots = content.columns(1, 1, 1, gap=0.5)
             ffn_slots = content.columns(1, 1.25, 1, gap=0.4)
@@ -96,19 +107,21 @@ class EncoderBlock(ExplainerScene):
     def band_size(self) -> int:
         """In bands: the largest text size at which a band shows the followed query's row with
         every column (16:9 at the minimum size left a third of its width empty), else the
-        minimum."""
+        minimum; sets ``self.indent``, the bands' margin left that centres the widest."""
         enc, pair = self.encoder, ac.followed_pair(self.trace)
         bands = (enc.X, enc.attention.output, enc.residual1, enc.norm1, enc.ff_out, enc.residual2)
-        for size in (28, 25):
+        self.indent, band = 0.0, self.slots[0]
+        for size in (28, 25, 22):
             self.size = size
-            ms = [self.matrix(v, "probe", "X", self.slots[0]).matrix for v in bands]
-            if not all(
+            ms = [self.matrix(v, "probe", "X", band).matrix for v in bands]
+            whole = all(
                 pair.query in m.shown_rows and m.shown_columns == list(range(m.shape[1]))
                 for m in ms
-            ):
-                continue
-            if pair.key in self.matrix(enc.output, "probe", "Y", self.last).matrix.shown_rows:
-                return size  # (the block's output keeps the followed key's row)
+            )  # and the block's output keeps the followed key's row
+            y = self.matrix(enc.output, "probe", "Y", self.last).matrix
+            if whole and pair.key in y.shown_rows or size == 22:
+                self.indent = max(0.0, (band.x1 - max(m.get_right()[0] for m in ms)) / 2)
+                return size
         return 22
 
     def text_size(self, ffn_slots) -> int:
@@ -195,12 +208,15 @@ class EncoderBlock(ExplainerScene):
         formula = f"F = {inner} W_2" + (" + b_2" if own else "")
         F = self.matrix(enc.ff_out, "ff_out", formula, ffn_slots[2])
         seed = label(self.say(note_key, seed=ac.FFN_SEED), SMALL, self.theme.muted)
-        room = TITLE_COLUMN if self.band else ffn_slots[1].width + 0.2
-        if seed.width > room:  # a narrow slot: the seed (or "own") alone
+        if seed.width > ffn_slots[1].width + 0.2 or self.band:  # the seed (or "own") alone
             seed = label(self.say(f"{note_key}_short", seed=ac.FFN_SEED), SMALL, self.theme.muted)
         seed.next_to(hidden, DOWN, buff=0.15).align_to(hidden, LEFT)  # the caption's seed, shown
-        if self.band:  # under the formula, in the formulas' column
-            seed.next_to(hidden.formula, DOWN, buff=0.12).align_to(hidden.formula, LEFT)
+        if self.band:  # in its band, right of the numbers: a column fewer where it needs one
+            slot = ffn_slots[1]
+            if hidden.get_right()[0] + 0.3 + seed.width > slot.x1:
+                room = Box(slot.x0, slot.y0, slot.x1 - seed.width - 0.3, slot.y1)
+                hidden = self.matrix(enc.ff_relu, "ff_relu", inner, room, digits=1)
+            seed.next_to(hidden.matrix.backgrounds, RIGHT, buff=0.3)
         elif box_of(seed).y0 < ffn_slots[1].y0 - 0.3:  # the hidden layer gives it the room
             slot = ffn_slots[1]
             room = Box(slot.x0, slot.y0 + seed.height + 0.2, slot.x1, slot.y1)
@@ -293,19 +309,22 @@ class EncoderBlock(ExplainerScene):
 
     def matrix(self, values, name, formula, box: Box, digits=2, labelled=True):
         """The encoder trace's ``name`` as a matrix in ``box``, its formula typeset above (in a
-        band, on its left)."""
+        band, in the corner over its row labels)."""
         ex = self.example
         title = self.formula_title(formula, box)
-        grid = box
-        if self.band:  # the formulas in a column of their own: the matrices' columns line up
-            grid = Box(box.x0 + TITLE_COLUMN + 0.25, box.y0, box.x1, box.y1)
         # a narrow slot keeps one column of numbers beside its labels (shortened to fit); among
         # many tokens a long label (not the followed pair's) shortened before a column is lost,
         # and a decimal less where it shows more columns (issue 38: 1 of 8 columns at 16:9,
         # each slot a third empty)
-        room = max(0.8, grid.width - 1.45)  # a column, its "…" and the gaps beside the labels
+        room = max(0.8, box.width - 1.45)  # a column, its "…" and the gaps beside the labels
         many = ex.n > MANY
         rows = self.row_texts(min(room, LABEL_ROOM) if many else room) if labelled else [""] * ex.n
+        grid, corner = box, 0.0
+        if self.band:  # the formula in the corner over the row labels, as wide as "X + A" at
+            # least: the matrices' columns line up band under band
+            labels = max((text_width(t, self.size) for t in rows if t), default=0.0) + 0.2
+            corner = max(labels, self.corner)
+            grid = Box(box.x0 + self.indent + corner - labels, box.y0, box.x1, box.y1)
         best = None
         for d in (digits, 1) if many and digits > 1 else (digits,):
             m = self.kit.matrix(
@@ -326,8 +345,10 @@ class EncoderBlock(ExplainerScene):
         m = best
         if self.band:
             place(m, grid, "left")
-            top = max(r.get_center()[1] for r in m.backgrounds)  # level with the first row
-            title.move_to([box.x0 + title.width / 2, top, 0])
+            if title.width > corner - 0.15:
+                title.scale_to_fit_width(corner - 0.15)
+            x = box.x0 + self.indent + title.width / 2
+            title.move_to([x, m.col_labels.get_center()[1], 0])
             group = VGroup(title, m)
         else:
             title.next_to(m, UP, buff=0.15).align_to(m, [-1, 0, 0])
@@ -340,16 +361,17 @@ class EncoderBlock(ExplainerScene):
     def formula_title(self, formula: str, box: Box):
         """``formula`` typeset, or its name alone where it is much wider than its room (the
         caption has the formula), not a formula shrunk to a fraction of the others' size."""
-        room = TITLE_COLUMN if self.band else box.width
         title = math(formula, FORMULA, self.theme.text)
-        if "=" in formula and (title.width > 1.6 * room or self.band and title.width > room):
-            title = math(formula.split("=")[0].strip(), FORMULA, self.theme.text)
-        if title.width > room:
-            title.scale_to_fit_width(room)
+        if "=" in formula and (self.band or title.width > 1.6 * box.width):  # (in a band: the
+            title = math(formula.split("=")[0].strip(), FORMULA, self.theme.text)  # corner's)
+        if title.width > box.width:
+            title.scale_to_fit_width(box.width)
         return title
 
     def slide_to(self, group, box: Box):
         """Move a matrix (with its formula) to ``box``: the result of one stage feeds the next."""
+        if self.band:  # its left edge (its formula's) at the bands' margin: columns line up
+            box = Box(box.x0 + self.indent, box.y0, box.x1, box.y1)
         self.play(slide_into(group, box, "left" if self.band else "center"), run_time=0.8)
 
     def add_together(self, a, b, total):
