@@ -275,15 +275,10 @@ class PositionalEncoding(ExplainerScene):
         if check.changes_without:
             without_word = "changed_by_mask" if masked else "changed"
         with_word = "changed" if check.changes_with else "unchanged"
-        order_a = " ".join(self.q_tokens)
-        order_b = " ".join(self.q_tokens[p] for p in check.perm)
-        order_line = f"{order_a}  →  {order_b}"
-        if text_width(order_line, BODY) > content.width - 0.5:
-            order_line = self.say("reversed")
         heading = [label(self.say("mask_off"), BODY, theme.accent)] if check.mask_off else []
         rows = VGroup(
             *heading,
-            label(order_line, BODY, theme.text),
+            self.order_line(check.perm, content.width),
             flow(
                 [
                     label(self.say("without_pe"), BODY, theme.text),
@@ -319,6 +314,22 @@ class PositionalEncoding(ExplainerScene):
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.5)
         self.play(Create(bars[0]), *(GrowFromEdge(b, LEFT) for b in bars[1:]), run_time=0.8)
         self.hold(1.8)
+
+    def order_line(self, perm, width: float):
+        """The two orders, or where they do not fit ``width`` (20-odd tokens) "the tokens in
+        reverse order" and where the followed query and key go, each in its colour:
+        "explanations 24 → 1   notes 12 → 13" (the last still keeps the story, issue 38)."""
+        theme, tokens = self.theme, self.q_tokens
+        line = f"{' '.join(tokens)}  →  {' '.join(tokens[p] for p in perm)}"
+        if text_width(line, BODY) <= width - 0.5:
+            return label(line, BODY, theme.text)
+        pair, moved = ac.followed_pair(self.trace), []
+        for i in dict.fromkeys((pair.query, pair.key)):  # each token with its move, unbroken
+            to = list(perm).index(i)
+            where = label(f"{i + 1} → {to + 1}", BODY, theme.text)
+            moved.append(VGroup(label(tokens[i], BODY, self.q_color(i)), where).arrange(buff=0.15))
+        colon = "：" if self.lang == "zh" else ":"
+        return flow([label(self.say("reversed") + colon, BODY, theme.text), *moved], width)
 
     def difference_bars(self, check, full: float) -> VGroup:
         """The two largest differences as bars of ``full`` width at most, from one zero line

@@ -9,7 +9,8 @@ every number the core's) and what each scene owes the cast:
 - PositionalEncoding's waves label the cast's positions under the axis (at 24 tokens none had a
   label), and its plane labels only the cast's sums, "when+PE", the others grey and counted
   ("16 others: x + PE, grey"; 24 "…+PE" labels hid the plane), only those sums ending in full
-  heads (the steps to them, E and + PE, and the others in small ones: a pile of arrowheads);
+  heads (the steps to them, E and + PE, and the others in small ones: a pile of arrowheads),
+  and its last still names where the reversal moves the followed query and key;
 - EncoderBlock's matrices keep the followed query's row where rows are elided (at 1:1 the first
   eight and the last were drawn: the cast's they₂ and with elided), in a narrow frame with at
   least half its columns (three slots side by side showed 1 of 8: its bands across the frame
@@ -72,6 +73,11 @@ def positional_problems(scene) -> list[str]:
         if not any(t.startswith(f"{others} others") for t in shown):
             out.append(f"no line counts the {others} others")
         out += _big_heads(scene, len(cast))
+    if step == "order":  # the last still: where the reversal moves the followed pair
+        pair = ac.followed_pair(scene.trace)
+        gone = [scene.q_tokens[i] for i in (pair.query, pair.key) if scene.q_tokens[i] not in shown]
+        if gone:
+            out.append(f"the order's still does not name {gone}")
     return out
 
 
