@@ -134,7 +134,7 @@ def test_the_cast_at_24_tokens(name, check):
     assert not problems, "\n".join(problems[:20])
 
 
-FEW_COLUMNS = {"4:3": 8, "1:1": 4}  # EncoderBlock's columns of 8 shown at least (1 before)
+FEW_COLUMNS = {"4:3": 8, "1:1": 8}  # EncoderBlock's columns of 8 shown at least (1 before)
 
 
 @pytest.mark.slow
