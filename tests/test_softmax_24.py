@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from manim import DL, UR
 
 from lecturer_examples import OCR_LOOK, on_run, run_at, stills_of
 from scenes.kit.captions import CAPTIONS
@@ -218,6 +219,75 @@ def test_the_plane_note_breaks_only_before_its_parenthesis():
         for text in WORDS[key]:
             head, tail = note_lines(text)
             assert "q" in head and "k" in head and tail in ("(exact)", "（精确）"), text
+
+
+def _empty_band(scene) -> float:
+    """The tallest band of the content with nothing visible in it, as a share of the content's
+    height (a blank half: 0.5)."""
+    from manim import VMobject
+
+    c, spans = scene.regions.content, []
+    for m in scene.get_mobject_family_members():
+        if not isinstance(m, VMobject) or m.submobjects or not len(m.points):
+            continue
+        stroke = m.get_stroke_opacity() if m.get_stroke_width() > 0 else 0.0
+        if max(m.get_fill_opacity(), stroke) < 0.05:
+            continue
+        y0, y1 = m.get_bottom()[1], m.get_top()[1]
+        if y1 > c.y0 and y0 < c.y1:
+            spans.append((max(y0, c.y0), min(y1, c.y1)))
+    cur, big = c.y1, 0.0
+    for y0, y1 in sorted(spans, key=lambda s: -s[1]):  # from the top down
+        big, cur = max(big, cur - y1), min(cur, y0)
+    return max(big, cur - c.y0) / c.height
+
+
+def share_step_facts(scene):
+    """At the exp and share steps: the tallest empty band of the content; at the share step the
+    boxes of the share labels on screen (each a key's, ``key_index``) and the frame's."""
+    key = scene.steps[-1]["key"]
+    if key not in ("exp", "share"):
+        return None
+    facts = {"empty": _empty_band(scene)}
+    if key == "share":
+        on = _visible(scene)
+        boxes = []
+        for m in scene.get_mobject_family_members():
+            if getattr(m, "key_index", None) is not None and id(m) in on:
+                boxes.append((m.key_index, m.get_corner(DL)[:2], m.get_corner(UR)[:2]))
+        facts["labels"] = boxes
+        facts["frame"] = (scene.camera.frame_width / 2, scene.camera.frame_height / 2)
+    return facts
+
+
+def _share_runs():
+    params = []
+    for name in ("trophy-24", "minilm-painting"):
+        for aspect in ("16:9", "4:3", "1:1"):
+            run = run_at(name, "Softmax", aspect)
+            marks = on_run(run, "share step", share_step_facts)
+            params.append(pytest.param(run, id=f"{name}-{aspect}", marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("run", _share_runs())
+def test_softmax_share_labels_whole_apart_and_no_blank_half(run):
+    """Issue 38 ("Softmax's share steps with the top half blank"): at 24 and 21 keys, at 16:9,
+    4:3 and 1:1, the exp and share steps leave no band of the content a third of its height
+    empty, and the share step's labels (the cast's keys and their weights) are inside the
+    frame and apart, none touching another."""
+    facts = {s.key: s.snapshot for s in stills_of(run, "share step")}
+    for key in ("exp", "share"):
+        assert facts[key]["empty"] < 1 / 3, (key, facts[key]["empty"])
+    share = facts["share"]
+    labels, (half_w, half_h) = share["labels"], share["frame"]
+    assert len(labels) >= 5, labels
+    for j, lo, hi in labels:
+        assert -half_w <= lo[0] and hi[0] <= half_w and -half_h <= lo[1] and hi[1] <= half_h, j
+    for a, (j, lo, hi) in enumerate(labels):
+        for k, lo2, hi2 in labels[a + 1 :]:
+            gap = max(lo2[0] - hi[0], lo[0] - hi2[0], lo2[1] - hi[1], lo[1] - hi2[1])
+            assert gap >= 0.02, (j, k, round(gap, 3))
 
 
 @ON_WORDS
