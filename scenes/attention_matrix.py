@@ -424,6 +424,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
                 title = self.pair_title(self.matrix)  # comes back with the followed pair
                 self.play(FadeOut(self.readout), FadeIn(title), run_time=0.4)
                 self.title = title
+        self.cost_lines = rows  # (checked: clear of the followed pair's line)
         self.play(FadeIn(rows, lag_ratio=0.3), run_time=1.2)
         self.hold(1.6)
 
@@ -455,9 +456,9 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         )
         if compact:  # tight lines: a 24-token grid leaves a square frame little room under it
             parts = [VGroup(*r).arrange(buff=0.15) for r in rows]
-            lines = flow(
-                [self.pair_line(), *parts] if lead else parts, width, hbuff=0.45, vbuff=0.04
-            )
+            lines = flow(parts, width, hbuff=0.45, vbuff=0.04)
+            if lead:  # on a line of its own (beside "n = 24 → 576 cells" it read as one line)
+                lines = VGroup(self.pair_line(), lines).arrange(DOWN, aligned_edge=LEFT, buff=0.04)
             lines.leads = lead  # the followed pair leads them
             return lines
         return VGroup(*(flow(r, width) for r in rows)).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
@@ -470,7 +471,9 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             rows = self.cost_rows(share * content.width)
             room = Box(content.x0, content.y0, content.x1 - rows.width - 0.5, content.y1)
             yield rows, room, Box(room.x1 + 0.5, content.y0, content.x1, content.y1), True
-        tight = ((SMALL, True, 0.12, True), (SMALL, True, 0.12, False), (SMALL, True, 0.06, False))
+        tight = [(SMALL, True, 0.12, True), (SMALL, True, 0.12, False), (SMALL, True, 0.06, False)]
+        if self.one_side:  # the pair in the corner over the row names first: leading the cost's
+            tight[:2] = tight[1::-1]  # lines it read as one with them (trophy-24 at 1:1)
         for size, compact, gap, lead in ((BODY, False, 0.3, False), *tight):
             # no title line (compact): the followed pair leads the lines under the matrix, or
             # (no room for that line) its number stays on its framed cell
@@ -489,10 +492,11 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             named = titled or getattr(rows, "leads", False)
             # its number in words: no badge over the grid
             matrix = self.cost_matrix(room, [self.followed_cell()], titled, named)
+            named = named or hasattr(matrix, "pair_note")  # (in the corner over the row names)
             score = (matrix.whole, named, len(matrix.shown_cells))
             if best is None or score > best[0]:
                 best = (score, rows, room, spot, matrix, titled)
-            if matrix.whole:
+            if matrix.whole and (named or not self.one_side):
                 break
         _, rows, room, spot, matrix, titled = best
         # the title line keeps the followed pair (untitled, the pair leads the cost's lines)

@@ -370,7 +370,9 @@ class Projections(ViewedMaps, ExplainerScene):
         # (the formula's size, across, beside, the pair's score): in a square frame the grid
         # frames the pair without its number
         layouts = [(40, False, True, True), (40, False, False, True), (BODY, True, False, True)]
-        layouts += [(BODY, True, False, False)]
+        # the pair's score on a line under the formula before a badge over the grid (a review:
+        # "45.39" on a badge hid the squares of the row it sat in, trophy-24 at 1:1)
+        layouts += [(BODY, False, False, True), (BODY, True, False, False)]
         # every pair's match where every row and column shows; else (many tokens) the followed
         # query's row of scores, the followed pair framed (issue 32: what the story needs)
         followed = ac.followed_pair(self.trace)
@@ -440,7 +442,8 @@ class Projections(ViewedMaps, ExplainerScene):
             )
         if across:
             return parts, VGroup(*parts).arrange(buff=0.6)
-        return parts, VGroup(*parts).arrange(DOWN, buff=0.6)
+        # the small formula's lines close (the pair's score under it: the grid keeps its room)
+        return parts, VGroup(*parts).arrange(DOWN, buff=0.6 if size > BODY else 0.2)
 
     def match_grid(self, group, beside: bool, titled: bool, row=None) -> VGroup | None:
         """The scores of every pair (``row``: of that query alone), with ``group`` (the formula)
@@ -471,9 +474,10 @@ class Projections(ViewedMaps, ExplainerScene):
             any_squares=True,
             title_room=0.45 if titled else 0.0,
             # a trained or asked head's pair keeps its number on a grid of squares (its step
-            # names it)
+            # names it) where no line over the grid says it (a badge hid the squares of its
+            # row: trophy-24 at 16:9, 4:3 and 1:1, "45.39" also in the line above)
             # (one row: its number under the row instead, :meth:`value_under`)
-            named=[(i, j)] if ac.pair_row(self.trace) is not None and row is None else (),
+            named=[(i, j)] if self.pair_on_grid(row) else (),
         )
         if len(grid.shown_rows) < len(rows) or len(grid.shown_columns) < ex.n_keys:
             return None
@@ -487,6 +491,12 @@ class Projections(ViewedMaps, ExplainerScene):
         place(group, words)
         place(VGroup(title, grid, value), room)
         return VGroup(title, grid, grid.highlight(i if row is None else 0, j), value)
+
+    def pair_on_grid(self, row) -> bool:
+        """Whether the grid of every pair's match keeps the followed pair's score on its cell:
+        a trained or asked head's pair whose score no line over the grid says."""
+        told = ac.pair_row(self.trace) is not None
+        return told and row is None and not self.match_scored
 
     def value_under(self, grid, j: int) -> VGroup:
         """A one-row grid of squares (many keys, a square frame): the followed pair's score under

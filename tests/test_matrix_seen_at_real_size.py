@@ -112,3 +112,103 @@ def test_a_followed_row_names_its_columns_flat_in_two_tiers():
     labels = [m.col_label_of[j] for j in m.shown_columns]
     for a, b in zip(labels, labels[1:]):
         assert a.get_bottom()[1] != b.get_bottom()[1] or a.get_right()[0] < b.get_left()[0]
+
+
+def _last_snapshot(scene_name: str, example: str, aspect: str, look_at, step=-1):
+    """What ``look_at(scene)`` finds at a step of a dry run (no frames) of a lecturer's
+    example."""
+    import lecturer_examples
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.pipeline.stills import run_steps
+
+    ex = lecturer_examples.load(example)
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(find(scene_name).load(), ex, look=look, snapshot=look_at, frames=False)
+    return [s.snapshot for s in stills] if step is None else stills[step].snapshot
+
+
+def _bands_overlap(a: Box, b: Box) -> bool:
+    return a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_the_cost_lines_keep_clear_of_the_followed_pair_at_1_1():
+    """AttentionMatrix's last still at 1:1 (trophy-24): the followed pair's line ("it₁ →
+    trophy 0.563") on no line of the n² cost (beside "n = 24 → 576 cells" it read as one
+    line), nothing of the two touching."""
+    from scenes.mobjects.layout import box_of
+
+    def look_at(scene):
+        lines = getattr(scene, "cost_lines", None)
+        if lines is None:
+            return None
+        pair = lines[0] if getattr(lines, "leads", False) else scene.title
+        cost = lines[1] if getattr(lines, "leads", False) else lines
+        rows = [box_of(m) for m in cost]
+        return box_of(pair), rows
+
+    pair, rows = _last_snapshot("AttentionMatrix", "trophy-24", "1:1", look_at)
+    assert rows and pair.width > 0
+    for row in rows:
+        assert not _bands_overlap(pair, row), (pair, row)
+        assert not pair.overlaps(row, pad=0.1)
+
+
+def _match_badges(scene):
+    from scenes.mobjects.layout import box_of
+
+    m = getattr(scene, "match_matrix", None)
+    if m is None:
+        return None
+    badges = [box_of(b) for b in getattr(m, "badge_of", {}).values()]
+    cells = [box_of(r) for k, r in m.squares.items() if k not in m.cells]
+    return [(b, sum(b.overlaps(c, 0.0) for c in cells)) for b in badges]
+
+
+def test_projections_keeps_the_pair_score_off_the_grid_where_a_line_says_it():
+    """Projections' pair step at 16:9 (trophy-24): "45.39" on the line over the grid, no badge
+    over the squares of its row as well."""
+    covered = _last_snapshot("Projections", "trophy-24", "16:9", _match_badges)
+    assert all(n == 0 for _, n in covered), covered
+
+
+def test_projections_notes_stand_off_their_planes_axes():
+    """Projections' three maps at 16:9 and 4:3 (trophy-24): each plane's note ("2-D view: keeps
+    42 %", the count of grey arrows, the key naming the pair) clear of its plane's axes and
+    grid lines (the V plane's axis ran through "keeps 39 %")."""
+    from scenes.mobjects.layout import box_of
+
+    def look_at(scene):
+        groups = getattr(scene, "map_groups", None)
+        if groups is None:
+            return None
+        return [(box_of(g[1]), box_of(g[4])) for g in groups if len(g[4])]
+
+    for aspect in ("16:9", "4:3"):
+        planes = _last_snapshot("Projections", "trophy-24", aspect, look_at, step=1)
+        assert planes
+        for plane, note in planes:
+            assert note.y1 < plane.y0, (aspect, plane, note)
+
+
+def test_the_24_token_heatmap_fills_the_width_its_names_leave_at_1_1():
+    """AttentionMatrix at 1:1 (trophy-24): at the heatmap step and the cost step (the last
+    still) the grid takes at least 80 % of the content's width left after its row names and a
+    colour key beside it (the names, two staggered columns at the smallest size, take 3 of the
+    7.5 units: the grid is 45–53 % of the frame); at the cost step the followed pair's line in
+    the corner over the row names gives the grid the line it took under it (3.64 → 3.75)."""
+    from scenes.mobjects.layout import box_of
+
+    def look_at(scene):
+        m, content = scene.matrix, scene.regions.content
+        grid = box_of(m.backgrounds)
+        names = grid.x0 - min(lab.get_left()[0] for lab in m.row_labels)
+        key = box_of(m.colorbar) if len(m.colorbar) else None
+        beside = key.width + 0.2 if key is not None and key.x0 > grid.x1 - 1e-6 else 0.0
+        return grid.width, content.width - names - beside
+
+    steps = _last_snapshot("AttentionMatrix", "trophy-24", "1:1", look_at, step=None)
+    for step in (0, -1):
+        grid, room = steps[step]
+        assert grid >= 0.8 * room, (step, grid, room)
+    assert grid >= 3.7, grid  # the cost step's grid, with the pair's line in the corner

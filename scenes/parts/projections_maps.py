@@ -9,6 +9,7 @@ a line of its own where even the small type is too wide, and each note is short 
 
 from __future__ import annotations
 
+import numpy as np
 from manim import DOWN, LEFT, RIGHT, Create, VGroup
 
 import attention_core as ac
@@ -56,6 +57,7 @@ class ViewedMaps:
         for box, name in zip(boxes, roles):
             d = dims[name] if exact else None
             groups.add(self.viewed_map(box, name, views[name], d, pair, headings[name]))
+        self.map_groups = groups  # (heading, plane, arrows, labels, note) each
         for g in groups:
             self.play(
                 FadeIn(g[0]),
@@ -89,13 +91,27 @@ class ViewedMaps:
 
     def viewed_map(self, box: Box, name: str, view, exact_d, pair, heading) -> VGroup:
         """One map's plane in ``box``: its ``heading`` (Q = X W_q …), the tokens' arrows in the
-        2-D ``view`` (the followed ``pair``'s story first) and the note under it."""
+        2-D ``view`` (the followed ``pair``'s story first) and the note under it; the plane
+        drawn again over a taller note where the note (with a key naming the pair) outgrew its
+        row (a review: the V plane's axis ran through "keeps 42 %", trophy-24 at 16:9)."""
+        title_h = max((box.height - 0.2) / 10, heading.height + 0.05)  # 1 : 8 : 1, or taller
+        title_box, rest = box.rows(title_h, box.height - title_h - 0.1, gap=0.1)
+        note_h = (rest.height - 0.1) / 9
+        drawn = self.map_in(rest.rows(8, 1, gap=0.1), title_box, name, view, exact_d, pair, heading)
+        note_top = drawn[-1].get_top()[1] if len(drawn[-1]) else -np.inf
+        if note_top <= rest.y0 + note_h + 1e-6:
+            return drawn
+        need = note_top - rest.y0 + 0.02
+        boxes = rest.rows(rest.height - 0.1 - need, need, gap=0.1)
+        return self.map_in(boxes, title_box, name, view, exact_d, pair, heading)
+
+    def map_in(self, boxes, title_box: Box, name: str, view, exact_d, pair, heading) -> VGroup:
+        """:meth:`viewed_map` with its plane and note in ``boxes`` (plane, note): (heading,
+        plane, arrows, labels, note)."""
         tokens, color_of = (
             (self.q_tokens, self.q_color) if name == "Q" else (self.k_tokens, self.k_color)
         )
-        title_h = max((box.height - 0.2) / 10, heading.height + 0.05)  # 1 : 8 : 1, or taller
-        title_box, rest = box.rows(title_h, box.height - title_h - 0.1, gap=0.1)
-        plane_box, note_box = rest.rows(8, 1, gap=0.1)
+        plane_box, note_box = boxes
         colors = [color_of(i) for i in range(len(tokens))]
         order = self.cast_first(
             ac.story_order(self.head.weights, *pair, "queries" if name == "Q" else "keys")
