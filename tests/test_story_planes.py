@@ -339,3 +339,24 @@ def test_overview_s_formula_caption_has_one_pair_of_brackets(lang):
     assert "softmax(Q Kᵀ / √dₖ) V" in text and "((" not in text
     said = spoken(text, ("zh", "en")[lang])
     assert "softmax" in said and ("取 softmax" in said if lang == 0 else ", times V" in said)
+
+
+def test_a_cast_label_left_out_is_no_success():
+    """Kit.cast_arrows took a try whose labels left one out (no leader line) for a success: an
+    arrow of the cast drawn in colour with no name. A label left out counts as a leader does."""
+    from manim import VGroup
+
+    from scenes.kit.drawing import Kit
+    from scenes.mobjects.text import label
+
+    class Crowded:  # a plane whose tips have room for one label of two
+        near, radii = None, None
+
+        def tip_labels(self, coords, texts, colors, *args, **kw):
+            one = label(texts[0], 22)
+            one.is_tip_label = True
+            return VGroup(one)
+
+    coords = np.array([[1.0, 0.0], [0.0, 1.0]])
+    led, labels = Kit._cast_labels(Crowded(), coords, [0, 1], ["a", "b"], ["#fff"] * 2, (0, []), {})
+    assert led == 1 and len(labels) == 1
