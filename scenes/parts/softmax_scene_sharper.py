@@ -127,11 +127,45 @@ class SharperSteps:
         if claim.kind == "saturated":  # the followed row itself saturates: show it
             self.followed_saturation()
             return
-        values, heading, panel, cbar = score_row_panel(self, self.regions.content)
+        content = self.regions.content
+        ours = self.followed_shares(content)  # at the top, the seeded row in the room under it
+        rest = Box(content.x0, content.y0, content.x1, ours.get_bottom()[1] - 0.4)
+        values, heading, panel, cbar = score_row_panel(self, rest)
         self.step("saturation", clear=True, **values)
-        self.play(FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
+        self.play(FadeIn(ours), FadeIn(heading), FadeIn(cbar), FadeIn(panel[0]), run_time=1.2)
         self.play(FadeIn(panel[1]), run_time=1.2)
         self.hold(1.6)
+
+    def followed_shares(self, box: Box) -> VGroup:
+        """The followed row's shares as the share step drew them (q(…): e^s / Σ e^s, its bar),
+        its followed key (else its largest) named with its weight over its segment, in ``box``:
+        over the seeded d = 64 row, the last still keeps the story (issue 38: at the limits it
+        held a random row alone, without explanations → notes 0.489)."""
+        i, theme = self.i, self.theme
+        w = ac.softmax(self.row)
+        pair = ac.followed_pair(self.trace)
+        top = pair.key if pair is not None and pair.query == i else int(np.argmax(w))
+        head = VGroup(
+            label(f"q({self.kit.fit_label(self.q_tokens[i], 2.5, BODY)}):", BODY, self.q_color(i)),
+            math("e^s \\/ inline(sum e^s)", BODY * 1.2, self.q_color(i)),
+        ).arrange(buff=0.15)
+        role = f"sharpened{self.sfx}"
+        bar = self.kit.proportion_bar(
+            w,
+            self.colors,
+            box.width - 1.0,
+            roles=[HeadRole(role, self.h, i, 1.0, j) for j in self.keys],
+            height=0.35,
+            show_numbers=False,
+        )
+        weight = self.num(w[top], HeadRole(role, self.h, i, 1.0, top), 3, color=theme.text)
+        named = VGroup(label(self.k_tokens[top], SMALL, self.colors[top]), weight).arrange(buff=0.1)
+        named.next_to(bar.parts[top], UP, buff=0.1)
+        group = VGroup(head, VGroup(bar, named)).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        named.next_to(bar.parts[top], UP, buff=0.1)
+        named.shift(RIGHT * max(0.0, bar.get_left()[0] - named.get_left()[0]))
+        named.shift(LEFT * max(0.0, named.get_right()[0] - bar.get_right()[0]))
+        return place(group, box, "top-left")
 
     def followed_saturation(self):
         """The followed row's own shares, divided by √d_k and not (its scores × √d_k): each bar
