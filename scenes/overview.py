@@ -447,20 +447,7 @@ class Overview(ExplainerScene):
         # every output drawn alike (white): a label touches its tip or has a line to it (a
         # review: o(blue₂) 0.31 from its tip, nearer another white arrow's)
         o_plane.near = OUTPUT_NEAR
-        if crowded:  # thin, small heads: the outputs' labels find room at their tips
-            v_arrows = VGroup(
-                *(
-                    self.kit.thin_arrow(o_plane, head.V[j] @ B, self.k_color(j))
-                    for j in sorted(values)
-                )
-            )
-        else:
-            v_arrows = VGroup(
-                *(
-                    o_plane.arrow(head.V[j] @ B, self.k_color(j), opacity=0.35)
-                    for j in sorted(values)
-                )
-            )
+        v_arrows = self.value_arrows(o_plane, B, sorted(values), crowded)
         o_note = self.values_note(out_view, o_note_box, len(values))
         o_arrows, o_labels, o_note = self.output_arrows(
             o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
@@ -480,6 +467,16 @@ class Overview(ExplainerScene):
         self.remove(*gathering)
         self.add(o_arrows)
         self.hold(1.8)
+
+    def value_arrows(self, o_plane, B, values: list, crowded: bool) -> VGroup:
+        """The ``values``' arrows in their colours, faint; among many (``crowded``) thin, with
+        small heads: the outputs' labels find room at their tips."""
+        V = self.head.V
+        if crowded:
+            return VGroup(
+                *(self.kit.thin_arrow(o_plane, V[j] @ B, self.k_color(j)) for j in values)
+            )
+        return VGroup(*(o_plane.arrow(V[j] @ B, self.k_color(j), opacity=0.35) for j in values))
 
     def value_labels(self, o_plane, B, values: list, v_arrows, where) -> VGroup:
         """The labels v(token) of the cast's ``values`` (drawn as ``v_arrows``, in that order),

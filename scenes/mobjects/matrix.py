@@ -164,21 +164,10 @@ class LabelledMatrix(VGroup):
         self.outer = _outer_rows(style, keep_rows)
         cw, ch, row_texts, col_texts = self._cells_and_texts(row_labels, col_labels)
         self.header_texts = col_texts  # upright, as tall as the longest: the rows left fit under
-        row_colors = row_colors or [theme.text] * m
+        self._row_colors, self._cell_dims = row_colors or [theme.text] * m, (cw, ch)
         col_colors = col_colors or [theme.text] * n
         room = (max_width, max_height, keep_rows, keep_cols)
-        grid, row_mobs = self._laid_out(row_texts, row_colors, cw, ch, room)
-        size_tiers = (style.size, style.tiers)
-        if self.indexed and None in grid.cols:  # numbered for a label the elision may drop:
-            flat = self._flat_texts(row_labels, col_labels)  # named where the kept ones fit
-            # (of the wanted, after the most wanted, none too wide for its tier alone)
-            wanted = [int(k) for k in keep_cols if 0 <= k < n]
-            alone = [k for k in wanted[1:] if not too_wide([flat[1][k]] * 2, cw, *size_tiers)]
-            flat_room = (max_width, max_height, keep_rows, [*wanted[:1], *alone])
-            again, mobs = self._laid_out(flat[0], row_colors, cw, ch, flat_room)
-            if not self._too_wide_shown(again, flat[1]):
-                (row_texts, col_texts), grid, row_mobs = flat, again, mobs
-                self.indexed, self.header_texts = False, col_texts
+        grid, row_mobs, col_texts = self._grid(row_labels, col_labels, row_texts, col_texts, room)
         label_w = grid.label_w
         self.bar_room = (max_width - label_w) if max_width else None  # the colour bar's, at most
         self.shown_columns = [j for j in grid.cols if j is not None]
@@ -249,6 +238,27 @@ class LabelledMatrix(VGroup):
         label_w = self._label_width(row_mobs, row_texts, [i for i in rows if i is not None])
         cols = self._shown_columns(n, cw, label_w, max_width, keep_cols)
         return _Grid(cw, ch, label_w, rows, cols), row_mobs
+
+    def _grid(self, row_labels, col_labels, row_texts, col_texts, room) -> tuple:
+        """The grid (:meth:`_laid_out`), its row labels and the column texts: where the
+        columns are numbered (a label too wide) and some elided, named if the kept ones fit
+        flat, no wanted one after the most wanted too wide for its tier alone (issue 38: an
+        elided "explanations" numbered every column of Overview's weights)."""
+        cw, ch = self._cell_dims
+        grid, row_mobs = self._laid_out(row_texts, self._row_colors, cw, ch, room)
+        if not (self.indexed and None in grid.cols):
+            return grid, row_mobs, col_texts
+        flat = self._flat_texts(row_labels, col_labels)
+        max_width, max_height, keep_rows, keep_cols = room
+        size_tiers = (self.style.size, self.style.tiers)
+        wanted = [int(k) for k in keep_cols if 0 <= k < len(col_texts)]
+        alone = [k for k in wanted[1:] if not too_wide([flat[1][k]] * 2, cw, *size_tiers)]
+        flat_room = (max_width, max_height, keep_rows, [*wanted[:1], *alone])
+        again, mobs = self._laid_out(flat[0], self._row_colors, cw, ch, flat_room)
+        if self._too_wide_shown(again, flat[1]):
+            return grid, row_mobs, col_texts
+        self.indexed, self.header_texts = False, flat[1]
+        return again, mobs, flat[1]
 
     def _flat_texts(self, row_labels, col_labels) -> tuple[list, list]:
         """The row and column texts named, not numbered (:meth:`_label_texts`)."""
