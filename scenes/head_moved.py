@@ -22,7 +22,7 @@ from scenes.kit.views import moved_of, moved_parts, plane_view_of
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.plane import grow
-from scenes.mobjects.text import Num, balanced_lines, ellipsize, label
+from scenes.mobjects.text import Num, balanced_lines, ellipsize, label, text_baseline
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import Token, is_punctuation
 from scenes.parts.head_moved_labels import (
@@ -30,7 +30,9 @@ from scenes.parts.head_moved_labels import (
     aspect_of,
     clear_labels,
     filling,
+    heads_apart,
     lines_of,
+    nearer_own,
     placed_labels,
     split_off,
 )
@@ -79,35 +81,45 @@ def minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def halves(p, q, close: float = CLOSE) -> tuple[list, list]:
+def halves(p, q, close: float = CLOSE, at: float = 0.5) -> tuple[list, list]:
     """Where tips ``p`` and ``q`` are closer than ``close``: the half of the plane on ``q``'s
     side (closed to ``p``'s label) and the half on ``p``'s (closed to ``q``'s), split halfway
-    between them across the way they lie apart (above and below, or left and right); else
-    nothing closed."""
+    between them (``at``: 0 at ``p``, 1 at ``q``) across the way they lie apart (above and
+    below, or left and right); else nothing closed."""
     d = np.asarray(q, dtype=float)[:2] - np.asarray(p, dtype=float)[:2]
     if np.linalg.norm(d) >= close:
         return [], []
     axis = int(abs(d[1]) >= abs(d[0]))  # 1: one above the other
-    mid = float(np.asarray(p)[axis] + d[axis] / 2)
+    mid = float(np.asarray(p)[axis] + d[axis] * at)
     lo, hi = [-99.0, -99.0, 99.0, 99.0], [-99.0, -99.0, 99.0, 99.0]
     lo[axis + 2], hi[axis] = mid, mid  # lo: the half below (left of) mid, hi: above (right)
     low, high = Box(*lo), Box(*hi)
     return ([low], [high]) if d[axis] < 0 else ([high], [low])
 
 
+def _reach(m) -> tuple[float, float]:
+    """How far ``m``'s ink reaches below and above its baseline (its middle without one)."""
+    b, line = box_of(m), text_baseline(m)
+    line = (b.y0 + b.y1) / 2 if line is None else line
+    return line - b.y0, b.y1 - line
+
+
 def _table(rows, gap: float = 0.2):
-    """``rows`` of cells (None: an empty cell) in columns, each left-aligned, row under row."""
+    """``rows`` of cells (None: an empty cell) in columns, each left-aligned, row under row,
+    each row's cells on one baseline (issue 38: placed by the middle of their ink, "farmer" and
+    "gave" of the farmer sentence at 1:1 overlapped, and a name sat higher than its numbers)."""
     widths = [max(r[c].width for r in rows if c < len(r) and r[c] is not None) for c in range(3)]
-    y, out = 0.0, VGroup()
+    top, out = 0.0, VGroup()
     for r in rows:
-        height = max(m.height for m in r if m is not None)
-        x = 0.0
+        reach = [_reach(m) for m in r if m is not None]
+        base, x = top - max(u for _, u in reach), 0.0
         for c, m in enumerate(r):
             if m is not None:
-                m.move_to([x + m.width / 2, y - height / 2, 0])
+                down, _ = _reach(m)
+                m.shift([x - box_of(m).x0, base - (box_of(m).y0 + down), 0])
                 out.add(m)
             x += widths[c] + gap
-        y -= height + 0.04
+        top = base - max(d for d, _ in reach) - 0.04
     return out
 
 
@@ -266,16 +278,25 @@ class HeadMoved(ExplainerScene):
         arrowhead, placed a step after E's label, which had taken the spot past both tips);
         where that side has no room for it, anywhere clear."""
         texts, colours = [self.say("moved_after"), f"E({self.q_name})"], [self.theme.accent, colour]
-        off = halves(plane.point(self.after2), plane.point(self.E2))
+        tips = [plane.point(self.after2), plane.point(self.E2)]
+        off = halves(*tips)
+        # first a gap from the other tip's arrowheads (issue 38: at 4:3 E(she) sat against ΔE's
+        # head, read as its label), where the label stays nearer its own tip than the other: on
+        # the far side of its own tip from the other (beside both it is neither's), else anywhere
+        heads = (heads_apart([self.e_arrow]), heads_apart([self.d_whole, self.total]))
+        sides = (halves(*tips, at=0.0)[0], halves(*tips, at=1.0)[1])
         room = around(plane.box, self.regions.content, 0.3)  # (1:1: the plane a thin strip)
         others = [*self.norms, *plane.heading, *self.close.heading, self.close.box]
         out = []
         for k, point in enumerate((self.after2, self.E2)):
-            for closed in (off[k], []):
+            tries = [(off[k] + heads[k] + sides[k], True), (off[k] + heads[k], True)]
+            for closed, gap in [*tries, (off[k], False), ([], False)]:
                 near = [*self.note, *(m for group in out for m in group), *closed, *others]
                 args = (plane, [point], texts[k : k + 1], colours[k : k + 1], near, room)
                 tag = clear_labels(*args)
-                if any(getattr(m, "is_tip_label", False) for m in tag.get_family()):
+                if any(getattr(m, "is_tip_label", False) for m in tag.get_family()) and (
+                    not gap or nearer_own(tag, tips[k], tips[1 - k])
+                ):
                     break
             out.append(tag)
         return out[1], out[0]
@@ -385,9 +406,8 @@ class HeadMoved(ExplainerScene):
         if d.kind == "score":  # the model's measure names it
             return self.say("moved_does_score", head=head_kinds.one_head(d.pattern, self.lang))
         if d.kind == "rest":  # (issue 38: "sharp over all its rows", split between The and the)
-            key = f"moved_does_rest_{d.share}_{d.pattern}"
-            text = self.say(key, r=said(visible(str(self.k_tokens[d.rest_key]))))
-            return text + (self.say("moved_does_rest_row") if d.row else "")
+            r = said(visible(str(self.k_tokens[d.rest_key])))
+            return self.say(f"moved_does_rest_{d.share}", r=r)
         phrase = head_kinds.words("phrase", self.lang)[d.pattern]
         phrase = with_token(phrase, visible(d.token or ""))
         if d.kind == "habit":

@@ -234,10 +234,10 @@ class HeadDoes:
     ``"rest"`` (a head whose rows read as sharp only because they park weight on a resting place:
     ``pattern`` the resting place's reading, ``"sink"``, ``"cls"`` or ``"sep"``, ``rest_key`` its
     column, ``share`` ``"half"`` or ``"quarter"`` its average share), or ``"shape"`` (``pattern``
-    ``"sharp"``, ``"diffuse"`` or a split such as ``"previous+sink"``). ``row``: where the
-    followed row differs from the sentence, how: for ``"shape"`` its own shape (``"sharp"``,
-    ``"peaked"``, ``"diffuse"``: :func:`~.sharpness.row_shape`), for ``"rest"`` ``"elsewhere"``
-    (its largest weight is on another key); None where it does not."""
+    ``"sharp"``, ``"diffuse"`` or a split such as ``"previous+sink"``). ``row``: for
+    ``"shape"``, the followed row's own shape where it differs from the head's (``"sharp"``,
+    ``"peaked"``, ``"diffuse"``: :func:`~.sharpness.row_shape`); None else. The rows' average
+    share on the resting place is the head's share of its whole weight there (rows sum to 1)."""
 
     kind: str
     pattern: str
@@ -265,8 +265,8 @@ def head_does(
     >>> S[1:, 0], S[[2, 3], 1], S[4:, 3] = 9.0, 10.0, 10.0
     >>> W = np.exp(S - S.max(axis=1, keepdims=True))
     >>> d = head_does(W / W.sum(axis=1, keepdims=True), list("Abcdefghijkl"), 8)
-    >>> d.kind, d.pattern, d.token, d.rest_key, d.share, d.row
-    ('rest', 'sink', 'A', 0, 'quarter', 'elsewhere')
+    >>> d.kind, d.pattern, d.token, d.rest_key, d.share
+    ('rest', 'sink', 'A', 0, 'quarter')
     """
     from .heads import read_head, summarise_head
     from .sharpness import row_shape
@@ -281,9 +281,7 @@ def head_does(
     if r.pattern == "sharp":
         s = summarise_head(W, tokens)
         if s.rest is not None and s.rest_key is not None:
-            away = int(np.argmax(W[query])) != s.rest_key
-            where = "elsewhere" if away else None
-            return HeadDoes("rest", s.rest, tokens[s.rest_key], s.rest_key, s.share_words, where)
+            return HeadDoes("rest", s.rest, tokens[s.rest_key], s.rest_key, s.share_words)
     alike = {"sharp": ("sharp", "peaked"), "diffuse": ("diffuse",)}.get(r.pattern)
     differs = alike is not None and row not in alike  # (a split head: its two habits, whole)
     return HeadDoes("shape", r.pattern, row=row if differs else None)

@@ -54,6 +54,26 @@ def head_marks(arrows) -> list[Box]:
     return out
 
 
+HEAD_GAP = 0.3  # a label's gap from the arrowheads at the other tip (:func:`heads_apart`)
+
+
+def heads_apart(arrows, gap: float = HEAD_GAP) -> list[Box]:
+    """Each arrowhead of ``arrows`` as its triangle's box grown by ``gap``: a label kept clear
+    of them is not read as that arrow's (issue 38: at 4:3 "E(she)" sat 0.2 from ΔE's head, at
+    the other end of ΔE's short arrow, and read as ΔE's label)."""
+    return [Box(*t.min(axis=0), *t.max(axis=0)).inset(-gap) for t in head_triangles(arrows)]
+
+
+def nearer_own(labels: VGroup, own, other) -> bool:
+    """Whether the tip label of ``labels`` is read as ``own``'s: joined to it by a leader line,
+    or nearer it than ``other`` (tips, scene points)."""
+    family = labels.get_family()
+    if any(getattr(m, "is_leader", False) for m in family):
+        return True
+    named = [box_of(m) for m in family if getattr(m, "is_tip_label", False)]
+    return all(_gap_to(own, b) + 0.02 < _gap_to(other, b) for b in named)
+
+
 def clear_labels(
     plane, coords, texts, colors, obstacles, room=None, arrows=(), beside=None
 ) -> VGroup:

@@ -19,7 +19,7 @@ STEPS = {
     # at most three lines at 1:1 in the caption's own size (issue 38: four, set small)
     "token_residual": (
         "E，画成箭头：词元 {q} 带进这一层的残差流。{does}",
-        "E, the arrow: the residual stream the token {q} carries into this layer. {does}",
+        "E, the arrow: the residual stream the token {q} brings in. {does}",
     ),
     "token_input": (
         "E：词元 {q} 的输入行，即它的词向量，画成它的箭头。{does}",
@@ -95,35 +95,16 @@ WORDS = {
         "The head is {phrase}; this row peaks.",
     ),
     # a head sharp only by the weight its rows park on a resting place (issue 38: "sharp over
-    # all its rows", its rows split between the first token and one "the"): where, on average
-    # (attention_core.readings.moved_vector.head_does); then whether the followed row does not
-    "moved_does_rest_quarter_sink": (
-        "这个头平均把每行四分之一以上的权重停在第一个词元 {r} 上。",
-        "On average this head parks a quarter of each row's weight or more on {r}, the first token.",
+    # all its rows", its rows split between the first token and one "the"): its share of the
+    # head's weight there (attention_core.readings.moved_vector.head_does: the rows' average
+    # share, each row summing to 1); short, as the first caption asks
+    "moved_does_rest_quarter": (
+        "这个头把四分之一以上的权重停在 {r} 上。",
+        "The head parks a quarter or more of its weight on {r}.",
     ),
-    "moved_does_rest_half_sink": (
-        "这个头平均把每行一半以上的权重停在第一个词元 {r} 上。",
-        "On average this head parks half of each row's weight or more on {r}, the first token.",
-    ),
-    "moved_does_rest_quarter_cls": (
-        "这个头平均把每行四分之一以上的权重停在 {r} 上。",
-        "On average this head parks a quarter of each row's weight or more on {r}.",
-    ),
-    "moved_does_rest_half_cls": (
-        "这个头平均把每行一半以上的权重停在 {r} 上。",
-        "On average this head parks half of each row's weight or more on {r}.",
-    ),
-    "moved_does_rest_quarter_sep": (
-        "这个头平均把每行四分之一以上的权重停在末尾的 {r} 上。",
-        "On average this head parks a quarter of each row's weight or more on the closing {r}.",
-    ),
-    "moved_does_rest_half_sep": (
-        "这个头平均把每行一半以上的权重停在末尾的 {r} 上。",
-        "On average this head parks half of each row's weight or more on the closing {r}.",
-    ),
-    "moved_does_rest_row": (
-        "这一行最大的权重却在另一个词元上。",
-        " This row's largest weight is on another token.",
+    "moved_does_rest_half": (
+        "这个头把一半以上的权重停在 {r} 上。",
+        "The head parks half its weight or more on {r}.",
     ),
     "moved_does_score": (
         "按模型层面的分数，这是{head}。",
