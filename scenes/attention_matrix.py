@@ -19,7 +19,6 @@ import attention_core as ac
 from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
 from scenes.kit.roles import HeadRole
-from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.fades import FadeIn, FadeOut
 from scenes.mobjects.layout import Box, flow, place
 from scenes.mobjects.math import rich
@@ -77,11 +76,11 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         other, pair = self.reading_of(W, real)
         self.story = ac.head_story(self.trace)  # what a trained or asked head does, or None
         named = self.reading_cells(other, pair)
-        self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
+        self.matrix = matrix = self.blocked(self.heatmap_beside_sums(left, W, named))
         if not self.alone and matrix.width + self.sums_room > left.width + 1e-6:
             # wider than its share (one column as wide as a long followed name): the whole room
             self.alone, left = True, self.content
-            self.matrix = matrix = self.heatmap_beside_sums(left, W, named)
+            self.matrix = matrix = self.blocked(self.heatmap_beside_sums(left, W, named))
         if self.one_side:  # many rows, every one named on the left: the grid takes the height
             self.title, self.sums, self.sum_head = self.place_one_side(matrix, left)
             self.column_name = self.name_followed_column(matrix)
@@ -237,10 +236,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             **({"one_side": True} if one_side else {}),
             **({"colorbar": False} if getattr(self, "key_under", False) else {}),  # (placed after)
         )
-        # a blocked cell never reads as a weight of 0.00: the look CausalMask gave it (its
-        # number, where shown, as bright as the others: the reading may name it)
-        matrix.blocked_marks = blocked_look(matrix, self.head.mask, self.theme, mute=False)
-        matrix.add(matrix.blocked_marks)  # moved with the matrix
+        matrix.blocked_marks = None  # (given the blocked look once chosen: :meth:`blocked`)
         return matrix
 
     def readout_line(self, W, named, width: float, grouped=False) -> VGroup:
@@ -485,11 +481,14 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         """In a narrow frame the matrix filled the room: now it is fitted again beside the cost
         or above it, every row and column still on screen, with its colour key (the row sums
         and the reading's marks have been read); returns the cost's lines, placed."""
-        best = None
+        best, tried = None, set()
         for rows, room, spot, titled in self.cost_layouts():
             # the followed pair named in words (a title or the lines' lead) unless only a
             # layout without that line shows every cell; then the most cells
             named = titled or getattr(rows, "leads", False)
+            if (room, titled, named) in tried:  # the same grid again (two shares, one width)
+                continue
+            tried.add((room, titled, named))
             # its number in words: no badge over the grid
             matrix = self.cost_matrix(room, [self.followed_cell()], titled, named)
             named = named or hasattr(matrix, "pair_note")  # (in the corner over the row names)
@@ -499,6 +498,7 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
             if matrix.whole and (named or not self.one_side):
                 break
         _, rows, room, spot, matrix, titled = best
+        self.blocked(matrix)
         # the title line keeps the followed pair (untitled, the pair leads the cost's lines)
         title = self.pair_title(matrix) if titled else getattr(matrix, "pair_note", VGroup())
         place(VGroup(title, matrix), room)

@@ -12,6 +12,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Line, VGroup
 
 import attention_core as ac
 from scenes.kit.roles import HeadRole
+from scenes.mobjects.blocked import blocked_look
 from scenes.mobjects.grid_labels import SPLIT_FROM
 from scenes.mobjects.layout import Box, Regions, box_of, place, regions
 from scenes.mobjects.text import label
@@ -56,6 +57,17 @@ class AttentionMatrixLayout:
             self.caption_lines, self.most_caption_lines = 2, 2
             self.regions = slim_regions(self.frame)
 
+    def blocked(self, matrix):
+        """``matrix`` (a weights matrix of :meth:`weights_matrix`, once chosen) with the blocked
+        look: a blocked cell never reads as a weight of 0.00, the look CausalMask gave it (its
+        number, where shown, as bright as the others: the reading may name it). Given to the
+        matrix shown only: a 24-token layout tries a score of grids (at-the-limits at 1:1: 21),
+        each given it before."""
+        if matrix.blocked_marks is None:
+            matrix.blocked_marks = blocked_look(matrix, self.head.mask, self.theme, mute=False)
+            matrix.add(matrix.blocked_marks)  # moved with the matrix
+        return matrix
+
     def many_rows(self) -> bool:
         """Whether the heatmap has rows enough to be a grid of squares named in tiers."""
         return self.example.n > SPLIT_FROM
@@ -70,10 +82,12 @@ class AttentionMatrixLayout:
             return None
         self.sums_room, self.grid_box = 0.0, left
         matrix = self.weights_matrix(left, named, title_room=0.0, one_side=True, numbers=False)
+        under = None
         if not named_on_one_side(matrix):  # 24 rows at 1:1: whole only with the key under it
-            matrix = self.key_under_grid(left, named) or matrix
-        if named_on_one_side(matrix):
-            wide = self.key_under_grid(left, named, matrix) or matrix
+            under = self.key_under_grid(left, named)
+            matrix = under or matrix
+        if named_on_one_side(matrix):  # (a grid with its key under it is not wider than itself)
+            wide = (under is None and self.key_under_grid(left, named, matrix)) or matrix
             self.one_side, self.sums_once = True, True
             self.readout, self.readout_at = VGroup(), None
             if not named or self.corner_readout(wide, left, W, named):
