@@ -130,3 +130,44 @@ def test_no_gap_is_named_where_every_head_is_drawn():
             names = {t.split(":")[0] for t in s.snapshot}  # (on one line or two)
             assert {"head1", "head2", "head3", "head4"} <= names, s.snapshot
             assert not [t for t in s.snapshot if t.startswith("…")], (s.key, s.snapshot)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+@pytest.mark.parametrize("which", ["at-the-limits", "smollm2-layer19", "minilm-layer1"])
+def test_the_explained_heads_plane_draws_its_cast_large(which, aspect):
+    """Issue 38 item 7, a review: the explained head's q·k plane at 24 tokens was fitted to all
+    48 arrows, 45 of them grey, and left its cast a pile of arrowheads in a corner of a plane
+    80 px tall. Now the plane is fitted to the cast alone — the followed query, its key and
+    the keys it weighs most, each named at its tip — the others counted under it ("45 not
+    drawn"), never drawn: the cast's longest arrow spans at least half the plane."""
+    from lecturer_examples import load
+    from scenes.kit.look import Look
+    from scenes.kit.registry import find
+    from scenes.mobjects.layout import box_of
+    from scenes.pipeline.stills import run_steps
+
+    data = Path(__file__).resolve().parent / "data" / "smollm2-layer19.toml"
+    ex = ac.load_example(data) if which == "smollm2-layer19" else load(which)
+
+    def snap(scene):
+        panel = getattr(scene, "panels", {}).get(scene.explained)
+        if panel is None or panel.plane is None:
+            return None
+        plane = box_of(panel.plane.plane)
+        arrows = [*panel.q_arrows, *panel.k_arrows]
+        longest = max(max(box_of(a).width, box_of(a).height) for a in arrows)
+        notes = panel.note.get_family()
+        said = " ".join(getattr(t, "source_text", "") for t in notes).replace("\u00a0", " ")
+        drawn = len(panel.q_arrows) + len(panel.k_arrows)
+        return longest / max(plane.width, plane.height), len(panel.grey), drawn, said
+
+    look = Look.for_example(ex, lang="en", aspect=aspect)
+    stills = run_steps(find("MultiHeadSplit").load(), ex, look=look, frames=False, snapshot=snap)
+    heads = next(s.snapshot for s in stills if s.key == "heads")
+    assert heads is not None, "the explained head's plane is drawn"
+    span, grey, drawn, said = heads
+    others = ex.n + ex.n_keys - drawn
+    assert grey == 0, grey  # none of the others drawn
+    assert f"{others} not drawn" in said, said
+    assert span >= 0.5, span

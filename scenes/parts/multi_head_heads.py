@@ -21,7 +21,6 @@ from scenes.parts.multi_head_blocks import COMPACT, MAX_PANELS, TITLE_ROOM, fram
 STRONGEST = 2  # the keys named beside the followed query: the ones it weighs most
 LEAD = 1.6  # the explained head's panel, as wide as this many of the others' (a trained layer)
 LABEL_ROOM = 0.4  # a grid of squares is narrower than its box by about this (its rows' room)
-GREY = 0.4  # the others' arrows, faint: the cast's stand out of their bundle
 LARGER = 1.2  # … and its weights at least this much larger than theirs
 
 
@@ -278,8 +277,9 @@ class HeadsStep:
     def head_plane(self, h: int, plane_area: Box):
         """Head ``h``'s queries (solid) and keys (outlined), labelled, in its own plane, with the
         view note below: (plane, q arrows, k arrows, labels, note, grey arrows). Of many heads
-        or tokens, the cast (:meth:`named_arrows`) whole, each labelled at its own tip, and
-        every other arrow thin and grey, counted under the note (:meth:`cast_plane`)."""
+        or tokens, the cast (:meth:`named_arrows`) whole, each labelled at its own tip, the
+        plane fitted to them, every other arrow counted under the note, not drawn
+        (:meth:`cast_plane`)."""
         ex, n = self.example, self.example.n
         view = plane_view_of(self.trace, ("queries_keys", h))
         note = self.kit.view_note(view, ("queries_keys", h))
@@ -288,7 +288,7 @@ class HeadsStep:
         colors = [self.q_color(i) for i in range(n)] + [self.k_color(j) for j in range(ex.n_keys)]
         texts = [f"q({t})" for t in self.q_tokens] + [f"k({t})" for t in self.k_tokens]
         named = self.named_arrows(h)
-        if named is not None:  # a few in a plane: the cast, the rest thin and grey
+        if named is not None:  # a few in a plane: the cast, the rest counted
             return self.cast_plane(view.coords, texts, colors, named, note, plane_area)
         plane_box = plane_area
         if len(note):
@@ -304,32 +304,37 @@ class HeadsStep:
         return plane, q_arrows, k_arrows, labels, note, VGroup()
 
     def cast_plane(self, coords, texts, colors, cast, note, area: Box):
-        """The plane of a head's queries and keys in ``area``, fitted to them all, its ``cast``
+        """The plane of a head's queries and keys in ``area``, fitted to its ``cast``
         (indices into queries then keys, the followed query first) drawn whole — query solid,
         keys outlined — each named at its own tip, none farther than the kit's reach (issue 38:
         a label set at the nearest free spot sat at another arrow's tip; 22 arrows from the
         origin made a pile of heads); where the tips leave no room for every name, the cast cut
-        from its end down to the followed pair, every other arrow thin and grey, counted under
-        ``note``. One label per arrow at its tip, or the arrow grey: a key of the cast's colours
-        named arrows away from their tips (the checks found them unlabelled); where even the
-        followed pair's labels need leader lines, the labels' ``led`` says how many, and the
-        layout gives the plane more room (:meth:`head_panels`). Returns (plane, q arrows,
-        k arrows, labels, note, grey arrows)."""
+        from its end down to the followed pair; every other arrow counted under ``note``, not
+        drawn (issue 38, a review: 45 grey arrows, the plane fitted to them all, left the cast
+        a pile of arrowheads in a plane 80 px tall). One label per arrow at its tip, or none: a
+        key of the cast's colours named arrows away from their tips (the checks found them
+        unlabelled); where even the followed pair's labels need leader lines, the labels'
+        ``led`` says how many, and the layout gives the plane more room
+        (:meth:`head_panels`). Returns (plane, q arrows, k arrows, labels, note, grey arrows:
+        none)."""
         n, plain, kit, order = self.example.n, note, self.kit, list(dict.fromkeys(cast))
         bare = [t[2:-1] for t in texts]  # the token alone where it is named once, else q(…)
         names = [bare[k] for k in order]
         shown = [bare[k] if names.count(bare[k]) == 1 else texts[k] for k in range(len(texts))]
-        below = 0.62  # the note and the count of the grey arrows
+        below = 0.62  # the note and the count of the arrows not drawn
         plane_box, note_box = area.rows(area.height - below - 0.1, below, gap=0.1)
         inner = plane_box.inset(0.2, min(0.35, plane_box.height / 5))  # room for the labels
-        plane = kit.plane(coords, inner, ticks=False)
+        # fitted to the cast alone, the others not drawn (issue 38: 45 grey arrows from the
+        # origin, fitted to them all, left the cast a pile of arrowheads in a corner)
+        plane = kit.plane(np.asarray(coords)[order], inner, ticks=False)
         tips, shafts = list(plane.tips), list(plane.shafts)
         for count in range(len(order), min(2, len(order)) - 1, -1):
             plane.tips[:], plane.shafts[:] = tips, shafts
             keep = sorted(order[:count])
             others = [k for k in range(len(texts)) if k not in keep]
-            grey = VGroup(*(kit.thin_arrow(plane, coords[k], opacity=GREY) for k in others))
-            note = kit._grey_count(plain, len(others), note_box, "left", True)
+            grey = VGroup()
+            word = "not_drawn_short" if len(others) > 1 else "not_drawn"  # "20 not drawn"
+            note = kit._grey_count(plain, len(others), note_box, "left", False, word)
             q_arrows = VGroup(*(plane.arrow(coords[k], colors[k]) for k in keep if k < n))
             k_arrows = VGroup(
                 *(plane.arrow(coords[k], colors[k], outline=True) for k in keep if k >= n)
@@ -347,14 +352,16 @@ class HeadsStep:
 
     def note_width(self, h: int) -> float:
         """The width of head ``h``'s plane's notes (the view's, short, and the count of the
-        arrows drawn grey), or 0 where the plane draws every arrow (its note may run on)."""
+        arrows not drawn), or 0 where the plane draws every arrow (its note may run on)."""
         named = self.named_arrows(h)
         if named is None:
             return 0.0
         view = plane_view_of(self.trace, ("queries_keys", h))
         note = self.kit.view_note(view, ("queries_keys", h), short=True)
         others = self.example.n + self.example.n_keys - len(set(named))
-        count = label(self.say("others_grey", n=others), SMALL)
+        count = label(
+            self.say("not_drawn_short" if others > 1 else "not_drawn_one", n=others), SMALL
+        )
         return max(note.width, count.width) + 0.05
 
     def named_arrows(self, h: int):
