@@ -72,7 +72,7 @@ WORDS = {
     ),
     "moved_view_kept": ("二维：E、ΔE 精确，各项保留 {kept}", "2-D: E, ΔE exact; terms keep {kept}"),
     "moved_whole": ("E + ΔE 全貌", "E + ΔE, whole"),
-    "moved_close": ("E 的箭头尖，放大", "at E's tip, enlarged"),
+    "moved_close": ("放大：E 的箭头尖", "at E's tip, enlarged"),
     "moved_terms_heading": ("项 tⱼ", "term tⱼ"),  # a table's: its weight αⱼ, its length ‖tⱼ‖
     # what the head does (attention_core.read_head; a reading's phrase from head_kinds), once
     "moved_does_habit": ("这个头主要看{phrase}。", "This head attends mostly to {phrase}."),
