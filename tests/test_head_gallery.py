@@ -156,7 +156,8 @@ def test_titles_and_caption_come_from_one_reading():
             # the average only where a habit has a key to average over
             assert nums == ([f"{want.mass:.2f}"] if want.habitual else []), nums
         assert "next" not in " ".join(t for _, ts, _ in panels for t in ts)
-        assert "1 is diffuse" in caps["reading"] and "1 attends to 好" in caps["reading"]
+        # a token the reading names in quotation marks (a review: "split between the and …")
+        assert "1 is diffuse" in caps["reading"] and "1 attends to “好”" in caps["reading"]
         assert caps["title"] == "Every head of a layer, each its own pattern", caps["title"]
 
 
@@ -171,8 +172,9 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
     for aspect in ("16:9", "4:3", "1:1"):
         panels, caps = _gallery(ex, aspect=aspect)
         _title_is_true(caps["title"], ex, drawn=len(panels))
-        # at 1:1 fewer heads where need be, each at least 120 px at 1080p (the others named)
-        assert len(panels) == 12 if aspect != "1:1" else len(panels) >= 4, (aspect, len(panels))
+        # fewer heads where need be, each at least 120 px at 1080p (the others named): at 1:1,
+        # and at 4:3 since a review found its thumbnails too small there too (issue 38 item 7)
+        assert len(panels) == 12 if aspect == "16:9" else len(panels) >= 4, (aspect, len(panels))
         assert panels.heads[0] == 0  # the explained head (the example names none: head 1)
         for h, (reading, texts, nums) in zip(panels.heads, panels):
             assert f"head {h + 1}" in texts, (aspect, h, texts)  # never a bare "3 0.53"
@@ -279,8 +281,9 @@ def test_the_frame_goes_to_the_heads_on_a_trained_layer(aspect, least):
     share, filled, grids, titles, texts = _heatmaps(ex, aspect)
     # + one drawn large; at 1:1 fewer heads where need be, each at least 120 px at 1080p
     # (issue 38; the others named under the gallery)
-    if aspect == "1:1":
-        assert len(filled) == len(grids) <= 12, len(grids)
+    # (a review, issue 38 item 7: at 4:3 too, no thumbnail under 120 px)
+    if aspect != "16:9":
+        assert len(filled) == len(grids) <= 13, len(grids)
         assert min(g.height for g in filled) * 1080 / 8 >= 120 - 0.5
     else:
         assert len(filled) == len(grids) == 13
