@@ -67,9 +67,12 @@ def test_22_rows_are_named_on_one_side_and_the_grid_fills_a_4_3_frame():
     grid_left = m.backgrounds.get_left()[0]
     assert all(lab.get_right()[0] < grid_left for lab in m.row_labels), "a row named right"
     assert m.backgrounds.height >= 0.6 * 8.0, m.backgrounds.height
-    # the outer column's names (2nd, 4th, …) each level with its own row
+    # the outer column's names (2nd, 4th, …) each level with its own row (the middle of its ink)
+    from scenes.mobjects.layout import box_of
+
     for i in (1, 9, 21):
-        assert abs(m.row_label_of[i].get_center()[1] - m.cell_rect(i, 0).get_center()[1]) < 1e-6
+        ink = box_of(m.row_label_of[i]).center[1]
+        assert abs(ink - m.cell_rect(i, 0).get_center()[1]) < 1e-6
     # without one_side, the rows still split between the sides (other scenes unchanged)
     other, _ = _grid(32 / 3, one_side=False)
     assert other.style.split

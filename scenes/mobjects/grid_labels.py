@@ -14,7 +14,7 @@ import numpy as np
 from manim import PI
 
 from scenes.mobjects.colour_bar import upright_bar_room
-from scenes.mobjects.text import SHORT_LABEL, ellipsize, label_box, shown, text_width
+from scenes.mobjects.text import SHORT_LABEL, ellipsize, label_box, label_reach, shown, text_width
 from scenes.mobjects.theme import score_limit
 from scenes.mobjects.token_text import Followed
 
@@ -127,10 +127,13 @@ def column_header(cols, size: float, upright: bool, tiers: int) -> float:
 
 
 def tier_height(cols, size: float, upright: bool) -> float:
-    """The height of one tier of column labels: the longest upright, the tallest flat."""
+    """The height of one tier of column labels: the longest upright; flat, set on one baseline
+    (scenes.mobjects.text_line), the deepest reach below it and the highest above."""
     if upright:
         return max(text_width(c, size) for c in cols)
-    return max(label_box(c, size)[1] for c in cols)
+    reach = [label_reach(c, size) for c in cols if c]
+    ink = max((label_box(c, size)[1] for c in cols), default=0.0)
+    return max(ink, max(r[0] for r in reach) + max(r[1] for r in reach)) if reach else ink
 
 
 def grid_of_squares(

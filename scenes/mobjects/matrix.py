@@ -42,7 +42,8 @@ from scenes.mobjects.grid_labels import (
     too_wide,
 )
 from scenes.mobjects.matrix_style import MatrixStyle, style_of, style_part
-from scenes.mobjects.text import Num, clone, ellipsize, label, label_box, shown
+from scenes.mobjects.text import Num, clone, ellipsize, label, label_box, label_reach, shown
+from scenes.mobjects.text_line import ink_level, on_baseline
 from scenes.mobjects.theme import SMALL, Theme, score_limit, text_on
 from scenes.mobjects.token_text import Followed
 
@@ -342,6 +343,7 @@ class LabelledMatrix(VGroup):
         """Column by column: its label, then its shown cells (an ellipsis for a gap)."""
         size, muted = self.style.size, self.theme.muted
         tier = tier_height(col_texts, size, self.upright) + TIER_GAP if self.style.tiers > 1 else 0
+        below = max((label_reach(t, size)[0] for t in col_texts if t), default=0.0)
         for slot, j in enumerate(grid.cols):
             x = grid.x(slot)
             if j is None:
@@ -352,7 +354,10 @@ class LabelledMatrix(VGroup):
             if self.upright:  # labels wider than a cell read upwards, one per column
                 stand_up(c)
             # by slot: two columns side by side never share a tier, elided ones between or not
-            c.move_to([x, 0.12 + (slot % self.style.tiers) * tier, 0], aligned_edge=DOWN)
+            bottom = 0.12 + (slot % self.style.tiers) * tier
+            c.move_to([x, bottom, 0], aligned_edge=DOWN)
+            if not self.upright:  # a tier's labels on one baseline, its deepest ink at bottom
+                on_baseline(c, bottom + below)
             self.col_labels.add(c)
             self.col_label_of[j] = c
             for row_slot, i in enumerate(grid.rows):
@@ -438,6 +443,7 @@ class LabelledMatrix(VGroup):
                 r.move_to([x, y, 0], aligned_edge=RIGHT)
             else:
                 r.move_to([grid.label_w - LABEL_GAP, y, 0], aligned_edge=RIGHT)
+            ink_level(r, y)
             self.row_labels.add(r)
             self.row_label_of[i] = r
 

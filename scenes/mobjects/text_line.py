@@ -80,3 +80,22 @@ def text_baseline(mob: Mobject) -> float | None:
     None when ``mob`` holds no label."""
     strut = _strut(mob)
     return None if strut is None else float(strut.ends()[1][1])
+
+
+def ink_level(mob: Mobject, y: float) -> Mobject:
+    """Shift ``mob`` up or down so that the middle of its ink is at height ``y``: a label alone
+    in its row (a matrix's row names, one above the other at the row pitch) is centred on its
+    row by its ink, as the rows' cells are; placed by its line, a descender ("they", "g") reached
+    into the ink of the next row's ascenders at a 24-token grid's pitch."""
+    ink = [m for m in mob.get_family() if isinstance(m, OnLine)]
+    if len(ink) != 1:
+        return mob
+    low, high = ink[0].ink_corners()
+    return mob.shift([0.0, y - (low[1] + high[1]) / 2, 0.0])
+
+
+def on_baseline(mob: Mobject, y: float) -> Mobject:
+    """Shift ``mob`` up or down so that its label's baseline is at height ``y`` (unmoved when
+    it holds no label)."""
+    base = text_baseline(mob)
+    return mob if base is None else mob.shift([0.0, y - base, 0.0])
