@@ -11,7 +11,7 @@ import math
 import numpy as np
 from manim import BackgroundRectangle, Line, Rectangle, VGroup
 
-from scenes.mobjects.layout import Box, box_of
+from scenes.mobjects.layout import Box, box_of, ink_to
 
 FRAMED_MARGIN = 0.02  # how far out of a framed cell a badge keeps (its number is PAD further)
 # the badge round its number: its stroke clear of the digits (0.04 touched them at 540p, and the
@@ -29,7 +29,7 @@ def place_badges(matrix) -> None:
     spots = _spots_in_best_order(matrix)
     for (i, j), num in matrix.cells.items():
         cell = matrix.cell_rect(i, j)
-        num.move_to(spots[i, j].center)
+        ink_to(num, spots[i, j].center)
         badge = BackgroundRectangle(num, color=matrix.theme.background, fill_opacity=1, buff=PAD)
         # the cell it names framed in the badge's colour
         mark = Rectangle(width=cell.width + 0.02, height=cell.height + 0.02)

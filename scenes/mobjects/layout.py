@@ -158,8 +158,14 @@ def place(mob: Mobject, box: Box, align: str = "center") -> Mobject:
         target[0] = box.x0 + b.width / 2
     if "right" in align:
         target[0] = box.x1 - b.width / 2
-    mob.move_to(target)
-    return mob
+    return ink_to(mob, target)
+
+
+def ink_to(mob: Mobject, point) -> Mobject:
+    """Shift ``mob`` so that the middle of its ink (:func:`box_of`) is at ``point``: a label
+    goes where a spot was found for its ink's box (``move_to`` sets a label by its line,
+    scenes.mobjects.text_line, and its ink fell up to a descender's depth off the spot)."""
+    return mob.shift(np.asarray(point, dtype=float) - box_of(mob).center)
 
 
 _DIRECTIONS = [

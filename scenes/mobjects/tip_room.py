@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from manim import Text
 
-from scenes.mobjects.layout import Box, box_of, free_spot
+from scenes.mobjects.layout import Box, box_of, free_spot, ink_to
 from scenes.mobjects.text import SHORT_LABEL, ellipsize, text_width
 from scenes.mobjects.theme import MIN_FONT_SIZE
 
@@ -49,7 +49,7 @@ def set_free(mob, anchor, bounds: Box, obstacles, make, whole=()):
         mob.scale(scale)
         spot = free_spot(mob, anchor, room, obstacles, gap=gap, step=0.05)
         if spot is not None:
-            return mob.move_to(spot)
+            return ink_to(mob, spot)
     text = getattr(mob, "source_text", "")
     long = isinstance(mob, Text) and len(text) > SHORT_LABEL
     if not long or is_whole(mob, whole):
@@ -59,7 +59,7 @@ def set_free(mob, anchor, bounds: Box, obstacles, make, whole=()):
         short = make(ellipsize(text, share * text_width(text, size), size), mob.get_color(), size)
         spot = free_spot(short, anchor, bounds, obstacles, gap=0.03, step=0.05)
         if spot is not None:
-            return short.move_to(spot)
+            return ink_to(short, spot)
     return None
 
 
@@ -178,7 +178,7 @@ def fan_column(labels, anchors, bounds: Box, obstacles, gap: float = 0.06) -> bo
             inside = all(bounds.contains(b) for b in spots)
             if inside and not any(_overlaps(s, o) for s in spots for o in boxes):
                 for k, b in zip(order, spots):
-                    labels[k].move_to(b.center)
+                    ink_to(labels[k], b.center)
                 return True
             edge += side * 0.1
     return False
