@@ -124,6 +124,32 @@ def run_at(name: str, scene: str, aspect: str) -> tuple | None:
     return (name, scene, lang, aspect) if has_last_still_cases(name, scene) else None
 
 
+# the limits' scenes checked :data:`ELSEWHERE` in English at 4:3 and 1:1 (test_scene_layout.py's
+# every weight, test_caption_numbers.py's MultiHeadSplit widths); the others there in the
+# language test_caption_numbers.limits_lang gives
+ELSEWHERE_IN_ENGLISH = ("AttentionMatrix", "CausalMask", "MultiHeadSplit")
+
+
+def made_at(name: str, scene: str, aspect: str) -> Run:
+    """A run the suite makes of ``scene`` on ``name`` at ``aspect`` anyway: :func:`run_at`'s,
+    else (a scene of the limits checked :data:`ELSEWHERE`) the one test_scene_layout.py or
+    test_caption_numbers.py makes (test_lecturer_examples.py checks that it does): a check of
+    every example's last still at every aspect rides on it, no run of its own."""
+    run = run_at(name, scene, aspect)
+    if run is not None:
+        return run
+    if name != "at-the-limits" or scene not in ELSEWHERE:
+        raise KeyError((name, scene, aspect))
+    lang, taken = look_of(name, scene)
+    if scene in ELSEWHERE_IN_ENGLISH:
+        lang = "en"
+    elif taken == "16:9":  # both languages over the two narrow aspects
+        lang = "zh" if aspect == "4:3" else "en"
+    else:  # the other narrow aspect in the other language
+        lang = "en" if lang == "zh" else "zh"
+    return (name, scene, lang, aspect)
+
+
 # -- one run of a scene for every check made on it ---------------------------------------------
 # A scene's run on a lecturer example (the costly part: seconds to a minute) is the same run
 # whichever test makes it: (example, scene, language, aspect). Each test module registers at
@@ -132,30 +158,44 @@ def run_at(name: str, scene: str, aspect: str) -> tuple | None:
 # registered on it at the end of every step; the run's ``xdist_group`` sends all the tests of
 # a run to one worker. What the mobjects tell does not depend on the resolution: a run draws its
 # frames only where a check reads pixels (contrast, OCR), at the highest resolution one asks for.
+# A check of the last still alone (``last``) is made once, on the scene as the run leaves it,
+# its frame drawn once at the height it asks for (OCR at 1080p on a run drawn at 540 or not at
+# all: one frame more, not one a step).
 
 Run = tuple[str, str, str, str]  # (example name, scene name, language, aspect)
 
-_CHECKS: dict[Run, dict[str, tuple[Callable, int | None]]] = {}
+_CHECKS: dict[Run, dict[str, tuple[Callable | None, int | None, bool]]] = {}
 _MADE: dict[Run, dict[str, list] | BaseException] = {}
 
 
-def on_run(run: Run, check: str, snapshot: Callable | None, pixels: int | None = None):
+def on_run(
+    run: Run,
+    check: str,
+    snapshot: Callable | None,
+    pixels: int | None = None,
+    last: bool = False,
+):
     """Register ``snapshot(scene)`` on ``run`` as ``check``, to be called at the end of every
     step (None: the check reads the steps' captions only), the frame drawn first at ``pixels``
     high where it reads pixels (None: the mobjects only); return the mark that sends the test
-    to the run's worker."""
+    to the run's worker. ``last``: ``snapshot(scene, frame)`` is called once, on the scene as
+    the run leaves it (its last still), ``frame`` that still drawn at ``pixels`` high (None
+    without ``pixels``); the other stills' snapshots are None."""
     import pytest
 
-    _CHECKS.setdefault(run, {})[check] = (snapshot, pixels)
+    _CHECKS.setdefault(run, {})[check] = (snapshot, pixels, last)
     return pytest.mark.xdist_group("-".join(run))
 
 
-def shared_case(run: Run, check: str, snapshot: Callable, *values, id: str, pixels=None, marks=()):
+def shared_case(
+    run: Run, check: str, snapshot: Callable, *values, id: str, pixels=None, marks=(), last=False
+):
     """A pytest param (``values``) whose test takes its stills from ``stills_of(run, check)``
     (:func:`on_run`)."""
     import pytest
 
-    return pytest.param(*values, id=id, marks=[*marks, on_run(run, check, snapshot, pixels)])
+    mark = on_run(run, check, snapshot, pixels, last)
+    return pytest.param(*values, id=id, marks=[*marks, mark])
 
 
 def stills_of(run: Run, check: str) -> list:
@@ -190,22 +230,35 @@ def _make(run: Run) -> dict[str, list]:
 
     name, scene, lang, aspect = run
     checks = dict(_CHECKS[run])
-    pixels = max((p for _, p in checks.values() if p), default=None)
+    every = {c: call for c, (call, _, last) in checks.items() if not last}
+    pixels = max((p for _, p, last in checks.values() if p and not last), default=None)
+    last_pixels = max((p for _, p, last in checks.values() if p and last), default=None)
+    ran = []  # the scene (the same at every step)
 
     def snapshot(s):
-        out = {}
-        for check, (call, _) in checks.items():
-            try:
-                out[check] = call(s) if call else None
-            except Exception as exc:  # this check's test fails with it; the others go on
-                out[check] = _Raised(exc)
-        return out
+        ran[:] = [s]
+        return {check: _called(call, s) if call else None for check, call in every.items()}
 
     ex = load(name)
     look = Look.for_example(ex, lang=lang, aspect=aspect)
     kw = dict(frames=True, pixel_height=pixels) if pixels else dict(frames=False)
+    if last_pixels:
+        kw["last_pixel_height"] = last_pixels
     stills = run_steps(find(scene).load(), ex, look=look, snapshot=snapshot, **kw)
+    for check, (call, _, last) in checks.items():
+        for s in stills:
+            s.snapshot.setdefault(check, None)
+        if last and stills:  # once, on the scene as the run left it
+            stills[-1].snapshot[check] = _called(call, ran[0], stills[-1].frame)
     return {
         check: [replace(s, frame=None, snapshot=s.snapshot[check]) for s in stills]
         for check in checks
     }
+
+
+def _called(call: Callable, *args):
+    """``call(*args)``, or what it raised (this check's test fails with it; the others go on)."""
+    try:
+        return call(*args)
+    except Exception as exc:
+        return _Raised(exc)

@@ -14,10 +14,11 @@ from PIL import Image, ImageOps
 TESSERACT = shutil.which("tesseract")
 
 
-def pixel_box(mob, frame: np.ndarray, pad: float = 0.02):
-    """The mobject's bounding box in pixel coordinates of ``frame``."""
+def pixel_box(mob, frame: np.ndarray, pad: float = 0.02, size=None):
+    """The mobject's bounding box in pixel coordinates of ``frame``, whose width and height in
+    scene units are ``size`` (default: the config's, as while a scene runs)."""
     h, w = frame.shape[:2]
-    fw, fh = config.frame_width, config.frame_height
+    fw, fh = size or (config.frame_width, config.frame_height)
     (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
     to_x = lambda x: int(round((x + fw / 2) / fw * w))  # noqa: E731
     to_y = lambda y: int(round((fh / 2 - y) / fh * h))  # noqa: E731
@@ -46,6 +47,31 @@ def read_text(
     crop turned by ``turn`` degrees counter-clockwise first (-90 for a label turned upright,
     read bottom to top), enlarged to about ``line_px`` pixels a line; ``psm``: tesseract's page
     segmentation, 7 a line of text, 8 one word."""
+    return _tesseract(_prepared(frame, box, turn, line_px), psm, whitelist)
+
+
+def read_lines(frame: np.ndarray, boxes, turns, line_px: int = 100) -> list[str] | None:
+    """OCR of one line of text in each of ``boxes`` (each crop turned by its ``turns``, as
+    :func:`read_text` prepares it), in one call of tesseract: the crops stacked one under the
+    other, read as a block (a still's dozen labels cost one start of tesseract, not twelve).
+    None where tesseract did not give one line a crop (a crop read as two, or none)."""
+    crops = [_prepared(frame, box, turn, line_px) for box, turn in zip(boxes, turns)]
+    if not crops:
+        return []
+    gap = 40
+    width = max(c.width for c in crops)
+    page = Image.new("L", (width, sum(c.height for c in crops) + gap * len(crops)), 255)
+    y = 0
+    for crop in crops:
+        page.paste(crop, (0, y))
+        y += crop.height + gap
+    lines = [line.strip() for line in _tesseract(page, 6, None).splitlines() if line.strip()]
+    return lines if len(lines) == len(crops) else None
+
+
+def _prepared(frame: np.ndarray, box, turn: int, line_px: int) -> Image.Image:
+    """The crop ``box`` of ``frame`` as tesseract reads best: dark text on white, turned by
+    ``turn``, enlarged to about ``line_px`` pixels a line, a white border round it."""
     x0, y0, x1, y1 = box
     grey = np.asarray(Image.fromarray(frame[y0:y1, x0:x1, :3]).convert("L"), dtype=float)
     background = np.median(grey)  # the text is the minority: the extreme farthest from it
@@ -61,7 +87,10 @@ def read_text(
         scale = int(np.clip(round(100 / max(img.height, 1)), 1, 4))
     size = (round(img.width * scale), round(img.height * scale))
     img = img.resize(size, Image.LANCZOS)
-    img = ImageOps.expand(img, border=20, fill=255)
+    return ImageOps.expand(img, border=20, fill=255)
+
+
+def _tesseract(img: Image.Image, psm: int, whitelist: str | None) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cell.png"
         img.save(path)

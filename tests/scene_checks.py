@@ -837,3 +837,32 @@ def _labelled_arrows(scene) -> list:
             if head.has_points() and head.get_stroke_opacity() >= 0.5:
                 out.append((np.asarray(shaft.get_start()), _tip_of(mob)))
     return out
+
+
+# -- the last still keeps the story ---------------------------------------------------------------
+# the scenes that come after softmax in the story: their last still names the pair's weight too
+WEIGHT_TAUGHT = ("Softmax", "WeightedSum", "AttentionMatrix", "Overview", "CausalMask")
+
+
+def story_missing(scene) -> list[str]:
+    """What the still lacks of the followed pair: its query's and key's labels, whole (alone or
+    inside q(…), k(…), "she → baker"), and, in a scene after softmax, its weight (issue 38:
+    the last still is the png a lecturer pastes, and it keeps the story)."""
+    import attention_core as ac
+
+    pair = ac.followed_pair(scene.trace)
+    if pair is None:
+        return []
+    skip = {id(m) for m in scene.caption_mob.get_family()}
+    shown = [describe(m) for m in texts(scene) if id(m) not in skip]
+    words = {w for t in shown for w in re.split(r"[\s()→·,:=]+", t) if w}
+    wanted = {"query": scene.q_tokens[pair.query], "key": scene.k_tokens[pair.key]}
+    out = [
+        f"the followed {k} {v!r} is not on the still" for k, v in wanted.items() if v not in words
+    ]
+    if scene.scene_name in WEIGHT_TAUGHT:
+        w = pair.weight(scene.head.weights)
+        forms = {f"{w:.3f}", f"{w:.2f}"}
+        if not any(f in t for t in shown for f in forms):
+            out.append(f"the pair's weight ({w:.3f}) is not on the still")
+    return out

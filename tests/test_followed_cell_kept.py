@@ -14,7 +14,6 @@ the followed cell."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ from real_size_matrix_checks import (
 )
 
 import attention_core as ac
-from scene_checks import geometry_problems, on_screen, real_size_problems
+from scene_checks import geometry_problems, on_screen, real_size_problems, story_missing
 from scenes.kit.look import Look
 from scenes.kit.registry import SCENES
 from scenes.mobjects.elision import ElidedCellError, elide
@@ -151,34 +150,6 @@ def cast_colour_problems(scene) -> list[str]:
             colour = want.get(i, theme.muted).to_hex().lower()
             if lab.get_color().to_hex().lower() != colour:
                 out.append(f"row {i} label in {lab.get_color().to_hex()}, not {colour}")
-    return out
-
-
-# the scenes that come after softmax in the story: their last still names the pair's weight too
-WEIGHT_TAUGHT = ("Softmax", "WeightedSum", "AttentionMatrix", "Overview", "CausalMask")
-
-
-def story_missing(scene) -> list[str]:
-    """What the still lacks of the followed pair: its query's and key's labels, whole (alone or
-    inside q(…), k(…), "she → baker"), and, in a scene after softmax, its weight (issue 38:
-    the last still is the png a lecturer pastes, and it keeps the story)."""
-    from scene_checks import describe, texts
-
-    pair = ac.followed_pair(scene.trace)
-    if pair is None:
-        return []
-    skip = {id(m) for m in scene.caption_mob.get_family()}
-    shown = [describe(m) for m in texts(scene) if id(m) not in skip]
-    words = {w for t in shown for w in re.split(r"[\s()→·,:=]+", t) if w}
-    wanted = {"query": scene.q_tokens[pair.query], "key": scene.k_tokens[pair.key]}
-    out = [
-        f"the followed {k} {v!r} is not on the still" for k, v in wanted.items() if v not in words
-    ]
-    if scene.scene_name in WEIGHT_TAUGHT:
-        w = pair.weight(scene.head.weights)
-        forms = {f"{w:.3f}", f"{w:.2f}"}
-        if not any(f in t for t in shown for f in forms):
-            out.append(f"the pair's weight ({w:.3f}) is not on the still")
     return out
 
 

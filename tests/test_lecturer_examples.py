@@ -22,9 +22,11 @@ from test_scene_layout import hidden_cells
 
 import lecturer_examples
 from lecturer_examples import (
+    ASPECTS,
     OCR_LOOK,
     has_last_still_cases,
     look_of,
+    made_at,
     run_at,
     shared_case,
     stills_of,
@@ -34,6 +36,7 @@ from scene_checks import (
     final_frame_problems,
     geometry_problems,
     picture_problems,
+    story_missing,
     unshown_caption_numbers,
 )
 
@@ -140,18 +143,79 @@ def test_the_last_still_holds_the_picture(name, scene, lang, aspect):
     assert not problems, "\n".join(problems[:20])
 
 
+# the examples of issue 38's "done when": two real sentences of 20–24 tokens and the limits
+STORY = ("at-the-limits", *lecturer_examples.REAL)
+
+
+def _story(scene, frame) -> list[str]:  # noqa: ARG001 - the mobjects only
+    return story_missing(scene)
+
+
+def _story_cases() -> list:
+    return [
+        shared_case(
+            made_at(name, scene.name, aspect),
+            "story",
+            _story,
+            *(name, scene, aspect),
+            id=f"{name}-{scene.name}-{aspect}",
+            last=True,
+        )
+        for name in STORY
+        for scene in lecturer_examples.applicable(name)
+        for aspect in ASPECTS
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,scene,aspect", _story_cases())
+def test_the_last_still_keeps_the_story(name, scene, aspect):
+    """Issue 38: the last still of every scene (the png a lecturer pastes) shows the followed
+    pair's labels, whole, and in a scene after softmax its weight
+    (scene_checks.story_missing), on the two real sentences and the limits at every aspect;
+    checked once on the scene as a run the suite makes anyway leaves it
+    (lecturer_examples.made_at: no run of its own)."""
+    stills = stills_of(made_at(name, scene.name, aspect), "story")
+    assert stills, "the scene has no steps"
+    missing = stills[-1].snapshot
+    assert not missing, f"last still, {stills[-1].key}: " + "; ".join(missing)
+
+
+def test_the_last_still_checks_add_no_run():
+    """Each run the story (and test_scene_ocr.py's cast labels) is checked on is one another
+    test makes anyway: made_at's runs of the limits' scenes checked elsewhere are those
+    test_scene_layout.py and test_caption_numbers.py register."""
+    import test_caption_numbers  # noqa: F401 - each registers its runs at import
+    import test_multi_head_limits  # noqa: F401
+    import test_scene_layout  # noqa: F401
+    import test_scene_ocr  # noqa: F401
+
+    ours = {"story", "cast labels"}
+    alone = [
+        run
+        for name in STORY
+        for scene in lecturer_examples.applicable(name)
+        for aspect in ASPECTS
+        if not set(lecturer_examples._CHECKS[run := made_at(name, scene.name, aspect)]) - ours
+    ]
+    assert not alone, f"runs made for the last still's checks alone: {alone}"
+
+
 def test_a_shared_run_is_made_once_for_every_check_on_it(monkeypatch):
     """lecturer_examples.stills_of: the tests of one run (example, scene, language, aspect) take
     their stills from one run, made with every check registered on it; each test gets what its
-    own check returned, and only the test whose check raised fails with it. (A stand-in for
-    run_steps: no scene is drawn.)"""
+    own check returned, and only the test whose check raised fails with it; a check of the last
+    still alone is called once, on the scene as the run left it and its last frame, drawn at
+    the height it asks for. (A stand-in for run_steps: no scene is drawn.)"""
     import scenes.pipeline.stills as stills_module
 
     made = []
 
     def run_steps(scene_cls, example, *, look, snapshot, **kw):
         made.append((example, scene_cls, look.lang, look.aspect, kw))
-        return [stills_module.StepStill(k, k, None, snapshot(k)) for k in ("a", "b")]
+        out = [stills_module.StepStill(k, k, None, snapshot(k)) for k in ("a", "b")]
+        out[-1].frame = f"frame at {kw.get('last_pixel_height')}"
+        return out
 
     def broken(s):
         raise ValueError(f"broken at {s}")
@@ -163,11 +227,17 @@ def test_a_shared_run_is_made_once_for_every_check_on_it(monkeypatch):
     lecturer_examples.on_run(run, "upper", str.upper)
     lecturer_examples.on_run(run, "twice", lambda s: s * 2, pixels=540)
     lecturer_examples.on_run(run, "broken", broken)
+    lecturer_examples.on_run(run, "last", lambda s, f: f"{s}, {f}", pixels=1080, last=True)
+    lecturer_examples.on_run(run, "last broken", lambda s, f: broken(s), last=True)
     assert [s.snapshot for s in stills_of(run, "upper")] == ["A", "B"]
     assert [s.snapshot for s in stills_of(run, "twice")] == ["aa", "bb"]
+    assert [s.snapshot for s in stills_of(run, "last")] == [None, "b, frame at 1080"]
     with pytest.raises(ValueError, match="broken at a"):
         stills_of(run, "broken")
+    with pytest.raises(ValueError, match="broken at b"):
+        stills_of(run, "last broken")
     from scenes.kit.registry import find
 
     ex, scene = lecturer_examples.load("at-the-limits"), find("Softmax").load()
-    assert made == [(ex, scene, "zh", "1:1", dict(frames=True, pixel_height=540))]
+    kw = dict(frames=True, pixel_height=540, last_pixel_height=1080)
+    assert made == [(ex, scene, "zh", "1:1", kw)]

@@ -52,6 +52,7 @@ def run_steps(
     snapshot=None,
     extra_config=None,
     pages=False,
+    last_pixel_height=None,
 ):
     """Run ``scene_cls`` for ``example`` with animations skipped; return one StepStill per step.
 
@@ -60,6 +61,9 @@ def run_steps(
     step (e.g. to record mobject geometry). ``pages``: a step whose caption comes in pages
     also gives a still for each page before its last (``page`` 1, 2 …), in order before the
     step's own: a pasted still never holds the end of a sentence whose start is gone.
+    ``last_pixel_height``: the last still's frame drawn (again) at that height once the scene
+    has run, whatever ``frames`` says: a check that reads the last still's pixels at 1080p
+    costs one frame, not one a step (its ``snapshot`` was taken before that frame was drawn).
     """
     from scenes.kit.look import Look, from_environment
 
@@ -95,7 +99,23 @@ def run_steps(
             scene.page_listeners.append(listener)
         draw = _stills_only(scene)
         scene.render()
+        if last_pixel_height and stills and not (frames and last_pixel_height == pixel_height):
+            stills[-1].frame = _drawn_at(scene, draw, last_pixel_height)
     return stills
+
+
+def _drawn_at(scene, draw, pixel_height: int) -> np.ndarray:
+    """The scene as it is now, drawn whole at ``pixel_height`` (the width as the look's)."""
+    from manim import config
+
+    camera = scene.renderer.camera
+    size = (camera.frame_width, camera.frame_height)
+    width = 2 * round(pixel_height * config.pixel_width / config.pixel_height / 2)
+    camera.reset_pixel_shape(pixel_height, width)
+    camera.frame_width, camera.frame_height = size  # the frame's units as they were
+    scene.renderer.static_image = None
+    draw(scene)
+    return scene.renderer.get_frame()
 
 
 def _stills_only(scene):
