@@ -79,8 +79,9 @@ def test_every_head_keeps_q_k_v_at_the_limits(aspect):
     assert count(by_key["project"][0], *maps) == every
     assert count(by_key["split"][0], *maps) == every
     heads_shown = {r[1] for r in by_key["heads"][0] if r[0] == "weights"}
-    if aspect == "1:1":  # fewer heads, each at least 120 px at 1080p (issue 38): head 1 first
-        assert 0 in heads_shown and len(heads_shown) >= 2, heads_shown
+    if aspect == "1:1":  # fewer heads, each at least 120 px at 1080p (issue 38): head 1 first,
+        # alone where two heads' planes are too narrow to name "explanations" at its tip
+        assert 0 in heads_shown, heads_shown
     else:
         # every head's weights (issue 38: at 24 tokens, heads 1 and 3 only): the explained
         # head's plane beside its weights, the others' weights beside it

@@ -257,8 +257,11 @@ class HeadsStep:
         large = min(pattern.width, pattern.height) >= self.least_head() - 1e-6  # readable
         apart = not len(note) or box_of(note).x1 <= box.x1 - 0.1  # not run into the next one's
         panel.labelled = not getattr(labels, "led", 0)  # each label at its own tip
-        panel.whole = (  # … and where not, its labels led to their tips
-            (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
+        named = sum(bool(getattr(m, "is_tip_label", False)) for m in labels.get_family())
+        panel.whole = (  # … and where not, its labels led to their tips (none left out: at
+            # 1:1 two heads' planes too narrow for "explanations" named neither query)
+            named >= len(q_arrows) + len(k_arrows)
+            and (len(pattern.shown_rows) == ex.n and len(pattern.shown_columns) == ex.n_keys)
             and panel.fits
             and readable
             and large

@@ -130,8 +130,14 @@ class MixSteps:
         # the line naming the heads not drawn: beside the last head where it fits, else under
         # the heads, its room taken from theirs
         rest = label(self.not_shown(), SMALL) if self.not_shown() else None
-        free = cols[-1].width - 0.1 - side - 0.25  # (the head inset 0.1 in its column)
-        free -= beside * (self.shown[-1] == self.explained)
+        # (the head inset 0.1 in its column, as wide as its title where that is wider: at 1:1
+        # "head 1: explanations → notes" over one head put the line over the colour bar)
+        last = self.shown[-1]
+        drawn = max(
+            side + beside * (last == self.explained),
+            self.head_title(last, cols[-1].width - 0.3).width,
+        )
+        free = cols[-1].width - 0.1 - drawn - 0.25 - 0.1 * (last == self.explained)  # (its frame)
         lines = wrap_lines(self.not_shown(), free, SMALL, 2) if rest is not None else []
         self.rest_beside = bool(lines) and max(text_width(t, SMALL) for t in lines) <= free
         self.rest_lines = lines if self.rest_beside else [self.not_shown()]
