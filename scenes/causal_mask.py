@@ -136,6 +136,12 @@ class CausalMask(ExplainerScene):
         if self.pair is not None:  # the followed pair's row and column kept; its number on a
             # grid of squares said on the note (a badge over the grid hid rows of squares)
             kw["keep_rows"], kw["keep_cols"] = [self.pair.query], [self.pair.key]
+        elif not (self.side_panel and self.head.weights.shape[0] > CAST_ALL):
+            # a made-up example's demo pair (no last step of its own; a wide frame's panel draws
+            # its row): its weight kept on a grid of squares, in a badge at its cell (issue 38:
+            # explanations → notes 0.489 was on no last still at 4:3 and 1:1)
+            f = ac.followed_pair(self.trace)
+            kw["named"] = [(f.query, f.key)]
         self.weights, w_box, title = self.fit_weights(right, kw)
         weights = self.weights
         self.t_scaled = matrix_title(self.typeset("scaled", SMALL, theme.muted), scaled, theme)

@@ -168,14 +168,23 @@ class Scaling(ExplainerScene):
     def back_to_pair(self) -> None:
         """What the head does with its followed pair (a trained or asked head), as the last
         step: the division again, the pair's scaled score framed, and whether it is the largest
-        its query may see (``attention_core.pair_row``); dividing by √d_k keeps that order."""
-        p, scaled = ac.pair_row(self.trace), self.scaled
-        if p is None or scaled.cell(p.query, p.key) is None:
+        its query may see (``attention_core.pair_row``); dividing by √d_k keeps that order. A
+        made-up example's demo pair (no story to tell) is framed and named with its scaled score
+        alone (issue 38: at-the-limits' last still was a random d = 64 row, no explanations →
+        notes on it)."""
+        pair, p, scaled = ac.followed_pair(self.trace), ac.pair_row(self.trace), self.scaled
+        q, k = pair.query, pair.key
+        if scaled.cell(q, k) is None:
             return
-        s = self.num(p.scaled, HeadRole("scaled", self.h, p.query, p.key), scaled.style.digits)
-        self.pair_step_caption(p, s.shown, clear=True)
+        s = self.num(self.head.scaled[q, k], HeadRole("scaled", self.h, q, k), scaled.style.digits)
+        if p is None:  # a made-up example's demo row: no deed to tell; the pair and its number
+            self.step(
+                "pair", "pair_demo", clear=True, q=self.q_tokens[q], k=self.k_tokens[k], s=s.shown
+            )
+        else:
+            self.pair_step_caption(p, s.shown, clear=True)
         self.play(*(FadeIn(m) for m in self.division_still), run_time=0.8)
-        self.play(Create(scaled.highlight(p.query, p.key, stroke_width=6)), run_time=0.6)
+        self.play(Create(scaled.highlight(q, k, stroke_width=6)), run_time=0.6)
         self.hold()
 
     def score_matrix(self, kind: str, box, title_room: float = 0.45, pack: bool = True):

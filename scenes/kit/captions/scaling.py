@@ -36,6 +36,11 @@ STEPS = {
         "所问的一对 {q} → {k} 被掩码挡住：它的缩放分数 {s} 不会计入。",
         "The pair asked about, {q} → {k}, is blocked by the mask: its scaled score {s} never counts.",
     ),
+    # a made-up example's demo pair (attention_core.followed_pair kind "demo"): no deed to tell
+    "pair_demo": (
+        "回到所跟随的一对 q({q}) · k({k})：除以 $sqrt(d_k)$ 后，它的分数是 {s}（框出）。",
+        "Back to the pair followed, q({q}) · k({k}): divided by $sqrt(d_k)$, its score is {s} (framed).",
+    ),
     "variance": (
         "为什么？随机向量的点积，方差随维度增长：d = 16、32、64 时分别为 {v16}、{v32}、{v64}。",
         "Why? For random vectors the dot product's variance grows with d: {v16}, {v32}, {v64} at d = 16, 32, 64.",
