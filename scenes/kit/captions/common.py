@@ -33,7 +33,7 @@ WORDS = {
     "lead_head": ("这个头做的事", "What this head does"),
     "lead_pair": ("这一对", "This pair"),
     # an asked pair, where a scene says what the head does with its followed pair
-    "pair_asked": ("正是所问的一对", "the one asked about"),
+    "pair_asked": ("正是所问的两个词元", "the one asked about"),
     # the same where the head rests its rows' weight on a resting place (summarise_head): the
     # head's pattern named before the pair (issue 38: "This pair: the one asked about" while
     # the matrix showed a bright first column)

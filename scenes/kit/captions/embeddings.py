@@ -6,8 +6,8 @@ TITLE = ("词向量：每个词元是一个箭头", "Tokens as vectors")
 
 STEPS = {
     "plane": (
-        "每个词元是一个向量：从原点出发的箭头，比如词元 {q}。",
-        "Each token is a vector: an arrow from the origin, like the token {q}.",
+        "每个词元是一个向量：从原点出发的箭头，这里画出的是 {q}。",
+        "Each token is a vector: an arrow from the origin, as drawn here for {q}.",
     ),
     "tokens": (
         "{tokens} 的坐标就是它们的词向量 x。",
