@@ -28,7 +28,8 @@ from scenes.mobjects.math import math
 from scenes.mobjects.plane import CROWDED, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.parts.weighted_sum_chain import CrowdedChain, square_ish
+from scenes.mobjects.token_text import shown as drawn_as
+from scenes.parts.weighted_sum_chain import CrowdedChain, own_tip, plated, square_ish
 
 FEW = 0  # at 1:1 a plane of more keys fills its box (0: every plane)
 PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
@@ -200,7 +201,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
     def weights_column(self, room: float):
         """'w × v(token)' for every key, at the largest size that fits ``room`` (the side box
         less its heading): one column, else two; nothing where neither fits."""
-        head, colors, i, fit = self.head, self.colors, self.i, self.kit.fit_label
+        head, colors, i = self.head, self.colors, self.i
         right = self.side_box
         tries = ((BODY, 1), (SMALL, 1), (SMALL, 2), (SMALL, 0), (SMALL, -1), (SMALL, -2))
         for size, columns in tries:  # -2: the shortest form, its lines closer (12 keys at 1:1)
@@ -213,13 +214,11 @@ class WeightedSum(CrowdedChain, ExplainerScene):
                         size=size,
                         color=colors[j],
                     ),
-                    label(
-                        f"× v({self.kit.fit_label(self.k_tokens[j], 2.2, size)})", size, colors[j]
-                    ),
+                    label(f"× v({self.listed_name(j, 2.2, size)})", size, colors[j]),
                 ).arrange(buff=0.12)
                 if columns >= 0
                 else VGroup(  # the shortest form: "when 0.001", as Softmax lists them
-                    label(fit(self.k_tokens[j], 1.0, size), size, colors[j]),
+                    label(self.listed_name(j, 1.0, size), size, colors[j]),
                     self.num(head.weights[i, j], HeadRole("weights", self.h, i, j), 3, size=size),
                 ).arrange(buff=0.1)
                 for j in self.seen
@@ -241,6 +240,13 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             if cols.height <= room and cols.width <= right.width:
                 return cols
         return self.largest_weights(room)
+
+    def listed_name(self, j: int, room: float, size: float) -> str:
+        """Key ``j``'s token in the list of weights: a cast token's whole, never shortened
+        (issue 38, minilm-painting at 16:9: 'beautiful' listed as 'be…ul'), another's shortened
+        to ``room`` at ``size``."""
+        token = self.k_tokens[j]
+        return drawn_as(token) if j in self.cast else self.kit.fit_label(token, room, size)
 
     def largest_weights(self, room: float):
         """Where not every key's weight fits (12 keys at 1:1): the cast's (the tokens in colour,
@@ -421,7 +427,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         stay = [m for m in self.v_labels if not self.covered(m, chain)] if keep else []
 
         def o_label(clear_of):
-            mob = label(o_name, size, self.theme.output)
+            mob = plated(label(o_name, size, self.theme.output), self.theme.background)
             box, obstacles = self.label_box, self.obstacles + marks + clear_of
             return self.tag(plane, mob, self.out2, self.side_of, box, obstacles)
 
@@ -430,7 +436,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             o_tip = o_label(list(again))
         else:
             o_tip = o_label(stay if how == "around" else [])
-            o_text = [box_of(t if getattr(t, "is_tip_label", False) else t[0]) for t in o_tip]
+            o_text = [box_of(t if hasattr(t, "plated_text") else t[0]) for t in o_tip]
             stay = [m for m in stay if not self.covered(m, o_text)]  # by its text, not its line
             if how == "faint":  # a value's label may cross a faded value's shaft
                 plane.shafts[:] = plane.shafts[len(self.value_marks[1]) :]
@@ -569,8 +575,9 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             if spot is None:
                 return VGroup()
             mob.move_to(spot)
-        mob.is_tip_label = True  # above the arrows; checked against its own tip
-        return VGroup(plane.leadered(mob, anchor))
+        led = plane.leadered(mob, anchor)
+        own_tip(mob, anchor)  # above the arrows; checked against its own tip
+        return VGroup(led)
 
     def vector_line(self, name, values, role, color, box):
         """'name = [a, b]' (or '= [a, b]' under E + ΔE), folded under the name when too wide;

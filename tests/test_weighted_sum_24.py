@@ -4,9 +4,13 @@ zoomed to the chain, cut the values' hull at its edges (the caption says the out
 inside the convex hull", and half of it was off the plane), and the sink's value v(The), a cast
 member 0.08 long on screen, was a label with no arrow (its head 0.03 long, under the others'
 tails). No run of its own: each check rides on the run test_lecturer_examples.py makes of the
-scene at that aspect (lecturer_examples.run_at)."""
+scene at that aspect (lecturer_examples.run_at). On the last still (compare) the hull's edge
+and the y axis ran through "× v(trophy)" and "o(they)" (OCR read "x \\(trophy)"): each cast
+label on the plane sits on a plate of the background, drawn over the plane's lines."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -39,7 +43,41 @@ def weighted_sum_facts(scene):
             "lo": np.asarray(plane.lo),
             "hi": np.asarray(plane.hi),
         }
+    if key == "compare":
+        return plates(scene)
     return None
+
+
+ON_PLANE = re.compile(r"^(o|× v)\(.+\)$")  # the output's label, the followed link's term
+
+
+def plates(scene) -> dict:
+    """Each label on the plane (:data:`ON_PLANE`, its box within the plane's): whether an opaque
+    rectangle of the background colour lies under its text, reaching 0.05 around it, drawn
+    after the hull and every line of the plane and before the text."""
+    from manim import Rectangle
+
+    from scenes.mobjects.layout import box_of
+
+    drawn = [m for top in scene.mobjects for m in top.get_family()]
+    order = {id(m): k for k, m in enumerate(drawn)}
+    lines = [*scene.hull.get_family(), *scene.vplane.plane.get_family()]
+    last_line = max(order.get(id(m), -1) for m in lines if len(m.points))
+    area, background = box_of(scene.vplane.plane), scene.theme.background.to_hex().lower()
+    found = {}
+    for text in (m for m in drawn if ON_PLANE.match(getattr(m, "source_text", "") or "")):
+        box = box_of(text)
+        if not area.overlaps(box, 0.0) or text.get_fill_opacity() < 0.5:
+            continue
+        found[text.source_text] = any(
+            isinstance(m, Rectangle)
+            and m.get_fill_opacity() > 0.99
+            and m.get_fill_color().to_hex().lower() == background
+            and box_of(m).contains(box.inset(-0.05), tol=1e-6)
+            and last_line < order[id(m)] < order[id(text)]
+            for m in drawn
+        )
+    return found
 
 
 def _runs():
@@ -82,3 +120,15 @@ def test_every_value_in_colour_has_an_arrowhead_to_see(run):
     assert heads
     small = {t: round(h, 3) for t, h in heads.items() if h < HEAD_SEEN}
     assert not small, small
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_the_labels_on_the_plane_sit_on_plates(run):
+    """On the last still the output's label and the followed link's term ("0.563 × v(trophy)")
+    each sit on a plate of the background drawn over the hull and the plane's lines: the hull's
+    edge and the y axis no longer run through their letters (OCR read "x \\(trophy)",
+    "x \\(painting)" and "o(éxplanations)")."""
+    found = _step(run, "compare")
+    assert found, "no label on the plane"
+    bare = [name for name, plated in found.items() if not plated]
+    assert not bare, found

@@ -19,7 +19,7 @@ of twenty-odd weighted values was invisible, its links 0.02 long under the outpu
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, Polygon, ReplacementTransform, VGroup
+from manim import DOWN, LEFT, BackgroundRectangle, Polygon, ReplacementTransform, VGroup
 
 from scenes.kit.roles import HeadRole
 from scenes.mobjects.fades import FadeIn, FadeOut
@@ -34,6 +34,31 @@ OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than a
 LEAD_REACH = 1.0  # the output's label, with no spot at its tip: its leader line at most this long
 THIN_CAST = 0.9  # a cast value with no label at its tip: a thin arrow in its colour, this opaque
 SHORT_HEAD = 0.24  # a cast value shorter than this on screen: all head, this long, its tip true
+PLATE = 0.07  # a label over the plane: a plate of the background this far around its ink
+
+
+def plated(mob, background):
+    """``mob`` on a plate of ``background`` reaching :data:`PLATE` around it, one group placed
+    as one: no line of the plane (the hull's edges, the axes, the grid) runs through its
+    letters (issue 38: the hull's edge through "× v(trophy)" read "x \\(trophy)", the y axis
+    through "o(explanations)")."""
+    plate = BackgroundRectangle(mob, color=background, fill_opacity=1, buff=PLATE)
+    plate.set_stroke(width=0)
+    group = VGroup(plate, mob)
+    group.source_text = getattr(mob, "source_text", "")
+    group.plated_text = mob  # a tip label's text is the tip label (:func:`own_tip`)
+    mob.tip_group = group  # its distance to its tip measured by the plate's box
+    return group
+
+
+def own_tip(mob, tip) -> None:
+    """``mob`` (a label, or one :func:`plated`), placed, is its tip's label: it knows its tip
+    (``tip_home``, an offset from its centre) and is drawn above the arrows; a plated label's
+    text does and is too (the checks read a text, never its plate)."""
+    text = getattr(mob, "plated_text", mob)
+    for part in {id(mob): mob, id(text): text}.values():
+        part.tip_home = np.array([*np.asarray(tip)[:2], 0.0]) - part.get_center()
+    text.is_tip_label = True
 
 
 def square_ish(points, box, least: float = 1.0) -> np.ndarray:
@@ -384,7 +409,7 @@ class CrowdedChain:
         from scenes.mobjects.plane import NEAR, shaft_marks
 
         plane = self.vplane
-        if len(self.o_tip) != 1 or not getattr(self.o_tip[0], "is_tip_label", False):
+        if len(self.o_tip) != 1 or not hasattr(self.o_tip[0], "plated_text"):
             return  # none, or led by its line: the line names its arrow
         mob, tip = self.o_tip[0], plane.point(self.out2)[:2]
         ends = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in plane.shafts]
@@ -398,13 +423,14 @@ class CrowdedChain:
         spot = _best_spot(mob, tip, others, marks, self.label_box, CAST_REACH)
         if spot is not None:
             mob.shift(np.array([*spot, 0.0]) - mob.get_center())
-            mob.tip_home = np.array([*tip, 0.0]) - mob.get_center()
+            own_tip(mob, tip)
             return
         # none: the nearest spot a short leader line joins to its tip, across no arrow
         near = (NEAR if plane.near is None else plane.near) + 0.02
         for spot in _spots(mob, tip, marks, self.label_box, near, LEAD_REACH):
             moved = mob.copy().move_to(np.array([*spot, 0.0]))
             led = plane.leadered(moved, np.array([*tip, 0.0]))
+            own_tip(moved, tip)
             lines = [m for m in led.get_family() if getattr(m, "is_leader", False)]
             if not any(_segments_cross(*_ends(ln), a, b) for ln in lines for a, b in others):
                 self.o_tip = VGroup(led)
@@ -569,6 +595,7 @@ class CrowdedChain:
                 term.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
             else:
                 term.arrange(buff=0.1)
+            term = plated(term, self.theme.background)  # over the hull's edges and the axes
             found, along = [], [a + t * (b - a) for t in np.linspace(0.0, 1.0, 21)]
             for t in (0.5, 0.35, 0.65, 0.2, 0.8):
                 found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, TERM_REACH)
@@ -583,13 +610,14 @@ class CrowdedChain:
 
     @staticmethod
     def weight_near(term, centre, along) -> bool:
-        """Whether, ``term`` centred at ``centre``, its "× v(…)" lies within :data:`TERM_REACH`
-        of a point of ``along`` (a link) and its weight within :data:`WEIGHT_REACH` more."""
+        """Whether, ``term`` (:func:`plated`) centred at ``centre``, its "× v(…)" lies within
+        :data:`TERM_REACH` of a point of ``along`` (a link) and its weight within
+        :data:`WEIGHT_REACH` more."""
         from scenes.mobjects.layout import Box, box_of
 
         d = np.asarray(centre)[:2] - term.get_center()[:2]
         gaps = []
-        for part in term[:2]:
+        for part in term[1][:2]:
             b = box_of(part)
             box = Box(b.x0 + d[0], b.y0 + d[1], b.x1 + d[0], b.y1 + d[1])
             gaps.append(min(_gap(p, box) for p in along))
