@@ -56,7 +56,7 @@ STEPS = {
     ),
     "compare_size": (
         "输出与词向量的维度不同，所以这里不把它加回词向量。",
-        "The output has another size than the embedding, so it is not added back here.",
+        "The output and the embedding differ in size, so the output is not added back here.",
     ),
 }
 
