@@ -83,6 +83,61 @@ def test_a_readout_names_a_piece_of_a_word_as_a_piece():
 _BYTE_CHARS = sorted(CHAR_TO_BYTE)  # the byte-level alphabet: Ġ a space, Ċ a newline …
 
 
+_LETTERS = st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+                   min_size=2, max_size=12)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LETTERS, st.sampled_from(("Ġ", "Ċ", "ĉ")), st.text(alphabet=",.;:!?()[]\"'-␣", max_size=3))
+def test_a_whole_word_is_never_a_fragment_and_a_piece_always_is(word, space, marks):
+    """Issue 38: a readout listing "and", "himself", "his" was said to be "mostly fragments or
+    punctuation". Any run of two letters or more with its leading space (newline, tab) is a
+    whole word, no fragment; the same letters glued to the text before (no space) are a piece;
+    punctuation or white space alone, a lone letter other than "a", "I", "O" are fragments."""
+    assert mvec.is_word(space + word, word) and not mvec.is_fragment(space + word, word)
+    assert mvec.is_fragment(word, word) and not mvec.is_word(word, word)
+    if marks.strip():
+        assert mvec.is_fragment(space + marks, marks) and mvec.is_fragment(marks, marks)
+    for one in ("a", "I", "O"):
+        assert not mvec.is_fragment("Ġ" + one, one)
+    if word[0].lower() not in "aio":
+        assert mvec.is_fragment("Ġ" + word[0], word[0])
+    joined = f"{word}'{word}"  # don't, well-known: an inner mark keeps a word whole
+    assert not mvec.is_fragment(space + joined, joined)
+
+
+class _SailorLens:
+    """The reviewer's he → sailor head (SmolLM2 layer 17, head 6) in its readout's own
+    tokens: E + ΔE reads "and" "," "." "␣" "(", ΔE pushes up "himself", "his", "�",
+    "‑sectional", "get". d = vocab = 10, W_U the identity."""
+
+    spelled = ("Ġand", ",", ".", "Ġ", "(", "Ġhimself", "Ġhis", "â", "sectional", "Ġget")
+    labels = ("and", ",", ".", "␣", "(", "himself", "his", "\ufffd", "sectional", "get")
+    gain, eps, W_U = np.ones(10), 1e-5, np.eye(10)
+
+    @classmethod
+    def label(cls, t):
+        return cls.labels[t]
+
+
+def test_a_readout_whose_delta_pushes_up_words_is_not_said_to_say_little():
+    """The review's still: "the top tokens are mostly fragments or punctuation: it claims no
+    meaning" beside "himself" 2.26 and "his" 1.73. E + ΔE's top 5 is four marks and "and";
+    ΔE's own top 5 holds three whole words: the readout does not say little. The same E + ΔE
+    with ΔE pushing up pieces and marks does (the baker sentence's case)."""
+    lens = _SailorLens
+    assert sum(mvec.is_fragment(lens.spelled[t], lens.label(t)) for t in range(5)) == 4
+    assert mvec.says_little([0, 1, 3, 2, 4], [0, 1, 2, 3, 4], [5, 6, 7, 8, 9], lens) is None
+    assert mvec.says_little([0, 1, 3, 2, 4], [0, 1, 2, 3, 4], [7, 8, 1, 2, 6], lens) == "fragments"
+    E = np.array([6.0, 5.8, 5.0, 5.2, 4.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    delta = np.array([0.0, 0.0, 0.4, 0.0, 0.0, 2.3, 1.7, 1.7, 1.6, 1.5])
+    terms = np.stack([delta, np.zeros(10)])
+    mv = mvec.MovedVector(8, 6, 0, E, terms, delta, E + delta, "residual")
+    r = mvec.readout(mv, lens, 6)
+    assert [t for t, _ in r.after] == ["and", ",", ".", "␣", "("], r.after
+    assert [t for t, _ in r.pushed][:2] == ["himself", "his"] and r.says_little is None
+
+
 def _causal(scores: np.ndarray) -> np.ndarray:
     """Softmax of ``scores`` (n, n) under a causal mask: every earlier key above 0."""
     S = np.where(np.tri(len(scores)) > 0, scores, -np.inf)

@@ -18,9 +18,10 @@ followed key's token: its rank before and after and its logit change.
 
 **Honest**: the logit lens says little in early layers. The reading claims nothing
 (``says_little``) when the readout's top tokens are mostly fragments (at least
-:data:`FRAGMENTS_SAY_LITTLE` of the top 5 after: pieces of words, punctuation, white space,
-bytes of a cut character: :func:`is_fragment`), or when ΔE changes no rank of the top 5 (the
-same tokens in the same order).
+:data:`FRAGMENTS_SAY_LITTLE` of the top 5 of E + ΔE and of the top 5 ΔE pushes up, each:
+pieces of words, punctuation, white space, lone letters, bytes of a cut character:
+:func:`is_fragment`; a whole word with its space, ``Ġand``, ``Ġhimself``, is none), or when
+ΔE changes no rank of the top 5 (the same tokens in the same order).
 
 **Pieces named as pieces**: a listed token that is letters glued to the text before it (spelled
 without a leading space: ``ates`` of "rotates") reads with a leading non-breaking hyphen, "‑ates"
@@ -151,19 +152,31 @@ def rank(values: np.ndarray, token: int) -> int:
     return 1 + int(np.sum(values > values[token]))
 
 
+WORDS_OF_ONE = frozenset({"a", "i", "o"})  # whole English words of one letter ("Ġa", "ĠI")
+
+
+def is_word(spelled: str, label: str) -> bool:
+    """A whole English word as the vocabulary spells it: letters alone (an inner ``'`` or ``-``
+    allowed: ``Ġdon't``, ``Ġwell-known``) after a leading space, newline or tab (``Ġand``,
+    ``Ġhimself``), two letters or more or a word of one letter (:data:`WORDS_OF_ONE`: ``Ġa``,
+    ``ĠI``). ``and`` without its space may be the end of "band": no word."""
+    text = label.strip()
+    core = text.replace("'", "").replace("’", "").replace("-", "")
+    if not spelled.startswith(_SPACES) or not core.isalpha() or not text[0].isalpha():
+        return False
+    return len(core) >= 2 or core.lower() in WORDS_OF_ONE
+
+
 def is_fragment(spelled: str, label: str) -> bool:
     """A token that is no word on its own, so a readout of it supports no claim of meaning:
-    white space, punctuation alone (``,``, ``(``), a cut character's byte (``早¹``, ``�``), or
-    letters glued to the word before (``ing``: spelled without its leading space ``Ġ``). A word
-    with its space (``Ġthunder``) or a number is not."""
+    white space, punctuation alone (``,``, ``(``), a cut character's byte (``早¹``, ``�``),
+    letters glued to the word before (``ing``: spelled without its leading space ``Ġ``) or a
+    lone letter (``Ġb``). A whole word (:func:`is_word`: ``Ġthunder``, ``Ġand``, ``Ġa``) or a
+    number (``Ġ1999``) is not."""
     text = label.strip()
-    if not text or text in ("␣", "↵", "⇥", "∅") or "\ufffd" in text:
+    if "\ufffd" in text or any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text):
         return True
-    if any(c in "¹²³⁴⁵⁶⁷⁸⁹" for c in text) or not any(c.isalnum() for c in text):
-        return True
-    if text.isdigit():
-        return False
-    return not spelled.startswith("Ġ")
+    return not (is_word(spelled, label) or (text.isdigit() and text.isascii()))
 
 
 def piece_label(spelled: str, label: str) -> str:
@@ -181,10 +194,19 @@ def piece_label(spelled: str, label: str) -> str:
     return PIECE + label
 
 
-def says_little(before_ids: Sequence[int], after_ids: Sequence[int], lens: Any) -> str | None:
-    """Why the readout says little ("fragments", "unchanged"), or None (see the module's note)."""
-    frags = sum(is_fragment(lens.spelled[t], lens.label(t)) for t in after_ids)
-    if frags >= FRAGMENTS_SAY_LITTLE:
+def says_little(
+    before_ids: Sequence[int], after_ids: Sequence[int], pushed_ids: Sequence[int], lens: Any
+) -> str | None:
+    """Why the readout says little ("fragments", "unchanged"), or None (see the module's note):
+    "fragments" only where the top 5 of E + ΔE **and** the top 5 ΔE pushes up are each mostly
+    fragments, so "the top tokens are mostly fragments or punctuation" is true of every list
+    the readout shows (issue 38: a reviewer's he → sailor head, E + ΔE reading "and" "," "."
+    "␣" "(" but ΔE pushing up "himself", "his", "get", was said to claim no meaning)."""
+
+    def mostly_fragments(ids: Sequence[int]) -> bool:
+        return sum(is_fragment(lens.spelled[t], lens.label(t)) for t in ids) >= FRAGMENTS_SAY_LITTLE
+
+    if mostly_fragments(after_ids) and mostly_fragments(pushed_ids):
         return "fragments"
     if list(before_ids) == list(after_ids):
         return "unchanged"
@@ -217,7 +239,7 @@ def readout(mv: MovedVector, lens: Any, key_token: int) -> Readout:
         key_rank_before=rank(before, key_token),
         key_rank_after=rank(after, key_token),
         key_change=float(pushed[key_token]),
-        says_little=says_little(b, a, lens),
+        says_little=says_little(b, a, u, lens),
     )
 
 
