@@ -104,9 +104,12 @@ class WeightedSum(CrowdedChain, ExplainerScene):
         head, choice = self.head, self.choice
         terms = ac.sum_terms(head, i)
         top = int(np.argmax(head.weights[i]))
+        story = ac.choice_story(self.trace, choice)
+        said_top = story is not None and not story.habit and story.pair_telling == "asked_top"
+        told = "_top" if said_top and choice.kind in ("asked", "followed") else ""
         self.step(
             "values",
-            caption_key=f"values_{choice.kind}",
+            caption_key=f"values_{choice.kind}{told}",
             alike=f"{ac.readings.claims.ALIKE:.2f}",
             q=self.q_tokens[i],
             does=self.head_does(choice),  # what the head does, as AttentionMatrix's reading says

@@ -37,6 +37,16 @@ STEPS = {
         "看所问的 {q}（最大的权重 {top}）：{does}。它的输出是{terms}的加权和。",
         "Take {q}, the query asked for (largest weight {top}): {does}. Its output is a weighted sum of {terms}.",
     ),
+    # where the deed says the pair is its largest weight, the weight after it, said once (a
+    # review: "(largest weight 0.604): the pair asked about, he → sailor, is its largest weight")
+    "values_followed_top": (
+        "看 {q}：{does}（{top}）。它的输出是{terms}的加权和。",
+        "Take {q}: {does} ({top}). Its output is a weighted sum of {terms}.",
+    ),
+    "values_asked_top": (
+        "看所问的 {q}：{does}（{top}）。它的输出是{terms}的加权和。",
+        "Take {q}, the query asked for: {does} ({top}). Its output is a weighted sum of {terms}.",
+    ),
     "shrink": ("每个值向量按它的权重缩短。", "Each value vector is shrunk by its weight."),
     "chain": (
         "首尾相接，合成输出向量 o；它总在值向量的凸包之内。",
