@@ -14,12 +14,20 @@ from PIL import Image, ImageOps
 TESSERACT = shutil.which("tesseract")
 
 
-def pixel_box(mob, frame: np.ndarray, pad: float = 0.02, size=None):
+def pixel_box(mob, frame: np.ndarray, pad: float = 0.02, size=None, ink: bool = False):
     """The mobject's bounding box in pixel coordinates of ``frame``, whose width and height in
-    scene units are ``size`` (default: the config's, as while a scene runs)."""
+    scene units are ``size`` (default: the config's, as while a scene runs); with ``ink``, its
+    ink's box (``scenes.mobjects.layout.box_of``), not its line's, which reaches above and below
+    a label's ink (``scenes.mobjects.text_line``)."""
     h, w = frame.shape[:2]
     fw, fh = size or (config.frame_width, config.frame_height)
-    (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
+    if ink:
+        from scenes.mobjects.layout import box_of
+
+        b = box_of(mob)
+        x0, y0, x1, y1 = b.x0, b.y0, b.x1, b.y1
+    else:
+        (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
     to_x = lambda x: int(round((x + fw / 2) / fw * w))  # noqa: E731
     to_y = lambda y: int(round((fh / 2 - y) / fh * h))  # noqa: E731
     return (

@@ -474,7 +474,9 @@ def text_contrasts(scene) -> list[tuple[str, float, float]]:
     h, w = frame.shape[:2]
     out = []
     for mob in texts(scene):
-        x0, y0, x1, y1 = pixel_box(mob, frame, pad=0.0)
+        # the ring round its ink: its line's box (text_line) reached past a matrix cell's edge
+        # onto its neighbour (issue 38: '0.262' measured 4.43:1 against two cells' median)
+        x0, y0, x1, y1 = pixel_box(mob, frame, pad=0.0, ink=True)
         ring = np.concatenate(
             [
                 frame[max(0, y0 - 3) : max(0, y0 - 1), x0:x1].reshape(-1, 3),
