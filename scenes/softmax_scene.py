@@ -29,6 +29,7 @@ EXP_PLAIN_MAX = 1e5  # e^s from here on prints as 1.58e+11: show e^(s − max s)
 GHOST_OPACITY = 0.3  # the e^s bars, once they have made the shares: still there, quiet
 MIN_BARS = 0.6  # the least height of the tallest e^s bar kept over the shares (4:3, 1:1)
 MIN_ROW = 0.22  # the least height of a row of the rows step (24 in one column were slivers)
+TITLE_GAP = 0.2  # the least room between the title and the e^s heading under it
 COLUMN_GAP = 0.5  # between the columns of rows, where one column does not hold them all
 
 
@@ -132,8 +133,8 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
             place(note, shares_box if big is bars_box else left, "top-left")
             if big is not bars_box:
                 note.align_to(np.array([0.0, left.y0, 0.0]), DOWN)
-        self.exp_head = place(
-            head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left"
+        self.exp_head = self.under_top(
+            place(head_txt, Box(left.x0, bars_box.y1 - 0.45, left.x1, bars_box.y1), "left")
         )
         self.play(FadeIn(head_txt), FadeIn(key_labels), FadeIn(score_labels))
         self.play(*(GrowFromEdge(b, DOWN) for b in bars), FadeIn(exp_labels), run_time=1.2)
@@ -163,8 +164,8 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         over the share bar in ``bars_box``: (bars, scores, keys' labels); their keys' labels left
         out where they would leave the bars under :data:`MIN_BARS` (at the limits at 1:1, four
         tiers of labels left them 0.02 high; the shares' list names every key). None at 16:9."""
-        if not self.narrow_frame:  # 16:9 as it was: the frames the review found half empty
-            return None
+        if not self.narrow_frame and self.every_label:  # 16:9, every key labelled: as it was
+            return None  # (few keys labelled, on a 21-token row the bars took the top third)
         small = self.exp_columns(row, values, bars_box, role, keys=self.every_label)
         if self.every_label and small[0].room < MIN_BARS:
             small = self.exp_columns(row, values, bars_box, role, keys=False)
@@ -191,10 +192,6 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         stagger = any(label(t, SMALL).width >= slot - 0.05 for t in self.k_tokens)
         tiers = (self.label_tiers(slot) if stagger else 1) if self.every_label and keys else 1
         lift = 0.35 * (tiers - 1)
-        few = VGroup()
-        if not self.every_label and keys:  # the few keys' labels under the bars, on stems
-            few, low = self.few_key_labels(plot, slot)
-            lift = max(-low - 0.3, 0.0)
         kind = "masked" if self.cut else "scaled"
         score_labels = VGroup(
             *(
@@ -212,6 +209,10 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         if crowded:  # many keys: numbers live in the share bar and the caption instead
             score_labels, exp_labels = VGroup(), VGroup()
         numbers = 0.0 if crowded else 0.35  # a row of scores under the bars, e^s over them
+        few = VGroup()
+        if not self.every_label and keys:  # the few keys' labels on stems, under the scores
+            few, low = self.few_key_labels(plot, slot, numbers)  # (issue 38: 'The' over 3.95)
+            lift = max(-low - numbers - 0.3, 0.0)
         base_y = plot.y0 + 0.4 + lift + numbers
         room = plot.height - 0.85 - lift - 2 * numbers  # less the keys and the heading
         bars = VGroup()
@@ -227,7 +228,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
                 ).move_to([x, base_y + h / 2, 0])
             bars.add(bar)
             if not crowded:
-                score_labels[j].move_to([x, plot.y0 + 0.5 + lift, 0])
+                score_labels[j].move_to([x, base_y - 0.25, 0])
                 exp_labels[j].next_to(bar, UP, buff=0.08)
         key_labels = few.shift(UP * base_y)  # none without ``keys``: the shares' list names them
         if keys and self.every_label:
@@ -236,13 +237,15 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         bars.room = room  # the tallest bar's height (tests and the shares' layout read it)
         return bars, score_labels, exp_labels, key_labels
 
-    def few_key_labels(self, plot: Box, slot: float):
+    def few_key_labels(self, plot: Box, slot: float, numbers: float = 0.0):
         """The labelled keys' labels under their bars (:meth:`KeyLabels.stemmed`), whole, each
-        under its own bar or on a stem to it, for bars standing at y = 0: (labels, lowest y)."""
+        under its own bar or on a stem to it, for bars standing at y = 0, under the row of
+        scores (``numbers`` high, 0 where there is none): (labels, lowest y)."""
         keys = self.labelled.keys
         labs = [label(self.k_tokens[j], SMALL, self.colors[j]) for j in keys]
         spans = [(plot.x0 + j * slot, plot.x0 + (j + 1) * slot) for j in keys]
-        return self.stemmed(labs, keys, spans, (0.0, 0.0), plot.x0, plot.x1, ("down",))
+        edges = (0.0, -numbers)
+        return self.stemmed(labs, keys, spans, edges, plot.x0, plot.x1, ("down",))
 
     def key_labels_under(self, plot: Box, slot: float, tiers: int, base_y: float) -> VGroup:
         """Every key's label under its bar (staggered on ``tiers`` rows, shortened to their
@@ -396,7 +399,15 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         shares = math("e^s \\/ inline(sum e^s)", BODY * 1.4, self.q_color(self.i))
         # q(…) stays where it was (centred on the taller Σ it sank onto the labels under it)
         shares.next_to(self.exp_head[0], RIGHT, buff=0.15)
-        return VGroup(self.exp_head[0].copy(), shares)
+        return self.under_top(VGroup(self.exp_head[0].copy(), shares))
+
+    def under_top(self, heading):
+        """``heading`` moved down where it reaches over the content's top or within
+        :data:`TITLE_GAP` of the title (issue 38: at 1:1 the two-line title's "head 6 of 9"
+        touched the Σ's "/" under it, 0.1 apart)."""
+        top = min(self.regions.content.y1, box_of(self.title_mob).y0 - TITLE_GAP)
+        over = box_of(heading).y1 - top
+        return heading.shift(DOWN * over) if over > 0 else heading
 
     def segment_labels(self, w, bar, shares_box: Box) -> VGroup:
         """ "soup 0.719", the key whole, for each labelled key (:meth:`KeyLabels.story_labelled`):
