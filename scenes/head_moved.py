@@ -97,6 +97,9 @@ def halves(p, q, close: float = CLOSE, at: float = 0.5) -> tuple[list, list]:
     return ([low], [high]) if d[axis] < 0 else ([high], [low])
 
 
+ROW_GAP = 0.1  # between a term table's rows, ink to ink (0.04 read as touching at 480p)
+
+
 def _reach(m) -> tuple[float, float]:
     """How far ``m``'s ink reaches below and above its baseline (its middle without one)."""
     b, line = box_of(m), text_baseline(m)
@@ -107,7 +110,9 @@ def _reach(m) -> tuple[float, float]:
 def _table(rows, gap: float = 0.2):
     """``rows`` of cells (None: an empty cell) in columns, each left-aligned, row under row,
     each row's cells on one baseline (issue 38: placed by the middle of their ink, "farmer" and
-    "gave" of the farmer sentence at 1:1 overlapped, and a name sat higher than its numbers)."""
+    "gave" of the farmer sentence at 1:1 overlapped, and a name sat higher than its numbers),
+    :data:`ROW_GAP` between one row's lowest ink and the next one's highest (issue 38: at 4:3
+    "13.92" of sailor's row touched "2.86" of young's under it)."""
     widths = [max(r[c].width for r in rows if c < len(r) and r[c] is not None) for c in range(3)]
     top, out = 0.0, VGroup()
     for r in rows:
@@ -119,7 +124,7 @@ def _table(rows, gap: float = 0.2):
                 m.shift([x - box_of(m).x0, base - (box_of(m).y0 + down), 0])
                 out.add(m)
             x += widths[c] + gap
-        top = base - max(d for d, _ in reach) - 0.04
+        top = base - max(d for d, _ in reach) - ROW_GAP
     return out
 
 

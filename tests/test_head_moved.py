@@ -541,3 +541,21 @@ def test_a_head_sharp_by_its_resting_place_is_said_to_park_there(monkeypatch):
     for share, zh_words in (("quarter", "四分之一以上"), ("half", "一半以上")):
         zh, en = (captions.pick(WORDS[f"moved_does_rest_{share}"], lang) for lang in ("zh", "en"))
         assert "{r}" in zh and "{r}" in en and zh_words in zh
+
+
+def test_the_term_tables_rows_never_touch():
+    """Issue 38, a reviewer's he → sailor head at 4:3: "13.92" of sailor's row touched "2.86"
+    of young's under it (0.04 units, ink to ink). Every row of a term table keeps ``ROW_GAP``
+    between its lowest ink and the next row's highest, whatever its names reach (descenders of
+    "young", a tall "‖tⱼ‖", a name in another script)."""
+    from scenes.head_moved import ROW_GAP, _table
+    from scenes.mobjects.text import label
+
+    names = [("term tⱼ", "αⱼ", "‖tⱼ‖"), ("sailor", "0.60", "13.92"), ("young", "0.13", "2.86")]
+    names += [("captain", "0.07", "1.21"), ("päg", "0.11", "0.58"), ("+ 5 others", None, "0.85")]
+    rows = [[None if t is None else label(t, 0.3, "#ffffff") for t in r] for r in names]
+    _table(rows)
+    for upper, lower in zip(rows, rows[1:]):
+        low = min(box_of(m).y0 for m in upper if m is not None)
+        high = max(box_of(m).y1 for m in lower if m is not None)
+        assert low - high >= ROW_GAP - 1e-6, (upper, low - high)
