@@ -23,6 +23,7 @@ from scenes.mobjects.theme import SMALL
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 NOTE_BESIDE = 1.9  # a panel this many times as wide as tall: the tokens' note beside the plane
 NOTE_WIDTH = 3.0  # its column ("2-D view: keeps 82 %", "16 others, grey")
+WHOLE_ASPECT = 1.4  # a frame at most this wide for its height (1:1, 4:3) is :attr:`whole`
 VALUES_SHARE = 0.55  # a square frame's values plane at most this share of the body's width
 CAST_TIP = 0.2  # among many tokens, the cast's arrowheads at most this long
 VALUE_NEAR = 0.3  # each v(…) of the cast this near its tip (in its colour), or not drawn
@@ -39,10 +40,11 @@ class Overview(ExplainerScene):
 
     def construct(self):
         many = max(self.example.n, self.example.n_keys) > 8
-        # a square frame among many tokens: the matrices take the whole body while the tokens'
-        # plane is away (issue 38: at 1:1 beside it they showed 1 row × 2 columns), nearer the
-        # formula; the values' step brings back the followed row beside the outputs' plane
-        self.whole = many and self.frame.width <= self.frame.height * 1.01
+        # a square or 4:3 frame among many tokens: the matrices take the whole body while the
+        # tokens' plane is away (issue 38: at 1:1 beside it they showed 1 row × 2 columns; at
+        # 4:3 the plane in its column was a pile of arrowheads), nearer the formula; the values'
+        # step brings back the followed row beside the outputs' plane
+        self.whole = many and self.frame.width <= self.frame.height * WHOLE_ASPECT
         top, body = self.regions.content.rows(1, 4, gap=0.1 if self.whole else 0.25)
         self.formula = MathTypst(FORMULA, font_size=48, color=self.theme.muted)
         place(self.formula, top)
@@ -57,7 +59,11 @@ class Overview(ExplainerScene):
             panels = body.columns(1, 1.25, 1, gap=0.3)
         self.show_tokens(panels[0], body)
         groups = self.matrices(body if self.whole else self.clear_of_note(panels[1]), self.whole)
-        if self.whole:  # the values' step: the followed row's weights beside the outputs
+        # among many, the values' step takes the whole body: the plane at its left, the followed
+        # row's weights beside it (issue 38: at 16:9 and 4:3 a 2-unit plane in the tokens'
+        # column, its arrows 15 px long, the row's weights wide beside it)
+        self.sided = many
+        if self.sided:
             panels[2] = self.values_side(body)
         self.score(groups)
         self.mix_values(panels[2])
@@ -67,7 +73,11 @@ class Overview(ExplainerScene):
         beside a row of weights in twice its width): the plane a square as high as ``body`` at
         its left (returned), the followed row's weights at the top of the column beside it
         (``self.row_weights``), the plane's notes under them (``self.values_note_box``)."""
-        side = min(body.height, VALUES_SHARE * body.width)
+        # as wide as the drawn vectors' spread asks (a flat fan: a square box had left the
+        # plane 1.9 units high in a 4.3-unit body at 16:9)
+        span = np.ptp(np.vstack([self.values_fitted()[2], np.zeros((1, 2))]), axis=0) + 1e-9
+        flat = span[0] / max(span[1], 0.25 * span.max())
+        side = min(body.height * max(flat, 1.0), VALUES_SHARE * body.width)
         plane, rest = body.columns(side, body.width - 0.3 - side, gap=0.3)
         # its numbers printed, no colour key (at 1:1 the notes under it had no room)
         self.row_weights = self.matrices(rest, kinds=("weights",), key=False)
@@ -421,16 +431,17 @@ class Overview(ExplainerScene):
         self.step("values")
         self.light(self.formula, "v")
         crowded = ex.n > CROWDED
-        if self.whole:  # the followed row's weights make room for the outputs' plane
-            self.play(FadeOut(self.weights_shown), FadeIn(self.row_weights["weights"]))
+        if self.sided:  # the followed row's weights make room for the outputs' plane
+            aside = [] if self.whole else [FadeOut(self.tokens_panel)]
+            self.play(FadeOut(self.weights_shown), FadeIn(self.row_weights["weights"]), *aside)
         elif self.narrow:
             self.play(FadeOut(self.tokens_panel))
         out_view = plane_view_of(self.trace, "values_outputs")
-        B = out_view.basis
+        values, B, fitted = self.values_fitted()
         # under the plane: the faint arrows' key, the view note, what is not drawn (a line kept
         # for it: where not every output finds a label, some are not drawn at any size)
         lines = 2 + (not out_view.exact)
-        if self.whole:  # the plane the whole panel, its notes beside it under the weights
+        if self.sided:  # the plane the whole panel, its notes beside it under the weights
             o_plane_box, room = panel, self.values_note_box
             o_note_box = room  # all the room under the weights (its 0.9 top let the notes
             # grow up into their colour key at 1:1)
@@ -438,16 +449,13 @@ class Overview(ExplainerScene):
             o_plane_box, o_note_box = panel.rows(
                 panel.height - 0.3 * lines - 0.1, 0.3 * lines, gap=0.1
             )
-        # among many, the values the followed query weighs most (24 faint arrows were a thicket)
-        # and the plane fitted to them and to the outputs it may draw
-        values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)
-        fitted = np.vstack([head.V[list(values)] @ B, head.output @ B])
         # (among many, padded more: room at the outputs' tips for their labels)
         o_plane = self.kit.plane(fitted, o_plane_box, ticks=False, pad=0.35 if crowded else 0.18)
         # every output drawn alike (white): a label touches its tip or has a line to it (a
         # review: o(blue₂) 0.31 from its tip, nearer another white arrow's)
         o_plane.near = OUTPUT_NEAR
         v_arrows = self.value_arrows(o_plane, B, sorted(values), crowded)
+        self.values_drawn = VGroup(*v_arrows)  # (tests/room_checks.py: the arrows' size)
         o_note = self.values_note(out_view, o_note_box, len(values))
         o_arrows, o_labels, o_note = self.output_arrows(
             o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
@@ -467,6 +475,18 @@ class Overview(ExplainerScene):
         self.remove(*gathering)
         self.add(o_arrows)
         self.hold(1.8)
+
+    def values_fitted(self) -> tuple:
+        """The values drawn, the values' plane's basis, and the 2-D points its plane is fitted
+        to: among many, the values the followed query weighs most (24 faint arrows were a
+        thicket) and the outputs it may draw (not the 16 others, which had shrunk the drawn
+        arrows into a corner of it); else every value and output."""
+        head, ex = self.head, self.example
+        B = plane_view_of(self.trace, "values_outputs").basis
+        crowded = ex.n > CROWDED
+        values = self.story_tokens("keys")[:CROWDED_TOKENS] if crowded else range(ex.n_keys)
+        outputs = self.output_cast() if crowded else list(range(ex.n))
+        return values, B, np.vstack([head.V[list(values)] @ B, head.output[outputs] @ B])
 
     def value_arrows(self, o_plane, B, values: list, crowded: bool) -> VGroup:
         """The ``values``' arrows in their colours, faint; among many (``crowded``) thin, with
@@ -529,20 +549,26 @@ class Overview(ExplainerScene):
                 *args, self.story_tokens("queries"), o_note, o_note_box, **kw
             )
             return arrows, labels, note
-        pair = ac.followed_pair(self.trace)  # the pair's query first, then its key's output
-        cast = list(dict.fromkeys([pair.query, pair.key, *self.story_tokens("queries")]))
         _, arrows, _, labels, note = self.unmerged(
             *args,
-            cast[:CROWDED_OUTPUTS],
+            self.output_cast(),
             o_note,
             o_note_box,
             key=False,
             grey=False,
             count_key="outputs_not_drawn",  # of the outputs (the values are counted above)
             marks=v_arrows,
+            tip=CAST_TIP,  # heads no longer than the thin values' (o(he)'s had dwarfed them)
             **kw,
         )
         return arrows, labels, note
+
+    def output_cast(self) -> list[int]:
+        """Among many, the outputs that may be drawn: the followed pair's query first, then its
+        key's, then the story's queries, :data:`CROWDED_OUTPUTS` at most."""
+        pair = ac.followed_pair(self.trace)
+        cast = list(dict.fromkeys([pair.query, pair.key, *self.story_tokens("queries")]))
+        return cast[:CROWDED_OUTPUTS]
 
     def values_note(self, out_view, box: Box, drawn: int) -> VGroup:
         """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows

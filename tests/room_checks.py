@@ -13,7 +13,11 @@ still of a scene run that already happens (``scene_checks.real_size_problems`` c
 - EncoderBlock among many tokens showed one column of 8 in slots a third empty at 16:9 and 4:3
   (row labels as wide as "explanations", two decimals): each matrix shows at least
   :data:`ENCODER_COLUMNS` columns there (:func:`encoder_columns_problems`, from
-  ``scene_checks.geometry_problems``: the lecturer's at-the-limits run).
+  ``scene_checks.geometry_problems``: the lecturer's at-the-limits run);
+- Overview's last still among many drew the values' plane in the tokens' column at 16:9 and 4:3
+  (a review's 21-token sentence: 130 × 80 px, its arrows 15 px long, the followed row's weights
+  wide beside it): the drawn values span at least :data:`VALUES_SPAN` of the content's width or
+  height.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ MATRIX_STEPS = ("qk", "scale", "masked_note", "softmax")
 ENCODER_COLUMNS = 2  # EncoderBlock among many tokens at 16:9 and 4:3 (1 before)
 FIRST_STEPS = {"HeadMoved": "token", "Overview": "formula"}  # each one's first still
 FIRST_SPAN_SHAPES = 0.55  # its shapes' span, of the content's width or height (0.30–0.39 before)
+VALUES_SPAN = 0.3  # Overview's drawn values among many: their span, of the content's width or height
 
 
 def room_problems(scene) -> list[str]:
@@ -51,6 +56,11 @@ def room_problems(scene) -> list[str]:
                 continue
             if len(m.shown_columns) < min(LEAST_COLUMNS, m.shape[1]):
                 out.append(f"a matrix of {len(m.shown_columns)} columns at 1:1")
+    if scene.scene_name == "Overview" and many and step == "values":
+        span, content = box_of(scene.values_drawn), scene.regions.content
+        share = max(span.width / content.width, span.height / content.height)
+        if share < VALUES_SPAN:
+            out.append(f"Overview's values span {share:.0%} of the content's width or height")
     return out
 
 

@@ -360,3 +360,22 @@ def test_a_cast_label_left_out_is_no_success():
     coords = np.array([[1.0, 0.0], [0.0, 1.0]])
     led, labels = Kit._cast_labels(Crowded(), coords, [0, 1], ["a", "b"], ["#fff"] * 2, (0, []), {})
     assert led == 1 and len(labels) == 1
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "4:3"])
+def test_overview_values_plane_takes_the_body_on_a_flat_fan(aspect):
+    """Issue 38, a review's 21-token he → sailor sentence (SmolLM2 L17 H6, its values a flat
+    fan): Overview's last still drew the values' plane in the tokens' column, 130 × 80 px at
+    1080p, its arrows 15 px long, the followed row's weights wide beside it. Among many tokens
+    the values' step now takes the whole body, the plane as wide as the fan asks: the drawn
+    values span at least ``VALUES_SPAN`` of the content (11–14 % before), and the plane's
+    labels are on screen with nothing overlapping."""
+    from pathlib import Path
+
+    from room_checks import room_problems
+    from scene_checks import layout_problems, plane_label_problems
+
+    ex = ac.load_example(Path(__file__).parent / "data" / "smollm2-sailor.toml")
+    checks = (room_problems, layout_problems, plane_label_problems)
+    stills = _geometry("Overview", ex, aspect, lambda s: [p for f in checks for p in f(s)])
+    assert [s.snapshot for s in stills if s.key == "values"] == [[]]
