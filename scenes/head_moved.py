@@ -97,7 +97,7 @@ def halves(p, q, close: float = CLOSE, at: float = 0.5) -> tuple[list, list]:
     return ([low], [high]) if d[axis] < 0 else ([high], [low])
 
 
-ROW_GAP = 0.1  # between a term table's rows, ink to ink (0.04 read as touching at 480p)
+ROW_GAP = 0.06  # between a term table's rows, ink to ink (0.04 read as touching at 480p)
 
 
 def _reach(m) -> tuple[float, float]:
