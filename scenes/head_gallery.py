@@ -48,7 +48,8 @@ LIT_PHRASES = head_kinds.words("lit", "both")
 LABEL_GAP = 0.06  # between a heatmap and its axis labels
 REACH = 0.24  # how far a title of two lines may reach into the gaps (0.25) beside its panel
 LEAST_SIDE = 0.5  # a small heatmap narrower than this (68 px at 1080p): no head drawn large
-BESIDE = 0.1  # between a heatmap and its title beside it
+BESIDE = 0.15  # between a heatmap and its title beside it (a lit head's outline between them)
+MARK_BUFF = 0.04  # a lit head's dashed outline round its heatmap
 BESIDE_LEAD = 0.04  # between the lines of a title beside its heatmap (4 lines in a 160 px row)
 
 
@@ -161,17 +162,18 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             return
         self.reading_step("reading", summary, lit=self.phrase((lit.pattern, lit.key), LIT_PHRASES))
         # the heads with a clear pattern that differ from the rest are the point: they are lit
-        # (dashed: the explained head's frame is solid)
-        marks = VGroup(
-            *(
-                DashedVMobject(
-                    SurroundingRectangle(p, color=self.theme.accent, buff=0.14, stroke_width=3),
-                    num_dashes=40,
+        # (dashed: the explained head's frame is solid), their heatmaps outlined close, inside
+        # the gaps between panels (issue 38: round the whole panel, 0.14 out, at 1:1 an outline
+        # crossed the explained head's frame and the next heatmap, and left the frame)
+        marks = VGroup()
+        for p in panels:
+            if p.head in lit.heads:
+                rim = SurroundingRectangle(
+                    p[1][0], color=self.theme.accent, buff=MARK_BUFF, stroke_width=3
                 )
-                for p in panels
-                if p.head in lit.heads
-            )
-        )
+                marks.add(DashedVMobject(rim, num_dashes=28))
+                marks[-1].head = p.head
+        self.lit_marks = marks
         self.play(LaggedStart(*(FadeIn(m) for m in marks), lag_ratio=0.1), run_time=1.2)
 
     # -- words ----------------------------------------------------------------------------------
@@ -476,6 +478,9 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         width = box.width - side - BESIDE
         titles = {h: self.title_block(h, readings[h], width) for h in self.drawn}
         wide = max(t.width for t in titles.values())
+        # a word wider than ``width`` (never cut) takes from the heatmap, not from the next
+        # column (issue 38: at 1:1 "previous" of head 1 ran into head 2's heatmap)
+        side = max(0.3, min(side, box.width - wide - BESIDE))
         panels = VGroup()
         for h, box in zip(self.drawn, boxes):
             grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)

@@ -666,3 +666,52 @@ def test_caption_pages_break_between_sentences_and_tokens_are_quoted(
     reading = " ".join(steps[-1][0].split())
     assert ("“the”" if lang == "en" else "「the」") in reading, reading
     assert "between the and" not in reading, reading
+
+
+SAILOR = (
+    "The old captain warned the young sailor that he should tie the boat before the storm "
+    "reached the quiet harbour."
+)
+
+
+@pytest.mark.slow
+def test_panels_and_outlines_keep_to_their_own_room(tmp_path):
+    """Issue 38, a review's own layer (SmolLM2 layer 17 on a 21-token sentence, he → sailor) at
+    1:1: a reading word wider than its title's column ("previous") ran into the next heatmap,
+    and the dashed outlines, 0.14 round whole panels, crossed the explained head's frame and
+    the next heatmap and left the frame. No panel overlaps another, and a lit head's outline
+    touches no other panel and stays in the frame, at every aspect."""
+    from conftest import run_cli
+
+    from scenes.kit.look import Look
+    from scenes.mobjects.layout import box_of, frame_box
+
+    path = tmp_path / "sailor.toml"
+    r = run_cli("from-model", SAILOR, "--model", "smollm2", "--layer", 17, "--all-heads",
+                "--find", "he->sailor", "-o", path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    ex = ac.load_example(path)
+
+    def snap(scene):
+        family = [m for top in scene.mobjects for m in top.get_family()]
+        panels = [(p.head + 1, box_of(p)) for p in family if hasattr(p, "reading")]
+        out = [
+            f"head {h} over head {g}"
+            for n, (h, a) in enumerate(panels)
+            for g, b in panels[n + 1 :]
+            if a.overlaps(b)
+        ]
+        frame = frame_box()
+        for mark in getattr(scene, "lit_marks", []):
+            m = box_of(mark)
+            out += [f"an outline over head {h}" for h, b in panels
+                    if h != mark.head + 1 and m.overlaps(b)]  # fmt: skip
+            if not frame.contains(m):
+                out.append("an outline off the frame")
+        return out, len(getattr(scene, "lit_marks", []))
+
+    for aspect in ("1:1", "4:3", "16:9"):
+        look = Look.for_example(ex, lang="en", aspect=aspect)
+        stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
+        assert [s.snapshot[0] for s in stills] == [[], []], aspect
+        assert stills[-1].snapshot[1] >= 1, aspect  # the sink heads outlined (the check ran)
