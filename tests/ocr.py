@@ -125,7 +125,9 @@ def misread_matrix(scene_cls, example, truth, digits: int, look=None) -> dict:
     assert len(cells) == truth.size, (len(cells), truth.shape)
     out = {}
     for (i, j), mob in cells.items():
-        seen = read_number(frame, pixel_box(mob, frame, pad=0.08))
+        # round the number's ink: its line's box (scenes.mobjects.text_line) reaches past a
+        # framed cell's edge onto its frame's dark halo, which tesseract read as bars ('')
+        seen = read_number(frame, pixel_box(mob, frame, pad=0.08, ink=True))
         if seen != fmt(truth[i, j], digits):
             out[(i, j)] = (seen, fmt(truth[i, j], digits))
     return out
