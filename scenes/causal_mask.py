@@ -520,9 +520,12 @@ class CausalMask(ExplainerScene):
         pitch, framed = 0.33, FRAMED
         fit = max(2, int((room.height - pitch - 2 * framed) // pitch))
         keys = seen
-        if len(seen) > fit:  # the strongest, the pair's key kept, in the row's order
-            strongest = sorted(seen, key=lambda j: -row[j])[: fit - 1]
-            keys = sorted({*strongest, key})
+        if len(seen) > fit:  # the strongest, the pair's key kept, in the row's order: fit
+            # rows (fit - 1 and the key dropped one where the key was among the strongest)
+            strongest = sorted(seen, key=lambda j: -row[j])[:fit]
+            if key not in strongest:
+                strongest = [*strongest[: fit - 1], key]
+            keys = sorted(strongest)
         names = [label(self.k_tokens[j], SMALL, self.k_color(j)) for j in keys]
         nums = [self.num(row[j], HeadRole("weights", self.h, query, j), 3) for j in keys]
         name_w = max(m.width for m in names) + 0.15
