@@ -9,6 +9,7 @@ from typing import Protocol
 from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, VGroup
 
 from scenes.mobjects import fonts
+from scenes.mobjects.layout import box_of
 from scenes.mobjects.text import clone, label
 from scenes.mobjects.theme import SMALL, Theme, diverging, heat
 
@@ -73,6 +74,10 @@ class ColorBar(VGroup):
             t = label(_tick_text(v), SMALL, theme.muted)
             t.next_to(along * frac * width + across * height / 2, across, buff=0.06)
             ticks.add(t)
+        if not vertical:  # on their baseline (set by their line), their ink 0.06 under the strip:
+            # by their line's top (scenes.mobjects.text_line) it stood 0.03 lower, and every key
+            # 0.03 taller (a 24-token grid at 1:1 no longer fitted whole over the cost's lines)
+            ticks.shift(UP * (-height / 2 - 0.06 - max(box_of(t).y1 for t in ticks)))
         self.strip, self.ticks = strip, ticks
         self.keys = (scale, limit)  # what it keys: its scale and bound (matched to its grid)
         self.add(strip, outline, ticks)
