@@ -194,7 +194,10 @@ def test_softmax_shows_e_to_the_shifted_scores_where_e_s_needs_an_exponent():
 
 
 def test_an_elided_score_matrix_names_its_columns_where_asked():
-    """DotProducts on a `--find` example (10 tokens, elided) labelled its columns 1 2 3 10."""
+    """DotProducts on a `--find` example (10 tokens, elided) labelled its columns 1 2 3 10.
+    Since 6d7bace an elided matrix names its kept columns flat by default where their names
+    fit flat ('a', 'fluffy', 'forest'); where they do not ('fluffiest', 'forests'), the default
+    numbers them and ``name_columns`` names them upright."""
     from scenes.mobjects.layout import Box
     from scenes.mobjects.matrix import LabelledMatrix
     from scenes.mobjects.theme import get_theme
@@ -202,8 +205,14 @@ def test_an_elided_score_matrix_names_its_columns_where_asked():
     tokens = ["a", "fluffy", "blue", "creature", "roamed", "the", "ver", "d", "ant", "forest"]
     values = np.random.default_rng(0).normal(0, 40, (10, 10))
     box = Box(0, 0, 6.6, 3.0)
-    args = (values, ("scores", 0), get_theme("dark"), tokens, tokens, box)
     kw = dict(sizes=(40, 36, 32, 28, 25, 22), keep_rows=[3], keep_cols=[1])
+    theme = get_theme("dark")
+    flat = LabelledMatrix.fitted(values, ("scores", 0), theme, tokens, tokens, box, **kw)
+    assert not flat.indexed and not flat.upright and 1 in flat.shown_columns
+    assert [c.source_text for c in flat.col_labels] == [tokens[j] for j in flat.shown_columns]
+    assert flat.width <= box.width + 1e-6 and flat.height + 0.45 <= box.height + 1e-6
+    tokens = [*tokens[:1], "fluffiest", *tokens[2:9], "forests"]  # too wide to stand flat
+    args = (values, ("scores", 0), theme, tokens, tokens, box)
     numbered = LabelledMatrix.fitted(*args, **kw)
     named = LabelledMatrix.fitted(*args, name_columns=True, **kw)
     assert numbered.indexed  # the default stays: numbers where labels are too wide
