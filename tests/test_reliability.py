@@ -143,8 +143,11 @@ def _texts_on_screen(scene):
 
     from scene_checks import on_screen
 
+    def glyphs(m) -> int:  # its characters drawn (not the label's line: text_line.Strut)
+        return sum(not getattr(s, "is_line", False) for s in m.submobjects)
+
     texts = [
-        (m.source_text if hasattr(m, "source_text") else m.text, len(m.submobjects))
+        (m.source_text if hasattr(m, "source_text") else m.text, glyphs(m))
         for m in on_screen(scene, Text)
     ]
     typst = [str(getattr(m, "typst_code", "")) for m in on_screen(scene, Typst)]
