@@ -31,7 +31,7 @@ MATRIX_STEPS = ("qk", "scale", "masked_note", "softmax")
 ENCODER_COLUMNS = 2  # EncoderBlock among many tokens at 16:9 and 4:3 (1 before)
 FIRST_STEPS = {"HeadMoved": "token", "Overview": "formula"}  # each one's first still
 FIRST_SPAN_SHAPES = 0.55  # its shapes' span, of the content's width or height (0.30–0.39 before)
-VALUES_SPAN = 0.3  # Overview's drawn values among many: their span, of the content's width or height
+VALUES_SPAN = 0.3  # Overview's values among many: their span, of the content's width or height
 
 
 def room_problems(scene) -> list[str]:

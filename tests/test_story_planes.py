@@ -373,6 +373,7 @@ def test_overview_values_plane_takes_the_body_on_a_flat_fan(aspect):
     from pathlib import Path
 
     from room_checks import room_problems
+
     from scene_checks import layout_problems, plane_label_problems
 
     ex = ac.load_example(Path(__file__).parent / "data" / "smollm2-sailor.toml")
