@@ -559,3 +559,36 @@ def test_the_term_tables_rows_never_touch():
         low = min(box_of(m).y0 for m in upper if m is not None)
         high = max(box_of(m).y1 for m in lower if m is not None)
         assert low - high >= ROW_GAP - 1e-6, (upper, low - high)
+
+
+FARMER = (
+    "When the old farmer finally sold the tractor to his neighbours, he felt a long chapter of "
+    "his life close."
+)
+
+
+@pytest.mark.slow
+def test_the_term_table_keeps_to_its_box_over_the_readout(tmp_path):
+    """Issue 38, a review's own sentence (SmolLM2 layer 14 head 9, he → farmer, 22 tokens) at
+    1:1: the whole plane was held at least 0.9 high, and the 6-row term table under it ran 0.16
+    out of its box, its "+ 9 others" 0.012 over the readout's first line. The whole plane now
+    gives way (down to ``WHOLE_LEAST``): the table stays in its box, 0.1 at least over the
+    words (at 1:1; at 4:3 the words follow the table in its column)."""
+    from conftest import run_cli
+
+    path = tmp_path / "farmer.toml"
+    r = run_cli("from-model", FARMER, "--model", "smollm2", "--find", "he->farmer", "-o", path)
+    assert r.returncode == 0, r.stderr
+    ex = ac.load_example(path)
+
+    def snap(scene):
+        if scene.steps[-1]["key"] != "words" or scene.words_box is None:
+            return None
+        table = box_of(scene.norms)
+        return table.y0 - scene.side_box.y0, table.y0 - scene.words_box.y1
+
+    for aspect in ("1:1", "4:3"):
+        look = Look.for_example(ex, lang="en", aspect=aspect)
+        stills = run_steps(find("HeadMoved").load(), ex, look=look, frames=False, snapshot=snap)
+        inside, over_words = stills[-1].snapshot or (0.0, 1.0)
+        assert inside >= -1e-6 and over_words >= 0.1, (aspect, inside, over_words)
