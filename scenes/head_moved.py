@@ -97,7 +97,7 @@ def halves(p, q, close: float = CLOSE, at: float = 0.5) -> tuple[list, list]:
     return ([low], [high]) if d[axis] < 0 else ([high], [low])
 
 
-WHOLE_LEAST = 0.5  # the whole plane's least height at 4:3 and 1:1, where the terms need room
+WHOLE_LEAST = 0.75  # the whole plane's least height at 4:3 and 1:1, where the terms need room
 ROW_GAP = 0.06  # between a term table's rows, ink to ink (0.04 read as touching at 480p)
 
 
@@ -222,12 +222,12 @@ class HeadMoved(ExplainerScene):
             # the whole plane as tall as its shape asks, within what the terms and words leave
             left = right.height - note_h - self.norms.height - 0.4 - (0 if words else 1.45)
             tall = min(right.width / aspect[0] + 0.45, left)
-            # at least 0.9, or what the terms leave down to WHOLE_LEAST (issue 38: a 7-row table
+            # at least 0.9, or what the terms leave down to WHOLE_LEAST (issue 38: a 6-row table
             # at 1:1 was pushed 0.16 out of its box, onto the readout's first line under it)
             least = min(0.9, max(left, WHOLE_LEAST))
             tall = float(np.clip(tall, least, (0.28 if wide else 0.4) * right.height))
-            rest = right.height - tall - note_h - 0.3  # less the two gaps: the rows as asked
-            whole, note_box, side = right.rows(tall, note_h or 1e-3, rest, gap=0.15)
+            rest = right.height - tall - note_h - 0.2  # less the two gaps: the rows as asked
+            whole, note_box, side = right.rows(tall, note_h or 1e-3, rest, gap=0.1)
             return whole, close, note_box, side, words
         self.norms = self.term_list(content.width)  # the terms, then the words, under both
         side = self.norms.height + 0.2 + (0.0 if words else 1.45 if self.mv.readout else 0.75)
