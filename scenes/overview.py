@@ -11,6 +11,7 @@ from manim.mobject.text.typst_mobject import MathTypst
 
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
+from scenes.kit.drawing import CAST_REACH
 from scenes.kit.views import plane_view_of
 from scenes.mobjects.elision import elide
 from scenes.mobjects.fades import FadeIn, FadeOut, morph
@@ -18,7 +19,8 @@ from scenes.mobjects.layout import Box, place
 from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
 from scenes.mobjects.text import ellipsize, label
-from scenes.mobjects.theme import SMALL
+from scenes.mobjects.theme import BODY, SMALL
+from scenes.parts.weighted_sum_chain import all_head, best_spot, own_tip
 
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
 NOTE_BESIDE = 1.9  # a panel this many times as wide as tall: the tokens' note beside the plane
@@ -26,7 +28,10 @@ NOTE_WIDTH = 3.0  # its column ("2-D view: keeps 82 %", "16 others, grey")
 WHOLE_ASPECT = 1.4  # a frame at most this wide for its height (1:1, 4:3) is :attr:`whole`
 VALUES_SHARE = 0.55  # a square frame's values plane at most this share of the body's width
 CAST_TIP = 0.2  # among many tokens, the cast's arrowheads at most this long
-VALUE_NEAR = 0.3  # each v(…) of the cast this near its tip (in its colour), or not drawn
+NAMED_WEIGHT = 0.1  # among many, a value named v(…) where the followed query weighs it this much
+NAMED_MOST = 3  # and at most this many named (the followed key's first)
+NAMED_STROKE = 3.0  # a named value's arrow this thick (the others thin and grey)
+VALUE_REACH = 0.7  # a named value's label, with no spot nearer, at most this far from its tip
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -456,7 +461,7 @@ class Overview(ExplainerScene):
         o_plane.near = OUTPUT_NEAR
         v_arrows = self.value_arrows(o_plane, B, sorted(values), crowded)
         self.values_drawn = VGroup(*v_arrows)  # (tests/room_checks.py: the arrows' size)
-        o_note = self.values_note(out_view, o_note_box, len(values))
+        o_note = self.values_note(out_view, o_note_box, len(values), crowded)
         o_arrows, o_labels, o_note = self.output_arrows(
             o_plane, head.output @ B, v_arrows, o_note, o_note_box, o_plane_box
         )
@@ -490,50 +495,69 @@ class Overview(ExplainerScene):
 
     def value_arrows(self, o_plane, B, values: list, crowded: bool) -> VGroup:
         """The ``values``' arrows in their colours, faint; among many (``crowded``) thin, with
-        small heads: the outputs' labels find room at their tips."""
+        small heads (the outputs' labels find room at their tips): the named values'
+        (:meth:`named_values`) in their colours, a short one all head (:func:`all_head`: v(When)
+        was a stub under the others' tails), the others grey (issue 38: coloured arrows with no
+        name)."""
         V = self.head.V
-        if crowded:
-            return VGroup(
-                *(self.kit.thin_arrow(o_plane, V[j] @ B, self.k_color(j)) for j in values)
+        if not crowded:
+            return VGroup(*(o_plane.arrow(V[j] @ B, self.k_color(j), opacity=0.35) for j in values))
+        named = self.named_values(values)
+        return VGroup(
+            *(
+                all_head(o_plane, V[j] @ B, self.k_color(j), NAMED_STROKE)
+                if j in named
+                else self.kit.thin_arrow(o_plane, V[j] @ B)
+                for j in values
             )
-        return VGroup(*(o_plane.arrow(V[j] @ B, self.k_color(j), opacity=0.35) for j in values))
+        )
+
+    def named_values(self, values) -> list[int]:
+        """Among many, the values named v(token) in their colours: the followed pair's key, then
+        the keys the followed query weighs at least :data:`NAMED_WEIGHT` (its output is mostly
+        theirs), :data:`NAMED_MOST` at most, among the ``values`` drawn."""
+        head, followed = self.head, self.followed_query().row
+        w = head.weights[followed]
+        first = self.followed_key(followed)
+        by_weight = [int(j) for j in np.argsort(-w, kind="stable") if w[j] >= NAMED_WEIGHT]
+        named = [j for j in dict.fromkeys([first, *by_weight]) if j in list(values)]
+        return named[:NAMED_MOST]
 
     def value_labels(self, o_plane, B, values: list, v_arrows, where) -> VGroup:
-        """The labels v(token) of the cast's ``values`` (drawn as ``v_arrows``, in that order),
-        whole, in their colours, each at its own tip (``where``: the bounds and what they keep
-        clear of, the outputs' labels among it): the cast, those the followed query weighs
-        most first, cut from its end until none needs a leader line (issue 38: o(…) leaders
-        knotted; no knot of v(…) ones either)."""
-        head, followed = self.head, self.followed_query().row
-        by_weight = np.argsort(-head.weights[followed], kind="stable")  # what o(query) mixes most
-        cast = [int(j) for j in by_weight if j in values and j in self.cast]
-        bounds, obstacles = where
-        # in its arrow's colour, a label may sit farther from its tip than a white o(…)
-        near, o_plane.near = o_plane.near, VALUE_NEAR
-        try:
-            return self._value_labels(o_plane, B, values, v_arrows, cast, bounds, obstacles)
-        finally:
-            o_plane.near = near
+        """The labels v(token) of the named values (:meth:`named_values`, drawn among
+        ``v_arrows``), whole, in their colours, each beside its own tip, nearer it than any
+        other arrow, clear of the other arrows and labels (``where``: the bounds and what they
+        keep clear of, the outputs' labels among it); issue 38, a review of he → farmer: at 1:1
+        every one was dropped, and at 16:9 v(When) sat far from its stub. Where one finds no
+        such spot, in the small type, then farther (:data:`VALUE_REACH`)."""
+        from scenes.mobjects.layout import box_of
+        from scenes.mobjects.plane import shaft_marks
 
-    def _value_labels(self, o_plane, B, values, v_arrows, cast, bounds, obstacles) -> VGroup:
-        head = self.head
-        for count in range(len(cast), 0, -1):
-            keep = cast[:count]
-            # clear of the other values' heads and shafts, not of its own
-            marks = self.kit.thin_marks(a for j, a in zip(values, v_arrows) if j not in keep)
-            labels = o_plane.tip_labels(
-                head.V[keep] @ B,
-                [f"v({self.k_tokens[j]})" for j in keep],
-                [self.k_color(j) for j in keep],
-                bounds,
-                [*obstacles, *marks],
-                strict=True,
-            )
-            family = labels.get_family()
-            named = sum(bool(getattr(m, "is_tip_label", False)) for m in family)
-            if named == count and not any(getattr(m, "is_leader", False) for m in family):
-                return labels
-        return VGroup()
+        bounds, obstacles = where
+        named = self.named_values(values)
+        arrows = [(np.asarray(a.get_start())[:2], np.asarray(a.get_end())[:2]) for a in v_arrows]
+        outs = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in o_plane.shafts]
+        heads = [Box(*(b - 0.1), *(b + 0.1)) for _, b in [*arrows, *outs]]
+        taken = [*heads, *shaft_marks([*arrows, *outs], half=0.04)]
+        taken += [box_of(m) for m in obstacles]
+        placed = []
+        for j in named:
+            k = list(values).index(j)
+            tip = arrows[k][1]
+            # nearer its tip than a named value's or an output's (a grey one it keeps off)
+            coloured = [e for n, e in enumerate(arrows) if n != k and values[n] in named]
+            others = [*coloured, *outs]
+            mine = [m for m in taken if not m.contains(Box(*tip, *tip), tol=1e-6)]
+            for size, reach in ((BODY, CAST_REACH), (SMALL, CAST_REACH), (SMALL, VALUE_REACH)):
+                mob = label(f"v({self.k_tokens[j]})", size, self.k_color(j))
+                spot = best_spot(mob, tip, others, mine, bounds, reach)
+                if spot is not None:
+                    mob.move_to(np.array([*spot, 0.0]))
+                    own_tip(mob, tip)
+                    placed.append(mob)
+                    taken.append(box_of(mob))
+                    break
+        return VGroup(*placed)
 
     def output_arrows(self, o_plane, coords, v_arrows, o_note, o_note_box, o_plane_box):
         """The outputs in their own style, each labelled o(token) (no token's colour on a
@@ -570,12 +594,16 @@ class Overview(ExplainerScene):
         cast = list(dict.fromkeys([pair.query, pair.key, *self.story_tokens("queries")]))
         return cast[:CROWDED_OUTPUTS]
 
-    def values_note(self, out_view, box: Box, drawn: int) -> VGroup:
+    def values_note(self, out_view, box: Box, drawn: int, crowded: bool = False) -> VGroup:
         """Under the values' plane, in ``box``: the faint arrows' key (a review: coloured arrows
-        with no label), how many of the values are ``drawn`` where not all, above the view
-        note."""
+        with no label), how many of the values are ``drawn`` where not all (among many, those
+        grey: the named ones are in colour), above the view note."""
         n, ink = self.example.n_keys, self.theme.muted
-        key = label(self.say("values_faint_some", k=drawn, n=n), SMALL, ink)
+        if crowded:
+            grey = drawn - len(self.named_values(self.values_fitted()[0]))
+            key = label(self.say("values_grey_some", k=grey, n=n), SMALL, ink)
+        else:
+            key = label(self.say("values_faint_some", k=drawn, n=n), SMALL, ink)
         if drawn >= n or key.width > box.width:  # all drawn, or no room to count them
             key = label(self.say("values_faint"), SMALL, ink)
         view = self.kit.view_note(out_view, "values_outputs")

@@ -125,7 +125,48 @@ CASES = [
     ("Softmax", "1:1"),  # the share caption out of the frame; key labels overlapping
     ("Overview", "4:3"),  # five outputs with no label
     ("Overview", "16:9"),  # o(The) 0.31 off its tip among 24 outputs, with no line
+    ("Overview", "1:1"),  # no value named (issue 38, he → farmer)
 ]
+
+
+def named_values_problems(scene) -> list[str]:
+    """Issue 38, a review of he → farmer (22 tokens): Overview's values step showed coloured
+    arrows with no name, v(When) far from its stub, and at 1:1 no value named at all. At its
+    values step the followed key's value and those the followed row weighs at least 0.1 are
+    named v(token), whole, each within 0.75 of its own arrow's tip and overlapping no other
+    label; every other value drawn is grey."""
+    from scenes.mobjects.layout import box_of
+
+    if scene.steps[-1]["key"] != "values":
+        return []
+    row = scene.followed_query().row
+    w = scene.head.weights[row]
+    values = sorted(scene.values_fitted()[0])
+    want = [scene.followed_key(row), *(j for j in np.argsort(-w) if w[j] >= 0.1)]
+    want = [int(j) for j in dict.fromkeys(want) if j in values][:3]
+    drawn = [m for top in scene.mobjects for m in top.get_family()]
+    texts = {getattr(m, "source_text", ""): m for m in drawn if getattr(m, "is_tip_label", 0)}
+    problems = []
+    for j in values:
+        arrow = scene.values_drawn[values.index(j)]
+        name = f"v({scene.k_tokens[j]})"
+        if j not in want:
+            if arrow.get_color().to_hex().lower() != scene.theme.muted.to_hex().lower():
+                problems.append(f"{name} in colour, not named")
+            continue
+        if name not in texts:
+            problems.append(f"{name} not named")
+            continue
+        box, tip = box_of(texts[name]), np.asarray(arrow.get_end())[:2]
+        gap = np.hypot(
+            max(box.x0 - tip[0], 0, tip[0] - box.x1), max(box.y0 - tip[1], 0, tip[1] - box.y1)
+        )
+        if gap > 0.75:
+            problems.append(f"{name} {gap:.2f} from its tip")
+        others = [box_of(m) for t, m in texts.items() if t != name]
+        if any(box.overlaps(o, 0.0) for o in others):
+            problems.append(f"{name} overlaps another label")
+    return problems
 
 
 @pytest.mark.parametrize("name,aspect", CASES, ids=[f"{n}-{a}" for n, a in CASES])
@@ -144,7 +185,7 @@ def test_the_24_token_sentence_draws_what_the_story_needs(name, aspect):
     def snap(scene):
         found = layout_problems(scene) + unshown_caption_numbers(scene)
         if name == "Overview":  # o(The) sat 0.31 from its tip among 24 outputs, with no line
-            found += labels_off_their_tips(scene, 0.25)
+            found += labels_off_their_tips(scene, 0.25) + named_values_problems(scene)
         return found + dropped_or_distant_labels(scene), final_frame_problems(scene)
 
     stills = _geometry(name, ex, aspect, snap)

@@ -28,6 +28,7 @@ from scenes.mobjects.plane import grow
 RATIO = 0.7  # a plane's shorter side at least this share of its longer (square_ish)
 HEAD_GAP = 0.25  # two coloured values' arrowheads at least this far apart on screen
 MIN_LINK = 0.3  # a chain link of its own at least this long on screen; shorter ones merge
+TOLD_WEIGHT = 0.1  # a term weighed at least this much is a link of its own, named by its term
 TERM_REACH = 0.45  # the followed key's term, naming its link of the chain, at most this far off
 WEIGHT_REACH = 0.9  # and its weight at most this much farther
 OWN_FIRST = 0.06  # a value's label at least this much nearer its own tip than another arrow
@@ -108,7 +109,7 @@ def _candidates(mob, tip, obstacles, bounds, reach: float):
                 yield own, box, c
 
 
-def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
+def best_spot(mob, tip, others, obstacles, bounds, reach: float):
     """The centre for ``mob`` within ``reach`` of ``tip`` that is nearest its tip among those
     at least :data:`OWN_FIRST` nearer it than any of ``others``, clear of ``obstacles`` and
     inside ``bounds``; None where there is none."""
@@ -118,6 +119,31 @@ def _best_spot(mob, tip, others, obstacles, bounds, reach: float):
         if margin >= OWN_FIRST and (best is None or (own, -margin) < best[0]):
             best = ((own, -margin), c)
     return None if best is None else best[1]
+
+
+def all_head(plane, v, colour, stroke_width: float, start=None):
+    """A thin arrow of ``plane`` to ``v`` in ``colour``; where shorter than :data:`SHORT_HEAD` on
+    screen, all head, that long, its point at ``v``'s tip (a value's stub seen, issue 38: v(When)
+    in Overview among the others' tails)."""
+    from manim import Arrow
+
+    s = np.zeros(2) if start is None else np.asarray(start, dtype=float)
+    tail, tip = plane.point(s), plane.point(s + np.asarray(v, dtype=float))
+    length = float(np.linalg.norm(tip - tail))
+    if SHORT_HEAD > length > 1e-6:
+        tail = tip - (tip - tail) / length * SHORT_HEAD
+        ratio, tip_length = 1.0, SHORT_HEAD
+    else:
+        ratio, tip_length = 0.3, 0.14
+    return Arrow(
+        tail,
+        tip,
+        buff=0,
+        color=colour,
+        stroke_width=stroke_width,
+        tip_length=tip_length,
+        max_tip_length_to_length_ratio=ratio,
+    )
 
 
 def _spots(mob, tip, obstacles, bounds, least: float, reach: float) -> list:
@@ -370,7 +396,7 @@ class CrowdedChain:
             taken += [box_of(m) for m in fixed]
             if _margin(box_of(mob), tip, others) >= OWN_FIRST:
                 continue
-            spot = _best_spot(mob, tip, others, [*marks, *taken], self.plane_box, CAST_REACH)
+            spot = best_spot(mob, tip, others, [*marks, *taken], self.plane_box, CAST_REACH)
             if spot is None:
                 failed.add(getattr(mob, "source_text", ""))
                 continue
@@ -420,7 +446,7 @@ class CrowdedChain:
         thin = self.kit.thin_marks(list(self.v_grey)) if len(self.v_labels) and self.v_grey else []
         taken = [box_of(m) for m in [*self.v_labels, *self.obstacles]]
         marks = [*heads, *shaft_marks(plane.shafts), *thin, *taken]
-        spot = _best_spot(mob, tip, others, marks, self.label_box, CAST_REACH)
+        spot = best_spot(mob, tip, others, marks, self.label_box, CAST_REACH)
         if spot is not None:
             mob.shift(np.array([*spot, 0.0]) - mob.get_center())
             own_tip(mob, tip)
@@ -479,13 +505,27 @@ class CrowdedChain:
         if all(lengths[j] >= MIN_LINK for j in seen):
             return None
         muted = self.theme.muted
+        told = self.told_terms()
         alone = [
             j
             for j in sorted(seen, key=lambda j: -w[j])
-            if lengths[j] >= MIN_LINK and self.colors[j] != muted
+            if (lengths[j] >= MIN_LINK and self.colors[j] != muted) or j in told
         ]
         rest = [j for j in seen if j not in alone]
         return ([rest] if rest else []) + [[j] for j in alone]
+
+    def told_terms(self) -> list[int]:
+        """The terms the chain names, each a link of its own however short (issue 38, he →
+        farmer: 0.299 × v(When), 0.07 long, was merged into the grey link, unseen): the
+        followed pair's key where this row is its query, then the keys it weighs at least
+        :data:`TOLD_WEIGHT`, largest first."""
+        import attention_core as ac
+
+        w, pair = self.head.weights[self.i], ac.followed_pair(self.trace)
+        first = [pair.key] if pair is not None and pair.query == self.i else []
+        heavy = [j for j in sorted(self.seen, key=lambda j: -w[j]) if w[j] >= TOLD_WEIGHT]
+        zero = set(self.v_zero)
+        return [j for j in dict.fromkeys([*first, *heavy]) if j not in zero]
 
     def zoomed_plane(self, links):
         """The plane fitted to the chain (the origin, each link's end, the output) and the
@@ -517,7 +557,10 @@ class CrowdedChain:
         for members in links:
             part = self.parts2[members].sum(axis=0)
             colour = self.colors[members[0]] if len(members) == 1 else self.theme.muted
-            arrows.append(plane.arrow(part, colour, start=start, stroke_width=6))
+            link = plane.arrow(part, colour, start=start, stroke_width=6)
+            if len(members) == 1 and np.linalg.norm(part) * plane.unit < SHORT_HEAD:
+                link = all_head(plane, part, colour, 6, start=start)  # a told term, seen
+            arrows.append(link)
             start = start + part
         anims = self.to_chain(links, arrows, old, new)
         self.play(*anims, run_time=1.6)
@@ -561,24 +604,32 @@ class CrowdedChain:
         if named.get_right()[0] <= self.side_box.x1:
             self.out_line.submobjects[0] = named
 
-    def name_followed_link(self) -> VGroup:
-        """The followed key's link of the chain, where it is a link of its own, named by its
-        term beside it, "0.719 × v(soup)", whole and in its colour, clear of the arrows and the
-        labels (issue 38 at 1:1: the chain ran unnamed); an empty group where there is none, or
-        no room within :data:`TERM_REACH` of it."""
-        import attention_core as ac
+    def name_told_links(self) -> VGroup:
+        """Each told term's link of the chain (:meth:`told_terms`), where it is a link of its
+        own, named by its term beside it, "0.547 × v(farmer)", whole and in its colour, clear of
+        the arrows and the labels (issue 38 at 1:1: the chain ran unnamed; he → farmer:
+        0.299 × v(When) was unseen and unnamed); a term with no room within
+        :data:`TERM_REACH` of its link is left out."""
         from scenes.mobjects.layout import box_of
+
+        links = getattr(self, "chain_links_drawn", {})
+        origin = np.asarray(self.vplane.point(np.zeros(2)))[:2]
+        taken = [*self.chain_marks(), *(box_of(m) for m in [*self.obstacles, *self.o_tip])]
+        named = []
+        for j in (j for j in self.told_terms() if j in links):
+            term = self.term_by_link(j, links[j], origin, taken)
+            if term is not None:
+                named.append(term)
+                taken.append(box_of(term))
+        return VGroup(*named)
+
+    def term_by_link(self, j: int, arrow, origin, taken):
+        """Key ``j``'s term, plated, beside its link ``arrow`` (off the side of the origin first:
+        the output's arrow runs there), clear of ``taken``; None where there is no room."""
         from scenes.mobjects.text import label
         from scenes.mobjects.theme import BODY, SMALL
 
-        pair = ac.followed_pair(self.trace)
-        links = getattr(self, "chain_links_drawn", {})
-        if pair is None or pair.query != self.i or pair.key not in links:
-            return VGroup()
-        j, arrow = pair.key, links[pair.key]
         a, b = np.asarray(arrow.get_start())[:2], np.asarray(arrow.get_end())[:2]
-        origin = np.asarray(self.vplane.point(np.zeros(2)))[:2]
-        taken = [*self.chain_marks(), *(box_of(m) for m in [*self.obstacles, *self.o_tip])]
         # on one line, else the weight over "× v(…)" (its weight nearer the link)
         for size, stacked in ((BODY, False), (BODY, True), (SMALL, False), (SMALL, True)):
             term = VGroup(
@@ -597,16 +648,15 @@ class CrowdedChain:
                 term.arrange(buff=0.1)
             term = plated(term, self.theme.background)  # over the hull's edges and the axes
             found, along = [], [a + t * (b - a) for t in np.linspace(0.0, 1.0, 21)]
-            for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+            for t in (0.5, 0.35, 0.65, 0.2, 0.8, 1.0):
                 found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, TERM_REACH)
             # its weight near the link too (at-the-limits at 16:9: "0.489" 1.9 from it, at the
             # far end of a long term)
             found = [c for c in found if self.weight_near(term, c, along)]
-            # first on the side of the link away from the origin (the output's arrow runs there)
             away = [c for c in found if _side(a, b, c) != _side(a, b, origin)]
             if away or found:
                 return term.move_to(np.array([*(away or found)[0], 0.0]))
-        return VGroup()
+        return None
 
     @staticmethod
     def weight_near(term, centre, along) -> bool:

@@ -41,6 +41,11 @@ WORDS: dict[str, tuple[str, str]] = {
     # "21 others not drawn" of the outputs as of the 7 values drawn; the count next to "not
     # drawn", as every plane's line says it)
     "values_faint_some": ("淡色：{k}/{n} 个值向量 v", "faint: {k} of the {n} values v"),
+    # among many, the values drawn but not named (grey; issue 38: coloured arrows with no name)
+    "values_grey_some": (
+        "灰色：另 {k} 个值向量 v（共 {n} 个）",
+        "grey: {k} more values v (of {n})",
+    ),
     "outputs_not_drawn": ("另有 {n} 个输出未画出", "outputs: {n} not drawn"),
     "outputs_not_drawn_one": ("另有一个输出未画出", "outputs: one not drawn"),
 }
