@@ -29,7 +29,13 @@ from scenes.mobjects.plane import CROWDED, grow, shaft_marks
 from scenes.mobjects.text import balanced_lines, label, vector_row
 from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import shown as drawn_as
-from scenes.parts.weighted_sum_chain import CrowdedChain, own_tip, plated, square_ish
+from scenes.parts.weighted_sum_chain import (
+    CrowdedChain,
+    _spots,
+    own_tip,
+    plated,
+    square_ish,
+)
 
 FEW = 0  # at 1:1 a plane of more keys fills its box (0: every plane)
 PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels at its edges
@@ -38,6 +44,8 @@ PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels 
 # chain covers placed again after the output's; every value's again after it; every value's before
 # it; every value's again where it may cross a faded shaft
 CHAIN_TRIES = ("around", "cover", "every", "values_first", "faint")
+OUTPUT_STROKE = 4  # the output's arrow, drawn over the chain's links (6), outlined
+HULL_REACH = 0.8  # the hull's name at most this far from one of its corners
 LIST_GAPS = ((0.3, 0.12), (0.2, 0.08))  # a list of weights' gaps between entries, then closer
 
 
@@ -369,12 +377,58 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             )
         elif moved:
             self.play(*moved, run_time=0.8)
-        term = self.name_followed_link() if merged else VGroup()  # "0.719 × v(soup)" by its link
+        term = self.name_told_links() if merged else VGroup()  # "0.547 × v(farmer)" by its link
+        self.told_names = term
+        # the output over the links, thinner, outlined in the background (issue 38, he → farmer:
+        # o(he) lay hidden under 0.547 × v(farmer), which nearly coincides with it)
+        self.result.set_stroke(width=OUTPUT_STROKE)
+        self.result.set_stroke(theme.background, width=OUTPUT_STROKE + 5, background=True)
+        hull_name = self.hull_label()
         self.play(
-            grow(self.result), FadeIn(self.o_tip), FadeIn(self.out_line), FadeIn(term), run_time=1
+            grow(self.result),
+            FadeIn(self.o_tip),
+            FadeIn(self.out_line),
+            FadeIn(term),
+            FadeIn(hull_name),
+            run_time=1,
         )
-        self.bring_to_front(self.shrunk)  # the links over the output's arrow, beside them
+        self.bring_to_front(self.result, self.o_tip, term, hull_name)
         self.hold()
+
+    def hull_label(self) -> VGroup:
+        """The values' hull named where it is the subject ("every possible output: weights ≥ 0
+        summing to 1", issue 38: the region was unlabelled), plated, in the hull's colour, by
+        the hull's corner farthest from the output, clear of every arrow and label; on two lines
+        where one finds no room; an empty group where neither does (the caption names it)."""
+        from scenes.mobjects.layout import box_of
+
+        if not len(self.hull.points):
+            self.hull_name = VGroup()
+            return self.hull_name
+        corners = [np.asarray(p)[:2] for p in self.hull.get_vertices()]
+        tip = np.asarray(self.vplane.point(self.out2))[:2]
+        corners.sort(key=lambda p: -np.linalg.norm(p - tip))
+        taken = [*self.chain_marks(), *(box_of(m) for m in self.drawn_labels())]
+        text = self.say("hull_every_output")
+        found = VGroup()
+        for lines, reach in ((1, HULL_REACH), (2, HULL_REACH), (2, 2 * HULL_REACH)):
+            parts = balanced_lines(text, self.label_box.width, SMALL, lines)
+            words = VGroup(*(label(t, SMALL, self.theme.muted) for t in parts))
+            words.arrange(DOWN, aligned_edge=LEFT, buff=0.05)
+            mob = plated(words, self.theme.background)
+            for corner in corners:
+                spots = _spots(mob, corner, taken, self.label_box, 0.0, reach)
+                if spots:
+                    found = VGroup(mob.move_to(np.array([*spots[0], 0.0])))
+                    break
+            if len(found):
+                break
+        self.hull_name = found
+        return found
+
+    def drawn_labels(self) -> list:
+        """The labels on the plane and beside it now, none of which the hull's name may touch."""
+        return [*self.obstacles, *self.v_labels, *self.o_tip, *self.told_names, *self.side]
 
     def chain_marks(self) -> list:
         """Every drawn arrow's head and shaft on the plane now (the faded values, the chain,

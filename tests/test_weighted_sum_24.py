@@ -36,7 +36,16 @@ def weighted_sum_facts(scene):
         plane, seen = scene.vplane, scene.V2[scene.seen]
         corners = ac.convex_hull_2d(seen) if len(seen) >= 3 else seen
         drawn = scene.hull.get_vertices() if len(scene.hull.points) else np.zeros((0, 3))
+        drawn_order = [m for top in scene.mobjects for m in top.get_family()]
+        order = {id(m): k for k, m in enumerate(drawn_order)}
+        links = [m for a in scene.shrunk for m in a.get_family() if id(m) in order]
+        texts = {getattr(m, "source_text", "") for m in drawn_order}
+        told = [f"× v({scene.k_tokens[j]})" for j in scene.told_terms()]
         return {
+            "output_on_top": min(order.get(id(m), -1) for m in scene.result.get_family())
+            > max((order[id(m)] for m in links), default=-1),
+            "told_unnamed": [t for t in told if t not in texts],
+            "hull_named": len(scene.hull_name) > 0,
             "corners": np.asarray(corners),
             "drawn": np.asarray(drawn)[:, :2],
             "at": np.array([plane.point(p)[:2] for p in corners]),
@@ -132,3 +141,17 @@ def test_the_labels_on_the_plane_sit_on_plates(run):
     assert found, "no label on the plane"
     bare = [name for name, plated in found.items() if not plated]
     assert not bare, found
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_the_output_and_every_told_term_are_seen_on_the_chain(run):
+    """Issue 38, a review of he → farmer (SmolLM2 L14 H9, the same head as trophy-24): o(he)
+    lay hidden under 0.547 × v(farmer), which nearly coincides with it, and 0.299 × v(When),
+    0.07 long, was merged unseen into the grey link. On the chain's still the output's arrow is
+    drawn over every link, each term weighed ≥ 0.1 (and the followed key's) is named by its
+    link; the values' hull is named where the plane is not square."""
+    chain = _step(run, "chain")
+    assert chain["output_on_top"]
+    assert not chain["told_unnamed"], chain["told_unnamed"]
+    if run[3] != "1:1":  # at 1:1 the zoomed plane may leave no room: the caption names it
+        assert chain["hull_named"]

@@ -71,6 +71,11 @@ STEPS = {
 }
 
 WORDS: dict[str, tuple[str, str]] = {
+    # the values' hull named on the chain's still (issue 38: the region was unlabelled)
+    "hull_every_output": (
+        "所有可能的输出：权重 ≥ 0，总和为 1",
+        "every possible output: weights ≥ 0 summing to 1",
+    ),
     # the compare step's picture: the caption's reason in one line of math, under o's line
     "compare_cross_math": (
         "$o = scripts(sum)_j w_j v_j$，$v_j$ 来自源序列",
