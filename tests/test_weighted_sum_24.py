@@ -40,7 +40,8 @@ def weighted_sum_facts(scene):
         order = {id(m): k for k, m in enumerate(drawn_order)}
         links = [m for a in scene.shrunk for m in a.get_family() if id(m) in order]
         texts = {getattr(m, "source_text", "") for m in drawn_order}
-        told = [f"× v({scene.k_tokens[j]})" for j in scene.told_terms()]
+        linked = getattr(scene, "chain_links_drawn", {})  # a merged chain's links of their own
+        told = [f"× v({scene.k_tokens[j]})" for j in scene.told_terms() if j in linked]
         return {
             "output_on_top": min(order.get(id(m), -1) for m in scene.result.get_family())
             > max((order[id(m)] for m in links), default=-1),
@@ -148,8 +149,8 @@ def test_the_output_and_every_told_term_are_seen_on_the_chain(run):
     """Issue 38, a review of he → farmer (SmolLM2 L14 H9, the same head as trophy-24): o(he)
     lay hidden under 0.547 × v(farmer), which nearly coincides with it, and 0.299 × v(When),
     0.07 long, was merged unseen into the grey link. On the chain's still the output's arrow is
-    drawn over every link, each term weighed ≥ 0.1 (and the followed key's) is named by its
-    link; the values' hull is named where the plane is not square."""
+    drawn over every link, each term weighed ≥ 0.1 (and the followed key's) is a link of its own
+    in a merged chain, named by it (where every term is a link, the list beside names them); the values' hull is named where the plane is not square."""
     chain = _step(run, "chain")
     assert chain["output_on_top"]
     assert not chain["told_unnamed"], chain["told_unnamed"]

@@ -631,7 +631,8 @@ class CrowdedChain:
 
         a, b = np.asarray(arrow.get_start())[:2], np.asarray(arrow.get_end())[:2]
         # on one line, else the weight over "× v(…)" (its weight nearer the link)
-        for size, stacked in ((BODY, False), (BODY, True), (SMALL, False), (SMALL, True)):
+        tries = [(BODY, False, 1), (BODY, True, 1), (SMALL, False, 1), (SMALL, True, 1)]
+        for size, stacked, far in [*tries, (SMALL, False, 2), (SMALL, True, 2)]:
             term = VGroup(
                 self.num(
                     self.head.weights[self.i, j],
@@ -649,17 +650,18 @@ class CrowdedChain:
             term = plated(term, self.theme.background)  # over the hull's edges and the axes
             found, along = [], [a + t * (b - a) for t in np.linspace(0.0, 1.0, 21)]
             for t in (0.5, 0.35, 0.65, 0.2, 0.8, 1.0):
-                found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, TERM_REACH)
+                reach = far * TERM_REACH  # twice as far where no spot is nearer (a short link)
+                found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, reach)
             # its weight near the link too (at-the-limits at 16:9: "0.489" 1.9 from it, at the
             # far end of a long term)
-            found = [c for c in found if self.weight_near(term, c, along)]
+            found = [c for c in found if self.weight_near(term, c, along, far)]
             away = [c for c in found if _side(a, b, c) != _side(a, b, origin)]
             if away or found:
                 return term.move_to(np.array([*(away or found)[0], 0.0]))
         return None
 
     @staticmethod
-    def weight_near(term, centre, along) -> bool:
+    def weight_near(term, centre, along, far: float = 1) -> bool:
         """Whether, ``term`` (:func:`plated`) centred at ``centre``, its "× v(…)" lies within
         :data:`TERM_REACH` of a point of ``along`` (a link) and its weight within
         :data:`WEIGHT_REACH` more."""
@@ -671,7 +673,7 @@ class CrowdedChain:
             b = box_of(part)
             box = Box(b.x0 + d[0], b.y0 + d[1], b.x1 + d[0], b.y1 + d[1])
             gaps.append(min(_gap(p, box) for p in along))
-        return gaps[0] <= TERM_REACH + WEIGHT_REACH and gaps[1] <= TERM_REACH
+        return gaps[0] <= far * TERM_REACH + WEIGHT_REACH and gaps[1] <= far * TERM_REACH
 
     def to_chain(self, links, arrows, old, new) -> list:
         """The animations from the shrunk values to the chain's links (several merging into
