@@ -776,7 +776,7 @@ def check_asked_story(story, W, tokens):
         # strongest links here share the pair's key, and the story says so
         linked = [i for i in top if W[i, k] >= 0.5]
         if linked:
-            assert story.telling == "asked_linked" and story.peer == max(
+            assert story.telling in ("asked_linked", "asked_also") and story.peer == max(
                 linked, key=lambda i: (W[i, k], -i)
             )
             assert story.fits[0] == (q, k) and {i for i, _ in story.fits[1:]} <= set(linked)

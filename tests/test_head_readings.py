@@ -285,6 +285,68 @@ def test_an_asked_pair_says_which_other_queries_share_its_key_as_strongly():
     assert asked_story(rows(0.45), tokens, 5, 2).telling == "asked_top"
 
 
+def _farmer_like(bright: float) -> np.ndarray:
+    """Issue 38's farmer sentence in 8 causal rows: each row rests a share on the first token
+    (the sink), he (row 7) → farmer (3) 0.55 its largest, sold (5) → farmer 0.64, and to (6) →
+    tractor (4) ``bright`` (0.96 on the real head)."""
+    W = np.tril(np.full((8, 8), 1.0))
+    W[:, 0] += 3.0
+    W /= W.sum(axis=1, keepdims=True)
+    for i, j, w in ((7, 3, 0.55), (5, 3, 0.64), (6, 4, bright)):
+        rest = (np.arange(8) != j) & (np.arange(8) <= i)
+        W[i, rest] *= (1 - w) / W[i, rest].sum()
+        W[i, j] = w
+    return W
+
+
+def test_the_peers_are_called_the_heads_strongest_links_only_where_they_are():
+    """Issue 38, the farmer sentence (SmolLM2 L14 H9, he → farmer 0.547): "sold → farmer 0.635
+    too, this head's strongest links here" while to → tractor 0.96 is brighter, off the
+    resting column. Told "asked_also" ("sold looks most at farmer too") there; "asked_linked"
+    (the strongest) only where no link off the sink and the diagonal is brighter."""
+    from attention_core.readings.followed import asked_story
+
+    tokens = ["When", "the", "old", "farmer", "tractor", "sold", "to", "he"]
+    s = asked_story(_farmer_like(0.96), tokens, 7, 3)
+    assert (s.peer, s.linked, s.strongest, s.telling) == (5, True, False, "asked_also")
+    assert s.pair_telling == "asked_top"
+    s = asked_story(_farmer_like(0.6), tokens, 7, 3)
+    assert (s.peer, s.strongest, s.telling) == (5, True, "asked_linked")
+    # the head step's "where it links most strongly" names to → tractor first, then the two
+    # rows on farmer (by number of queries, the farmer group came first)
+    links = heads.summarise_head(_farmer_like(0.96), tokens).links
+    assert [(g.key, g.queries) for g in links] == [(4, (6,)), (3, (5, 7))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 9), st.booleans(), st.integers(0, 2**31 - 1))
+def test_strongest_links_are_said_only_when_no_other_link_is_brighter(n, causal, seed):
+    """Whenever the story calls its framed links the head's strongest ("asked_linked"), no cell
+    off a resting place and off the diagonal, in a row that sees two keys or more, weighs more
+    than the heaviest framed one; where it does not, one does."""
+    from attention_core.readings.followed import asked_story
+
+    rng = np.random.default_rng(seed)
+    W = rng.dirichlet(np.full(n, 0.3), size=n)
+    if causal:
+        W = np.tril(W) + np.tril(np.full((n, n), 1e-3))
+        W /= W.sum(axis=1, keepdims=True)
+    k = int(rng.integers(0, n - 1 if causal else n))
+    for i in rng.choice(np.arange(k, n), size=min(3, n - k), replace=False):
+        W[i] *= 0.3 / W[i].sum()  # a few rows put 0.7 or so on k
+        W[i, k] += 0.7
+        W[i] /= W[i].sum()
+    q = int(rng.choice([i for i in range(n) if int(np.argmax(W[i])) == k] or [k]))
+    tokens = [f"t{i}" for i in range(n)]
+    s = asked_story(W, tokens, q, int(np.argmax(W[q])))
+    may = sh.link_cells(W, tokens)
+    if s.linked:
+        framed = max(W[i, j] for i, j in s.fits)
+        brighter = bool((W[may] > framed).any())
+        assert s.strongest == (not brighter and all(may[i, j] for i, j in s.fits))
+    assert (s.telling == "asked_linked") == (s.linked and s.strongest)
+
+
 # -- rows split between two habits (issue 38: "diffuse" over a clear diagonal, 0.34 + 0.36) -------
 def _split_rows(n: int, a: float, b: float, causal: bool, seed: int) -> np.ndarray:
     """``a`` of each row on the previous token, ``b`` on the first, the rest at random over the

@@ -106,6 +106,12 @@ def test_the_links_it_names_are_the_rows_largest_weights(W, kind):
     if s.habit is None:
         links = {(i, g.key) for g in s.links for i in g.queries}
         assert set(s.cells) == links | set(s.top_cells)
+        # "where it links most strongly": no unnamed link outweighs a named group's brightest
+        # (issue 38: "to → tractor 0.96" said only "next", after a group at 0.55–0.64)
+        unnamed = [g for g in sh.strongest_links(W, toks) if g.content and g not in s.links]
+        highs = [g.high for g in s.links]
+        assert highs == sorted(highs, reverse=True)
+        assert all(g.high <= min(highs) for g in unnamed)
     else:
         assert s.links == () and s.rows.mass >= HABIT_AT_LEAST
         assert all(int(np.argmax(W[i])) == j for i, j in s.cells)

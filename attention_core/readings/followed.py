@@ -220,6 +220,12 @@ class HeadStory:
     a head looking at that word from much of the text, though no reading names it), the one
     that gives it the most; ``fits`` then frames each of them.
 
+    ``linked``: the peers are such rows, each at least half its row on the key
+    (:func:`_linked_peer`); ``strongest``: and their cells (with the pair's) hold the head's
+    strongest link in this sentence — no cell off the diagonal, off a resting place, in a row
+    not forced, weighs more (:func:`_strongest_of_all`): only then do the captions call them
+    "this head's strongest links".
+
     ``keys``: an asked key word's pieces (() for a key of one token): ``weight`` is then their
     sum, ``rank``, ``other`` and ``peer`` read the word as one key (its pieces' columns summed;
     its own pieces are no peers), ``habit`` holds when the habitual key is any piece (that piece
@@ -232,7 +238,7 @@ class HeadStory:
     weight : float
     earlier : int or None
     fits : tuple of (int, int)
-    rank, other, other_weight, habit, peer, peer_weight, keys, linked
+    rank, other, other_weight, habit, peer, peer_weight, keys, linked, strongest
         As above.
 
     Examples
@@ -258,6 +264,7 @@ class HeadStory:
     peer_weight: float = 0.0
     keys: tuple[int, ...] = ()
     linked: bool = False
+    strongest: bool = False
 
     @property
     def pieces(self) -> tuple[int, ...]:
@@ -269,8 +276,10 @@ class HeadStory:
         """Which way the captions tell it: the head's kind; for an asked pair ``"asked_habit"``
         (the head's habit), ``"asked_top"`` (its largest weight, beside the runner-up),
         ``"asked_lower"`` (a lower one, beside the largest), ``"asked_column"`` (many queries
-        look most at its key), ``"asked_linked"`` (a few other queries look at its key as
-        strongly: the head's strongest links in this sentence) or ``"asked"`` (no other key)."""
+        look most at its key), ``"asked_linked"`` (a few other queries look most at its key, at
+        least half their row, and these are the head's strongest links in this sentence:
+        :attr:`strongest`), ``"asked_also"`` (as ``"asked_linked"``, but a brighter link lies
+        elsewhere) or ``"asked"`` (no other key)."""
         if self.kind != "asked":
             return self.kind
         if self.habit is not None:
@@ -278,7 +287,9 @@ class HeadStory:
         if self.other is None:
             return "asked"
         if self.rank == 1 and self.peer is not None:
-            return "asked_linked" if self.linked else "asked_column"
+            if not self.linked:
+                return "asked_column"
+            return "asked_linked" if self.strongest else "asked_also"
         return "asked_top" if self.rank == 1 else "asked_lower"
 
     @property
@@ -288,7 +299,7 @@ class HeadStory:
         that look as strongly at its key ("this head's strongest links") are said once, where
         they can be seen: AttentionMatrix's reading, whose heatmap frames their rows (issue
         38: the phrase came back in about nine steps that showed no such row)."""
-        return "asked_top" if self.telling == "asked_linked" else self.telling
+        return "asked_top" if self.telling in ("asked_linked", "asked_also") else self.telling
 
 
 def head_story(
@@ -363,19 +374,37 @@ def asked_story(
     rest = np.where(np.arange(row.size) == k, -np.inf, row)
     other = int(np.argmax(rest)) if row.size > 1 and float(np.max(rest)) > 0 else None
     ow = 0.0 if other is None else float(row[other])
-    peer, pw, linked = None, 0.0, False
+    peer, pw, linked, strongest = None, 0.0, False, False
     if habit is None and rank == 1 and other is not None:
         peer, fits = _column_peer(C, q, k, pieces) or (None, fits)
         link = _linked_peer(C, q, k, pieces) if peer is None else None
         linked = link is not None
         if link is not None:
             peer, fits = link
+            strongest = _strongest_of_all(W, C, tokens, fits)
         pw = 0.0 if peer is None else float(C[peer, k])
         if peer is not None and pieces:  # each row framed on every piece of the word
             fits = tuple((i, p) for i, _ in fits for p in pieces)
-    return HeadStory(
-        "asked", q, k, w, earlier, fits, rank, other, ow, habit, peer, pw, pieces, linked
-    )
+    told = (rank, other, ow, habit, peer, pw, pieces, linked, strongest)
+    return HeadStory("asked", q, k, w, earlier, fits, *told)
+
+
+def _strongest_of_all(
+    W: np.ndarray, C: np.ndarray, tokens: Sequence[str], cells: Sequence[tuple[int, int]]
+) -> bool:
+    """Whether ``cells`` of ``C`` (``W`` with a key word's pieces as one key) hold the head's
+    strongest link in this sentence: none of their keys a resting place, and no cell that may
+    hold a link (:func:`~.sharpness.link_cells` of ``W``: off the diagonal, off a resting
+    place, in a row not forced) weighs more than the heaviest of them. Issue 38: "sold → farmer
+    0.635 too, this head's strongest links here" beside to → tractor 0.962."""
+    from .sharpness import link_cells
+
+    if W.shape[0] != W.shape[1]:
+        return False
+    may = link_cells(W, tokens if len(tokens) == W.shape[0] else None)
+    if not all(may[i, j] for i, j in cells):
+        return False
+    return max(float(C[i, j]) for i, j in cells) >= float(C[may].max())
 
 
 def collapsed(W: ArrayLike, pieces: Sequence[int], k: int) -> np.ndarray:

@@ -443,7 +443,9 @@ class HeadSummary:
     and that average ``rest_share`` (over the rows the habit covers: a decoder's first row,
     forced onto the first token, left out). ``links``: without a habit, the head's strongest
     links to other tokens (:func:`~.sharpness.strongest_links`: each query's largest weight, at
-    least half its row, not on a resting place or itself), at most :data:`LINKS_SAID` groups;
+    least half its row, not on a resting place or itself), at most :data:`LINKS_SAID` groups,
+    the group with the brightest link first (no unnamed group's link outweighs every named
+    group's: "where it links most strongly" is then true);
     ``top``: without a habit, the one key more than half the rows weigh most
     (:func:`~.head_kinds.fixed_key`; never the first key or a closing [SEP]), None where none
     is; ``rows_weights`` the weights read.
@@ -606,6 +608,9 @@ def summarise_head(
     cells: tuple[tuple[int, int], ...] = ()
     if habit is not None:
         cells = _fitting_rows(W, _pattern_keys(W, tokens or (), habit))
-    links = () if habit else tuple(g for g in rows.links if g.content)[:LINKS_SAID]
+    # the brightest links first, so that "where it links most strongly" names them (issue 38:
+    # "sold, his₁, he → farmer (0.55–0.64)" said first and "to → tractor 0.96" only "next")
+    content = sorted((g for g in rows.links if g.content), key=lambda g: -g.high)
+    links = () if habit else tuple(content[:LINKS_SAID])
     top = fixed_key(W, tokens) if habit is None else None  # most rows weigh it most
     return HeadSummary(reading, rows, habit, cells, rest, rest_key, share, links, top, W)

@@ -139,6 +139,26 @@ def resting_keys(W: ArrayLike, tokens: Sequence[str] | None = None) -> set[int]:
     return out | ({W.shape[1] - 1} if len(tokens) > 1 and tokens[-1] == "[SEP]" else set())
 
 
+def link_cells(W: ArrayLike, tokens: Sequence[str] | None = None) -> np.ndarray:
+    """The cells that may hold a link to another token: off the diagonal (a row on itself), off
+    a resting place's column (:func:`resting_keys`), in a row that sees two keys or more (a
+    forced row's weight says nothing); a boolean mask of ``W``'s shape."""
+    W = np.asarray(W)
+    n, m = W.shape
+    cells = ~np.eye(n, m, dtype=bool)
+    cells[:, sorted(resting_keys(W, tokens))] = False
+    cells[_seen(W) < 2] = False
+    return cells
+
+
+def strongest_link(W: ArrayLike, tokens: Sequence[str] | None = None) -> float:
+    """The largest weight of :func:`link_cells`: the head's strongest link to another token in
+    this sentence (0.0 where there is no such cell)."""
+    W = np.asarray(W, dtype=np.float64)
+    cells = link_cells(W, tokens)
+    return float(W[cells].max()) if cells.any() else 0.0
+
+
 def strongest_links(
     weights: ArrayLike, tokens: Sequence[str] | None = None, at_least: float = LINK_AT_LEAST
 ) -> tuple[LinkGroup, ...]:

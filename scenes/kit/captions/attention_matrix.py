@@ -57,6 +57,12 @@ STEPS = {
         "{habit}所问的一对：{q} → {kw}，是它最大的权重。不只是 {q}：{p} → {k} {pw} 也是这个头在这句里最强的连接（已框出）。{sym}",
         "{habit}The pair asked for: {q} → {kw}, its largest weight. Not only {q}: {p} → {k} {pw} too, this head's strongest links here (framed). {sym}",
     ),
+    # as story_asked_linked where a brighter link lies elsewhere (HeadStory.strongest false;
+    # issue 38: "this head's strongest links" beside to → tractor 0.962, off the sink)
+    "story_asked_also": (
+        "{habit}所问的一对：{q} → {kw}，是它最大的权重。不只是 {q}：{p} 也最看重 {k}，{pw}（已框出）。{sym}",
+        "{habit}The pair asked for: {q} → {kw}, its largest weight. Not only {q}: {p} looks most at {k} too, {pw} (framed). {sym}",
+    ),
     "story_asked_lower": (
         "{habit}所问的一对：{q} → {kw}，只是 {q} {nth}的权重；{q} 最看重的是 {o} {ow}。{sym}",
         "{habit}The pair asked for: {q} → {kw}, only the {nth} largest weight of {q}; {q} looks most at {o} {ow}. {sym}",

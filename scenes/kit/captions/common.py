@@ -36,22 +36,23 @@ WORDS = {
     "pair_asked": ("正是所问的两个词元", "the one asked about"),
     # the same where the head rests its rows' weight on a resting place (summarise_head): the
     # head's pattern named before the pair (issue 38: "This pair: the one asked about" while
-    # the matrix showed a bright first column)
+    # the matrix showed a bright first column); "on average a row", not "each row's": a
+    # row of the farmer head puts 0.02 there, the mean 0.45
     "pair_asked_rest_quarter_first": (
-        "每行平均把四分之一以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
-        "on average it parks a quarter or more of each row's weight on {r}, the first token, and links {q} → {k}",
+        "平均来看，一行把四分之一以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
+        "on average a row rests a quarter of its weight or more on {r}, the first token, and it links {q} → {k}",
     ),
     "pair_asked_rest_half_first": (
-        "每行平均把一半以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
-        "on average it parks half or more of each row's weight on {r}, the first token, and links {q} → {k}",
+        "平均来看，一行把一半以上的权重停在第一个词元 {r} 上，并连接 {q} → {k}",
+        "on average a row rests half of its weight or more on {r}, the first token, and it links {q} → {k}",
     ),
     "pair_asked_rest_quarter_last": (
-        "每行平均把四分之一以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
-        "on average it parks a quarter or more of each row's weight on {r}, the last token, and links {q} → {k}",
+        "平均来看，一行把四分之一以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
+        "on average a row rests a quarter of its weight or more on {r}, the last token, and it links {q} → {k}",
     ),
     "pair_asked_rest_half_last": (
-        "每行平均把一半以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
-        "on average it parks half or more of each row's weight on {r}, the last token, and links {q} → {k}",
+        "平均来看，一行把一半以上的权重停在最后一个词元 {r} 上，并连接 {q} → {k}",
+        "on average a row rests half of its weight or more on {r}, the last token, and it links {q} → {k}",
     ),
     # a key word cut into pieces: the pair's key is the word, its weight the pieces' sum
     "pair_asked_piece": (
