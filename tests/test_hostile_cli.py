@@ -538,14 +538,14 @@ def test_no_worker_media_folder_is_left_after_workers_are_killed(tmp_path):
             "-j",
             "2",
             "--timeout",
-            "25",
+            "12",
             "--out",
             tmp_path / "o",
         ],
         env=env,
         timeout=300,
     )
-    assert r.returncode == 1 and "timed out after 25 s" in r.stderr.decode(), r.stderr
+    assert r.returncode == 1 and "timed out after 12 s" in r.stderr.decode(), r.stderr
     assert _media(tmp) == []
     for sig in (signal.SIGTERM, signal.SIGKILL):
         p = subprocess.Popen(
