@@ -548,7 +548,9 @@ class AttentionMatrix(AttentionMatrixLayout, AttentionMatrixStory, ExplainerScen
         if s is None:
             return named_cells(other, pair)
         beside = [(s.query, s.other)] if s.telling in ("asked_top", "asked_lower") else []
-        beside += [(s.peer, s.key)] if s.telling in ("asked_column", "asked_linked") else []
+        beside += (
+            [(s.peer, s.key)] if s.telling in ("asked_column", "asked_linked", "asked_also") else []
+        )
         return [(s.query, s.key), *beside, *named_cells(None, pair)]
 
     def framed_cells(self) -> list[tuple[int, int]]:

@@ -44,7 +44,7 @@ PLANE_MARGIN = 0.3  # round a crowded plane inside its box: room for the labels 
 # chain covers placed again after the output's; every value's again after it; every value's before
 # it; every value's again where it may cross a faded shaft
 CHAIN_TRIES = ("around", "cover", "every", "values_first", "faint")
-OUTPUT_STROKE = 4  # the output's arrow, drawn over the chain's links (6), outlined
+OUTPUT_STROKE = 3  # the output's arrow, drawn over the chain's links (6): they show beside it
 HULL_REACH = 0.8  # the hull's name at most this far from one of its corners
 LIST_GAPS = ((0.3, 0.12), (0.2, 0.08))  # a list of weights' gaps between entries, then closer
 
@@ -379,10 +379,10 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             self.play(*moved, run_time=0.8)
         term = self.name_told_links() if merged else VGroup()  # "0.547 × v(farmer)" by its link
         self.told_names = term
-        # the output over the links, thinner, outlined in the background (issue 38, he → farmer:
-        # o(he) lay hidden under 0.547 × v(farmer), which nearly coincides with it)
+        # the output over the links and half as thick (issue 38, he → farmer: o(he) lay hidden
+        # under 0.547 × v(farmer), which nearly coincides with it; outlined in the background
+        # it hid that link in turn): a link along it shows on both sides of its line
         self.result.set_stroke(width=OUTPUT_STROKE)
-        self.result.set_stroke(theme.background, width=OUTPUT_STROKE + 5, background=True)
         hull_name = self.hull_label()
         self.play(
             grow(self.result),
