@@ -605,7 +605,8 @@ class Overview(ExplainerScene):
         else:
             key = label(self.say("values_faint_some", k=drawn, n=n), SMALL, ink)
         if drawn >= n or key.width > box.width:  # all drawn, or no room to count them
-            key = label(self.say("values_faint"), SMALL, ink)
+            short = "values_grey" if crowded and drawn < n else "values_faint"
+            key = label(self.say(short), SMALL, ink)
         view = self.kit.view_note(out_view, "values_outputs")
         note = VGroup(key, view).arrange(DOWN, aligned_edge=LEFT, buff=0.04) if len(view) else key
         return place(note, box, "left" if note.height <= box.height else "bottom-left")

@@ -46,6 +46,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "灰色：另 {k} 个值向量 v（共 {n} 个）",
         "grey: {k} more values v (of {n})",
     ),
+    # the same where the count has no room (a square frame)
+    "values_grey": ("灰色：其余值向量 v", "grey: other values v"),
     "outputs_not_drawn": ("另有 {n} 个输出未画出", "outputs: {n} not drawn"),
     "outputs_not_drawn_one": ("另有一个输出未画出", "outputs: one not drawn"),
 }
