@@ -113,11 +113,27 @@ def heads_step(path, aspect):
         example,
         frames=False,
         look=Look.for_example(example, lang="en", aspect=aspect),
-        snapshot=lambda s: spread(s) if s.steps[-1]["key"] == "project" else snap(s),
+        snapshot=lambda s: {"project": spread, "split": split_state}.get(s.steps[-1]["key"], snap)(
+            s
+        ),
     )
     got = next(st.snapshot for st in stills if st.key == "heads")
-    got[5]["project"] = next(st.snapshot for st in stills if st.key == "project")
+    for key in ("project", "split"):
+        got[5][key] = next(st.snapshot for st in stills if st.key == key)
     return got
+
+
+def split_state(scene) -> dict:
+    """The split step of a block diagram: the heads drawn, the key/value groups they show, and
+    how much of the content's height their panels span."""
+    panels = getattr(scene, "split_panels", None)
+    heads = list(scene.split_heads)
+    return {
+        "heads": heads,
+        "groups": {scene.maps.group(h) for h in heads},
+        "span": panels.height / scene.regions.content.height if panels is not None else 0.0,
+        "problems": layout_problems(scene),
+    }
 
 
 def plane_names(panel) -> list[str]:
@@ -184,6 +200,16 @@ def test_many_heads_draw_those_that_matter_and_name_the_rest(path, aspect):
     # issue 38: the project step's middle third was empty (Q, K and V at the top, 30 % of the
     # content): its bars spread over the content where the split takes all of it
     assert size["project"] >= 0.45, size["project"]
+    # issue 38: the split drew the heads step's two or three heads in one row, the content's
+    # lower half empty; its panels now take rows of it, as many heads as keep each block at
+    # least 60 px at 1080p (all 9 over 11 tokens at 16:9), of more than one key/value group
+    split = size["split"]
+    assert not split["problems"], split["problems"][:5]
+    assert split["span"] >= 0.6, split
+    assert split["heads"][0] == ex.head_index, split
+    assert len(split["heads"]) >= (len(w) if path == SMOLLM2_L19 and aspect == "16:9" else 6)
+    if path == SMOLLM2_L19:
+        assert len(split["groups"]) >= 2, split
     if aspect == "16:9":  # the explained head drawn larger, its followed row and column labelled
         e, sides = ex.head_index, size["sides"]
         assert all(sides[e] > 1.15 * sides[h] for h in shown if h != e), sides
@@ -310,6 +336,7 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
     for still in stills:  # no two texts overlap in any step (the concat step's shapes did)
         assert not still.snapshot[1], (still.key, still.snapshot[1][:5])
     assert steps["split"].snapshot[2][0] == 8  # the split: the explained head first
+    assert len(steps["split"].snapshot[2]) >= 6  # in rows (it drew 2 in one, issue 38)
     # the concatenation: the outputs in the order the heads are drawn (the explained head
     # first, framed in the accent), one shape for them all
     outputs = steps["concat"].snapshot[3]

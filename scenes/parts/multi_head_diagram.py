@@ -17,6 +17,7 @@ from scenes.mobjects.theme import BODY, SMALL
 from scenes.parts.multi_head_blocks import FORMULA
 
 SPLIT_ROOM = 2.4  # under Q, K and V, the least room for the heads' panels (else the whole content)
+MIN_BLOCK = 60 / 135  # a head's block in the split: at least 60 px at 1080p (8 units, 1080 px)
 BAR = 0.4  # the height of a matrix drawn as its shape (its rows are not to scale: its shape
 # says how many)
 
@@ -127,56 +128,163 @@ class DiagramSteps:
         self.play(*(FadeIn(g) for g in fulls.values()), run_time=1.0)
         return fulls, Box(content.x0, content.y0, content.x1, stack.get_bottom()[1] - 0.3)
 
-    def split_blocks(self, fulls: dict, bottom: Box, split: list[int]) -> dict:
-        """Each head of ``split`` takes its blocks of Q, K and V (K's and V's: its key/value
-        head's) into its own panel, as blocks with their shapes: {head: (panel, {})}. Where
-        the room under Q, K and V is low (a square frame), the panels take the whole content
-        and Q, K and V leave as their blocks fly."""
-        theme, maps, n = self.theme, self.maps, self.example.n
-        pieces, anims, appear = {}, [], []
+    def split_order(self) -> list[int]:
+        """The heads the split may draw, in the order it takes them: the explained head, then
+        (of a grouped layer) one head of each other key/value group, then the heads step's,
+        then the rest as :attr:`order` ranks them — the first few show heads of more than one
+        group (heads of a group share K and V; another group's do not)."""
+        maps, H = self.maps, len(self.trace.heads)
+        ranked = list(dict.fromkeys([*self.shown, *self.order, *range(H)]))
+        picked = ranked[:1]
+        if maps.shared:
+            groups = {maps.group(picked[0])}
+            for h in ranked:
+                if maps.group(h) not in groups:
+                    picked.append(h)
+                    groups.add(maps.group(h))
+        return picked + [h for h in ranked if h not in picked]
+
+    def split_layout(self, bottom: Box):
+        """Where the split's heads go: the room they take (the whole content, Q, K and V
+        leaving, where the room under them is low) and (columns, the blocks' side, the heads
+        row by row, the explained head first and the others by number). As many heads of
+        :meth:`split_order` as rows of panels hold with each block at least MIN_BLOCK (60 px
+        at 1080p; issue 38: two or three heads in one row left the content's lower half
+        empty); of those layouts, the one with the largest blocks."""
         if bottom.height < SPLIT_ROOM:
             bottom, self.fulls_stay = self.regions.content, False
-        name_h = math("Q_1", FORMULA).height + 0.1
-        for box, h in zip(bottom.columns(*([1] * len(split)), gap=0.3), split):
-            title = self.head_title(h, box.width)
-            place(title, Box(box.x0, box.y1 - title.height, box.x1, box.y1), "left")
-            rest = Box(box.x0, box.y0, box.x1, title.get_bottom()[1] - 0.1)
-            side = min((rest.width - 0.4) / 3, rest.height - name_h - 0.7, 1.6)
-            group = VGroup(title)
-            g = maps.group(h)
-            for k, name in enumerate("QKV"):
-                block = h if name == "Q" else g
-                w = maps.d_v if name == "V" else maps.d_k
-                rect = Rectangle(width=side, height=side, stroke_color=theme.muted, stroke_width=2)
-                rect.set_fill(self.tint(block, kv=name != "Q"), opacity=1)
-                if self.is_explained(block, name != "Q"):
-                    rect.set_stroke(theme.accent, width=3.5)
-                x = rest.x0 + k * (side + 0.2) + side / 2
-                rect.move_to([x, rest.y1 - name_h - side / 2, 0])
-                name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
-                name_mob.next_to(rect, UP, buff=0.08).align_to(rect, LEFT)
-                shape = label(self.shape_text(n, w), SMALL, theme.muted)
-                shape.next_to(rect, DOWN, buff=0.08)
-                if shape.width > side + 0.1:  # narrow: its rows over its columns
-                    shape = VGroup(*(label(t, SMALL, theme.muted) for t in (f"{n} ×", f"{w}")))
-                    shape.arrange(DOWN, aligned_edge=LEFT, buff=0.04).next_to(rect, DOWN, 0.08)
-                src = self.head_blocks[name].get(block)
-                anims.append(TransformFromCopy(src, rect) if src is not None else FadeIn(rect))
-                appear += [name_mob, shape]
-                group.add(rect, name_mob, shape)
-            group.title = title
-            appear.append(title)
-            if h == self.explained:
-                group.frame = self.explained_frame(group, buff=0.08)
-                appear.append(group.frame)
-            pieces[h] = (group, {})
+        order, best = self.split_order(), None
+        for cols in range(1, len(order) + 1):
+            width = (bottom.width - 0.3 * (cols - 1)) / cols
+            if (width - 0.4) / 3 < MIN_BLOCK:
+                break
+            for n_rows in range(1, -(-len(order) // cols) + 1):
+                drawn = order[: n_rows * cols]
+                drawn = [drawn[0], *sorted(drawn[1:])]
+                rows = [drawn[k : k + cols] for k in range(0, len(drawn), cols)]
+                side = self.split_side(bottom, width, rows)
+                key = (len(drawn), side)
+                if side >= MIN_BLOCK and (best is None or key > best[0]):
+                    best = (key, (bottom, cols, side, rows))
+        if best is None:  # not even one row: the explained head alone, as large as it goes
+            return bottom, (bottom, 1, self.split_side(bottom, bottom.width, [order[:1]]),
+                            [order[:1]])  # fmt: skip
+        return bottom, best[1]
+
+    def panel_parts(self, width: float, side: float) -> tuple[float, float]:
+        """The heights over and under a split panel's blocks: their names (Q₁), and their shape
+        (one "22 × 64 each" under the three where they are alike and it fits the panel; else
+        one under each block, on two lines where wider than the block)."""
+        n, d = self.example.n, max(self.maps.d_k, self.maps.d_v)
+        line = label("0", SMALL, self.theme.muted).height + 0.02
+        if self.shape_each(width) is not None:
+            lines = 1
+        else:
+            lines = 2 if text_width(self.shape_text(n, d), SMALL) > side + 0.1 else 1
+        return math("Q_1", FORMULA).height + 0.1, 0.08 + line * lines + 0.04 * (lines - 1)
+
+    def shape_each(self, width: float) -> str | None:
+        """The one shape of a split panel's three blocks ("22 × 64 each"), where Q's, K's and
+        V's blocks are alike and it fits in ``width``; else None."""
+        maps = self.maps
+        text = self.say("mh_shape_each", shape=self.shape_text(self.example.n, maps.d_k))
+        if maps.d_k != maps.d_v or text_width(text, SMALL) > width:
+            return None
+        return text
+
+    def name_pitch(self) -> float:
+        """The least step from one block of a split panel to the next: its name's (Q₁₂ K₁₂
+        V₁₂ ran into each other over small blocks) and a gap."""
+        if not hasattr(self, "_name_pitch"):
+            top = len(self.trace.heads)
+            self._name_pitch = max(math(f"{n}_{top}", FORMULA).width for n in "QKV") + 0.15
+        return self._name_pitch
+
+    def split_side(self, box: Box, width: float, rows: list[list[int]]) -> float:
+        """The side of the split's blocks with ``rows`` of panels ``width`` wide in ``box``:
+        three blocks across a panel, each row under its heads' names (the tallest of the
+        row), at most 1.6."""
+        titles = sum(max(self.head_title(h, width).height for h in row) + 0.1 for row in rows)
+        free = box.height - 0.35 * (len(rows) - 1) - titles - 0.2  # (the frame, a margin)
+        side = min((width - 0.4) / 3, width - 2 * self.name_pitch(), 1.6)
+        for _ in range(2):  # a shape on two lines where the block is narrower than it
+            over, under = self.panel_parts(width, side)
+            side = min(side, (free - len(rows) * (over + under)) / len(rows))
+        return side
+
+    def split_blocks(self, fulls: dict, layout) -> dict:
+        """Each head drawn in the split takes its blocks of Q, K and V (K's and V's: its
+        key/value head's) into its own panel, as blocks with their shapes, in rows
+        (:meth:`split_layout`): {head: (panel, {})}. Where the panels take the whole content
+        (a square frame), Q, K and V leave as their blocks fly."""
+        bottom, cols, side, rows = layout
+        pieces, anims, appear = {}, [], []
+        width = (bottom.width - 0.3 * (cols - 1)) / cols
+        over, under = self.panel_parts(width, side)
+        top = bottom.y1
+        for row in rows:
+            titles = [self.head_title(h, width) for h in row]
+            title_h = max(t.height for t in titles)
+            for k, (h, title) in enumerate(zip(row, titles)):
+                x0 = bottom.x0 + k * (width + 0.3)
+                place(title, Box(x0, top - title.height, x0 + width, top), "left")
+                y1 = top - title_h - 0.1 - over
+                panel = self.head_split_panel(h, title, x0, y1, side, width, anims, appear)
+                pieces[h] = (panel, {})
+            top -= title_h + 0.1 + over + side + under + 0.35
         panels = VGroup(*(p for p, _ in pieces.values()), *(p.frame for p, _ in pieces.values()
                           if hasattr(p, "frame")))  # fmt: skip
-        panels.shift(UP * (bottom.center[1] - panels.get_center()[1]))  # in the middle
+        panels.move_to(bottom.center)  # in the middle
+        self.split_panels = panels  # (for the checks)
         self.play(*(FadeIn(m) for m in appear), run_time=0.6)
         leave = [] if self.fulls_stay else [FadeOut(g) for g in fulls.values()]
         self.play(*anims, *leave, run_time=1.6)
         return pieces
+
+    def head_split_panel(self, h: int, title, x0: float, y1: float, side: float, width: float,
+                         anims, appear):  # fmt: skip
+        """Head ``h``'s panel in the split (``width`` wide): its ``title``, and its Q, K and V
+        blocks (``side`` square, their tops at ``y1``) named over and shaped under; their
+        flights from Q, K and V into ``anims``, what fades in into ``appear``."""
+        theme, maps, n = self.theme, self.maps, self.example.n
+        group = VGroup(title)
+        g = maps.group(h)
+        each = self.shape_each(width)
+        for k, name in enumerate("QKV"):
+            block = h if name == "Q" else g
+            w = maps.d_v if name == "V" else maps.d_k
+            rect = Rectangle(width=side, height=side, stroke_color=theme.muted, stroke_width=2)
+            rect.set_fill(self.tint(block, kv=name != "Q"), opacity=1)
+            if self.is_explained(block, name != "Q"):
+                rect.set_stroke(theme.accent, width=3.5)
+            step = max(side + 0.2, self.name_pitch())
+            rect.move_to([x0 + k * step + side / 2, y1 - side / 2, 0])
+            name_mob = math(f"{name}_{block + 1}", FORMULA, theme.text)
+            name_mob.next_to(rect, UP, buff=0.08).align_to(rect, LEFT)
+            src = self.head_blocks[name].get(block)
+            anims.append(TransformFromCopy(src, rect) if src is not None else FadeIn(rect))
+            appear.append(name_mob)
+            group.add(rect, name_mob)
+            if each is not None:  # one shape for the three, under them
+                continue
+            shape = label(self.shape_text(n, w), SMALL, theme.muted)
+            shape.next_to(rect, DOWN, buff=0.08)
+            if shape.width > side + 0.1:  # narrow: its rows over its columns
+                shape = VGroup(*(label(t, SMALL, theme.muted) for t in (f"{n} ×", f"{w}")))
+                shape.arrange(DOWN, aligned_edge=LEFT, buff=0.04).next_to(rect, DOWN, 0.08)
+            appear.append(shape)
+            group.add(shape)
+        if each is not None:
+            shape = label(each, SMALL, theme.muted)
+            shape.next_to(group[1], DOWN, buff=0.08).align_to(group[1], LEFT)
+            appear.append(shape)
+            group.add(shape)
+        group.title = title
+        appear.append(title)
+        if h == self.explained:
+            group.frame = self.explained_frame(group, buff=0.08)
+            appear.append(group.frame)
+        return group
 
     # -- the concatenation and W_O ---------------------------------------------------------------
     def concat_blocks(self, mh, independent: bool, panels: dict) -> None:

@@ -14,7 +14,6 @@ from scenes.mobjects.math import math
 from scenes.mobjects.text import label, text_width
 from scenes.mobjects.theme import SMALL, text_on
 from scenes.parts.multi_head_blocks import COMPACT, FORMULA, MAX_PANELS, TITLE_ROOM
-from scenes.parts.multi_head_diagram import SPLIT_ROOM
 
 
 class SplitSteps:
@@ -92,6 +91,9 @@ class SplitSteps:
         maps = self.maps
         e = self.explained  # first, framed
         split = [e, *(h for h in range(H) if h != e)] if H <= MAX_PANELS else self.shown
+        if self.diagram:  # blocks with their shapes: as many heads as rows of them hold
+            bottom, layout = self.split_layout(bottom)
+            split = [h for row in layout[3] for h in row]
         self.split_heads = split
         shared = self.shared_kv_words(split, bottom)
         self.step(
@@ -101,7 +103,7 @@ class SplitSteps:
         )  # fmt: skip
         # every head's blocks where there are at most MAX_PANELS (compact if need be)
         if self.diagram:
-            return self.split_blocks(fulls, bottom, split)
+            return self.split_blocks(fulls, layout)
         panel_boxes = self.split_boxes(bottom, split)
         pieces = {}
         frames, anims = [], []
@@ -156,7 +158,7 @@ class SplitSteps:
         g = maps.group(e)
         members = maps.members(g)
         sub = str(g + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-        stays = self.fulls_stay and not (self.diagram and bottom.height < SPLIT_ROOM)
+        stays = self.fulls_stay
         if stays or all(h in split for h in members):  # its heads named under K's block
             return self.say(
                 "kv_shared", a=members[0] + 1, b=members[-1] + 1, K=f"K{sub}", V=f"V{sub}"
