@@ -73,3 +73,60 @@ def test_the_kinds_and_how_a_group_is_said():
     assert layer_reading([_reading("fixed", 1), _reading("fixed", 2)]).kind == "each_own"
     assert layer_reading([_reading("fixed", 1), _reading("fixed", 1)]).kind == "alike"
     assert [g.verb for g in group_heads([prev, diffuse])] == ["attend", "are"]
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.integers(3, 7), st.integers(1, 6), st.floats(0.0, 4.0), st.integers(0, 2**31 - 1))
+def test_a_head_without_a_habit_is_told_by_its_resting_place_as_attention_matrix_tells_it(
+    n, H, lean, seed
+):
+    """Issue 38: HeadGallery called a head "diffuse" that rests 0.45 of a row on the first token
+    on average, while AttentionMatrix's head step (summarise_head) tells the same head by that
+    resting place from a quarter of a row (REST_AT_LEAST). Property over causal heads leaning on
+    the first token: the gallery's reading (tell_head) keeps every habit; a head without one is
+    told by its resting place exactly where summarise_head names one, with its share; the
+    resting heads, sinks and not, read alike, and the group counts its sinks (half or more)."""
+    from attention_core.readings.head_groups import tell_head
+    from attention_core.readings.heads import HABIT_AT_LEAST, REST_AT_LEAST, summarise_head
+
+    rng = np.random.default_rng(seed)
+    tokens = [f"t{i}" for i in range(n)]
+    mask = np.tril(np.ones((n, n), bool))
+    told = []
+    for _ in range(H):
+        logits = rng.normal(scale=1.5, size=(n, n))
+        logits[:, 0] += rng.uniform(0, lean)
+        W = ac.softmax(np.where(mask, logits, -np.inf))
+        s, r = summarise_head(W, tokens), tell_head(W, tokens)
+        told.append(r)
+        if s.rows.pattern not in ("sharp", "diffuse"):  # a habit (or a split): as read_head
+            assert (r.pattern, r.mass, r.rests) == (s.rows.pattern, s.rows.mass, False)
+        elif s.rest is not None:
+            assert (r.pattern, r.key, r.rests) == (s.rest, s.rest_key, True)
+            assert REST_AT_LEAST <= r.mass == s.rest_share < HABIT_AT_LEAST
+            assert r.text.startswith("rests on the first token")
+        else:
+            assert r == s.rows and s.rest_share < REST_AT_LEAST
+    for g in layer_reading(told).groups:
+        assert g.resting == (g.pattern in ("sink", "cls", "sep"))
+        if g.resting:  # one group for the first token, sinks and resting heads alike
+            assert g.key == 0 and g.span == (min(g.masses), max(g.masses))
+            assert g.sinks == sum(not told[h].rests for h in g.heads)
+            assert all(told[h].mass >= REST_AT_LEAST for h in g.heads)
+
+
+def test_a_trained_layer_rests_on_its_first_token():
+    """SmolLM2 layer 19 (9 heads): read_head calls heads 1, 2, 3, 6 "diffuse"; they rest
+    0.36–0.40 of a row on the first token, as heads 4, 5, 8, 9 do as a sink (0.83–1.00): 8 of
+    9 heads rest there, 4 of them as a sink; head 7 (induction) does something else."""
+    from pathlib import Path
+
+    from attention_core.readings.head_groups import tell_head
+
+    path = Path(__file__).parent / "data" / "smollm2-layer19.toml"
+    ex = ac.load_example(path)
+    tr = ac.trace_example(ex)
+    layer = layer_reading([tell_head(h.weights, ex.tokens) for h in tr.heads])
+    g = layer.common
+    assert (g.pattern, g.key, g.resting) == ("sink", 0, True)
+    assert len(g.heads) == 8 and g.sinks == 4 and layer.kind == "most"

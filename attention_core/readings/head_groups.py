@@ -3,18 +3,24 @@ and the one thing a gallery's title may say of them — every head its own patte
 of them alike, or a few patterns shared (HeadGallery, issue 38: "each its own pattern" stood over
 eight heads that all rested on the first token).
 
-Heads read alike when their readings have the same pattern and, for a fixed token, the same key.
+Heads read alike when their readings have the same pattern and, for a fixed token or a resting
+place, the same key. A head without a habit that rests a quarter of its weight or more on a
+resting place (the first token, [CLS], [SEP]) is told by it (:func:`tell_head`), as
+AttentionMatrix's head step tells it (:func:`~.heads.summarise_head`, :data:`~.heads.
+REST_AT_LEAST`), with the heads that rest there as a sink (issue 38: "6 of 9 heads are diffuse"
+over nine heads that all rested 0.36–0.65 of a row on the first token).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from numpy.typing import ArrayLike
 
 from . import head_kinds
+from .heads import HABIT_AT_LEAST, RESTING, summarise_head
 
 if TYPE_CHECKING:
     from .head_scores import HeadScores
@@ -32,6 +38,24 @@ class HeadGroup:
     pattern: str
     key: int | None
     heads: tuple[int, ...]
+    masses: tuple[float, ...] = ()  # each head's average weight on the group's key
+
+    @property
+    def resting(self) -> bool:
+        """Whether the group's heads rest on a resting place (the first token, [CLS], [SEP]):
+        as a sink (a habit, half or more) or with no habit (a quarter or more)."""
+        return self.pattern in RESTING
+
+    @property
+    def sinks(self) -> int:
+        """How many of a resting group's heads rest half their weight or more there (a sink
+        habit, :data:`~.heads.HABIT_AT_LEAST`); 0 for any other group."""
+        return sum(m >= HABIT_AT_LEAST for m in self.masses) if self.resting else 0
+
+    @property
+    def span(self) -> tuple[float, float]:
+        """The least and the largest of the heads' averages (0, 0 where none is known)."""
+        return (min(self.masses), max(self.masses)) if self.masses else (0.0, 0.0)
 
     @property
     def habitual(self) -> bool:
@@ -80,6 +104,30 @@ class LayerReading:
         return next((g for g in self.groups if g.habitual and g is not majority), None)
 
 
+def tell_head(weights: ArrayLike, tokens: Sequence[str] | None = None) -> HeadReading:
+    """What a gallery tells of a head on this sentence: its rows' :func:`~.heads.read_head`,
+    but where that finds no habit (sharp or diffuse) and the rows rest on average at least
+    :data:`~.heads.REST_AT_LEAST` of their weight on a resting place
+    (:func:`~.heads.summarise_head`'s ``rest``), that place's reading with ``rests`` set and
+    ``mass`` that average; a resting place's reading carries its column as ``key`` (the first
+    token's heads, sink or resting, read alike).
+
+    >>> import numpy as np
+    >>> W = np.tril(np.ones((4, 4)))
+    >>> W[:, 0] += 0.3
+    >>> r = tell_head(W / W.sum(axis=1, keepdims=True))
+    >>> r.pattern, r.rests, r.key, round(r.mass, 2)
+    ('sink', True, 0, 0.42)
+    """
+    s = summarise_head(weights, tokens)
+    r = s.rows
+    if r.pattern in RESTING and s.rest == r.pattern:
+        return replace(r, key=s.rest_key)
+    if r.pattern not in ("sharp", "diffuse") or s.rest is None:
+        return r
+    return replace(r, pattern=s.rest, mass=s.rest_share, key=s.rest_key, rests=True)
+
+
 def on_sentence(
     weights: ArrayLike, tokens: Sequence[str] | None = None, scores: HeadScores | None = None
 ) -> tuple[HeadReading, tuple[str, float] | None]:
@@ -117,7 +165,10 @@ def group_heads(readings: Sequence) -> tuple[HeadGroup, ...]:
     for h, r in enumerate(readings):
         members.setdefault((r.pattern, r.key), []).append(h)
     order = sorted(members, key=lambda g: -len(members[g]))  # stable: first seen first
-    return tuple(HeadGroup(p, k, tuple(members[p, k])) for p, k in order)
+    return tuple(
+        HeadGroup(p, k, tuple(members[p, k]), tuple(readings[h].mass for h in members[p, k]))
+        for p, k in order
+    )
 
 
 def layer_reading(readings: Sequence) -> LayerReading:

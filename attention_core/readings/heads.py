@@ -111,7 +111,10 @@ class HeadReading:
     tokens were given. ``entropy`` the rows' mean normalised entropy and ``links`` their
     strongest links (:mod:`.sharpness`), ``said`` the links as the text says them. Where the
     model is known and its score names the head: ``score`` (that model-level score) and
-    ``here`` (what the rows of this sentence show, read without scores).
+    ``here`` (what the rows of this sentence show, read without scores). ``rests``: a head
+    without a habit told by its resting place (:func:`~.head_groups.tell_head`: ``pattern`` that
+    place's reading, ``mass`` the rows' average share there, at least :data:`REST_AT_LEAST`
+    and under half).
 
     Attributes
     ----------
@@ -133,6 +136,8 @@ class HeadReading:
         The model-level score that names the head.
     here : HeadReading or None
         What the rows show, read without scores.
+    rests : bool
+        Told by its resting place, without a habit.
 
     Examples
     --------
@@ -152,6 +157,7 @@ class HeadReading:
     said: str = ""
     score: float | None = None
     here: HeadReading | None = None
+    rests: bool = False  # no habit: told by the resting place it parks weight on (tell_head)
 
     @property
     def habitual(self) -> bool:
@@ -168,6 +174,8 @@ class HeadReading:
             name = head_kinds.reading(self.pattern).words.heads[1].removesuffix("s")
             here = f"; here: {self.here.text}" if self.here is not None else ""
             return f"{name} (score {self.score:.2f}){here}"
+        if self.rests:
+            return f"rests on {PATTERNS[self.pattern]} ({self.mass:.2f})"
         if self.pattern == "sharp":
             said = self.said or f"no key holds {LINK_AT_LEAST:g} of a row"
             return f"sharp (entropy {self.entropy:.2f}): {said}"
