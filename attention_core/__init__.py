@@ -33,11 +33,13 @@ from .geometry import (
     PlaneView,
     angle,
     convex_hull_2d,
+    cos_against_random,
     norm,
     norms,
     pair_plane,
     plane_view,
     projection,
+    random_cos_spread,
     scalar_projection,
 )
 from .masks import causal_mask, padding_mask
@@ -165,6 +167,8 @@ __all__ = [
     "norm",
     "norms",
     "angle",
+    "random_cos_spread",
+    "cos_against_random",
     "projection",
     "scalar_projection",
     "pair_plane",

@@ -34,19 +34,20 @@ from manim import (
 import attention_core as ac
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn, FadeOut
-from scenes.mobjects.layout import flow, place
+from scenes.mobjects.layout import Box, box_of, flow, place
 from scenes.mobjects.math import math as typeset
 from scenes.mobjects.plane import grow, shaft_marks
-from scenes.mobjects.text import balanced_lines, label
+from scenes.mobjects.text import balanced_lines, fmt, label
 from scenes.mobjects.theme import BODY, SMALL
-from scenes.mobjects.tip_room import beside_marks
+from scenes.parts.dot_products_labels import KeyLabels, stacked_feet
 from scenes.parts.dot_products_layout import LayoutSteps
 from scenes.parts.dot_products_matrix import MatrixSteps
 
 QUICK_BUDGET = 14.0  # seconds for all the other cells together (each still from its own shadow)
+FOOT = 0.06  # the radius of a shadow's foot (a dot on q's line)
 
 
-class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
+class DotProducts(KeyLabels, MatrixSteps, LayoutSteps, ExplainerScene):
     """q·k = |q|·(the length of k's shadow on q) = |q||k|cos θ, cell by cell."""
 
     def construct(self):
@@ -61,8 +62,10 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         legend, note = self.set_plane(left, tight=not self.wide)
         keys = self.show_query(legend, note)
         for step, j in enumerate(keys):
-            self.step(f"pair{step + 1}", caption_key="pair", **self.pair_values(self.i, j))
-            self.show_pair(self.i, j)
+            new = self.pair_mobjects(self.i, j)  # its comparison said where it is on screen
+            key = "pair_random" if len(new["random"]) else "pair"
+            self.step(f"pair{step + 1}", caption_key=key, **self.pair_values(self.i, j))
+            self.show_pair(self.i, j, new)
             self.hold()
         if self.matrix is None:
             self.fill_from_list(keys)
@@ -242,10 +245,28 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         row = VGroup(*label, *cells)
         return SurroundingRectangle(row, color=self.theme.accent, buff=0.04, stroke_width=3)
 
+    def random_compared(self, i: int, j: int) -> dict:
+        """For the first worked pair (the followed one) in d_k > 2 dimensions, its cos θ against
+        random directions' (issue 38: cos θ = 0.14 between q(he) and k(farmer) looked small;
+        in 64 dimensions random directions' spread is 0.125, so it is 1.1 of those): d, that
+        spread (``attention_core.random_cos_spread``), cos θ and the ratio
+        (``attention_core.cos_against_random``); empty elsewhere."""
+        head = self.head
+        q, k = head.Q[i], head.K[j]
+        if self.exact_2d or j != self.keys[0] or ac.norm(q) == 0 or ac.norm(k) == 0:
+            return {}
+        d = int(head.d_k)
+        return {
+            "d": str(d),
+            "spread": fmt(ac.random_cos_spread(d), 3),
+            "cos": self.num(math.cos(ac.angle(q, k)), ("cos", self.h, i, j)).shown,
+            "times": fmt(ac.cos_against_random(q, k), 1),
+        }
+
     def pair_values(self, i, j) -> dict:
         head = self.head
         zero_q = ac.norm(head.Q[i]) == 0
-        return {
+        return self.random_compared(i, j) | {
             "q": f"q({self.q_tokens[i]})",
             "k": f"k({self.k_tokens[j]})",
             "shadow": self.num(0.0, ("scores", self.h, i, j)).shown
@@ -293,13 +314,21 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         sizes = (BODY, SMALL)
         if small is not None and small.height * BODY / SMALL - 0.2 > self.work_box.height:
             sizes = (SMALL,)
+        under = self.note_lines(i, j)  # the comparison under the arithmetic, where it fits
+        room = self.work_box.height - (under.height + 0.2 if len(under) else 0.0)
+        fits = []
         for size in sizes:
             work = small if small is not None and size == SMALL else self.work_lines(i, j, size)
             if work.height <= self.work_box.height and work.width <= self.work_box.width:
-                break
+                fits.append(work)
+                if work.height <= room:  # with the comparison under it
+                    break
+        work = next((w for w in fits if w.height <= room), fits[0] if fits else work)
         place(work, self.work_box, "top-left")
         line1, line2, line3 = work
         result = work.result
+        marks = [q_arrow, k_arrow, labels, arc, theta, drop, shadow, *plane.tick_labels]
+        random = self.random_note(i, j, work, marks)
         return {
             "q": q_arrow,
             "k": k_arrow,
@@ -311,6 +340,7 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             "line1": line1,
             "line2": line2,
             "line3": line3,
+            "random": random,
             "result": result,
         }
 
@@ -383,11 +413,54 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             carry_on.next_to(formula, DOWN, buff=0.12, aligned_edge=LEFT).shift(0.4 * RIGHT)
         gap = 0.22 if w > 4 else 0.15  # a narrow column: its lines closer
         work = VGroup(line1, line2, line3).arrange(DOWN, aligned_edge=LEFT, buff=gap)
-        work.result = result
+        work.result, work.gap = result, gap
         return work
 
-    def show_pair(self, i: int, j: int) -> None:
-        new = self.pair_mobjects(i, j)
+    def note_lines(self, i: int, j: int) -> VGroup:
+        """The comparison with random directions (:meth:`random_compared`) on lines of the
+        work box's width; empty where there is none."""
+        compared = self.random_compared(i, j)
+        if not compared:
+            return VGroup()
+        words = self.say("random_cos", **compared)
+        lines = balanced_lines(words, self.work_box.width, SMALL)
+        return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
+            DOWN, aligned_edge=LEFT, buff=0.06
+        )
+
+    def random_note(self, i: int, j: int, work, obstacles) -> VGroup:
+        """The caption's comparison with random directions on its still (numbers a caption
+        names are on screen): "random in 64 dimensions: cos θ ≈ ±0.125; this pair 1.1×" under
+        the arithmetic where the work box has room, else at the plane's highest free spot clear
+        of ``obstacles`` (mobjects: a narrow frame's column is full), else nothing (and the
+        caption says nothing of it)."""
+        compared = self.random_compared(i, j)
+        if not compared:
+            return VGroup()
+        words, theme = self.say("random_cos", **compared), self.theme
+        note = self.note_lines(i, j)
+        note.next_to(work, DOWN, aligned_edge=LEFT, buff=work.gap)
+        if box_of(note).y0 >= self.work_box.y0:
+            return note
+        box = self.plane_box
+        taken = [  # each part's own box: a group's spans the room between its parts
+            box_of(part).inset(-0.08) for m in obstacles for part in m.family_members_with_points()
+        ]
+        inner = box.inset(0.1)
+        for share in (0.6, 0.8, 1.0):  # narrow lines first: they fit between the arrows
+            lines = balanced_lines(words, share * inner.width, SMALL, max_lines=5)
+            note = VGroup(*(label(t, SMALL, theme.muted) for t in lines))
+            note.arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+            note.set_stroke(theme.background, width=5, background=True)
+            w, h = note.width, note.height
+            for y in np.arange(inner.y1 - h / 2, inner.y0 + h / 2, -0.1):  # the highest spot,
+                for x in np.arange(inner.x1 - w / 2, inner.x0 + w / 2, -0.1):  # right first
+                    spot = Box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+                    if not any(spot.overlaps(t) for t in taken):
+                        return note.move_to([x, y, 0])
+        return VGroup()
+
+    def show_pair(self, i: int, j: int, new: dict) -> None:
         cell = self.extra_cells.get((i, j)) if self.matrix is None else self.matrix.cell(i, j)
         old = self.pair
         self.pair = {key: m for key, m in new.items() if key != "result"}
@@ -400,13 +473,15 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
                 run_time=0.9,
             )
             self.play(Create(new["arc"]), FadeIn(new["theta"]), FadeIn(new["line1"]), run_time=0.8)
+            if len(new["random"]):  # how the pair's cos θ compares with random directions'
+                self.play(FadeIn(new["random"]), run_time=0.4)
             self.play(
                 Create(new["drop"]), Create(new["shadow"]), FadeIn(new["line2"]), run_time=1.0
             )
             self.play(FadeIn(new["line3"]), run_time=0.6)
         else:  # the plane stays; the key turns to the next one and its shadow follows
             moves = []
-            for key in ("q", "k", "labels", "arc", "theta", "drop", "shadow"):
+            for key in ("q", "k", "labels", "arc", "theta", "drop", "shadow", "random"):
                 a, b = old[key], new[key]
                 if len(a.family_members_with_points()) and len(b.family_members_with_points()):
                     moves.append(ReplacementTransform(a, b))
@@ -438,24 +513,10 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
         marks = list(plane.tick_labels) + [m for m in group if isinstance(m, Dot)]
         marks += shaft_marks([(m.get_start(), m.get_end()) for m in group if type(m) is Line])
         marks += drop_marks(group)
-        keys = VGroup()  # the keys' labels in a column beside their heads, one each, led to
-        # its tip (issue 38: "k(fisherman),k(he)" merged, then labels hovering among the heads),
-        # placed before q's: the column needs the room beside the heads, q's label has its tip
-        if named:
-            keys = plane.fanned_labels(
-                [self.pair_coords(a, b)[1] for b in named],
-                [f"k({self.k_tokens[b]})" for b in named],
-                [self.k_color(b) for b in named],
-                self.plane_box,
-                marks,
-            )
-        # q's label never on a key label's line beside it: "q(x)k(s2)" read as one (a random
-        # cross-attention example whose vectors all lie on one line)
-        beside = beside_marks([keys])
-        q_label = plane.tip_labels(
-            [pq0], [f"q({self.q_tokens[a]})"], [qc], self.plane_box, [*marks, *keys, *beside], True
-        )
-        q_label.add(*keys)
+        # the keys' labels (as many as are placed each on its own side of the others' arrows,
+        # the rest grey: :meth:`row_labels`) and q's
+        q_label, shown = self.row_labels(a, pq0, named, marks)
+        self.grey_unnamed(group, set(named) - set(shown))
         moves = [] if row_mark is None else [Transform(row_mark, self.row_mark(a))]
         first = [] if named else [FadeIn(q_label)]  # the keys' labels once their arrows are drawn
         self.play(grow(q_arrow), *first, *moves, run_time=max(0.3, 2 * per_cell))
@@ -470,6 +531,11 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             self.play(
                 FadeOut(group), FadeOut(q_arrow), FadeOut(q_label), run_time=max(0.2, per_cell)
             )
+
+    def shown_cell(self, a: int, b: int):
+        """Where query a's score for key b is shown: its entry in a list, or its cell."""
+        cell = self.extra_cells.get((a, b))
+        return self.matrix.mark(a, b) if cell is None else cell
 
     def shadow_flights(self, a: int, keys, pq0, done=()):
         """For query a: q's line as far as the feet reach, and per key its outlined arrow, the
@@ -493,16 +559,22 @@ class DotProducts(MatrixSteps, LayoutSteps, ExplainerScene):
             )
             group.add(line)
             flights.append(Create(line))
-        for b in keys:
-            cell = self.extra_cells.get((a, b))  # its place in a list, or in the matrix
-            cell = self.matrix.mark(a, b) if cell is None else cell
-            if cell is None:
-                continue
+        drawn = [b for b in keys if self.shown_cell(a, b) is not None]
+        feet = []
+        for b in drawn:
             pq, pk = self.pair_coords(a, b)
-            foot = np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq)
+            feet.append(np.zeros(2) if ac.norm(pq) == 0 else ac.projection(pk, pq))
+        # feet that would lie on one another (or on the arrows' tails at the origin) stacked
+        # off q's line on the side away from the keys, each its drop carried on to it
+        tips = [plane.point(self.pair_coords(a, b)[1]) for b in drawn]
+        spots = stacked_feet(plane, pq0, [plane.point(f) for f in feet], tips, FOOT)
+        for b, spot in zip(drawn, spots):
+            cell = self.shown_cell(a, b)
+            pq, pk = self.pair_coords(a, b)
             k_arrow = plane.arrow(pk, self.k_color(b), outline=True, opacity=0.7)
-            drop = DashedLine(plane.point(pk), plane.point(foot), color=theme.muted, stroke_width=2)
-            dot = Dot(plane.point(foot), radius=0.06, color=theme.accent)
+            k_arrow.key_index = b  # greyed where the still leaves it unlabelled
+            drop = DashedLine(plane.point(pk), spot, color=theme.muted, stroke_width=2)
+            dot = Dot(spot, radius=FOOT, color=theme.accent)
             tag = self.num(head.scores[a, b], ("scores", self.h, a, b), color=theme.accent)
             tag.next_to(dot, DOWN if pq[1] >= 0 else UP, buff=0.08)
             group.add(k_arrow, drop, dot)

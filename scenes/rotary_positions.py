@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
+import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Arc, Circle, ReplacementTransform, VGroup
 
 import attention_core as ac
@@ -23,8 +24,14 @@ from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.layout import Box, place
 from scenes.mobjects.text import balanced_lines, fmt, label, text_width
 from scenes.mobjects.theme import SMALL
+from scenes.parts.dot_products_labels import labels_across
 
 HEADING = 0.5  # a plane's heading, with its gap
+# a square frame's numbers and headings set closer (issue 38, he → farmer at 1:1: the planes
+# under them were 2.07 of a 7.5-wide content, a leader crossing the he arrow in one): the
+# heading's room, the table's and the score lines' gaps between rows, the gap under the planes
+SQUARE = {"heading": 0.42, "row": 0.07, "lines": 0.12, "under": 0.2}
+ROOMY = {"heading": HEADING, "row": 0.14, "lines": 0.24, "under": 0.3}
 PANEL_GAP = 0.45  # between two planes side by side
 TICKS_FROM = 3.0  # a plane this large (with its tick labels) or larger has them: a smaller one
 # gives their room (a quarter of it) to the turning arrows
@@ -58,6 +65,8 @@ class RotaryPositions(ExplainerScene):
         (issue 38: at 1:1 and 4:3 they were a fifth of the frame's width), all built here so
         that nothing moves when a row appears."""
         self.v = v = rotary_view(self.trace)
+        square = self.frame.width <= self.frame.height * 1.01
+        self.gaps = SQUARE if square else ROOMY
         self.qc, self.kc = self.q_color(v.query), self.k_color(v.key)
         self.q_tok, self.k_tok = self.q_tokens[v.query], self.k_tokens[v.key]
         self.table = self.pair_table()
@@ -69,7 +78,7 @@ class RotaryPositions(ExplainerScene):
         place(numbers, numbers_box, numbers.align)
         box = self.plane_box
         side = self.plane_side(box)
-        self.beside = self.note_room(box, side) >= NOTE_BESIDE  # the note right of the planes
+        self.beside = self.note_beside(box, side)  # the note right of the planes
         if v.directions:  # a line or two under the planes (room kept by plane_side)
             width = self.note_room(box, side) if self.beside else self.row_width(box, side)
             self.note = self.directions_note(width)
@@ -100,7 +109,7 @@ class RotaryPositions(ExplainerScene):
             # 0.3 under the planes (was 0.4: a two-line title's lines set on their baselines,
             # 96ef81c, took 0.03 more of a square frame's height, and smollm2-baker's planes at
             # 1:1 fell to 24.7 % of the frame's width, under the real-sentence check's 25 %)
-            gap = 0.4 if where == "beside" else 0.3
+            gap = 0.4 if where == "beside" else self.gaps["under"]
             numbers = self.numbers_for(where, content)
             if where == "beside":
                 room = content.width - numbers.width - gap
@@ -124,7 +133,7 @@ class RotaryPositions(ExplainerScene):
         if lines.width > room:
             lines = self.score_block(room, short=True)
         span = self.span_lines(room) if len(v.shown) > 1 else VGroup()
-        span.next_to(lines, DOWN, aligned_edge=LEFT, buff=0.24)
+        span.next_to(lines, DOWN, aligned_edge=LEFT, buff=self.gaps["lines"])
         words = VGroup(lines, span)
         numbers = VGroup(table, words)
         if side:
@@ -149,19 +158,39 @@ class RotaryPositions(ExplainerScene):
             VGroup(  # in the text's colour, as the line above (it had none: 1.11:1 contrast)
                 label(self.say(shifted, s=v.shift), SMALL, text), moved
             ).arrange(buff=0.12),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.24)
+        ).arrange(DOWN, aligned_edge=LEFT, buff=self.gaps["lines"])
 
     def plane_side(self, box) -> float:
         """How large each plane (with its tick labels) can be in ``box``, side by side under
         their headings (and a line under them where the planes draw directions)."""
         k = len(self.v.shown)
-        side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - HEADING)
-        if self.note_room(box, side) >= NOTE_BESIDE:  # the note right of the planes
+        heading = self.gaps["heading"]
+        whole = side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - heading)
+        if self.note_beside(box, side):  # the note right of the planes
             return side
         for _ in range(2 if self.v.directions else 0):  # the note as wide as the planes' row
             note = self.directions_note(self.row_width(box, side)).height + 0.1
-            side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - HEADING - note)
+            side = min((box.width - PANEL_GAP * (k - 1)) / k, box.height - heading - note)
+        if self.v.directions:  # or beside planes a little smaller, where they are larger so
+            wide = next(  # the narrowest column its lines keep to
+                (
+                    w
+                    for w in np.arange(NOTE_BESIDE, box.width / 2, 0.05)
+                    if self.directions_note(w).width <= w
+                ),
+                box.width,
+            )
+            beside = min(whole, (box.width - 0.3 - wide - PANEL_GAP * (k - 1)) / k)
+            if beside > side and self.note_beside(box, beside):
+                return beside
         return side
+
+    def note_beside(self, box, side: float) -> bool:
+        """Whether the directions note goes right of the planes: :data:`NOTE_BESIDE` left
+        there, and its lines no wider than that (a square frame's closer headings gave the
+        planes more of it: the note, wider than its room, pushed them off the frame's left)."""
+        room = self.note_room(box, side)
+        return room >= NOTE_BESIDE and self.directions_note(room).width <= room
 
     def note_room(self, box, side: float) -> float:
         """Where the planes draw directions, the width right of their row for the note (0 where
@@ -186,7 +215,7 @@ class RotaryPositions(ExplainerScene):
         side = self.plane_side(box)
         width = self.row_width(box, side)
         both = width + (0.3 + self.note.width if self.beside else 0.0)  # the note beside them
-        height = min(box.height, side + HEADING)  # the headings just above the planes
+        height = min(box.height, side + self.gaps["heading"])  # the headings just above them
         note = self.note.height + 0.1 if self.v.directions and not self.beside else 0.0
         (x, y), h = box.center[:2], height / 2
         y = min(y + note / 2, box.y1 - h)  # the note under them: the three centred together
@@ -222,7 +251,7 @@ class RotaryPositions(ExplainerScene):
         table.arrange_in_grid(
             rows=len(cells),
             cols=len(cells[0]),
-            buff=(0.25, 0.14),
+            buff=(0.25, self.gaps["row"]),
             col_alignments="l" + "r" * len(v.shown),
         )
         table.rows = {r: VGroup(*cells[n]) for n, r in enumerate(rows)}
@@ -266,7 +295,8 @@ class RotaryPositions(ExplainerScene):
 
     def panel(self, turn, box) -> SimpleNamespace:
         """One pair's plane in ``box`` under its heading: −reach … reach on both axes."""
-        head_box, plane_box = box.rows(0.4, box.height - HEADING, gap=HEADING - 0.4)
+        heading = self.gaps["heading"]
+        head_box, plane_box = box.rows(heading - 0.1, box.height - heading, gap=0.1)
         heading = self.say(self.heading_key, i=turn.pair + 1, P=self.v.pairs)
         r = 1.0 if self.v.directions else turn.reach  # directions: the unit circle
         ticks = min(plane_box.width, plane_box.height) >= TICKS_FROM
@@ -285,12 +315,27 @@ class RotaryPositions(ExplainerScene):
         if self.v.directions:
             q, k = unit(q), unit(k)
         arrows = VGroup(plane.arrow(q, self.qc), plane.arrow(k, self.kc, outline=True))
-        tokens, colors = [self.q_tok, self.k_tok], [self.qc, self.kc]
-        tips = plane.tip_labels(
-            [q, k], tokens, colors, panel.box, obstacles=list(plane.tick_labels)
-        )
+        tips = self.tip_labels_clear(plane, [q, k], panel.box)
         reach = 1.0 if self.v.directions else panel.turn.reach
         return VGroup(arrows, angle_arc(plane, q, k, 0.45 * reach, self.theme), tips)
+
+    def tip_labels_clear(self, plane, coords, box) -> VGroup:
+        """The query's and the key's tip labels, none across the other's arrow from its own
+        tip (issue 38, he → farmer at 1:1: farmer's leader line crossed the he arrow, and at
+        the slow pair "farmer" sat left of the he shaft, its own tip right of it): placed as
+        ever, else clear of a band round each shaft (:data:`BANDS`, its last tenth by the tip
+        left free for the label of that tip), the first placing with no label across."""
+        origin = plane.point([0, 0])
+        shafts = [(origin, plane.point(c)) for c in coords]
+        tokens, colors = [self.q_tok, self.k_tok], [self.qc, self.kc]
+        tips = VGroup()
+        for half in BANDS:
+            bands = [] if half == 0 else shaft_bands(shafts, half)
+            obstacles = list(plane.tick_labels) + bands
+            tips = plane.tip_labels(coords, tokens, colors, box, obstacles=obstacles)
+            if not labels_across(tips, shafts):
+                break
+        return tips
 
     def show_pair(self):
         """1. each pair's plane, the query and the key as they leave the projections, and the
@@ -377,6 +422,19 @@ class RotaryPositions(ExplainerScene):
         """Shown pair ``n``'s angle ``field`` in degrees, with ``digits`` decimals."""
         role = ("rotary_pair", n, field)
         return self.num(value, role, digits, color=color or self.theme.accent, suffix="°")
+
+
+BANDS = (0.0, 0.15, 0.3)  # RotaryPositions: the bands round the shafts its labels may try
+
+
+def shaft_bands(shafts, half: float) -> list[Box]:
+    """Boxes ``half`` either side of each shaft (tail, tip) on screen, along its first nine
+    tenths: no label there, though one may sit by its own tip."""
+    return [
+        Box(p[0] - half, p[1] - half, p[0] + half, p[1] + half)
+        for a, b in shafts
+        for p in (a + t * (b - a) for t in np.linspace(0.0, 0.9, 10))
+    ]
 
 
 def unit(v):

@@ -195,3 +195,26 @@ def test_illustrative_projections_are_distinct_seeded_maps():
     for d in (1, 3, 6):
         W_q, W_k = ac.illustrative_projections(d, 3)
         assert W_q.shape == W_k.shape == (d, d) and not np.allclose(W_q, W_k)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 256), st.integers(0, 2**31))
+def test_random_directions_cos_has_spread_one_over_root_d(d, seed):
+    """Issue 38 (he → farmer, d_k 64): cos θ = 0.14 is said against random directions. Drawn
+    at random in d dimensions, cos θ has standard deviation 1/√d (``random_cos_spread``), so
+    ``cos_against_random`` (cos θ · √d) has standard deviation 1 over random pairs."""
+    r = np.random.default_rng(seed)
+    q, k = r.standard_normal((2, 4000, d))
+    cos = np.sum(q * k, axis=1) / (np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1))
+    assert np.std(cos) == pytest.approx(ac.random_cos_spread(d), rel=0.08)
+    ratios = [ac.cos_against_random(a, b) for a, b in zip(q[:400], k[:400])]
+    assert np.allclose(ratios, cos[:400] * np.sqrt(d))
+    assert np.std([ac.cos_against_random(a, b) for a, b in zip(q, k)]) == pytest.approx(1, rel=0.08)
+
+
+def test_cos_against_random_names_the_units():
+    assert ac.random_cos_spread(64) == 0.125
+    assert ac.cos_against_random([1, 0, 0, 0], [0, 1, 0, 0]) == 0.0
+    assert ac.cos_against_random([1, 0, 0, 0], [2, 0, 0, 0]) == pytest.approx(2.0)
+    with pytest.raises(ValueError):
+        ac.random_cos_spread(0)

@@ -161,7 +161,9 @@ def dot_products_problems(scene) -> list[str]:
     gives (``attention_core.worked_keys``: the followed key, then its query's heaviest), never
     one the mask blocks, at every aspect (16:9 worked a blocked key, 4:3 one key only); at 1:1
     the q/k plane is at least :data:`PLANE_SHARE` of the frame's width while the query and its
-    pairs are worked (it was 80 px of 720)."""
+    pairs are worked (it was 80 px of 720); where the followed row's keys are labelled, no
+    label across another's arrow or way (:func:`labels_across_arrows`) and no foot on another
+    or under a label (:func:`feet_problems`)."""
     if scene.scene_name != "DotProducts" or not scene.steps:  # the first step's first page
         return []
     step, caption, out = scene.steps[-1]["key"], scene.steps[-1]["caption"], []
@@ -182,6 +184,14 @@ def dot_products_problems(scene) -> list[str]:
             out.append(f"{step} works k({scene.k_tokens[worked]}), which the mask blocks")
         if n > len(want) or worked != want[n - 1]:
             out.append(f"{step} works key {worked}, not the story's {list(want)}")
+    # its cos θ against random directions' (issue 38; at 1:1 only where the plane has room)
+    if step == "pair1" and head.d_k > 2 and scene.look.aspect != "1:1":
+        spread = f"±{ac.random_cos_spread(head.d_k):.3f}"
+        times = f"{ac.cos_against_random(head.Q[i], head.K[want[0]]):.1f}"
+        if spread not in caption or f"{times} times" not in caption:
+            out.append(f"pair1 does not compare cos θ with random directions': {caption!r}")
+    if step in ("matrix", "again"):  # the plane of the followed row's keys, labelled
+        out += labels_across_arrows(scene) + feet_problems(scene)
     if scene.look.aspect == "1:1" and (step == "query" or step.startswith("pair")):
         share = scene.plane.plane.width / scene.frame.width
         if share < PLANE_SHARE:
@@ -389,14 +399,89 @@ def _cross(p1, p2, q1, q2) -> bool:
     return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
 
 
-ROTARY_SHARE = 0.25  # RotaryPositions at 1:1: each plane at least this share of the frame's width
+# RotaryPositions at 1:1: each plane at least this share of the content's width (issue 38: 0.25
+# of the frame's was met by planes of 2.07 of a 7.5-wide content, ≈100 px seen at 480p)
+ROTARY_SHARE = 0.3
+
+
+def labels_across_arrows(scene) -> list[str]:
+    """Each tip label whose way to its own tip (from its box's nearest point: a leader line's,
+    or the gap a near label leaves) crosses another arrow's shaft or another label's way
+    (issue 38, he → farmer at 1:1: farmer's leader ran between he and its arrow; "farmer"
+    sat across the he shaft from its tip). Not an arrow within 12° of the label's own: lying
+    along it, neither side is clear."""
+    from scene_checks import arrows_on_screen, describe, tip_labels_on_screen
+    from scenes.mobjects.layout import box_of
+
+    out, arrows, ways = [], arrows_on_screen(scene, keys=True), []
+    for mob in tip_labels_on_screen(scene):
+        home = getattr(mob, "tip_home", None)
+        if home is None:
+            continue
+        tip, b = (mob.get_center() + home)[:2], box_of(mob)
+        near = np.array([min(max(tip[0], b.x0), b.x1), min(max(tip[1], b.y0), b.y1)])
+        ways.append((describe(mob), near, tip))
+    for n, (name, near, tip) in enumerate(ways):
+        own = [np.asarray(e)[:2] - np.asarray(t)[:2] for t, e in arrows if _at(e, tip)]
+        for tail, end in arrows:
+            if _at(end, tip):
+                continue  # its own arrow
+            way = np.asarray(end)[:2] - np.asarray(tail)[:2]
+            if own and _degrees(own[0], way) < 12:
+                continue
+            if _cross(near, tip, np.asarray(tail)[:2], np.asarray(end)[:2]):
+                out.append(f"{name!r} is across an arrow to {np.asarray(end)[:2].round(2)}")
+        out += [
+            f"{name!r}'s way to its tip crosses {other!r}'s"
+            for other, p, t in ways[n + 1 :]
+            if _cross(near, tip, p, t)
+        ]
+    return out
+
+
+def _at(point, tip) -> bool:
+    return bool(np.linalg.norm(np.asarray(point)[:2] - np.asarray(tip)[:2]) < 0.05)
+
+
+def _degrees(u, v) -> float:
+    cos = np.dot(u, v) / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-12)
+    return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+
+
+def feet_problems(scene) -> list[str]:
+    """DotProducts' shadows' feet (dots) apart from one another and from every tip label
+    (issue 38, he → farmer at 16:9 and 4:3: four keys nearly at right angles to q(he) put their
+    feet on one another by the origin)."""
+    from manim import Dot
+
+    from scene_checks import describe, tip_labels_on_screen
+    from scenes.mobjects.layout import box_of
+
+    dots = [d for d in on_screen(scene, Dot) if d.get_fill_opacity() > 0.2]
+    out = [
+        f"two feet {np.linalg.norm(a.get_center() - b.get_center()):.3f} apart at "
+        f"{a.get_center()[:2].round(2)}"
+        for k, a in enumerate(dots)
+        for b in dots[k + 1 :]
+        if np.linalg.norm(a.get_center() - b.get_center()) < (a.width + b.width) / 2
+    ]
+    labels = [(describe(m), box_of(m)) for m in tip_labels_on_screen(scene)]
+    out += [
+        f"{name!r} lies on a foot at {d.get_center()[:2].round(2)}"
+        for d in dots
+        for name, b in labels
+        if b.overlaps(box_of(d))
+    ]
+    return out
 
 
 def rotary_problems(scene) -> list[str]:
     """RotaryPositions at real size (issue 38): at 1:1 each pair's plane is at least
-    :data:`ROTARY_SHARE` of the frame's width (on she → baker they were 17 %, the table and the
-    score lines beside them running off the frame's left edge), and each plane's heading and
-    the numbers inside the content."""
+    :data:`ROTARY_SHARE` of the content's width (on she → baker they were 17 % of the frame's,
+    the table and the score lines beside them running off the frame's left edge; on he →
+    farmer 2.07 of 7.5), no label across another arrow from its tip
+    (:func:`labels_across_arrows`), and each plane's heading and the numbers inside the
+    content."""
     if scene.scene_name != "RotaryPositions":
         return []
     from scene_checks import describe, texts
@@ -406,11 +491,11 @@ def rotary_problems(scene) -> list[str]:
         family = {id(m) for m in mob.get_family()}
         return " ".join(describe(t) for t in texts(scene) if id(t) in family)
 
-    out, content = [], scene.regions.content
+    out, content = labels_across_arrows(scene), scene.regions.content
     for pn in scene.panels:
-        share = pn.plane.plane.width / scene.frame.width
+        share = pn.plane.plane.width / content.width
         if scene.look.aspect == "1:1" and share < ROTARY_SHARE:
-            out.append(f"a plane is {share:.0%} of the frame's width (< {ROTARY_SHARE:.0%})")
+            out.append(f"a plane is {share:.0%} of the content's width (< {ROTARY_SHARE:.0%})")
     for mob in [scene.table, *(pn.heading for pn in scene.panels)]:
         if not content.contains(box_of(mob), 0.02):
             out.append(f"{describe_all(mob)!r} leaves the content: {box_of(mob)}")

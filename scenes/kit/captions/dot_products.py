@@ -49,6 +49,11 @@ STEPS = {
         "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。",
         "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}.",
     ),
+    # the followed pair in d_k > 2: its cos θ against random directions' (cos_against_random)
+    "pair_random": (
+        "{q}·{k}：{k} 在 {q} 方向上的影子长 {shadow}，乘以 |{q}| = {nq}，得 {score}。{d} 维里两个随机方向的 cos θ 大约在 ±{spread} 之内（一个标准差），这一对的 {cos} 是它的 {times} 倍。",
+        "{q}·{k}: the shadow of {k} on {q}'s direction is {shadow}; times |{q}| = {nq} gives {score}. In {d} dimensions two random directions have cos θ within about ±{spread} (one standard deviation): this pair's {cos} is {times} times that.",
+    ),
     "matrix": (
         "每个查询都这样做：每个格子来自它自己的影子，得到分数矩阵 $Q K^top$（{m}×{n}）。",
         "Every query does the same, each cell from its own shadow: the score matrix $Q K^top$ ({m}×{n}).",
@@ -67,6 +72,11 @@ WORDS = {
     "legend_k": ("键 $k$（空心）", "key $k$ (outlined)"),
     # a narrow frame's plane column, where the long note (common.py) takes two lines
     "pair_plane_short": ("q 与 k 的平面（精确）", "the plane of q and k (exact)"),
+    # under the followed pair's arithmetic (d_k > 2): the caption's comparison, on its still
+    "random_cos": (
+        "{d} 维随机方向：cos\u00a0θ ≈ ±{spread}，此处 {times} 倍",
+        "random in {d} dimensions: cos\u00a0θ ≈ ±{spread}; here {times}×",
+    ),
     "legend_k_short": (
         "键 $k$",
         "key $k$",
