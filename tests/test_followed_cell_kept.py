@@ -357,8 +357,11 @@ def weighted_sum_problems(scene) -> list[str]:
     :data:`HEAD_GAP` of each other (at 1:1 eight values from the origin knotted there, short
     ones hidden under others' heads); once the chain has formed, every link of it drawn in a
     token's colour at least :data:`MIN_LINK` long on screen and the small terms merged into one
-    grey link (at 1:1 twenty-odd links of 0.02 made a chain nobody could see)."""
+    grey link (at 1:1 twenty-odd links of 0.02 made a chain nobody could see) — but a term the
+    chain names (``told_terms``: the followed key, a weight of 0.1 or more), a link of its own
+    however short, drawn all head :data:`SHORT_HEAD` long (he → farmer: 0.299 × v(When))."""
     from scene_checks import token_arrows
+    from scenes.parts.weighted_sum_chain import SHORT_HEAD
 
     if scene.scene_name != "WeightedSum":
         return []
@@ -375,10 +378,14 @@ def weighted_sum_problems(scene) -> list[str]:
         return out
     grey = ManimColor(scene.theme.muted).to_hex().upper()
     links = getattr(scene, "chain_arrows", None) or scene.shrunk
+    drawn = getattr(scene, "chain_links_drawn", {})
+    told = {id(drawn[j]) for j in scene.told_terms() if j in drawn}
     greys = 0
     for link in links:
         if not link.has_points() or link.get_stroke_opacity() < 0.5:
             continue
+        if id(link) in told and link.get_length() >= SHORT_HEAD - 1e-6:
+            continue  # a named term, all head
         if ManimColor(link.get_stroke_color()).to_hex().upper() == grey:
             greys += 1
             continue
