@@ -27,7 +27,7 @@ from manim import (
 
 import attention_core as ac
 from attention_core.readings import head_kinds
-from attention_core.readings.head_groups import group_heads, layer_reading
+from attention_core.readings.head_groups import group_heads, layer_reading, top_link
 from scenes.kit import captions
 from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
@@ -142,6 +142,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             H=H,
             G=self.maps.kv_heads,
             threshold=f"{ac.readings.heads.HABIT_AT_LEAST:.1f}",
+            rest=f"{ac.readings.heads.REST_AT_LEAST:.2f}",
             scores=self.scores_said(self.drawn),
         )
         self.play(
@@ -190,18 +191,21 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         """The heads counted by reading (the most common first), a clause each, and the group to
         outline: the most common habit (not sharp or diffuse)."""
         groups = group_heads(readings)
-        order = [((g.pattern, g.key), len(g.heads)) for g in groups]
-        text = list(
-            self.say(
-                ("heads_on" if head_kinds.reading(g[0]).habitual else "heads_are")
-                + ("_1" if n == 1 else ""),
-                n=n,
-                what=self.phrase(g),
-            )
-            for g, n in order
-        )
-        common = next((g for g, _ in order if head_kinds.reading(g[0]).habitual), order[0][0])
+        text = [self.group_said(g) for g in groups]
+        order = [(g.pattern, g.key) for g in groups]
+        common = next((g for g in order if head_kinds.reading(g[0]).habitual), order[0])
         return text, common
+
+    def group_said(self, g) -> str:
+        """A group counted: "2 attend to the previous token", "6 are diffuse", "9 rest on
+        “When”, the first token (3 of them as a sink)"."""
+        one = "_1" if len(g.heads) == 1 else ""
+        if g.resting:
+            k = g.sinks
+            sinks = self.say("heads_rest_sinks", k=k) if 0 < k < len(g.heads) else ""
+            return self.say("heads_rest" + one, n=len(g.heads), what=self.place(g)) + sinks
+        verb = "heads_on" if g.habitual else "heads_are"
+        return self.say(verb + one, n=len(g.heads), what=self.phrase((g.pattern, g.key)))
 
     def reading_step(self, caption_key: str, counts: list[str], **values) -> None:
         """The reading's step, its ``counts`` one sentence where every caption page then ends
@@ -272,6 +276,16 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         return VGroup(name, *parts).arrange(DOWN, buff=0.06)
 
     def reading_word(self, reading: ac.HeadReading, words=PATTERN_WORDS) -> str:
+        """A head's reading in words: its pattern's, or for a head told by its resting place
+        (no habit, :func:`~attention_core.readings.head_groups.tell_head`) "rests on “When”",
+        short "rests" (a narrow panel: the title names the place)."""
+        if reading.rests and words is SHORT_WORDS:
+            return self.say("gallery_rests_short")
+        if reading.rests:
+            token = self.q_tokens[reading.key] if reading.key is not None else ""
+            where = self.quote(token) if reading.pattern == "sink" else None
+            where = where or self.say(f"gallery_place_{reading.pattern}", token="")
+            return self.say("gallery_rests", token=where)
         lang = 0 if self.lang == "zh" else 1
         return _named(words[reading.pattern][lang], self.token_name(reading), self.lang)
 
@@ -481,6 +495,8 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         # a word wider than ``width`` (never cut) takes from the heatmap, not from the next
         # column (issue 38: at 1:1 "previous" of head 1 ran into head 2's heatmap)
         side = max(0.3, min(side, box.width - wide - BESIDE))
+        for h in self.drawn:  # its top link under its reading, where it fits beside the heatmap
+            self.add_link(h, titles[h], box.width - side - BESIDE, side)  # (in its own box)
         panels = VGroup()
         for h, box in zip(self.drawn, boxes):
             grid = HeatGrid(self.trace.heads[h].weights, side, self.theme)
@@ -491,6 +507,26 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             panel.reading, panel.head = readings[h], h
             panels.add(place(panel, box, "top"))
         return panels
+
+    def add_link(self, h: int, title: VGroup, width: float, height: float) -> None:
+        """Head ``h``'s top link (:func:`~attention_core.readings.head_groups.top_link`, "to →
+        tractor 0.96", as AttentionMatrix names it first) under ``title``, on one line or
+        broken between words on two, where it fits within ``width`` and ``height`` (the
+        heatmap's side), else nothing: the reading and its average come first."""
+        link = top_link(self.trace.heads[h].weights, self.example.tokens)
+        if link is None:
+            return
+        text = link.text(self.q_tokens, most=2)
+        lines = wrap_lines(text, width, SMALL, max_lines=2)
+        if "".join(lines).replace(" ", "") != text.replace(" ", ""):
+            return  # cut: not legible whole
+        block = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+        block.arrange(DOWN, aligned_edge=LEFT, buff=BESIDE_LEAD)
+        if block.width > width + 1e-6 or title.height + BESIDE_LEAD + block.height > height:
+            return
+        block.next_to(title, DOWN, buff=BESIDE_LEAD, aligned_edge=LEFT)
+        block.link_text = text
+        title.add(block)
 
     def title_block(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
         """A title beside its heatmap: ``head 3`` over the reading, broken between words to

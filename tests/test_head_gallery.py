@@ -99,10 +99,10 @@ def _title_is_true(title: str, ex, lang="en", drawn: int | None = None):
     own pattern" only where no two heads read alike, else the most common reading counted. Where
     fewer heads are ``drawn`` than the layer has, it counts them as the layer's ("5 of the
     layer's 9 heads …"): "5 of 9 heads" over five heatmaps read as a count of those five."""
-    from attention_core.readings.head_groups import layer_reading
+    from attention_core.readings.head_groups import layer_reading, tell_head
 
     tr = ac.trace_example(ex)
-    layer = layer_reading([ac.read_head(h.weights, ex.tokens) for h in tr.heads])
+    layer = layer_reading([tell_head(h.weights, ex.tokens) for h in tr.heads])
     own = "each its own pattern" if lang == "en" else "各看各的"
     assert (own in title) == (layer.kind == "each_own"), (layer.kind, title)
     fewer = drawn is not None and drawn < layer.heads
@@ -197,9 +197,9 @@ def test_every_head_numbered_and_averaged_on_a_trained_layer(layers):
             if shape in counts:
                 n = counts[shape]
                 assert f"{n} {'is' if n == 1 else 'are'} {shape}" in caps["reading"], caps
-        if "cls" in counts:
+        if "cls" in counts:  # sinks and heads without a habit resting there, one group
             n = counts["cls"]
-            assert f"{n} attend{'s' if n == 1 else ''} to [CLS]" in caps["reading"], caps
+            assert f"{n} rest{'s' if n == 1 else ''} on [CLS]" in caps["reading"], caps
         # the caption says what the mark is wherever a head carries one
         noted = any("*" in texts for _, texts, _ in panels)
         assert ("model-level score" in caps["gallery"]) == noted, caps["gallery"]
@@ -238,7 +238,9 @@ def test_limits_example_numbers_every_head_and_lays_out_cleanly(aspect):
     panels, caps = _gallery(ex, aspect=aspect)
     for h, (_, texts, _) in enumerate(panels):
         assert any(t in (f"head {h + 1}", f"{h + 1}") for t in texts), (aspect, h, texts)
-    assert "4 are sharp" in caps["reading"]  # no habit, each row on a few keys
+    # no habit, each row on a few keys: sharp, or told by the first token where the rows rest
+    # a quarter of their weight or more there, as AttentionMatrix tells them (issue 38)
+    assert "3 are sharp" in caps["reading"] and "1 rests on “the₁”, the first" in caps["reading"]
 
 
 def _heatmaps(ex, aspect):
@@ -257,12 +259,20 @@ def _heatmaps(ex, aspect):
             if hasattr(p, "reading")
             for t in p.get_family()
         ]
+        out["links"] = {  # each card's top link, where it shows one
+            p.head: t.link_text
+            for p in fam
+            if hasattr(p, "reading")
+            for t in p.get_family()
+            if hasattr(t, "link_text")
+        }
         out["area"] = scene.regions.content.width * scene.regions.content.height
         out["texts"] = [getattr(t, "source_text", "") for t in fam]
 
     look = Look.for_example(ex, lang="en", aspect=aspect)
     stills = run_steps(find("HeadGallery").load(), ex, look=look, frames=False, snapshot=snap)
     _heatmaps.caption = stills[0].caption  # the gallery step's
+    _heatmaps.links = out["links"]
     filled = [g for g in out["grids"] if g[0].get_fill_opacity() > 0]
     share = sum(g.width * g.height for g in filled) / out["area"]
     return share, filled, out["grids"], out["titles"], out["texts"]
@@ -314,7 +324,7 @@ def _long_layer(folder, model: str, layer: int):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "model, heads, aspect, least_px",
-    [("smollm2", 9, "4:3", 110), ("smollm2", 9, "1:1", 95), ("minilm", 12, "16:9", 120)],
+    [("smollm2", 9, "4:3", 110), ("smollm2", 9, "1:1", 90), ("minilm", 12, "16:9", 120)],
     ids=["9-heads-grouped-4:3", "9-heads-1:1", "12-heads-16:9"],
 )
 def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, aspect, least_px):
@@ -333,7 +343,9 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     title counting the layer's heads as the layer's: 5 of the 9 drawn (issue 38: "at 1:1 fewer
     heads, each at least 120 px at 1080p"). Now, the caption two lines a page in a square frame
     (its third line's room the heads'), all 9 drawn again, at 154 px (the floor: 95 at 720p,
-    142 at 1080p). A head whose model-level score names
+    142 at 1080p). Every head resting on the first token now carries its average (issue 38:
+    "rests 0.48" where "diffuse" stood, a line more beside its heatmap): 92 px at 720p (138 at
+    1080p; the floor 90). A head whose model-level score names
     another habit than its rows show here carried that score on a line more (issue 38: "sink
     1.00" over "induction score 0.89"): with one such head (head 2 of the 9, head 12 of the 12)
     4:3 fell to 78 px at 720p, 16:9 to 114. Now such a head is marked "*" after its name and
@@ -373,6 +385,14 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     assert all(n in said.lower() for n in named) and ("Marked *" in said) == bool(named), said
     if model == "smollm2" and 1 in drawn:
         assert named, "head 2 of layer 14: diffuse here, named by its previous-token score"
+    # issue 38: a card names its head's top link where it fits, the link AttentionMatrix's
+    # head step names first (head_groups.top_link: "the → in 0.86", not a weaker one)
+    from attention_core.readings.head_groups import top_link
+
+    for h, text in _heatmaps.links.items():
+        link = top_link(tr.heads[h].weights, ex.tokens)
+        assert link is not None and text == link.text(ex.tokens, most=2), (h, text)
+
     if aspect == "1:1":  # the heads not drawn, named under the gallery
         from scenes.mobjects.heat_grid import spans
 
@@ -482,7 +502,8 @@ def test_the_explained_head_is_first_framed_named_and_every_head_large(aspect):
             _title_is_true(s["title"], ex, drawn=len(s["drawn"]))
             # at the title size, on two lines where one is too narrow (it fell to 22)
             assert s["title_size"] >= TITLE - 0.5, (s["title"], s["title_size"])
-    counted = sum(int(n) for n in re.findall(r"(\d+) (?:is|are|attends?)", stills[-1].caption))
+    said = re.findall(r"(\d+) (?:is|are|attends?|rests?) ", stills[-1].caption)
+    counted = sum(int(n) for n in said)
     assert counted == len(stills[-1].snapshot["drawn"]), stills[-1].caption
 
 
@@ -613,6 +634,9 @@ def _drawn_sides(ex, lang: str, aspect: str) -> list[tuple[str, dict, float, int
             for g in p.get_family()
             if isinstance(g, HeatGrid)
         }
+        _drawn_sides.links = {  # each card's top link, where it shows one
+            p.head: t.link_text for p in panels for t in p.get_family() if hasattr(t, "link_text")
+        }
         return sides, scene.regions.caption.width, scene.most_caption_lines
 
     look = Look.for_example(ex, lang=lang, aspect=aspect)
@@ -642,6 +666,15 @@ def test_every_thumbnail_is_at_least_120_px_at_1080p(tmp_path_factory, which, as
         assert next(iter(sides)) == ex.head_index, sides  # the explained head first
         small = {h + 1: round(px) for h, px in sides.items() if px < 120 - 0.5}
         assert not small, (which, aspect, lang, small, caption[:60])
+    if which == "smollm2-trophy-layer" and aspect == "16:9":  # room beside its heatmaps: the
+        # top link (head_groups.top_link) where a head has one and it fits (issue 38): heads 2,
+        # 5, 7 ("the → in 0.86"); 3, 6, 9 have longer ones ("brown, suit, … → the …")
+        from attention_core.readings.head_groups import top_link
+
+        tr = ac.trace_example(ex)
+        has = {h for h in sides if top_link(tr.heads[h].weights, ex.tokens) is not None}
+        links = _drawn_sides.links
+        assert len(links) >= 3 and set(links) <= has, (lang, links, has)
 
 
 @pytest.mark.slow

@@ -25,6 +25,7 @@ from .heads import HABIT_AT_LEAST, RESTING, summarise_head
 if TYPE_CHECKING:
     from .head_scores import HeadScores
     from .heads import HeadReading
+    from .sharpness import LinkGroup
 
 KINDS = ("each_own", "alike", "most", "mixed")
 
@@ -128,11 +129,27 @@ def tell_head(weights: ArrayLike, tokens: Sequence[str] | None = None) -> HeadRe
     return replace(r, pattern=s.rest, mass=s.rest_share, key=s.rest_key, rests=True)
 
 
+def top_link(weights: ArrayLike, tokens: Sequence[str] | None = None) -> LinkGroup | None:
+    """The link a gallery's card names under a head's reading: the first of
+    :func:`~.heads.summarise_head`'s links, as AttentionMatrix's head step names it first (the
+    group with the brightest link off a resting place and off the query itself, at least half
+    its row); None where it names none (a habit of its own, or no such link).
+
+    >>> import numpy as np
+    >>> W = np.tril(np.ones((5, 5)))
+    >>> W[4, 2] = 6.0
+    >>> top_link(W / W.sum(axis=1, keepdims=True), list("abcde")).text(list("abcde"))
+    'e → c 0.60'
+    """
+    links = summarise_head(weights, tokens).links
+    return links[0] if links else None
+
+
 def on_sentence(
     weights: ArrayLike, tokens: Sequence[str] | None = None, scores: HeadScores | None = None
 ) -> tuple[HeadReading, tuple[str, float] | None]:
     """What a head does on this sentence, and what the model-level ``scores`` name it where
-    that is a different habit: (its rows' :func:`~.heads.read_head`, without scores;
+    that is a different habit: (its rows' reading, :func:`tell_head`, without scores;
     ``(pattern, score)`` or None). Issue 38: a gallery labelled heads whose rows rest on the
     first token "induction 0.89", the model-level score read as their average here.
 
@@ -143,7 +160,7 @@ def on_sentence(
     """
     from .heads import read_head
 
-    here = read_head(weights, tokens)
+    here = tell_head(weights, tokens)
     if scores is None:
         return here, None
     named = read_head(weights, tokens, scores)

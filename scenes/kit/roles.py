@@ -449,7 +449,12 @@ def cells_at(tr, n):
 
 @role()
 def head_mass(tr, h):
-    return max(ac.read_head(tr.heads[h].weights, tr.example.tokens).masses.values())
+    """Head ``h``'s average as HeadGallery shows it: its largest habit's, or for a head without
+    a habit told by its resting place (head_groups.tell_head, issue 38) that place's share."""
+    from attention_core.readings.head_groups import tell_head
+
+    r = tell_head(tr.heads[h].weights, tr.example.tokens)
+    return r.mass if r.rests else max(r.masses.values())
 
 
 @role()

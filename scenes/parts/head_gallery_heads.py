@@ -60,7 +60,7 @@ class GalleryHeads:
         a count of the six; the line under the gallery names those not shown)."""
         layer = layer_reading(readings)
         g = layer.common
-        what = self.phrase((g.pattern, g.key), self.lit_phrases)
+        what = self.place(g) if g.resting else self.phrase((g.pattern, g.key), self.lit_phrases)
         counts = dict(n=len(g.heads), H=layer.heads, G=len(layer.groups), what=what)
         fewer = drawn is not None and drawn < layer.heads
         tail = self.say("gallery_title_drawn", d=drawn) if fewer else ""
@@ -69,11 +69,41 @@ class GalleryHeads:
             text = self.say(f"gallery_title_{layer.kind}{layer_s}", **counts)
             return [text + tail, text]
         text = self.say(f"gallery_title_{layer.kind}_{g.verb}{layer_s}", **counts)
-        if layer.kind == "alike":
-            return [text + tail, text]
+        span, sinks = self.rest_said(g) if g.resting else ("", "")
         m = layer.others
-        others = self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m)
-        return list(dict.fromkeys([text + others + tail, text + tail, text]))
+        others = (
+            ""
+            if layer.kind == "alike"
+            else self.say("gallery_title_others" + ("_1" if m == 1 else ""), m=m)
+        )
+        return list(dict.fromkeys([
+            text + span + sinks + others + tail, text + sinks + others + tail,
+            text + others + tail, text + tail, text,
+        ]))  # fmt: skip
+
+    def place(self, group) -> str:
+        """A resting group's place named with its token ("“When”, the first token", "[CLS]")."""
+        token = self.q_tokens[group.key] if group.key is not None else ""
+        return self.say(f"gallery_place_{group.pattern}", token=self.quote(token))
+
+    def quote(self, token: str) -> str:
+        """``token`` as a reading's words name it (in quotation marks)."""
+        from scenes.head_gallery import _named
+
+        return _named("{token}", token, self.lang)
+
+    def rest_said(self, group) -> tuple[str, str]:
+        """A resting group's averages (" (0.36–0.65 of a row on average)") and how many of its
+        heads rest half their weight or more there ("; 3 of them as a sink (half or more)"; ""
+        where none does), as :class:`~attention_core.readings.head_groups.HeadGroup` counts."""
+        lo, hi = (fmt(v, 2) for v in group.span)
+        span = self.say("gallery_title_span" + ("_1" if lo == hi else ""), lo=lo, hi=hi)
+        k = group.sinks
+        if not k:
+            return span, ""
+        return span, self.say(
+            "gallery_title_sinks_all" if k == len(group.heads) else "gallery_title_sinks", k=k
+        )
 
     def head_name(self, h: int) -> VGroup:
         """``head 4``, and where its model-level score names another habit than its rows show

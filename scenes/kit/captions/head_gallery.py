@@ -8,17 +8,19 @@ TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。没有这样的位置：按各行的熵为“集中”或“分散”。{scores}",
+        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少 {rest} 权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
         "{H} heads on one 0 to 1 colour scale. With each: its number, where its queries put "
         "at least {threshold} of their weight on average, and that average. Without such a "
-        "place: sharp or diffuse, by its rows' entropy.{scores}",
+        "place: where they rest {rest} of it or more, and that average. Else sharp or "
+        "diffuse, by its rows' entropy.{scores}",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。没有这样的位置：按各行的熵为“集中”或“分散”。{scores}",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少 {rest} 权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
         "colour scale. With each: its number, where its queries put at least {threshold} of "
-        "their weight on average, and that average. Without such a place: sharp or diffuse, "
-        "by its rows' entropy.{scores}",
+        "their weight on average, and that average. Without such a place: where they rest "
+        "{rest} of it or more, and that average. Else sharp or diffuse, by its rows' "
+        "entropy.{scores}",
     ),
     "reading": (
         "读数：{summary}。框出的是看{lit}的头。",
@@ -53,6 +55,25 @@ WORDS = {
     "gallery_title_most_rest": ("{H} 个头里 {n} 个停在{what}上", "{n} of {H} heads rest on {what}"),
     "gallery_title_most_attend": ("{H} 个头里 {n} 个看{what}", "{n} of {H} heads attend to {what}"),
     "gallery_title_most_are": ("{H} 个头里 {n} 个{what}", "{n} of {H} heads are {what}"),
+    # the heads resting on one place (a sink, or no habit but a quarter of a row or more there,
+    # as AttentionMatrix's head step tells them): the place with its token, the heads' averages
+    # and how many rest half their weight or more there (issue 38)
+    "gallery_place_sink": ("第一个词元{token}", "{token}, the first token"),
+    "gallery_place_cls": ("[CLS]", "[CLS]"),
+    "gallery_place_sep": ("[SEP]", "[SEP]"),
+    "gallery_title_span": ("（平均占一行的 {lo}–{hi}）", " ({lo}–{hi} of a row on average)"),
+    "gallery_title_span_1": ("（平均占一行的 {lo}）", " ({lo} of a row on average)"),
+    "gallery_title_sinks": (
+        "，其中 {k} 个作为汇聚（一半或更多）",
+        "; {k} of them as a sink (half or more)",
+    ),
+    "gallery_title_sinks_all": ("，都作为汇聚（一半或更多）", "; all as a sink (half or more)"),
+    "heads_rest": ("{n} 个头停在{what}上", "{n} rest on {what}"),
+    "heads_rest_1": ("{n} 个头停在{what}上", "{n} rests on {what}"),
+    "heads_rest_sinks": ("（其中 {k} 个作为汇聚）", " ({k} of them as a sink)"),
+    # a head's card: no habit, told by its resting place (its average after it)
+    "gallery_rests": ("停在{token}上", "rests on {token}"),
+    "gallery_rests_short": ("停放", "rests"),
     "gallery_title_others": ("，其余 {m} 个不同", "; {m} do something else"),
     "gallery_title_others_1": ("，其余 {m} 个不同", "; {m} does something else"),
     "gallery_title_mixed": ("一层的 {H} 个头：{G} 种模式", "{H} heads of a layer, {G} patterns"),
