@@ -99,7 +99,11 @@ SINGLES = {
     "cells": ("cells of the score matrix", "分数矩阵的格子数", ""),
     "work": ("multiplications", "乘法次数", ""),
     "cells_at": ("cells at n = {s}", "n = {s} 时的格子数", "s"),
-    "head_mass": ("head {h}: its largest share", "第 {h} 个头：最大份额", "h"),
+    "head_mass": (
+        "head {h}: the average share on its habit or resting place",
+        "第 {h} 个头：习惯或停放处的平均份额",
+        "h",
+    ),
     "head_score": ("head {h}: its model-level score", "第 {h} 个头：模型层面的得分", "h"),
     "shuffle_diff": ("change after shuffling ({s})", "打乱顺序后的变化（{s}）", "s"),
     "seed": ("seed ({s})", "随机种子（{s}）", "s"),
