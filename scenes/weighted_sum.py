@@ -31,7 +31,7 @@ from scenes.mobjects.theme import BODY, SMALL
 from scenes.mobjects.token_text import shown as drawn_as
 from scenes.parts.weighted_sum_chain import (
     CrowdedChain,
-    _spots,
+    free_spots,
     own_tip,
     plated,
     square_ish,
@@ -417,7 +417,7 @@ class WeightedSum(CrowdedChain, ExplainerScene):
             words.arrange(DOWN, aligned_edge=LEFT, buff=0.05)
             mob = plated(words, self.theme.background)
             for corner in corners:
-                spots = _spots(mob, corner, taken, self.label_box, 0.0, reach)
+                spots = free_spots(mob, corner, taken, self.label_box, 0.0, reach)
                 if spots:
                     found = VGroup(mob.move_to(np.array([*spots[0], 0.0])))
                     break

@@ -146,7 +146,7 @@ def all_head(plane, v, colour, stroke_width: float, start=None):
     )
 
 
-def _spots(mob, tip, obstacles, bounds, least: float, reach: float) -> list:
+def free_spots(mob, tip, obstacles, bounds, least: float, reach: float) -> list:
     """The centres for ``mob`` from ``least`` to ``reach`` of ``tip``, clear of
     ``obstacles`` and inside ``bounds``, nearest first."""
     found = [(own, c) for own, _, c in _candidates(mob, tip, obstacles, bounds, reach)]
@@ -453,7 +453,7 @@ class CrowdedChain:
             return
         # none: the nearest spot a short leader line joins to its tip, across no arrow
         near = (NEAR if plane.near is None else plane.near) + 0.02
-        for spot in _spots(mob, tip, marks, self.label_box, near, LEAD_REACH):
+        for spot in free_spots(mob, tip, marks, self.label_box, near, LEAD_REACH):
             moved = mob.copy().move_to(np.array([*spot, 0.0]))
             led = plane.leadered(moved, np.array([*tip, 0.0]))
             own_tip(moved, tip)
@@ -651,7 +651,7 @@ class CrowdedChain:
             found, along = [], [a + t * (b - a) for t in np.linspace(0.0, 1.0, 21)]
             for t in (0.5, 0.35, 0.65, 0.2, 0.8, 1.0):
                 reach = far * TERM_REACH  # twice as far where no spot is nearer (a short link)
-                found += _spots(term, a + t * (b - a), taken, self.label_box, 0.05, reach)
+                found += free_spots(term, a + t * (b - a), taken, self.label_box, 0.05, reach)
             # its weight near the link too (at-the-limits at 16:9: "0.489" 1.9 from it, at the
             # far end of a long term)
             found = [c for c in found if self.weight_near(term, c, along, far)]
