@@ -115,6 +115,16 @@ def random_cos_spread(d: int) -> float:
     coordinate of a random unit vector, whose d squares average 1/d). In 64 dimensions 0.125:
     two random directions are nearly at right angles.
 
+    Parameters
+    ----------
+    d : int
+        The dimensions (at least 1).
+
+    Returns
+    -------
+    float
+        1/√d.
+
     Examples
     --------
     >>> random_cos_spread(64)
@@ -130,6 +140,16 @@ def cos_against_random(q: ArrayLike, k: ArrayLike) -> float:
     random pairs' standard deviations (:func:`random_cos_spread`): cos θ · √d. About 1 is what
     chance gives; DotProducts says it beside the followed pair's cos θ (issue 38: cos θ = 0.14
     between q(he) and k(farmer) looked small, yet in 64 dimensions it is 1.1 of those).
+
+    Parameters
+    ----------
+    q, k : array_like
+        Two non-zero vectors of one width d.
+
+    Returns
+    -------
+    float
+        cos θ · √d.
 
     Examples
     --------

@@ -384,15 +384,22 @@ def test_the_baker_sentence_shows_the_json_numbers_and_claims_nothing():
     steps = _run(example)
     assert [k for k, _, _ in steps] == ["token", "terms", "sum", "words"]
     moved = _check_numbers(example, steps)
-    # what the head does, said once: the core's reading (diffuse, no model-level scores here)
+    # what the head does, said once: diffuse by its entropy (no model-level scores here), but
+    # its rows rest a quarter of their weight on the first token on average: said by that, as
+    # HeadGallery tells it (a review: "The head is diffuse" over a sink column and sharp links)
     trace = ac.trace_example(example)
     h = example.head_index
     reading = ac.read_head(
         trace.heads[h].weights, example.tokens, ac.example_head_scores(example, h)
     )
     assert reading.pattern == "diffuse" and reading.score is None
-    said = [c for _, c, _ in steps if "This head" in c]
-    assert said == [steps[0][1]] and "diffuse" in said[0], said  # (its words: H-reading's)
+    from attention_core.readings.head_groups import tell_head
+
+    told = tell_head(trace.heads[h].weights, example.tokens)
+    assert told.rests and told.pattern == "sink" and told.mass >= 0.25, told
+    said = [c for _, c, _ in steps if "head parks" in c or "diffuse" in c]
+    assert said == [steps[0][1]], said
+    assert "The head parks a quarter or more of its weight on “In”." in said[0], said
     r = moved["readout"]
     assert r["says_little"] and not r["key"]["pushed"]  # the committed sentence: it says little
     words = steps[-1][1]

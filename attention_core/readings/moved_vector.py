@@ -278,7 +278,9 @@ def head_does(
     **sharp** whose rows put a quarter or more of their weight on a resting place, on average
     (:func:`~.heads.summarise_head`'s ``rest``), is said to park it there, not to be sharp: its
     low entropy is the resting place's (issue 38: "sharp over all its rows" of a SmolLM2 head
-    whose rows split between the first token and one "the").
+    whose rows split between the first token and one "the"); a head read as **diffuse** too
+    (a review: "The head is diffuse" of a head whose rows put 0.74 on their top two keys, the
+    first token and one link), as HeadGallery tells it (:func:`~.head_groups.tell_head`).
 
     A causal head whose rows give the first token about a quarter of their weight and the rest
     to one earlier token: sharp by its entropy, said by its resting place.
@@ -300,7 +302,7 @@ def head_does(
     if r.habitual:
         return HeadDoes("habit", r.pattern, r.token)
     row = row_shape(W, query)
-    if r.pattern == "sharp":
+    if r.pattern in ("sharp", "diffuse"):  # as a gallery tells it (head_groups.tell_head)
         s = summarise_head(W, tokens)
         if s.rest is not None and s.rest_key is not None:
             return HeadDoes("rest", s.rest, tokens[s.rest_key], s.rest_key, s.share_words)
