@@ -64,6 +64,7 @@ class Softmax(KeyLabels, SharperSteps, ExplainerScene):
         pair = ac.followed_pair(self.trace)
         key = pair.key if self.choice.kind in ("followed", "asked") else None
         self.labelled = self.story_labelled(ac.softmax(self.row), key)
+        self.keep = self.keep_order(ac.softmax(self.row), key)  # where not all labels fit
         self.every_label = len(self.labelled.keys) == len(self.keys)
         self.exp_and_share()
         self.all_rows()

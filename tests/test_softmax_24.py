@@ -307,12 +307,17 @@ def test_the_last_step_shows_the_followed_row_saturating(softmax_captions):
 # (on stems); the labels were set on the scores' row ("The" over 3.95, "he" over 2.51) and the
 # bars took the top third of the frame. The lecturer examples never met that case.
 SAILOR = Path(__file__).resolve().parent / "data" / "smollm2-sailor.toml"
+# SmolLM2 layer 14 head 9, it → essay 0.937 (a reviewer's sentence): at 1:1 the share bar kept
+# "it 0.002" and "handed 0.003" and left out "student 0.034", the caption's second weight
+ESSAY = SAILOR.with_name("smollm2-essay.toml")
 
 
 def _exp_facts(aspect: str, name: str = "sailor") -> dict:
-    """Softmax's exp step on the sailor row (or the lecturer example ``name``) at ``aspect``:
-    the text overlaps the still checks find, the numbers shown, the tallest bar's and the
-    content's heights; the gap from the title to the heading under it (at the first two steps)."""
+    """Softmax's exp step on the sailor row (the essay row, or the lecturer example ``name``)
+    at ``aspect``: the text overlaps the still checks find, the numbers shown, the tallest bar's
+    and the content's heights; the gap from the title to the heading under it (at the first two
+    steps); at the share step the keys labelled on the bar, the row's weights and the keys the
+    caption names."""
     import attention_core as ac
     from lecturer_examples import load
     from scene_checks import layout_problems
@@ -331,23 +336,42 @@ def _exp_facts(aspect: str, name: str = "sailor") -> dict:
             facts["numbers"] = len(scores)
             facts["tallest"] = max(b.height for b in scene.marks.values())
             facts["content"] = scene.regions.content.height
+        else:
+            on = _visible(scene)
+            family = scene.get_mobject_family_members()
+            facts["shown"] = {
+                m.key_index for m in family if hasattr(m, "key_index") and id(m) in on
+            }
+            facts["w"] = ac.softmax(scene.row)
+            facts["named"] = set(ac.named_weights(facts["w"]).keys)
         return facts
 
-    ex = ac.load_example(SAILOR) if name == "sailor" else load(name)
+    paths = {"sailor": SAILOR, "essay": ESSAY}
+    ex = ac.load_example(paths[name]) if name in paths else load(name)
     look = Look.for_example(ex, lang="en", aspect=aspect)
     stills = run_steps(find("Softmax").load(), ex, look=look, frames=False, snapshot=snap)
     return {s.key: s.snapshot for s in stills if s.key in ("exp", "share")}
 
 
-@pytest.mark.parametrize("aspect", ["16:9", "1:1"])
-def test_softmax_exp_labels_clear_of_the_numbers_and_the_bars_tall(aspect):
+@pytest.mark.parametrize(
+    ("name", "aspect"), [("sailor", "16:9"), ("sailor", "1:1"), ("essay", "1:1")]
+)
+def test_softmax_exp_labels_clear_of_the_numbers_and_the_bars_tall(name, aspect):
     """Issue 38, a reviewer's 21-token sentence at 16:9: the few keys' labels sat on the row of
     scores, and the tallest bar was a sixth of the content's height. Now no text overlaps
     another at the exp step, the tallest bar is at least a quarter of the content's height,
-    and the heading keeps 0.2 from the title over it."""
+    and the heading keeps 0.2 from the title over it. The share bar labels every key its
+    caption names, and where it labels more, no key it leaves out has a larger share than one
+    it labels (the essay row at 1:1 labelled "it 0.002", not "student 0.034")."""
     from scenes.softmax_scene import TITLE_GAP
 
-    facts = _exp_facts(aspect)
+    facts = _exp_facts(aspect, name)
+    share = facts["share"]
+    shown, w = share["shown"], share["w"]
+    assert share["named"] <= shown, (sorted(share["named"] - shown), sorted(shown))
+    left_out = [w[j] for j in range(len(w)) if j not in shown and w[j] > 0]
+    if shown - share["named"] and left_out:
+        assert max(left_out) <= min(w[j] for j in shown - share["named"]), sorted(shown)
     exp = facts["exp"]
     assert exp["overlaps"] == [], exp["overlaps"]
     if aspect == "16:9":  # the case the review found: the scores are shown

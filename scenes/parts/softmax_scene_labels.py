@@ -7,6 +7,11 @@ keys the caption names) is labelled whole: over its own segment where the label 
 other labelled key's segment, else on a tier farther out (over the bar or under it), joined to
 its segment by a straight stem that crosses no other label; the other keys grey and counted.
 The e^s step's labels under the bars take the same rule, under the bars only.
+
+Where not every label finds room, the ones kept are chosen by weight (:meth:`KeyLabels.
+keep_order`): the followed key and the keys the caption names first, then the largest shares;
+the smallest are left out first (a reviewer's 22-token row at 1:1 labelled "it 0.002" and left
+out "student 0.034", the caption's second weight).
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ def _free(left, width, placed, gap) -> bool:
     return all(left + width + gap <= a or b + gap <= left for a, b in placed)
 
 
-def stem_layout(widths, anchors, spans, x0: float, x1: float, sides=("up", "down"), gap=0.15):
+def stem_layout(
+    widths, anchors, spans, x0: float, x1: float, sides=("up", "down"), gap=0.15, rank=None
+):
     """Where each label goes: (side, tier, left edge) per label, or None for one with no room.
 
     ``widths``: the labels' widths; ``anchors``: the x each names (its segment's middle);
@@ -37,11 +44,35 @@ def stem_layout(widths, anchors, spans, x0: float, x1: float, sides=("up", "down
     label lies over its own segment and over no other labelled one's (:data:`SLACK`); on any
     tier its anchor lies under it (its stem is straight), it keeps ``gap`` from the labels of
     its tier, its stem crosses no label of a nearer tier, and it covers no farther label's
-    stem; all within [x0, x1]."""
+    stem; all within [x0, x1].
+
+    ``rank``: the labels, the first to keep first. Where not all of them find room, the most of
+    its first labels that all do (placed in ``rank``'s order too) are placed, the rest left out:
+    never a later one for an earlier one."""
+    out = _layout(widths, anchors, spans, x0, x1, sides, gap)
+    if rank is None or all(p is not None for p in out):
+        return out
+    for keep in range(len(rank), 0, -1):
+        kept = sorted(rank[:keep])
+        w, a, s = ([v[k] for k in kept] for v in (widths, anchors, spans))
+        part = _layout(w, a, s, x0, x1, sides, gap, [kept.index(k) for k in rank[:keep]])
+        if all(p is not None for p in part):
+            placed: list = [None] * len(widths)
+            for k, p in zip(kept, part):
+                placed[k] = p
+            return placed
+    return out
+
+
+def _layout(widths, anchors, spans, x0, x1, sides, gap, rank=None) -> list:
+    """:func:`stem_layout`'s places, the most labels it finds room for (placed in ``rank``'s
+    order too, where given)."""
     n = len(widths)
     by_width = sorted(range(n), key=lambda k: (-(spans[k][1] - spans[k][0]), k))
     orders = [by_width, sorted(range(n), key=lambda k: anchors[k])]
     orders.append(orders[-1][::-1])
+    if rank is not None:
+        orders.append(list(rank))
     best = None
     for order in orders:
         out = _in_order(order, widths, anchors, spans, x0, x1, sides, gap)
@@ -132,13 +163,25 @@ class KeyLabels:
         shares = int((w > 0).sum())
         return ac.LabelledKeys(keys, shares - len(keys), core.blocked)
 
+    def keep_order(self, w, key) -> tuple[int, ...]:
+        """The labelled keys (:attr:`labelled`) in the order their labels are kept where not
+        all find room (:func:`stem_layout`): the followed ``key``, the keys the caption names
+        (the core's), then by weight ``w``, the largest first."""
+        first = set(ac.labelled_keys(w, key).keys)
+        return tuple(sorted(self.labelled.keys, key=lambda j: (j != key, j not in first, -w[j], j)))
+
+    def _rank(self, keys) -> list[int]:
+        """The places in ``keys`` in :attr:`keep`'s order (:meth:`keep_order`)."""
+        return sorted(range(len(keys)), key=lambda k: self.keep.index(keys[k]))
+
     def stemmed(self, labs, keys, spans, edges, x0: float, x1: float, sides=("up", "down")):
         """``labs`` (one per key of ``keys``) placed by :func:`stem_layout` over (``edges[0]``:
         the bar's top) or under (``edges[1]``: its bottom) the segments ``spans``, each one off
         tier 0 joined to its segment's middle by a stem in its key's colour. Returns (the
         labels and stems, the lowest y they reach); a label with no room is left out."""
         anchors = [(a + b) / 2 for a, b in spans]
-        places = stem_layout([m.width for m in labs], anchors, spans, x0, x1, sides)
+        widths = [m.width for m in labs]
+        places = stem_layout(widths, anchors, spans, x0, x1, sides, rank=self._rank(keys))
         out, stems, low = VGroup(), VGroup(), edges[1]
         for lab, j, a, place in zip(labs, keys, anchors, places):
             if place is None:
@@ -166,9 +209,9 @@ class KeyLabels:
         ends = np.cumsum(w) * bar_w
         spans = [(ends[j] - w[j] * bar_w, ends[j]) for j in keys]
         labs = [self.weight_pair(w, j, whole=True) for j in keys]
-        places = stem_layout(
-            [m.width for m in labs], [(a + b) / 2 for a, b in spans], spans, -0.2, bar_w + 0.2
-        )
+        anchors = [(a + b) / 2 for a, b in spans]
+        widths = [m.width for m in labs]
+        places = stem_layout(widths, anchors, spans, -0.2, bar_w + 0.2, rank=self._rank(keys))
         reach = {"up": 0.0, "down": 0.0}
         for lab, place in zip(labs, places):
             if place is not None:
