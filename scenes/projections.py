@@ -478,6 +478,7 @@ class Projections(ViewedMaps, ExplainerScene):
             # row: trophy-24 at 16:9, 4:3 and 1:1, "45.39" also in the line above)
             # (one row: its number under the row instead, :meth:`value_under`)
             named=[(i, j)] if self.pair_on_grid(row) else (),
+            first_row=1 if row is None else row + 1,  # one query's row numbered as its token
         )
         if len(grid.shown_rows) < len(rows) or len(grid.shown_columns) < ex.n_keys:
             return None

@@ -165,3 +165,18 @@ def test_a_one_row_grid_of_squares_has_its_key_flat_under_it():
     gap = box_of(m.backgrounds).y0 - box_of(bar).y1
     assert gap >= ROW_NOTE_ROOM - 1e-6
     assert m.width <= box.width + 1e-6 and m.height <= box.height + 1e-6
+
+
+def test_some_rows_of_a_larger_matrix_are_numbered_as_their_tokens():
+    """A query's row of scores with numbered columns (Projections at 22 keys, 1:1) numbers its
+    row as its token, not as the grid's first row (a review: "1 it" where "it" is token 16,
+    its columns numbered 1 to 22 above it)."""
+    from scenes.mobjects.layout import Box
+
+    scores = np.random.default_rng(2).uniform(-30, 30, (1, 22))
+    keys = [f"professorial{j}" for j in range(22)]  # too long to stand in a short grid
+    box = Box(-3.75, -1.0, 3.75, 1.0)
+    args = (scores, ("scores_row", 0, 15), THEMES["dark"], ["it"], keys, box)
+    m = LabelledMatrix.fitted(*args, any_squares=True, title_room=0.0, first_row=16)
+    assert m.style.squares and [c.source_text for c in m.col_labels][:2] == ["1", "2"]
+    assert [t.source_text for t in m.row_labels] == ["16 it"]

@@ -58,7 +58,9 @@ def row_pitch(rows, size: float) -> float:
     return max([(a + b) / 2 - 0.015 for a, b in zip(heights, heights[1:])], default=0.0)
 
 
-def label_choices(row_labels, col_labels, size: float, upright_room: float, one_side=False):
+def label_choices(
+    row_labels, col_labels, size: float, upright_room: float, one_side=False, first_row: int = 1
+):
     """The ways to label a grid of squares, best first: every token in full (the columns
     flat, then upright), the columns upright and shortened to ``upright_room`` (at least an
     inch of text), and the columns numbered (flat, then upright; each row label starts with its
@@ -66,7 +68,8 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float, one_
     the numbered rows split between the grid's sides with the numbers in two or three tiers
     (flat), or two upright. ``one_side``: before the split, the numbered rows all on the left
     with the numbers in two or three tiers (AttentionMatrix, issue 38: rows named on both
-    sides read as two lists)."""
+    sides read as two lists). ``first_row``: the number of the first row (some rows of a
+    larger matrix, numbered as their tokens are)."""
     rows, cols = square_label_texts(row_labels, col_labels, size)
     yield LabelChoice(rows, cols, False)
     yield LabelChoice(rows, cols, True)
@@ -74,24 +77,26 @@ def label_choices(row_labels, col_labels, size: float, upright_room: float, one_
         yield LabelChoice(rows, [fit_label(t, upright_room, size) for t in col_labels], True)
     numbers = [str(j + 1) for j in range(len(col_labels))]
     for room, (upright, tiers) in itertools.product(
-        _numbered_rooms(row_labels, size), ((False, 1), (False, 2), (True, 1))
+        _numbered_rooms(row_labels, size, first_row), ((False, 1), (False, 2), (True, 1))
     ):  # flat numbers in two tiers before upright ones (a turned digit read as 'ro', 'N')
-        rows = [fit_label(t, room, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        rows = [fit_label(t, room, size, f"{i + first_row} ") for i, t in enumerate(row_labels)]
         yield LabelChoice(rows, numbers, upright, False, tiers)
     if len(row_labels) > SPLIT_FROM:
-        rows = [fit_label(t, LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+        rows = [
+            fit_label(t, LABEL_WIDTH, size, f"{i + first_row} ") for i, t in enumerate(row_labels)
+        ]
         for tiers in (2, 3) if one_side else ():
             yield LabelChoice(rows, numbers, False, False, tiers, stagger=True)
         for upright, tiers in ((False, 2), (False, 3), (True, 2)):
             yield LabelChoice(rows, numbers, upright, True, tiers)
 
 
-def _numbered_rooms(row_labels, size: float) -> list[float]:
+def _numbered_rooms(row_labels, size: float, first_row: int = 1) -> list[float]:
     """The widths to try for numbered row labels: :data:`LABEL_WIDTH`, then only as wide as the
     widest short label (which is never shortened) needs, so that a long label gives way to the
     squares before they become too small for the rows (12 tokens at 1:1)."""
     short = [
-        text_width(f"{i + 1} {t}", size)
+        text_width(f"{i + first_row} {t}", size)
         for i, t in enumerate(row_labels)
         if len(str(t)) <= SHORT_LABEL
     ]
@@ -144,19 +149,21 @@ def grid_of_squares(
     colorbar: bool,
     scale: str | None = None,
     one_side: bool = False,
+    first_row: int = 1,
 ):
     """``(args, side, choice)`` for a grid of squares that fits ``width`` × ``height`` with every
     row and column labelled at ``size`` (a :class:`LabelChoice`), or None when the cells would be
     shorter than a row label. ``args``: (values, role, theme, row labels, column labels);
     ``scale``: the cells' colour scale (None: the scores'), whose key's width is measured;
-    ``one_side``: the rows named on the left only where that fits (:func:`label_choices`)."""
+    ``one_side``: the rows named on the left only where that fits (:func:`label_choices`);
+    ``first_row``: the number of the first row, where numbered."""
     values, role, theme, row_labels, col_labels = args
     m, n = np.shape(values)
     scale = scale or "scores"  # a grid of squares always has a scale (numbers: the scores')
     limit = score_limit(values) if scale == "scores" else 1.0
     pitch = row_pitch(square_label_texts(row_labels, col_labels, size)[0], size)
     upright_room = height - 0.25 - m * (pitch + 0.015)  # the most an upright label may take
-    for choice in label_choices(row_labels, col_labels, size, upright_room, one_side):
+    for choice in label_choices(row_labels, col_labels, size, upright_room, one_side, first_row):
         rows, cols, upright, split, tiers, stagger = choice
         left, right = label_sides(rows, size, split, stagger)
         header = column_header(cols, size, upright, tiers)

@@ -311,7 +311,10 @@ class LabelledMatrix(VGroup):
         self.indexed = too_wide(col_texts, cw, size, self.style.tiers)
         if self.indexed:
             col_texts = [str(j + 1) for j in range(n)]
-            rows = [fit_label(t, LABEL_WIDTH, size, f"{i + 1} ") for i, t in enumerate(row_labels)]
+            first = self.style.first_row
+            rows = [
+                fit_label(t, LABEL_WIDTH, size, f"{i + first} ") for i, t in enumerate(row_labels)
+            ]
             return rows, col_texts
         return [fit_label(t, LABEL_WIDTH, size) for t in row_labels], col_texts
 
@@ -528,7 +531,9 @@ class LabelledMatrix(VGroup):
         column labelled (:func:`grid_of_squares`), or None."""
         width, height, size = room
         style = style_of(kwargs.get("style"), style_part(kwargs))
-        squares = grid_of_squares(args, width, height, size, style.colorbar, style.scale, one_side)
+        squares = grid_of_squares(
+            args, width, height, size, style.colorbar, style.scale, one_side, style.first_row
+        )
         if squares is None or not (any_squares or style.scale):
             return None
         (made, side, choice), kw = squares, dict(kwargs, split=False, tiers=1)

@@ -45,6 +45,10 @@ class MatrixStyle:
     tiers : int
         The column labels stand in this many tiers above the grid (column j in tier j mod
         tiers, the first nearest the grid): labels wider than a cell, side by side.
+    first_row : int
+        The number of the first row where the rows are numbered with the columns: a grid of
+        some rows of a larger matrix numbers them as their tokens are (a review: Projections'
+        one-row grid of "it"'s scores at 1:1 read "1 it" where "it" is token 16).
     """
 
     digits: int = 2
@@ -57,6 +61,7 @@ class MatrixStyle:
     split: bool = False
     stagger: bool = False
     tiers: int = 1
+    first_row: int = 1
 
     @property
     def scale(self) -> str | None:
