@@ -512,21 +512,25 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         """Head ``h``'s top link (:func:`~attention_core.readings.head_groups.top_link`, "to →
         tractor 0.96", as AttentionMatrix names it first) under ``title``, on one line or
         broken between words on two, where it fits within ``width`` and ``height`` (the
-        heatmap's side), else nothing: the reading and its average come first."""
+        heatmap's side); a group of queries too long for that, its heaviest link alone
+        ("handed → student 0.95": a review found the explained head's card bare beside two
+        cards with theirs); else nothing: the reading and its average come first."""
         link = top_link(self.trace.heads[h].weights, self.example.tokens)
         if link is None:
             return
-        text = link.text(self.q_tokens, most=2)
-        lines = wrap_lines(text, width, SMALL, max_lines=2)
-        if "".join(lines).replace(" ", "") != text.replace(" ", ""):
-            return  # cut: not legible whole
-        block = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
-        block.arrange(DOWN, aligned_edge=LEFT, buff=BESIDE_LEAD)
-        if block.width > width + 1e-6 or title.height + BESIDE_LEAD + block.height > height:
+        for shown in dict.fromkeys([link, link.heaviest()]):
+            text = shown.text(self.q_tokens, most=2)
+            lines = wrap_lines(text, width, SMALL, max_lines=2)
+            if "".join(lines).replace(" ", "") != text.replace(" ", ""):
+                continue  # cut: not legible whole
+            block = VGroup(*(label(t, SMALL, self.theme.muted) for t in lines))
+            block.arrange(DOWN, aligned_edge=LEFT, buff=BESIDE_LEAD)
+            if block.width > width + 1e-6 or title.height + BESIDE_LEAD + block.height > height:
+                continue
+            block.next_to(title, DOWN, buff=BESIDE_LEAD, aligned_edge=LEFT)
+            block.link_text = text
+            title.add(block)
             return
-        block.next_to(title, DOWN, buff=BESIDE_LEAD, aligned_edge=LEFT)
-        block.link_text = text
-        title.add(block)
 
     def title_block(self, h: int, reading: ac.HeadReading, width: float) -> VGroup:
         """A title beside its heatmap: ``head 3`` over the reading, broken between words to

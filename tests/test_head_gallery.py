@@ -389,9 +389,10 @@ def test_24_tokens_give_the_frame_to_the_heads(tmp_path_factory, model, heads, a
     # head step names first (head_groups.top_link: "the → in 0.86", not a weaker one)
     from attention_core.readings.head_groups import top_link
 
-    for h, text in _heatmaps.links.items():
+    for h, text in _heatmaps.links.items():  # (or, where the group is too long, its heaviest)
         link = top_link(tr.heads[h].weights, ex.tokens)
-        assert link is not None and text == link.text(ex.tokens, most=2), (h, text)
+        assert link is not None, (h, text)
+        assert text in (link.text(ex.tokens, most=2), link.heaviest().text(ex.tokens)), (h, text)
 
     if aspect == "1:1":  # the heads not drawn, named under the gallery
         from scenes.mobjects.heat_grid import spans

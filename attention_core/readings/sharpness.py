@@ -105,6 +105,17 @@ class LinkGroup:
         """A link to another token, not a resting place."""
         return self.key != SELF and not self.rest
 
+    def heaviest(self) -> LinkGroup:
+        """The group's heaviest link alone (the first query of the largest weight): where the
+        group's text has no room, its brightest cell ("handed → student 0.95" of "handed,
+        the₁ → student (0.58–0.95)").
+
+        >>> LinkGroup(4, (2, 3), (0.58, 0.95)).heaviest()
+        LinkGroup(key=4, queries=(3,), weights=(0.95,), rest=False)
+        """
+        i = max(range(len(self.weights)), key=lambda n: (self.weights[n], -n))
+        return LinkGroup(self.key, (self.queries[i],), (self.weights[i],), self.rest)
+
     def text(self, tokens: Sequence[object], most: int = 6) -> str:
         """``"would, soon, turn, wild → sea (0.94–0.99)"``, ``"gathered → clouds 0.80"``;
         more than ``most`` queries: the first ``most`` and "…"."""
