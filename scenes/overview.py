@@ -32,6 +32,7 @@ NAMED_WEIGHT = 0.1  # among many, a value named v(…) where the followed query 
 NAMED_MOST = 3  # and at most this many named (the followed key's first)
 NAMED_STROKE = 3.0  # a named value's arrow this thick (the others thin and grey)
 VALUE_REACH = 0.7  # a named value's label, with no spot nearer, at most this far from its tip
+SAME_TIP = 0.3  # an output's tip this near a named value's: the two arrows one (v(essay), o(it))
 OUTPUT_NEAR = 0.15  # each o(…) touches its tip or is joined to it by a line (issue 32)
 FORMULA = (
     # a lone letter in a {{ group }} would be set upright: an empty superscript keeps it italic
@@ -467,7 +468,7 @@ class Overview(ExplainerScene):
         )
         if crowded:  # the cast's values named (a review: coloured arrows with no name)
             where = (o_plane_box, [self.formula, *o_labels, *o_note])
-            v_labels = self.value_labels(o_plane, B, sorted(values), v_arrows, where)
+            v_labels = self.value_labels(o_plane, sorted(values), v_arrows, o_arrows, where)
             v_arrows = VGroup(*v_arrows, v_labels)
         self.play(Create(o_plane.plane), FadeIn(v_arrows), FadeIn(o_note), run_time=0.8)
         # each output gathers from copies of the values; the drawn arrows, where their labels
@@ -523,39 +524,54 @@ class Overview(ExplainerScene):
         named = [j for j in dict.fromkeys([first, *by_weight]) if j in list(values)]
         return named[:NAMED_MOST]
 
-    def value_labels(self, o_plane, B, values: list, v_arrows, where) -> VGroup:
+    def value_labels(self, o_plane, values: list, v_arrows, o_arrows, where) -> VGroup:
         """The labels v(token) of the named values (:meth:`named_values`, drawn among
         ``v_arrows``), whole, in their colours, each beside its own tip, nearer it than any
-        other arrow, clear of the other arrows and labels (``where``: the bounds and what they
-        keep clear of, the outputs' labels among it); issue 38, a review of he → farmer: at 1:1
-        every one was dropped, and at 16:9 v(When) sat far from its stub. Where one finds no
-        such spot, in the small type, then farther (:data:`VALUE_REACH`)."""
+        other arrow, clear of the other arrows' heads (the outputs' ``o_arrows`` among them:
+        their triangles, :func:`head_marks`) and of every label (``where``: the bounds
+        and what they keep clear of, the outputs' labels among it; the labels placed before it);
+        issue 38, a review of he → farmer: at 1:1 every one was dropped, and at 16:9 v(When) sat
+        far from its stub. Where one finds no such spot, in the small type; then, where an
+        output's tip is within :data:`SAME_TIP` of its own (it → essay: o(it) ≈ 0.94 v(essay),
+        the two arrows one), nearer its own tip than the others but that output, its colour
+        telling it from the white output's o(…); then farther (:data:`VALUE_REACH`)."""
         from scenes.mobjects.layout import box_of
         from scenes.mobjects.plane import shaft_marks
+        from scenes.parts.head_moved_labels import head_marks
 
         bounds, obstacles = where
         named = self.named_values(values)
         arrows = [(np.asarray(a.get_start())[:2], np.asarray(a.get_end())[:2]) for a in v_arrows]
         outs = [(np.asarray(a)[:2], np.asarray(b)[:2]) for a, b in o_plane.shafts]
-        heads = [Box(*(b - 0.1), *(b + 0.1)) for _, b in [*arrows, *outs]]
-        taken = [*heads, *shaft_marks([*arrows, *outs], half=0.04)]
-        taken += [box_of(m) for m in obstacles]
+        # every label stays an obstacle, even one over this value's tip (o(it) printed over
+        # v(essay) where the obstacles over the tip were dropped with its own head)
+        labels = [box_of(m) for m in obstacles]
         placed = []
         for j in named:
             k = list(values).index(j)
             tip = arrows[k][1]
+            at_tip = Box(*tip, *tip)
+            # clear of the other arrows' heads; of their shafts but where one crosses its tip
+            lines = [e for n, e in enumerate([*arrows, *outs]) if n != k]
+            heads = head_marks([a for n, a in enumerate([*v_arrows, o_arrows]) if n != k])
+            marks = [m for m in shaft_marks(lines, half=0.04) if not m.contains(at_tip, tol=1e-6)]
+            mine = [*heads, *marks, *labels, *(box_of(m) for m in placed)]
             # nearer its tip than a named value's or an output's (a grey one it keeps off)
             coloured = [e for n, e in enumerate(arrows) if n != k and values[n] in named]
-            others = [*coloured, *outs]
-            mine = [m for m in taken if not m.contains(Box(*tip, *tip), tol=1e-6)]
-            for size, reach in ((BODY, CAST_REACH), (SMALL, CAST_REACH), (SMALL, VALUE_REACH)):
+            apart = [e for e in outs if np.hypot(*(e[1] - tip)) > SAME_TIP]
+            tries = (
+                (BODY, CAST_REACH, outs),
+                (SMALL, CAST_REACH, outs),
+                (SMALL, CAST_REACH, apart),
+                (SMALL, VALUE_REACH, outs),
+            )
+            for size, reach, near in tries:
                 mob = label(f"v({self.k_tokens[j]})", size, self.k_color(j))
-                spot = best_spot(mob, tip, others, mine, bounds, reach)
+                spot = best_spot(mob, tip, [*coloured, *near], mine, bounds, reach)
                 if spot is not None:
                     mob.move_to(np.array([*spot, 0.0]))
                     own_tip(mob, tip)
                     placed.append(mob)
-                    taken.append(box_of(mob))
                     break
         return VGroup(*placed)
 
