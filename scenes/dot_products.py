@@ -308,23 +308,7 @@ class DotProducts(KeyLabels, MatrixSteps, LayoutSteps, ExplainerScene):
             clear_axes=True,
             merge=0.35,
         )
-        # a narrow frame measured the lines at the small size (:meth:`lay_out_matrix`): kept, and
-        # the body size not built where, scaled up from them, it is surely too tall
-        small = self.measured.pop((i, j), None)
-        sizes = (BODY, SMALL)
-        if small is not None and small.height * BODY / SMALL - 0.2 > self.work_box.height:
-            sizes = (SMALL,)
-        under = self.note_lines(i, j)  # the comparison under the arithmetic, where it fits
-        room = self.work_box.height - (under.height + 0.2 if len(under) else 0.0)
-        fits = []
-        for size in sizes:
-            work = small if small is not None and size == SMALL else self.work_lines(i, j, size)
-            if work.height <= self.work_box.height and work.width <= self.work_box.width:
-                fits.append(work)
-                if work.height <= room:  # with the comparison under it
-                    break
-        work = next((w for w in fits if w.height <= room), fits[0] if fits else work)
-        place(work, self.work_box, "top-left")
+        work = self.placed_work(i, j)
         line1, line2, line3 = work
         result = work.result
         marks = [q_arrow, k_arrow, labels, arc, theta, drop, shadow, *plane.tick_labels]
@@ -343,6 +327,29 @@ class DotProducts(KeyLabels, MatrixSteps, LayoutSteps, ExplainerScene):
             "random": random,
             "result": result,
         }
+
+    def placed_work(self, i: int, j: int):
+        """The pair's three lines of arithmetic in the work box, at the body size where they
+        fit with the comparison with random directions under them (:meth:`note_lines`), else
+        at the small size, else at the size where they fit alone."""
+        # a narrow frame measured the lines at the small size (:meth:`lay_out_matrix`): kept, and
+        # the body size not built where, scaled up from them, it is surely too tall
+        small = self.measured.pop((i, j), None)
+        sizes = (BODY, SMALL)
+        if small is not None and small.height * BODY / SMALL - 0.2 > self.work_box.height:
+            sizes = (SMALL,)
+        under = self.note_lines(i, j)  # the comparison under the arithmetic, where it fits
+        room = self.work_box.height - (under.height + 0.2 if len(under) else 0.0)
+        fits = []
+        for size in sizes:
+            work = small if small is not None and size == SMALL else self.work_lines(i, j, size)
+            if work.height <= self.work_box.height and work.width <= self.work_box.width:
+                fits.append(work)
+                if work.height <= room:  # with the comparison under it
+                    break
+        work = next((w for w in fits if w.height <= room), fits[0] if fits else work)
+        place(work, self.work_box, "top-left")
+        return work
 
     def angle_mark(self, pq, pk):
         """The arc from q to k at the origin, and θ beside it."""

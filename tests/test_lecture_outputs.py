@@ -316,6 +316,7 @@ def test_chinese_notes_say_every_number_in_chinese():
             "CLS",
             "GELU",
             "exp",
+            "cos",
         }  # and token names (exp: the function, as in exp(−∞) = 0)
         assert not english, zh
 
