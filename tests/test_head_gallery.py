@@ -645,9 +645,13 @@ def _drawn_sides(ex, lang: str, aspect: str) -> list[tuple[str, dict, float, int
     return [(s.caption, *s.snapshot) for s in stills]
 
 
+# both languages at the narrow aspects, where the titles' widths decide the thumbnails' size;
+# at 16:9, the widest, English alone (suite time)
+LOOKS_NARROW_BOTH = [("16:9", "en"), ("4:3", "zh"), ("4:3", "en"), ("1:1", "zh"), ("1:1", "en")]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("aspect", ["16:9", "4:3", "1:1"])
+@pytest.mark.parametrize("aspect,lang", LOOKS_NARROW_BOTH)
 @pytest.mark.parametrize("which", ["minilm-layer1", "smollm2-trophy-layer", "smollm2-farmer"])
 def test_every_thumbnail_is_at_least_120_px_at_1080p(tmp_path_factory, which, aspect, lang):
     """Issue 38 item 7 (a review: HeadGallery at 4:3 in Chinese drew thumbnails about 25 px
