@@ -150,7 +150,8 @@ def test_the_output_and_every_told_term_are_seen_on_the_chain(run):
     lay hidden under 0.547 × v(farmer), which nearly coincides with it, and 0.299 × v(When),
     0.07 long, was merged unseen into the grey link. On the chain's still the output's arrow is
     drawn over every link, each term weighed ≥ 0.1 (and the followed key's) is a link of its own
-    in a merged chain, named by it (where every term is a link, the list beside names them); the values' hull is named where the plane is not square."""
+    in a merged chain, named by it (where every term is a link, the list beside names them);
+    the values' hull is named where the plane is not square."""
     chain = _step(run, "chain")
     assert chain["output_on_top"]
     assert not chain["told_unnamed"], chain["told_unnamed"]
