@@ -33,10 +33,9 @@ from scenes.kit.base import ExplainerScene
 from scenes.mobjects.fades import FadeIn
 from scenes.mobjects.heat_grid import HeatGrid
 from scenes.mobjects.layout import Box, place
-from scenes.mobjects.text import caption_pages, ellipsize, label, quoted, text_width, wrap_lines
+from scenes.mobjects.text import caption_pages, ellipsize, label, text_width, wrap_lines
 from scenes.mobjects.theme import SMALL
-from scenes.mobjects.token_text import is_punctuation
-from scenes.parts.head_gallery_heads import GalleryHeads, clauses, sentence_heads
+from scenes.parts.head_gallery_heads import GalleryHeads, clauses, named_token, sentence_heads
 
 # a reading's words (zh, en), each reading's entry in attention_core.readings.head_kinds: in a
 # title ("fixed" names its token), shorter for a narrow panel, in a sentence, and named a second
@@ -58,18 +57,6 @@ def head_readings(trace: ac.ExampleTrace) -> list[ac.HeadReading]:
     :func:`attention_core.read_head` with its one threshold (the model-level scores the example
     carries are said second, where they name another habit: :func:`score_notes`)."""
     return [r for r, _ in sentence_heads(trace)]
-
-
-def _named(template: str, token: str, lang: str = "en") -> str:
-    """A reading's words naming its token: in 「」 where the Chinese words set it off so, else
-    a token of punctuation alone quoted (“,”), as every caption names one; in English words
-    every token in quotation marks (issue 38: "split between the and the first token" read
-    "the" as the sentence's own word), as :func:`~scenes.mobjects.token_text.quoted` marks it."""
-    if "「{token}」" in template or not token:
-        return template.format(token=token)
-    if lang == "zh":
-        return template.format(token=quoted(token))
-    return template.format(token=quoted(token) if is_punctuation(token) else f"“{token}”")
 
 
 def _wrapped(text: str, width: float, most: int) -> list[str]:
@@ -142,7 +129,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             H=H,
             G=self.maps.kv_heads,
             threshold=f"{ac.readings.heads.HABIT_AT_LEAST:.1f}",
-            rest=f"{ac.readings.heads.REST_AT_LEAST:.2f}",
+            rest=self.rest_words(),
             scores=self.scores_said(self.drawn),
         )
         self.play(
@@ -185,7 +172,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
         pattern, key = group
         lang = 0 if self.lang == "zh" else 1
         token = self.q_tokens[key] if key is not None else ""
-        return _named(phrases[pattern][lang], token, self.lang)
+        return named_token(phrases[pattern][lang], token, self.lang)
 
     def summary(self, readings) -> tuple[list[str], tuple]:
         """The heads counted by reading (the most common first), a clause each, and the group to
@@ -287,7 +274,7 @@ class HeadGallery(GalleryHeads, ExplainerScene):
             where = where or self.say(f"gallery_place_{reading.pattern}", token="")
             return self.say("gallery_rests", token=where)
         lang = 0 if self.lang == "zh" else 1
-        return _named(words[reading.pattern][lang], self.token_name(reading), self.lang)
+        return named_token(words[reading.pattern][lang], self.token_name(reading), self.lang)
 
     def reading_lines(self, reading: ac.HeadReading, width: float) -> list[str]:
         """The reading in at most two lines of ``width``: whole, broken between words, its

@@ -21,8 +21,9 @@ from scenes.kit.titles import room_for
 from scenes.mobjects.heat_grid import MIN_HEAD, spans
 from scenes.mobjects.layout import Box, Regions, flow, place
 from scenes.mobjects.numfmt import fmt
-from scenes.mobjects.text import ellipsize, label, text_width, wrap_lines
+from scenes.mobjects.text import ellipsize, label, quoted, text_width, wrap_lines
 from scenes.mobjects.theme import CAPTION, SMALL, TITLE
+from scenes.mobjects.token_text import is_punctuation
 
 
 def clauses(text: str) -> list[str]:
@@ -88,9 +89,14 @@ class GalleryHeads:
 
     def quote(self, token: str) -> str:
         """``token`` as a reading's words name it (in quotation marks)."""
-        from scenes.head_gallery import _named
+        return named_token("{token}", token, self.lang)
 
-        return _named("{token}", token, self.lang)
+    def rest_words(self) -> str:
+        """The resting place's least share (``heads.REST_AT_LEAST``) in words, "a quarter": a
+        caption's number must be on screen, and no card shows it."""
+        rest = ac.readings.heads.REST_AT_LEAST
+        assert rest == 0.25, rest  # (the words say a quarter)
+        return self.say("rest_quarter")
 
     def rest_said(self, group) -> tuple[str, str]:
         """A resting group's averages (" (0.36–0.65 of a row on average)") and how many of its
@@ -336,3 +342,15 @@ class GalleryHeads:
         return VGroup(*(label(t, SMALL, self.theme.muted) for t in lines)).arrange(
             DOWN, aligned_edge=LEFT, buff=0.06
         )
+
+
+def named_token(template: str, token: str, lang: str = "en") -> str:
+    """A reading's words naming its token: in 「」 where the Chinese words set it off so, else
+    a token of punctuation alone quoted (“,”), as every caption names one; in English words
+    every token in quotation marks (issue 38: "split between the and the first token" read
+    "the" as the sentence's own word), as :func:`~scenes.mobjects.token_text.quoted` marks it."""
+    if "「{token}」" in template or not token:
+        return template.format(token=token)
+    if lang == "zh":
+        return template.format(token=quoted(token))
+    return template.format(token=quoted(token) if is_punctuation(token) else f"“{token}”")

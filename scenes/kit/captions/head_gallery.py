@@ -8,14 +8,14 @@ TITLE = ("一层里的所有头", "Every head of a layer")
 
 STEPS = {
     "gallery": (
-        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少 {rest} 权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
+        "{H} 个头，同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少{rest}权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
         "{H} heads on one 0 to 1 colour scale. With each: its number, where its queries put "
         "at least {threshold} of their weight on average, and that average. Without such a "
         "place: where they rest {rest} of it or more, and that average. Else sharp or "
         "diffuse, by its rows' entropy.{scores}",
     ),
     "gallery_grouped": (
-        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少 {rest} 权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
+        "{H} 个查询头分成 {G} 组，每组（一行）共用一个键/值头；同一个 0 到 1 的色标。每个头旁：编号、它的查询在这个句子上平均至少把 {threshold} 的权重放在哪里，及这个平均值。否则：平均停放至少{rest}权重的位置，及这个平均值。再否则按各行的熵为“集中”或“分散”。{scores}",
         "{H} query heads in {G} groups, each row sharing one key/value head, on one 0 to 1 "
         "colour scale. With each: its number, where its queries put at least {threshold} of "
         "their weight on average, and that average. Without such a place: where they rest "
@@ -42,6 +42,9 @@ STEPS = {
 }
 
 WORDS = {
+    # the resting place's share in words (heads.REST_AT_LEAST): a caption's number must be on
+    # screen, and no card shows 0.25
+    "rest_quarter": ("四分之一", "a quarter"),
     # HeadGallery's title on screen, as attention_core.readings.head_groups reads the heads:
     # no two alike, all alike, more than half alike, or a few readings shared ({what}: a
     # reading's phrase named a second time, head_kinds' "lit")
