@@ -20,6 +20,7 @@ from scenes.mobjects.matrix import matrix_title
 from scenes.mobjects.plane import CROWDED, CROWDED_TOKENS, grow
 from scenes.mobjects.text import ellipsize, label
 from scenes.mobjects.theme import BODY, SMALL
+from scenes.mobjects.tip_room import leader_line
 from scenes.parts.weighted_sum_chain import all_head, best_spot, own_tip
 
 CROWDED_OUTPUTS = 5  # the outputs drawn at most among more than CROWDED tokens
@@ -572,6 +573,9 @@ class Overview(ExplainerScene):
                     mob.move_to(np.array([*spot, 0.0]))
                     own_tip(mob, tip)
                     placed.append(mob)
+                    # farther than a label by its tip: a line of its colour to it
+                    line = leader_line(box_of(mob), [*tip, 0.0], mob, CAST_REACH)
+                    placed += [line] if line is not None else []
                     break
         return VGroup(*placed)
 
