@@ -295,6 +295,32 @@ def outputs_state(scene) -> dict:
     }
 
 
+EDGE = 1.5  # a rectangle drawn at least this thick is a block or a frame, not a heatmap's cell
+
+
+def texts_across_edges(scene) -> list[str]:
+    """Each text that a block's or a frame's edge (a rectangle drawn :data:`EDGE` thick or
+    more) runs through: partly inside it, not wholly."""
+    from manim import Rectangle
+
+    from scenes.mobjects.layout import box_of
+
+    blocks = [
+        box_of(m)
+        for m in scene_checks.each_mobject(scene)
+        if isinstance(m, Rectangle)
+        and m.has_points()
+        and m.get_stroke_width() >= EDGE
+        and m.get_stroke_opacity() >= 0.2
+    ]
+    out = []
+    for mob in scene_checks.texts(scene):
+        b = box_of(mob).inset(0.01)
+        if any(b.overlaps(r) and not r.contains(b) for r in blocks):
+            out.append(f"an edge runs through {scene_checks.describe(mob)!r}")
+    return out
+
+
 def _pair(scene, h):
     p = ac.followed_pair(scene.trace, scene.example, h)
     return p.query, p.key
@@ -324,7 +350,7 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
         look=Look.for_example(ex, lang="en", aspect="1:1"),
         snapshot=lambda s: (
             explained_state(s),
-            layout_problems(s),
+            layout_problems(s) + texts_across_edges(s),
             list(getattr(s, "split_heads", [])),
             outputs_state(s),
         ),
@@ -333,7 +359,9 @@ def test_the_explained_head_is_drawn_first_framed_named_and_large_at_1_1():
     name = f"head 9: {ex.tokens[pair.query]} → {ex.tokens[pair.key]}"
     steps = {still.key: still for still in stills}
     assert [s.key for s in stills] == ["project", "split", "heads", "concat", "mix"]
-    for still in stills:  # no two texts overlap in any step (the concat step's shapes did)
+    # no two texts overlap in any step (the concat step's shapes did), no block's edge through
+    # a text (the outputs' bars ran through "concat [head 1 … head 12]")
+    for still in stills:
         assert not still.snapshot[1], (still.key, still.snapshot[1][:5])
     assert steps["split"].snapshot[2][0] == 8  # the split: the explained head first
     assert len(steps["split"].snapshot[2]) >= 6  # in rows (it drew 2 in one, issue 38)

@@ -18,6 +18,7 @@ from scenes.parts.multi_head_blocks import FORMULA
 
 SPLIT_ROOM = 2.4  # under Q, K and V, the least room for the heads' panels (else the whole content)
 MIN_BLOCK = 60 / 135  # a head's block in the split: at least 60 px at 1080p (8 units, 1080 px)
+CLEAR = 0.25  # the least gap between the head outputs' row and the concatenation's title under it
 BAR = 0.4  # the height of a matrix drawn as its shape (its rows are not to scale: its shape
 # says how many)
 
@@ -303,7 +304,8 @@ class DiagramSteps:
         cat = self.shaped(self.say("concat_title", H=H), bar, ex.n, H * d_v, tags)
         place(cat, box, "bottom-left")
         self.concat_group = cat
-        outs = self.outputs = self.output_row(box, unit)  # (self.outputs: for the checks)
+        room = Box(box.x0, cat.get_top()[1] + CLEAR, box.x1, box.y1)  # above the concatenation
+        outs = self.outputs = self.output_row(room, unit)  # (self.outputs: for the checks)
         self.weights_into_outputs(panels, outs)
         self.play(FadeIn(cat.title_mob), FadeIn(cat.shape), FadeIn(tags), run_time=0.5)
         self.play(
@@ -319,30 +321,40 @@ class DiagramSteps:
         self.mix_blocks(mh, outs, cat)
 
     def output_row(self, box: Box, unit: float) -> dict:
-        """The shown heads' outputs in a row at the top of ``box``, in the order they are drawn
-        everywhere (the explained head first, framed in the accent), each a bar as wide as its
-        block of the concatenation under its name, and one shape for them all ("22 × 64 each")
-        at the row's right (under it where the row is too wide): {head: (title, group)}."""
+        """The shown heads' outputs in a row at the top of ``box`` (the room above the
+        concatenation), in the order they are drawn everywhere (the explained head first,
+        framed in the accent), each a bar as wide as its block of the concatenation under its
+        name — beside it where ``box`` is too low for a name over a bar (a review, 1:1: the
+        bars' edges ran through "concat [head 1 … head 9]") —, and one shape for them all ("22
+        × 64 each") at the row's right (under it where the row is too wide): {head: (title,
+        group)}."""
         theme, n = self.theme, self.example.n
         d_v = self.trace.heads[0].V.shape[1]
-        outs, items = {}, VGroup()
-        for h in self.shown:
-            rect = Rectangle(width=d_v * unit, height=BAR, stroke_color=theme.muted)
-            rect.set_fill(self.tint(h), opacity=1).set_stroke(width=2)
-            if h == self.explained:
-                rect.set_stroke(theme.accent, width=3.5)
-            title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
-            g = VGroup(title, rect).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-            g.bar = rect
-            outs[h] = (title, g)
-            items.add(g)
-        items.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
         each = self.say("mh_shape_each", shape=self.shape_text(n, d_v))
-        shape = label(each, SMALL, theme.muted)
-        if items.width + 0.3 + shape.width <= box.width:
-            shape.next_to(items, RIGHT, buff=0.3).align_to(items, DOWN)
-        else:
-            shape.next_to(items, DOWN, buff=0.08).align_to(items, LEFT)
+        for over in (True, False):  # each name over its bar; else beside it
+            outs, items = {}, VGroup()
+            for h in self.shown:
+                rect = Rectangle(width=d_v * unit, height=BAR, stroke_color=theme.muted)
+                rect.set_fill(self.tint(h), opacity=1).set_stroke(width=2)
+                if h == self.explained:
+                    rect.set_stroke(theme.accent, width=3.5)
+                title = label(self.say("head_n", h=h + 1), SMALL, theme.output, weight="BOLD")
+                g = VGroup(title, rect)
+                if over:
+                    g.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                else:
+                    g.arrange(RIGHT, buff=0.12)
+                g.bar = rect
+                outs[h] = (title, g)
+                items.add(g)
+            items.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
+            shape = label(each, SMALL, theme.muted)
+            if items.width + 0.3 + shape.width <= box.width:
+                shape.next_to(items, RIGHT, buff=0.3).align_to(items, DOWN)
+            else:
+                shape.next_to(items, DOWN, buff=0.08).align_to(items, LEFT)
+            if VGroup(items, shape).height <= box.height:
+                break
         place(VGroup(items, shape), box, "top-left")
         first = outs[self.shown[0]][1]
         first.add(shape)  # the shape comes and goes with the first output
